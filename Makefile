@@ -1,0 +1,118 @@
+# scaleaudit: one plain Makefile.
+#   make              build ./scaleaudit (and ./scaleaudit-gen)
+#   make check        build plain and with ASan+UBSan, run every test twice
+#   make demo         run the main job on the bundled example trial
+#   make deps         install missing Debian packages (apt-get, through sudo when not root)
+#   make bench        benchmarks;  make fuzz: fuzz targets (clang)
+#   make SANITIZE=address,undefined   sanitizer build;  V=1 full command lines
+.SUFFIXES:
+.DEFAULT_GOAL := all
+
+VERSION  := 0.1.0
+CC       ?= cc
+BUILD    ?= build/plain
+PKGS     := libcsv cairo pangocairo libpcre2-8 yajl zlib sqlite3 inih libarchive liblz4 libzstd
+TESTPKGS := cmocka
+
+WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
+            -Wpointer-arith -Wcast-qual -Wwrite-strings -Wundef -Wvla -Wnull-dereference \
+            -Wno-unused-parameter
+CFLAGS   ?= -O2 -g
+ALLCFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) \
+            -I. -DSCALEAUDIT_VERSION='"$(VERSION)"' -MMD -MP
+ifneq ($(WERROR),)
+ALLCFLAGS += -Werror
+endif
+ifneq ($(SANITIZE),)
+ALLCFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS   += -fsanitize=$(SANITIZE)
+endif
+
+# libcsv ships no pkg-config file: it is found by its header and -lcsv.
+PC_PKGS   := $(filter-out libcsv,$(PKGS))
+DEP_CFLAGS := $(shell pkg-config --cflags $(PC_PKGS) 2>/dev/null)
+DEP_LIBS   := $(shell pkg-config --libs $(PC_PKGS) 2>/dev/null) -lcsv -ldl -lm
+TEST_LIBS  := $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
+
+ifeq ($(V),)
+Q = @
+say = @printf '  %-6s %s\n' $(1) $(2);
+else
+Q =
+say =
+endif
+
+LIBDIRS  := core ingest analysis render replay
+LIBSRC   := $(sort $(foreach d,$(LIBDIRS),$(wildcard $(d)/*.c)))
+CLISRC   := $(sort $(wildcard cli/*.c))
+GENSRC   := $(sort $(wildcard samples/gen/*.c))
+UNITSRC  := $(sort $(wildcard tests/unit/test_*.c))
+UNITHELP := $(filter-out $(UNITSRC),$(sort $(wildcard tests/unit/*.c)))
+
+LIBOBJ   := $(LIBSRC:%.c=$(BUILD)/%.o)
+CLIOBJ   := $(CLISRC:%.c=$(BUILD)/%.o)
+GENOBJ   := $(GENSRC:%.c=$(BUILD)/%.o)
+UNITHOBJ := $(UNITHELP:%.c=$(BUILD)/%.o)
+UNITBIN  := $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
+LIBA     := $(BUILD)/libscaleaudit.a
+
+ifeq ($(BUILD),build/plain)
+BIN      := scaleaudit
+GENBIN   := scaleaudit-gen
+else
+BIN      := $(BUILD)/scaleaudit
+GENBIN   := $(BUILD)/scaleaudit-gen
+endif
+
+.PHONY: all check check-build deps deps-ok demo bench fuzz clean tests
+all: $(BIN) $(if $(GENSRC),$(GENBIN))
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(@D)
+	$(call say,CC,$<)$(CC) $(ALLCFLAGS) $(DEP_CFLAGS) -c -o $@ $<
+
+$(LIBA): $(LIBOBJ)
+	@mkdir -p $(@D)
+	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
+
+$(BIN): $(CLIOBJ) $(LIBA)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $(CLIOBJ) $(LIBA) $(DEP_LIBS)
+
+$(GENBIN): $(GENOBJ) $(LIBA)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $(GENOBJ) $(LIBA) $(DEP_LIBS)
+
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA)
+	@mkdir -p $(@D)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(UNITHOBJ) $(LIBA) $(DEP_LIBS) $(TEST_LIBS)
+
+tests: all $(UNITBIN)
+
+# `make check`: install what is missing, then build and run the suite plain and
+# under ASan+UBSan, each in its own build directory, with -Werror.
+check: deps-ok
+	$(Q)$(MAKE) --no-print-directory WERROR=1 tests
+	$(Q)$(MAKE) --no-print-directory WERROR=1 BUILD=build/san SANITIZE=address,undefined CFLAGS='-O1 -g' tests
+	$(Q)tests/run.sh build/plain build/san
+
+deps:
+	$(Q)mk/deps.sh install
+
+deps-ok:
+	$(Q)mk/deps.sh ensure
+
+DEMO_TRIAL ?= samples/trials/ddp-scales-well
+DEMO_OUT   ?= out/demo
+demo: deps-ok
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)mk/demo.sh ./$(BIN) $(DEMO_TRIAL) $(DEMO_OUT)
+
+bench: all
+	$(Q)tests/bench/run.sh ./$(BIN)
+
+fuzz:
+	$(Q)tests/fuzz/run.sh
+
+clean:
+	rm -rf build scaleaudit scaleaudit-gen out
+
+-include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)

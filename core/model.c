@@ -1,0 +1,323 @@
+#include "core/model.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "core/xalloc.h"
+
+static const struct {
+	const char *name;
+	int size;
+} dtypes[DT_COUNT] = {
+	[DT_UNKNOWN] = { "unknown", 0 },
+	[DT_FP64] = { "fp64", 8 },	[DT_FP32] = { "fp32", 4 },
+	[DT_TF32] = { "tf32", 4 },	[DT_BF16] = { "bf16", 2 },
+	[DT_FP16] = { "fp16", 2 },	[DT_FP8] = { "fp8", 1 },
+	[DT_FP8_E4M3] = { "fp8-e4m3", 1 }, [DT_FP8_E5M2] = { "fp8-e5m2", 1 },
+	[DT_FP4] = { "fp4", 0 },	[DT_INT8] = { "int8", 1 },
+	[DT_UINT8] = { "uint8", 1 },	[DT_INT32] = { "int32", 4 },
+	[DT_UINT32] = { "uint32", 4 },	[DT_INT64] = { "int64", 8 },
+	[DT_UINT64] = { "uint64", 8 },	[DT_BOOL] = { "bool", 1 },
+};
+
+const char *dtype_name(enum dtype t)
+{
+	return (unsigned)t < DT_COUNT ? dtypes[t].name : "unknown";
+}
+
+enum dtype dtype_from_name(const char *s)
+{
+	for (int i = 1; i < DT_COUNT; i++)
+		if (!strcmp(dtypes[i].name, s))
+			return (enum dtype)i;
+	return DT_UNKNOWN;
+}
+
+int dtype_size(enum dtype t)
+{
+	return (unsigned)t < DT_COUNT ? dtypes[t].size : 0;
+}
+
+static const char *const colls[COLL_COUNT] = {
+	[COLL_NONE] = "none",
+	[COLL_ALLREDUCE] = "AllReduce", [COLL_ALLGATHER] = "AllGather",
+	[COLL_REDUCESCATTER] = "ReduceScatter", [COLL_BROADCAST] = "Broadcast",
+	[COLL_REDUCE] = "Reduce", [COLL_ALLTOALL] = "AllToAll",
+	[COLL_SENDRECV] = "SendRecv", [COLL_SEND] = "Send", [COLL_RECV] = "Recv",
+	[COLL_GATHER] = "Gather", [COLL_SCATTER] = "Scatter", [COLL_BARRIER] = "Barrier",
+};
+
+const char *coll_name(enum coll_op op)
+{
+	return (unsigned)op < COLL_COUNT ? colls[op] : "none";
+}
+
+/* Compares ignoring case and underscores: "all_reduce" == "AllReduce". */
+static bool loose_eq(const char *a, size_t n, const char *b)
+{
+	size_t i = 0;
+
+	for (;;) {
+		while (i < n && a[i] == '_')
+			i++;
+		while (*b == '_')
+			b++;
+		if (i == n || !*b)
+			return i == n && !*b;
+		if (tolower((unsigned char)a[i]) != tolower((unsigned char)*b))
+			return false;
+		i++;
+		b++;
+	}
+}
+
+enum coll_op coll_from_name(const char *s, size_t n)
+{
+	for (int i = 1; i < COLL_COUNT; i++)
+		if (loose_eq(s, n, colls[i]))
+			return (enum coll_op)i;
+	if (loose_eq(s, n, "all_to_all") || loose_eq(s, n, "alltoall_base"))
+		return COLL_ALLTOALL;
+	if (loose_eq(s, n, "allgather_into_tensor") || loose_eq(s, n, "_allgather_base"))
+		return COLL_ALLGATHER;
+	if (loose_eq(s, n, "reduce_scatter_tensor") || loose_eq(s, n, "_reduce_scatter_base"))
+		return COLL_REDUCESCATTER;
+	return COLL_NONE;
+}
+
+double coll_busbw_factor(enum coll_op op, int nranks)
+{
+	double n = nranks;
+
+	if (nranks < 1)
+		return NAN;
+	switch (op) {
+	case COLL_ALLREDUCE:
+		return 2.0 * (n - 1) / n;
+	case COLL_ALLGATHER:
+	case COLL_REDUCESCATTER:
+	case COLL_ALLTOALL:
+		return (n - 1) / n;
+	case COLL_BROADCAST:
+	case COLL_REDUCE:
+	case COLL_SENDRECV:
+	case COLL_SEND:
+	case COLL_RECV:
+		return 1.0;
+	default:
+		return NAN;
+	}
+}
+
+const char *run_status_name(enum run_status s)
+{
+	static const char *const names[] = {
+		[RUN_UNKNOWN] = "unknown", [RUN_COMPLETED] = "completed",
+		[RUN_FAILED_OOM] = "failed-oom", [RUN_FAILED] = "failed",
+		[RUN_INCOMPLETE] = "incomplete",
+	};
+
+	return names[s];
+}
+
+struct trial *trial_new(void)
+{
+	return xcalloc(1, sizeof(struct trial));
+}
+
+static void run_release(struct run *r)
+{
+	for (size_t i = 0; i < r->nranks; i++) {
+		free(r->ranks[i].ev);
+		free(r->ranks[i].steps);
+		free(r->ranks[i].mem);
+	}
+	free(r->ranks);
+	free(r->gpu);
+	free(r->log);
+	free(r->sources);
+}
+
+void trial_free(struct trial *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->nruns; i++)
+		run_release(&t->runs[i]);
+	free(t->runs);
+	diags_release(&t->diags);
+	intern_release(&t->strings);
+	arena_release(&t->arena);
+	free(t);
+}
+
+struct run *trial_add_run(struct trial *t, const char *name, const char *dir)
+{
+	struct run *r;
+
+	xgrow(&t->runs, &t->cap_runs, t->nruns + 1, sizeof(*t->runs));
+	r = &t->runs[t->nruns++];
+	memset(r, 0, sizeof(*r));
+	r->name = intern_str(&t->strings, name);
+	r->dir = intern_str(&t->strings, dir);
+	r->status = RUN_UNKNOWN;
+	r->status_src = SRCPOS_NONE;
+	return r;
+}
+
+struct run *trial_find_run(struct trial *t, const char *name)
+{
+	for (size_t i = 0; i < t->nruns; i++)
+		if (!strcmp(t->runs[i].name, name))
+			return &t->runs[i];
+	return NULL;
+}
+
+struct rank *run_rank(struct run *r, int32_t rank)
+{
+	struct rank *k;
+
+	for (size_t i = 0; rank >= 0 && i < r->nranks; i++)
+		if (r->ranks[i].rank == rank)
+			return &r->ranks[i];
+	xgrow(&r->ranks, &r->cap_ranks, r->nranks + 1, sizeof(*r->ranks));
+	k = &r->ranks[r->nranks++];
+	memset(k, 0, sizeof(*k));
+	k->rank = rank;
+	k->world_size = -1;
+	k->dev = (struct device_info){ .index = -1, .memory_total = -1,
+				       .cc_major = -1, .cc_minor = -1, .num_sms = -1 };
+	return k;
+}
+
+struct source *run_add_source(struct run *r, const char *path, const char *format)
+{
+	struct source *s;
+
+	xgrow(&r->sources, &r->cap_sources, r->nsources + 1, sizeof(*r->sources));
+	s = &r->sources[r->nsources++];
+	*s = (struct source){ .path = path, .format = format };
+	return s;
+}
+
+struct gpu_event *rank_add_event(struct rank *k)
+{
+	struct gpu_event *e;
+
+	xgrow(&k->ev, &k->cap_ev, k->nev + 1, sizeof(*k->ev));
+	e = &k->ev[k->nev++];
+	*e = (struct gpu_event){ .correlation = -1, .bytes = -1, .stream = -1,
+				 .device = -1, .step = -1 };
+	return e;
+}
+
+struct step_mark *rank_add_step(struct rank *k)
+{
+	struct step_mark *s;
+
+	xgrow(&k->steps, &k->cap_steps, k->nsteps + 1, sizeof(*k->steps));
+	s = &k->steps[k->nsteps++];
+	*s = (struct step_mark){ .number = -1 };
+	return s;
+}
+
+struct mem_sample *rank_add_mem(struct rank *k)
+{
+	struct mem_sample *m;
+
+	xgrow(&k->mem, &k->cap_mem, k->nmem + 1, sizeof(*k->mem));
+	m = &k->mem[k->nmem++];
+	*m = (struct mem_sample){ .allocated = -1, .reserved = -1, .device = -1 };
+	return m;
+}
+
+struct gpu_sample *run_add_gpu_sample(struct run *r)
+{
+	struct gpu_sample *g;
+
+	xgrow(&r->gpu, &r->cap_gpu, r->ngpu + 1, sizeof(*r->gpu));
+	g = &r->gpu[r->ngpu++];
+	*g = (struct gpu_sample){ .ts = -1, .gpu = -1, .memory_used = -1,
+				  .memory_total = -1, .util_gpu = -1, .power_w = -1 };
+	return g;
+}
+
+struct log_step *run_add_log_step(struct run *r)
+{
+	struct log_step *l;
+
+	xgrow(&r->log, &r->cap_log, r->nlog + 1, sizeof(*r->log));
+	l = &r->log[r->nlog++];
+	*l = (struct log_step){ .step = -1, .step_time_s = -1, .loss = NAN,
+				.samples_per_s = -1, .tokens_per_s = -1, .memory_bytes = -1 };
+	return l;
+}
+
+bool fact_set_i64(struct fact_i64 *f, int64_t v, const struct srcpos *src)
+{
+	if (f->set)
+		return false;
+	f->v = v;
+	f->set = true;
+	f->src = src ? *src : SRCPOS_NONE;
+	return true;
+}
+
+bool fact_set_f64(struct fact_f64 *f, double v, const struct srcpos *src)
+{
+	if (f->set)
+		return false;
+	f->v = v;
+	f->set = true;
+	f->src = src ? *src : SRCPOS_NONE;
+	return true;
+}
+
+bool fact_set_str(struct trial *t, struct fact_str *f, const char *v, const struct srcpos *src)
+{
+	if (f->v)
+		return false;
+	f->v = intern_str(&t->strings, v);
+	f->src = src ? *src : SRCPOS_NONE;
+	if (f->src.file)
+		f->src.file = intern_str(&t->strings, f->src.file);
+	return true;
+}
+
+static const char *const hypotheses[] = {
+	[HYP_UNSET] = NULL, [HYP_STEP_TIME] = "step-time",
+	[HYP_GLOBAL_BATCH] = "global-batch", [HYP_FEASIBILITY] = "feasibility",
+};
+
+const char *hypothesis_name(enum hypothesis h)
+{
+	return hypotheses[h];
+}
+
+enum hypothesis hypothesis_from_name(const char *s)
+{
+	for (int i = HYP_STEP_TIME; i <= HYP_FEASIBILITY; i++)
+		if (!strcasecmp(s, hypotheses[i]))
+			return (enum hypothesis)i;
+	return HYP_UNSET;
+}
+
+static const char *const questions[] = {
+	[Q_UNSET] = NULL, [Q_SINGLE_CONFIG] = "single-config", [Q_HPARAM_SWEEP] = "hparam-sweep",
+};
+
+const char *question_name(enum question q)
+{
+	return questions[q];
+}
+
+enum question question_from_name(const char *s)
+{
+	for (int i = Q_SINGLE_CONFIG; i <= Q_HPARAM_SWEEP; i++)
+		if (!strcasecmp(s, questions[i]))
+			return (enum question)i;
+	return Q_UNSET;
+}

@@ -1,0 +1,234 @@
+/*
+ * model: the trial / run / rank / event model that every reader fills and
+ * every later stage reads. Units are int64 nanoseconds and bytes throughout.
+ *
+ * Ownership: a trial owns everything below it. Strings are interned in the
+ * trial's string table or allocated from its arena; event, step and sample
+ * arrays are growable arrays owned by their rank or run. trial_free()
+ * releases all of it.
+ *
+ * A value read from a log or manifest is a fact: it carries where it came
+ * from, so that a disagreement between two sources can name both.
+ */
+#ifndef CORE_MODEL_H
+#define CORE_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/diag.h"
+#include "core/intern.h"
+
+#define NS_PER_US 1000LL
+#define NS_PER_MS 1000000LL
+#define NS_PER_S 1000000000LL
+
+/* Data types, named as DESIGN §5 names them everywhere (dtype_name()). */
+enum dtype {
+	DT_UNKNOWN,
+	DT_FP64, DT_FP32, DT_TF32, DT_BF16, DT_FP16,
+	DT_FP8, DT_FP8_E4M3, DT_FP8_E5M2, DT_FP4,
+	DT_INT8, DT_UINT8, DT_INT32, DT_UINT32, DT_INT64, DT_UINT64, DT_BOOL,
+	DT_COUNT
+};
+
+const char *dtype_name(enum dtype t);		/* "bf16"; "unknown" for DT_UNKNOWN */
+enum dtype dtype_from_name(const char *s);	/* inverse of dtype_name; DT_UNKNOWN if none */
+int dtype_size(enum dtype t);			/* bytes per element; 0 when unknown or sub-byte */
+
+/* Collective operations, as NCCL names them (coll_name()). */
+enum coll_op {
+	COLL_NONE,
+	COLL_ALLREDUCE, COLL_ALLGATHER, COLL_REDUCESCATTER, COLL_BROADCAST,
+	COLL_REDUCE, COLL_ALLTOALL, COLL_SENDRECV, COLL_SEND, COLL_RECV,
+	COLL_GATHER, COLL_SCATTER, COLL_BARRIER,
+	COLL_COUNT
+};
+
+const char *coll_name(enum coll_op op);		/* "AllReduce" */
+enum coll_op coll_from_name(const char *s, size_t n);	/* case-insensitive, '_' ignored */
+/* nccl-tests' bus bandwidth factor for n ranks: AllReduce 2(n-1)/n, ... */
+double coll_busbw_factor(enum coll_op op, int nranks);
+
+enum ev_kind { EV_KERNEL, EV_MEMCPY, EV_MEMSET };
+enum ev_class { EVC_COMPUTE, EVC_COMM, EVC_MEMORY };
+
+/* One piece of GPU work. Kept compact: a trace holds millions of them. */
+struct gpu_event {
+	int64_t start;		/* ns on the rank's clock */
+	int64_t end;		/* ns; end >= start */
+	const char *name;	/* interned kernel name, or "Memcpy HtoD" ... */
+	const char *op;		/* interned name of the CPU op that launched it; NULL */
+	const char *input_types;/* interned "c10::BFloat16, float" of that op; NULL */
+	int64_t correlation;	/* launch correlation id; -1 none */
+	int64_t bytes;		/* memcpy/memset bytes, collective message bytes; -1 unknown */
+	int32_t stream;		/* stream id; -1 unknown */
+	int32_t device;		/* device index; -1 unknown */
+	int32_t step;		/* ProfilerStep number its launch fell in; -1 none */
+	uint8_t kind;		/* enum ev_kind */
+	uint8_t cls;		/* enum ev_class */
+	uint8_t dtype;		/* enum dtype of its data; DT_UNKNOWN */
+	uint8_t coll;		/* enum coll_op, for communication kernels */
+};
+
+enum step_source { STEP_CPU_ANNOTATION, STEP_GPU_ANNOTATION, STEP_NVTX, STEP_LOG };
+
+/* A step range as the profiler or log marked it (on the CPU for ProfilerStep). */
+struct step_mark {
+	int64_t number;		/* the N of ProfilerStep#N, or the log's step */
+	int64_t start;		/* ns */
+	int64_t end;		/* ns */
+	uint8_t source;		/* enum step_source */
+};
+
+/* The caching allocator's totals at one instant (Kineto [memory] events). */
+struct mem_sample {
+	int64_t ts;		/* ns */
+	int64_t allocated;	/* bytes; -1 unknown */
+	int64_t reserved;	/* bytes; -1 unknown */
+	int32_t device;
+};
+
+struct device_info {
+	int32_t index;		/* CUDA ordinal; -1 unknown */
+	const char *name;	/* "NVIDIA H200"; NULL unknown */
+	int64_t memory_total;	/* bytes; -1 unknown */
+	int32_t cc_major;	/* compute capability; -1 unknown */
+	int32_t cc_minor;
+	int32_t num_sms;	/* -1 unknown */
+};
+
+/* One sample of a GPU monitor (nvidia-smi, dmon, dcgmi, rocm-smi). */
+struct gpu_sample {
+	int64_t ts;		/* ns since the epoch; -1 when the log has no time */
+	int32_t gpu;		/* GPU index */
+	int64_t memory_used;	/* bytes; -1 unknown */
+	int64_t memory_total;	/* bytes; -1 unknown */
+	double util_gpu;	/* percent; < 0 unknown */
+	double power_w;		/* watts; < 0 unknown */
+};
+
+/* Facts: a value and where it was read. An unset fact has src.file == NULL. */
+struct fact_i64 { int64_t v; bool set; struct srcpos src; };
+struct fact_f64 { double v; bool set; struct srcpos src; };
+struct fact_str { const char *v; struct srcpos src; };	/* v == NULL: unset */
+
+/* What a run says about itself: once from its manifest, once from its logs. */
+struct run_facts {
+	struct fact_i64 gpus;
+	struct fact_str strategy;	/* single|ddp|fsdp|zero|tensor|pipeline|device_map */
+	struct fact_str precision;	/* a dtype_name(), or "amp-bf16" style as declared */
+	struct fact_i64 global_batch;
+	struct fact_i64 micro_batch;
+	struct fact_i64 grad_accum;
+	struct fact_i64 seq_len;
+	struct fact_str dataset;
+	struct fact_str model;
+	struct fact_i64 steps;		/* steps the job ran or planned */
+};
+
+enum run_status { RUN_UNKNOWN, RUN_COMPLETED, RUN_FAILED_OOM, RUN_FAILED, RUN_INCOMPLETE };
+const char *run_status_name(enum run_status s);	/* "completed", "failed-oom", ... */
+
+/* One rank of a run: its device and what its trace recorded. */
+struct rank {
+	int32_t rank;		/* global rank; -1 unknown */
+	int32_t world_size;	/* -1 unknown */
+	struct device_info dev;	/* the rank's own GPU */
+	const char *trace;	/* path of the trace it came from */
+	struct gpu_event *ev;	/* in no particular order until sorted */
+	size_t nev, cap_ev;
+	struct step_mark *steps;
+	size_t nsteps, cap_steps;
+	struct mem_sample *mem;
+	size_t nmem, cap_mem;
+};
+
+/* One log line's step record (training stdout). */
+struct log_step {
+	int64_t step;		/* -1 unknown */
+	double step_time_s;	/* < 0 unknown */
+	double loss;		/* NAN unknown */
+	double samples_per_s;	/* < 0 unknown */
+	double tokens_per_s;	/* < 0 unknown */
+	int64_t memory_bytes;	/* -1 unknown */
+};
+
+/* A file that contributed to a run, for `sources` and inspect. */
+struct source {
+	const char *path;
+	const char *format;	/* a format name of ingest/sniff.h */
+	int64_t events;		/* records read */
+	int64_t errors;		/* records or parts that could not be used */
+};
+
+struct run {
+	const char *name;	/* run.ini name, else the directory's base name */
+	const char *dir;	/* the directory */
+	struct run_facts declared;	/* run.ini */
+	struct run_facts logged;	/* what the logs say */
+	enum run_status status;
+	struct srcpos status_src;	/* where the status was decided (an OOM line) */
+	struct rank *ranks;
+	size_t nranks, cap_ranks;
+	struct gpu_sample *gpu;		/* monitor samples, all GPUs */
+	size_t ngpu, cap_gpu;
+	struct log_step *log;		/* training stdout steps */
+	size_t nlog, cap_log;
+	struct source *sources;
+	size_t nsources, cap_sources;
+	/* NCCL as the logs describe it */
+	struct fact_str nccl_version;
+	struct fact_str transport;	/* p2p|shm|net-ib|net-socket|net-ofi|nvls|collnet */
+	struct fact_str link;		/* nvlink|pcie|network */
+};
+
+enum hypothesis { HYP_UNSET, HYP_STEP_TIME, HYP_GLOBAL_BATCH, HYP_FEASIBILITY };
+enum question { Q_UNSET, Q_SINGLE_CONFIG, Q_HPARAM_SWEEP };
+
+struct trial {
+	const char *dir;
+	struct fact_str title;
+	enum hypothesis hypothesis;
+	struct srcpos hypothesis_src;
+	struct fact_str baseline;	/* run directory name */
+	enum question question;
+	struct fact_i64 target_samples;
+	struct fact_i64 target_tokens;
+	struct fact_f64 gpu_hour_price;
+	struct fact_f64 memory_reserve_gb;
+	struct run *runs;
+	size_t nruns, cap_runs;
+	struct arena arena;	/* strings and small objects of the whole trial */
+	struct intern strings;	/* kernel names, op names, paths */
+	struct diags diags;	/* everything said about the inputs */
+};
+
+struct trial *trial_new(void);
+void trial_free(struct trial *t);
+struct run *trial_add_run(struct trial *t, const char *name, const char *dir);
+struct run *trial_find_run(struct trial *t, const char *name);	/* NULL if none */
+
+/* The rank numbered `rank` of the run, added if absent (rank -1 always adds). */
+struct rank *run_rank(struct run *r, int32_t rank);
+struct source *run_add_source(struct run *r, const char *path, const char *format);
+
+struct gpu_event *rank_add_event(struct rank *k);	/* zeroed but for -1 "unknown" fields */
+struct step_mark *rank_add_step(struct rank *k);
+struct mem_sample *rank_add_mem(struct rank *k);
+struct gpu_sample *run_add_gpu_sample(struct run *r);
+struct log_step *run_add_log_step(struct run *r);
+
+/* Sets a fact unless it is already set; returns true when it was set now. */
+bool fact_set_i64(struct fact_i64 *f, int64_t v, const struct srcpos *src);
+bool fact_set_f64(struct fact_f64 *f, double v, const struct srcpos *src);
+bool fact_set_str(struct trial *t, struct fact_str *f, const char *v, const struct srcpos *src);
+
+const char *hypothesis_name(enum hypothesis h);	/* "step-time", ...; NULL for HYP_UNSET */
+enum hypothesis hypothesis_from_name(const char *s);
+const char *question_name(enum question q);
+enum question question_from_name(const char *s);
+
+#endif
