@@ -78,8 +78,11 @@ $(LIBA): $(LIBOBJ)
 $(BIN): $(CLIOBJ) $(LIBA)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $(CLIOBJ) $(LIBA) $(DEP_LIBS)
 
-$(GENBIN): $(GENOBJ) $(LIBA)
-	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $(GENOBJ) $(LIBA) $(DEP_LIBS)
+# The generator's ground truth must not come from the code it checks: it
+# links the core model only, never ingest/ or analysis/.
+COREOBJ  := $(filter $(BUILD)/core/%,$(LIBOBJ))
+$(GENBIN): $(GENOBJ) $(COREOBJ)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $(GENOBJ) $(COREOBJ) $(DEP_LIBS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA)
 	@mkdir -p $(@D)
