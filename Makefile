@@ -18,7 +18,7 @@ WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prot
             -Wpointer-arith -Wcast-qual -Wwrite-strings -Wundef -Wvla -Wnull-dereference \
             -Wno-unused-parameter
 CFLAGS   ?= -O2 -g
-ALLCFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L -D_DEFAULT_SOURCE $(WARN) $(CFLAGS) \
+ALLCFLAGS = -std=c11 -D_GNU_SOURCE $(WARN) $(CFLAGS) \
             -I. -DSCALEAUDIT_VERSION='"$(VERSION)"' -MMD -MP
 ifneq ($(WERROR),)
 ALLCFLAGS += -Werror

@@ -1,0 +1,46 @@
+/*
+ * cli: what the subcommands share. Only cli/ prints to the user and decides
+ * exit statuses; the layers below return errors and record diagnostics.
+ *
+ * Exit statuses (DESIGN §2): 0 done (findings are output, not failure);
+ * 1 the analysis could not be done (no usable input); 2 usage error;
+ * 3 some inputs were unreadable but the rest was processed.
+ */
+#ifndef CLI_CLI_H
+#define CLI_CLI_H
+
+#include <stdbool.h>
+
+#include "core/diag.h"
+
+enum {
+	EXIT_DONE = 0,
+	EXIT_NO_INPUT = 1,
+	EXIT_USAGE = 2,
+	EXIT_PARTIAL = 3,
+};
+
+struct command {
+	const char *name;
+	int (*run)(int argc, char **argv);	/* NULL: not built yet */
+	const char *summary;			/* one line for `help` */
+	const char *usage;			/* the full `help COMMAND` text */
+};
+
+extern int verbosity;	/* -q: -1, default 0, -v: 1 */
+
+const struct command *command_find(const char *name);
+
+/* Prints "scaleaudit: message" on stderr; returns -1. */
+int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Prints "scaleaudit CMD: message" and a hint to `scaleaudit help CMD`; returns EXIT_USAGE. */
+int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Prints every diagnostic of d on stderr (warnings unless -q), then the suppressed count. */
+void print_diags(const struct diags *d);
+/* True when argv[i] is --help or -h. */
+bool is_help(const char *arg);
+int show_help(const char *cmd);
+
+int cmd_inspect(int argc, char **argv);
+
+#endif

@@ -1,0 +1,222 @@
+/*
+ * inspect: what each file is, what was read from it, what was skipped and why.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "core/arena.h"
+#include "core/buf.h"
+#include "core/model.h"
+#include "ingest/ingest.h"
+#include "ingest/walk.h"
+#include "render/json.h"
+
+struct inspect {
+	bool json;
+	struct arena arena;	/* every file's info tree */
+	struct info *files;	/* the array of file objects */
+	size_t recognised;	/* files whose format is known */
+	size_t unreadable;	/* files that could not be read */
+	size_t total;
+};
+
+/* Files' own diagnostics go into their info; the rest is said on stderr. */
+static void attach_diags(struct inspect *in, struct info *file, const struct diags *d)
+{
+	struct info *warn = info_arr(&in->arena, file, "warnings");
+	struct buf line = BUF_INIT;
+
+	buf_init(&line, 0);
+	for (size_t i = 0; i < d->count; i++) {
+		buf_reset(&line);
+		diag_format(&d->items[i], &line);
+		info_str(&in->arena, warn, NULL, line.data);
+	}
+	if (d->suppressed) {
+		buf_reset(&line);
+		buf_addf(&line, "%zu more messages like these were not shown", d->suppressed);
+		info_str(&in->arena, warn, NULL, line.data);
+	}
+	buf_release(&line);
+}
+
+static void inspect_one(struct inspect *in, const char *path)
+{
+	struct trial *t = trial_new();
+	struct run *r = trial_add_run(t, "inspect", ".");
+	struct ingest_file f;
+
+	ingest_file(t, r, path, &in->arena, &f);
+	in->total++;
+	if (f.unreadable)
+		in->unreadable++;
+	else if (f.sniff.format != FMT_UNKNOWN)
+		in->recognised++;
+	info_str(&in->arena, f.info, "skipped", f.skipped);
+	attach_diags(in, f.info, &t->diags);
+	if (!in->files->last)
+		in->files->child = f.info;
+	else
+		in->files->last->next = f.info;
+	in->files->last = f.info;
+	trial_free(t);
+}
+
+static const char *const header_keys[] = {
+	"path", "format", "compressed", "size_bytes", "skipped", "warnings", NULL
+};
+
+static bool is_header_key(const char *key)
+{
+	for (size_t i = 0; header_keys[i]; i++)
+		if (!strcmp(header_keys[i], key))
+			return true;
+	return false;
+}
+
+static void text_value(const struct info *n, struct buf *out);
+
+static void text_members(const struct info *n, struct buf *out)
+{
+	bool first = true;
+
+	for (const struct info *c = n->child; c; c = c->next) {
+		buf_addstr(out, first ? "" : ", ");
+		if (c->key)
+			buf_addf(out, "%s ", c->key);
+		text_value(c, out);
+		first = false;
+	}
+}
+
+static void text_value(const struct info *n, struct buf *out)
+{
+	char num[40];
+
+	switch (n->type) {
+	case INFO_NULL:
+		buf_addstr(out, "-");
+		break;
+	case INFO_BOOL:
+		buf_addstr(out, n->v.b ? "yes" : "no");
+		break;
+	case INFO_INT:
+		buf_addf(out, "%" PRId64, n->v.i);
+		break;
+	case INFO_NUM:
+		json_format_double(n->v.d, num, sizeof(num));
+		buf_addstr(out, num);
+		break;
+	case INFO_STR:
+		buf_addstr(out, n->v.s);
+		break;
+	case INFO_ARR:
+		buf_addch(out, '[');
+		text_members(n, out);
+		buf_addch(out, ']');
+		break;
+	case INFO_OBJ:
+		buf_addch(out, '{');
+		text_members(n, out);
+		buf_addch(out, '}');
+		break;
+	}
+}
+
+static void print_text(const struct info *f)
+{
+	const struct info *fmt = info_get(f, "format");
+	const struct info *skipped = info_get(f, "skipped");
+	const struct info *gz = info_get(f, "compressed");
+	const struct info *warn = info_get(f, "warnings");
+	struct buf line = BUF_INIT;
+
+	buf_init(&line, 0);
+	buf_addf(&line, "%s: %s (%s)", info_get(f, "path")->v.s, fmt->v.s,
+		 format_what(format_from_name(fmt->v.s)));
+	if (gz && gz->type == INFO_BOOL && gz->v.b)
+		buf_addstr(&line, ", gzip");
+	printf("%s\n", line.data);
+	if (skipped && skipped->type == INFO_STR)
+		printf("  skipped: %s\n", skipped->v.s);
+	for (const struct info *c = f->child; c; c = c->next) {
+		if (is_header_key(c->key))
+			continue;
+		buf_reset(&line);
+		text_value(c, &line);
+		printf("  %s: %s\n", c->key, line.data);
+	}
+	for (const struct info *w = warn ? warn->child : NULL; w && verbosity >= 0; w = w->next)
+		printf("  %s\n", w->v.s);
+	buf_release(&line);
+}
+
+static int finish(struct inspect *in, struct walk *w)
+{
+	if (in->json) {
+		yajl_gen g = json_new(true);
+		struct info *root = info_root(&in->arena);
+
+		root->child = root->last = in->files;
+		in->files->key = "files";
+		json_info(g, root);
+		if (json_flush(g, stdout) < 0)
+			error("cannot write the output: %s", "write error");
+		yajl_gen_free(g);
+	} else {
+		for (const struct info *f = in->files->child; f; f = f->next)
+			print_text(f);
+	}
+	if (!in->total)
+		return EXIT_NO_INPUT;
+	if (!in->recognised) {
+		error("no file holds a format scaleaudit reads");
+		return EXIT_NO_INPUT;
+	}
+	return in->unreadable || w->missing ? EXIT_PARTIAL : EXIT_DONE;
+}
+
+int cmd_inspect(int argc, char **argv)
+{
+	struct inspect in = { .json = false };
+	struct walk w = { .n = 0 };
+	struct diags d = DIAGS_INIT;
+	int npaths = 0;
+	bool opts = true;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (opts && !strcmp(a, "--")) {
+			opts = false;
+		} else if (opts && !strcmp(a, "--json")) {
+			in.json = true;
+		} else if (opts && !strcmp(a, "-q")) {
+			verbosity = -1;
+		} else if (opts && !strcmp(a, "-v")) {
+			verbosity = 1;
+		} else if (opts && !strncmp(a, "--color", 7)) {
+			continue;	/* inspect prints no colour */
+		} else if (opts && a[0] == '-' && a[1]) {
+			walk_release(&w);
+			return usage_error("inspect", "unknown option '%s'", a);
+		} else {
+			npaths++;
+			walk_path(&w, a, &d);
+		}
+	}
+	if (!npaths)
+		return usage_error("inspect", "no PATH given");
+	print_diags(&d);
+	in.files = info_arr(&in.arena, info_root(&in.arena), "files");
+	for (size_t i = 0; i < w.n; i++)
+		inspect_one(&in, w.files[i]);
+	ret = finish(&in, &w);
+	diags_release(&d);
+	walk_release(&w);
+	arena_release(&in.arena);
+	return ret;
+}

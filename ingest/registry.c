@@ -1,0 +1,23 @@
+#include "ingest/registry.h"
+
+#include <string.h>
+
+/* Readers of whole files, by the format name they declare. */
+static const struct reader *const file_readers[] = {
+	NULL
+};
+
+/* Readers of text lines; a log may feed several of them. */
+const struct reader *const line_readers[] = {
+	NULL
+};
+
+const struct reader *reader_for(enum format f)
+{
+	const char *name = format_name(f);
+
+	for (size_t i = 0; file_readers[i]; i++)
+		if (!strcmp(file_readers[i]->name, name))
+			return file_readers[i];
+	return NULL;
+}

@@ -1,0 +1,114 @@
+#include "render/json.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+yajl_gen json_new(bool pretty)
+{
+	yajl_gen g = yajl_gen_alloc(NULL);
+
+	if (pretty) {
+		yajl_gen_config(g, yajl_gen_beautify, 1);
+		yajl_gen_config(g, yajl_gen_indent_string, "  ");
+	}
+	yajl_gen_config(g, yajl_gen_validate_utf8, 1);
+	return g;
+}
+
+void json_format_double(double v, char *buf, size_t size)
+{
+	for (int prec = 1; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+void json_num(yajl_gen g, double v)
+{
+	char tmp[40];
+
+	if (isnan(v) || isinf(v)) {
+		yajl_gen_null(g);
+		return;
+	}
+	json_format_double(v, tmp, sizeof(tmp));
+	yajl_gen_number(g, tmp, strlen(tmp));
+}
+
+void json_str(yajl_gen g, const char *s)
+{
+	if (!s) {
+		yajl_gen_null(g);
+		return;
+	}
+	/* invalid UTF-8 from a log must not make the whole document fail */
+	if (yajl_gen_string(g, (const unsigned char *)s, strlen(s)) == yajl_gen_invalid_string) {
+		size_t n = strlen(s);
+		unsigned char *clean = malloc(n + 1);
+
+		for (size_t i = 0; clean && i <= n; i++)
+			clean[i] = (unsigned char)s[i] < 0x80 ? (unsigned char)s[i] : '?';
+		if (clean)
+			yajl_gen_string(g, clean, n);
+		free(clean);
+	}
+}
+
+void json_key(yajl_gen g, const char *key)
+{
+	yajl_gen_string(g, (const unsigned char *)key, strlen(key));
+}
+
+void json_int(yajl_gen g, int64_t v)
+{
+	yajl_gen_integer(g, (long long)v);
+}
+
+void json_info(yajl_gen g, const struct info *n)
+{
+	switch (n->type) {
+	case INFO_NULL:
+		yajl_gen_null(g);
+		break;
+	case INFO_BOOL:
+		yajl_gen_bool(g, n->v.b);
+		break;
+	case INFO_INT:
+		json_int(g, n->v.i);
+		break;
+	case INFO_NUM:
+		json_num(g, n->v.d);
+		break;
+	case INFO_STR:
+		json_str(g, n->v.s);
+		break;
+	case INFO_ARR:
+		yajl_gen_array_open(g);
+		for (const struct info *c = n->child; c; c = c->next)
+			json_info(g, c);
+		yajl_gen_array_close(g);
+		break;
+	case INFO_OBJ:
+		yajl_gen_map_open(g);
+		for (const struct info *c = n->child; c; c = c->next) {
+			json_key(g, c->key);
+			json_info(g, c);
+		}
+		yajl_gen_map_close(g);
+		break;
+	}
+}
+
+int json_flush(yajl_gen g, FILE *f)
+{
+	const unsigned char *p;
+	size_t n;
+
+	yajl_gen_get_buf(g, &p, &n);
+	if (fwrite(p, 1, n, f) != n || (n && p[n - 1] != '\n' && fputc('\n', f) == EOF))
+		return -1;
+	yajl_gen_clear(g);
+	return fflush(f) == EOF ? -1 : 0;
+}

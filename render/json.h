@@ -1,0 +1,28 @@
+/*
+ * json: writes JSON with yajl. Numbers are written in the shortest form that
+ * reads back as the same double; NaN and infinities become null (a missing
+ * value is null, never 0). Output is indented with two spaces.
+ */
+#ifndef RENDER_JSON_H
+#define RENDER_JSON_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <yajl/yajl_gen.h>
+
+#include "core/info.h"
+
+yajl_gen json_new(bool pretty);
+void json_num(yajl_gen g, double v);		/* NaN, inf: null */
+void json_str(yajl_gen g, const char *s);	/* NULL: null */
+void json_key(yajl_gen g, const char *key);
+void json_int(yajl_gen g, int64_t v);
+void json_info(yajl_gen g, const struct info *n);	/* the whole tree under n */
+/* Writes what g holds to f, then a newline; returns -1 on a write error. */
+int json_flush(yajl_gen g, FILE *f);
+
+/* Formats v in the shortest round-trip form into buf (at least 32 bytes). */
+void json_format_double(double v, char *buf, size_t size);
+
+#endif
