@@ -6,6 +6,7 @@
 #   make bench        benchmarks;  make fuzz: fuzz targets (clang)
 #   make SANITIZE=address,undefined   sanitizer build;  V=1 full command lines
 .SUFFIXES:
+.SECONDARY:
 .DEFAULT_GOAL := all
 
 VERSION  := 0.1.0

@@ -19,6 +19,7 @@ struct inspect {
 	struct info *files;	/* the array of file objects */
 	size_t recognised;	/* files whose format is known */
 	size_t unreadable;	/* files that could not be read */
+	size_t damaged;		/* files read in part: an error stopped the reader */
 	size_t total;
 };
 
@@ -54,6 +55,8 @@ static void inspect_one(struct inspect *in, const char *path)
 		in->unreadable++;
 	else if (f.sniff.format != FMT_UNKNOWN)
 		in->recognised++;
+	if (!f.unreadable && t->diags.errors)
+		in->damaged++;
 	info_str(&in->arena, f.info, "skipped", f.skipped);
 	attach_diags(in, f.info, &t->diags);
 	if (!in->files->last)
@@ -85,7 +88,7 @@ static void text_members(const struct info *n, struct buf *out)
 	for (const struct info *c = n->child; c; c = c->next) {
 		buf_addstr(out, first ? "" : ", ");
 		if (c->key)
-			buf_addf(out, "%s ", c->key);
+			buf_addf(out, "%s: ", c->key);
 		text_value(c, out);
 		first = false;
 	}
@@ -156,26 +159,24 @@ static void print_text(const struct info *f)
 static int finish(struct inspect *in, struct walk *w)
 {
 	if (in->json) {
-		yajl_gen g = json_new(true);
+		yajl_gen g = json_new();
 		struct info *root = info_root(&in->arena);
 
 		root->child = root->last = in->files;
 		in->files->key = "files";
 		json_info(g, root);
-		if (json_flush(g, stdout) < 0)
+		if (json_flush(g, stdout, true) < 0)
 			error("cannot write the output: %s", "write error");
 		yajl_gen_free(g);
 	} else {
 		for (const struct info *f = in->files->child; f; f = f->next)
 			print_text(f);
 	}
-	if (!in->total)
-		return EXIT_NO_INPUT;
 	if (!in->recognised) {
 		error("no file holds a format scaleaudit reads");
 		return EXIT_NO_INPUT;
 	}
-	return in->unreadable || w->missing ? EXIT_PARTIAL : EXIT_DONE;
+	return in->unreadable || in->damaged || w->missing ? EXIT_PARTIAL : EXIT_DONE;
 }
 
 int cmd_inspect(int argc, char **argv)

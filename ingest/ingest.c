@@ -50,31 +50,36 @@ static int input_open(struct input *in, const char *path, struct diags *d, int64
 	return 0;
 }
 
-/* Reads up to n bytes; 0 at the end; -1 after recording why. */
+/*
+ * Reads up to n bytes; 0 at the end; -1 after recording why. Data that came
+ * before a fault is returned first; the fault is recorded once, at the byte
+ * offset where the good data ends, and every later read returns -1.
+ */
 static ssize_t input_read(struct input *in, void *buf, size_t n)
 {
 	int got;
-	int zerr;
+	int zerr = Z_OK;
 	const char *msg;
 	struct srcpos pos;
 
 	if (in->failed)
 		return -1;
 	got = gzread(in->gz, buf, (unsigned)n);
-	if (got >= 0) {
+	if (got > 0)
 		in->offset += got;
-		if (got > 0 || gzeof(in->gz))
-			return got;
-	}
 	msg = gzerror(in->gz, &zerr);
+	if (zerr == Z_OK && got >= 0)
+		return got;
 	in->failed = true;
 	pos = SRCPOS_BYTE(in->path, in->offset);
-	if (zerr == Z_BUF_ERROR || (zerr == Z_OK && got == 0))
-		return diag_error(in->diags, "truncated", &pos,
-				  "compressed data ends early: the file is cut short");
-	if (zerr == Z_ERRNO)
-		return diag_error(in->diags, "unreadable", &pos, "%s", strerror(errno));
-	return diag_error(in->diags, "corrupt", &pos, "compressed data is corrupt: %s", msg);
+	if (zerr == Z_BUF_ERROR)
+		diag_error(in->diags, "truncated", &pos,
+			   "compressed data ends early: the file is cut short");
+	else if (zerr == Z_ERRNO)
+		diag_error(in->diags, "unreadable", &pos, "%s", strerror(errno));
+	else
+		diag_error(in->diags, "corrupt", &pos, "compressed data is corrupt: %s", msg);
+	return got > 0 ? got : -1;
 }
 
 /* Readers active on one file, with their states. */
@@ -247,6 +252,14 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 	s.ctx.src = run_add_source(r, out->path, format_name(out->sniff.format));
 	buf_init(&s.line, READER_MAX_LINE);
 	pick_readers(&s, out);
+	if (s.n && s.act[0].r->input == READ_PATH && !strcmp(path, "-")) {
+		for (size_t i = 0; i < s.n; i++)
+			s.act[i].r->free(s.act[i].st);
+		s.n = 0;
+		out->skipped = "this format is read from a named file, not from standard input";
+		r->nsources--;
+		goto close;
+	}
 	if (!s.n) {
 		out->skipped = out->sniff.format == FMT_UNKNOWN ? out->sniff.why :
 			       "recognised, but scaleaudit has no reader for it yet";

@@ -2,8 +2,12 @@
 
 #include <string.h>
 
+#include "ingest/manifest.h"
+
 /* Readers of whole files, by the format name they declare. */
 static const struct reader *const file_readers[] = {
+	&trial_ini_reader,
+	&run_ini_reader,
 	NULL
 };
 

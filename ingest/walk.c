@@ -59,7 +59,8 @@ static int walk_dir(struct walk *w, const char *dir, struct diags *d, int depth)
 				       dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name);
 	}
 	closedir(dp);
-	qsort(names, n, sizeof(*names), by_name);
+	if (n > 1)
+		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
 		if (walk_entry(w, names[i], d, depth) < 0)
 			ret = -1;

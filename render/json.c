@@ -4,14 +4,68 @@
 #include <stdlib.h>
 #include <string.h>
 
-yajl_gen json_new(bool pretty)
+/*
+ * yajl's own beautifier splits empty containers over lines; this one writes
+ * "[]" and "{}" whole, indents by two spaces and puts ": " after keys.
+ */
+static void indent(FILE *f, int depth)
+{
+	fputc('\n', f);
+	for (int i = 0; i < depth; i++)
+		fputs("  ", f);
+}
+
+static void write_pretty(const unsigned char *p, size_t n, FILE *f)
+{
+	int depth = 0;
+	bool in_str = false;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = p[i];
+
+		if (in_str) {
+			fputc(c, f);
+			if (c == '\\' && i + 1 < n)
+				fputc(p[++i], f);
+			else if (c == '"')
+				in_str = false;
+			continue;
+		}
+		switch (c) {
+		case '"':
+			in_str = true;
+			fputc(c, f);
+			break;
+		case '{':
+		case '[':
+			fputc(c, f);
+			if (i + 1 < n && (p[i + 1] == '}' || p[i + 1] == ']'))
+				fputc(p[++i], f);
+			else
+				indent(f, ++depth);
+			break;
+		case '}':
+		case ']':
+			indent(f, --depth);
+			fputc(c, f);
+			break;
+		case ',':
+			fputc(c, f);
+			indent(f, depth);
+			break;
+		case ':':
+			fputs(": ", f);
+			break;
+		default:
+			fputc(c, f);
+		}
+	}
+}
+
+yajl_gen json_new(void)
 {
 	yajl_gen g = yajl_gen_alloc(NULL);
 
-	if (pretty) {
-		yajl_gen_config(g, yajl_gen_beautify, 1);
-		yajl_gen_config(g, yajl_gen_indent_string, "  ");
-	}
 	yajl_gen_config(g, yajl_gen_validate_utf8, 1);
 	return g;
 }
@@ -101,14 +155,17 @@ void json_info(yajl_gen g, const struct info *n)
 	}
 }
 
-int json_flush(yajl_gen g, FILE *f)
+int json_flush(yajl_gen g, FILE *f, bool pretty)
 {
 	const unsigned char *p;
 	size_t n;
 
 	yajl_gen_get_buf(g, &p, &n);
-	if (fwrite(p, 1, n, f) != n || (n && p[n - 1] != '\n' && fputc('\n', f) == EOF))
-		return -1;
+	if (pretty)
+		write_pretty(p, n, f);
+	else
+		fwrite(p, 1, n, f);
+	fputc('\n', f);
 	yajl_gen_clear(g);
-	return fflush(f) == EOF ? -1 : 0;
+	return fflush(f) == EOF || ferror(f) ? -1 : 0;
 }

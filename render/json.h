@@ -1,7 +1,7 @@
 /*
  * json: writes JSON with yajl. Numbers are written in the shortest form that
  * reads back as the same double; NaN and infinities become null (a missing
- * value is null, never 0). Output is indented with two spaces.
+ * value is null, never 0). Pretty output is indented with two spaces.
  */
 #ifndef RENDER_JSON_H
 #define RENDER_JSON_H
@@ -13,14 +13,14 @@
 
 #include "core/info.h"
 
-yajl_gen json_new(bool pretty);
+yajl_gen json_new(void);
 void json_num(yajl_gen g, double v);		/* NaN, inf: null */
 void json_str(yajl_gen g, const char *s);	/* NULL: null */
 void json_key(yajl_gen g, const char *key);
 void json_int(yajl_gen g, int64_t v);
 void json_info(yajl_gen g, const struct info *n);	/* the whole tree under n */
-/* Writes what g holds to f, then a newline; returns -1 on a write error. */
-int json_flush(yajl_gen g, FILE *f);
+/* Writes what g holds to f (indented when pretty), then a newline; -1 on a write error. */
+int json_flush(yajl_gen g, FILE *f, bool pretty);
 
 /* Formats v in the shortest round-trip form into buf (at least 32 bytes). */
 void json_format_double(double v, char *buf, size_t size);

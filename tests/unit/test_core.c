@@ -1,0 +1,211 @@
+/* Unit tests of core/: buf, arena, intern, diag, info, model tables. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "core/arena.h"
+#include "core/buf.h"
+#include "core/diag.h"
+#include "core/info.h"
+#include "core/intern.h"
+#include "core/model.h"
+
+static void buf_appends_and_formats(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	buf_init(&b, 0);
+	assert_string_equal(b.data, "");
+	buf_addstr(&b, "rank ");
+	buf_addf(&b, "%d of %d", 1, 2);
+	buf_addch(&b, '!');
+	assert_string_equal(b.data, "rank 1 of 2!");
+	assert_int_equal(b.len, 12);
+	buf_reset(&b);
+	assert_string_equal(b.data, "");
+	buf_release(&b);
+}
+
+static void buf_ceiling_is_sticky(void **state)
+{
+	struct buf b = BUF_INIT;
+
+	buf_init(&b, 8);
+	assert_true(buf_addstr(&b, "12345"));
+	assert_false(buf_addstr(&b, "6789"));	/* would make 9 > 8 */
+	assert_true(b.overflow);
+	assert_string_equal(b.data, "12345");
+	assert_false(buf_addstr(&b, "6"));	/* sticky even though it would fit */
+	assert_string_equal(b.data, "12345");
+	buf_release(&b);
+}
+
+static void arena_zeroes_and_aligns(void **state)
+{
+	struct arena a = ARENA_INIT;
+	char *s = arena_strdup(&a, "kernel");
+	double *d = arena_alloc(&a, sizeof(double) * 3);
+	char *big = arena_alloc(&a, 200000);	/* larger than a block */
+
+	assert_string_equal(s, "kernel");
+	assert_int_equal((uintptr_t)d % _Alignof(max_align_t), 0);
+	assert_true(d[0] == 0 && d[2] == 0);
+	assert_int_equal(big[199999], 0);
+	arena_release(&a);
+	assert_null(a.head);
+}
+
+static void intern_gives_one_copy(void **state)
+{
+	struct intern t = INTERN_INIT;
+	const char *a = intern_str(&t, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
+	const char *b = intern(&t, "ncclDevKernel_AllReduce_Sum_bf16_RING_LLxyz", 40);
+	const char *c = intern_str(&t, "ncclDevKernel_AllReduce_Sum_bf16_RING_L");
+	char name[32];
+
+	assert_ptr_equal(a, b);
+	assert_ptr_not_equal(a, c);
+	for (int i = 0; i < 5000; i++) {	/* forces several rehashes */
+		snprintf(name, sizeof(name), "k%d", i);
+		intern_str(&t, name);
+	}
+	assert_int_equal(t.count, 5002);
+	assert_ptr_equal(intern_str(&t, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL"), a);
+	assert_string_equal(intern_str(&t, "k4321"), "k4321");
+	assert_ptr_equal(intern(&t, "k7\0junk", 7), intern_str(&t, "k7"));
+	intern_release(&t);
+}
+
+static void diag_formats_positions(void **state)
+{
+	struct diags d = DIAGS_INIT;
+	struct buf b = BUF_INIT;
+	struct srcpos line = { .file = "train.log", .line = 12, .col = 3, .byte = -1 };
+	struct srcpos byte = SRCPOS_BYTE("rank0.json", 4096);
+
+	buf_init(&b, 0);
+	assert_int_equal(diag_error(&d, "x", &line, "bad value '%s'", "bf17"), -1);
+	diag_warn(&d, "y", &byte, "invalid JSON");
+	diag_add(&d, DIAG_INFO, "z", NULL, "no position");
+	diag_format(&d.items[0], &b);
+	assert_string_equal(b.data, "train.log:12:3: bad value 'bf17'");
+	buf_reset(&b);
+	diag_format(&d.items[1], &b);
+	assert_string_equal(b.data, "rank0.json: byte 4096: warning: invalid JSON");
+	buf_reset(&b);
+	diag_format(&d.items[2], &b);
+	assert_string_equal(b.data, "note: no position");
+	assert_int_equal(d.errors, 1);
+	assert_int_equal(d.warnings, 1);
+	buf_release(&b);
+	diags_release(&d);
+}
+
+static void diag_caps_repeats(void **state)
+{
+	struct diags d = DIAGS_INIT;
+	struct diags all = DIAGS_INIT;
+	struct srcpos pos = SRCPOS_FILE("a.log");
+
+	for (int i = 0; i < 100; i++)
+		diag_warn(&d, "same", &pos, "line %d", i);
+	diag_warn(&d, "other", &pos, "different");
+	assert_int_equal(d.count, DIAG_CAP_PER_CODE + 1);
+	assert_int_equal(d.suppressed, 100 - DIAG_CAP_PER_CODE);
+	assert_int_equal(d.warnings, 101);
+	diags_move(&all, &d);
+	assert_int_equal(all.count, DIAG_CAP_PER_CODE + 1);
+	assert_int_equal(d.count, 0);
+	assert_string_equal(all.items[DIAG_CAP_PER_CODE].message, "different");
+	diags_release(&all);
+}
+
+static void info_replaces_keys_in_place(void **state)
+{
+	struct arena a = ARENA_INIT;
+	struct info *root = info_root(&a);
+	struct info *arr;
+
+	info_int(&a, root, "rank", 0);
+	info_str(&a, root, "name", NULL);
+	info_num(&a, root, "span_s", NAN);
+	info_int(&a, root, "rank", 1);		/* replaced, not added */
+	arr = info_arr(&a, root, "ops");
+	info_str(&a, arr, NULL, "all_reduce");
+	info_str(&a, arr, NULL, "all_gather");
+	assert_int_equal(info_get(root, "rank")->v.i, 1);
+	assert_ptr_equal(root->child, info_get(root, "rank"));
+	assert_int_equal(info_get(root, "name")->type, INFO_NULL);
+	assert_int_equal(info_get(root, "span_s")->type, INFO_NULL);
+	assert_string_equal(arr->child->next->v.s, "all_gather");
+	assert_null(info_get(root, "missing"));
+	arena_release(&a);
+}
+
+static void model_tables(void **state)
+{
+	assert_string_equal(dtype_name(DT_BF16), "bf16");
+	assert_string_equal(dtype_name(DT_FP8_E4M3), "fp8-e4m3");
+	assert_int_equal(dtype_from_name("tf32"), DT_TF32);
+	assert_int_equal(dtype_from_name("bfloat"), DT_UNKNOWN);
+	assert_int_equal(dtype_size(DT_BF16), 2);
+	assert_int_equal(coll_from_name("all_reduce", 10), COLL_ALLREDUCE);
+	assert_int_equal(coll_from_name("ReduceScatter", 13), COLL_REDUCESCATTER);
+	assert_int_equal(coll_from_name("_allgather_base", 15), COLL_ALLGATHER);
+	assert_int_equal(coll_from_name("allreducex", 10), COLL_NONE);
+	assert_true(fabs(coll_busbw_factor(COLL_ALLREDUCE, 2) - 1.0) < 1e-12);
+	assert_true(fabs(coll_busbw_factor(COLL_ALLREDUCE, 8) - 1.75) < 1e-12);
+	assert_true(fabs(coll_busbw_factor(COLL_ALLGATHER, 4) - 0.75) < 1e-12);
+	assert_true(fabs(coll_busbw_factor(COLL_BROADCAST, 8) - 1.0) < 1e-12);
+	assert_string_equal(run_status_name(RUN_FAILED_OOM), "failed-oom");
+	assert_int_equal(hypothesis_from_name("global-batch"), HYP_GLOBAL_BATCH);
+	assert_int_equal(hypothesis_from_name("faster"), HYP_UNSET);
+	assert_string_equal(question_name(Q_HPARAM_SWEEP), "hparam-sweep");
+}
+
+static void model_grows_and_keeps_facts(void **state)
+{
+	struct trial *t = trial_new();
+	struct run *r = trial_add_run(t, "2gpu", "trial/2gpu");
+	struct rank *k0 = run_rank(r, 0);
+	struct rank *k1 = run_rank(r, 1);
+	struct srcpos pos = SRCPOS_LINE("run.ini", 3);
+
+	assert_ptr_equal(run_rank(r, 1), k1);
+	assert_int_equal(r->nranks, 2);
+	(void)k0;
+	for (int i = 0; i < 10000; i++)
+		rank_add_event(&r->ranks[0])->start = i;
+	assert_int_equal(r->ranks[0].nev, 10000);
+	assert_int_equal(r->ranks[0].ev[9999].start, 9999);
+	assert_int_equal(r->ranks[0].ev[5].correlation, -1);
+	assert_true(fact_set_str(t, &r->declared.precision, "bf16", &pos));
+	assert_false(fact_set_str(t, &r->declared.precision, "fp32", &pos));
+	assert_string_equal(r->declared.precision.v, "bf16");
+	assert_int_equal(r->declared.precision.src.line, 3);
+	assert_ptr_equal(trial_find_run(t, "2gpu"), r);
+	assert_null(trial_find_run(t, "1gpu"));
+	trial_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(buf_appends_and_formats),
+		cmocka_unit_test(buf_ceiling_is_sticky),
+		cmocka_unit_test(arena_zeroes_and_aligns),
+		cmocka_unit_test(intern_gives_one_copy),
+		cmocka_unit_test(diag_formats_positions),
+		cmocka_unit_test(diag_caps_repeats),
+		cmocka_unit_test(info_replaces_keys_in_place),
+		cmocka_unit_test(model_tables),
+		cmocka_unit_test(model_grows_and_keeps_facts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
