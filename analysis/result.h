@@ -1,0 +1,204 @@
+/*
+ * result: everything the analysis decides about a trial, computed once and
+ * rendered per format (text, analysis.json, charts, report.pdf, summary.md).
+ * It is the contract between analysis/ and render/: render reads it and never
+ * reaches back into the logs or the model.
+ *
+ * Units: seconds (double), bytes (int64), GB/s = 1e9 bytes/s. A value that
+ * is not known is NaN for doubles, -1 for counts and bytes, NULL for strings;
+ * the JSON writer turns each into null. Strings are owned by the analysis'
+ * arena, or are static.
+ */
+#ifndef ANALYSIS_RESULT_H
+#define ANALYSIS_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/arena.h"
+#include "core/diag.h"
+#include "core/model.h"
+
+/* The partition of a step window (DESIGN §5); the first four add up to the window. */
+struct step_parts {
+	double compute;
+	double exposed_comm;
+	double memory;
+	double idle;
+	double comm_total;	/* union of communication kernels */
+	double overlapped_comm;	/* comm_total - exposed_comm */
+};
+
+/* One step of one GPU, for the timeline charts. */
+struct step_point {
+	int64_t number;		/* ProfilerStep number */
+	double window_s;	/* the GPU step window */
+	bool warmup;
+	struct step_parts parts;
+};
+
+/* A kernel family's time, for the top-kernels chart. */
+struct kernel_time {
+	const char *label;	/* shortened for people: "GEMM bf16 (cuBLAS)" */
+	const char *name;	/* the first full kernel name of the family */
+	double time_per_step_s;	/* over steady steps */
+	int64_t calls_per_step;
+	uint8_t cls;		/* enum ev_class */
+};
+
+/* One busy interval of one steady step, relative to the window start, for chart 7. */
+struct lane_span {
+	double start_s;
+	double end_s;
+	uint8_t cls;		/* enum ev_class */
+};
+
+enum mem_source { MEM_NVSMI, MEM_RESERVED, MEM_ALLOCATED, MEM_LOG, MEM_NSOURCES };
+const char *mem_source_name(enum mem_source s);	/* "nvidia-smi", "reserved", "allocated", "log" */
+
+struct gpu_result {
+	int32_t rank;			/* -1 unknown */
+	int32_t device;			/* CUDA ordinal; -1 unknown */
+	const char *name;		/* "NVIDIA B200"; NULL unknown */
+	int64_t memory_total;		/* bytes; -1 unknown */
+	int64_t peak_memory;		/* the headline: first known of nvidia-smi, reserved, allocated, log */
+	const char *peak_source;	/* mem_source_name() of the headline; NULL when none */
+	int64_t peak_by_source[MEM_NSOURCES];	/* -1 where that source says nothing */
+	double mean_step_s;		/* mean of this GPU's steady windows */
+	struct step_parts step_s;	/* means over steady steps; add up to mean_step_s */
+	double busy_s;			/* compute + exposed_comm + memory, per step */
+	struct step_point *steps;	/* every step of this GPU, warm-up included */
+	size_t nsteps;
+	struct kernel_time *top;	/* by time per step, largest first */
+	size_t ntop;
+	struct lane_span *lanes;	/* the median steady step's busy intervals */
+	size_t nlanes;
+	double lanes_window_s;		/* that step's window */
+};
+
+struct coll_result {
+	enum coll_op op;
+	enum dtype dtype;
+	double bytes_per_step;		/* summed message bytes per steady step */
+	double time_per_step_s;		/* summed kernel time per steady step */
+	double calls_per_step;
+	double algbw_gbps;		/* bytes / time */
+	double busbw_gbps;		/* algbw x nccl-tests factor for the run's ranks */
+};
+
+/* One measured point of bus bandwidth by message size (nccl-tests or a trace's collectives). */
+struct bw_point {
+	enum coll_op op;
+	int64_t bytes;
+	double busbw_gbps;
+	bool from_nccl_tests;		/* false: from the trace */
+};
+
+struct imbalance {
+	double memory_ratio;		/* max/min peak memory; NaN with fewer than 2 GPUs */
+	double busy_ratio;		/* max/min busy time */
+	bool flagged;
+	int32_t saturated_rank;		/* the GPU that is saturated (or slowest); -1 none */
+	int32_t waiting_rank;		/* the GPU that waits */
+	const char *reason;		/* a sentence with the numbers; NULL when not flagged */
+};
+
+struct run_result {
+	const struct run *run;		/* the model's run (for names and sources only) */
+	const char *name;
+	int32_t gpus;			/* GPUs the run used */
+	enum run_status status;
+	const char *strategy;		/* single|ddp|fsdp|zero|tensor|pipeline|device_map; NULL */
+	int64_t global_batch;		/* -1 unknown; likewise below */
+	int64_t micro_batch;
+	int64_t grad_accum;
+	int64_t seq_len;
+	const char *precision_declared;	/* as the manifest or log says; NULL */
+	enum dtype precision_observed;	/* dominant matmul dtype (over 50%); DT_UNKNOWN */
+	double matmul_share[DT_COUNT];	/* share of matmul-class time by dtype; NaN where none */
+	int64_t steps_total;		/* steps seen on the slowest rank; -1 none */
+	int64_t steps_warmup;
+	int64_t steps_measured;
+	double step_median_s;		/* over the slowest rank's steady windows */
+	double step_p10_s;
+	double step_p90_s;
+	double step_cv;
+	double samples_per_s;
+	double tokens_per_s;
+	int64_t examples_processed;	/* global batch x steady steps */
+	struct gpu_result *gpu;		/* one per rank, in rank order */
+	size_t ngpu;
+	size_t slowest;			/* index into gpu of the largest mean_step_s */
+	const char *transport;		/* p2p|shm|net-ib|net-socket|net-ofi|nvls|collnet|unknown */
+	const char *link;		/* nvlink|pcie|network|unknown */
+	const char *nccl_version;
+	struct coll_result *coll;
+	size_t ncoll;
+	struct bw_point *bw;		/* for the bandwidth chart */
+	size_t nbw;
+	double link_busbw_gbps;		/* the link's ceiling where known; NaN */
+	struct imbalance imbalance;
+	struct gpu_sample *monitor;	/* nvidia-smi samples, for chart 8 (borrowed from the model) */
+	size_t nmonitor;
+};
+
+enum confound_what {
+	CF_PRECISION, CF_GLOBAL_BATCH, CF_MICRO_BATCH, CF_SEQ_LEN, CF_DATASET, CF_MODEL, CF_STEPS,
+};
+const char *confound_name(enum confound_what w);	/* "precision", "global_batch", ... */
+
+struct confound {
+	enum confound_what what;
+	const char *baseline;		/* the value on each side, as text */
+	const char *candidate;
+	bool blocking;			/* severity: blocking (verdict inconclusive) or warning */
+	const char *why;		/* a sentence for people */
+};
+
+enum verdict { VERDICT_NONE, VERDICT_CONFIRMED, VERDICT_REFUTED, VERDICT_INCONCLUSIVE };
+const char *verdict_name(enum verdict v);	/* "confirmed", ...; NULL for NONE */
+
+struct comparison {
+	bool valid;			/* a baseline and a candidate were found */
+	size_t baseline;		/* indexes into analysis.runs */
+	size_t candidate;
+	double speedup;			/* T1 / Tn */
+	double throughput_ratio;	/* samples/s candidate / baseline */
+	double scaling_efficiency;
+	struct confound *confounds;
+	size_t nconfounds;
+	struct step_parts attribution_s;	/* n Cn - C1 ... (only the first four are used) */
+	double ideal_s;			/* mean_1: what n GPUs x mean_n would be with perfect scaling */
+	double actual_s;		/* n x mean_n */
+	enum verdict verdict;
+	const char *reason;		/* a sentence with the numbers */
+};
+
+struct recommendation {
+	const char *id;			/* stable: "two-independent-runs", "fits-h200", ... */
+	const char *text;		/* a sentence with its numbers */
+};
+
+struct finding {
+	enum diag_severity severity;
+	const char *code;
+	const char *message;
+	const char *source;		/* "file:line" or NULL */
+};
+
+struct analysis {
+	const char *title;
+	enum hypothesis hypothesis;
+	enum question question;
+	struct run_result *runs;
+	size_t nruns;
+	struct comparison cmp;
+	struct recommendation *recs;
+	size_t nrecs;
+	struct finding *findings;
+	size_t nfindings;
+	struct arena arena;		/* owns every string and array above */
+};
+
+#endif
