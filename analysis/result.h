@@ -198,7 +198,10 @@ struct analysis {
 	size_t nrecs;
 	struct finding *findings;
 	size_t nfindings;
-	struct arena arena;		/* owns every string and array above */
+	struct arena arena;		/* owns the strings and fixed-size arrays above */
+	size_t cap_findings;		/* capacities of the growable arrays (malloc'd): */
+	size_t cap_recs;		/* findings, recs, cmp.confounds, and each run's */
+	size_t cap_confounds;		/* coll, bw and gpu[].steps; analysis_free() frees them */
 };
 
 #endif

@@ -41,6 +41,12 @@ void print_diags(const struct diags *d);
 bool is_help(const char *arg);
 int show_help(const char *cmd);
 
+struct trial;
+struct analysis;
+/* Loads and analyses a trial directory, printing diagnostics; returns an exit status. */
+int load_and_analyze(const char *dir, struct trial **tp, struct analysis **ap);
+
 int cmd_inspect(int argc, char **argv);
+int cmd_analyze(int argc, char **argv);
 
 #endif

@@ -21,7 +21,7 @@ static const struct command commands[] = {
 	  "\n"
 	  "  -o DIR    where to write the report\n"
 	  "  -q, -v    say less, say more\n" },
-	{ "analyze", NULL, "print the verdict and the numbers of a trial",
+	{ "analyze", cmd_analyze, "print the verdict and the numbers of a trial",
 	  "usage: scaleaudit analyze TRIAL [--json]\n"
 	  "\n"
 	  "Prints the hypothesis and verdict, speedup and scaling efficiency, where the\n"

@@ -220,6 +220,7 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 		struct ingest_file *out)
 {
 	struct session s = { .n = 0 };
+	struct source loose = { .path = NULL };	/* the source entry of a file outside any run */
 	struct input in;
 	unsigned char *head = xmalloc(SNIFF_HEAD);
 	char *chunk = NULL;
@@ -249,7 +250,7 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 
 	s.ctx = (struct ingest_ctx){ .trial = t, .run = r, .path = out->path,
 				     .diags = &t->diags, .arena = a, .info = out->info };
-	s.ctx.src = run_add_source(r, out->path, format_name(out->sniff.format));
+	s.ctx.src = r ? run_add_source(r, out->path, format_name(out->sniff.format)) : &loose;
 	buf_init(&s.line, READER_MAX_LINE);
 	pick_readers(&s, out);
 	if (s.n && s.act[0].r->input == READ_PATH && !strcmp(path, "-")) {
@@ -257,13 +258,15 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 			s.act[i].r->free(s.act[i].st);
 		s.n = 0;
 		out->skipped = "this format is read from a named file, not from standard input";
-		r->nsources--;
+		if (r)
+			r->nsources--;
 		goto close;
 	}
 	if (!s.n) {
 		out->skipped = out->sniff.format == FMT_UNKNOWN ? out->sniff.why :
 			       "recognised, but scaleaudit has no reader for it yet";
-		r->nsources--;	/* it contributed nothing */
+		if (r)
+			r->nsources--;	/* it contributed nothing */
 		goto close;
 	}
 	lines = s.act[0].r->input == READ_LINES;

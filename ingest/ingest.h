@@ -28,7 +28,8 @@ struct ingest_file {
 };
 
 /*
- * Reads path into run r of trial t. Diagnostics go to t->diags. The info
+ * Reads path into run r of trial t (r NULL: a file of the trial itself,
+ * such as trial.ini, that belongs to no run). Diagnostics go to t->diags. The info
  * tree is allocated from `a`. Returns 0 when the file was read or
  * deliberately skipped, -1 when it could not be read at all.
  */

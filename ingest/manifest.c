@@ -155,6 +155,11 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	info_str(m->ctx->arena, m->keys, name, value);
+	if (!strcmp(section, "run") && !m->ctx->run) {
+		diag_warn(m->ctx->diags, "manifest-place", &pos,
+			  "[run] keys belong in a run's directory, not at the top of the trial: ignored");
+		return 1;
+	}
 	if (set_value(m, k, value) == 0)
 		m->read++;
 	return 1;	/* keep going: every bad value gets its own message */

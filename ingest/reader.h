@@ -40,7 +40,7 @@ enum reader_input { READ_BYTES, READ_LINES, READ_PATH };
 
 struct ingest_ctx {
 	struct trial *trial;	/* strings (trial->strings), arena, diags */
-	struct run *run;	/* the run this file belongs to */
+	struct run *run;	/* the run this file belongs to; NULL for trial-level files */
 	struct source *src;	/* this file's entry in run->sources: count events/errors here */
 	const char *path;	/* interned; use it in srcpos */
 	struct diags *diags;	/* where diagnostics go (usually &trial->diags) */

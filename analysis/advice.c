@@ -1,0 +1,149 @@
+/*
+ * advice: recommendations, each with the numbers it rests on (DESIGN §5).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "core/xalloc.h"
+
+#define H200_BYTES (141LL * 1000000000)
+#define MI300X_BYTES (192LL * 1000000000)
+#define DAY_S 86400.0
+
+static void add(struct analysis *a, const char *id, const char *text)
+{
+	xgrow(&a->recs, &a->cap_recs, a->nrecs + 1, sizeof(*a->recs));
+	a->recs[a->nrecs++] = (struct recommendation){ .id = id, .text = text };
+}
+
+/* Two independent runs instead of one distributed run. */
+static void independent_runs(struct analysis *a, const struct run_result *b,
+			     const struct run_result *c)
+{
+	double eff = a->cmp.scaling_efficiency;
+	int n = c->gpus;
+
+	if (isnan(eff) || n < 2 || (eff >= 0.8 && a->question != Q_HPARAM_SWEEP))
+		return;
+	add(a, "two-independent-runs",
+	    analysis_printf(a, "run %d independent %d-GPU jobs instead of one %d-GPU job: at %.0f%% "
+			    "scaling efficiency, %d configurations finish in %.0f%% of the time "
+			    "(%.1f ms per step on %d GPU against %.1f ms on %d)",
+			    n, b->gpus, n, 100 * eff, n, 100 * eff, b->step_median_s * 1e3,
+			    b->gpus, c->step_median_s * 1e3, n));
+}
+
+/* The memory the job needs on one GPU, and where that figure comes from. */
+static int64_t one_gpu_need(const struct analysis *a, const char **from)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline], *c = &a->runs[a->cmp.candidate];
+	int64_t sum = 0;
+
+	if (b->status == RUN_COMPLETED && b->ngpu == 1 && b->gpu[0].peak_memory > 0) {
+		*from = "the 1-GPU run's peak";
+		return b->gpu[0].peak_memory;
+	}
+	for (size_t g = 0; g < c->ngpu; g++) {
+		if (c->gpu[g].peak_memory < 0)
+			return -1;
+		sum += c->gpu[g].peak_memory;
+	}
+	*from = "the sum of the GPUs' peaks";
+	return c->ngpu ? sum : -1;
+}
+
+static void fits(struct analysis *a, const struct trial *t)
+{
+	const char *from = NULL;
+	int64_t need = one_gpu_need(a, &from);
+	double reserve = t->memory_reserve_gb.set ? t->memory_reserve_gb.v * 1e9 : 0;
+	const char *rsv = t->memory_reserve_gb.set ?
+			  analysis_printf(a, " plus a reserve of %.0f GB", t->memory_reserve_gb.v) :
+			  " (no memory_reserve_gb in trial.ini)";
+
+	if (need < 0)
+		return;
+	if (need + reserve <= H200_BYTES)
+		add(a, "fits-h200", analysis_printf(a, "the job fits one H200 (141 GB): %s is %.1f GB%s",
+						    from, need / 1e9, rsv));
+	else if (need + reserve <= MI300X_BYTES)
+		add(a, "fits-mi300x", analysis_printf(a, "the job does not fit one H200 but fits one MI300X "
+						      "(192 GB): %s is %.1f GB%s", from, need / 1e9, rsv));
+	else
+		add(a, "needs-split", analysis_printf(a, "the job fits neither one H200 (141 GB) nor one "
+						      "MI300X (192 GB): %s is %.1f GB%s", from,
+						      need / 1e9, rsv));
+}
+
+static void nccl_transport(struct analysis *a, const struct run_result *c)
+{
+	if (!c->transport || (strcmp(c->transport, "shm") && strcmp(c->transport, "net-socket")))
+		return;
+	add(a, "fix-nccl-transport",
+	    analysis_printf(a, "NCCL moved the data over %s instead of GPU peer-to-peer: check "
+			    "NCCL_P2P_DISABLE, the GPUs' topology (nvidia-smi topo -m) and, on "
+			    "one host, NCCL_SHM/NCCL_SOCKET settings; exposed communication costs "
+			    "%.1f ms per step", !strcmp(c->transport, "shm") ? "shared host memory" : "sockets",
+			    c->ngpu ? c->gpu[c->slowest].step_s.exposed_comm * 1e3 : NAN));
+}
+
+static void rebalance(struct analysis *a, const struct run_result *c)
+{
+	if (!c->imbalance.flagged)
+		return;
+	add(a, "rebalance", analysis_printf(a, "rebalance the split: %s", c->imbalance.reason));
+}
+
+/* The smallest rental window (3, 7 or 30 days) that reaches the target. */
+static void rental(struct analysis *a, const struct trial *t, const struct run_result *c)
+{
+	static const int windows[] = { 3, 7, 30 };
+	double need_s = NAN;
+	const char *what = NULL;
+	int pick = 0;
+
+	if (t->target_samples.set && c->samples_per_s > 0) {
+		need_s = (double)t->target_samples.v / c->samples_per_s;
+		what = analysis_printf(a, "%lld samples at %.1f samples/s", (long long)t->target_samples.v,
+				       c->samples_per_s);
+	} else if (t->target_tokens.set && c->tokens_per_s > 0) {
+		need_s = (double)t->target_tokens.v / c->tokens_per_s;
+		what = analysis_printf(a, "%lld tokens at %.0f tokens/s", (long long)t->target_tokens.v,
+				       c->tokens_per_s);
+	}
+	if (isnan(need_s))
+		return;
+	for (size_t i = 0; i < 3 && !pick; i++)
+		if (need_s <= windows[i] * DAY_S)
+			pick = windows[i];
+	if (!pick) {
+		add(a, "rental-window", analysis_printf(a, "%s take %.1f days: longer than a 30-day campaign",
+							what, need_s / DAY_S));
+		return;
+	}
+	if (t->gpu_hour_price.set)
+		add(a, "rental-window",
+		    analysis_printf(a, "%s take %.1f days: a %d-day window fits; at %.2f per GPU-hour the "
+				    "training costs %.0f on %d GPUs", what, need_s / DAY_S, pick,
+				    t->gpu_hour_price.v, need_s / 3600 * c->gpus * t->gpu_hour_price.v,
+				    c->gpus));
+	else
+		add(a, "rental-window", analysis_printf(a, "%s take %.1f days: a %d-day window fits",
+							what, need_s / DAY_S, pick));
+}
+
+void analysis_advise(struct analysis *a, const struct trial *t)
+{
+	const struct run_result *b, *c;
+
+	if (!a->cmp.valid)
+		return;
+	b = &a->runs[a->cmp.baseline];
+	c = &a->runs[a->cmp.candidate];
+	independent_runs(a, b, c);
+	fits(a, t);
+	nccl_transport(a, c);
+	rebalance(a, c);
+	rental(a, t, c);
+}

@@ -1,0 +1,173 @@
+/*
+ * analysis: runs every stage over a loaded trial and owns the result.
+ */
+#include "analysis/analysis.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/xalloc.h"
+
+const char *mem_source_name(enum mem_source s)
+{
+	static const char *const names[] = {
+		[MEM_NVSMI] = "nvidia-smi", [MEM_RESERVED] = "reserved",
+		[MEM_ALLOCATED] = "allocated", [MEM_LOG] = "log",
+	};
+
+	return (unsigned)s < MEM_NSOURCES ? names[s] : NULL;
+}
+
+const char *confound_name(enum confound_what w)
+{
+	static const char *const names[] = {
+		[CF_PRECISION] = "precision", [CF_GLOBAL_BATCH] = "global_batch",
+		[CF_MICRO_BATCH] = "micro_batch", [CF_SEQ_LEN] = "seq_len",
+		[CF_DATASET] = "dataset", [CF_MODEL] = "model", [CF_STEPS] = "steps",
+	};
+
+	return names[w];
+}
+
+const char *verdict_name(enum verdict v)
+{
+	static const char *const names[] = {
+		[VERDICT_NONE] = NULL, [VERDICT_CONFIRMED] = "confirmed",
+		[VERDICT_REFUTED] = "refuted", [VERDICT_INCONCLUSIVE] = "inconclusive",
+	};
+
+	return names[v];
+}
+
+const char *analysis_printf(struct analysis *a, const char *fmt, ...)
+{
+	struct buf b = BUF_INIT;
+	va_list ap;
+	const char *s;
+
+	buf_init(&b, 0);
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	s = arena_strndup(&a->arena, b.data, b.len);
+	buf_release(&b);
+	return s;
+}
+
+static void add_finding(struct analysis *a, enum diag_severity sev, const char *code,
+			const char *source, const char *message)
+{
+	xgrow(&a->findings, &a->cap_findings, a->nfindings + 1, sizeof(*a->findings));
+	a->findings[a->nfindings++] = (struct finding){
+		.severity = sev, .code = code, .message = arena_strdup(&a->arena, message),
+		.source = source ? arena_strdup(&a->arena, source) : NULL,
+	};
+}
+
+void analysis_finding(struct analysis *a, enum diag_severity sev, const char *code,
+		      const struct srcpos *src, const char *fmt, ...)
+{
+	struct buf msg = BUF_INIT, pos = BUF_INIT;
+	va_list ap;
+
+	buf_init(&msg, 4096);
+	buf_init(&pos, 0);
+	va_start(ap, fmt);
+	buf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	if (src && src->file) {
+		srcpos_format(src, &pos);
+		if (pos.len >= 2)
+			pos.data[pos.len -= 2] = '\0';	/* drop the ": " */
+	}
+	add_finding(a, sev, code, pos.len ? pos.data : NULL, msg.data);
+	buf_release(&msg);
+	buf_release(&pos);
+}
+
+/* What the readers said about the files becomes findings too. */
+static void findings_from_diags(struct analysis *a, const struct diags *d)
+{
+	struct buf pos = BUF_INIT;
+
+	buf_init(&pos, 0);
+	for (size_t i = 0; i < d->count; i++) {
+		buf_reset(&pos);
+		srcpos_format(&d->items[i].pos, &pos);
+		if (pos.len >= 2)
+			pos.data[pos.len -= 2] = '\0';
+		add_finding(a, d->items[i].severity, d->items[i].code,
+			    pos.len ? pos.data : NULL, d->items[i].message);
+	}
+	if (d->suppressed)
+		analysis_finding(a, DIAG_INFO, "suppressed", NULL,
+				 "%zu more messages about the inputs were not listed", d->suppressed);
+	buf_release(&pos);
+}
+
+/* Declared and observed precision disagree: say so with both sources. */
+static void check_precision(struct analysis *a, const struct run_result *rr)
+{
+	const struct fact_str *decl = rr->run->declared.precision.v ? &rr->run->declared.precision :
+				      &rr->run->logged.precision;
+	enum dtype want;
+	double share;
+
+	if (!decl->v || rr->precision_observed == DT_UNKNOWN)
+		return;
+	want = dtype_from_name(decl->v);
+	if (want == DT_UNKNOWN) {
+		if (strstr(decl->v, "bf16"))
+			want = DT_BF16;
+		else if (strstr(decl->v, "fp16") || strstr(decl->v, "16-mixed"))
+			want = DT_FP16;
+		else
+			return;
+	}
+	if (want == rr->precision_observed)
+		return;
+	share = rr->matmul_share[rr->precision_observed];
+	analysis_finding(a, DIAG_WARNING, "precision-mismatch", &decl->src,
+			 "run '%s' says %s, but %.0f%% of its matmul time ran in %s kernels",
+			 rr->name, decl->v, 100 * share, dtype_name(rr->precision_observed));
+}
+
+struct analysis *analysis_run(const struct trial *t)
+{
+	struct analysis *a = xcalloc(1, sizeof(*a));
+
+	a->title = t->title.v;
+	a->hypothesis = t->hypothesis;
+	a->question = t->question;
+	a->nruns = t->nruns;
+	a->runs = arena_alloc(&a->arena, (t->nruns ? t->nruns : 1) * sizeof(*a->runs));
+	findings_from_diags(a, &t->diags);
+	for (size_t i = 0; i < t->nruns; i++) {
+		analysis_run_one(a, t, &t->runs[i], &a->runs[i]);
+		check_precision(a, &a->runs[i]);
+	}
+	analysis_compare(a, t);
+	analysis_advise(a, t);
+	return a;
+}
+
+void analysis_free(struct analysis *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->nruns; i++) {
+		for (size_t g = 0; g < a->runs[i].ngpu; g++)
+			free(a->runs[i].gpu[g].steps);
+		free(a->runs[i].coll);
+		free(a->runs[i].bw);
+	}
+	free(a->findings);
+	free(a->recs);
+	free(a->cmp.confounds);
+	arena_release(&a->arena);
+	free(a);
+}

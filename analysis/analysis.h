@@ -1,0 +1,42 @@
+/*
+ * analysis: from a loaded trial, the numbers and verdict of DESIGN §5, as a
+ * struct analysis (analysis/result.h). The trial is only read.
+ *
+ * Ownership: the analysis owns everything it points to, except run_result.run
+ * and run_result.monitor, which borrow from the trial: free the analysis
+ * before the trial.
+ */
+#ifndef ANALYSIS_ANALYSIS_H
+#define ANALYSIS_ANALYSIS_H
+
+#include "analysis/result.h"
+#include "core/model.h"
+
+/* Warm-up: leading steps more than this much above the steady median (DESIGN §5). */
+#define WARMUP_EXCESS 0.15
+/* Fewer steady steps than this make a comparison a confound. */
+#define MIN_STEADY_STEPS 5
+
+struct analysis *analysis_run(const struct trial *t);
+void analysis_free(struct analysis *a);
+
+/* Per-run analysis (analysis/runs.c); fills rr from r. */
+void analysis_run_one(struct analysis *a, const struct trial *t, const struct run *r,
+		      struct run_result *rr);
+/* Baseline, candidate, confounds, attribution and verdict (analysis/compare.c). */
+void analysis_compare(struct analysis *a, const struct trial *t);
+/* Recommendations (analysis/advice.c). */
+void analysis_advise(struct analysis *a, const struct trial *t);
+
+/* Adds a finding; message and source are copied. */
+void analysis_finding(struct analysis *a, enum diag_severity sev, const char *code,
+		      const struct srcpos *src, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* A printf into the analysis' arena. */
+const char *analysis_printf(struct analysis *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Capacity in bytes of a GPU known by name ("NVIDIA H200" ...), or -1. */
+int64_t gpu_capacity_by_name(const char *name);
+
+#endif

@@ -1,0 +1,200 @@
+#include "analysis/kernels.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <ctype.h>
+#include <pcre2.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Name tokens of matmul-class kernels; none of them appears in NCCL names. */
+static const char *const matmul_tokens[] = {
+	"gemm", "Gemm", "GEMM", "nvjet", "xmma", "cutlass", "cublas", "s16816", "h16816",
+	"s1688", "h1688", "884", "flash", "fmha", "attention", "Attention", "sdpa",
+	"fprop", "dgrad", "wgrad", "conv", "Conv", "cudnn", "bmm_", "matmul", "Matmul", NULL
+};
+
+static bool has_token(const char *name, const char *const *tokens)
+{
+	for (size_t i = 0; tokens[i]; i++)
+		if (strstr(name, tokens[i]))
+			return true;
+	return false;
+}
+
+bool kernel_is_matmul(const char *name)
+{
+	if (!name || !strncmp(name, "nccl", 4) || strstr(name, "ncclKernel") ||
+	    strstr(name, "ncclDevKernel"))
+		return false;
+	return has_token(name, matmul_tokens);
+}
+
+/*
+ * Name rules, first match wins (blackwell.md §7.3): the most specific tokens
+ * come first (fp8 before bf16 in "e4m3bf16"; bf16 before f16; tf32 before fp32).
+ */
+static const struct dtype_rule {
+	const char *re;
+	enum dtype dt;
+} rules[] = {
+	{ "e2m1|ue4m3xf4|ue8m0xf4|MxE2m1|nvfp4|Avec16UE4M3", DT_FP4 },
+	{ "e4m3|E4m3|Float8_e4m3", DT_FP8_E4M3 },
+	{ "e5m2|E5m2|Float8_e5m2", DT_FP8_E5M2 },
+	{ "sss_tf32|_tf32|tf32f32|tf32_", DT_TF32 },
+	{ "bf16|bfloat16|BFloat16|Bfloat16", DT_BF16 },
+	{ "f16|fp16|half|Half|h16816|h1688|h884|hgemm|Fp16", DT_FP16 },
+	{ "tensorop_s\\d+(?:gemm|fprop|dgrad|wgrad)|_s1688gemm|_s16816gemm", DT_TF32 },
+	{ "sgemm|scudnn|f32f32_f32f32|gemm_f32|Fp32|\\bfloat\\b", DT_FP32 },
+	{ "dgemm|d884|f64|\\bdouble\\b", DT_FP64 },
+	{ "i8816|i16832|igemm|int8", DT_INT8 },
+};
+
+#define NRULES (sizeof(rules) / sizeof(rules[0]))
+
+static pcre2_code *rule_re[NRULES];
+static pcre2_code *nvjet_re;
+static pcre2_match_data *md;
+
+static void compile_rules(void)
+{
+	int err;
+	PCRE2_SIZE off;
+
+	if (md)
+		return;
+	for (size_t i = 0; i < NRULES; i++)
+		rule_re[i] = pcre2_compile((PCRE2_SPTR)rules[i].re, PCRE2_ZERO_TERMINATED, 0,
+					   &err, &off, NULL);
+	nvjet_re = pcre2_compile((PCRE2_SPTR)"nvjet_(?:sm\\d+_)?([a-z]{3,5})(_tf32)?_",
+				 PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
+	md = pcre2_match_data_create(4, NULL);
+}
+
+/* nvjet's type letters: the first is the A operand's storage type. */
+static enum dtype nvjet_letter(char c, bool tf32)
+{
+	switch (c) {
+	case 't': return DT_BF16;
+	case 'h': return DT_FP16;
+	case 's': return tf32 ? DT_TF32 : DT_FP32;
+	case 'q': return DT_FP8_E4M3;
+	case 'r': return DT_FP8_E5M2;
+	case 'o': return DT_FP4;
+	case 'b': return DT_INT8;
+	case 'd': return DT_FP64;
+	default: return DT_UNKNOWN;
+	}
+}
+
+static enum dtype dtype_from_name_tokens(const char *name)
+{
+	size_t n = strlen(name);
+
+	compile_rules();
+	if (nvjet_re && pcre2_match(nvjet_re, (PCRE2_SPTR)name, n, 0, 0, md, NULL) > 0) {
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
+		bool tf32 = ov[4] != PCRE2_UNSET && ov[5] > ov[4];
+
+		return nvjet_letter(name[ov[2]], tf32);
+	}
+	for (size_t i = 0; i < NRULES; i++)
+		if (rule_re[i] && pcre2_match(rule_re[i], (PCRE2_SPTR)name, n, 0, 0, md, NULL) > 0)
+			return rules[i].dt;
+	return DT_UNKNOWN;
+}
+
+static const struct {
+	const char *token;
+	enum dtype dt;
+} torch_types[] = {
+	{ "Float8_e4m3", DT_FP8_E4M3 }, { "Float8_e5m2", DT_FP8_E5M2 },
+	{ "BFloat16", DT_BF16 }, { "bfloat16", DT_BF16 }, { "Half", DT_FP16 },
+	{ "half", DT_FP16 }, { "float16", DT_FP16 }, { "Float", DT_FP32 }, { "float", DT_FP32 },
+	{ "Double", DT_FP64 }, { "double", DT_FP64 },
+};
+
+enum dtype dtype_from_torch(const char *s, size_t n)
+{
+	for (size_t i = 0; i < sizeof(torch_types) / sizeof(torch_types[0]); i++) {
+		size_t k = strlen(torch_types[i].token);
+
+		for (size_t j = 0; j + k <= n; j++)
+			if (!memcmp(s + j, torch_types[i].token, k))
+				return torch_types[i].dt;
+	}
+	return DT_UNKNOWN;
+}
+
+enum dtype kernel_dtype(const char *name, const char *input_types)
+{
+	enum dtype dt = name ? dtype_from_name_tokens(name) : DT_UNKNOWN;
+
+	if (dt != DT_UNKNOWN || !input_types)
+		return dt;
+	return dtype_from_torch(input_types, strlen(input_types));
+}
+
+/* The last identifier of a demangled name, without "void", templates or arguments. */
+static void short_name(const char *name, char *buf, size_t size)
+{
+	const char *p = name, *start = name, *end;
+	int depth = 0;
+
+	if (!strncmp(p, "void ", 5))
+		p = start = name + 5;
+	for (end = p; *end; end++) {
+		if (*end == '<' || *end == '(')
+			depth++;
+		else if ((*end == '>' || *end == ')') && depth > 0)
+			depth--;
+		else if (!depth && end[0] == ':' && end[1] == ':')
+			start = end + 2;
+		if (depth && (*end == '<' || *end == '('))
+			break;
+	}
+	if (start > end)
+		start = p;
+	snprintf(buf, size, "%.*s", (int)(end - start) > 60 ? 60 : (int)(end - start), start);
+}
+
+static const char *library_of(const char *name)
+{
+	if (strstr(name, "nvjet"))
+		return "cuBLAS nvjet";
+	if (strstr(name, "cutlass"))
+		return "CUTLASS";
+	if (strstr(name, "cudnn") || strstr(name, "fprop") || strstr(name, "dgrad") ||
+	    strstr(name, "wgrad"))
+		return "cuDNN";
+	return "cuBLAS";
+}
+
+void kernel_label(const struct gpu_event *e, char *buf, size_t size)
+{
+	const char *name = e->name ? e->name : "?";
+	enum dtype dt = e->dtype != DT_UNKNOWN ? (enum dtype)e->dtype :
+			kernel_dtype(name, e->input_types);
+	const char *ty = dt != DT_UNKNOWN ? dtype_name(dt) : "";
+	const char *sp = dt != DT_UNKNOWN ? " " : "";
+
+	if (e->cls == EVC_COMM) {
+		snprintf(buf, size, "%s%s%s (NCCL)", e->coll ? coll_name(e->coll) : "collective", sp, ty);
+	} else if (e->cls == EVC_MEMORY) {
+		snprintf(buf, size, "%s", name);
+	} else if (strstr(name, "flash") || strstr(name, "fmha") || strstr(name, "ttention")) {
+		bool bwd = strstr(name, "bwd") || strstr(name, "backward") || strstr(name, "Bwd") ||
+			   strstr(name, "dq") || strstr(name, "dkv");
+		snprintf(buf, size, "%s %s%s%s", strstr(name, "flash") ? "flash-attn" : "attention",
+			 bwd ? "bwd" : "fwd", sp, ty);
+	} else if (kernel_is_matmul(name)) {
+		bool conv = strstr(name, "conv") || strstr(name, "fprop") || strstr(name, "grad");
+		snprintf(buf, size, "%s%s%s (%s)", conv ? "conv" : "GEMM", sp, ty, library_of(name));
+	} else if (e->op) {
+		snprintf(buf, size, "%s", e->op);
+	} else {
+		short_name(name, buf, size);
+	}
+	for (char *c = buf; *c; c++)
+		if (!isprint((unsigned char)*c))
+			*c = '?';
+}

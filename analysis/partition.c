@@ -1,0 +1,86 @@
+#include "analysis/partition.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+
+/* A point where an interval of class cls opens (+1) or closes (-1). */
+struct edge {
+	int64_t t;
+	int8_t delta;
+	uint8_t cls;
+};
+
+static int by_time(const void *a, const void *b)
+{
+	const struct edge *x = a, *y = b;
+
+	return (x->t > y->t) - (x->t < y->t);
+}
+
+/* Adds a segment of length len with the open counts to window w. */
+static void account(struct parts_ns *w, const int64_t open[3], int64_t len)
+{
+	if (open[EVC_COMPUTE] > 0)
+		w->compute += len;
+	else if (open[EVC_COMM] > 0)
+		w->exposed_comm += len;
+	else if (open[EVC_MEMORY] > 0)
+		w->memory += len;
+	else
+		w->idle += len;
+	if (open[EVC_COMM] > 0)
+		w->comm_total += len;
+}
+
+/* Accounts [from, to) across the windows it crosses; *w is the current window. */
+static void sweep_segment(const int64_t *bounds, size_t nwin, size_t *w, int64_t from,
+			  int64_t to, const int64_t open[3], struct parts_ns *out)
+{
+	while (from < to && *w < nwin) {
+		int64_t wend = bounds[*w + 1];
+
+		if (from < bounds[*w])
+			from = bounds[*w];	/* before the first window */
+		if (from >= to)
+			return;
+		if (from >= wend) {
+			(*w)++;
+			continue;
+		}
+		account(&out[*w], open, (to < wend ? to : wend) - from);
+		from = to < wend ? to : wend;
+	}
+}
+
+void partition_windows(const struct interval *iv, size_t niv, const int64_t *bounds,
+		       size_t nwin, struct parts_ns *out)
+{
+	struct edge *e = xmalloc(2 * (niv ? niv : 1) * sizeof(*e));
+	size_t ne = 0, w = 0;
+	int64_t open[3] = { 0, 0, 0 };
+	int64_t t;
+
+	memset(out, 0, nwin * sizeof(*out));
+	if (!nwin)
+		goto done;
+	for (size_t i = 0; i < niv; i++) {
+		if (iv[i].end <= iv[i].start || iv[i].cls > EVC_MEMORY)
+			continue;
+		e[ne++] = (struct edge){ iv[i].start, +1, iv[i].cls };
+		e[ne++] = (struct edge){ iv[i].end, -1, iv[i].cls };
+	}
+	qsort(e, ne, sizeof(*e), by_time);
+	t = bounds[0];
+	for (size_t i = 0; i < ne; i++) {
+		if (e[i].t > t) {
+			sweep_segment(bounds, nwin, &w, t, e[i].t, open, out);
+			t = e[i].t;
+		}
+		open[e[i].cls] += e[i].delta;
+	}
+	sweep_segment(bounds, nwin, &w, t, bounds[nwin], open, out);
+done:
+	free(e);
+}

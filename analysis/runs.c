@@ -1,0 +1,706 @@
+/*
+ * runs: one run's numbers: GPU step windows per rank, warm-up, the partition
+ * of every window, step statistics of the slowest rank, throughput, memory,
+ * communication, precision, imbalance, top kernels and one step's lanes.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis/analysis.h"
+#include "analysis/kernels.h"
+#include "analysis/partition.h"
+#include "analysis/stats.h"
+#include "core/xalloc.h"
+
+/* A rank's GPU step windows: steps[i] spans bounds[i] .. bounds[i + 1]. */
+struct windows {
+	int64_t *number;
+	int64_t *bounds;
+	size_t n;
+};
+
+struct step_span {
+	int64_t step;
+	int64_t first;		/* start of its first GPU activity */
+	int64_t last;		/* end of its last GPU activity */
+};
+
+static int by_step(const void *a, const void *b)
+{
+	const struct step_span *x = a, *y = b;
+
+	return (x->step > y->step) - (x->step < y->step);
+}
+
+/* Steps from the kernels' own labels (ProfilerStep matched by correlation). */
+static size_t spans_from_events(const struct rank *k, struct step_span **out)
+{
+	struct step_span *s = NULL;
+	size_t n = 0, cap = 0, m = 0;
+
+	for (size_t i = 0; i < k->nev; i++) {
+		if (k->ev[i].step < 0)
+			continue;
+		xgrow(&s, &cap, n + 1, sizeof(*s));
+		s[n++] = (struct step_span){ k->ev[i].step, k->ev[i].start, k->ev[i].end };
+	}
+	if (n > 1)
+		qsort(s, n, sizeof(*s), by_step);
+	for (size_t i = 0; i < n; i++) {	/* fold each step's events into one span */
+		if (m && s[m - 1].step == s[i].step) {
+			if (s[i].first < s[m - 1].first)
+				s[m - 1].first = s[i].first;
+			if (s[i].last > s[m - 1].last)
+				s[m - 1].last = s[i].last;
+		} else {
+			s[m++] = s[i];
+		}
+	}
+	*out = s;
+	return m;
+}
+
+/* Steps from GPU-side annotations (gpu_user_annotation ProfilerStep#N). */
+static size_t spans_from_marks(const struct rank *k, enum step_source src, struct step_span **out)
+{
+	struct step_span *s = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < k->nsteps; i++) {
+		if (k->steps[i].source != src)
+			continue;
+		xgrow(&s, &cap, n + 1, sizeof(*s));
+		s[n++] = (struct step_span){ k->steps[i].number, k->steps[i].start, k->steps[i].end };
+	}
+	if (n > 1)
+		qsort(s, n, sizeof(*s), by_step);
+	*out = s;
+	return n;
+}
+
+static void windows_of(const struct rank *k, struct windows *w)
+{
+	struct step_span *s;
+	size_t n = spans_from_events(k, &s);
+
+	if (!n) {
+		free(s);
+		n = spans_from_marks(k, STEP_GPU_ANNOTATION, &s);
+	}
+	w->n = n;
+	w->number = xmalloc((n ? n : 1) * sizeof(*w->number));
+	w->bounds = xmalloc((n + 1) * sizeof(*w->bounds));
+	for (size_t i = 0; i < n; i++) {
+		w->number[i] = s[i].step;
+		w->bounds[i] = s[i].first;
+		if (i && w->bounds[i] < w->bounds[i - 1])
+			w->bounds[i] = w->bounds[i - 1];	/* keep windows ordered */
+	}
+	if (n)
+		w->bounds[n] = s[n - 1].last > w->bounds[n - 1] ? s[n - 1].last : w->bounds[n - 1];
+	free(s);
+}
+
+static struct interval *intervals_of(const struct rank *k)
+{
+	struct interval *iv = xmalloc((k->nev ? k->nev : 1) * sizeof(*iv));
+
+	for (size_t i = 0; i < k->nev; i++)
+		iv[i] = (struct interval){ k->ev[i].start, k->ev[i].end, k->ev[i].cls };
+	return iv;
+}
+
+static double ns_to_s(int64_t ns)
+{
+	return (double)ns / 1e9;
+}
+
+static struct step_parts parts_s(const struct parts_ns *p)
+{
+	return (struct step_parts){
+		.compute = ns_to_s(p->compute), .exposed_comm = ns_to_s(p->exposed_comm),
+		.memory = ns_to_s(p->memory), .idle = ns_to_s(p->idle),
+		.comm_total = ns_to_s(p->comm_total),
+		.overlapped_comm = ns_to_s(p->comm_total - p->exposed_comm),
+	};
+}
+
+/* Fills gpu->steps (all steps, warm-up not yet marked) from the rank's windows. */
+static void gpu_steps(struct gpu_result *g, const struct rank *k, const struct windows *w)
+{
+	struct interval *iv = intervals_of(k);
+	struct parts_ns *p = xmalloc((w->n ? w->n : 1) * sizeof(*p));
+
+	partition_windows(iv, k->nev, w->bounds, w->n, p);
+	g->nsteps = w->n;
+	g->steps = xcalloc(w->n ? w->n : 1, sizeof(*g->steps));
+	for (size_t i = 0; i < w->n; i++) {
+		g->steps[i].number = w->number[i];
+		g->steps[i].window_s = ns_to_s(w->bounds[i + 1] - w->bounds[i]);
+		g->steps[i].parts = parts_s(&p[i]);
+	}
+	free(p);
+	free(iv);
+}
+
+/* The run's time of step number n: the slowest GPU's window; NaN if no GPU has it. */
+static double run_step_time(const struct run_result *rr, int64_t n)
+{
+	double t = NAN;
+
+	for (size_t g = 0; g < rr->ngpu; g++)
+		for (size_t i = 0; i < rr->gpu[g].nsteps; i++)
+			if (rr->gpu[g].steps[i].number == n &&
+			    (isnan(t) || rr->gpu[g].steps[i].window_s > t))
+				t = rr->gpu[g].steps[i].window_s;
+	return t;
+}
+
+/*
+ * Warm-up (DESIGN §5) over the run's per-step time (slowest GPU per step
+ * number): the first step always; further leading steps while more than 15%
+ * above the median of the second half of the steps.
+ */
+static void mark_warmup(struct run_result *rr)
+{
+	const struct gpu_result *ref = NULL;
+	double *t, median;
+	size_t n, warm = 1;
+
+	for (size_t g = 0; g < rr->ngpu; g++)
+		if (!ref || rr->gpu[g].nsteps > ref->nsteps)
+			ref = &rr->gpu[g];
+	if (!ref || !ref->nsteps)
+		return;
+	n = ref->nsteps;
+	t = xmalloc(n * sizeof(*t));
+	for (size_t i = 0; i < n; i++)
+		t[i] = run_step_time(rr, ref->steps[i].number);
+	median = stats_median(t + n / 2, n - n / 2);
+	while (warm < n && t[warm] > median * (1 + WARMUP_EXCESS))
+		warm++;
+	if (warm > n)
+		warm = n;
+	for (size_t g = 0; g < rr->ngpu; g++)
+		for (size_t i = 0; i < rr->gpu[g].nsteps; i++)
+			rr->gpu[g].steps[i].warmup =
+				rr->gpu[g].steps[i].number <= ref->steps[warm - 1].number;
+	rr->steps_total = (int64_t)n;
+	rr->steps_warmup = (int64_t)warm;
+	rr->steps_measured = (int64_t)n - rr->steps_warmup;
+	free(t);
+}
+
+/* Means over a GPU's steady steps. */
+static void gpu_means(struct gpu_result *g)
+{
+	size_t m = 0;
+	struct step_parts s = { 0 };
+	double win = 0;
+
+	for (size_t i = 0; i < g->nsteps; i++) {
+		const struct step_parts *p = &g->steps[i].parts;
+
+		if (g->steps[i].warmup)
+			continue;
+		s.compute += p->compute;
+		s.exposed_comm += p->exposed_comm;
+		s.memory += p->memory;
+		s.idle += p->idle;
+		s.comm_total += p->comm_total;
+		s.overlapped_comm += p->overlapped_comm;
+		win += g->steps[i].window_s;
+		m++;
+	}
+	if (!m) {
+		g->mean_step_s = NAN;
+		g->step_s = (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN };
+		g->busy_s = NAN;
+		return;
+	}
+	g->step_s = (struct step_parts){ s.compute / m, s.exposed_comm / m, s.memory / m,
+					 s.idle / m, s.comm_total / m, s.overlapped_comm / m };
+	g->mean_step_s = win / m;
+	g->busy_s = g->step_s.compute + g->step_s.memory;
+}
+
+static void step_stats(struct run_result *rr)
+{
+	const struct gpu_result *g;
+	double *v;
+	size_t n = 0;
+
+	rr->step_median_s = rr->step_p10_s = rr->step_p90_s = rr->step_cv = NAN;
+	if (!rr->ngpu)
+		return;
+	g = &rr->gpu[rr->slowest];
+	v = xmalloc((g->nsteps ? g->nsteps : 1) * sizeof(*v));
+	for (size_t i = 0; i < g->nsteps; i++)
+		if (!g->steps[i].warmup)
+			v[n++] = g->steps[i].window_s;
+	rr->step_median_s = stats_median(v, n);
+	rr->step_p10_s = stats_percentile(v, n, 10);
+	rr->step_p90_s = stats_percentile(v, n, 90);
+	rr->step_cv = stats_cv(v, n);
+	free(v);
+}
+
+/* Known capacities, for logs that do not state them (bytes as the cards report). */
+static const struct {
+	const char *token;
+	int64_t bytes;
+} capacities[] = {
+	{ "B300", 288LL * 1000000000 }, { "B200", 192LL * 1000000000 },
+	{ "GB200", 192LL * 1000000000 }, { "H200", 141LL * 1000000000 },
+	{ "H100 NVL", 94LL * 1000000000 }, { "H100", 80LL * 1000000000 },
+	{ "MI300X", 192LL * 1000000000 }, { "MI325X", 256LL * 1000000000 },
+	{ "A100-SXM4-80GB", 80LL * 1000000000 }, { "A100 80GB", 80LL * 1000000000 },
+	{ "A100", 40LL * 1000000000 },
+};
+
+int64_t gpu_capacity_by_name(const char *name)
+{
+	if (!name)
+		return -1;
+	for (size_t i = 0; i < sizeof(capacities) / sizeof(capacities[0]); i++)
+		if (strstr(name, capacities[i].token))
+			return capacities[i].bytes;
+	return -1;
+}
+
+static void set_max(int64_t *m, int64_t v)
+{
+	if (v >= 0 && v > *m)
+		*m = v;
+}
+
+/* Peak memory of one GPU from each source, the headline, and its capacity. */
+static void gpu_memory(struct gpu_result *g, const struct run *r, const struct rank *k,
+		       bool first_gpu)
+{
+	int32_t dev = g->device >= 0 ? g->device : g->rank;
+	int64_t smi_total = -1;
+
+	for (int s = 0; s < MEM_NSOURCES; s++)
+		g->peak_by_source[s] = -1;
+	for (size_t i = 0; i < r->ngpu; i++) {
+		if (r->gpu[i].gpu != dev)
+			continue;
+		set_max(&g->peak_by_source[MEM_NVSMI], r->gpu[i].memory_used);
+		set_max(&smi_total, r->gpu[i].memory_total);
+	}
+	for (size_t i = 0; k && i < k->nmem; i++) {
+		if (k->mem[i].device >= 0 && g->device >= 0 && k->mem[i].device != g->device)
+			continue;
+		set_max(&g->peak_by_source[MEM_RESERVED], k->mem[i].reserved);
+		set_max(&g->peak_by_source[MEM_ALLOCATED], k->mem[i].allocated);
+	}
+	for (size_t i = 0; first_gpu && i < r->nlog; i++)
+		set_max(&g->peak_by_source[MEM_LOG], r->log[i].memory_bytes);
+	g->peak_memory = -1;
+	g->peak_source = NULL;
+	for (int s = 0; s < MEM_NSOURCES && g->peak_memory < 0; s++) {
+		g->peak_memory = g->peak_by_source[s];
+		g->peak_source = g->peak_memory >= 0 ? mem_source_name((enum mem_source)s) : NULL;
+	}
+	if (g->memory_total < 0)
+		g->memory_total = smi_total;
+	if (g->memory_total < 0)
+		g->memory_total = gpu_capacity_by_name(g->name);
+}
+
+/* Communication per collective and dtype, per steady step, averaged over GPUs. */
+static void run_comm(struct run_result *rr, const struct run *r)
+{
+	struct coll_result acc[COLL_COUNT][DT_COUNT];
+	double steady = 0;
+
+	memset(acc, 0, sizeof(acc));
+	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
+		const struct rank *k = &r->ranks[g];
+		const struct gpu_result *gr = &rr->gpu[g];
+		int64_t last_warm = INT64_MIN;
+
+		for (size_t i = 0; i < gr->nsteps; i++)
+			if (gr->steps[i].warmup)
+				last_warm = gr->steps[i].number;
+		for (size_t i = 0; i < k->nev; i++) {
+			const struct gpu_event *e = &k->ev[i];
+			struct coll_result *c;
+
+			if (e->cls != EVC_COMM || e->step < 0 || e->step <= last_warm)
+				continue;
+			c = &acc[e->coll < COLL_COUNT ? e->coll : 0][e->dtype < DT_COUNT ? e->dtype : 0];
+			c->calls_per_step += 1;
+			c->time_per_step_s += ns_to_s(e->end - e->start);
+			c->bytes_per_step += e->bytes > 0 ? (double)e->bytes : 0;
+		}
+	}
+	steady = (double)rr->steps_measured * (double)(rr->ngpu ? rr->ngpu : 1);
+	rr->ncoll = 0;
+	rr->coll = xcalloc(COLL_COUNT * DT_COUNT, sizeof(*rr->coll));
+	for (int op = 0; op < COLL_COUNT; op++) {
+		for (int dt = 0; dt < DT_COUNT; dt++) {
+			struct coll_result c = acc[op][dt];
+
+			if (!c.calls_per_step || steady <= 0)
+				continue;
+			c.op = (enum coll_op)op;
+			c.dtype = (enum dtype)dt;
+			c.calls_per_step /= steady;
+			c.time_per_step_s /= steady;
+			c.bytes_per_step /= steady;
+			c.algbw_gbps = c.time_per_step_s > 0 && c.bytes_per_step > 0 ?
+				       c.bytes_per_step / c.time_per_step_s / 1e9 : NAN;
+			c.busbw_gbps = c.algbw_gbps * coll_busbw_factor(c.op, rr->gpus);
+			rr->coll[rr->ncoll++] = c;
+		}
+	}
+}
+
+/* Share of matmul-class kernel time by dtype, over steady steps of every GPU. */
+static void run_precision(struct run_result *rr, const struct run *r)
+{
+	double by[DT_COUNT] = { 0 }, total = 0;
+
+	for (int d = 0; d < DT_COUNT; d++)
+		rr->matmul_share[d] = NAN;
+	rr->precision_observed = DT_UNKNOWN;
+	for (size_t g = 0; g < r->nranks; g++) {
+		const struct rank *k = &r->ranks[g];
+
+		for (size_t i = 0; i < k->nev; i++) {
+			const struct gpu_event *e = &k->ev[i];
+			double d = ns_to_s(e->end - e->start);
+			enum dtype dt;
+
+			if (e->cls != EVC_COMPUTE || !kernel_is_matmul(e->name))
+				continue;
+			dt = kernel_dtype(e->name, e->input_types);
+			by[dt] += d;
+			total += d;
+		}
+	}
+	if (total <= 0)
+		return;
+	for (int d = 0; d < DT_COUNT; d++) {
+		if (by[d] <= 0)
+			continue;
+		rr->matmul_share[d] = by[d] / total;
+		if (d != DT_UNKNOWN && by[d] / total > 0.5)
+			rr->precision_observed = (enum dtype)d;
+	}
+}
+
+static void run_imbalance(struct analysis *a, struct run_result *rr)
+{
+	struct imbalance *im = &rr->imbalance;
+	size_t hi_m = 0, lo_m = 0, hi_b = 0, lo_b = 0;
+	bool mem = true, busy = true;
+
+	*im = (struct imbalance){ .memory_ratio = NAN, .busy_ratio = NAN,
+				  .saturated_rank = -1, .waiting_rank = -1 };
+	if (rr->ngpu < 2)
+		return;
+	for (size_t g = 0; g < rr->ngpu; g++) {
+		const struct gpu_result *x = &rr->gpu[g];
+
+		mem = mem && x->peak_memory > 0;
+		busy = busy && !isnan(x->busy_s) && x->busy_s > 0;
+		if (x->peak_memory > rr->gpu[hi_m].peak_memory)
+			hi_m = g;
+		if (x->peak_memory < rr->gpu[lo_m].peak_memory)
+			lo_m = g;
+		if (x->busy_s > rr->gpu[hi_b].busy_s)
+			hi_b = g;
+		if (x->busy_s < rr->gpu[lo_b].busy_s)
+			lo_b = g;
+	}
+	if (mem)
+		im->memory_ratio = (double)rr->gpu[hi_m].peak_memory / (double)rr->gpu[lo_m].peak_memory;
+	if (busy)
+		im->busy_ratio = rr->gpu[hi_b].busy_s / rr->gpu[lo_b].busy_s;
+	if (mem && im->memory_ratio > 2) {
+		im->reason = analysis_printf(a, "GPU %d holds %.1f GB at its peak, %.1fx the %.1f GB of GPU %d",
+					     rr->gpu[hi_m].rank, rr->gpu[hi_m].peak_memory / 1e9,
+					     im->memory_ratio, rr->gpu[lo_m].peak_memory / 1e9,
+					     rr->gpu[lo_m].rank);
+		im->saturated_rank = rr->gpu[hi_m].rank;
+		im->waiting_rank = rr->gpu[lo_m].rank;
+	}
+	for (size_t h = 0; mem && !im->reason && h < rr->ngpu; h++) {
+		for (size_t l = 0; l < rr->ngpu; l++) {
+			const struct gpu_result *x = &rr->gpu[h], *y = &rr->gpu[l];
+
+			if (x->memory_total <= 0 || y->memory_total <= 0 ||
+			    x->peak_memory <= 0.85 * x->memory_total ||
+			    y->peak_memory >= 0.25 * y->memory_total)
+				continue;
+			im->reason = analysis_printf(a, "GPU %d is at %.0f%% of its memory while GPU %d uses %.0f%%",
+						     x->rank, 100.0 * x->peak_memory / x->memory_total,
+						     y->rank, 100.0 * y->peak_memory / y->memory_total);
+			im->saturated_rank = x->rank;
+			im->waiting_rank = y->rank;
+			break;
+		}
+	}
+	if (busy && !im->reason && im->busy_ratio > 1.25) {
+		im->reason = analysis_printf(a, "GPU %d computes %.1f ms per step, %.2fx the %.1f ms of GPU %d, which waits",
+					     rr->gpu[hi_b].rank, rr->gpu[hi_b].busy_s * 1e3, im->busy_ratio,
+					     rr->gpu[lo_b].busy_s * 1e3, rr->gpu[lo_b].rank);
+		im->saturated_rank = rr->gpu[hi_b].rank;
+		im->waiting_rank = rr->gpu[lo_b].rank;
+	}
+	im->flagged = im->reason != NULL;
+}
+
+static int64_t last_warm_step(const struct gpu_result *g)
+{
+	int64_t last = INT64_MIN;
+
+	for (size_t i = 0; i < g->nsteps; i++)
+		if (g->steps[i].warmup)
+			last = g->steps[i].number;
+	return last;
+}
+
+static int by_time_desc(const void *a, const void *b)
+{
+	const struct kernel_time *x = a, *y = b;
+
+	if (x->time_per_step_s != y->time_per_step_s)
+		return x->time_per_step_s < y->time_per_step_s ? 1 : -1;
+	return strcmp(x->label, y->label);
+}
+
+#define TOP_KERNELS 12
+
+/* The kernel families that took the most time per steady step on one GPU. */
+static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank *k)
+{
+	struct intern labels = INTERN_INIT;
+	struct kernel_time *t = NULL;
+	size_t n = 0, cap = 0;
+	int64_t last_warm = last_warm_step(g);
+	double steady = (double)g->nsteps;
+	char buf[160];
+
+	for (size_t i = 0; i < g->nsteps; i++)
+		steady -= g->steps[i].warmup;
+	for (size_t i = 0; steady > 0 && i < k->nev; i++) {
+		const struct gpu_event *e = &k->ev[i];
+		const char *label;
+		size_t j;
+
+		if (e->step < 0 || e->step <= last_warm)
+			continue;
+		kernel_label(e, buf, sizeof(buf));
+		label = intern_str(&labels, buf);
+		for (j = 0; j < n && t[j].label != label; j++)
+			;
+		if (j == n) {
+			xgrow(&t, &cap, n + 1, sizeof(*t));
+			t[n++] = (struct kernel_time){ .label = label, .name = e->name, .cls = e->cls };
+		}
+		t[j].time_per_step_s += ns_to_s(e->end - e->start);
+		t[j].calls_per_step++;
+	}
+	if (n > 1)
+		qsort(t, n, sizeof(*t), by_time_desc);
+	g->ntop = n < TOP_KERNELS ? n : TOP_KERNELS;
+	g->top = arena_alloc(&a->arena, (g->ntop ? g->ntop : 1) * sizeof(*g->top));
+	for (size_t i = 0; i < g->ntop; i++) {
+		g->top[i] = t[i];
+		g->top[i].label = arena_strdup(&a->arena, t[i].label);
+		g->top[i].time_per_step_s /= steady;
+		g->top[i].calls_per_step = (int64_t)llround((double)t[i].calls_per_step / steady);
+	}
+	free(t);
+	intern_release(&labels);
+}
+
+#define MAX_LANES 4000
+
+/* The busy intervals of the steady step whose window is the median one. */
+static void gpu_lanes(struct analysis *a, struct gpu_result *g, const struct rank *k,
+		      const struct windows *w)
+{
+	size_t pick = SIZE_MAX;
+	double *v = xmalloc((g->nsteps ? g->nsteps : 1) * sizeof(*v));
+	size_t n = 0;
+	double median;
+	int64_t from, to;
+
+	for (size_t i = 0; i < g->nsteps; i++)
+		if (!g->steps[i].warmup)
+			v[n++] = g->steps[i].window_s;
+	median = stats_median(v, n);
+	free(v);
+	for (size_t i = 0; i < g->nsteps; i++)
+		if (!g->steps[i].warmup && (pick == SIZE_MAX ||
+		    fabs(g->steps[i].window_s - median) < fabs(g->steps[pick].window_s - median)))
+			pick = i;
+	if (pick == SIZE_MAX)
+		return;
+	from = w->bounds[pick];
+	to = w->bounds[pick + 1];
+	g->lanes_window_s = ns_to_s(to - from);
+	g->lanes = arena_alloc(&a->arena, MAX_LANES * sizeof(*g->lanes));
+	for (size_t i = 0; i < k->nev && g->nlanes < MAX_LANES; i++) {
+		int64_t s = k->ev[i].start > from ? k->ev[i].start : from;
+		int64_t e = k->ev[i].end < to ? k->ev[i].end : to;
+
+		if (e > s)
+			g->lanes[g->nlanes++] = (struct lane_span){ ns_to_s(s - from), ns_to_s(e - from),
+								    k->ev[i].cls };
+	}
+}
+
+static const char *fact_or(const struct fact_str *a, const struct fact_str *b)
+{
+	return a->v ? a->v : b->v;
+}
+
+static int64_t ifact_or(const struct fact_i64 *a, const struct fact_i64 *b)
+{
+	return a->set ? a->v : b->set ? b->v : -1;
+}
+
+static const char *infer_strategy(const struct run_result *rr)
+{
+	bool ar = false, ag = false, rs = false, p2p = false;
+
+	if (rr->gpus == 1)
+		return "single";
+	for (size_t i = 0; i < rr->ncoll; i++) {
+		ar |= rr->coll[i].op == COLL_ALLREDUCE;
+		ag |= rr->coll[i].op == COLL_ALLGATHER;
+		rs |= rr->coll[i].op == COLL_REDUCESCATTER;
+		p2p |= rr->coll[i].op == COLL_SENDRECV || rr->coll[i].op == COLL_SEND ||
+		       rr->coll[i].op == COLL_RECV;
+	}
+	if (ag && rs)
+		return "fsdp";
+	if (p2p)
+		return "pipeline";
+	if (ar)
+		return "ddp";
+	if (rr->imbalance.flagged && !isnan(rr->imbalance.memory_ratio) && rr->imbalance.memory_ratio > 2)
+		return "device_map";
+	return NULL;
+}
+
+static void run_facts(struct run_result *rr, const struct run *r)
+{
+	const struct run_facts *d = &r->declared, *l = &r->logged;
+
+	rr->global_batch = ifact_or(&d->global_batch, &l->global_batch);
+	rr->micro_batch = ifact_or(&d->micro_batch, &l->micro_batch);
+	rr->grad_accum = ifact_or(&d->grad_accum, &l->grad_accum);
+	rr->seq_len = ifact_or(&d->seq_len, &l->seq_len);
+	rr->precision_declared = fact_or(&d->precision, &l->precision);
+	if (rr->global_batch < 0 && rr->micro_batch > 0 && rr->gpus > 0)
+		rr->global_batch = rr->micro_batch * rr->gpus * (rr->grad_accum > 0 ? rr->grad_accum : 1);
+	rr->transport = r->transport.v;
+	rr->link = r->link.v;
+	rr->nccl_version = r->nccl_version.v;
+}
+
+/* GPUs of a run without traces: from the monitor's GPU indexes, else from the manifest. */
+static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ngpu; i++) {
+		size_t j;
+
+		for (j = 0; j < n && idx[j] != r->gpu[i].gpu; j++)
+			;
+		if (j == n && n < max)
+			idx[n++] = r->gpu[i].gpu;
+	}
+	for (int64_t g = 0; !n && r->declared.gpus.set && g < r->declared.gpus.v && n < max; g++)
+		idx[n++] = (int32_t)g;
+	return n;
+}
+
+static void init_gpu(struct gpu_result *g, const struct rank *k, int32_t index)
+{
+	memset(g, 0, sizeof(*g));
+	g->rank = k ? k->rank : index;
+	g->device = k ? k->dev.index : index;
+	g->name = k ? k->dev.name : NULL;
+	g->memory_total = k ? k->dev.memory_total : -1;
+	g->mean_step_s = NAN;
+	g->busy_s = NAN;
+	g->step_s = (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN };
+	g->lanes_window_s = NAN;
+}
+
+void analysis_run_one(struct analysis *a, const struct trial *t, const struct run *r,
+		      struct run_result *rr)
+{
+	struct windows *w;
+	int32_t idx[64];
+	size_t n = r->nranks ? r->nranks : gpus_without_traces(r, idx, 64);
+
+	memset(rr, 0, sizeof(*rr));
+	rr->run = r;
+	rr->name = r->name;
+	rr->steps_total = rr->steps_warmup = rr->steps_measured = -1;
+	rr->ngpu = n;
+	rr->gpu = arena_alloc(&a->arena, (n ? n : 1) * sizeof(*rr->gpu));
+	rr->gpus = n ? (int32_t)n : r->declared.gpus.set ? (int32_t)r->declared.gpus.v : -1;
+	if (r->declared.gpus.set && r->nranks && r->declared.gpus.v != (int64_t)r->nranks)
+		analysis_finding(a, DIAG_WARNING, "gpu-count", &r->declared.gpus.src,
+				 "run '%s' declares %lld GPUs but has traces of %zu ranks",
+				 r->name, (long long)r->declared.gpus.v, r->nranks);
+	w = xcalloc(n ? n : 1, sizeof(*w));
+	for (size_t g = 0; g < n; g++) {
+		const struct rank *k = r->nranks ? &r->ranks[g] : NULL;
+
+		init_gpu(&rr->gpu[g], k, k ? 0 : idx[g]);
+		if (k) {
+			windows_of(k, &w[g]);
+			gpu_steps(&rr->gpu[g], k, &w[g]);
+		}
+	}
+	mark_warmup(rr);
+	for (size_t g = 0; g < n; g++) {
+		const struct rank *k = r->nranks ? &r->ranks[g] : NULL;
+
+		gpu_means(&rr->gpu[g]);
+		gpu_memory(&rr->gpu[g], r, k, g == 0);
+		if (k) {
+			gpu_top(a, &rr->gpu[g], k);
+			gpu_lanes(a, &rr->gpu[g], k, &w[g]);
+		}
+		if (!isnan(rr->gpu[g].mean_step_s) &&
+		    (isnan(rr->gpu[rr->slowest].mean_step_s) ||
+		     rr->gpu[g].mean_step_s > rr->gpu[rr->slowest].mean_step_s))
+			rr->slowest = g;
+	}
+	step_stats(rr);
+	run_facts(rr, r);
+	run_comm(rr, r);
+	run_precision(rr, r);
+	run_imbalance(a, rr);
+	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : infer_strategy(rr);
+	rr->status = r->status != RUN_UNKNOWN ? r->status :
+		     rr->steps_measured > 0 ? RUN_COMPLETED : RUN_INCOMPLETE;
+	rr->samples_per_s = rr->global_batch > 0 && rr->step_median_s > 0 ?
+			    (double)rr->global_batch / rr->step_median_s : NAN;
+	rr->tokens_per_s = rr->seq_len > 0 ? rr->samples_per_s * (double)rr->seq_len : NAN;
+	rr->examples_processed = rr->global_batch > 0 && rr->steps_measured >= 0 ?
+				 rr->global_batch * rr->steps_measured : -1;
+	rr->monitor = r->gpu;
+	rr->nmonitor = r->ngpu;
+	rr->link_busbw_gbps = NAN;
+	for (size_t g = 0; g < n; g++) {
+		free(w[g].number);
+		free(w[g].bounds);
+	}
+	free(w);
+	(void)t;
+}

@@ -1,0 +1,214 @@
+#include "render/analysis_text.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A number with `dec` decimals, or "-" when unknown. */
+static const char *fmt(char *buf, size_t size, int dec, double v)
+{
+	if (isnan(v))
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%.*f", dec, v);
+	return buf;
+}
+
+static const char *fmt_int(char *buf, size_t size, int64_t v)
+{
+	if (v < 0)
+		snprintf(buf, size, "-");
+	else
+		snprintf(buf, size, "%lld", (long long)v);
+	return buf;
+}
+
+static const char *gb(char *buf, size_t size, int64_t bytes)
+{
+	if (bytes < 0)
+		return fmt(buf, size, 1, NAN);
+	snprintf(buf, size, "%.1f GB", bytes / 1e9);
+	return buf;
+}
+
+static void header(const struct analysis *a, FILE *f)
+{
+	const struct comparison *c = &a->cmp;
+	const char *v = verdict_name(c->verdict);
+	char up[32];
+
+	fprintf(f, "Trial: %s\n", a->title ? a->title : "(untitled: no title in trial.ini)");
+	fprintf(f, "Hypothesis: %s\n", hypothesis_name(a->hypothesis) ?
+		hypothesis_name(a->hypothesis) : "none written in trial.ini");
+	if (v) {
+		snprintf(up, sizeof(up), "%s", v);
+		for (char *p = up; *p; p++)
+			*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+		fprintf(f, "Verdict: %s: %s\n", up, c->reason);
+	} else {
+		fprintf(f, "Verdict: none: %s\n", c->reason ? c->reason : "nothing to compare");
+	}
+	fputc('\n', f);
+}
+
+static void runs_table(const struct analysis *a, FILE *f)
+{
+	char b1[32], b2[32], b3[32];
+
+	fprintf(f, "%-12s %5s %-11s %-9s %12s %21s %14s %8s %10s\n", "run", "GPUs", "status",
+		"precision", "global batch", "step median p10-p90", "throughput", "steps", "strategy");
+	fprintf(f, "%-12s %5s %-11s %-9s %12s %21s %14s %8s %10s\n", "", "", "", "", "samples",
+		"ms", "samples/s", "steady", "");
+	for (size_t i = 0; i < a->nruns; i++) {
+		const struct run_result *r = &a->runs[i];
+		char range[128];
+
+		snprintf(range, sizeof(range), "%s %s-%s", fmt(b1, sizeof(b1), 1, r->step_median_s * 1e3),
+			 fmt(b2, sizeof(b2), 1, r->step_p10_s * 1e3),
+			 fmt(b3, sizeof(b3), 1, r->step_p90_s * 1e3));
+		fprintf(f, "%-12s %5d %-11s %-9s %12s %21s %14s ", r->name, r->gpus,
+			run_status_name(r->status),
+			r->precision_observed != DT_UNKNOWN ? dtype_name(r->precision_observed) :
+			r->precision_declared ? r->precision_declared : "-",
+			fmt_int(b1, sizeof(b1), r->global_batch), range,
+			fmt(b2, sizeof(b2), 1, r->samples_per_s));
+		if (r->steps_total >= 0)
+			snprintf(b3, sizeof(b3), "%lld/%lld", (long long)r->steps_measured,
+				 (long long)r->steps_total);
+		else
+			snprintf(b3, sizeof(b3), "-");
+		fprintf(f, "%8s %10s\n", b3, r->strategy ? r->strategy : "-");
+	}
+	fputc('\n', f);
+}
+
+static void scaling(const struct analysis *a, FILE *f)
+{
+	const struct comparison *c = &a->cmp;
+	char b1[32], b2[32], b3[32];
+
+	if (!c->valid)
+		return;
+	fprintf(f, "%s against %s: speedup %sx, scaling efficiency %s%%, throughput ratio %sx\n",
+		a->runs[c->candidate].name, a->runs[c->baseline].name,
+		fmt(b1, sizeof(b1), 2, c->speedup),
+		fmt(b2, sizeof(b2), 0, 100 * c->scaling_efficiency),
+		fmt(b3, sizeof(b3), 2, c->throughput_ratio));
+	if (!isnan(c->ideal_s))
+		fprintf(f, "Lost against perfect scaling (n x step - 1-GPU step, ms): compute %+.1f, "
+			"exposed comm %+.1f, memory %+.1f, idle %+.1f = %+.1f\n",
+			c->attribution_s.compute * 1e3, c->attribution_s.exposed_comm * 1e3,
+			c->attribution_s.memory * 1e3, c->attribution_s.idle * 1e3,
+			(c->actual_s - c->ideal_s) * 1e3);
+	fputc('\n', f);
+}
+
+static void time_table(const struct analysis *a, FILE *f)
+{
+	char b[6][32];
+
+	fprintf(f, "Where the time went, per steady step (ms):\n");
+	fprintf(f, "%-12s %4s %9s %9s %13s %9s %9s %11s\n", "run", "GPU", "step", "compute",
+		"exposed comm", "memory", "idle", "overlapped");
+	for (size_t i = 0; i < a->nruns; i++) {
+		const struct run_result *r = &a->runs[i];
+
+		for (size_t g = 0; g < r->ngpu; g++) {
+			const struct gpu_result *x = &r->gpu[g];
+
+			if (isnan(x->mean_step_s))
+				continue;
+			fprintf(f, "%-12s %4d %9s %9s %13s %9s %9s %11s\n", r->name, x->rank,
+				fmt(b[0], 32, 1, x->mean_step_s * 1e3),
+				fmt(b[1], 32, 1, x->step_s.compute * 1e3),
+				fmt(b[2], 32, 1, x->step_s.exposed_comm * 1e3),
+				fmt(b[3], 32, 1, x->step_s.memory * 1e3),
+				fmt(b[4], 32, 1, x->step_s.idle * 1e3),
+				fmt(b[5], 32, 1, x->step_s.overlapped_comm * 1e3));
+		}
+	}
+	fputc('\n', f);
+}
+
+static void memory_table(const struct analysis *a, FILE *f)
+{
+	char b1[32], b2[32];
+
+	fprintf(f, "Memory per GPU:\n");
+	fprintf(f, "%-12s %4s %-26s %10s %-11s %10s %5s\n", "run", "GPU", "device", "peak", "from",
+		"capacity", "used");
+	for (size_t i = 0; i < a->nruns; i++) {
+		const struct run_result *r = &a->runs[i];
+
+		for (size_t g = 0; g < r->ngpu; g++) {
+			const struct gpu_result *x = &r->gpu[g];
+			char pct[16] = "-";
+
+			if (x->peak_memory >= 0 && x->memory_total > 0)
+				snprintf(pct, sizeof(pct), "%.0f%%", 100.0 * x->peak_memory / x->memory_total);
+			fprintf(f, "%-12s %4d %-26.26s %10s %-11s %10s %5s\n", r->name, x->rank,
+				x->name ? x->name : "-", gb(b1, sizeof(b1), x->peak_memory),
+				x->peak_source ? x->peak_source : "-",
+				gb(b2, sizeof(b2), x->memory_total), pct);
+		}
+		if (r->imbalance.flagged)
+			fprintf(f, "  %s is unbalanced: %s\n", r->name, r->imbalance.reason);
+	}
+	fputc('\n', f);
+}
+
+static void comm_lines(const struct analysis *a, FILE *f)
+{
+	char b1[32];
+
+	for (size_t i = 0; i < a->nruns; i++) {
+		const struct run_result *r = &a->runs[i];
+
+		if (!r->ncoll && !r->transport)
+			continue;
+		fprintf(f, "Communication in %s: NCCL %s, transport %s, link %s\n", r->name,
+			r->nccl_version ? r->nccl_version : "(version unknown)",
+			r->transport ? r->transport : "unknown", r->link ? r->link : "unknown");
+		for (size_t c = 0; c < r->ncoll; c++)
+			fprintf(f, "  %-13s %-8s %9.1f MB/step %8.2f ms/step  busbw %s GB/s\n",
+				coll_name(r->coll[c].op),
+				r->coll[c].dtype ? dtype_name(r->coll[c].dtype) : "-",
+				r->coll[c].bytes_per_step / 1e6, r->coll[c].time_per_step_s * 1e3,
+				fmt(b1, sizeof(b1), 1, r->coll[c].busbw_gbps));
+	}
+}
+
+static void lists(const struct analysis *a, FILE *f)
+{
+	size_t warnings = 0, errors = 0;
+
+	fprintf(f, "\nConfounds:%s\n", a->cmp.nconfounds ? "" : " none");
+	for (size_t i = 0; i < a->cmp.nconfounds; i++) {
+		const struct confound *c = &a->cmp.confounds[i];
+
+		fprintf(f, "  [%s] %s: %s against %s: %s\n", c->blocking ? "blocking" : "warning",
+			confound_name(c->what), c->baseline ? c->baseline : "?",
+			c->candidate ? c->candidate : "?", c->why);
+	}
+	fprintf(f, "Recommendations:%s\n", a->nrecs ? "" : " none");
+	for (size_t i = 0; i < a->nrecs; i++)
+		fprintf(f, "  - %s\n", a->recs[i].text);
+	for (size_t i = 0; i < a->nfindings; i++) {
+		errors += a->findings[i].severity == DIAG_ERROR;
+		warnings += a->findings[i].severity == DIAG_WARNING;
+	}
+	if (errors || warnings)
+		fprintf(f, "Findings: %zu errors, %zu warnings about the inputs "
+			"(listed on stderr and in analyze --json)\n", errors, warnings);
+}
+
+int analysis_write_text(const struct analysis *a, FILE *f)
+{
+	header(a, f);
+	runs_table(a, f);
+	scaling(a, f);
+	time_table(a, f);
+	memory_table(a, f);
+	comm_lines(a, f);
+	lists(a, f);
+	return fflush(f) == EOF || ferror(f) ? -1 : 0;
+}

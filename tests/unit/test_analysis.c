@@ -1,0 +1,192 @@
+/*
+ * The analysis on trials built by hand in the model, whose answers are
+ * known: step windows, warm-up, partition means, speedup, efficiency, the
+ * attribution identity, confounds and verdicts.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analysis/analysis.h"
+
+#define MS NS_PER_MS
+
+static void kernel(struct rank *k, int64_t step, int64_t start, int64_t end, uint8_t cls,
+		   const char *name)
+{
+	struct gpu_event *e = rank_add_event(k);
+
+	e->start = start;
+	e->end = end;
+	e->step = (int32_t)step;
+	e->cls = cls;
+	e->kind = cls == EVC_MEMORY ? EV_MEMCPY : EV_KERNEL;
+	e->name = name;
+	e->coll = cls == EVC_COMM ? COLL_ALLREDUCE : COLL_NONE;
+	e->dtype = cls == EVC_COMM ? DT_BF16 : DT_UNKNOWN;
+	e->bytes = cls == EVC_COMM ? 100000000 : -1;
+}
+
+/*
+ * One rank, steps 0..9 every `period` ms: a GEMM of `gemm` ms at the step's
+ * start, then (if comm) an all-reduce of `comm` ms of which `hidden` ms run
+ * under the GEMM's end, then a 1 ms copy. Step 0 is twice as long.
+ */
+static void fill_rank(struct trial *t, struct rank *k, int64_t period, int64_t gemm,
+		      int64_t comm, int64_t hidden, const char *gemm_name)
+{
+	const char *g = intern_str(&t->strings, gemm_name);
+	const char *n = intern_str(&t->strings, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
+	const char *m = intern_str(&t->strings, "Memcpy DtoD (Device -> Device)");
+	int64_t t0 = 1000 * MS;
+
+	for (int64_t s = 0; s < 10; s++) {
+		int64_t len = s == 0 ? 2 * period : period;
+		int64_t end = t0 + gemm * MS * (s == 0 ? 2 : 1);
+
+		kernel(k, s, t0, end, EVC_COMPUTE, g);
+		if (comm)
+			kernel(k, s, end - hidden * MS, end - hidden * MS + comm * MS, EVC_COMM, n);
+		kernel(k, s, t0 + len * MS - 2 * MS, t0 + len * MS - 1 * MS, EVC_MEMORY, m);
+		t0 += len * MS;
+	}
+}
+
+static struct trial *two_runs(const char *prec2, int64_t gb2)
+{
+	struct trial *t = trial_new();
+	struct run *r1 = trial_add_run(t, "1gpu", "t/1gpu");
+	struct run *r2 = trial_add_run(t, "2gpu", "t/2gpu");
+	struct srcpos pos = SRCPOS_LINE("t/trial.ini", 2);
+
+	t->hypothesis = HYP_STEP_TIME;
+	fact_set_i64(&r1->declared.global_batch, 64, &pos);
+	fact_set_i64(&r2->declared.global_batch, gb2, &pos);
+	/* 1 GPU: 100 ms steps, 90 ms of GEMM, no comm, 1 ms copy */
+	fill_rank(t, run_rank(r1, 0), 100, 90, 0, 0, "nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT");
+	/* 2 GPUs: 60 ms steps, 45 ms GEMM, 10 ms all-reduce with 4 ms hidden */
+	fill_rank(t, run_rank(r2, 0), 60, 45, 10, 4, prec2);
+	fill_rank(t, run_rank(r2, 1), 60, 45, 10, 4, prec2);
+	return t;
+}
+
+static void close_to(double got, double want)
+{
+	if (fabs(got - want) > 1e-9 * (fabs(want) > 1 ? fabs(want) : 1))
+		fail_msg("got %.12g, want %.12g", got, want);
+}
+
+static void scaling_numbers(void **state)
+{
+	struct trial *t = two_runs("nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT", 64);
+	struct analysis *a = analysis_run(t);
+	const struct run_result *r1 = &a->runs[0], *r2 = &a->runs[1];
+	const struct gpu_result *g = &r2->gpu[0];
+	const struct comparison *c = &a->cmp;
+
+	assert_int_equal(r1->steps_total, 10);
+	assert_int_equal(r1->steps_warmup, 1);
+	assert_int_equal(r1->steps_measured, 9);
+	close_to(r1->step_median_s, 0.100);
+	close_to(r2->step_median_s, 0.060);
+	/* the last window ends with its last activity: 1 ms short of the period */
+	close_to(r1->step_p10_s, 0.0998);
+	close_to(g->step_s.compute, 0.045);
+	close_to(g->step_s.exposed_comm, 0.006);
+	close_to(g->step_s.overlapped_comm, 0.004);
+	close_to(g->step_s.memory, 0.001);
+	close_to(g->step_s.compute + g->step_s.exposed_comm + g->step_s.memory + g->step_s.idle,
+		 g->mean_step_s);
+	assert_int_equal(r1->precision_observed, DT_BF16);
+	close_to(r1->matmul_share[DT_BF16], 1.0);
+	assert_true(c->valid);
+	assert_int_equal(c->baseline, 0);
+	assert_int_equal(c->candidate, 1);
+	close_to(c->speedup, 0.100 / 0.060);
+	close_to(c->scaling_efficiency, 0.100 / 0.120);
+	close_to(c->attribution_s.compute + c->attribution_s.exposed_comm +
+		 c->attribution_s.memory + c->attribution_s.idle, c->actual_s - c->ideal_s);
+	assert_int_equal(c->verdict, VERDICT_CONFIRMED);
+	assert_int_equal(c->nconfounds, 0);
+	assert_int_equal(r2->ncoll, 1);
+	assert_int_equal(r2->coll[0].op, COLL_ALLREDUCE);
+	close_to(r2->coll[0].bytes_per_step, 1e8);
+	close_to(r2->coll[0].time_per_step_s, 0.010);
+	close_to(r2->coll[0].busbw_gbps, 10.0);	/* 1e8 B / 10 ms, factor 1 for 2 ranks */
+	assert_string_equal(r2->strategy, "ddp");
+	close_to(r2->samples_per_s, 64 / 0.060);
+	assert_int_equal(r2->examples_processed, 64 * 9);
+	analysis_free(a);
+	trial_free(t);
+}
+
+static void precision_change_blocks(void **state)
+{
+	struct trial *t = two_runs("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32", 64);
+	struct analysis *a = analysis_run(t);
+
+	assert_int_equal(a->runs[1].precision_observed, DT_TF32);
+	assert_int_equal(a->cmp.nconfounds, 1);
+	assert_int_equal(a->cmp.confounds[0].what, CF_PRECISION);
+	assert_true(a->cmp.confounds[0].blocking);
+	assert_string_equal(a->cmp.confounds[0].baseline, "bf16");
+	assert_string_equal(a->cmp.confounds[0].candidate, "tf32");
+	assert_int_equal(a->cmp.verdict, VERDICT_INCONCLUSIVE);
+	analysis_free(a);
+	trial_free(t);
+}
+
+static void global_batch_change_blocks(void **state)
+{
+	struct trial *t = two_runs("nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT", 128);
+	struct analysis *a = analysis_run(t);
+
+	assert_int_equal(a->cmp.nconfounds, 1);
+	assert_int_equal(a->cmp.confounds[0].what, CF_GLOBAL_BATCH);
+	assert_int_equal(a->cmp.verdict, VERDICT_INCONCLUSIVE);
+	assert_string_equal(a->cmp.reason, "the runs differ in global_batch (64 against 128): a step "
+			    "processed a different number of examples: step times are not comparable");
+	analysis_free(a);
+	trial_free(t);
+}
+
+static void low_efficiency_advises_independent_runs(void **state)
+{
+	struct trial *t = two_runs("nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT", 64);
+	struct analysis *a = analysis_run(t);
+	bool found = false;
+
+	for (size_t i = 0; i < a->nrecs; i++)	/* efficiency 0.83: not below 0.8 */
+		found |= !strcmp(a->recs[i].id, "two-independent-runs");
+	assert_false(found);
+	analysis_free(a);
+	t->question = Q_HPARAM_SWEEP;		/* but the question is a sweep */
+	a = analysis_run(t);
+	for (size_t i = 0; i < a->nrecs; i++)
+		if (!strcmp(a->recs[i].id, "two-independent-runs")) {
+			found = true;
+			assert_string_equal(a->recs[i].text,
+					    "run 2 independent 1-GPU jobs instead of one 2-GPU job: at 83% "
+					    "scaling efficiency, 2 configurations finish in 83% of the time "
+					    "(100.0 ms per step on 1 GPU against 60.0 ms on 2)");
+		}
+	assert_true(found);
+	analysis_free(a);
+	trial_free(t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(scaling_numbers),
+		cmocka_unit_test(precision_change_blocks),
+		cmocka_unit_test(global_batch_change_blocks),
+		cmocka_unit_test(low_efficiency_advises_independent_runs),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

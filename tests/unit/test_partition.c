@@ -1,0 +1,108 @@
+/* The priority partition of step windows on hand-made interval sets. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "analysis/partition.h"
+
+#define C EVC_COMPUTE
+#define N EVC_COMM
+#define M EVC_MEMORY
+
+static void check(const struct parts_ns *p, int64_t compute, int64_t comm, int64_t mem,
+		  int64_t idle, int64_t comm_total)
+{
+	assert_int_equal(p->compute, compute);
+	assert_int_equal(p->exposed_comm, comm);
+	assert_int_equal(p->memory, mem);
+	assert_int_equal(p->idle, idle);
+	assert_int_equal(p->comm_total, comm_total);
+}
+
+static void compute_hides_comm(void **state)
+{
+	/* comm 20..80 under compute 0..50: 30 of it is exposed, 30 overlapped */
+	struct interval iv[] = { { 20, 80, N }, { 0, 50, C }, { 90, 95, M } };
+	int64_t b[] = { 0, 100 };
+	struct parts_ns p;
+
+	partition_windows(iv, 3, b, 1, &p);
+	check(&p, 50, 30, 5, 15, 60);
+}
+
+static void nested_identical_zero_length(void **state)
+{
+	struct interval iv[] = {
+		{ 10, 40, C }, { 15, 20, C },	/* nested */
+		{ 10, 40, C },			/* identical */
+		{ 50, 50, C },			/* zero length: nothing */
+		{ 60, 55, N },			/* reversed: nothing */
+		{ 40, 45, M }, { 45, 50, N },	/* touching: no gap, no overlap */
+	};
+	int64_t b[] = { 0, 60 };
+	struct parts_ns p;
+
+	partition_windows(iv, 7, b, 1, &p);
+	check(&p, 30, 5, 5, 20, 5);
+}
+
+static void intervals_cross_windows(void **state)
+{
+	/* windows [0,10) [10,30) [30,30) [30,50); a compute kernel 5..35 spans three */
+	struct interval iv[] = { { 5, 35, C }, { 25, 45, N }, { -10, 2, M }, { 48, 70, M } };
+	int64_t b[] = { 0, 10, 30, 30, 50 };
+	struct parts_ns p[4];
+
+	partition_windows(iv, 4, b, 4, p);
+	check(&p[0], 5, 0, 2, 3, 0);
+	check(&p[1], 20, 0, 0, 0, 5);
+	check(&p[2], 0, 0, 0, 0, 0);
+	check(&p[3], 5, 10, 2, 3, 15);
+}
+
+static void every_window_adds_up(void **state)
+{
+	struct interval iv[64];
+	int64_t b[9];
+	struct parts_ns p[8];
+	uint32_t x = 12345;
+
+	for (size_t i = 0; i < 64; i++) {	/* a fixed pseudo-random mix */
+		x = x * 1103515245u + 12345u;
+		iv[i].start = (int64_t)(x % 1000);
+		x = x * 1103515245u + 12345u;
+		iv[i].end = iv[i].start + (int64_t)(x % 90);
+		iv[i].cls = (uint8_t)(i % 3);
+	}
+	for (size_t i = 0; i < 9; i++)
+		b[i] = (int64_t)i * 125;
+	partition_windows(iv, 64, b, 8, p);
+	for (size_t i = 0; i < 8; i++) {
+		assert_int_equal(p[i].compute + p[i].exposed_comm + p[i].memory + p[i].idle, 125);
+		assert_true(p[i].comm_total >= p[i].exposed_comm);
+	}
+}
+
+static void no_intervals_is_idle(void **state)
+{
+	int64_t b[] = { 100, 250 };
+	struct parts_ns p;
+
+	partition_windows(NULL, 0, b, 1, &p);
+	check(&p, 0, 0, 0, 150, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(compute_hides_comm),
+		cmocka_unit_test(nested_identical_zero_length),
+		cmocka_unit_test(intervals_cross_windows),
+		cmocka_unit_test(every_window_adds_up),
+		cmocka_unit_test(no_intervals_is_idle),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
