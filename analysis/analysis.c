@@ -136,6 +136,51 @@ static void check_precision(struct analysis *a, const struct run_result *rr)
 			 rr->name, decl->v, 100 * share, dtype_name(rr->precision_observed));
 }
 
+/* GPUs the monitor saw in a run, by distinct index. */
+static size_t monitor_gpus(const struct run *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ngpu; i++) {
+		size_t j;
+
+		for (j = 0; j < i && r->gpu[j].gpu != r->gpu[i].gpu; j++)
+			;
+		n += j == i;
+	}
+	return n;
+}
+
+/* What a run declares against what its logs show, and the values left unknown. */
+static void check_run(struct analysis *a, const struct run_result *rr)
+{
+	const struct run *r = rr->run;
+	const char *inferred;
+	size_t smi = monitor_gpus(r);
+
+	if (rr->ngpu && r->nranks && smi && smi != r->nranks)
+		analysis_finding(a, DIAG_INFO, "gpu-count", NULL,
+				 "run '%s': the traces show %zu ranks, nvidia-smi watched %zu GPUs",
+				 rr->name, r->nranks, smi);
+	if (r->declared.strategy.v && (inferred = run_inferred_strategy(rr)) &&
+	    strcmp(inferred, r->declared.strategy.v) &&
+	    !(strcmp(inferred, "fsdp") == 0 && strcmp(r->declared.strategy.v, "zero") == 0))
+		analysis_finding(a, DIAG_WARNING, "strategy-mismatch", &r->declared.strategy.src,
+				 "run '%s' says strategy %s, but its collectives look like %s",
+				 rr->name, r->declared.strategy.v, inferred);
+	if (rr->global_batch < 0 && rr->steps_measured > 0)
+		analysis_finding(a, DIAG_WARNING, "global-batch-unknown", NULL,
+				 "run '%s': the global batch is in no log or manifest, so throughput "
+				 "and examples processed are unknown: add global_batch to its run.ini",
+				 rr->name);
+	for (size_t g = 0; g < rr->ngpu; g++)
+		if (rr->gpu[g].peak_memory < 0 && rr->steps_measured > 0)
+			analysis_finding(a, DIAG_WARNING, "memory-unknown", NULL,
+					 "run '%s', GPU %d: no source gives its peak memory (record "
+					 "nvidia-smi, or profile with profile_memory=True)",
+					 rr->name, rr->gpu[g].rank);
+}
+
 struct analysis *analysis_run(const struct trial *t)
 {
 	struct analysis *a = xcalloc(1, sizeof(*a));
@@ -149,6 +194,7 @@ struct analysis *analysis_run(const struct trial *t)
 	for (size_t i = 0; i < t->nruns; i++) {
 		analysis_run_one(a, t, &t->runs[i], &a->runs[i]);
 		check_precision(a, &a->runs[i]);
+		check_run(a, &a->runs[i]);
 	}
 	analysis_compare(a, t);
 	analysis_advise(a, t);

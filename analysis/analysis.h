@@ -23,6 +23,8 @@ void analysis_free(struct analysis *a);
 /* Per-run analysis (analysis/runs.c); fills rr from r. */
 void analysis_run_one(struct analysis *a, const struct trial *t, const struct run *r,
 		      struct run_result *rr);
+/* The parallel strategy a run's collectives and memory suggest, or NULL. */
+const char *run_inferred_strategy(const struct run_result *rr);
 /* Baseline, candidate, confounds, attribution and verdict (analysis/compare.c). */
 void analysis_compare(struct analysis *a, const struct trial *t);
 /* Recommendations (analysis/advice.c). */

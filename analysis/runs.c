@@ -557,6 +557,55 @@ static void gpu_lanes(struct analysis *a, struct gpu_result *g, const struct ran
 	}
 }
 
+static int by_op_bytes(const void *a, const void *b)
+{
+	const struct bw_point *x = a, *y = b;
+
+	if (x->op != y->op)
+		return (int)x->op - (int)y->op;
+	return (x->bytes > y->bytes) - (x->bytes < y->bytes);
+}
+
+/*
+ * Bus bandwidth by message size from the trace's steady collectives: one
+ * point per (collective, size), the mean over its calls on every GPU.
+ */
+static void run_bw(struct run_result *rr, const struct run *r)
+{
+	struct bw_point *p = NULL;
+	size_t n = 0, cap = 0, m = 0;
+
+	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
+		int64_t last_warm = last_warm_step(&rr->gpu[g]);
+
+		for (size_t i = 0; i < r->ranks[g].nev; i++) {
+			const struct gpu_event *e = &r->ranks[g].ev[i];
+
+			if (e->cls != EVC_COMM || e->bytes <= 0 || e->end <= e->start ||
+			    e->step < 0 || e->step <= last_warm)
+				continue;
+			xgrow(&p, &cap, n + 1, sizeof(*p));
+			p[n++] = (struct bw_point){ .op = (enum coll_op)e->coll, .bytes = e->bytes,
+						    .busbw_gbps = (double)e->bytes / (double)(e->end - e->start) *
+								  coll_busbw_factor((enum coll_op)e->coll, rr->gpus) };
+		}
+	}
+	if (n > 1)
+		qsort(p, n, sizeof(*p), by_op_bytes);
+	for (size_t i = 0; i < n;) {	/* the mean per (op, bytes), in place */
+		size_t k = i;
+		double total = 0;
+
+		while (k < n && p[k].op == p[i].op && p[k].bytes == p[i].bytes)
+			total += p[k++].busbw_gbps;
+		p[m] = p[i];
+		p[m++].busbw_gbps = total / (double)(k - i);
+		i = k;
+	}
+	rr->bw = p;
+	rr->nbw = m;
+}
+
 static const char *fact_or(const struct fact_str *a, const struct fact_str *b)
 {
 	return a->v ? a->v : b->v;
@@ -567,7 +616,7 @@ static int64_t ifact_or(const struct fact_i64 *a, const struct fact_i64 *b)
 	return a->set ? a->v : b->set ? b->v : -1;
 }
 
-static const char *infer_strategy(const struct run_result *rr)
+const char *run_inferred_strategy(const struct run_result *rr)
 {
 	bool ar = false, ag = false, rs = false, p2p = false;
 
@@ -684,9 +733,10 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	step_stats(rr);
 	run_facts(rr, r);
 	run_comm(rr, r);
+	run_bw(rr, r);
 	run_precision(rr, r);
 	run_imbalance(a, rr);
-	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : infer_strategy(rr);
+	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : run_inferred_strategy(rr);
 	rr->status = r->status != RUN_UNKNOWN ? r->status :
 		     rr->steps_measured > 0 ? RUN_COMPLETED : RUN_INCOMPLETE;
 	rr->samples_per_s = rr->global_batch > 0 && rr->step_median_s > 0 ?
