@@ -71,6 +71,7 @@ struct nccl_log {
 	int64_t nranks_line;	/* where it was read */
 	uint8_t order[NTRANSPORT];	/* transports in order seen */
 	size_t ntransports;
+	int64_t transport_line;	/* where the first was seen */
 	const char *link;	/* explicit nvlink|pcie evidence; NULL none */
 	int64_t link_line;
 	struct coll_agg *agg;	/* COLL aggregates, in order first seen */
@@ -258,6 +259,8 @@ static void see_transport(struct nccl_log *s, enum transport t)
 	for (size_t i = 0; i < s->ntransports; i++)
 		if (s->order[i] == t)
 			return;
+	if (!s->ntransports)
+		s->transport_line = s->lineno;
 	s->order[s->ntransports++] = (uint8_t)t;
 	fact_set_str(s->ctx->trial, &s->ctx->run->transport, transport_names[t], &pos);
 }
@@ -479,7 +482,7 @@ static const char *final_link(const struct nccl_log *s, int64_t *line)
 {
 	bool net = s->ntransports > 0;
 
-	*line = s->link_line;
+	*line = s->link ? s->link_line : s->transport_line;
 	if (s->link)
 		return s->link;
 	for (size_t i = 0; i < s->ntransports; i++)
