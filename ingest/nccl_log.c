@@ -8,7 +8,7 @@
 
 #include "core/xalloc.h"
 
-#define MAX_AGG (1 << 16)	/* distinct (op, dtype, count) kept; more are only counted */
+#define MAX_AGG 4096	/* distinct (op, dtype, count) kept; more are only counted */
 #define MAX_QUOTE 160		/* bytes of a WARN or error message quoted in a diagnostic */
 
 enum transport { T_P2P, T_SHM, T_NET_IB, T_NET_SOCKET, T_NET_OFI, T_NVLS, T_COLLNET, NTRANSPORT };
@@ -125,14 +125,14 @@ static const struct rule {
 	[P_NVLS] = { MSG, "^Connected NVLS\\b", on_nvls },
 	[P_GRAPH] = { MSG, "^Pattern \\d+, crossNic \\d+, nChannels \\d+, .*?\\btype ([A-Z0-9]+)/",
 		      on_graph },
-	[P_WARN] = { LINE, "NCCL WARN ?(.*)$", on_warn },
+	[P_WARN] = { LINE, "(?:^\\s*|\\] (?:[\\w./+-]+:\\d+ )?)NCCL WARN ?(.*)$", on_warn },
 	[P_WATCHDOG] = { LINE, "Watchdog caught collective operation timeout: WorkNCCL\\("
 			       "SeqNum=(\\d+), OpType=(\\w+)(?:, NumelIn=(\\d+), NumelOut=(\\d+))?, "
 			       "Timeout\\(ms\\)=(\\d+)\\)", on_watchdog },
 	[P_NCCL_ERROR_IN] = { LINE, "NCCL error in: (.*?)(?:, NCCL version (\\d+\\.\\d+\\.\\d+)\\S*)?\\s*$",
 			      on_error_in },
 	[P_NCCL_RESULT] = { LINE, "\\b(nccl(?:UnhandledCudaError|SystemError|InternalError|"
-				  "InvalidArgument|InvalidUsage|RemoteError)\\b.*)$", on_error },
+				  "InvalidArgument|InvalidUsage|RemoteError):.*)$", on_error },
 	[P_NCCL_FAILURE] = { LINE, "\\b(NCCL failure \\S+ '[^']*'.*)$", on_error },
 	[P_BARE_VERSION] = { LINE, "(?:^|[\\s:\\]>)])NCCL version (\\d+\\.\\d+\\.\\d+)"
 				   "(?:\\+cuda(\\d+\\.\\d+))?", on_version },
@@ -434,18 +434,37 @@ static void *nccl_open(struct ingest_ctx *ctx)
 	return s;
 }
 
+/*
+ * Where "NCCL INFO " starts on a line of NCCL's own: after the "[cudaDev] "
+ * of its prefix, or first on a line that lost its prefix (not in prose that
+ * quotes it); NULL otherwise.
+ */
+static const char *info_marker(const char *line, size_t len)
+{
+	static const char info[] = "NCCL INFO ";
+	const char *m = memmem(line, len, info, sizeof(info) - 1);
+	const char *p = line;
+
+	if (!m)
+		return NULL;
+	if (m - line >= 2 && m[-2] == ']' && m[-1] == ' ')
+		return m;
+	while (p < m && (*p == ' ' || *p == '\t'))
+		p++;
+	return p == m ? m : NULL;
+}
+
 static int nccl_line(void *st, const char *line, size_t len, int64_t lineno)
 {
 	struct nccl_log *s = st;
-	static const char info[] = "NCCL INFO ";
 	const char *msg;
 
 	if (!memmem(line, len, "NCCL", 4) && !memmem(line, len, "nccl", 4))
 		return 0;	/* the cheap test that most lines of a training log fail */
 	s->lineno = lineno;
-	msg = memmem(line, len, info, sizeof(info) - 1);
+	msg = info_marker(line, len);
 	if (msg) {
-		msg += sizeof(info) - 1;
+		msg += strlen("NCCL INFO ");
 		apply(s, MSG, msg, len - (size_t)(msg - line));
 	} else if (!apply(s, LINE, line, len)) {
 		return 0;
@@ -530,7 +549,7 @@ static int nccl_finish(void *st)
 	if (s->coll_dropped) {
 		pos = SRCPOS_FILE(s->ctx->path);
 		diag_warn(s->ctx->diags, "nccl-coll-dropped", &pos,
-			  "%lld COLL lines of more than %d distinct collectives were counted only",
+			  "%lld COLL lines counted but not aggregated: more than %d distinct op, dtype and count",
 			  (long long)s->coll_dropped, MAX_AGG);
 	}
 	return 0;

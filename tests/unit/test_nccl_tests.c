@@ -331,6 +331,7 @@ static void error_column_rows(void **state)
 
 	if (!load_real(&x, "nccl_tests/issue-nccl-tests-44_2x2080Ti-NVLink_redop-and-root0_error-col.txt"))
 		skip();
+	assert_int_equal(x.r->nnccl_tests, 11);
 	w = &x.r->nccl_tests[10];	/* 131072 32768 float sum 0 23.17 5.66 5.66 0e+00 23.27 5.63 5.63 0e+00 */
 	assert_int_equal(w->bytes, 131072);
 	assert_int_equal(w->root, 0);
