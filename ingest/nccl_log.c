@@ -9,6 +9,7 @@
 #include "core/xalloc.h"
 
 #define MAX_AGG 4096	/* distinct (op, dtype, count) kept; more are only counted */
+#define MAX_COMMS 256		/* communicator ranks described per file */
 #define MAX_QUOTE 160		/* bytes of a WARN or error message quoted in a diagnostic */
 
 enum transport { T_P2P, T_SHM, T_NET_IB, T_NET_SOCKET, T_NET_OFI, T_NVLS, T_COLLNET, NTRANSPORT };
@@ -61,6 +62,29 @@ struct coll_agg {
 	int64_t calls;
 };
 
+/* How far a communicator rank got, from its init and teardown lines. */
+enum comm_state { CS_STARTED, CS_COMPLETE, CS_DESTROYED, CS_ABORTED, NCOMM_STATES };
+
+static const struct {
+	const char *line;	/* what the line ends with */
+	const char *name;	/* for inspect */
+} comm_states[NCOMM_STATES] = {
+	[CS_STARTED] = { "Init START", "started" }, [CS_COMPLETE] = { "Init COMPLETE", "complete" },
+	[CS_DESTROYED] = { "Destroy COMPLETE", "destroyed" },
+	[CS_ABORTED] = { "Abort COMPLETE", "aborted" },
+};
+
+/* One rank of one communicator, as its init lines describe it. */
+struct comm_rank {
+	const char *comm;	/* interned "0x573f9cb382e0": the rank's handle */
+	const char *comm_id;	/* interned "0x1ce7..." (2.17+); NULL not printed */
+	const char *bus_id;	/* interned "1e0" */
+	int32_t rank, nranks;
+	int32_t cuda_dev;
+	int32_t nvml_dev;	/* 2.18+; -1 not printed */
+	uint8_t state;		/* enum comm_state */
+};
+
 struct nccl_log {
 	struct ingest_ctx *ctx;
 	bool found;		/* a line of NCCL output was seen */
@@ -69,6 +93,9 @@ struct nccl_log {
 	const char *driver;	/* interned "12.8" */
 	int64_t nranks;		/* largest communicator; -1 none */
 	int64_t nranks_line;	/* where it was read */
+	int64_t nnodes;		/* from "nRanks N nNodes K"; -1 none */
+	struct comm_rank *comms;	/* in order first seen, at most MAX_COMMS */
+	size_t ncomms, cap_comms;
 	uint8_t order[NTRANSPORT];	/* transports in order seen */
 	size_t ntransports;
 	int64_t transport_line;	/* where the first was seen */
@@ -109,11 +136,11 @@ static const struct rule {
 } rules[NPAT] = {
 	[P_VERSION] = { MSG, "^NCCL version (\\d+\\.\\d+\\.\\d+)(?:\\+cuda(\\d+\\.\\d+))?", on_version },
 	[P_DRIVER] = { MSG, "^cudaDriverVersion (\\d+)", on_driver },
-	[P_INIT] = { MSG, "^(?:\\w+ )?comm (?:0x[0-9a-fA-F]+|\\(nil\\)) rank (\\d+) nranks (\\d+) "
-			  "cudaDev (\\d+)(?: nvmlDev \\d+)? busId [0-9a-fA-Fx]+"
-			  "(?: commId 0x[0-9a-fA-F]+)? - (?:Init START|Init COMPLETE|"
+	[P_INIT] = { MSG, "^(?:\\w+ )?comm (0x[0-9a-fA-F]+|\\(nil\\)) rank (\\d+) nranks (\\d+) "
+			  "cudaDev (\\d+)(?: nvmlDev (\\d+))? busId ([0-9a-fA-Fx]+)"
+			  "(?: commId (0x[0-9a-fA-F]+))? - (Init START|Init COMPLETE|"
 			  "Destroy COMPLETE|Abort COMPLETE)", on_init },
-	[P_NRANKS] = { MSG, "^comm \\S+ rank (\\d+) nRanks (\\d+) nNodes \\d+", on_nranks },
+	[P_NRANKS] = { MSG, "^comm \\S+ rank (\\d+) nRanks (\\d+) nNodes (\\d+)", on_nranks },
 	[P_TIMINGS] = { MSG, "^Init timings\\b[^:]*: rank (\\d+) nranks (\\d+)", on_nranks },
 	[P_CONN] = { MSG, "^(?:Channel|Ring) \\d+(?:/\\d+)? : \\d+\\[[0-9a-fA-Fx]+\\] -> "
 			  "\\d+\\[[0-9a-fA-Fx]+\\](?: \\[(?:send|receive)\\])? via (\\S.*)$", on_conn },
@@ -234,14 +261,44 @@ static void see_nranks(struct nccl_log *s, int64_t n)
 	}
 }
 
+/* The entry of (comm, rank), added when new and room is left; NULL otherwise. */
+static struct comm_rank *comm_rank(struct nccl_log *s, const char *comm, int32_t rank)
+{
+	for (size_t i = 0; i < s->ncomms; i++)
+		if (s->comms[i].comm == comm && s->comms[i].rank == rank)
+			return &s->comms[i];
+	if (s->ncomms == MAX_COMMS)
+		return NULL;
+	xgrow(&s->comms, &s->cap_comms, s->ncomms + 1, sizeof(*s->comms));
+	s->comms[s->ncomms] = (struct comm_rank){ .comm = comm, .rank = rank, .nvml_dev = -1 };
+	return &s->comms[s->ncomms++];
+}
+
 static void on_init(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
 {
-	see_nranks(s, group_int(p, ov, 2, 10));
+	struct comm_rank *c = comm_rank(s, group_str(s, p, ov, 1), (int32_t)group_int(p, ov, 2, 10));
+	size_t n = ov[17] - ov[16];
+
+	see_nranks(s, group_int(p, ov, 3, 10));
+	if (!c)
+		return;
+	c->nranks = (int32_t)group_int(p, ov, 3, 10);
+	c->cuda_dev = (int32_t)group_int(p, ov, 4, 10);
+	if (matched(ov, 5))
+		c->nvml_dev = (int32_t)group_int(p, ov, 5, 10);
+	c->bus_id = group_str(s, p, ov, 6);
+	if (matched(ov, 7))
+		c->comm_id = group_str(s, p, ov, 7);
+	for (int i = 0; i < NCOMM_STATES; i++)
+		if (strlen(comm_states[i].line) == n && !memcmp(p + ov[16], comm_states[i].line, n))
+			c->state = (uint8_t)i;
 }
 
 static void on_nranks(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
 {
 	see_nranks(s, group_int(p, ov, 2, 10));
+	if (matched(ov, 3) && group_int(p, ov, 3, 10) > s->nnodes)
+		s->nnodes = group_int(p, ov, 3, 10);
 }
 
 static void see_link(struct nccl_log *s, const char *link)
@@ -426,7 +483,8 @@ static void *nccl_open(struct ingest_ctx *ctx)
 	s = xcalloc(1, sizeof(*s));
 	s->ctx = ctx;
 	s->nranks = -1;
-	s->md = pcre2_match_data_create(8, NULL);
+	s->nnodes = -1;
+	s->md = pcre2_match_data_create(16, NULL);
 	if (!s->md) {
 		free(s);
 		return NULL;
@@ -496,6 +554,28 @@ static void describe_colls(struct nccl_log *s, struct info *nccl)
 	info_int(a, nccl, "coll_lines", s->coll_lines);
 }
 
+static void describe_comms(struct nccl_log *s, struct info *nccl)
+{
+	struct arena *a = s->ctx->arena;
+	struct info *arr = info_arr(a, nccl, "comms");
+
+	for (size_t i = 0; i < s->ncomms; i++) {
+		const struct comm_rank *c = &s->comms[i];
+		struct info *o = info_obj(a, arr, NULL);
+
+		info_int(a, o, "rank", c->rank);
+		info_int(a, o, "nranks", c->nranks);
+		info_int(a, o, "cuda_dev", c->cuda_dev);
+		if (c->nvml_dev >= 0)
+			info_int(a, o, "nvml_dev", c->nvml_dev);
+		else
+			info_null(a, o, "nvml_dev");
+		info_str(a, o, "bus_id", c->bus_id);
+		info_str(a, o, "comm_id", c->comm_id);
+		info_str(a, o, "state", comm_states[c->state].name);
+	}
+}
+
 /* The link: explicit evidence, else "network" when every transport went over one. */
 static const char *final_link(const struct nccl_log *s, int64_t *line)
 {
@@ -538,6 +618,11 @@ static int nccl_finish(void *st)
 		info_int(a, nccl, "nranks", s->nranks);
 	else
 		info_null(a, nccl, "nranks");
+	if (s->nnodes > 0)
+		info_int(a, nccl, "nnodes", s->nnodes);
+	else
+		info_null(a, nccl, "nnodes");
+	describe_comms(s, nccl);
 	arr = info_arr(a, nccl, "transports");
 	for (size_t i = 0; i < s->ntransports; i++)
 		info_str(a, arr, NULL, transport_names[s->order[i]]);
@@ -567,6 +652,7 @@ static void nccl_free(void *st)
 	pcre2_match_data_free(s->md);
 	free(s->agg);
 	free(s->slots);
+	free(s->comms);
 	free(s);
 }
 

@@ -303,6 +303,43 @@ static void warn_positions(void **state)
 	unload(&x);
 }
 
+/* Init and teardown lines per communicator rank (2.23.4: START, COMPLETE, then Abort). */
+static void comm_ranks(void **state)
+{
+	struct loaded x;
+	const struct info *c;
+
+	if (!load_real(&x, "15_daekeun-ml_2nodes_1xA10G_full-init-to-abort_NCCL2.23.4_aws-ofi.txt"))
+		skip();
+	assert_int_equal(get_int(nccl(&x), "nnodes"), 2);
+	c = info_get(nccl(&x), "comms")->child;
+	for (int rank = 0; rank < 2; rank++, c = c->next) {
+		assert_non_null(c);
+		assert_int_equal(get_int(c, "rank"), rank);
+		assert_int_equal(get_int(c, "nranks"), 2);
+		assert_int_equal(get_int(c, "cuda_dev"), 0);
+		assert_int_equal(get_int(c, "nvml_dev"), 0);
+		assert_string_equal(get_str(c, "bus_id"), "1e0");
+		assert_string_equal(get_str(c, "comm_id"), "0x1ce724326e09a7e5");
+		assert_string_equal(get_str(c, "state"), "aborted");
+	}
+	assert_null(c);
+	unload(&x);
+	if (!load_real(&x, "02_tinygrad-ogkm-issue-35_2x_RTX5090D_v2.26.2_nccl-tests.txt"))
+		skip();
+	assert_int_equal(get_int(nccl(&x), "nnodes"), -1);
+	c = info_get(nccl(&x), "comms")->child;
+	assert_non_null(c);
+	assert_non_null(c->next);
+	assert_null(c->next->next);
+	assert_string_equal(get_str(c, "bus_id"), "c3000");
+	assert_string_equal(get_str(c->next, "bus_id"), "ca000");
+	assert_int_equal(get_int(c->next, "cuda_dev"), 1);
+	assert_int_equal(get_int(c->next, "nvml_dev"), 1);
+	assert_string_equal(get_str(c->next, "state"), "started");
+	unload(&x);
+}
+
 static void facts_carry_their_source(void **state)
 {
 	struct loaded x;
@@ -368,9 +405,21 @@ static void init_line_eras(void **state)
 
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
 		struct loaded x;
+		const struct info *c;
 
 		load_str(&x, lines[i]);
 		assert_int_equal(get_int(nccl(&x), "nranks"), (int64_t)i + 4);
+		c = info_get(nccl(&x), "comms")->child;
+		if (i >= 4) {
+			assert_null(c);		/* not init lines */
+		} else {
+			assert_non_null(c);
+			assert_int_equal(get_int(c, "rank"), (int64_t)i);
+			assert_int_equal(get_int(c, "cuda_dev"), (int64_t)i);
+			assert_int_equal(get_int(c, "nvml_dev"), i >= 2 ? (int64_t)i : -1);
+			assert_str_or_null(get_str(c, "comm_id"), i >= 1 ? "0x9" : NULL);
+			assert_string_equal(get_str(c, "state"), i >= 2 ? "started" : "complete");
+		}
 		unload(&x);
 	}
 }
@@ -545,6 +594,7 @@ int main(void)
 		cmocka_unit_test(coll_lines_aggregate),
 		cmocka_unit_test(send_recv_lines),
 		cmocka_unit_test(warn_positions),
+		cmocka_unit_test(comm_ranks),
 		cmocka_unit_test(facts_carry_their_source),
 		cmocka_unit_test(launcher_prefixes),
 		cmocka_unit_test(init_line_eras),
