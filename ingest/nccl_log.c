@@ -463,12 +463,21 @@ static void on_error_in(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
 /* Runs the rules of one scope on p[0..n); true when one matched. */
 static bool apply(struct nccl_log *s, enum scope scope, const char *p, size_t n)
 {
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
+	uint32_t pairs = pcre2_get_ovector_count(s->md);
+
 	for (size_t i = 0; i < NPAT; i++) {
+		int rc;
+
 		if (rules[i].scope != scope)
 			continue;
-		if (pcre2_match(compiled[i], (PCRE2_SPTR)p, n, 0, 0, s->md, NULL) < 0)
+		rc = pcre2_match(compiled[i], (PCRE2_SPTR)p, n, 0, 0, s->md, NULL);
+		if (rc <= 0)
 			continue;
-		rules[i].fn(s, p, pcre2_get_ovector_pointer(s->md));
+		/* groups past the pattern's own keep an earlier match's offsets */
+		for (uint32_t k = (uint32_t)rc; k < pairs; k++)
+			ov[2 * k] = ov[2 * k + 1] = PCRE2_UNSET;
+		rules[i].fn(s, p, ov);
 		return true;
 	}
 	return false;

@@ -128,7 +128,7 @@ static int compile_patterns(void)
 
 static const PCRE2_SIZE *match(struct nccl_tests *s, enum pat i, const char *p, size_t n)
 {
-	if (pcre2_match(compiled[i], (PCRE2_SPTR)p, n, 0, 0, s->md, NULL) < 0)
+	if (pcre2_match(compiled[i], (PCRE2_SPTR)p, n, 0, 0, s->md, NULL) <= 0)
 		return NULL;
 	return pcre2_get_ovector_pointer(s->md);
 }
