@@ -53,7 +53,7 @@ static void inspect_one(struct inspect *in, const char *path)
 	in->total++;
 	if (f.unreadable)
 		in->unreadable++;
-	else if (f.sniff.format != FMT_UNKNOWN)
+	else if (f.sniff.format != FMT_UNKNOWN || f.read)
 		in->recognised++;
 	if (!f.unreadable && t->diags.errors)
 		in->damaged++;

@@ -139,6 +139,7 @@ static void run_release(struct run *r)
 	free(r->gpu);
 	free(r->log);
 	free(r->sources);
+	free(r->nccl_tests);
 }
 
 void trial_free(struct trial *t)
@@ -254,6 +255,19 @@ struct log_step *run_add_log_step(struct run *r)
 	*l = (struct log_step){ .step = -1, .step_time_s = -1, .loss = NAN,
 				.samples_per_s = -1, .tokens_per_s = -1, .memory_bytes = -1 };
 	return l;
+}
+
+struct nccl_test_row *run_add_nccl_test_row(struct run *r)
+{
+	struct nccl_test_row *w;
+
+	xgrow(&r->nccl_tests, &r->cap_nccl_tests, r->nnccl_tests + 1, sizeof(*r->nccl_tests));
+	w = &r->nccl_tests[r->nnccl_tests++];
+	*w = (struct nccl_test_row){ .nranks = -1, .root = -1, .bytes = -1, .count = -1,
+				     .time_oop_ns = -1, .algbw_oop = -1, .busbw_oop = -1,
+				     .wrong_oop = -1, .time_ip_ns = -1, .algbw_ip = -1,
+				     .busbw_ip = -1, .wrong_ip = -1 };
+	return w;
 }
 
 bool fact_set_i64(struct fact_i64 *f, int64_t v, const struct srcpos *src)

@@ -164,6 +164,31 @@ struct source {
 	int64_t errors;		/* records or parts that could not be used */
 };
 
+/*
+ * One row of an nccl-tests result table (all_reduce_perf and siblings), kept
+ * so that the analysis can compare measured bus bandwidth with the trace's.
+ * Added for ingest/nccl_tests.c.
+ */
+struct nccl_test_row {
+	const char *op;		/* interned nccl-tests name, "all_reduce"; NULL unknown */
+	int32_t nranks;		/* device lines of its test; -1 unknown */
+	int32_t root;		/* -1 when not applicable or not printed */
+	int64_t bytes;		/* size (B) */
+	int64_t count;		/* elements */
+	uint8_t dtype;		/* enum dtype; DT_UNKNOWN */
+	const char *redop;	/* interned "sum", "none"; NULL when not printed */
+	int64_t time_oop_ns;	/* out-of-place time; -1 unknown */
+	double algbw_oop;	/* GB/s; < 0 unknown */
+	double busbw_oop;	/* GB/s; < 0 unknown */
+	int64_t wrong_oop;	/* #wrong; -1 N/A or a float error column */
+	int64_t time_ip_ns;	/* in-place; same conventions */
+	double algbw_ip;
+	double busbw_ip;
+	int64_t wrong_ip;
+	int64_t line;		/* its line in the source file */
+	const char *file;	/* interned path of that file */
+};
+
 struct run {
 	const char *name;	/* run.ini name, else the directory's base name */
 	const char *dir;	/* the directory */
@@ -183,6 +208,9 @@ struct run {
 	struct fact_str nccl_version;
 	struct fact_str transport;	/* p2p|shm|net-ib|net-socket|net-ofi|nvls|collnet */
 	struct fact_str link;		/* nvlink|pcie|network */
+	/* nccl-tests result rows (ingest/nccl_tests.c), in file order */
+	struct nccl_test_row *nccl_tests;
+	size_t nnccl_tests, cap_nccl_tests;
 };
 
 enum hypothesis { HYP_UNSET, HYP_STEP_TIME, HYP_GLOBAL_BATCH, HYP_FEASIBILITY };
@@ -220,6 +248,7 @@ struct step_mark *rank_add_step(struct rank *k);
 struct mem_sample *rank_add_mem(struct rank *k);
 struct gpu_sample *run_add_gpu_sample(struct run *r);
 struct log_step *run_add_log_step(struct run *r);
+struct nccl_test_row *run_add_nccl_test_row(struct run *r);	/* unknown fields -1/NULL */
 
 /* Sets a fact unless it is already set; returns true when it was set now. */
 bool fact_set_i64(struct fact_i64 *f, int64_t v, const struct srcpos *src);

@@ -278,7 +278,8 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 	}
 	finish_all(&s, out, lines);
 	if (!out->read)
-		out->skipped = "nothing in it that scaleaudit reads";
+		out->skipped = out->sniff.format == FMT_UNKNOWN ? out->sniff.why :
+			       "nothing in it that scaleaudit reads";
 close:
 	out->bytes = in.offset;
 	gzclose(in.gz);

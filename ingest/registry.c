@@ -3,6 +3,8 @@
 #include <string.h>
 
 #include "ingest/manifest.h"
+#include "ingest/nccl_log.h"
+#include "ingest/nccl_tests.h"
 
 /* Readers of whole files, by the format name they declare. */
 static const struct reader *const file_readers[] = {
@@ -13,6 +15,8 @@ static const struct reader *const file_readers[] = {
 
 /* Readers of text lines; a log may feed several of them. */
 const struct reader *const line_readers[] = {
+	&nccl_log_reader,
+	&nccl_tests_reader,
 	NULL
 };
 

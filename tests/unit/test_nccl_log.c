@@ -1,0 +1,610 @@
+/*
+ * nccl-log reader: every file of realdata/nccl_debug through ingest_file()
+ * (sniffing and the line layer included), with values read from the files
+ * by hand, and the hostile inputs: CRLF, a 10 MB line, binary noise, a log
+ * cut mid-line, every launcher prefix.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "core/arena.h"
+#include "core/info.h"
+#include "core/model.h"
+#include "core/xalloc.h"
+#include "ingest/ingest.h"
+
+struct loaded {
+	struct trial *t;
+	struct run *r;
+	struct arena a;
+	struct ingest_file f;
+};
+
+static void load_path(struct loaded *x, const char *path)
+{
+	x->t = trial_new();
+	x->r = trial_add_run(x->t, "t", ".");
+	x->a = (struct arena)ARENA_INIT;
+	assert_int_equal(ingest_file(x->t, x->r, path, &x->a, &x->f), 0);
+}
+
+static void unload(struct loaded *x)
+{
+	arena_release(&x->a);
+	trial_free(x->t);
+}
+
+/* Loads $SHARED/realdata/nccl_debug/name; false (the caller skips) when absent. */
+static bool load_real(struct loaded *x, const char *name)
+{
+	const char *shared = getenv("SHARED");
+	char path[4096];
+
+	if (!shared || !*shared)
+		return false;
+	snprintf(path, sizeof(path), "%s/realdata/nccl_debug/%s", shared, name);
+	if (access(path, R_OK))
+		return false;
+	load_path(x, path);
+	return true;
+}
+
+/* Writes n bytes to a new temporary file and loads it; the file is removed. */
+static void load_bytes(struct loaded *x, const char *data, size_t n)
+{
+	char path[] = "/tmp/test_nccl_log.XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+
+	assert_true(fd >= 0);
+	f = fdopen(fd, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, n, f), n);
+	assert_int_equal(fclose(f), 0);
+	load_path(x, path);
+	unlink(path);
+}
+
+static void load_str(struct loaded *x, const char *s)
+{
+	load_bytes(x, s, strlen(s));
+}
+
+static const struct info *nccl(const struct loaded *x)
+{
+	const struct info *o = info_get(x->f.info, "nccl");
+
+	assert_non_null(o);
+	assert_int_equal(o->type, INFO_OBJ);
+	return o;
+}
+
+/* A string member; NULL when it is JSON null. */
+static const char *get_str(const struct info *o, const char *key)
+{
+	const struct info *v = info_get(o, key);
+
+	assert_non_null(v);
+	if (v->type == INFO_NULL || (v->type == INFO_STR && !v->v.s))
+		return NULL;
+	assert_int_equal(v->type, INFO_STR);
+	return v->v.s;
+}
+
+/* An integer member; -1 when it is JSON null. */
+static int64_t get_int(const struct info *o, const char *key)
+{
+	const struct info *v = info_get(o, key);
+
+	assert_non_null(v);
+	if (v->type == INFO_NULL)
+		return -1;
+	assert_int_equal(v->type, INFO_INT);
+	return v->v.i;
+}
+
+/* The strings of an array member joined with ','. */
+static void get_list(const struct info *o, const char *key, char *out, size_t size)
+{
+	const struct info *v = info_get(o, key);
+
+	assert_non_null(v);
+	assert_int_equal(v->type, INFO_ARR);
+	out[0] = '\0';
+	for (const struct info *e = v->child; e; e = e->next) {
+		assert_int_equal(e->type, INFO_STR);
+		if (out[0])
+			strncat(out, ",", size - strlen(out) - 1);
+		strncat(out, e->v.s, size - strlen(out) - 1);
+	}
+}
+
+static void assert_str_or_null(const char *got, const char *want)
+{
+	if (!want)
+		assert_null(got);
+	else
+		assert_non_null(got), assert_string_equal(got, want);
+}
+
+/* Diagnostics of one code, and the line of the first of them. */
+static size_t count_diags(const struct loaded *x, const char *code, int64_t *first_line)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < x->t->diags.count; i++) {
+		const struct diag *d = &x->t->diags.items[i];
+
+		if (strcmp(d->code, code))
+			continue;
+		if (!n++ && first_line)
+			*first_line = d->pos.line;
+	}
+	return n;
+}
+
+/*
+ * What each real file holds, read by hand; the counts were checked with
+ *   grep -c 'NCCL WARN' FILE, grep -cE 'NCCL INFO [A-Za-z]+: opCount' FILE,
+ *   grep -c 'Watchdog caught' FILE, grep -cE 'NCCL error in:|nccl[A-Z]\w+Error' FILE.
+ */
+static const struct expect {
+	const char *file;
+	const char *version;	/* NULL: null */
+	const char *driver;
+	int64_t nranks;		/* -1: null */
+	const char *transports;	/* joined with ',' */
+	const char *link;
+	int64_t coll_lines;
+	int64_t warnings;
+	int64_t errors;		/* errors + timeouts */
+	int64_t timeouts;
+	int64_t version_line;	/* line of the run's nccl_version fact; 0 unset */
+} expects[] = {
+	{ "01_nccl-issue-1267_gcp_1rank_v2.19.3_bare-version-line.txt",
+	  "2.19.3", "12.0", 1, "", NULL, 0, 0, 0, 0, 5 },
+	{ "02_tinygrad-ogkm-issue-35_2x_RTX5090D_v2.26.2_nccl-tests.txt",
+	  "2.26.2", "12.8", 2, "", NULL, 0, 0, 0, 0, 4 },
+	/* two hosts: worker's cudaDriverVersion 12020 comes first (line 4), master's 12040 later */
+	{ "03_nccl-tests-issue-284_2nodes_1xRTX4090_each_Socket_v2.25.1.txt",
+	  "2.25.1", "12.2", 2, "", NULL, 0, 0, 0, 0, 7 },
+	{ "04_torchtitan-issue-1369_2xH100_hopper01_COLL_nranks2.txt",
+	  NULL, NULL, 2, "", NULL, 7, 0, 0, 0, 0 },
+	{ "05_nccl-issue-584_SendRecv_COLL_nranks2.txt",
+	  NULL, NULL, 2, "", NULL, 7, 0, 0, 0, 0 },
+	{ "06_nccl-issue-385_2nodes_old-Ring-format_busId_NET-IB-GDRDMA.txt",
+	  NULL, NULL, -1, "p2p,net-ib", NULL, 0, 0, 0, 0, 0 },
+	{ "09_nccl-issue-1235_WARN-lines_oom_socket.txt",
+	  NULL, NULL, -1, "", NULL, 0, 4, 0, 0, 0 },
+	/* the version comes from the DistBackendError line (", NCCL version 2.18.3") */
+	{ "10_nccl-issue-1029_WARN_with-host-prefix_torch-DistBackendError.txt",
+	  "2.18.3", NULL, -1, "", NULL, 0, 1, 2, 0, 3 },
+	{ "11_torch-watchdog-timeouts_BasicSR-737_and_OFA-271.txt",
+	  NULL, NULL, -1, "", NULL, 0, 0, 5, 5, 0 },
+	{ "13_nccl-tests-issue-228_SHM-direct-direct_busId-brackets.txt",
+	  NULL, NULL, -1, "shm", NULL, 0, 0, 0, 0, 0 },
+	{ "14_nccl-issue-1283_ray-and-timestamp-prefixed_2gpu.txt",
+	  NULL, NULL, -1, "", NULL, 0, 1, 0, 0, 0 },
+	/* two nodes, every channel over aws-ofi-nccl: the link is the network */
+	{ "15_daekeun-ml_2nodes_1xA10G_full-init-to-abort_NCCL2.23.4_aws-ofi.txt",
+	  "2.23.4", "12.8", 2, "net-ofi", "network", 0, 0, 0, 0, 54 },
+};
+
+static void check_expect(const struct expect *e)
+{
+	struct loaded x;
+	const struct info *o;
+	char list[256];
+
+	if (!load_real(&x, e->file))
+		skip();
+	o = nccl(&x);
+	assert_str_or_null(get_str(o, "version"), e->version);
+	assert_str_or_null(get_str(o, "cuda_driver"), e->driver);
+	assert_int_equal(get_int(o, "nranks"), e->nranks);
+	get_list(o, "transports", list, sizeof(list));
+	assert_string_equal(list, e->transports);
+	assert_str_or_null(get_str(o, "link"), e->link);
+	assert_int_equal(get_int(o, "coll_lines"), e->coll_lines);
+	assert_int_equal(get_int(o, "warnings"), e->warnings);
+	assert_int_equal(get_int(o, "errors"), e->errors);
+	assert_int_equal(get_int(o, "timeouts"), e->timeouts);
+	assert_int_equal(count_diags(&x, "nccl-warn", NULL), e->warnings);
+	assert_int_equal(count_diags(&x, "nccl-timeout", NULL), e->timeouts);
+	assert_str_or_null(x.r->nccl_version.v, e->version);
+	assert_int_equal(x.r->nccl_version.src.line, e->version_line);
+	assert_true(x.f.read);
+	unload(&x);
+}
+
+static void every_real_file(void **state)
+{
+	size_t n = sizeof(expects) / sizeof(expects[0]);
+	const char *shared = getenv("SHARED");
+
+	if (!shared || !*shared)
+		skip();
+	for (size_t i = 0; i < n; i++)
+		check_expect(&expects[i]);
+}
+
+static void coll_lines_aggregate(void **state)
+{
+	struct loaded x;
+	const struct info *arr, *e;
+	/* torchtitan#1369: opCount d,f,f AllGather; e,e ReduceScatter; 10,11 AllReduce of 1 float */
+	static const struct {
+		const char *op;
+		int64_t count, bytes, calls;
+	} want[] = {
+		{ "AllGather", 2097152, 8388608, 3 },
+		{ "ReduceScatter", 2097152, 8388608, 2 },
+		{ "AllReduce", 1, 4, 2 },
+	};
+	size_t i = 0;
+
+	if (!load_real(&x, "04_torchtitan-issue-1369_2xH100_hopper01_COLL_nranks2.txt"))
+		skip();
+	arr = info_get(nccl(&x), "collectives");
+	assert_non_null(arr);
+	for (e = arr->child; e; e = e->next, i++) {
+		assert_true(i < 3);
+		assert_string_equal(get_str(e, "op"), want[i].op);
+		assert_string_equal(get_str(e, "dtype"), "fp32");
+		assert_int_equal(get_int(e, "count"), want[i].count);
+		assert_int_equal(get_int(e, "bytes"), want[i].bytes);
+		assert_int_equal(get_int(e, "calls"), want[i].calls);
+	}
+	assert_int_equal(i, 3);
+	unload(&x);
+}
+
+static void send_recv_lines(void **state)
+{
+	struct loaded x;
+	const struct info *e;
+
+	if (!load_real(&x, "05_nccl-issue-584_SendRecv_COLL_nranks2.txt"))
+		skip();
+	e = info_get(nccl(&x), "collectives")->child;
+	assert_non_null(e);
+	assert_string_equal(get_str(e, "op"), "Send");
+	assert_int_equal(get_int(e, "count"), 2420736);
+	assert_int_equal(get_int(e, "calls"), 6);
+	e = e->next;
+	assert_non_null(e);
+	assert_string_equal(get_str(e, "op"), "Recv");
+	assert_int_equal(get_int(e, "calls"), 1);
+	assert_null(e->next);
+	unload(&x);
+}
+
+static void warn_positions(void **state)
+{
+	struct loaded x;
+	int64_t line = 0;
+
+	if (!load_real(&x, "09_nccl-issue-1235_WARN-lines_oom_socket.txt"))
+		skip();
+	assert_int_equal(count_diags(&x, "nccl-warn", &line), 4);
+	assert_int_equal(line, 1);
+	unload(&x);
+	if (!load_real(&x, "11_torch-watchdog-timeouts_BasicSR-737_and_OFA-271.txt"))
+		skip();
+	assert_int_equal(count_diags(&x, "nccl-timeout", &line), 5);
+	assert_int_equal(line, 2);
+	unload(&x);
+}
+
+/* Init and teardown lines per communicator rank (2.23.4: START, COMPLETE, then Abort). */
+static void comm_ranks(void **state)
+{
+	struct loaded x;
+	const struct info *c;
+
+	if (!load_real(&x, "15_daekeun-ml_2nodes_1xA10G_full-init-to-abort_NCCL2.23.4_aws-ofi.txt"))
+		skip();
+	assert_int_equal(get_int(nccl(&x), "nnodes"), 2);
+	c = info_get(nccl(&x), "comms")->child;
+	for (int rank = 0; rank < 2; rank++, c = c->next) {
+		assert_non_null(c);
+		assert_int_equal(get_int(c, "rank"), rank);
+		assert_int_equal(get_int(c, "nranks"), 2);
+		assert_int_equal(get_int(c, "cuda_dev"), 0);
+		assert_int_equal(get_int(c, "nvml_dev"), 0);
+		assert_string_equal(get_str(c, "bus_id"), "1e0");
+		assert_string_equal(get_str(c, "comm_id"), "0x1ce724326e09a7e5");
+		assert_string_equal(get_str(c, "state"), "aborted");
+	}
+	assert_null(c);
+	unload(&x);
+	if (!load_real(&x, "02_tinygrad-ogkm-issue-35_2x_RTX5090D_v2.26.2_nccl-tests.txt"))
+		skip();
+	assert_int_equal(get_int(nccl(&x), "nnodes"), -1);
+	c = info_get(nccl(&x), "comms")->child;
+	assert_non_null(c);
+	assert_non_null(c->next);
+	assert_null(c->next->next);
+	assert_string_equal(get_str(c, "bus_id"), "c3000");
+	assert_string_equal(get_str(c->next, "bus_id"), "ca000");
+	assert_int_equal(get_int(c->next, "cuda_dev"), 1);
+	assert_int_equal(get_int(c->next, "nvml_dev"), 1);
+	assert_string_equal(get_str(c->next, "state"), "started");
+	unload(&x);
+}
+
+static void facts_carry_their_source(void **state)
+{
+	struct loaded x;
+
+	if (!load_real(&x, "15_daekeun-ml_2nodes_1xA10G_full-init-to-abort_NCCL2.23.4_aws-ofi.txt"))
+		skip();
+	assert_string_equal(x.r->transport.v, "net-ofi");
+	assert_int_equal(x.r->transport.src.line, 134);	/* first "via NET/AWS Libfabric" */
+	assert_string_equal(x.r->link.v, "network");
+	assert_int_equal(x.r->link.src.line, 134);
+	assert_ptr_equal(x.r->transport.src.file, x.f.path);	/* interned */
+	assert_int_equal(x.r->logged.gpus.v, 2);
+	unload(&x);
+	if (!load_real(&x, "13_nccl-tests-issue-228_SHM-direct-direct_busId-brackets.txt"))
+		skip();
+	assert_string_equal(x.r->transport.v, "shm");
+	assert_int_equal(x.r->transport.src.line, 2);
+	assert_null(x.r->link.v);	/* SHM says nothing of the link */
+	unload(&x);
+}
+
+/* Every launcher prefix of formats.md §8, one transport each, in a fixed order. */
+static void launcher_prefixes(void **state)
+{
+	static const char log[] =
+		"[rank0]:host:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n"
+		"[1,0]<stdout>:host:1:1 [0] NCCL INFO Channel 00 : 0[1e0] -> 1[1f0] via SHM/direct/direct\n"
+		"node-2: host:1:1 [0] NCCL INFO Channel 00/0 : 1[1] -> 3[1] [receive] via NET/IB/2/GDRDMA\n"
+		"0: host:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[0] [send] via NET/Socket/0\n"
+		"(RayTrainWorker pid=1234) host:1:1 [0] NCCL INFO Channel 01/0 : 1[0] -> 0[0] [receive] via NET/AWS Libfabric/0\n"
+		"Oct 04 13:19:39 host unit[394]: host:1:1 [0] NCCL INFO Connected NVLS tree\n"
+		"[2025-01-01 10:00:00] host:1:1 [0] NCCL INFO Channel 02/0 : 0[0] -> 1[1] via COLLNET/direct\n"
+		"[rank1]: NCCL version 2.21.5+cuda12.4\n"
+		"[1,1]<stdout>:host:1:1 [1] NCCL INFO ncclCommInitRank comm 0x1 rank 1 nranks 2 cudaDev 1 "
+		"nvmlDev 1 busId 1f0 commId 0x2 - Init COMPLETE\n";
+	struct loaded x;
+	char list[256];
+
+	load_str(&x, log);
+	get_list(nccl(&x), "transports", list, sizeof(list));
+	assert_string_equal(list, "p2p,shm,net-ib,net-socket,net-ofi,nvls,collnet");
+	assert_string_equal(get_str(nccl(&x), "link"), "nvlink");
+	assert_string_equal(get_str(nccl(&x), "version"), "2.21.5");
+	assert_string_equal(get_str(nccl(&x), "cuda_build"), "12.4");
+	assert_int_equal(get_int(nccl(&x), "nranks"), 2);
+	assert_string_equal(x.r->transport.v, "p2p");
+	assert_string_equal(x.r->link.v, "nvlink");
+	assert_int_equal(x.r->link.src.line, 6);
+	unload(&x);
+}
+
+/* Init lines of each era: <=2.16 no commId, 2.17 commId, 2.18+ nvmlDev, 2.21+ function name. */
+static void init_line_eras(void **state)
+{
+	static const char *const lines[] = {
+		"h:1:1 [0] NCCL INFO comm 0x5 rank 0 nranks 4 cudaDev 0 busId 1e0 - Init COMPLETE\n",
+		"h:1:1 [0] NCCL INFO comm 0x5 rank 1 nranks 5 cudaDev 1 busId 1e0 commId 0x9 - Init COMPLETE\n",
+		"h:1:1 [0] NCCL INFO comm 0x5 rank 2 nranks 6 cudaDev 2 nvmlDev 2 busId 1e0 commId 0x9 - Init START\n",
+		"h:1:1 [0] NCCL INFO ncclCommSplit comm 0x5 rank 3 nranks 7 cudaDev 3 nvmlDev 3 busId 1e0 commId 0x9 - Init START\n",
+		"h:1:1 [0] NCCL INFO comm 0x5 rank 0 nRanks 8 nNodes 2 localRanks 4 localRank 0 MNNVL 0\n",
+		"h:1:1 [0] NCCL INFO Init timings - ncclCommInitRankConfig: rank 0 nranks 9 total 0.21 (kernels 0.14)\n",
+	};
+
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++) {
+		struct loaded x;
+		const struct info *c;
+
+		load_str(&x, lines[i]);
+		assert_int_equal(get_int(nccl(&x), "nranks"), (int64_t)i + 4);
+		c = info_get(nccl(&x), "comms")->child;
+		if (i >= 4) {
+			assert_null(c);		/* not init lines */
+		} else {
+			assert_non_null(c);
+			assert_int_equal(get_int(c, "rank"), (int64_t)i);
+			assert_int_equal(get_int(c, "cuda_dev"), (int64_t)i);
+			assert_int_equal(get_int(c, "nvml_dev"), i >= 2 ? (int64_t)i : -1);
+			assert_str_or_null(get_str(c, "comm_id"), i >= 1 ? "0x9" : NULL);
+			assert_string_equal(get_str(c, "state"), i >= 2 ? "started" : "complete");
+		}
+		unload(&x);
+	}
+}
+
+/* ncclDataType_t: 6 fp16, 9 bf16, 10/11 fp8 (2.24+); 12 is no type NCCL has. */
+static void coll_datatypes(void **state)
+{
+	static const char log[] =
+		"h:1:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 8 datatype 9 op 0 root 0 comm 0x2 [nranks=2] stream 0x3\n"
+		"h:1:1 [0] NCCL INFO AllReduce: opCount 1 sendbuff 0x1 recvbuff 0x1 count 8 datatype 6 op 0 root 0 comm 0x2 [nranks=2] stream 0x3\n"
+		"h:1:1 [0] NCCL INFO Broadcast: opCount 2 sendbuff 0x1 recvbuff 0x1 count 8 datatype 10 op 0 root 0 comm 0x2 [nranks=2] stream 0x3\n"
+		"h:1:1 [0] NCCL INFO Broadcast: opCount 3 sendbuff 0x1 recvbuff 0x1 count 8 datatype 11 op 0 root 0 comm 0x2 [nranks=2] stream 0x3\n"
+		"h:1:1 [0] NCCL INFO Broadcast: opCount 4 sendbuff 0x1 recvbuff 0x1 count 8 datatype 12 op 0 root 0 comm 0x2 [nranks=2] stream 0x3\n"
+		"h:1:1 [0] NCCL INFO AllReduce: opCount 5 sendbuff 0x1 recvbuff 0x1 count 8 datatype 9 op 0 root 0 comm 0x2 stream 0x3\n";
+	static const struct {
+		const char *dtype;
+		int64_t bytes, calls;
+	} want[] = { { "bf16", 16, 2 }, { "fp16", 16, 1 }, { "fp8-e4m3", 8, 1 },
+		     { "fp8-e5m2", 8, 1 }, { NULL, -1, 1 } };
+	struct loaded x;
+	const struct info *e;
+	size_t i = 0;
+
+	load_str(&x, log);
+	for (e = info_get(nccl(&x), "collectives")->child; e; e = e->next, i++) {
+		assert_true(i < 5);
+		assert_str_or_null(get_str(e, "dtype"), want[i].dtype);
+		assert_int_equal(get_int(e, "bytes"), want[i].bytes);
+		assert_int_equal(get_int(e, "calls"), want[i].calls);
+	}
+	assert_int_equal(i, 5);
+	assert_int_equal(get_int(nccl(&x), "coll_lines"), 6);
+	unload(&x);
+}
+
+static void crlf_line_ends(void **state)
+{
+	static const char log[] =
+		"h:1:1 [0] NCCL INFO cudaDriverVersion 12040\r\n"
+		"NCCL version 2.20.5+cuda12.4\r\n"
+		"h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\r\n"
+		"\r\n"
+		"h:1:1 [0] misc/socket.cc:49 NCCL WARN socket closed\r\n";
+	struct loaded x;
+	char list[64];
+
+	load_str(&x, log);
+	assert_string_equal(get_str(nccl(&x), "version"), "2.20.5");
+	assert_string_equal(get_str(nccl(&x), "cuda_build"), "12.4");
+	assert_string_equal(get_str(nccl(&x), "cuda_driver"), "12.4");
+	get_list(nccl(&x), "transports", list, sizeof(list));
+	assert_string_equal(list, "p2p");
+	assert_int_equal(get_int(nccl(&x), "warnings"), 1);
+	for (size_t i = 0; i < x.t->diags.count; i++)
+		assert_null(strchr(x.t->diags.items[i].message, '\r'));
+	unload(&x);
+}
+
+/* A 10 MB line (cut to 1 MiB by the layer) between NCCL lines: both sides are read. */
+static void ten_megabyte_line(void **state)
+{
+	static const char head[] = "NCCL version 2.19.3+cuda12.3\nh:1:1 [0] NCCL INFO ";
+	static const char tail[] = "\nh:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct\n";
+	size_t big = 10u * 1024 * 1024;
+	size_t n = sizeof(head) - 1 + big + sizeof(tail) - 1;
+	char *buf = xmalloc(n);
+	struct loaded x;
+	char list[64];
+
+	memcpy(buf, head, sizeof(head) - 1);
+	memset(buf + sizeof(head) - 1, 'x', big);
+	memcpy(buf + sizeof(head) - 1 + big, tail, sizeof(tail) - 1);
+	load_bytes(&x, buf, n);
+	free(buf);
+	assert_string_equal(get_str(nccl(&x), "version"), "2.19.3");
+	get_list(nccl(&x), "transports", list, sizeof(list));
+	assert_string_equal(list, "shm");
+	assert_int_equal(x.r->transport.src.line, 3);
+	assert_int_equal(count_diags(&x, "long-line", NULL), 1);
+	unload(&x);
+}
+
+/*
+ * Binary noise (NULs included) inside a log, past the part that sniffing
+ * looks at: the lines after it are still read; neither a channel line cut
+ * by the noise nor a "NCCL WARN" without its "[dev] " prefix counts.
+ */
+static void binary_noise(void **state)
+{
+	static const char nccl_tail[] =
+		"\nh:1:1 [0] NCCL INFO NCCL version 2.23.4+cuda12.4\n"
+		"h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM\n";
+	size_t text = 300 * 1024, noise = 64 * 1024;
+	size_t n = text + noise + sizeof(nccl_tail) - 1;
+	char *buf = xmalloc(n);
+	struct loaded x;
+	uint32_t seed = 12345;
+	char list[64];
+
+	for (size_t i = 0; i < text; i++)
+		buf[i] = i % 80 == 79 ? '\n' : 'a' + (char)(i % 26);
+	for (size_t i = 0; i < noise; i++) {
+		seed = seed * 1103515245u + 12345u;
+		buf[text + i] = (char)(seed >> 16);
+	}
+	/* NCCL words inside the noise: a cut channel line, a WARN marker */
+	memcpy(buf + text + 100, "NCCL INFO Channel 00/0 : 0[0] -> 1[1] via", 41);
+	memcpy(buf + text + 1000, "NCCL WARN", 9);
+	memcpy(buf + text + noise, nccl_tail, sizeof(nccl_tail) - 1);
+	load_bytes(&x, buf, n);
+	free(buf);
+	assert_string_equal(get_str(nccl(&x), "version"), "2.23.4");
+	get_list(nccl(&x), "transports", list, sizeof(list));
+	assert_string_equal(list, "p2p");
+	assert_int_equal(get_int(nccl(&x), "warnings"), 0);	/* a bare "NCCL WARN" in noise is none */
+	unload(&x);
+}
+
+/* A log cut mid-line: the last, partial line is read for what it holds, no more. */
+static void stops_mid_line(void **state)
+{
+	static const char cut_in_via[] =
+		"h:1:1 [0] NCCL INFO NCCL version 2.18.1+cuda12.1\n"
+		"h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SH";
+	static const char cut_in_coll[] =
+		"h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/IPC\n"
+		"h:1:1 [0] NCCL INFO AllReduce: opCount 0 sendbuff 0x1 recvbuff 0x1 count 8 datat";
+	static const char cut_in_version[] = "h:1:1 [0] NCCL INFO NCCL vers";
+	struct loaded x;
+	char list[64];
+
+	load_str(&x, cut_in_via);
+	assert_string_equal(get_str(nccl(&x), "version"), "2.18.1");
+	get_list(nccl(&x), "transports", list, sizeof(list));
+	assert_string_equal(list, "");	/* "SH" is not yet "SHM" */
+	unload(&x);
+	load_str(&x, cut_in_coll);
+	assert_int_equal(get_int(nccl(&x), "coll_lines"), 0);
+	get_list(nccl(&x), "transports", list, sizeof(list));
+	assert_string_equal(list, "p2p");
+	unload(&x);
+	load_str(&x, cut_in_version);
+	assert_null(get_str(nccl(&x), "version"));
+	assert_null(x.r->nccl_version.v);
+	unload(&x);
+}
+
+/*
+ * A log with no NCCL output in it (prose quoting NCCL lines included) adds
+ * no "nccl" key, and two NCCL versions are flagged.
+ */
+static void absent_and_mixed(void **state)
+{
+	struct loaded x;
+
+	load_str(&x, "step 1 loss 2.0\nstep 2 loss 1.5\nnccl is mentioned here but says nothing\n"
+		 "| notes | WARN lines (`misc/socket.cc:49 NCCL WARN socketProgress`), "
+		 "`ncclUnhandledCudaError`, quoted `NCCL INFO Channel 00 : 0[0] -> 1[1] via SHM` |\n");
+	assert_null(info_get(x.f.info, "nccl"));
+	assert_null(x.r->nccl_version.v);
+	unload(&x);
+	load_str(&x, "NCCL version 2.19.3+cuda12.3\nNCCL version 2.21.5+cuda12.4\n");
+	assert_string_equal(get_str(nccl(&x), "version"), "2.19.3");
+	assert_int_equal(count_diags(&x, "nccl-mixed-versions", NULL), 1);
+	unload(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(every_real_file),
+		cmocka_unit_test(coll_lines_aggregate),
+		cmocka_unit_test(send_recv_lines),
+		cmocka_unit_test(warn_positions),
+		cmocka_unit_test(comm_ranks),
+		cmocka_unit_test(facts_carry_their_source),
+		cmocka_unit_test(launcher_prefixes),
+		cmocka_unit_test(init_line_eras),
+		cmocka_unit_test(coll_datatypes),
+		cmocka_unit_test(crlf_line_ends),
+		cmocka_unit_test(ten_megabyte_line),
+		cmocka_unit_test(binary_noise),
+		cmocka_unit_test(stops_mid_line),
+		cmocka_unit_test(absent_and_mixed),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
