@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "ingest/trainlog.h"
+
 /* Readers of whole files, by the format name they declare. */
 static const struct reader *const file_readers[] = {
 	NULL
@@ -9,6 +11,7 @@ static const struct reader *const file_readers[] = {
 
 /* Readers of text lines; a log may feed several of them. */
 const struct reader *const line_readers[] = {
+	&trainlog_reader,
 	NULL
 };
 
