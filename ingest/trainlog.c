@@ -163,7 +163,7 @@ static const struct row rows[] = {
 	  "\\bstep:\\s*(?<step>\\d+)\\s+loss:\\s*(?<loss>" NUM ")"
 	  OPT("\\bmemory:\\s*(?<memory_gib>" NUM ")\\s*GiB")
 	  OPT("\\btps:\\s*(?<tokens_per_s>" NUM ")") },
-	{ FW_TORCHTITAN, K_DONE, "Training completed", NULL, "\\bTraining completed\\b" },
+	{ FW_TORCHTITAN, K_DONE, "Training completed", NULL, "\\bINFO - Training completed\\b" },
 	{ FW_NONE, 0, "mixed_precision_param", NULL,
 	  "\\bmixed_precision_param\\s*=\\s*['\"](?<precision>\\w+)['\"]" },
 
@@ -174,9 +174,9 @@ static const struct row rows[] = {
 	{ FW_LIGHTNING, K_SEEN, "Automatic Mixed Precision", NULL,
 	  "Using (?<precision>bfloat16|16bit|16-bit)(?: native)? Automatic Mixed Precision" },
 	{ FW_LIGHTNING, K_PROGRESS, "Epoch ", NULL,
-	  "\\bEpoch (?<epoch>\\d+):\\s*\\d+%\\|[^|]*\\|\\s*(?<batch>\\d+)/(?<batches>\\d+)\\s*"
-	  "\\[[^\\],]*,\\s*(?:(?<it_per_s>" NUM ")it/s|(?<s_per_it>" NUM ")s/it)"
-	  "(?=(?:[^\\]]*?\\b(?:train_)?loss(?:_step)?=(?<loss>" NUM "))?)" },
+	  "\\bEpoch (?<epoch>\\d+):\\s*\\d+%\\|[^|]{0,200}\\|\\s*(?<batch>\\d+)/(?<batches>\\d+)\\s*"
+	  "\\[[^\\],]{0,60},\\s*(?:(?<it_per_s>" NUM ")it/s|(?<s_per_it>" NUM ")s/it)"
+	  "(?=(?:[^\\]]{0,300}?\\b(?:train_)?loss(?:_step)?=(?<loss>" NUM "))?)" },
 	{ FW_LIGHTNING, K_DONE, "`Trainer.fit` stopped", NULL, "`Trainer\\.fit` stopped" },
 	{ FW_NONE, 0, "precision", NULL,
 	  "\\bprecision\\s*[=:]\\s*['\"]?(?<precision>bf16-mixed|16-mixed|bf16-true|16-true|"
@@ -189,7 +189,7 @@ static const struct row rows[] = {
 	  "\\bbatch size per (?:device|gpu)|\\blocal batch size)" SEP "(?<micro_batch>" INT ")\\b" },
 	{ FW_NONE, 0, NULL, NULL,
 	  "(?i)(?:\\btrain_batch_size|\\bglobal_batch_size|\\bglobal batch size|"
-	  "\\bTotal train batch size(?: \\([^)]*\\))?|\\beffective batch size)"
+	  "\\bTotal train batch size(?: \\([^)]{0,80}\\))?|\\beffective batch size)"
 	  SEP "(?<global_batch>" INT ")\\b" },
 	{ FW_NONE, 0, NULL, NULL,
 	  "(?i)\\bgradient[ _]accumulation[ _]steps" SEP "(?<grad_accum>" INT ")\\b" },
@@ -214,7 +214,7 @@ static const struct row rows[] = {
 	{ FW_NONE, K_TRACEBACK, "Traceback (most recent call last)", NULL,
 	  "Traceback \\(most recent call last\\)" },
 	{ FW_NONE, K_ERROR, NULL, NULL,
-	  "(?:^|[\\s:\\]>])(?:[A-Za-z_]\\w*\\.)*[A-Z]\\w*(?:Error|Exception|Interrupt)(?::\\s|:?$)" },
+	  "(?:^|[\\s:\\]>])(?:[A-Za-z_]\\w{0,60}\\.){0,12}[A-Z]\\w{0,60}(?:Error|Exception|Interrupt)(?::\\s|:?$)" },
 };
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
@@ -640,7 +640,8 @@ static void add_record(struct trainlog *st, const struct row *r, const struct hi
 		xgrow(&st->rates, &st->cap_rates, st->nrates + 1, sizeof(*st->rates));
 		st->rates[st->nrates++] = l->samples_per_s;
 	}
-	if (h->has[F_TOTAL_STEPS] && step >= 0 && step >= (int64_t)h->v[F_TOTAL_STEPS])
+	if (h->has[F_TOTAL_STEPS] && step >= 0 && step >= (int64_t)h->v[F_TOTAL_STEPS] &&
+	    !st->done_line)
 		st->done_line = st->lineno;
 }
 
@@ -658,7 +659,8 @@ static void apply_summary(struct trainlog *st, const struct hit *h)
 	struct srcpos pos = SRCPOS_LINE(st->ctx->path, st->lineno);
 	struct run *run = st->ctx->run;
 
-	st->done_line = st->lineno;
+	if (!st->done_line)
+		st->done_line = st->lineno;
 	if (positive(h, F_TRAIN_RUNTIME) >= 0 && st->runtime < 0) {
 		st->runtime = h->v[F_TRAIN_RUNTIME];
 		fact_set_f64(&run->train_runtime_s, st->runtime, &pos);
