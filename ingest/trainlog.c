@@ -87,7 +87,8 @@ struct row {
 };
 
 /* Pieces of patterns. */
-#define NUM "[-+]?(?:(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?|[-+]?(?:nan|inf)"
+#define NUM "(?:[-+]?(?:(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?|" \
+	    "[-+]?(?:nan|inf))"
 #define INT "\\d{1,3}(?:,\\d{3})+|\\d+"
 #define SIZE "\\d+(?:\\.\\d+)? ?(?:bytes|B|KiB|MiB|GiB|TiB)"
 /* between a key and its value: ": ", " = ", "=", " ...... ", "  " */
@@ -214,7 +215,8 @@ static const struct row rows[] = {
 	{ FW_NONE, K_TRACEBACK, "Traceback (most recent call last)", NULL,
 	  "Traceback \\(most recent call last\\)" },
 	{ FW_NONE, K_ERROR, NULL, NULL,
-	  "(?:^|[\\s:\\]>])(?:[A-Za-z_]\\w{0,60}\\.){0,12}[A-Z]\\w{0,60}(?:Error|Exception|Interrupt)(?::\\s|:?$)" },
+	  "(?:^|[\\s:\\]>])(?:[A-Za-z_]\\w{0,60}\\.){0,12}[A-Z]\\w{0,60}"
+	  "(?:Error|Exception|Interrupt)(?::\\s|:?$)" },
 };
 
 #define NROWS (sizeof(rows) / sizeof(rows[0]))
@@ -322,7 +324,9 @@ static bool parse_size(const char *s, size_t n, double *out)
 	while (k < n && s[k] == ' ')
 		k++;
 	for (size_t i = 0; i < sizeof(size_units) / sizeof(size_units[0]); i++) {
-		if (strlen(size_units[i].unit) == n - k && !memcmp(s + k, size_units[i].unit, n - k)) {
+		const char *u = size_units[i].unit;
+
+		if (strlen(u) == n - k && !memcmp(s + k, u, n - k)) {
 			*out = round(*out * size_units[i].scale);
 			return true;
 		}
@@ -340,7 +344,8 @@ static const struct {
 	{ "16bit", "fp16" }, { "16-bit", "fp16" }, { "16-mixed", "fp16" }, { "16-true", "fp16" },
 	{ "fp32", "fp32" }, { "float32", "fp32" }, { "torch.float32", "fp32" }, { "float", "fp32" },
 	{ "32-true", "fp32" }, { "no", "fp32" },
-	{ "fp64", "fp64" }, { "float64", "fp64" }, { "torch.float64", "fp64" }, { "64-true", "fp64" },
+	{ "fp64", "fp64" }, { "float64", "fp64" }, { "torch.float64", "fp64" },
+	{ "64-true", "fp64" },
 	{ "fp8", "fp8" }, { "tf32", "tf32" },
 };
 
@@ -511,8 +516,8 @@ static void set_i64(struct trainlog *st, enum field f, struct fact_i64 *mine,
 	if (fact_set_i64(run, (int64_t)v, &pos) || run->v == (int64_t)v)
 		return;
 	here = run->src.file == st->ctx->path;
-	diag_warn(st->ctx->diags, "train-conflict", &pos, "%s %lld differs from %lld read at %s%s%lld",
-		  fact_words[f], (long long)v, (long long)run->v, here ? "line " : run->src.file,
+	diag_warn(st->ctx->diags, "train-conflict", &pos,
+		  "%s %lld differs from %lld read at %s%s%lld", fact_words[f], (long long)v, (long long)run->v, here ? "line " : run->src.file,
 		  here ? "" : ":", (long long)run->src.line);
 }
 

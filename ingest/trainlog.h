@@ -9,6 +9,19 @@
  *
  * Users' own formats come from a patterns file (trainlog_load_patterns),
  * tried before the built-in profiles. The patterns are process-wide state.
+ *
+ * How lines are read: ANSI colour codes are dropped and a line is split at
+ * carriage returns (tqdm updates) before matching. A line gives at most one
+ * step record; one whose launcher prefix names a rank other than 0
+ * ("[rank1]:", "1: ", "[1,1]<stdout>:") gives none, so that every rank
+ * printing the same step counts once. Facts are kept as first read; a later
+ * different value is a "train-conflict" warning.
+ *
+ * Status of the file (the run keeps the gravest of its files'): failed-oom
+ * when an OOM message was printed; completed when training reached its end
+ * (HF train_runtime, Megatron's last iteration, torchtitan's or Lightning's
+ * end line); failed when a traceback ended in an exception line; incomplete
+ * when the last step printed is short of the planned total; else unknown.
  */
 #ifndef INGEST_TRAINLOG_H
 #define INGEST_TRAINLOG_H

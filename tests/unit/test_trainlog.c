@@ -371,7 +371,8 @@ static void test_oom_variants(void **state)
 	assert_int_equal(o.tried_bytes, -1);
 	assert_int_equal(o.capacity_bytes, -1);
 	assert_int_equal(o.gpu, -1);
-	assert_false(trainlog_parse_oom(code, strlen(code), &o));	/* source shown in a traceback */
+	/* the source line of a traceback names the class: not a message */
+	assert_false(trainlog_parse_oom(code, strlen(code), &o));
 }
 
 /* ---- hand-made logs -------------------------------------------------- */
@@ -579,7 +580,8 @@ static void test_truncated(void **state)
 static void test_noise(void **state)
 {
 	static const char head[] = "***** Running training *****\n"
-				   "  Total train batch size (w. parallel, distributed & accumulation) = 32\n";
+				   "  Total train batch size (w. parallel, distributed & "
+				   "accumulation) = 32\n";
 	static const char tail[] = "{'loss': 2.5, 'epoch': 0.5}\n"
 				   "{'train_runtime': 10.0, 'train_samples_per_second': 3.2}\n";
 	size_t pad = 300 * 1024, n = 0;
