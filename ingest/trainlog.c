@@ -870,23 +870,30 @@ static void info_fact(struct arena *a, struct info *o, const char *key, const st
 		info_null(a, o, key);
 }
 
+static void info_bytes(struct arena *a, struct info *o, const char *key, int64_t v)
+{
+	if (v >= 0)
+		info_int(a, o, key, v);
+	else
+		info_null(a, o, key);
+}
+
 static void describe_oom(struct trainlog *st, struct info *train)
 {
 	struct arena *a = st->ctx->arena;
-	struct info *o;
 	const struct run_oom *m = &st->oom;
+	struct info *o;
 
 	if (!m->src.file) {
 		info_null(a, train, "oom");
 		return;
 	}
 	o = info_obj(a, train, "oom");
-	info_num(a, o, "tried_bytes", m->tried_bytes >= 0 ? (double)m->tried_bytes : NAN);
-	info_num(a, o, "capacity_bytes", m->capacity_bytes >= 0 ? (double)m->capacity_bytes : NAN);
-	info_num(a, o, "allocated_bytes",
-		 m->allocated_bytes >= 0 ? (double)m->allocated_bytes : NAN);
-	info_num(a, o, "free_bytes", m->free_bytes >= 0 ? (double)m->free_bytes : NAN);
-	info_num(a, o, "reserved_bytes", m->reserved_bytes >= 0 ? (double)m->reserved_bytes : NAN);
+	info_bytes(a, o, "tried_bytes", m->tried_bytes);
+	info_bytes(a, o, "capacity_bytes", m->capacity_bytes);
+	info_bytes(a, o, "allocated_bytes", m->allocated_bytes);
+	info_bytes(a, o, "free_bytes", m->free_bytes);
+	info_bytes(a, o, "reserved_bytes", m->reserved_bytes);
 	info_int(a, o, "line", m->src.line);
 }
 
