@@ -159,7 +159,8 @@ static const struct row rows[] = {
 	{ FW_DEEPSPEED, 0, "dist_world_size=", NULL, "\\bdist_world_size=(?<world_size>\\d+)" },
 
 	/* torchtitan (ANSI colours are stripped before matching) */
-	{ FW_TORCHTITAN, K_HEADER, "Training starts at step", NULL, "Training starts at step \\d+" },
+	{ FW_TORCHTITAN, K_HEADER, "Training starts at step", NULL,
+	  "Training starts at step \\d+" },
 	{ FW_TORCHTITAN, K_STEP, "step:", NULL,
 	  "\\bstep:\\s*(?<step>\\d+)\\s+loss:\\s*(?<loss>" NUM ")"
 	  OPT("\\bmemory:\\s*(?<memory_gib>" NUM ")\\s*GiB")
@@ -175,7 +176,8 @@ static const struct row rows[] = {
 	{ FW_LIGHTNING, K_SEEN, "Automatic Mixed Precision", NULL,
 	  "Using (?<precision>bfloat16|16bit|16-bit)(?: native)? Automatic Mixed Precision" },
 	{ FW_LIGHTNING, K_PROGRESS, "Epoch ", NULL,
-	  "\\bEpoch (?<epoch>\\d+):\\s*\\d+%\\|[^|]{0,200}\\|\\s*(?<batch>\\d+)/(?<batches>\\d+)\\s*"
+	  "\\bEpoch (?<epoch>\\d+):\\s*\\d+%\\|[^|]{0,200}\\|"
+	  "\\s*(?<batch>\\d+)/(?<batches>\\d+)\\s*"
 	  "\\[[^\\],]{0,60},\\s*(?:(?<it_per_s>" NUM ")it/s|(?<s_per_it>" NUM ")s/it)"
 	  "(?=(?:[^\\]]{0,300}?\\b(?:train_)?loss(?:_step)?=(?<loss>" NUM "))?)" },
 	{ FW_LIGHTNING, K_DONE, "`Trainer.fit` stopped", NULL, "`Trainer\\.fit` stopped" },
@@ -187,7 +189,8 @@ static const struct row rows[] = {
 	{ FW_NONE, 0, NULL, NULL,
 	  "(?i)(?:\\btrain_micro_batch_size_per_gpu|\\bper_device_train_batch_size|"
 	  "\\bmicro_batch_size|\\bInstantaneous batch size per device|"
-	  "\\bbatch size per (?:device|gpu)|\\blocal batch size)" SEP "(?<micro_batch>" INT ")\\b" },
+	  "\\bbatch size per (?:device|gpu)|\\blocal batch size)"
+	  SEP "(?<micro_batch>" INT ")\\b" },
 	{ FW_NONE, 0, NULL, NULL,
 	  "(?i)(?:\\btrain_batch_size|\\bglobal_batch_size|\\bglobal batch size|"
 	  "\\bTotal train batch size(?: \\([^)]{0,80}\\))?|\\beffective batch size)"
@@ -199,15 +202,18 @@ static const struct row rows[] = {
 	  SEP "(?<total_steps>" INT ")\\b" },
 	{ FW_NONE, 0, NULL, NULL, "(?i)\\bworld[ _]size" SEP "(?<world_size>\\d+)\\b" },
 	{ FW_NONE, 0, NULL, NULL,
-	  "(?i)\\bmixed[ _]precision(?: type)?\\s*[:=]\\s*['\"]?(?<precision>bf16|fp16|fp8|no)\\b" },
+	  "(?i)\\bmixed[ _]precision(?: type)?\\s*[:=]\\s*['\"]?"
+	  "(?<precision>bf16|fp16|fp8|no)\\b" },
 
 	/* plain "step N ... time X" lines */
 	{ FW_PLAIN, K_METRIC, NULL, NULL,
-	  "(?i)\\b(?:global[ _])?step\\s*[:=#]?\\s*(?<step>\\d+)\\b(?:\\s*/\\s*(?<total_steps>\\d+))?"
+	  "(?i)\\b(?:global[ _])?step\\s*[:=#]?\\s*(?<step>\\d+)\\b"
+	  "(?:\\s*/\\s*(?<total_steps>\\d+))?"
 	  OPT("\\b(?:step[ _]?)?time\\s*[:=]?\\s*(?:(?<step_time_ms>" NUM ")\\s*ms\\b|"
 	      "(?<step_time>" NUM ")(?:\\s*s\\b|\\s*sec\\b)?)")
 	  OPT("\\bloss\\s*[:=]?\\s*(?<loss>" NUM ")")
-	  OPT("\\b(?:samples/s(?:ec)?|samples_per_sec(?:ond)?)\\s*[:=]?\\s*(?<samples_per_s>" NUM ")")
+	  OPT("\\b(?:samples/s(?:ec)?|samples_per_sec(?:ond)?)\\s*[:=]?\\s*"
+	      "(?<samples_per_s>" NUM ")")
 	  OPT("\\b(?:tokens/s(?:ec)?|tok/s|tokens_per_sec(?:ond)?)\\s*[:=]?\\s*"
 	      "(?<tokens_per_s>" NUM ")") },
 
@@ -517,8 +523,9 @@ static void set_i64(struct trainlog *st, enum field f, struct fact_i64 *mine,
 		return;
 	here = run->src.file == st->ctx->path;
 	diag_warn(st->ctx->diags, "train-conflict", &pos,
-		  "%s %lld differs from %lld read at %s%s%lld", fact_words[f], (long long)v, (long long)run->v, here ? "line " : run->src.file,
-		  here ? "" : ":", (long long)run->src.line);
+		  "%s %lld differs from %lld read at %s%s%lld", fact_words[f], (long long)v,
+		  (long long)run->v, here ? "line " : run->src.file, here ? "" : ":",
+		  (long long)run->src.line);
 }
 
 static void set_precision(struct trainlog *st, const char *dtype)

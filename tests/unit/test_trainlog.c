@@ -143,6 +143,22 @@ static size_t count_code(const struct diags *d, const char *code)
 	return n;
 }
 
+/* Writes text to a temporary file and loads it. */
+static void load_text(struct got *g, const char *text, size_t n)
+{
+	FILE *f;
+	int fd;
+
+	snprintf(g->path, sizeof(g->path), "/tmp/test_trainlog.XXXXXX");
+	fd = mkstemp(g->path);
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	assert_int_equal(fwrite(text, 1, n, f), n);
+	fclose(f);
+	load_path(g);
+	unlink(g->path);
+}
+
 /* ---- real files ------------------------------------------------------ */
 
 static void test_real_hf_deepspeed_2nodes(void **state)
@@ -151,7 +167,8 @@ static void test_real_hf_deepspeed_2nodes(void **state)
 	const struct info *o;
 
 	(void)state;
-	if (!load_real(&g, "daekeun-ml_2nodes_1xA10G_each_DeepSpeed_HF-Trainer_NCCL2.23.4_stdout.txt"))
+	if (!load_real(&g, "daekeun-ml_2nodes_1xA10G_each_DeepSpeed_HF-Trainer_"
+			   "NCCL2.23.4_stdout.txt"))
 		skip();
 	o = g.train;
 	assert_string_equal(sval(o, "framework"), "hf-trainer");
@@ -419,6 +436,33 @@ static void test_torchtitan(void **state)
 	assert_int_equal(g.r->log[2].step, 300);
 	assert_near(g.r->log[2].tokens_per_s, 10050);
 	assert_string_equal(sval(g.train, "status"), "completed");
+	/* the start line: local 8, global 64, accumulation 1, 300 steps */
+	assert_int_equal(ival(g.train, "micro_batch"), 8);
+	assert_int_equal(ival(g.train, "global_batch"), 64);
+	assert_int_equal(ival(g.train, "grad_accum"), 1);
+	assert_int_equal(g.r->logged.steps.v, 300);
+	unload(&g);
+}
+
+/* DeepSpeed's config as JSON and as a Python dict: "fp16": {"enabled": true} */
+static void test_deepspeed_json(void **state)
+{
+	static const char json[] =
+		"[2024-01-01 10:00:00,000] [INFO] [config.py:1000:print]   json = "
+		"{\"train_batch_size\": 32, \"train_micro_batch_size_per_gpu\": 16, "
+		"\"fp16\": {\"enabled\": true, \"loss_scale\": 0}}\n";
+	static const char dict[] =
+		"ds_config = {'bf16': {'enabled': True}, 'fp16': {'enabled': False}}\n";
+	struct got g;
+
+	(void)state;
+	load_text(&g, json, sizeof(json) - 1);
+	assert_string_equal(sval(g.train, "precision"), "fp16");
+	assert_int_equal(ival(g.train, "global_batch"), 32);
+	assert_int_equal(ival(g.train, "micro_batch"), 16);
+	unload(&g);
+	load_text(&g, dict, sizeof(dict) - 1);
+	assert_string_equal(sval(g.train, "precision"), "bf16");
 	unload(&g);
 }
 
@@ -513,22 +557,6 @@ static void test_crlf(void **state)
 	assert_near(nval(crlf.train, "samples_per_s"), 12.25);
 	unload(&lf);
 	unload(&crlf);
-}
-
-/* Writes text to a temporary file and loads it. */
-static void load_text(struct got *g, const char *text, size_t n)
-{
-	FILE *f;
-	int fd;
-
-	snprintf(g->path, sizeof(g->path), "/tmp/test_trainlog.XXXXXX");
-	fd = mkstemp(g->path);
-	assert_true(fd >= 0);
-	f = fdopen(fd, "w");
-	assert_int_equal(fwrite(text, 1, n, f), n);
-	fclose(f);
-	load_path(g);
-	unlink(g->path);
 }
 
 /* Progress updates split by "\r" read the same as one per line. */
@@ -741,6 +769,7 @@ int main(void)
 		cmocka_unit_test(test_torchtitan),
 		cmocka_unit_test(test_plain_and_traceback),
 		cmocka_unit_test(test_deepspeed_timers),
+		cmocka_unit_test(test_deepspeed_json),
 		cmocka_unit_test(test_lightning_progress),
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_cr_splits),
