@@ -410,7 +410,7 @@ static bool try_match(const struct compiled *c, const struct row *r, pcre2_match
 
 static int64_t size_or_unknown(const struct hit *h, enum field f)
 {
-	return h->has[f] && h->v[f] >= 0 ? (int64_t)h->v[f] : -1;
+	return h->has[f] && h->v[f] >= 0 && h->v[f] < 9e18 ? (int64_t)h->v[f] : -1;
 }
 
 static void oom_from_hit(const struct hit *h, struct run_oom *o)
@@ -420,9 +420,10 @@ static void oom_from_hit(const struct hit *h, struct run_oom *o)
 	o->allocated_bytes = size_or_unknown(h, F_OOM_ALLOCATED);
 	o->free_bytes = size_or_unknown(h, F_OOM_FREE);
 	o->reserved_bytes = size_or_unknown(h, F_OOM_RESERVED);
-	if (o->reserved_bytes < 0 && h->has[F_OOM_UNALLOCATED] && o->allocated_bytes >= 0)
-		o->reserved_bytes = o->allocated_bytes + (int64_t)h->v[F_OOM_UNALLOCATED];
-	o->gpu = h->has[F_OOM_GPU] ? (int32_t)h->v[F_OOM_GPU] : -1;
+	if (o->reserved_bytes < 0 && o->allocated_bytes >= 0 &&
+	    size_or_unknown(h, F_OOM_UNALLOCATED) >= 0)
+		o->reserved_bytes = o->allocated_bytes + size_or_unknown(h, F_OOM_UNALLOCATED);
+	o->gpu = h->has[F_OOM_GPU] && h->v[F_OOM_GPU] < 1e6 ? (int32_t)h->v[F_OOM_GPU] : -1;
 }
 
 bool trainlog_parse_oom(const char *s, size_t n, struct run_oom *out)
@@ -528,9 +529,9 @@ static void set_i64(struct trainlog *st, enum field f, struct fact_i64 *mine,
 		  (long long)run->src.line);
 }
 
-static void set_precision(struct trainlog *st, const char *dtype)
+static void set_precision(struct trainlog *st, const char *dtype, int64_t line)
 {
-	struct srcpos pos = SRCPOS_LINE(st->ctx->path, st->lineno);
+	struct srcpos pos = SRCPOS_LINE(st->ctx->path, line);
 
 	fact_set_str(st->ctx->trial, &st->facts.precision, dtype, &pos);
 	fact_set_str(st->ctx->trial, &st->ctx->run->logged.precision, dtype, &pos);
@@ -549,7 +550,7 @@ static void apply_precision(struct trainlog *st, const struct row *r, const stru
 				  h->text);
 	}
 	if (dtype)
-		set_precision(st, dtype);
+		set_precision(st, dtype, st->lineno);
 }
 
 static void apply_facts(struct trainlog *st, const struct row *r, const struct hit *h)
@@ -575,6 +576,12 @@ static void apply_facts(struct trainlog *st, const struct row *r, const struct h
 static double positive(const struct hit *h, enum field f)
 {
 	return h->has[f] && h->v[f] >= 0 && isfinite(h->v[f]) ? h->v[f] : -1;
+}
+
+/* A count or byte size as int64; -1 when absent, negative or absurd. */
+static int64_t count(const struct hit *h, enum field f)
+{
+	return positive(h, f) >= 0 && h->v[f] < 9e15 ? (int64_t)h->v[f] : -1;
 }
 
 static double step_time(const struct hit *h)
@@ -616,7 +623,7 @@ static int64_t progress_step(struct trainlog *st, const struct hit *h)
 	if (!h->has[F_EPOCH] || !h->has[F_BATCH] || !h->has[F_BATCHES])
 		return -1;
 	pos = h->v[F_EPOCH] * h->v[F_BATCHES] + h->v[F_BATCH];
-	if (pos <= st->progress || h->v[F_BATCH] < 1)
+	if (pos <= st->progress || h->v[F_BATCH] < 1 || pos > 9e15)
 		return -1;
 	st->progress = pos;
 	return (int64_t)pos;
@@ -625,7 +632,8 @@ static int64_t progress_step(struct trainlog *st, const struct hit *h)
 static void add_record(struct trainlog *st, const struct row *r, const struct hit *h)
 {
 	struct log_step *l;
-	int64_t step = h->has[F_STEP] && h->v[F_STEP] >= 0 ? (int64_t)h->v[F_STEP] : -1;
+	int64_t step = count(h, F_STEP);
+	int64_t total = count(h, F_TOTAL_STEPS);
 
 	if (!worth_recording(r, h))
 		return;
@@ -637,7 +645,7 @@ static void add_record(struct trainlog *st, const struct row *r, const struct hi
 	l->loss = h->has[F_LOSS] ? h->v[F_LOSS] : NAN;
 	l->samples_per_s = positive(h, F_SAMPLES_PER_S);
 	l->tokens_per_s = positive(h, F_TOKENS_PER_S);
-	l->memory_bytes = positive(h, F_MEMORY_GIB) >= 0 ?
+	l->memory_bytes = positive(h, F_MEMORY_GIB) >= 0 && h->v[F_MEMORY_GIB] < 1e6 ?
 			  (int64_t)round(h->v[F_MEMORY_GIB] * 1073741824.0) : -1;
 	st->ctx->src->events++;
 	st->nsteps++;
@@ -652,8 +660,7 @@ static void add_record(struct trainlog *st, const struct row *r, const struct hi
 		xgrow(&st->rates, &st->cap_rates, st->nrates + 1, sizeof(*st->rates));
 		st->rates[st->nrates++] = l->samples_per_s;
 	}
-	if (h->has[F_TOTAL_STEPS] && step >= 0 && step >= (int64_t)h->v[F_TOTAL_STEPS] &&
-	    !st->done_line)
+	if (total > 0 && step >= total && !st->done_line)
 		st->done_line = st->lineno;
 }
 
@@ -865,8 +872,7 @@ static void deepspeed_fp32(struct trainlog *st)
 
 	if (st->facts.precision.v || !st->no_bf16_line || !st->no_fp16_line)
 		return;
-	st->lineno = line;
-	set_precision(st, "fp32");
+	set_precision(st, "fp32", line);
 }
 
 static void info_fact(struct arena *a, struct info *o, const char *key, const struct fact_i64 *f)

@@ -685,6 +685,36 @@ static void test_not_training(void **state)
 	unload(&g);
 }
 
+/* Numbers too large for the model are unknown, never wrapped or undefined. */
+static void test_absurd_numbers(void **state)
+{
+	static const char text[] =
+		"step 99999999999999999999999 loss 1.5 time 1e400\n"
+		"step: 5  loss:  2.0  memory: 1e300GiB(1%)  tps: 1e999\n"
+		"Total train batch size (w. parallel, distributed & accumulation) = "
+		"123456789012345678901234567890\n"
+		"torch.OutOfMemoryError: CUDA out of memory. Tried to allocate "
+		"99999999999999999999999 GiB. GPU 99999999999 has a total capacity of 1.00 GiB "
+		"of which 0 bytes is free.\n";
+	struct got g;
+
+	(void)state;
+	load_text(&g, text, sizeof(text) - 1);
+	assert_int_equal(g.r->nlog, 2);
+	assert_int_equal(g.r->log[0].step, -1);
+	assert_near(g.r->log[0].loss, 1.5);
+	assert_true(g.r->log[0].step_time_s < 0);
+	assert_int_equal(g.r->log[1].step, 5);
+	assert_int_equal(g.r->log[1].memory_bytes, -1);
+	assert_true(g.r->log[1].tokens_per_s < 0);
+	assert_null_member(g.train, "global_batch");
+	assert_int_equal(g.r->oom.tried_bytes, -1);
+	assert_int_equal(g.r->oom.gpu, -1);
+	assert_int_equal(g.r->oom.capacity_bytes, 1073741824);
+	assert_int_equal(g.r->oom.free_bytes, 0);
+	unload(&g);
+}
+
 /* ---- users' patterns ------------------------------------------------- */
 
 static void test_patterns(void **state)
@@ -777,6 +807,7 @@ int main(void)
 		cmocka_unit_test(test_noise),
 		cmocka_unit_test(test_long_line),
 		cmocka_unit_test(test_not_training),
+		cmocka_unit_test(test_absurd_numbers),
 		cmocka_unit_test(test_patterns),
 	};
 
