@@ -89,7 +89,7 @@ struct row {
 /* Pieces of patterns. */
 #define NUM "(?:[-+]?(?:(?:\\d{1,3}(?:,\\d{3})+|\\d+)(?:\\.\\d*)?|\\.\\d+)(?:[eE][-+]?\\d+)?|" \
 	    "[-+]?(?:nan|inf))"
-#define INT "\\d{1,3}(?:,\\d{3})+|\\d+"
+#define INT "(?:\\d{1,3}(?:,\\d{3})+|\\d+)"
 #define SIZE "\\d+(?:\\.\\d+)? ?(?:bytes|B|KiB|MiB|GiB|TiB)"
 /* between a key and its value: ": ", " = ", "=", " ...... ", "  " */
 #define SEP "['\"]?(?:\\s*[:=]\\s*|\\s+(?:\\.{2,}\\s*)?)"
