@@ -156,6 +156,23 @@ struct log_step {
 	int64_t memory_bytes;	/* -1 unknown */
 };
 
+/*
+ * A CUDA out-of-memory message and the numbers it printed (added for the
+ * train-log reader, issue 5). Older PyTorch prints the total reserved
+ * ("reserved in total", "cached"); newer prints what is reserved but
+ * unallocated, to which `allocated` is added so that `reserved` always means
+ * the caching allocator's total.
+ */
+struct run_oom {
+	int64_t tried_bytes;	/* the allocation that failed; -1 not printed */
+	int64_t capacity_bytes;	/* the GPU's total memory; -1 */
+	int64_t allocated_bytes;/* allocated by PyTorch; -1 */
+	int64_t free_bytes;	/* free on the GPU; -1 */
+	int64_t reserved_bytes;	/* reserved by PyTorch in total; -1 */
+	int32_t gpu;		/* the device index printed; -1 */
+	struct srcpos src;	/* where it was printed; file == NULL: no OOM seen */
+};
+
 /* A file that contributed to a run, for `sources` and inspect. */
 struct source {
 	const char *path;
@@ -211,6 +228,13 @@ struct run {
 	/* nccl-tests result rows (ingest/nccl_tests.c), in file order */
 	struct nccl_test_row *nccl_tests;
 	size_t nnccl_tests, cap_nccl_tests;
+	/*
+	 * Added for the train-log reader (issue 5): what the job's stdout said
+	 * about how it ended. Nothing else in the model holds these.
+	 */
+	struct run_oom oom;			/* the first CUDA OOM message; src.file NULL: none */
+	struct fact_f64 train_runtime_s;	/* the trainer's whole-run time (HF train_runtime) */
+	struct fact_f64 train_samples_per_s;	/* the trainer's own samples/s over the run */
 };
 
 enum hypothesis { HYP_UNSET, HYP_STEP_TIME, HYP_GLOBAL_BATCH, HYP_FEASIBILITY };

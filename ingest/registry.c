@@ -5,6 +5,7 @@
 #include "ingest/manifest.h"
 #include "ingest/nccl_log.h"
 #include "ingest/nccl_tests.h"
+#include "ingest/trainlog.h"
 
 /* Readers of whole files, by the format name they declare. */
 static const struct reader *const file_readers[] = {
@@ -17,6 +18,7 @@ static const struct reader *const file_readers[] = {
 const struct reader *const line_readers[] = {
 	&nccl_log_reader,
 	&nccl_tests_reader,
+	&trainlog_reader,
 	NULL
 };
 
