@@ -37,6 +37,13 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints every diagnostic of d on stderr (warnings unless -q), then the suppressed count. */
 void print_diags(const struct diags *d);
+/*
+ * The options every command takes: -q, -v, --color[=WHEN], --patterns FILE
+ * (the training-log patterns of ingest/trainlog.h). Returns 1 when argv[*i]
+ * was one (advancing *i past its value), 0 when it was not, or EXIT_USAGE
+ * negated after printing why (a missing value, a bad patterns file).
+ */
+int common_option(const char *cmd, int argc, char **argv, int *i);
 /* True when argv[i] is --help or -h. */
 bool is_help(const char *arg);
 int show_help(const char *cmd);

@@ -54,14 +54,14 @@ int cmd_analyze(int argc, char **argv)
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
+		int c = common_option("analyze", argc, argv, &i);
+
+		if (c < 0)
+			return -c;
+		if (c)
+			continue;
 		if (!strcmp(argv[i], "--json"))
 			json = true;
-		else if (!strcmp(argv[i], "-q"))
-			verbosity = -1;
-		else if (!strcmp(argv[i], "-v"))
-			verbosity = 1;
-		else if (!strncmp(argv[i], "--color", 7))
-			continue;
 		else if (argv[i][0] == '-' && argv[i][1])
 			return usage_error("analyze", "unknown option '%s'", argv[i]);
 		else if (dir)

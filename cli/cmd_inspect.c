@@ -190,17 +190,18 @@ int cmd_inspect(int argc, char **argv)
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		int c = opts ? common_option("inspect", argc, argv, &i) : 0;
 
+		if (c < 0) {
+			walk_release(&w);
+			return -c;
+		}
+		if (c)
+			continue;
 		if (opts && !strcmp(a, "--")) {
 			opts = false;
 		} else if (opts && !strcmp(a, "--json")) {
 			in.json = true;
-		} else if (opts && !strcmp(a, "-q")) {
-			verbosity = -1;
-		} else if (opts && !strcmp(a, "-v")) {
-			verbosity = 1;
-		} else if (opts && !strncmp(a, "--color", 7)) {
-			continue;	/* inspect prints no colour */
 		} else if (opts && a[0] == '-' && a[1]) {
 			walk_release(&w);
 			return usage_error("inspect", "unknown option '%s'", a);

@@ -8,6 +8,7 @@
 
 #include "cli/cli.h"
 #include "core/buf.h"
+#include "ingest/trainlog.h"
 
 int verbosity;
 
@@ -27,7 +28,12 @@ static const struct command commands[] = {
 	  "Prints the hypothesis and verdict, speedup and scaling efficiency, where the\n"
 	  "time went per GPU, memory per GPU, confounds and recommendations.\n"
 	  "\n"
-	  "  --json    print analysis.json instead of text\n" },
+	  "  --json    print analysis.json instead of text\n"
+	  "  --patterns FILE  your own training-log line formats: PCRE2 patterns, one\n"
+	  "            per line, with named groups step, step_time, loss, samples_per_s,\n"
+	  "            tokens_per_s, memory_gib, global_batch, micro_batch, grad_accum,\n"
+	  "            precision\n"
+	  "  -q, -v    say less, say more\n" },
 	{ "inspect", cmd_inspect, "say what each file is and what was read from it",
 	  "usage: scaleaudit inspect [--json] PATH...\n"
 	  "\n"
@@ -36,6 +42,7 @@ static const struct command commands[] = {
 	  "listed with the reason. PATH may be - for standard input.\n"
 	  "\n"
 	  "  --json    print {\"files\": [...]} instead of text\n"
+	  "  --patterns FILE  your own training-log line formats (see 'help analyze')\n"
 	  "  -q, -v    say less (no warnings), say more\n"
 	  "\n"
 	  "Exit status: 0 every file was read or recognised; 1 nothing usable was found;\n"
@@ -125,6 +132,32 @@ void print_diags(const struct diags *d)
 		fprintf(stderr, "scaleaudit: %zu more messages like these were not shown\n",
 			d->suppressed);
 	buf_release(&line);
+}
+
+int common_option(const char *cmd, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	struct diags d = DIAGS_INIT;
+	int rc;
+
+	if (!strcmp(a, "-q")) {
+		verbosity = -1;
+	} else if (!strcmp(a, "-v")) {
+		verbosity = 1;
+	} else if (!strcmp(a, "--color") || !strncmp(a, "--color=", 8)) {
+		return 1;	/* no output of ours is coloured yet */
+	} else if (!strcmp(a, "--patterns")) {
+		if (*i + 1 >= argc)
+			return -usage_error(cmd, "--patterns needs a FILE");
+		rc = trainlog_load_patterns(argv[++*i], &d);
+		print_diags(&d);
+		diags_release(&d);
+		if (rc < 0)
+			return -EXIT_USAGE;
+	} else {
+		return 0;
+	}
+	return 1;
 }
 
 bool is_help(const char *arg)

@@ -28,7 +28,7 @@ bool buf_add(struct buf *b, const void *p, size_t n);	/* false when refused */
 bool buf_addstr(struct buf *b, const char *s);
 bool buf_addch(struct buf *b, int c);
 bool buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-bool buf_vaddf(struct buf *b, const char *fmt, va_list ap);
+bool buf_vaddf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 char *buf_detach(struct buf *b);		/* hands the string to the caller, leaves b empty */
 
 #endif

@@ -16,6 +16,7 @@ static size_t count_code(const struct diags *d, const char *code)
 	return n;
 }
 
+__attribute__((format(printf, 5, 0)))
 static int vadd(struct diags *d, enum diag_severity sev, const char *code,
 		const struct srcpos *pos, const char *fmt, va_list ap)
 {

@@ -1,0 +1,6 @@
+# a bad patterns file is a usage error naming the file, line and offset
+args: analyze --patterns tests/data/cli/bad.pat tests/data/cli
+status: 2
+--- stdout
+--- stderr
+tests/data/cli/bad.pat:2: bad pattern: missing closing parenthesis at offset 10

@@ -1,0 +1,6 @@
+# a file is not a trial
+args: analyze tests/data/cli/trial.ini
+status: 1
+--- stdout
+--- stderr
+tests/data/cli/trial.ini: not a directory: a trial is a directory of runs

@@ -1,0 +1,2 @@
+# comment
+step (?<step>\d+
