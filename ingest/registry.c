@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "ingest/gpumon.h"
+
 /* Readers of whole files, by the format name they declare. */
 static const struct reader *const file_readers[] = {
 	NULL
@@ -9,6 +11,12 @@ static const struct reader *const file_readers[] = {
 
 /* Readers of text lines; a log may feed several of them. */
 const struct reader *const line_readers[] = {
+	&gpumon_smi_csv_reader,
+	&gpumon_rocm_csv_reader,
+	&gpumon_dmon_reader,
+	&gpumon_dcgmi_reader,
+	&gpumon_topo_reader,
+	&gpumon_table_reader,
 	NULL
 };
 
