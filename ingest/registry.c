@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "ingest/collect_env.h"
 #include "ingest/gpumon.h"
 
 /* Readers of whole files, by the format name they declare. */
@@ -17,6 +18,7 @@ const struct reader *const line_readers[] = {
 	&gpumon_dcgmi_reader,
 	&gpumon_topo_reader,
 	&gpumon_table_reader,
+	&collect_env_reader,
 	NULL
 };
 
