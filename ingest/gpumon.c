@@ -809,7 +809,7 @@ static bool smi_infer(struct csvmon *c)
 	double v;
 	struct span rest;
 
-	if (c->f.too_many || c->f.n < 2 || !gpumon_parse_time(field(&c->f, 0).p, field(&c->f, 0).n, &ns))
+	if (c->f.too_many || c->f.n < 3 || !gpumon_parse_time(field(&c->f, 0).p, field(&c->f, 0).n, &ns))
 		return false;
 	c->ambiguous = 0;
 	for (size_t i = 0; i < c->f.n; i++) {
@@ -837,6 +837,37 @@ static bool smi_infer(struct csvmon *c)
 	c->pos = 0;
 	c->last_ts = -1;
 	c->time_col = true;
+	return true;
+}
+
+/* A headerless row has the shape of the first: the same columns say what they are. */
+static bool smi_same_shape(struct csvmon *c)
+{
+	int64_t ns;
+
+	for (size_t i = 0; i < c->ncols; i++) {
+		struct span s = field(&c->f, i);
+		bool ok = true;
+
+		switch (c->col[i].role) {
+		case R_TIMESTAMP:
+			ok = gpumon_parse_time(s.p, s.n, &ns);
+			break;
+		case R_UUID:
+			ok = s.n > 4 && !memcmp(s.p, "GPU-", 4);
+			break;
+		case R_BUS:
+			ok = matches(P_BUSID, s.p, s.n);
+			break;
+		case R_NAME:
+			ok = looks_name(s);
+			break;
+		default:
+			break;
+		}
+		if (!ok)
+			return false;
+	}
 	return true;
 }
 
@@ -966,6 +997,8 @@ static int csvmon_line(void *st, const char *line, size_t len, int64_t lineno)
 			return 0;
 		c->first_row = lineno;
 	}
+	if (!c->headered && (c->f.n != c->ncols || c->f.too_many || !smi_same_shape(c)))
+		return 0;	/* not a row of the headerless table */
 	if (c->f.n != c->ncols || c->f.too_many) {
 		c->m.errors += c->headered;
 		if (c->headered)
