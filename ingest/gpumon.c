@@ -1442,8 +1442,8 @@ static int topo_line(void *st, const char *line, size_t len, int64_t lineno)
 		topo_row(t, line, len);
 		return 0;
 	}
-	if (split_ws(line, len, tok, 1) && (!memcmp(tok[0].p, "NIC", tok[0].n < 3 ? tok[0].n : 3) ||
-					    !memcmp(tok[0].p, "mlx", tok[0].n < 3 ? tok[0].n : 3)))
+	if (split_ws(line, len, tok, 1) >= 1 && tok[0].n > 3 &&
+	    (!memcmp(tok[0].p, "NIC", 3) || !memcmp(tok[0].p, "mlx", 3)))
 		return 0;	/* a NIC's row */
 	t->in_matrix = false;
 	return 0;
