@@ -719,13 +719,17 @@ static enum role smi_role(struct span name, int *known)
 	return R_OTHER;
 }
 
-/* A --query-gpu header: every field a name (with a unit), most of them known, one the model uses. */
-static bool smi_header(struct csvmon *c)
+/*
+ * A --query-gpu header: fields joined by ", " as nvidia-smi writes them,
+ * every one a name (with a unit), most of them known, and one a measurement
+ * the model keeps (memory, utilization or power).
+ */
+static bool smi_header(struct csvmon *c, const char *line, size_t len)
 {
 	struct column col[MAX_FIELDS];
 	int known = 0, used = 0;
 
-	if (c->f.too_many || !c->f.n)
+	if (c->f.too_many || !c->f.n || (c->f.n > 1 && !memmem(line, len, ", ", 2)))
 		return false;
 	for (size_t i = 0; i < c->f.n; i++) {
 		struct span name, unit;
@@ -734,7 +738,7 @@ static bool smi_header(struct csvmon *c)
 			return false;
 		col[i].role = smi_role(name, &known);
 		col[i].unit = unit.n ? unit_find(unit) : NULL;
-		used += col[i].role != R_OTHER;
+		used += role_qty(col[i].role) != Q_NONE;
 	}
 	if (!used || (size_t)known * 2 < c->f.n + 1)
 		return false;
@@ -988,7 +992,7 @@ static int csvmon_line(void *st, const char *line, size_t len, int64_t lineno)
 	if (!len || !memchr(line, ',', len))
 		return 0;	/* not a CSV line: prose, noise, a blank between blocks */
 	fields_split(&c->f, line, len);
-	if (c->rocm ? rocm_header(c) : smi_header(c)) {
+	if (c->rocm ? rocm_header(c) : smi_header(c, line, len)) {
 		csv_new_header(c);
 		return 0;
 	}
