@@ -206,6 +206,39 @@ struct nccl_test_row {
 	const char *file;	/* interned path of that file */
 };
 
+/* --- the software stack as the environment report and logs show it (issue 5) --- */
+
+/* torch.cuda's "<gpu> with CUDA capability sm_120 is not compatible ..." warning. */
+struct env_arch_warning {
+	const char *gpu;	/* interned "NVIDIA GeForce RTX 5090" */
+	const char *capability;	/* interned "sm_120" */
+	const char *supported;	/* interned "sm_50 sm_60 ... sm_90"; NULL when not printed */
+	struct srcpos src;
+};
+
+struct env_library {
+	const char *name;	/* interned "torch", as pip or conda lists it */
+	const char *version;	/* interned "2.2.1" */
+};
+
+/* Arrays live in the trial's arena; a value not reported is NULL / unset. */
+struct env_info {
+	struct fact_str torch;		/* "2.8.0.dev20250408" (no "+cu128") */
+	struct fact_str torch_cuda;	/* CUDA the wheel was built with: "12.8" */
+	struct fact_str cuda_runtime;	/* the system's CUDA runtime: "12.8.93" */
+	struct fact_str driver;		/* "570.124.06" */
+	struct fact_str cudnn;		/* "9.2.1"; unset when several libraries disagree */
+	struct fact_str cuda_archs;	/* vLLM build flags: "7.5 8.0 ... 12.0+PTX" */
+	const char **gpus;		/* interned GPU names, in CUDA order */
+	size_t ngpus;
+	struct env_library *libs;	/* [pip3] / [conda] lines, vLLM's version */
+	size_t nlibs;
+	struct env_arch_warning *arch_warnings;	/* in log order */
+	size_t narch_warnings;
+	bool no_kernel_image;		/* "no kernel image is available for execution" */
+	struct srcpos no_kernel_image_src;
+};
+
 struct run {
 	const char *name;	/* run.ini name, else the directory's base name */
 	const char *dir;	/* the directory */
@@ -235,6 +268,8 @@ struct run {
 	struct run_oom oom;			/* the first CUDA OOM message; src.file NULL: none */
 	struct fact_f64 train_runtime_s;	/* the trainer's whole-run time (HF train_runtime) */
 	struct fact_f64 train_samples_per_s;	/* the trainer's own samples/s over the run */
+	/* --- the software stack (ingest/collect_env.c, issue 5) --- */
+	struct env_info env;
 };
 
 enum hypothesis { HYP_UNSET, HYP_STEP_TIME, HYP_GLOBAL_BATCH, HYP_FEASIBILITY };

@@ -6,6 +6,8 @@
 #include "ingest/nccl_log.h"
 #include "ingest/nccl_tests.h"
 #include "ingest/trainlog.h"
+#include "ingest/collect_env.h"
+#include "ingest/gpumon.h"
 
 /* Readers of whole files, by the format name they declare. */
 static const struct reader *const file_readers[] = {
@@ -19,6 +21,13 @@ const struct reader *const line_readers[] = {
 	&nccl_log_reader,
 	&nccl_tests_reader,
 	&trainlog_reader,
+	&gpumon_smi_csv_reader,
+	&gpumon_rocm_csv_reader,
+	&gpumon_dmon_reader,
+	&gpumon_dcgmi_reader,
+	&gpumon_topo_reader,
+	&gpumon_table_reader,
+	&collect_env_reader,
 	NULL
 };
 
