@@ -198,8 +198,12 @@ static void finish_all(struct session *s, struct ingest_file *f, bool lines)
 		if (a->r->path && a->r->input == READ_PATH)
 			a->r->path(a->st, f->path);
 		a->r->finish(a->st);
-		if (a->r->input != READ_LINES || !a->r->found || a->r->found(a->st))
+		if (a->r->input != READ_LINES || !a->r->found || a->r->found(a->st)) {
+			/* content no signature caught, but a reader took: name it after that reader */
+			if (!f->read && f->sniff.format == FMT_UNKNOWN)
+				f->sniff.format = format_from_name(a->r->name);
 			f->read = true;
+		}
 		a->r->free(a->st);
 	}
 	buf_release(&s->line);
@@ -277,6 +281,8 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 			feed(&s, lines, chunk, (size_t)got);
 	}
 	finish_all(&s, out, lines);
+	info_str(a, out->info, "format", format_name(out->sniff.format));
+	s.ctx.src->format = format_name(out->sniff.format);
 	if (!out->read)
 		out->skipped = out->sniff.format == FMT_UNKNOWN ? out->sniff.why :
 			       "nothing in it that scaleaudit reads";

@@ -63,10 +63,10 @@ static const struct signature {
 	{ FMT_RUN_INI, "^\\s*\\[run\\]\\s*$" },
 	{ FMT_NSYS_CSV, "^\"?Time ?\\(%\\)\"?,\"?Total Time" },
 	{ FMT_NSYS_CSV, "^\"?Start(?: \\(ns\\))?\"?,\"?Duration(?: \\(ns\\))?\"?," },
-	{ FMT_NVSMI_CSV, "^(?:timestamp|index|name|gpu_name|pci\\.bus_id|uuid|"
+	{ FMT_NVSMI_CSV, "^(?=[^\\n]*\\b(?:memory|utilization|power)\\.)(?:timestamp|index|name|gpu_name|pci\\.bus_id|uuid|"
 			 "memory\\.\\w+|utilization\\.\\w+)(?: \\[[^\\]\\n]*\\])?"
 			 "(?:, ?[\\w.]+(?: \\[[^\\]\\n]*\\])?)+\\s*$" },
-	{ FMT_NVSMI_CSV, "^\\d{4}/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d+, " },
+	{ FMT_NVSMI_CSV, "^\\d{4}/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d+, [^\\n]*\\d (?:MiB|%|W)(?:,|$)" },
 	{ FMT_ROCM_SMI_CSV, "^device,.*(?:VRAM|GPU use|Temperature)" },
 	{ FMT_NCCL_TESTS, "^#?\\s*nThread \\d+ nGpus \\d+" },
 	{ FMT_NCCL_TESTS, "^#?\\s+size\\s+count\\s+type\\s+(?:redop|op)\\b" },
@@ -89,7 +89,7 @@ static const struct signature {
 	{ FMT_COLLECT_ENV, "^\\[(?:pip3?|conda)\\] (?:torch|numpy|triton|nvidia-[\\w-]+)[=\\s]" },
 	{ FMT_COLLECT_ENV, "^\\s*(?:System|PyTorch|Python Environment|CUDA / GPU|vLLM) Info\\s*$" },
 	{ FMT_DCGMI_DMON, "^#\\s*Entity\\s+[A-Z]" },
-	{ FMT_NVSMI_DMON, "^#\\s*gpu\\s+(?:pwr|sm|fb|mem|temp|gtemp)\\b" },
+	{ FMT_NVSMI_DMON, "^#\\s*(?:Date\\s+)?(?:Time\\s+)?gpu\\s+(?:pwr|sm|fb|mem|temp|gtemp)\\b" },
 	{ FMT_NVSMI_TABLE, "NVIDIA-SMI \\d+\\.\\d+" },
 	{ FMT_NVSMI_TOPO, "^\\s*GPU0(?:\\s+(?:GPU|NIC|mlx)\\w*)*\\s+CPU Affinity" },
 	{ FMT_TRAIN_LOG, "\\*{5} Running training \\*{5}" },
