@@ -146,6 +146,12 @@ static bool under_capacity(const struct run_result *r)
 	return true;
 }
 
+/* "1 GPU", "2 GPUs" */
+static const char *gpus(struct analysis *a, int n)
+{
+	return analysis_printf(a, "%d GPU%s", n, n == 1 ? "" : "s");
+}
+
 static void verdict_step_time(struct analysis *a, const struct run_result *b,
 			      const struct run_result *c)
 {
@@ -156,16 +162,16 @@ static void verdict_step_time(struct analysis *a, const struct run_result *b,
 		cmp->reason = "the step time of one of the runs is unknown";
 	} else if (cmp->speedup > 1.1) {
 		cmp->verdict = VERDICT_CONFIRMED;
-		cmp->reason = analysis_printf(a, "a step takes %.1f ms on %d GPUs against %.1f ms on %d: "
+		cmp->reason = analysis_printf(a, "a step takes %.1f ms on %s against %.1f ms on %s: "
 					      "%.2fx faster, %.0f%% scaling efficiency",
-					      c->step_median_s * 1e3, c->gpus, b->step_median_s * 1e3,
-					      b->gpus, cmp->speedup, 100 * cmp->scaling_efficiency);
+					      c->step_median_s * 1e3, gpus(a, c->gpus), b->step_median_s * 1e3,
+					      gpus(a, b->gpus), cmp->speedup, 100 * cmp->scaling_efficiency);
 	} else {
 		cmp->verdict = VERDICT_REFUTED;
-		cmp->reason = analysis_printf(a, "a step takes %.1f ms on %d GPUs against %.1f ms on %d: "
+		cmp->reason = analysis_printf(a, "a step takes %.1f ms on %s against %.1f ms on %s: "
 					      "a speedup of %.2fx, not above 1.1x",
-					      c->step_median_s * 1e3, c->gpus, b->step_median_s * 1e3,
-					      b->gpus, cmp->speedup);
+					      c->step_median_s * 1e3, gpus(a, c->gpus), b->step_median_s * 1e3,
+					      gpus(a, b->gpus), cmp->speedup);
 	}
 }
 
@@ -191,9 +197,9 @@ static void verdict_global_batch(struct analysis *a, const struct run_result *b,
 			"a GPU of the candidate reached its memory capacity";
 	} else {
 		cmp->verdict = VERDICT_CONFIRMED;
-		cmp->reason = analysis_printf(a, "%d GPUs ran a global batch of %lld at %.2fx the throughput, "
+		cmp->reason = analysis_printf(a, "%s ran a global batch of %lld at %.2fx the throughput, "
 					      "every GPU under its memory capacity",
-					      c->gpus, (long long)c->global_batch, cmp->throughput_ratio);
+					      gpus(a, c->gpus), (long long)c->global_batch, cmp->throughput_ratio);
 	}
 }
 
@@ -205,20 +211,20 @@ static void verdict_feasibility(struct analysis *a, const struct run_result *b,
 
 	if (!base_failed) {
 		cmp->verdict = VERDICT_REFUTED;
-		cmp->reason = analysis_printf(a, "the run was already possible on %d GPU: it completed %lld steady steps",
-					      b->gpus, (long long)b->steps_measured);
+		cmp->reason = analysis_printf(a, "the run was already possible on %s: it completed %lld steady steps",
+					      gpus(a, b->gpus), (long long)b->steps_measured);
 	} else if (c->status != RUN_COMPLETED || !under_capacity(c)) {
 		cmp->verdict = VERDICT_REFUTED;
 		cmp->reason = c->status != RUN_COMPLETED ?
-			analysis_printf(a, "the %d-GPU run did not complete (%s)", c->gpus,
+			analysis_printf(a, "the run on %s did not complete (%s)", gpus(a, c->gpus),
 					run_status_name(c->status)) :
 			"the candidate completed, but a GPU's peak memory is unknown or at capacity";
 	} else {
 		cmp->verdict = VERDICT_CONFIRMED;
-		cmp->reason = analysis_printf(a, "on %d GPU the run %s; on %d GPUs it completed %lld steady steps "
-					      "with every GPU under its memory capacity", b->gpus,
+		cmp->reason = analysis_printf(a, "on %s the run %s; on %s it completed %lld steady steps "
+					      "with every GPU under its memory capacity", gpus(a, b->gpus),
 					      b->status == RUN_FAILED_OOM ? "ran out of memory" : "did not run",
-					      c->gpus, (long long)c->steps_measured);
+					      gpus(a, c->gpus), (long long)c->steps_measured);
 	}
 }
 

@@ -561,6 +561,8 @@ static int by_op_bytes(const void *a, const void *b)
 {
 	const struct bw_point *x = a, *y = b;
 
+	if (x->from_nccl_tests != y->from_nccl_tests)
+		return (int)x->from_nccl_tests - (int)y->from_nccl_tests;
 	if (x->op != y->op)
 		return (int)x->op - (int)y->op;
 	return (x->bytes > y->bytes) - (x->bytes < y->bytes);
@@ -590,13 +592,27 @@ static void run_bw(struct run_result *rr, const struct run *r)
 								  coll_busbw_factor((enum coll_op)e->coll, rr->gpus) };
 		}
 	}
+	for (size_t i = 0; i < r->nnccl_tests; i++) {
+		const struct nccl_test_row *t = &r->nccl_tests[i];
+		enum coll_op op = t->op ? coll_from_name(t->op, strlen(t->op)) : COLL_NONE;
+		double bw = t->busbw_oop >= 0 ? t->busbw_oop : t->busbw_ip;
+
+		if (bw < 0 || t->bytes <= 0)
+			continue;
+		xgrow(&p, &cap, n + 1, sizeof(*p));
+		p[n++] = (struct bw_point){ .op = op, .bytes = t->bytes, .busbw_gbps = bw,
+					    .from_nccl_tests = true };
+		if (op == COLL_ALLREDUCE && (isnan(rr->link_busbw_gbps) || bw > rr->link_busbw_gbps))
+			rr->link_busbw_gbps = bw;	/* the best the link showed */
+	}
 	if (n > 1)
 		qsort(p, n, sizeof(*p), by_op_bytes);
 	for (size_t i = 0; i < n;) {	/* the mean per (op, bytes), in place */
 		size_t k = i;
 		double total = 0;
 
-		while (k < n && p[k].op == p[i].op && p[k].bytes == p[i].bytes)
+		while (k < n && p[k].op == p[i].op && p[k].bytes == p[i].bytes &&
+		       p[k].from_nccl_tests == p[i].from_nccl_tests)
 			total += p[k++].busbw_gbps;
 		p[m] = p[i];
 		p[m++].busbw_gbps = total / (double)(k - i);
@@ -656,6 +672,30 @@ static void run_facts(struct run_result *rr, const struct run *r)
 	rr->nccl_version = r->nccl_version.v;
 }
 
+/*
+ * Without a trace, the training log's own step times are the windows (DESIGN
+ * §5: "otherwise from the training log"); where the time went stays unknown.
+ */
+static void log_steps(struct gpu_result *g, const struct run *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nlog; i++)
+		n += r->log[i].step_time_s > 0;
+	if (!n)
+		return;
+	g->steps = xcalloc(n, sizeof(*g->steps));
+	for (size_t i = 0; i < r->nlog; i++) {
+		if (r->log[i].step_time_s <= 0)
+			continue;
+		g->steps[g->nsteps++] = (struct step_point){
+			.number = r->log[i].step >= 0 ? r->log[i].step : (int64_t)g->nsteps,
+			.window_s = r->log[i].step_time_s,
+			.parts = { NAN, NAN, NAN, NAN, NAN, NAN },
+		};
+	}
+}
+
 /* GPUs of a run without traces: from the monitor's GPU indexes, else from the manifest. */
 static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max)
 {
@@ -669,8 +709,18 @@ static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max)
 		if (j == n && n < max)
 			idx[n++] = r->gpu[i].gpu;
 	}
-	for (int64_t g = 0; !n && r->declared.gpus.set && g < r->declared.gpus.v && n < max; g++)
-		idx[n++] = (int32_t)g;
+	if (n)
+		return n;
+	if (r->declared.gpus.set || r->logged.gpus.set) {
+		int64_t want = r->declared.gpus.set ? r->declared.gpus.v : r->logged.gpus.v;
+
+		while (n < max && (int64_t)n < want) {
+			idx[n] = (int32_t)n;
+			n++;
+		}
+	} else if (r->nlog && max) {
+		idx[n++] = 0;	/* a log of steps ran on at least one GPU */
+	}
 	return n;
 }
 
@@ -713,6 +763,8 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		if (k) {
 			windows_of(k, &w[g]);
 			gpu_steps(&rr->gpu[g], k, &w[g]);
+		} else if (g == 0) {
+			log_steps(&rr->gpu[g], r);
 		}
 	}
 	mark_warmup(rr);
@@ -732,6 +784,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	}
 	step_stats(rr);
 	run_facts(rr, r);
+	rr->link_busbw_gbps = NAN;
 	run_comm(rr, r);
 	run_bw(rr, r);
 	run_precision(rr, r);
@@ -746,7 +799,6 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 				 rr->global_batch * rr->steps_measured : -1;
 	rr->monitor = r->gpu;
 	rr->nmonitor = r->ngpu;
-	rr->link_busbw_gbps = NAN;
 	for (size_t g = 0; g < n; g++) {
 		free(w[g].number);
 		free(w[g].bounds);

@@ -93,11 +93,14 @@ static void scaling(const struct analysis *a, FILE *f)
 		fmt(b1, sizeof(b1), 2, c->speedup),
 		fmt(b2, sizeof(b2), 0, 100 * c->scaling_efficiency),
 		fmt(b3, sizeof(b3), 2, c->throughput_ratio));
-	if (!isnan(c->ideal_s))
+	if (!isnan(c->ideal_s) && !isnan(c->attribution_s.compute))
 		fprintf(f, "Lost against perfect scaling (n x step - 1-GPU step, ms): compute %+.1f, "
 			"exposed comm %+.1f, memory %+.1f, idle %+.1f = %+.1f\n",
 			c->attribution_s.compute * 1e3, c->attribution_s.exposed_comm * 1e3,
 			c->attribution_s.memory * 1e3, c->attribution_s.idle * 1e3,
+			(c->actual_s - c->ideal_s) * 1e3);
+	else if (!isnan(c->ideal_s))
+		fprintf(f, "Lost against perfect scaling: %+.1f ms per step (no trace says where)\n",
 			(c->actual_s - c->ideal_s) * 1e3);
 	fputc('\n', f);
 }
