@@ -406,6 +406,7 @@ static void bw_panel(const struct analysis *a, const size_t *order, size_t n, st
 
 	p->title = "Bus bandwidth by message size";
 	p->x.scale = AXIS_LOG2_BYTES;
+	p->x.tight = true;
 	p->y.zero = true;
 	for (k = 0; k < n; k++) {
 		const struct run_result *r = &a->runs[order[k]];

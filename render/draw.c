@@ -5,8 +5,11 @@
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "core/buf.h"
+#include "core/xalloc.h"
 #include "render/text.h"
 
 #define MARKER_R 2.8
@@ -276,9 +279,83 @@ static cairo_status_t png_finish(cairo_surface_t *s, FILE *f)
 	return cairo_surface_write_to_png_stream(s, file_write, f);
 }
 
+/*
+ * cairo names SVG groups after a process-wide surface counter ("surface6"),
+ * so the same chart drawn second in a process would differ. The SVG is kept
+ * in memory and its surface ids renumbered in order of appearance.
+ */
+#define SVG_IDS_MAX 64
+
+static const cairo_user_data_key_t svg_key;
+
+static cairo_status_t buf_write(void *closure, const unsigned char *data, unsigned int len)
+{
+	return buf_add(closure, data, len) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_NO_MEMORY;
+}
+
+static void buf_free(void *p)
+{
+	buf_release(p);
+	free(p);
+}
+
 static cairo_surface_t *svg_create(FILE *f, double w, double h)
 {
-	return cairo_svg_surface_create_for_stream(file_write, f, w, h);
+	struct buf *b = xmalloc(sizeof(*b));
+	cairo_surface_t *s;
+
+	buf_init(b, 0);
+	s = cairo_svg_surface_create_for_stream(buf_write, b, w, h);
+	cairo_surface_set_user_data(s, &svg_key, b, buf_free);
+	return s;
+}
+
+/* Copies svg to out with "surfaceN" ids numbered 1, 2, ... in order of first appearance. */
+static void svg_renumber(const char *svg, size_t len, struct buf *out)
+{
+	static const char word[] = "surface";
+	unsigned long seen[SVG_IDS_MAX];
+	size_t nseen = 0, i = 0, j, k;
+
+	while (i < len) {
+		const char *p = memmem(svg + i, len - i, word, sizeof(word) - 1);
+		char *end;
+		unsigned long n;
+
+		if (!p) {
+			buf_add(out, svg + i, len - i);
+			break;
+		}
+		j = (size_t)(p - svg) + sizeof(word) - 1;
+		buf_add(out, svg + i, j - i);
+		i = j;
+		if (j >= len || svg[j] < '0' || svg[j] > '9')
+			continue;
+		n = strtoul(svg + j, &end, 10);
+		for (k = 0; k < nseen && seen[k] != n; k++)
+			;
+		if (k == nseen && nseen < SVG_IDS_MAX)
+			seen[nseen++] = n;
+		buf_addf(out, "%zu", k < SVG_IDS_MAX ? k + 1 : (size_t)n);
+		i = (size_t)(end - svg);
+	}
+}
+
+static cairo_status_t svg_finish(cairo_surface_t *s, FILE *f)
+{
+	struct buf *b = cairo_surface_get_user_data(s, &svg_key), out;
+	cairo_status_t st;
+
+	cairo_surface_finish(s);
+	st = cairo_surface_status(s);
+	if (st != CAIRO_STATUS_SUCCESS)
+		return st;
+	buf_init(&out, 0);
+	svg_renumber(b->data, b->len, &out);
+	st = out.overflow || fwrite(out.data, 1, out.len, f) != out.len ? CAIRO_STATUS_WRITE_ERROR
+		: CAIRO_STATUS_SUCCESS;
+	buf_release(&out);
+	return st;
 }
 
 static cairo_surface_t *pdf_create(FILE *f, double w, double h)
@@ -298,7 +375,7 @@ static cairo_status_t vector_finish(cairo_surface_t *s, FILE *f)
 /* PNG at 2.5x: 1600 x 1000 pixels for the 640 x 400 canvas. */
 const struct surface_kind surface_kinds[] = {
 	{ "png", 2.5, png_create, png_finish },
-	{ "svg", 1.0, svg_create, vector_finish },
+	{ "svg", 1.0, svg_create, svg_finish },
 	{ "pdf", 1.0, pdf_create, vector_finish },
 };
 

@@ -226,7 +226,7 @@ static void axis_range(struct axis *a, struct extent e, int target, double headr
 		e.lo = fmin(e.lo, 0);
 		e.hi = fmax(e.hi, 0);
 	}
-	if (e.hi > 0 && e.lo >= 0)
+	if (!a->tight && e.hi > 0 && e.lo >= 0)
 		e.hi += (e.hi - e.lo) * headroom;
 	if (isfinite(a->min_hi))
 		e.hi = fmax(e.hi, a->min_hi);
@@ -364,6 +364,16 @@ double panel_py(const struct panel *p, double y)
 static const char *const scale_names[] = { "linear", "log2-bytes", "category" };
 static const char *const mark_names[] = { "rect", "line", "hline", "vspan", "label" };
 
+/* Appends s with its newlines as the two characters \\n, so one value stays on one line. */
+static void dump_str(struct buf *out, const char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n')
+			buf_addstr(out, "\\n");
+		else
+			buf_addch(out, *s);
+}
+
 static void dump_axis(const struct axis *a, const char *key, struct buf *out)
 {
 	int i;
@@ -373,8 +383,10 @@ static void dump_axis(const struct axis *a, const char *key, struct buf *out)
 	buf_addf(out, "%s.range = %g %g\n", key, a->lo, a->hi);
 	if (a->scale == AXIS_CATEGORY) {
 		buf_addf(out, "%s.cats =", key);
-		for (i = 0; i < (int)a->ncats; i++)
-			buf_addf(out, "%s%s", i ? " | " : " ", a->cats[i]);
+		for (i = 0; i < (int)a->ncats; i++) {
+			buf_addstr(out, i ? " | " : " ");
+			dump_str(out, a->cats[i]);
+		}
 		buf_addch(out, '\n');
 		return;
 	}
@@ -412,8 +424,11 @@ static void dump_mark(const struct panel *p, const struct mark *m, struct buf *o
 			buf_addf(out, " %g,%g", p->pts[k].x, p->pts[k].y);
 		break;
 	}
-	if (m->text)
-		buf_addf(out, " \"%s\"", m->text);
+	if (m->text) {
+		buf_addstr(out, " \"");
+		dump_str(out, m->text);
+		buf_addch(out, '"');
+	}
 	buf_addch(out, '\n');
 }
 

@@ -36,9 +36,9 @@ static const struct font_style fonts[FONT_ROLES] = {
 	[FONT_NOTE] = { "note", FAMILY, 11.5, 0 },
 	[FONT_PAGE_TITLE] = { "page_title", FAMILY, 20, 1 },
 	[FONT_VERDICT] = { "verdict", FAMILY, 30, 1 },
-	[FONT_HEADING] = { "heading", FAMILY, 13, 1 },
-	[FONT_BODY] = { "body", FAMILY, 10.5, 0 },
-	[FONT_CAPTION] = { "caption", FAMILY, 11, 0 },
+	[FONT_HEADING] = { "heading", FAMILY, 14, 1 },
+	[FONT_BODY] = { "body", FAMILY, 11.5, 0 },
+	[FONT_CAPTION] = { "caption", FAMILY, 12, 0 },
 };
 
 const struct font_style *font_style(enum font_role r)

@@ -1,6 +1,8 @@
 #include "render/text.h"
 
+#include <dlfcn.h>
 #include <pango/pangocairo.h>
+#include <string.h>
 
 static void context_setup(PangoContext *ctx)
 {
@@ -33,11 +35,10 @@ static void layout_setup(PangoLayout *lo, enum font_role r, const char *s, doubl
 	pango_layout_set_text(lo, s, -1);
 }
 
-/* The measuring context: one per process, made on first use. */
+static PangoContext *ctx;	/* the measuring context: one per process, made on first use */
+
 static PangoContext *measure_context(void)
 {
-	static PangoContext *ctx;
-
 	if (!ctx) {
 		ctx = pango_font_map_create_context(pango_cairo_font_map_get_default());
 		context_setup(ctx);
@@ -83,4 +84,29 @@ double text_draw(cairo_t *cr, enum font_role r, const char *s, double x, double 
 	cairo_restore(cr);
 	g_object_unref(lo);
 	return h;
+}
+
+/*
+ * FcFini() frees fontconfig's caches. fontconfig comes in through pango and
+ * cairo rather than being linked by name, so the symbol is looked up.
+ */
+static void fc_fini(void)
+{
+	void (*fini)(void);
+	void *sym = dlsym(RTLD_DEFAULT, "FcFini");
+
+	if (!sym)
+		return;
+	memcpy(&fini, &sym, sizeof(fini));	/* ISO C has no object-to-function pointer cast */
+	fini();
+}
+
+void text_release(void)
+{
+	if (ctx)
+		g_object_unref(ctx);
+	ctx = NULL;
+	pango_cairo_font_map_set_default(NULL);
+	cairo_debug_reset_static_data();
+	fc_fini();
 }

@@ -22,4 +22,11 @@ void text_size(enum font_role r, const char *s, double wrap, double *w, double *
 double text_draw(cairo_t *cr, enum font_role r, const char *s, double x, double y,
 		 double ax, double ay, double angle, double wrap, struct colour c);
 
+/*
+ * Frees the fonts and caches that text, pango, cairo and fontconfig keep for
+ * the process, so that leak checkers see a clean exit. Call once at the very
+ * end; text_size() and text_draw() start over if called again.
+ */
+void text_release(void);
+
 #endif
