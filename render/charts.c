@@ -21,17 +21,23 @@ static const struct {
 	{ "MI300X 192 GB", 192, 0 },
 };
 
+/* A comparison whose run indexes can be trusted. */
+static bool compared(const struct analysis *a)
+{
+	return a->cmp.valid && a->cmp.baseline < a->nruns && a->cmp.candidate < a->nruns;
+}
+
 /* Runs in chart order: baseline, candidate, then the others; returns how many. */
 static size_t run_order(const struct analysis *a, size_t *order)
 {
 	size_t n = 0, i;
 
-	if (a->cmp.valid && a->cmp.baseline < a->nruns)
+	if (compared(a) && a->cmp.baseline < a->nruns)
 		order[n++] = a->cmp.baseline;
-	if (a->cmp.valid && a->cmp.candidate < a->nruns && a->cmp.candidate != a->cmp.baseline)
+	if (compared(a) && a->cmp.candidate < a->nruns && a->cmp.candidate != a->cmp.baseline)
 		order[n++] = a->cmp.candidate;
 	for (i = 0; i < a->nruns && n < MAX_ORDER; i++)
-		if (!a->cmp.valid || (i != a->cmp.baseline && i != a->cmp.candidate))
+		if (!compared(a) || (i != a->cmp.baseline && i != a->cmp.candidate))
 			order[n++] = i;
 	return n;
 }
@@ -41,13 +47,13 @@ static enum category run_cat(const struct analysis *a, size_t i)
 	static const enum category others[] = { CAT_OTHER_RUN, CAT_OTHER_RUN2 };
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
 
-	if (a->cmp.valid && i == a->cmp.baseline)
+	if (compared(a) && i == a->cmp.baseline)
 		return CAT_BASELINE;
-	if (a->cmp.valid && i == a->cmp.candidate)
+	if (compared(a) && i == a->cmp.candidate)
 		return CAT_CANDIDATE;
 	for (k = 0; k < n && order[k] != i; k++)
 		;
-	if (!a->cmp.valid && k < 2)
+	if (!compared(a) && k < 2)
 		return k == 0 ? CAT_BASELINE : CAT_CANDIDATE;
 	return others[k % 2];
 }
@@ -55,7 +61,7 @@ static enum category run_cat(const struct analysis *a, size_t i)
 static const char *run_label(const struct analysis *a, size_t i, struct chart_layout *c)
 {
 	const struct run_result *r = &a->runs[i];
-	const char *role = !a->cmp.valid ? NULL
+	const char *role = !compared(a) ? NULL
 		: i == a->cmp.baseline ? "baseline" : i == a->cmp.candidate ? "candidate" : NULL;
 	const char *name = r->name ? r->name : "run";
 
@@ -267,7 +273,7 @@ static int chart_waterfall(const struct analysis *a, struct chart_layout *c, con
 	double y, x;
 	size_t i;
 
-	if (!m->valid || !isfinite(m->ideal_s) || !isfinite(m->actual_s) || !parts_known(&m->attribution_s)) {
+	if (!compared(a) || !isfinite(m->ideal_s) || !isfinite(m->actual_s) || !parts_known(&m->attribution_s)) {
 		*why = "no scaling waterfall: needs a baseline and a candidate with step breakdowns";
 		return 1;
 	}

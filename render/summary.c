@@ -35,6 +35,12 @@ static const char *const hypothesis_texts[] = {
 	[HYP_FEASIBILITY] = "the job only fits on more GPUs (feasibility)",
 };
 
+/* A comparison whose run indexes can be trusted. */
+static bool compared(const struct analysis *a)
+{
+	return a->cmp.valid && a->cmp.baseline < a->nruns && a->cmp.candidate < a->nruns;
+}
+
 const char *summary_verdict_text(enum verdict v)
 {
 	return (unsigned)v < sizeof(verdict_texts) / sizeof(verdict_texts[0]) ? verdict_texts[v] : "NO VERDICT";
@@ -96,7 +102,7 @@ static void meta(struct summary *s, const struct analysis *a)
 	add(s, SL_META, "Hypothesis: %s", hypothesis_texts[(unsigned)a->hypothesis <= HYP_FEASIBILITY ? a->hypothesis : 0]);
 	for (i = 0; i < a->nruns; i++) {
 		const struct run_result *r = &a->runs[i];
-		const char *role = !m->valid ? "Run" : i == m->baseline ? "Baseline"
+		const char *role = !compared(a) ? "Run" : i == m->baseline ? "Baseline"
 			: i == m->candidate ? "Candidate" : "Other run";
 
 		add(s, SL_META, "%s: %s, %d GPU%s%s%s, %s, global batch %s", role, run_name(r), r->gpus,
@@ -112,7 +118,7 @@ static void key_numbers(struct summary *s, const struct analysis *a)
 	size_t i, g;
 
 	add(s, SL_HEADING, "Key numbers");
-	if (m->valid) {
+	if (compared(a)) {
 		add(s, SL_ITEM, "Speedup %s: median step %s on the baseline, %s on the candidate",
 		    num(m->speedup, 2, "x"), ms(a->runs[m->baseline].step_median_s),
 		    ms(a->runs[m->candidate].step_median_s));
@@ -141,7 +147,7 @@ static void confounds(struct summary *s, const struct analysis *a)
 {
 	size_t i;
 
-	if (!a->cmp.valid)
+	if (!compared(a))
 		return;
 	add(s, SL_HEADING, "Confounds");
 	if (!a->cmp.nconfounds)
@@ -183,12 +189,12 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 	size_t i;
 
 	memset(s, 0, sizeof(*s));
-	s->verdict = a->cmp.valid ? a->cmp.verdict : VERDICT_NONE;
+	s->verdict = compared(a) ? a->cmp.verdict : VERDICT_NONE;
 	add(s, SL_TITLE, "%s", a->title ? a->title : "Scaling trial");
 	meta(s, a);
 	add(s, SL_VERDICT, "%s", summary_verdict_text(s->verdict));
 	add(s, SL_REASON, "%s", a->cmp.reason ? a->cmp.reason
-	    : a->cmp.valid ? "no reason given" : "no baseline and candidate to compare");
+	    : compared(a) ? "no reason given" : "no baseline and candidate to compare");
 	key_numbers(s, a);
 	confounds(s, a);
 	add(s, SL_HEADING, "Recommendations");

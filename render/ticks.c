@@ -32,7 +32,7 @@ void ticks_nice(double lo, double hi, int target, double min_step, struct ticks 
 	double step;
 	int i;
 
-	if (!isfinite(lo) || !isfinite(hi)) {
+	if (!isfinite(lo) || !isfinite(hi) || !isfinite(hi - lo)) {
 		lo = 0;
 		hi = 1;
 	}
@@ -53,12 +53,18 @@ void ticks_nice(double lo, double hi, int target, double min_step, struct ticks 
 	step = nice_step((hi - lo) / target);
 	if (step < min_step)
 		step = min_step;
+	if (!(step > 0) || !isfinite(step) || !isfinite(lo / step) || !isfinite(hi / step)) {
+		ticks_nice(0, 1, target, 0, t);		/* a range too small or too large for doubles */
+		return;
+	}
 	while ((hi - lo) / step > TICKS_MAX - 1)
 		step = nice_step(step * 1.5);
 	t->step = step;
 	t->lo = floor(lo / step + 1e-9) * step;
 	t->hi = ceil(hi / step - 1e-9) * step;
 	t->n = (int)lround((t->hi - t->lo) / step) + 1;
+	if (t->n > TICKS_MAX || t->n < 1)
+		t->n = t->n < 1 ? 1 : TICKS_MAX;
 	for (i = 0; i < t->n; i++) {
 		t->v[i] = t->lo + i * step;
 		ticks_format(t->v[i], step, t->label[i], TICK_LABEL_MAX);
