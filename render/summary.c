@@ -221,6 +221,16 @@ static const char *const md_prefix[] = {
 	[SL_HEADING] = "## ", [SL_ITEM] = "- ", [SL_TEXT] = "",
 };
 
+/* Appends text with Markdown's active characters escaped, so names like "run_1" stay literal. */
+static void md_escape(struct buf *out, const char *text)
+{
+	for (; *text; text++) {
+		if (strchr("\\`*_[]<>#|", *text))
+			buf_addch(out, '\\');
+		buf_addch(out, *text);
+	}
+}
+
 void summary_markdown(const struct summary *s, const char *const *ids, const char *const *titles,
 		      const char *const *captions, size_t ncharts, struct buf *out)
 {
@@ -232,7 +242,9 @@ void summary_markdown(const struct summary *s, const char *const *ids, const cha
 
 		if (l->kind == SL_HEADING && i > 0 && s->lines[i - 1].kind == SL_ITEM)
 			buf_addch(out, '\n');
-		buf_addf(out, "%s%s%s", md_prefix[l->kind], l->text, l->kind == SL_VERDICT ? "**" : "");
+		buf_addstr(out, md_prefix[l->kind]);
+		md_escape(out, l->text);
+		buf_addstr(out, l->kind == SL_VERDICT ? "**" : "");
 		/* Markdown joins adjacent lines: end a paragraph line with a hard break or a blank. */
 		if (l->kind == SL_META && next == SL_META)
 			buf_addstr(out, "  ");

@@ -519,7 +519,8 @@ static void summary_markdown_has_the_numbers(void **state)
 	assert_non_null(strstr(md, "- Speedup 1.78x: median step 412 ms on the baseline, 231 ms on the candidate\n"));
 	assert_non_null(strstr(md, "- Scaling efficiency 89%; throughput ratio 1.78x\n"));
 	assert_non_null(strstr(md, "- b200-2gpu-ddp GPU 1: peak memory 88.4 GB of 191.5 GB (nvidia-smi)\n"));
-	assert_non_null(strstr(md, "- [warning] dataset: c4-en shards 0-7 (baseline) vs c4-en shards 0-15 (candidate)"));
+	assert_non_null(strstr(md, "- \\[warning\\] dataset: c4-en shards 0-7 (baseline) vs c4-en shards 0-15 (candidate)"));
+	assert_non_null(strstr(md, "- b200-2gpu-ddp/rank1.json.gz: byte 81234: warning: trace ends inside step 12\n"));
 	assert_non_null(strstr(md, "![Top kernels by time per step](charts/06-top-kernels.png)"));
 	assert_null(strstr(md, "Charts left out"));
 	free(md);
