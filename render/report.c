@@ -38,7 +38,7 @@ static int make_dirs(const char *dir, struct diags *d)
 	char *p = xstrdup(dir), *s;
 	int rc = 0;
 
-	for (s = p + 1; ; s++) {
+	for (s = p + (*p == '/'); ; s++) {
 		char c = *s;
 
 		if (c != '/' && c != '\0')
@@ -69,6 +69,7 @@ static int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *
 		rc = diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot create: %s", strerror(errno));
 		goto out;
 	}
+	errno = 0;
 	rc = fn(f, ctx);
 	if (fflush(f) || ferror(f))
 		rc = -1;
@@ -249,12 +250,17 @@ static int write_markdown(FILE *f, void *ctx)
 
 int report_write(const struct analysis *a, const char *dir, struct diags *d)
 {
-	struct report *r = xcalloc(1, sizeof(*r));
-	char *charts = xasprintf("%s/charts", dir), *pdf = xasprintf("%s/report.pdf", dir);
-	char *md = xasprintf("%s/summary.md", dir);
+	struct report *r;
+	char *charts, *pdf, *md;
 	size_t i;
 	int rc;
 
+	if (!dir || !*dir)
+		return diag_error(d, "report-write", &SRCPOS_NONE, "no output directory given");
+	r = xcalloc(1, sizeof(*r));
+	charts = xasprintf("%s/charts", dir);
+	pdf = xasprintf("%s/report.pdf", dir);
+	md = xasprintf("%s/summary.md", dir);
 	r->a = a;
 	r->d = d;
 	rc = make_dirs(charts, d);

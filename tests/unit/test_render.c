@@ -644,6 +644,9 @@ static void io_error_names_the_file(void **state)
 	diag_format(&d.items[0], &b);
 	assert_non_null(strstr(b.data, "plain-file/report: cannot create directory: Not a directory"));
 	buf_release(&b);
+	assert_int_equal(report_write(*state, "", &d), -1);
+	assert_int_equal(d.errors, 2);
+	assert_string_equal(d.items[1].message, "no output directory given");
 	diags_release(&d);
 	free(file);
 	free(out);
