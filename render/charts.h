@@ -1,0 +1,32 @@
+/*
+ * charts: the report's charts, each laid out from a struct analysis alone
+ * (never the logs). A chart without data is left out, with a reason for the
+ * summary, rather than drawn empty. The table is in report order; its ids
+ * name the files (charts/01-step-time.png ...).
+ */
+#ifndef RENDER_CHARTS_H
+#define RENDER_CHARTS_H
+
+#include <stddef.h>
+
+#include "analysis/result.h"
+#include "render/layout.h"
+
+struct chart_def {
+	const char *id;		/* "01-step-time" */
+	const char *caption;	/* what to look at, for the report page */
+	/* Lays the chart out in c and returns 0, or returns 1 and sets *why when there is no data. */
+	int (*build)(const struct analysis *a, struct chart_layout *c, const char **why);
+};
+
+extern const struct chart_def chart_defs[];
+extern const size_t chart_ndefs;
+
+/*
+ * Builds chart i into c (initialised here; release it with
+ * chart_layout_release either way) and finishes its layout. Returns 0, or 1
+ * with *why set when the chart is left out.
+ */
+int chart_build(size_t i, const struct analysis *a, struct chart_layout *c, const char **why);
+
+#endif

@@ -1,0 +1,282 @@
+#include "render/report.h"
+
+#include <cairo-pdf.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/xalloc.h"
+#include "render/charts.h"
+#include "render/draw.h"
+#include "render/summary.h"
+#include "render/text.h"
+
+/* report.pdf pages: A4 landscape, in points. */
+#define PAGE_W 842.0
+#define PAGE_H 595.0
+#define MARGIN 40.0
+#define CHARTS_MAX 16
+
+struct report {
+	const struct analysis *a;
+	struct diags *d;
+	struct chart_layout charts[CHARTS_MAX];	/* the charts drawn, in order */
+	const char *captions[CHARTS_MAX];
+	size_t ncharts;
+	struct left_out out[CHARTS_MAX];	/* the charts left out */
+	size_t nout;
+	struct summary sum;
+};
+
+/* Creates dir and its missing parents, like mkdir -p. */
+static int make_dirs(const char *dir, struct diags *d)
+{
+	char *p = xstrdup(dir), *s;
+	int rc = 0;
+
+	for (s = p + (*p == '/'); ; s++) {
+		char c = *s;
+
+		if (c != '/' && c != '\0')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0777) && errno != EEXIST) {
+			rc = diag_error(d, "report-write", &SRCPOS_FILE(p), "cannot create directory: %s", strerror(errno));
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+typedef int (*write_fn)(FILE *f, void *ctx);
+
+/* Writes path through fn under a temporary name, then renames it into place. */
+static int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d)
+{
+	char *tmp = xasprintf("%s.tmp", path);
+	FILE *f = fopen(tmp, "wb");
+	int rc = 0;
+
+	if (!f) {
+		rc = diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot create: %s", strerror(errno));
+		goto out;
+	}
+	errno = 0;
+	rc = fn(f, ctx);
+	if (fflush(f) || ferror(f))
+		rc = -1;
+	if (fclose(f))
+		rc = -1;
+	if (rc) {
+		unlink(tmp);
+		rc = diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot write: %s",
+				errno ? strerror(errno) : "cairo failed");
+		goto out;
+	}
+	if (rename(tmp, path)) {
+		unlink(tmp);
+		rc = diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot rename into place: %s",
+				strerror(errno));
+	}
+out:
+	free(tmp);
+	return rc;
+}
+
+struct chart_file {
+	const struct chart_layout *c;
+	const struct surface_kind *k;
+};
+
+static int write_chart_file(FILE *f, void *ctx)
+{
+	const struct chart_file *cf = ctx;
+
+	return chart_write(cf->c, cf->k, f);
+}
+
+static int write_chart(const char *dir, const struct chart_layout *c, struct diags *d)
+{
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; k < surface_nkinds && !rc; k++) {
+		struct chart_file cf = { c, &surface_kinds[k] };
+		char *path = xasprintf("%s/charts/%s.%s", dir, c->id, surface_kinds[k].ext);
+
+		errno = 0;
+		rc = write_atomic(path, write_chart_file, &cf, d);
+		free(path);
+	}
+	return rc;
+}
+
+/* Builds every chart: those with data are written and kept for report.pdf. */
+static int build_charts(struct report *r, const char *dir)
+{
+	size_t i;
+
+	for (i = 0; i < chart_ndefs && i < CHARTS_MAX; i++) {
+		struct chart_layout *c = &r->charts[r->ncharts];
+		const char *why;
+
+		if (chart_build(i, r->a, c, &why)) {
+			r->out[r->nout++] = (struct left_out){ chart_defs[i].id, why };
+			chart_layout_release(c);
+			continue;
+		}
+		r->captions[r->ncharts++] = chart_defs[i].caption;
+		if (write_chart(dir, c, r->d))
+			return -1;
+	}
+	return 0;
+}
+
+static const struct {
+	enum font_role font;
+	double before;		/* space above, points */
+} sline_styles[] = {
+	[SL_TITLE] = { FONT_PAGE_TITLE, 0 },
+	[SL_META] = { FONT_BODY, 2 },
+	[SL_VERDICT] = { FONT_VERDICT, 14 },
+	[SL_REASON] = { FONT_CAPTION, 4 },
+	[SL_HEADING] = { FONT_HEADING, 12 },
+	[SL_ITEM] = { FONT_BODY, 3 },
+	[SL_TEXT] = { FONT_BODY, 3 },
+};
+
+static struct colour verdict_colour(enum verdict v)
+{
+	static const enum category cats[] = {
+		[VERDICT_NONE] = CAT_INK,
+		[VERDICT_CONFIRMED] = CAT_MEMORY,
+		[VERDICT_REFUTED] = CAT_EXPOSED_COMM,
+		[VERDICT_INCONCLUSIVE] = CAT_OVERLAPPED_COMM,
+	};
+
+	return category_style((unsigned)v <= VERDICT_INCONCLUSIVE ? cats[v] : CAT_INK)->c;
+}
+
+/* Page 1 (and more when it runs long): the summary, line by line. */
+static void draw_summary(cairo_t *cr, const struct summary *s)
+{
+	const double width = PAGE_W - 2 * MARGIN;
+	double y = MARGIN;
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		const struct sline *l = &s->lines[i];
+		enum font_role f = sline_styles[l->kind].font;
+		double indent = l->kind == SL_ITEM ? 14 : 0, w, h;
+		struct colour c = l->kind == SL_VERDICT ? verdict_colour(s->verdict) : category_style(CAT_INK)->c;
+
+		text_size(f, l->text, width - indent, &w, &h);
+		y += sline_styles[l->kind].before;
+		if (y + h > PAGE_H - MARGIN) {
+			cairo_show_page(cr);
+			y = MARGIN;
+		}
+		if (l->kind == SL_ITEM)
+			text_draw(cr, f, "\xe2\x80\xa2", MARGIN + 3, y, 0, 0, 0, 0, c);
+		text_draw(cr, f, l->text, MARGIN + indent, y, 0, 0, 0, width - indent, c);
+		y += h;
+	}
+	cairo_show_page(cr);
+}
+
+static void draw_chart_page(cairo_t *cr, const struct chart_layout *c, const char *caption)
+{
+	double scale = (PAGE_W - 2 * MARGIN) / c->width;
+
+	cairo_save(cr);
+	cairo_translate(cr, MARGIN, MARGIN - 8);
+	cairo_scale(cr, scale, scale);
+	chart_draw(cr, c);
+	cairo_restore(cr);
+	text_draw(cr, FONT_CAPTION, caption, MARGIN, MARGIN - 8 + c->height * scale + 10, 0, 0, 0,
+		  PAGE_W - 2 * MARGIN, category_style(CAT_INK)->c);
+	cairo_show_page(cr);
+}
+
+static int write_pdf(FILE *f, void *ctx)
+{
+	const struct report *r = ctx;
+	cairo_surface_t *s = cairo_pdf_surface_create_for_stream(file_write, f, PAGE_W, PAGE_H);
+	cairo_t *cr;
+	cairo_status_t st;
+	size_t i;
+
+	pdf_set_date(s);
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, r->a->title ? r->a->title : "Scaling trial");
+	cr = cairo_create(s);
+	draw_summary(cr, &r->sum);
+	for (i = 0; i < r->ncharts; i++)
+		draw_chart_page(cr, &r->charts[i], r->captions[i]);
+	st = cairo_status(cr);
+	cairo_destroy(cr);
+	cairo_surface_finish(s);
+	if (st == CAIRO_STATUS_SUCCESS)
+		st = cairo_surface_status(s);
+	cairo_surface_destroy(s);
+	return st == CAIRO_STATUS_SUCCESS ? 0 : -1;
+}
+
+static int write_markdown(FILE *f, void *ctx)
+{
+	const struct report *r = ctx;
+	const char *ids[CHARTS_MAX], *titles[CHARTS_MAX];
+	struct buf b;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < r->ncharts; i++) {
+		ids[i] = r->charts[i].id;
+		titles[i] = r->charts[i].title;
+	}
+	buf_init(&b, 0);
+	summary_markdown(&r->sum, ids, titles, r->captions, r->ncharts, &b);
+	rc = fwrite(b.data, 1, b.len, f) == b.len ? 0 : -1;
+	buf_release(&b);
+	return rc;
+}
+
+int report_write(const struct analysis *a, const char *dir, struct diags *d)
+{
+	struct report *r;
+	char *charts, *pdf, *md;
+	size_t i;
+	int rc;
+
+	if (!dir || !*dir)
+		return diag_error(d, "report-write", &SRCPOS_NONE, "no output directory given");
+	r = xcalloc(1, sizeof(*r));
+	charts = xasprintf("%s/charts", dir);
+	pdf = xasprintf("%s/report.pdf", dir);
+	md = xasprintf("%s/summary.md", dir);
+	r->a = a;
+	r->d = d;
+	rc = make_dirs(charts, d);
+	if (!rc)
+		rc = build_charts(r, dir);
+	summary_build(&r->sum, a, r->out, r->nout);
+	if (!rc)
+		rc = write_atomic(pdf, write_pdf, r, d);
+	if (!rc)
+		rc = write_atomic(md, write_markdown, r, d);
+	summary_release(&r->sum);
+	for (i = 0; i < r->ncharts; i++)
+		chart_layout_release(&r->charts[i]);
+	free(charts);
+	free(pdf);
+	free(md);
+	free(r);
+	return rc;
+}

@@ -1,0 +1,26 @@
+/*
+ * report: the decision-ready report of one analysis, written into a
+ * directory:
+ *
+ *   DIR/report.pdf                 page 1 the decision summary, then one chart a page
+ *   DIR/summary.md                 the same summary in Markdown, the PNGs linked
+ *   DIR/charts/NN-name.{png,svg,pdf}
+ *
+ * Charts without data are left out, each with its reason in both summaries.
+ * Output bytes depend on the analysis alone (PDF dates from
+ * SOURCE_DATE_EPOCH, else 1970-01-01). Every file is written under a
+ * temporary name and renamed, so a file that exists is complete.
+ */
+#ifndef RENDER_REPORT_H
+#define RENDER_REPORT_H
+
+#include "analysis/result.h"
+#include "core/diag.h"
+
+/*
+ * Writes the report of a into dir, creating it (and its parents) as needed.
+ * Returns 0, or -1 after a diagnostic naming the file on an I/O error.
+ */
+int report_write(const struct analysis *a, const char *dir, struct diags *d);
+
+#endif

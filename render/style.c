@@ -1,0 +1,48 @@
+#include "render/style.h"
+
+#include <assert.h>
+
+/* Okabe & Ito (2008), with greys for what is not data. */
+static const struct category_style categories[CAT_COUNT] = {
+	[CAT_COMPUTE] = { "compute", "compute", { 0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0 } },
+	[CAT_EXPOSED_COMM] = { "exposed_comm", "exposed comm", { 0xD5 / 255.0, 0x5E / 255.0, 0x00 / 255.0 } },
+	[CAT_MEMORY] = { "memory", "memory (copy/set)", { 0x00 / 255.0, 0x9E / 255.0, 0x73 / 255.0 } },
+	[CAT_IDLE] = { "idle", "idle", { 0xBB / 255.0, 0xBB / 255.0, 0xBB / 255.0 } },
+	[CAT_OVERLAPPED_COMM] = { "overlapped_comm", "overlapped comm", { 0xE6 / 255.0, 0x9F / 255.0, 0x00 / 255.0 } },
+	[CAT_BASELINE] = { "baseline", "baseline", { 0x56 / 255.0, 0xB4 / 255.0, 0xE9 / 255.0 } },
+	[CAT_CANDIDATE] = { "candidate", "candidate", { 0xCC / 255.0, 0x79 / 255.0, 0xA7 / 255.0 } },
+	[CAT_OTHER_RUN] = { "other_run", "other run", { 0xF0 / 255.0, 0xE4 / 255.0, 0x42 / 255.0 } },
+	[CAT_OTHER_RUN2] = { "other_run2", "other run", { 0x33 / 255.0, 0x33 / 255.0, 0x33 / 255.0 } },
+	[CAT_REFERENCE] = { "reference", "reference", { 0.35, 0.35, 0.35 } },
+	[CAT_WARMUP] = { "warmup", "warm-up", { 0.90, 0.90, 0.90 } },
+	[CAT_INK] = { "ink", "ink", { 0.13, 0.13, 0.13 } },
+	[CAT_GRID] = { "grid", "grid", { 0.88, 0.88, 0.88 } },
+};
+
+const struct category_style *category_style(enum category c)
+{
+	assert((unsigned)c < CAT_COUNT);
+	return &categories[c];
+}
+
+#define FAMILY "DejaVu Sans, Liberation Sans, Arial, sans-serif"
+
+static const struct font_style fonts[FONT_ROLES] = {
+	[FONT_TITLE] = { "title", FAMILY, 17, 1 },
+	[FONT_SUBTITLE] = { "subtitle", FAMILY, 13, 0 },
+	[FONT_AXIS] = { "axis", FAMILY, 13.5, 0 },
+	[FONT_TICK] = { "tick", FAMILY, 12.5, 0 },
+	[FONT_LEGEND] = { "legend", FAMILY, 12.5, 0 },
+	[FONT_NOTE] = { "note", FAMILY, 11.5, 0 },
+	[FONT_PAGE_TITLE] = { "page_title", FAMILY, 20, 1 },
+	[FONT_VERDICT] = { "verdict", FAMILY, 30, 1 },
+	[FONT_HEADING] = { "heading", FAMILY, 14, 1 },
+	[FONT_BODY] = { "body", FAMILY, 11.5, 0 },
+	[FONT_CAPTION] = { "caption", FAMILY, 12, 0 },
+};
+
+const struct font_style *font_style(enum font_role r)
+{
+	assert((unsigned)r < FONT_ROLES);
+	return &fonts[r];
+}

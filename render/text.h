@@ -1,0 +1,32 @@
+/*
+ * text: measuring and drawing text with pango, in the fonts of the role
+ * table. Hinting and glyph rounding are off so that a width measured while
+ * laying out is the width drawn on any surface at any scale.
+ */
+#ifndef RENDER_TEXT_H
+#define RENDER_TEXT_H
+
+#include <cairo.h>
+
+#include "render/style.h"
+
+/* Size of s (lines split at '\n') in role r, in canvas units; wrap > 0 wraps at that width. */
+void text_size(enum font_role r, const char *s, double wrap, double *w, double *h);
+
+/*
+ * Draws s in role r and colour c. (x, y) is the anchor; ax and ay say which
+ * point of the text's box sits there (0 left/top, 0.5 centre, 1 right/bottom).
+ * angle is in radians, about the anchor. wrap > 0 wraps at that width.
+ * Returns the text's height.
+ */
+double text_draw(cairo_t *cr, enum font_role r, const char *s, double x, double y,
+		 double ax, double ay, double angle, double wrap, struct colour c);
+
+/*
+ * Frees the fonts and caches that text, pango, cairo and fontconfig keep for
+ * the process, so that leak checkers see a clean exit. Call once at the very
+ * end; text_size() and text_draw() start over if called again.
+ */
+void text_release(void);
+
+#endif

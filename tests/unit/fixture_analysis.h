@@ -1,0 +1,29 @@
+/*
+ * fixture_analysis: hand-built struct analysis values for the renderer's
+ * tests, consistent with DESIGN §5 (parts add up to each window, the
+ * attribution adds up to n x mean_n - mean_1). Linked into every unit test
+ * binary; no main here.
+ *
+ *   ddp:    a 1-GPU B200 baseline and a 2-GPU DDP candidate, verdict confirmed
+ *   single: the baseline alone, no comparison, no nvidia-smi samples
+ *
+ * Release with fixture_analysis_release().
+ */
+#ifndef TESTS_FIXTURE_ANALYSIS_H
+#define TESTS_FIXTURE_ANALYSIS_H
+
+#include "analysis/result.h"
+
+void fixture_analysis_ddp(struct analysis *a);
+void fixture_analysis_single(struct analysis *a);
+void fixture_analysis_release(struct analysis *a);
+
+/* Numbers the tests assert, as the fixture sets them. */
+#define FX_BASE_MEDIAN_S 0.412
+#define FX_CAND_MEDIAN_S 0.231
+#define FX_BASE_PEAK 151300000000LL
+#define FX_CAND_PEAK0 96200000000LL
+#define FX_CAND_PEAK1 88400000000LL
+#define FX_B200_TOTAL 191503138816LL	/* B200 deviceProperties totalGlobalMem */
+
+#endif
