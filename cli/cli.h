@@ -55,5 +55,6 @@ int load_and_analyze(const char *dir, struct trial **tp, struct analysis **ap);
 
 int cmd_inspect(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
+int cmd_report(int argc, char **argv);
 
 #endif

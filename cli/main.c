@@ -13,7 +13,7 @@
 int verbosity;
 
 static const struct command commands[] = {
-	{ "report", NULL, "analyse a trial and write charts, report.pdf, summary.md and analysis.json",
+	{ "report", cmd_report, "analyse a trial and write charts, report.pdf, summary.md and analysis.json",
 	  "usage: scaleaudit report TRIAL [-o DIR]\n"
 	  "\n"
 	  "Reads every log of the trial directory TRIAL (its runs are its subdirectories),\n"
