@@ -2,8 +2,11 @@
 
 #include <string.h>
 
+#include "ingest/kineto.h"
+
 /* Readers of whole files, by the format name they declare. */
 static const struct reader *const file_readers[] = {
+	&kineto_reader,
 	NULL
 };
 
