@@ -88,6 +88,9 @@ struct kt {
 	struct ingest_ctx *ctx;
 	yajl_handle yh;
 	int64_t chunk_base;	/* file offset of the chunk being parsed */
+	int64_t last_ok;	/* file offset just after the last value parsed */
+	int64_t tok;		/* the next token's first byte; -1 not seen yet */
+	bool tok_sep;		/* a ':' or ',' was passed on the way to it */
 	bool failed;		/* the JSON is broken: nothing more is parsed */
 	uint8_t stack[MAX_DEPTH];
 	int depth;		/* open containers; past MAX_DEPTH only counted */
@@ -451,7 +454,7 @@ static void classify_kernel(struct gpu_event *g, const struct pev *e)
 		if (g->coll == COLL_NONE)
 			g->coll = coll_of_text(e->coll.data, e->coll.len);
 	}
-	if (g->cls == EVC_COMM && g->dtype == DT_UNKNOWN && e->dtype.len)
+	if (g->cls == EVC_COMM && e->dtype.len)	/* the tensor's: broadcasts run as int8 */
 		g->dtype = dtype_of_word(e->dtype.data, e->dtype.len);
 }
 
@@ -466,6 +469,36 @@ static void msg_bytes(struct gpu_event *g, int64_t nelems)
 
 	if (g->bytes < 0 && nelems >= 0 && size > 0 && nelems <= INT64_MAX / size)
 		g->bytes = nelems * size;
+}
+
+/* "ProfilerStep#12" gives 12; -1 for any other name. */
+static int64_t step_number(const struct buf *name)
+{
+	static const char prefix[] = "ProfilerStep#";
+	size_t n = sizeof(prefix) - 1;
+	int64_t v;
+
+	if (name->len <= n || memcmp(name->data, prefix, n))
+		return -1;
+	for (size_t i = n; i < name->len; i++)
+		if (name->data[i] < '0' || name->data[i] > '9')
+			return -1;
+	if (name->len - n > 18 || dec_scaled(name->data + n, name->len - n, 0, &v) < 0)
+		return -1;
+	return v;
+}
+
+static void add_step(struct kt *k, struct pev *e, enum step_source src)
+{
+	int64_t n = step_number(&e->name);
+
+	if (n < 0)
+		return;
+	xgrow(&k->steps, &k->cap_steps, k->nsteps + 1, sizeof(*k->steps));
+	k->steps[k->nsteps++] = (struct step_mark){
+		.number = n, .start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0),
+		.source = (uint8_t)src,
+	};
 }
 
 static void on_gpu_work(struct kt *k, struct pev *e)
@@ -501,6 +534,10 @@ static void on_cpu_op(struct kt *k, struct pev *e)
 {
 	struct cpu_op *o;
 
+	if (step_number(&e->name) >= 0) {	/* the 2021 layout's "Operator" steps */
+		add_step(k, e, STEP_CPU_ANNOTATION);
+		return;
+	}
 	xgrow(&k->ops, &k->cap_ops, k->nops + 1, sizeof(*k->ops));
 	o = &k->ops[k->nops++];
 	*o = (struct cpu_op){
@@ -522,36 +559,6 @@ static void on_launch(struct kt *k, struct pev *e)
 	xgrow(&k->launches, &k->cap_launch, k->nlaunch + 1, sizeof(*k->launches));
 	k->launches[k->nlaunch++] = (struct launch){
 		.ts = e->ts, .tid = e->tid, .ext = e->ext, .corr = e->corr,
-	};
-}
-
-/* "ProfilerStep#12" gives 12; -1 for any other name. */
-static int64_t step_number(const struct buf *name)
-{
-	static const char prefix[] = "ProfilerStep#";
-	size_t n = sizeof(prefix) - 1;
-	int64_t v;
-
-	if (name->len <= n || memcmp(name->data, prefix, n))
-		return -1;
-	for (size_t i = n; i < name->len; i++)
-		if (name->data[i] < '0' || name->data[i] > '9')
-			return -1;
-	if (name->len - n > 18 || dec_scaled(name->data + n, name->len - n, 0, &v) < 0)
-		return -1;
-	return v;
-}
-
-static void add_step(struct kt *k, struct pev *e, enum step_source src)
-{
-	int64_t n = step_number(&e->name);
-
-	if (n < 0)
-		return;
-	xgrow(&k->steps, &k->cap_steps, k->nsteps + 1, sizeof(*k->steps));
-	k->steps[k->nsteps++] = (struct step_mark){
-		.number = n, .start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0),
-		.source = (uint8_t)src,
 	};
 }
 
@@ -642,6 +649,14 @@ static int64_t here(const struct kt *k)
 	return k->chunk_base + (int64_t)yajl_get_bytes_consumed(k->yh);
 }
 
+/* Notes where the last good token ended, so that an error can name the next. */
+static void mark(struct kt *k)
+{
+	k->last_ok = here(k);
+	k->tok = -1;
+	k->tok_sep = false;
+}
+
 static const struct keydef *current_key(const struct kt *k)
 {
 	const struct keydef *t = keys_of[top(k)];
@@ -678,6 +693,7 @@ static int cb_number(void *ctx, const char *s, size_t n)
 	void *t;
 	int64_t v;
 
+	mark(k);
 	if (top(k) == CT_ROOT && k->key == K_BASETIME && dec_scaled(s, n, 0, &v) == 0)
 		k->base = v;
 	else if (top(k) == CT_DIST)
@@ -757,6 +773,7 @@ static int cb_string(void *ctx, const unsigned char *us, size_t n)
 	struct kt *k = ctx;
 	const char *s = (const char *)us;
 
+	mark(k);
 	switch (top(k)) {
 	case CT_EVENT:
 		event_string(k, s, n);
@@ -780,7 +797,7 @@ static int cb_string(void *ctx, const unsigned char *us, size_t n)
 
 static int cb_other(void *ctx)
 {
-	(void)ctx;
+	mark(ctx);
 	return 1;
 }
 
@@ -795,6 +812,7 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 	struct kt *k = ctx;
 	const struct keydef *t = keys_of[top(k)];
 
+	mark(k);
 	k->key = K_NONE;
 	for (; t && t->name; t++) {
 		if (word_eq((const char *)s, n, t->name)) {
@@ -844,18 +862,21 @@ static void pop(struct kt *k)
 
 static int cb_start_map(void *ctx)
 {
+	mark(ctx);
 	push(ctx, true);
 	return 1;
 }
 
 static int cb_start_array(void *ctx)
 {
+	mark(ctx);
 	push(ctx, false);
 	return 1;
 }
 
 static int cb_end(void *ctx)
 {
+	mark(ctx);
 	pop(ctx);
 	return 1;
 }
@@ -883,6 +904,7 @@ static void *kt_open(struct ingest_ctx *ctx)
 	if (!k->yh)
 		abort();	/* yajl's allocator failed: out of memory */
 	k->base = k->first = k->last = UNSET;
+	k->tok = -1;
 	k->rank = k->world = -1;
 	buf_init(&k->ev.name, MAX_NAME);
 	buf_init(&k->ev.intype, MAX_NAME);
@@ -913,14 +935,42 @@ static int json_error(struct kt *k, int64_t byte, bool at_end)
 	return -1;
 }
 
+/*
+ * Finds the token after the last good one, if it starts in buf: past blanks
+ * and one separator.
+ */
+static void find_token(struct kt *k, const char *buf, size_t len)
+{
+	size_t i = k->last_ok > k->chunk_base ? (size_t)(k->last_ok - k->chunk_base) : 0;
+
+	for (; k->tok < 0 && i < len; i++) {
+		char c = buf[i];
+
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+			continue;
+		if (!k->tok_sep && (c == ':' || c == ',')) {
+			k->tok_sep = true;
+			continue;
+		}
+		k->tok = k->chunk_base + (int64_t)i;
+	}
+}
+
+/*
+ * An error is placed at the start of the token after the last good one:
+ * yajl's own offset depends on where the chunks were cut.
+ */
 static int kt_feed(void *st, const char *buf, size_t len)
 {
 	struct kt *k = st;
+	yajl_status s;
 
 	if (k->failed)
 		return -1;
-	if (yajl_parse(k->yh, (const unsigned char *)buf, len) != yajl_status_ok)
-		return json_error(k, here(k), false);
+	s = yajl_parse(k->yh, (const unsigned char *)buf, len);
+	find_token(k, buf, len);
+	if (s != yajl_status_ok)
+		return json_error(k, k->tok >= 0 ? k->tok : k->chunk_base + (int64_t)len, false);
 	k->chunk_base += (int64_t)len;
 	return 0;
 }
@@ -949,6 +999,13 @@ static void shift_times(struct kt *k, int64_t base)
 		k->first += base;
 		k->last += base;
 	}
+}
+
+/* qsort, which must not be given a NULL array even when it is empty. */
+static void sort_n(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
 }
 
 static int cmp_i64(int64_t a, int64_t b)
@@ -1071,7 +1128,9 @@ static void comm_from_op(struct gpu_event *g, const struct kt *k, const struct c
 		if (o->coll != COLL_NONE) {
 			if (g->coll == COLL_NONE)
 				g->coll = o->coll;
-			if (g->dtype == DT_UNKNOWN)
+			if (g->bytes < 0 && o->dtype != DT_UNKNOWN)
+				g->dtype = o->dtype;	/* nelems count the tensor's dtype */
+			else if (g->dtype == DT_UNKNOWN)
 				g->dtype = o->dtype;
 			msg_bytes(g, o->nelems);
 			return;
@@ -1090,7 +1149,7 @@ struct links {
 static void links_build(struct kt *k, struct links *l)
 {
 	*l = (struct links){ .by_corr = IMAP_INIT, .by_ext = IMAP_INIT };
-	qsort(k->ops, k->nops, sizeof(*k->ops), cmp_op);
+	sort_n(k->ops, k->nops, sizeof(*k->ops), cmp_op);
 	link_parents(k);
 	for (size_t i = 0; i < k->nops; i++)
 		imap_put(&l->by_ext, k->ops[i].ext < 0 ? INT64_MIN : k->ops[i].ext, (uint32_t)i);
@@ -1100,7 +1159,7 @@ static void links_build(struct kt *k, struct links *l)
 	for (size_t i = 0; i < k->nsteps; i++)
 		if (k->steps[i].source == STEP_CPU_ANNOTATION)
 			l->cpu_steps[l->ncpu_steps++] = k->steps[i];
-	qsort(l->cpu_steps, l->ncpu_steps, sizeof(*l->cpu_steps), cmp_step);
+	sort_n(l->cpu_steps, l->ncpu_steps, sizeof(*l->cpu_steps), cmp_step);
 }
 
 static void links_release(struct links *l)
@@ -1143,6 +1202,8 @@ static void move_array(void *dstp, size_t *dn, size_t *dcap, void *srcp, size_t 
 {
 	char **dst = dstp, **src = srcp;
 
+	if (!*sn)
+		return;
 	if (!*dst) {
 		*dst = *src;
 		*dn = *sn;
@@ -1199,9 +1260,9 @@ static struct rank *commit(struct kt *k, size_t *steps_from)
 			rk->dev = k->devs[i];
 	if (dev >= 0)
 		rk->dev.index = dev;
-	qsort(k->gev, k->ngev, sizeof(*k->gev), cmp_event);
-	qsort(k->steps, k->nsteps, sizeof(*k->steps), cmp_step);
-	qsort(k->mem, k->nmem, sizeof(*k->mem), cmp_mem);
+	sort_n(k->gev, k->ngev, sizeof(*k->gev), cmp_event);
+	sort_n(k->steps, k->nsteps, sizeof(*k->steps), cmp_step);
+	sort_n(k->mem, k->nmem, sizeof(*k->mem), cmp_mem);
 	move_array(&rk->ev, &rk->nev, &rk->cap_ev, &k->gev, &k->ngev, &k->cap_gev,
 		   sizeof(*k->gev));
 	*steps_from = rk->nsteps;
@@ -1254,7 +1315,7 @@ static int64_t distinct_steps(const struct rank *rk, size_t from)
 
 	for (size_t i = 0; i < n; i++)
 		num[i] = rk->steps[from + i].number;
-	qsort(num, n, sizeof(*num), cmp_int64p);
+	sort_n(num, n, sizeof(*num), cmp_int64p);
 	for (size_t i = 0; i < n; i++)
 		distinct += i == 0 || num[i] != num[i - 1];
 	free(num);
