@@ -371,8 +371,11 @@ static const struct {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/* Without case; the first letter rejects most keys before any call. */
 static bool word_eq(const char *s, size_t n, const char *word)
 {
+	if (!n || (s[0] | 0x20) != (word[0] | 0x20))
+		return !n && !*word;
 	return strlen(word) == n && !strncasecmp(s, word, n);
 }
 
