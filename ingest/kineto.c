@@ -429,8 +429,7 @@ static int32_t clamp32(int64_t v)
 	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
 }
 
-/* Communication kernels: collective and dtype from the name, then the args. */
-static void classify_kernel(struct gpu_event *g, const struct pev *e)
+void kineto_classify_name(struct gpu_event *g)
 {
 	const char *name = g->name ? g->name : "";
 
@@ -450,8 +449,14 @@ static void classify_kernel(struct gpu_event *g, const struct pev *e)
 				g->dtype = dtype_of_word(p, n);
 			p += n;
 		}
-		break;
+		return;
 	}
+}
+
+/* Communication kernels: collective and dtype from the name, then the args. */
+static void classify_kernel(struct gpu_event *g, const struct pev *e)
+{
+	kineto_classify_name(g);
 	if (e->coll.len) {
 		g->cls = EVC_COMM;
 		if (g->coll == COLL_NONE)

@@ -3,10 +3,12 @@
 #include <string.h>
 
 #include "ingest/kineto.h"
+#include "ingest/nsys_sqlite.h"
 
 /* Readers of whole files, by the format name they declare. */
 static const struct reader *const file_readers[] = {
 	&kineto_reader,
+	&nsys_sqlite_reader,
 	NULL
 };
 
