@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "ingest/kineto.h"
+#include "ingest/nsys_csv.h"
 #include "ingest/nsys_sqlite.h"
 
 /* Readers of whole files, by the format name they declare. */
@@ -14,6 +15,7 @@ static const struct reader *const file_readers[] = {
 
 /* Readers of text lines; a log may feed several of them. */
 const struct reader *const line_readers[] = {
+	&nsys_csv_reader,
 	NULL
 };
 

@@ -269,6 +269,159 @@ static void test_corrupt(void **state)
 	cleanup(&l);
 }
 
+/* ---- nsys stats --format csv ---- */
+
+static void load_text(struct loaded *l, const char *name)
+{
+	const char *top = getenv("TOP");
+
+	snprintf(l->path, sizeof(l->path), "%s%stests/data/nsys/%s", top && *top ? top : "",
+		 top && *top ? "/" : "", name);
+	load(l);
+}
+
+static void release(struct loaded *l)
+{
+	arena_release(&l->a);
+	trial_free(l->t);
+}
+
+/* The n-th entry of the `summary` array. */
+static const struct info *summary(const struct loaded *l, int n)
+{
+	const struct info *s = info_get(l->f.info, "summary");
+
+	assert_non_null(s);
+	for (s = s->child; s && n; n--)
+		s = s->next;
+	assert_non_null(s);
+	return s;
+}
+
+static void assert_summary(const struct loaded *l, int n, const char *name, double total_s,
+			   int64_t instances)
+{
+	const struct info *s = summary(l, n);
+
+	assert_string_equal(info_get(s, "name")->v.s, name);
+	assert_true(info_get(s, "total_s")->v.d == total_s);
+	assert_int_equal(info_i(s, "instances"), instances);
+}
+
+static void test_csv_real_mem_time_sum(void **state)
+{
+	const char *shared = getenv("SHARED");
+	struct loaded l = { .a = ARENA_INIT };
+	FILE *f;
+
+	(void)state;
+	if (!shared || !*shared)
+		skip();
+	snprintf(l.path, sizeof(l.path), "%s/realdata/nsys/"
+		 "issue-vllm-7599_nsys-2024.5.1_cuda_gpu_mem_time_sum_CSV_H100.txt", shared);
+	f = fopen(l.path, "r");
+	if (!f)
+		skip();
+	fclose(f);
+	load(&l);
+	assert_string_equal(format_name(l.f.sniff.format), "nsys-csv");
+	/* the four rows of the file, read by eye: Total Time (ns) / 1e9, Count */
+	assert_summary(&l, 0, "[CUDA memcpy Host-to-Device]", 2.472025475, 27260);
+	assert_summary(&l, 1, "[CUDA memcpy Device-to-Device]", 0.066765576, 21920);
+	assert_summary(&l, 2, "[CUDA memset]", 0.016075754, 16975);
+	assert_summary(&l, 3, "[CUDA memcpy Device-to-Host]", 0.004058353, 1711);
+	assert_null(summary(&l, 3)->next);
+	assert_null(info_get(l.f.info, "events"));	/* no timeline in it */
+	assert_int_equal(l.t->diags.count, 0);
+	release(&l);
+}
+
+/* Current names, CRLF, preamble lines, quoted names with commas, a cut last line. */
+static void test_csv_2024(void **state)
+{
+	static const char fill[] = "void at::native::vectorized_elementwise_kernel<4, "
+		"at::native::FillFunctor<float>, at::detail::Array<char*, 1>>(int, "
+		"at::native::FillFunctor<float>, at::detail::Array<char*, 1>)";
+	static const char nccl[] = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, "
+		"unsigned long, ncclWork*)";
+	struct loaded l = { .a = ARENA_INIT };
+	const struct rank *k;
+
+	(void)state;
+	load_text(&l, "report_2024.csv");
+	assert_int_equal(l.r->nranks, 2);	/* devices 0 and 1 */
+	k = &l.r->ranks[0];
+	assert_int_equal(k->dev.index, 0);
+	assert_int_equal(k->nev, 4);
+	assert_string_equal(k->ev[0].name, fill);
+	assert_int_equal(k->ev[0].start, 1000);
+	assert_int_equal(k->ev[0].end, 1500);
+	assert_int_equal(k->ev[0].bytes, -1);
+	assert_string_equal(k->ev[1].name, nccl);
+	assert_int_equal(k->ev[1].cls, EVC_COMM);
+	assert_int_equal(k->ev[1].coll, COLL_ALLREDUCE);
+	assert_int_equal(k->ev[1].dtype, DT_BF16);
+	assert_int_equal(k->ev[1].stream, 13);
+	assert_int_equal(k->ev[1].correlation, 11);
+	assert_int_equal(k->ev[2].kind, EV_MEMCPY);
+	assert_int_equal(k->ev[2].bytes, 1049000);	/* 1.049 MB */
+	assert_int_equal(k->ev[3].kind, EV_MEMSET);
+	assert_int_equal(k->ev[3].bytes, 4000);
+	assert_int_equal(l.r->ranks[1].dev.index, 1);
+	assert_int_equal(l.r->ranks[1].nev, 1);
+	assert_int_equal(info_i(info_get(l.f.info, "events"), "kernel"), 3);
+	assert_int_equal(info_i(info_get(l.f.info, "events"), "gpu_memcpy"), 1);
+	assert_int_equal(info_i(info_get(l.f.info, "events"), "gpu_memset"), 1);
+	assert_int_equal(info_i(l.f.info, "comm_kernels"), 1);
+	assert_true(info_get(l.f.info, "span_s")->v.d == 5400e-9);
+	assert_summary(&l, 0, nccl, 3e-6, 1);
+	assert_summary(&l, 1, fill, 5e-7, 1);
+	assert_summary(&l, 2, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64", 4e-7, 1);
+	assert_null(summary(&l, 2)->next);	/* "12.8,50": cut short, not a row */
+	release(&l);
+}
+
+/* The older names: "Size (MB)", "Stream", "Time(%)", "Operations", all quoted. */
+static void test_csv_2021(void **state)
+{
+	struct loaded l = { .a = ARENA_INIT };
+	const struct rank *k;
+
+	(void)state;
+	load_text(&l, "report_2021.csv");
+	assert_int_equal(l.r->nranks, 1);
+	k = &l.r->ranks[0];
+	assert_int_equal(k->dev.index, 3);
+	assert_int_equal(k->nev, 2);
+	assert_int_equal(k->ev[0].coll, COLL_ALLGATHER);
+	assert_int_equal(k->ev[0].dtype, DT_FP16);
+	assert_int_equal(k->ev[0].stream, 22);
+	assert_string_equal(k->ev[1].name, "[CUDA memcpy DtoH]");
+	assert_int_equal(k->ev[1].bytes, 524000);
+	assert_summary(&l, 0, "[CUDA memcpy DtoH]", 1.5e-6, 1);
+	assert_summary(&l, 1, "[CUDA memset]", 1e-7, 2);
+	release(&l);
+}
+
+/* A summary pasted into a training log, with binary noise after it. */
+static void test_csv_in_log(void **state)
+{
+	struct loaded l = { .a = ARENA_INIT };
+
+	(void)state;
+	load_text(&l, "train_with_kern_sum.log");
+	assert_true(l.f.read);
+	assert_summary(&l, 0, "ampere_bf16_s16816gemm_bf16_256x128_ldg8_f2f_stages_64x3_tn",
+		       0.123456789, 1000);
+	assert_summary(&l, 1, "void at::native::(anonymous namespace)::CatArrayBatchedCopy<float, "
+		       "unsigned int, 3, 128, 1>(float *, at::native::(anonymous namespace)::"
+		       "CatArrInputTensorMetadata<float, unsigned int, 128, 1>, int, unsigned int)",
+		       0.098765432, 2000);
+	assert_null(summary(&l, 1)->next);
+	assert_int_equal(l.r->nranks, 0);
+	release(&l);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -276,6 +429,10 @@ int main(void)
 		cmocka_unit_test(test_current_schema),
 		cmocka_unit_test(test_old_schema),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_csv_real_mem_time_sum),
+		cmocka_unit_test(test_csv_2024),
+		cmocka_unit_test(test_csv_2021),
+		cmocka_unit_test(test_csv_in_log),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
