@@ -112,6 +112,7 @@ struct kt {
 	size_t nmem, cap_mem;
 	struct device_info *devs;
 	size_t ndevs, cap_devs;
+	bool has_devs;		/* the trace lists its devices (perhaps none) */
 	int64_t count[C_COUNT];	/* 'X' events per category */
 	int64_t events, errors;
 	int64_t first, last;	/* span of the 'X' events read; UNSET */
@@ -843,6 +844,7 @@ static void push(struct kt *k, bool map)
 			break;
 		}
 	}
+	k->has_devs |= child == CT_DEVICES;
 	if (k->depth < MAX_DEPTH)
 		k->stack[k->depth] = child;
 	k->depth++;
@@ -903,14 +905,36 @@ static const yajl_callbacks callbacks = {
 
 /* ---- the reader ---- */
 
+static void *yx_malloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return xmalloc(n);
+}
+
+static void *yx_realloc(void *ctx, void *p, size_t n)
+{
+	(void)ctx;
+	return xrealloc(p, n);
+}
+
+static void yx_free(void *ctx, void *p)
+{
+	(void)ctx;
+	free(p);
+}
+
 static void *kt_open(struct ingest_ctx *ctx)
 {
+	/* through xmalloc: out of memory is fatal in yajl too; yajl copies this */
+	yajl_alloc_funcs af = { yx_malloc, yx_realloc, yx_free, NULL };
 	struct kt *k = xcalloc(1, sizeof(*k));
 
 	k->ctx = ctx;
-	k->yh = yajl_alloc(&callbacks, NULL, k);
-	if (!k->yh)
-		abort();	/* yajl's allocator failed: out of memory */
+	k->yh = yajl_alloc(&callbacks, &af, k);
+	if (!k->yh) {
+		free(k);
+		return NULL;
+	}
 	k->base = k->first = k->last = UNSET;
 	k->tok = -1;
 	k->rank = k->world = -1;
@@ -1294,8 +1318,13 @@ static void info_i64_or_null(struct ingest_ctx *c, struct info *o, const char *k
 static void describe_devices(struct kt *k)
 {
 	struct ingest_ctx *c = k->ctx;
-	struct info *arr = info_arr(c->arena, c->info, "devices");
+	struct info *arr;
 
+	if (!k->has_devs) {
+		info_null(c->arena, c->info, "devices");
+		return;
+	}
+	arr = info_arr(c->arena, c->info, "devices");
 	for (size_t i = 0; i < k->ndevs; i++) {
 		const struct device_info *d = &k->devs[i];
 		struct info *o = info_obj(c->arena, arr, NULL);

@@ -437,7 +437,7 @@ static void test_era_base(void **state)
 static void test_chunks(void **state)
 {
 	static const char *const files[] = { "era-2021.json", "era-frac.json", "era-base.json",
-					     "deep.json", "invalid.json" };
+					     "deep.json", "invalid.json", "bare.json" };
 	char path[4096];
 
 	(void)state;
@@ -705,6 +705,26 @@ static void test_real_cpu_only(void **state)
 	snprintf(want, sizeof(want), "%s: warning: no GPU activity in the trace (CPU-only profile)",
 		 path);
 	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	/* "deviceProperties": [] lists no device; it does not leave them unknown */
+	assert_int_equal(info_get(l->f.info, "devices")->type, INFO_ARR);
+	assert_null(info_get(l->f.info, "devices")->child);
+	unload(l);
+}
+
+/* A bare array of events, without the object around it: devices unknown. */
+static void test_bare_array(void **state)
+{
+	char path[4096];
+	struct loaded *l;
+
+	(void)state;
+	data_path(path, sizeof(path), "bare.json");
+	l = load(path);
+	assert_int_equal(l->r->ranks[0].nev, 1);
+	assert_int_equal(l->r->ranks[0].ev[0].start, 1500);
+	assert_int_equal(l->r->ranks[0].ev[0].end, 2500);
+	assert_int_equal(info_get(l->f.info, "devices")->type, INFO_NULL);
+	assert_int_equal(info_get(l->f.info, "rank")->type, INFO_NULL);
 	unload(l);
 }
 
@@ -747,8 +767,7 @@ static void test_real_nccl(void **state)
 
 int main(void)
 {
-	enum { NREAL = sizeof(truths) / sizeof(truths[0]) };
-	struct CMUnitTest tests[32] = {
+	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_us_to_ns),
 		cmocka_unit_test(test_era_2021),
 		cmocka_unit_test(test_era_frac),
@@ -763,14 +782,17 @@ int main(void)
 		cmocka_unit_test(test_duplicate_rank),
 		cmocka_unit_test(test_real_cpu_only),
 		cmocka_unit_test(test_real_nccl),
+		cmocka_unit_test(test_bare_array),
 	};
-	size_t n = 14;
+	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]), NREAL = sizeof(truths) / sizeof(truths[0]) };
+	struct CMUnitTest tests[NFIXED + NREAL];
 
+	memcpy(tests, fixed, sizeof(fixed));
 	for (size_t i = 0; i < NREAL; i++) {
-		tests[n] = (struct CMUnitTest)cmocka_unit_test_prestate(test_real, NULL);
-		tests[n].name = truths[i].file;
-		tests[n].initial_state = (void *)(uintptr_t)&truths[i];
-		n++;
+		/* one test per real trace, named by its file */
+		tests[NFIXED + i] = (struct CMUnitTest)cmocka_unit_test_prestate(test_real, NULL);
+		tests[NFIXED + i].name = truths[i].file;
+		tests[NFIXED + i].initial_state = (void *)(uintptr_t)&truths[i];
 	}
-	return _cmocka_run_group_tests("kineto", tests, n, NULL, NULL);
+	return _cmocka_run_group_tests("kineto", tests, NFIXED + NREAL, NULL, NULL);
 }
