@@ -15,6 +15,9 @@
 #define MAX_NAME (64 * 1024)	/* longer names and strings are cut */
 #define MAX_DEVICES 64		/* device ordinals counted when picking the rank's own */
 #define UNSET INT64_MIN		/* a timestamp not given */
+/* Bounds that keep base + ts + dur inside int64 (4e18 ns is the year 2096). */
+#define MAX_TIME 4000000000000000000LL
+#define MAX_DUR 1000000000000000000LL
 
 /*
  * What the parser is inside of. The stack holds one kind per open JSON
@@ -98,6 +101,7 @@ struct kt {
 	struct pev ev;
 	struct pdev dev;
 	int64_t base;		/* baseTimeNanoseconds; UNSET */
+	bool bad_base;		/* it was given, but out of range */
 	int64_t rank, world;
 	const char *nccl_version, *backend;	/* interned; NULL */
 	struct gpu_event *gev;
@@ -584,7 +588,7 @@ static void on_gpu_ann(struct kt *k, struct pev *e)
 /* [memory] instants: the caching allocator's totals on a GPU (type 0 is the CPU). */
 static void on_memory(struct kt *k, struct pev *e)
 {
-	if (e->dev_type == 0 || e->dev_id < 0 || e->ts == UNSET)
+	if (e->dev_type == 0 || e->dev_id < 0 || e->ts < -MAX_TIME || e->ts > MAX_TIME)
 		return;
 	if (e->alloc < 0 && e->reserved < 0)
 		return;
@@ -613,15 +617,15 @@ static void event_done(struct kt *k)
 	}
 	if (e->ph != 'X' || e->cat == C_OTHER)
 		return;
-	if (e->ts == UNSET) {
+	if (e->dur == UNSET)
+		e->dur = 0;
+	if (e->ts < -MAX_TIME || e->ts > MAX_TIME || e->dur < 0 || e->dur > MAX_DUR) {
 		k->errors++;
 		pos = SRCPOS_BYTE(k->ctx->path, e->byte);
-		diag_warn(k->ctx->diags, "bad-event", &pos,
-			  "event \"%s\" has no usable \"ts\": skipped", e->name.data);
+		diag_warn(k->ctx->diags, "bad-event", &pos, "event \"%s\" has no usable \"%s\": "
+			  "skipped", e->name.data, e->dur < 0 || e->dur > MAX_DUR ? "dur" : "ts");
 		return;
 	}
-	if (e->dur == UNSET || e->dur < 0)
-		e->dur = 0;
 	k->count[e->cat]++;
 	if (k->first == UNSET || e->ts < k->first)
 		k->first = e->ts;
@@ -695,6 +699,18 @@ static void dist_number(struct kt *k, const char *s, size_t n)
 		k->world = v;
 }
 
+static void base_number(struct kt *k, const char *s, size_t n)
+{
+	int64_t v;
+
+	if (dec_scaled(s, n, 0, &v) == 0 && v >= 0 && v <= MAX_TIME) {
+		k->base = v;
+		return;
+	}
+	k->base = UNSET;
+	k->bad_base = true;
+}
+
 static int cb_number(void *ctx, const char *s, size_t n)
 {
 	struct kt *k = ctx;
@@ -703,8 +719,8 @@ static int cb_number(void *ctx, const char *s, size_t n)
 	int64_t v;
 
 	mark(k);
-	if (top(k) == CT_ROOT && k->key == K_BASETIME && dec_scaled(s, n, 0, &v) == 0)
-		k->base = v;
+	if (top(k) == CT_ROOT && k->key == K_BASETIME)
+		base_number(k, s, n);
 	else if (top(k) == CT_DIST)
 		dist_number(k, s, n);
 	d = current_key(k);
@@ -1378,6 +1394,7 @@ static void describe(struct kt *k, const struct rank *rk, size_t steps_from,
 	info_num(c->arena, c->info, "span_s", k->first == UNSET ? NAN :
 		 (double)(k->last - k->first) / NS_PER_S);
 	info_str(c->arena, c->info, "nccl_version", k->nccl_version);
+	info_str(c->arena, c->info, "backend", k->backend);
 }
 
 static int64_t count_comm(const struct kt *k)
@@ -1402,6 +1419,9 @@ static int kt_finish(void *st)
 		ret = json_error(k, k->chunk_base, true);
 	if (k->base != UNSET)
 		shift_times(k, k->base);
+	if (k->bad_base)
+		diag_warn(k->ctx->diags, "bad-base", &pos,
+			  "\"baseTimeNanoseconds\" is out of range: times are kept relative");
 	link_events(k);
 	comm = count_comm(k);
 	if (!k->ngev && k->events)

@@ -13,6 +13,7 @@
 #include "ingest/kineto.h"
 
 #define MAX_DEVICES 64
+#define MAX_TIME 4000000000000000000LL	/* keeps epoch + time inside int64 */
 
 enum { N_KERNEL, N_MEMCPY, N_MEMSET, N_RUNTIME, N_COUNT };
 
@@ -136,11 +137,22 @@ static const char *col_str(struct ns *n, sqlite3_stmt *st, int i)
 	return s ? intern_str(&n->ctx->trial->strings, s) : NULL;
 }
 
-/* A GPU event from the first six columns: start, end, device, stream, correlation. */
+/* Times of a row that can be used: 0 <= start <= end <= MAX_TIME. */
+static bool times_ok(struct ns *n, int64_t start, int64_t end)
+{
+	if (start >= 0 && start <= end && end <= MAX_TIME)
+		return true;
+	n->ctx->src->errors++;
+	return false;
+}
+
+/* A GPU event from the first five columns: start, end, device, stream, correlation. */
 static struct gpu_event *add_event(struct ns *n, sqlite3_stmt *st, enum ev_kind kind)
 {
 	struct gpu_event *g;
 
+	if (!times_ok(n, col_i64(st, 0), col_i64(st, 1)))
+		return NULL;
 	xgrow(&n->ev, &n->cap_ev, n->nev + 1, sizeof(*n->ev));
 	g = &n->ev[n->nev++];
 	*g = (struct gpu_event){
@@ -148,8 +160,6 @@ static struct gpu_event *add_event(struct ns *n, sqlite3_stmt *st, enum ev_kind 
 		.stream = col_i32(st, 3), .correlation = col_i64(st, 4), .bytes = -1,
 		.step = -1, .kind = (uint8_t)kind, .cls = EVC_MEMORY,
 	};
-	if (g->end < g->start)
-		g->end = g->start;
 	span(n, g->start, g->end);
 	return g;
 }
@@ -158,6 +168,8 @@ static void kernel_row(struct ns *n, sqlite3_stmt *st)
 {
 	struct gpu_event *g = add_event(n, st, EV_KERNEL);
 
+	if (!g)
+		return;
 	g->name = col_str(n, st, 5);
 	g->cls = EVC_COMPUTE;
 	kineto_classify_name(g);
@@ -169,6 +181,8 @@ static void memcpy_row(struct ns *n, sqlite3_stmt *st)
 	struct gpu_event *g = add_event(n, st, EV_MEMCPY);
 	int64_t kind = col_i64(st, 6);
 
+	if (!g)
+		return;
 	g->bytes = col_i64(st, 5);
 	g->name = intern_str(&n->ctx->trial->strings, copy_kinds[kind > 0 && kind < 11 ? kind : 0]);
 	n->count[N_MEMCPY]++;
@@ -178,6 +192,8 @@ static void memset_row(struct ns *n, sqlite3_stmt *st)
 {
 	struct gpu_event *g = add_event(n, st, EV_MEMSET);
 
+	if (!g)
+		return;
 	g->bytes = col_i64(st, 5);
 	g->name = intern_str(&n->ctx->trial->strings, "Memset");
 	n->count[N_MEMSET]++;
@@ -188,6 +204,8 @@ static void runtime_row(struct ns *n, sqlite3_stmt *st)
 	int64_t corr = col_i64(st, 0);
 
 	n->count[N_RUNTIME]++;
+	if (!times_ok(n, col_i64(st, 1), col_i64(st, 2)))
+		return;
 	span(n, col_i64(st, 1), col_i64(st, 2));
 	if (corr < 0)
 		return;
@@ -202,7 +220,7 @@ static void nvtx_row(struct ns *n, sqlite3_stmt *st)
 	const char *text = (const char *)sqlite3_column_text(st, 2);
 	int64_t num = text ? nsys_step_number(text) : -1;
 
-	if (num < 0)
+	if (num < 0 || !times_ok(n, col_i64(st, 0), col_i64(st, 1)))
 		return;
 	xgrow(&n->steps, &n->cap_steps, n->nsteps + 1, sizeof(*n->steps));
 	n->steps[n->nsteps++] = (struct step_mark){
@@ -243,7 +261,7 @@ static void epoch_row(struct ns *n, sqlite3_stmt *st)
 {
 	int64_t v = col_i64(st, 0);
 
-	n->epoch = v > 0 ? v : 0;
+	n->epoch = v > 0 && v <= MAX_TIME ? v : 0;
 }
 
 static int run_query(struct ns *n, const char *sql, void (*row)(struct ns *, sqlite3_stmt *))

@@ -437,7 +437,8 @@ static void test_era_base(void **state)
 static void test_chunks(void **state)
 {
 	static const char *const files[] = { "era-2021.json", "era-frac.json", "era-base.json",
-					     "deep.json", "invalid.json", "bare.json" };
+					     "deep.json", "invalid.json", "bare.json",
+					     "edge-times.json" };
 	char path[4096];
 
 	(void)state;
@@ -589,6 +590,32 @@ static void test_deep_and_bad_events(void **state)
 		 "\"ts\": skipped", path);
 	assert_int_equal(count_diag(&l->t->diags, want), 1);
 	assert_int_equal(l->r->sources[0].errors, 2);
+	unload(l);
+}
+
+/* Times that would overflow int64 once the base is added are refused, and said. */
+static void test_edge_times(void **state)
+{
+	char path[4096], want[16384];
+	struct loaded *l;
+
+	(void)state;
+	data_path(path, sizeof(path), "edge-times.json");
+	l = load(path);
+	assert_int_equal(l->r->ranks[0].nev, 1);
+	assert_int_equal(l->r->ranks[0].ev[0].start, 5000);	/* the bad base is not added */
+	assert_int_equal(l->r->ranks[0].nmem, 0);	/* its ts is out of range */
+	assert_int_equal(l->r->sources[0].errors, 2);
+	snprintf(want, sizeof(want), "%s: byte 130: warning: event \"k_far\" has no usable "
+		 "\"ts\": skipped", path);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	snprintf(want, sizeof(want), "%s: byte 256: warning: event \"k_long\" has no usable "
+		 "\"dur\": skipped", path);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	snprintf(want, sizeof(want), "%s: warning: \"baseTimeNanoseconds\" is out of range: "
+		 "times are kept relative", path);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	assert_int_equal(l->t->diags.count, 3);
 	unload(l);
 }
 
@@ -783,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_real_cpu_only),
 		cmocka_unit_test(test_real_nccl),
 		cmocka_unit_test(test_bare_array),
+		cmocka_unit_test(test_edge_times),
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]), NREAL = sizeof(truths) / sizeof(truths[0]) };
 	struct CMUnitTest tests[NFIXED + NREAL];

@@ -76,7 +76,8 @@ static const char *const old_db =
 	"CREATE TABLE NVTX_EVENTS (start INTEGER NOT NULL, end INTEGER, eventType INTEGER,"
 	" text TEXT);"
 	"INSERT INTO StringIds VALUES (1, 'ncclKernel_AllGather_RING_LL_Sum_half');"
-	"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10, 20, 2, 1, 7, 5, 1), (30, 35, 2, 1, 7, 6, 1);"
+	"INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (10, 20, 2, 1, 7, 5, 1), (30, 35, 2, 1, 7, 6, 1),"
+	" (9223372036854775000, 9223372036854775807, 2, 1, 7, 7, 1), (50, 40, 2, 1, 7, 8, 1);"
 	"INSERT INTO NVTX_EVENTS VALUES (0, 100, 59, 'Iteration 3');";
 
 struct loaded {
@@ -236,6 +237,7 @@ static void test_old_schema(void **state)
 	assert_int_equal(k->nsteps, 1);
 	assert_int_equal(k->steps[0].number, 3);
 	assert_int_equal(info_i(info_get(l.f.info, "events"), "cuda_runtime"), 0);
+	assert_int_equal(l.r->sources[0].errors, 2);	/* a time past int64 with the epoch, an end before its start */
 	cleanup(&l);
 }
 
