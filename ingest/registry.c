@@ -2,15 +2,20 @@
 
 #include <string.h>
 
+#include "ingest/collect_env.h"
+#include "ingest/gpumon.h"
+#include "ingest/kineto.h"
 #include "ingest/manifest.h"
 #include "ingest/nccl_log.h"
 #include "ingest/nccl_tests.h"
+#include "ingest/nsys_csv.h"
+#include "ingest/nsys_sqlite.h"
 #include "ingest/trainlog.h"
-#include "ingest/collect_env.h"
-#include "ingest/gpumon.h"
 
 /* Readers of whole files, by the format name they declare. */
 static const struct reader *const file_readers[] = {
+	&kineto_reader,
+	&nsys_sqlite_reader,
 	&trial_ini_reader,
 	&run_ini_reader,
 	NULL
@@ -28,6 +33,7 @@ const struct reader *const line_readers[] = {
 	&gpumon_topo_reader,
 	&gpumon_table_reader,
 	&collect_env_reader,
+	&nsys_csv_reader,
 	NULL
 };
 

@@ -1,6 +1,6 @@
 # a command whose machinery is not built yet says so and exits 2
-args: report samples/trials/ddp-scales-well
+args: stack build
 status: 2
 --- stdout
 --- stderr
-scaleaudit report: not built yet
+scaleaudit stack: not built yet

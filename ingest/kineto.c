@@ -1,0 +1,1470 @@
+#include "ingest/kineto.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yajl/yajl_parse.h>
+
+#include "core/imap.h"
+#include "core/xalloc.h"
+
+#define MAX_DEPTH 64		/* deeper containers are skipped whole */
+#define MAX_NAME (64 * 1024)	/* longer names and strings are cut */
+#define MAX_DEVICES 64		/* device ordinals counted when picking the rank's own */
+#define UNSET INT64_MIN		/* a timestamp not given */
+/* Bounds that keep base + ts + dur inside int64 (4e18 ns is the year 2096). */
+#define MAX_TIME 4000000000000000000LL
+#define MAX_DUR 1000000000000000000LL
+
+/*
+ * What the parser is inside of. The stack holds one kind per open JSON
+ * container; a value is read according to the innermost kind and the key
+ * that named it. Anything else is CT_SKIP, and so is all inside it.
+ */
+enum ctn {
+	CT_TOP,		/* before the first value */
+	CT_SKIP,	/* not read */
+	CT_ROOT,	/* { "traceEvents": ..., "deviceProperties": ... } */
+	CT_EVENTS,	/* [ event, ... ] */
+	CT_EVENT,	/* { "ph", "cat", "name", "ts", "dur", "args" } */
+	CT_ARGS,	/* the event's "args" */
+	CT_INTYPES,	/* args "Input type": [ "float", ... ] */
+	CT_DEVICES,	/* "deviceProperties": [ device, ... ] */
+	CT_DEVICE,
+	CT_DIST,	/* "distributedInfo" */
+	CT_COUNT
+};
+
+enum key {
+	K_NONE,
+	K_TRACE_EVENTS, K_DEVPROPS, K_DISTINFO, K_BASETIME,
+	K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS,
+	K_EXTID, K_CORR, K_DEVICE, K_STREAM, K_BYTES, K_INTYPE, K_COLLNAME,
+	K_INNELEMS, K_OUTNELEMS, K_DTYPE, K_GROUP, K_ALLOC, K_RESERVED, K_DEVID, K_DEVTYPE,
+	K_ID, K_DNAME, K_MEM, K_CCMAJ, K_CCMIN, K_SMS,
+	K_RANK, K_WORLD, K_NCCLVER, K_BACKEND,
+};
+
+/* Event categories, both the current names and the 2021 ones. */
+enum cat {
+	C_OTHER, C_KERNEL, C_MEMCPY, C_MEMSET, C_CPU_OP, C_RUNTIME, C_DRIVER,
+	C_USER_ANN, C_GPU_ANN, C_COUNT
+};
+
+/* The event being read; numbers are -1 (times UNSET) until given. */
+struct pev {
+	int64_t ts, dur;	/* ns as written: relative when the trace has a base */
+	int64_t pid, tid;	/* a string's trailing number ("stream 7"), else -1 */
+	int64_t ext, corr, device, stream, bytes;
+	int64_t in_nelems, out_nelems, group;
+	int64_t alloc, reserved, dev_id, dev_type;
+	char ph;
+	uint8_t cat;		/* enum cat */
+	int64_t byte;		/* offset of the event in the file */
+	struct buf name, intype, coll, dtype;
+};
+
+struct pdev {
+	int64_t id, mem, ccmaj, ccmin, sms;
+	struct buf name;
+};
+
+/* A CPU op kept until finish, to be found by external id or time. */
+struct cpu_op {
+	int64_t start, end, tid, ext;
+	int64_t nelems;		/* record_param_comms message elements; -1 */
+	const char *name;	/* interned */
+	const char *input_types;/* interned; NULL */
+	int32_t parent;		/* innermost op around it on its thread; -1 */
+	uint8_t coll, dtype;	/* record_param_comms' collective; COLL_NONE */
+};
+
+/* A runtime or driver call: where a correlation id was launched from. */
+struct launch {
+	int64_t ts, tid, ext, corr;
+};
+
+struct kt {
+	struct ingest_ctx *ctx;
+	yajl_handle yh;
+	int64_t chunk_base;	/* file offset of the chunk being parsed */
+	int64_t last_ok;	/* file offset just after the last value parsed */
+	int64_t tok;		/* the next token's first byte; -1 not seen yet */
+	bool tok_sep;		/* a ':' or ',' was passed on the way to it */
+	bool failed;		/* the JSON is broken: nothing more is parsed */
+	uint8_t stack[MAX_DEPTH];
+	int depth;		/* open containers; past MAX_DEPTH only counted */
+	uint8_t key;		/* enum key of the innermost object's current member */
+	struct pev ev;
+	struct pdev dev;
+	int64_t base;		/* baseTimeNanoseconds; UNSET */
+	bool bad_base;		/* it was given, but out of range */
+	int64_t rank, world;
+	const char *nccl_version, *backend;	/* interned; NULL */
+	struct gpu_event *gev;
+	size_t ngev, cap_gev;
+	struct cpu_op *ops;
+	size_t nops, cap_ops;
+	struct launch *launches;
+	size_t nlaunch, cap_launch;
+	struct step_mark *steps;
+	size_t nsteps, cap_steps;
+	struct mem_sample *mem;
+	size_t nmem, cap_mem;
+	struct device_info *devs;
+	size_t ndevs, cap_devs;
+	bool has_devs;		/* the trace lists its devices (perhaps none) */
+	int64_t count[C_COUNT];	/* 'X' events per category */
+	int64_t events, errors;
+	int64_t first, last;	/* span of the 'X' events read; UNSET */
+	int64_t dev_seen[MAX_DEVICES];	/* GPU events per device ordinal */
+};
+
+/* ---- numbers ---- */
+
+static int pow10_mul(uint64_t *v, long times)
+{
+	for (; times > 0 && *v; times--) {
+		if (*v > UINT64_MAX / 10)
+			return -1;
+		*v *= 10;
+	}
+	return 0;
+}
+
+/* Reads "[-]digits[.digits][e[+-]digits]": significant digits into dig. */
+static int split_number(const char *s, size_t n, char *dig, size_t *nd, bool *neg, long *pow)
+{
+	size_t i = 0, max = *nd;
+	long frac = 0, exp = 0;
+	bool point = false, any = false, eneg = false;
+
+	*nd = 0;
+	*neg = i < n && s[i] == '-';
+	i += *neg;
+	for (; i < n; i++) {
+		if (s[i] == '.' && !point) {
+			point = true;
+			continue;
+		}
+		if (s[i] < '0' || s[i] > '9')
+			break;
+		any = true;
+		frac += point;
+		if (*nd == 0 && s[i] == '0')
+			continue;	/* leading zero */
+		if (*nd == max)
+			return -1;
+		dig[(*nd)++] = s[i];
+	}
+	if (i < n && (s[i] == 'e' || s[i] == 'E')) {
+		i++;
+		eneg = i < n && s[i] == '-';
+		i += i < n && (s[i] == '-' || s[i] == '+');
+		for (; i < n && s[i] >= '0' && s[i] <= '9' && exp < 100000; i++)
+			exp = exp * 10 + (s[i] - '0');
+	}
+	if (!any || i != n)
+		return -1;
+	*pow = (eneg ? -exp : exp) - frac;
+	return 0;
+}
+
+/*
+ * The number s[0..n) times 10^shift, rounded half away from zero, computed
+ * on its digits: exact where a double is not (an epoch in µs with ns digits).
+ */
+static int dec_scaled(const char *s, size_t n, int shift, int64_t *out)
+{
+	char dig[40];
+	size_t nd = sizeof(dig);
+	bool neg;
+	long pow;
+	long keep;
+	uint64_t v = 0;
+
+	if (split_number(s, n, dig, &nd, &neg, &pow) < 0)
+		return -1;
+	pow += shift;
+	keep = pow >= 0 ? (long)nd : (long)nd + pow;
+	for (long i = 0; i < keep; i++) {
+		if (v > (UINT64_MAX - 9) / 10)
+			return -1;
+		v = v * 10 + (uint64_t)(dig[i] - '0');
+	}
+	if (pow >= 0 && pow10_mul(&v, pow) < 0)
+		return -1;
+	if (pow < 0 && keep >= 0 && (size_t)keep < nd && dig[keep] >= '5')
+		v++;
+	if (v > INT64_MAX)
+		return -1;
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
+int kineto_us_to_ns(const char *s, size_t n, int64_t *ns)
+{
+	return dec_scaled(s, n, 3, ns);
+}
+
+/* The trailing number of a string such as "stream 7"; -1 when none. */
+static int64_t trailing_number(const char *s, size_t n)
+{
+	size_t i = n;
+	int64_t v;
+
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	if (i == n || n - i > 18 || dec_scaled(s + i, n - i, 0, &v) < 0)
+		return -1;
+	return v;
+}
+
+/* ---- what is read: keys, categories, names ---- */
+
+/*
+ * A member of an object: its key and, for numbers, where the value goes
+ * (an int64 at `off` in the struct of that container) and its scale: shift 3
+ * turns microseconds into nanoseconds. off < 0: not a number we keep.
+ */
+struct keydef {
+	const char *name;
+	uint8_t key;
+	int8_t shift;
+	int16_t off;
+};
+
+#define NUM(s, k, field, sh) { s, k, sh, (int16_t)offsetof(struct pev, field) }
+#define DNUM(s, k, field) { s, k, 0, (int16_t)offsetof(struct pdev, field) }
+#define KEY(s, k) { s, k, 0, -1 }
+
+static const struct keydef root_keys[] = {
+	KEY("traceEvents", K_TRACE_EVENTS), KEY("deviceProperties", K_DEVPROPS),
+	KEY("distributedInfo", K_DISTINFO), KEY("baseTimeNanoseconds", K_BASETIME),
+	{ NULL, 0, 0, 0 }
+};
+
+static const struct keydef event_keys[] = {
+	KEY("ph", K_PH), KEY("cat", K_CAT), KEY("name", K_NAME), KEY("args", K_ARGS),
+	NUM("pid", K_PID, pid, 0), NUM("tid", K_TID, tid, 0),
+	NUM("ts", K_TS, ts, 3), NUM("dur", K_DUR, dur, 3),
+	{ NULL, 0, 0, 0 }
+};
+
+/* Compared without case: the 2021 layout writes "external id". */
+static const struct keydef arg_keys[] = {
+	NUM("External id", K_EXTID, ext, 0), NUM("correlation", K_CORR, corr, 0),
+	NUM("device", K_DEVICE, device, 0), NUM("stream", K_STREAM, stream, 0),
+	NUM("bytes", K_BYTES, bytes, 0), KEY("Input type", K_INTYPE),
+	KEY("Collective name", K_COLLNAME), KEY("dtype", K_DTYPE),
+	NUM("In msg nelems", K_INNELEMS, in_nelems, 0),
+	NUM("Out msg nelems", K_OUTNELEMS, out_nelems, 0),
+	NUM("Group size", K_GROUP, group, 0),
+	NUM("Total Allocated", K_ALLOC, alloc, 0), NUM("Total Reserved", K_RESERVED, reserved, 0),
+	NUM("Device Id", K_DEVID, dev_id, 0), NUM("Device Type", K_DEVTYPE, dev_type, 0),
+	{ NULL, 0, 0, 0 }
+};
+
+static const struct keydef device_keys[] = {
+	DNUM("id", K_ID, id), KEY("name", K_DNAME), DNUM("totalGlobalMem", K_MEM, mem),
+	DNUM("computeMajor", K_CCMAJ, ccmaj), DNUM("computeMinor", K_CCMIN, ccmin),
+	DNUM("numSms", K_SMS, sms),
+	{ NULL, 0, 0, 0 }
+};
+
+static const struct keydef dist_keys[] = {
+	KEY("rank", K_RANK), KEY("world_size", K_WORLD),
+	KEY("nccl_version", K_NCCLVER), KEY("backend", K_BACKEND),
+	{ NULL, 0, 0, 0 }
+};
+
+static const struct keydef *const keys_of[CT_COUNT] = {
+	[CT_ROOT] = root_keys, [CT_EVENT] = event_keys, [CT_ARGS] = arg_keys,
+	[CT_DEVICE] = device_keys, [CT_DIST] = dist_keys,
+};
+
+/* Which container opens where: anything not listed is skipped. */
+static const struct {
+	uint8_t parent, key;
+	bool map;
+	uint8_t child;
+} nesting[] = {
+	{ CT_TOP, K_NONE, true, CT_ROOT },
+	{ CT_TOP, K_NONE, false, CT_EVENTS },	/* a bare array of events */
+	{ CT_ROOT, K_TRACE_EVENTS, false, CT_EVENTS },
+	{ CT_ROOT, K_DEVPROPS, false, CT_DEVICES },
+	{ CT_ROOT, K_DISTINFO, true, CT_DIST },
+	{ CT_EVENTS, K_NONE, true, CT_EVENT },
+	{ CT_EVENT, K_ARGS, true, CT_ARGS },
+	{ CT_ARGS, K_INTYPE, false, CT_INTYPES },
+	{ CT_DEVICES, K_NONE, true, CT_DEVICE },
+};
+
+static const struct {
+	const char *name;
+	uint8_t cat;
+} cats[] = {
+	{ "kernel", C_KERNEL }, { "gpu_memcpy", C_MEMCPY }, { "memcpy", C_MEMCPY },
+	{ "gpu_memset", C_MEMSET }, { "memset", C_MEMSET },
+	{ "cpu_op", C_CPU_OP }, { "operator", C_CPU_OP },
+	{ "cuda_runtime", C_RUNTIME }, { "runtime", C_RUNTIME },
+	{ "cuda_driver", C_DRIVER }, { "driver", C_DRIVER },
+	{ "user_annotation", C_USER_ANN }, { "gpu_user_annotation", C_GPU_ANN },
+};
+
+/* The `events` counts of inspect, by category. */
+static const char *const count_keys[C_COUNT] = {
+	[C_KERNEL] = "kernel", [C_MEMCPY] = "gpu_memcpy", [C_MEMSET] = "gpu_memset",
+	[C_CPU_OP] = "cpu_op", [C_RUNTIME] = "cuda_runtime", [C_DRIVER] = "cuda_driver",
+};
+
+/*
+ * Communication kernels by a token of their name, first match wins. With
+ * `parse`, the collective follows the token ("ncclDevKernel_AllGather_RING_LL")
+ * and the dtype is one of the '_'-separated words after it.
+ */
+static const struct {
+	const char *token;
+	uint8_t coll;
+	bool parse;
+} comm_tokens[] = {
+	{ "ncclSymkDevKernel", COLL_NONE, true },
+	{ "ncclDevKernel", COLL_NONE, true },
+	{ "ncclKernel", COLL_NONE, true },
+	{ "rcclKernel", COLL_NONE, true },
+	{ "rccl", COLL_NONE, false },
+	{ "SendRecv", COLL_SENDRECV, false },
+	{ "multimem_all_reduce", COLL_ALLREDUCE, false },
+	{ "one_shot_all_reduce", COLL_ALLREDUCE, false },
+	{ "two_shot_all_reduce", COLL_ALLREDUCE, false },
+	{ "multimem_all_gather", COLL_ALLGATHER, false },
+	{ "multimem_reduce_scatter", COLL_REDUCESCATTER, false },
+};
+
+/* Collective names of args and kernel names, lowercased, '_' dropped: by prefix. */
+static const struct {
+	const char *prefix;
+	uint8_t coll;
+} coll_prefixes[] = {
+	{ "allreduce", COLL_ALLREDUCE }, { "allgather", COLL_ALLGATHER },
+	{ "reducescatter", COLL_REDUCESCATTER }, { "alltoall", COLL_ALLTOALL },
+	{ "broadcast", COLL_BROADCAST }, { "reduce", COLL_REDUCE },
+	{ "sendrecv", COLL_SENDRECV }, { "send", COLL_SEND }, { "recv", COLL_RECV },
+	{ "gather", COLL_GATHER }, { "scatter", COLL_SCATTER }, { "barrier", COLL_BARRIER },
+};
+
+/* Data types as kernel names spell them (words) and as args do ("BFloat16"). */
+static const struct {
+	const char *name;
+	uint8_t dtype;
+} dtype_words[] = {
+	{ "float", DT_FP32 }, { "f32", DT_FP32 }, { "half", DT_FP16 }, { "f16", DT_FP16 },
+	{ "bf16", DT_BF16 }, { "bfloat16", DT_BF16 }, { "double", DT_FP64 }, { "f64", DT_FP64 },
+	{ "int8", DT_INT8 }, { "i8", DT_INT8 }, { "char", DT_INT8 },
+	{ "uint8", DT_UINT8 }, { "u8", DT_UINT8 }, { "byte", DT_UINT8 },
+	{ "int32", DT_INT32 }, { "i32", DT_INT32 }, { "int", DT_INT32 },
+	{ "uint32", DT_UINT32 }, { "u32", DT_UINT32 },
+	{ "int64", DT_INT64 }, { "i64", DT_INT64 }, { "long", DT_INT64 },
+	{ "uint64", DT_UINT64 }, { "u64", DT_UINT64 }, { "bool", DT_BOOL },
+	{ "f8e4m3", DT_FP8_E4M3 }, { "float8_e4m3fn", DT_FP8_E4M3 },
+	{ "float8_e4m3fnuz", DT_FP8_E4M3 }, { "f8e5m2", DT_FP8_E5M2 },
+	{ "float8_e5m2", DT_FP8_E5M2 }, { "float8_e5m2fnuz", DT_FP8_E5M2 },
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Without case; the first letter rejects most keys before any call. */
+static bool word_eq(const char *s, size_t n, const char *word)
+{
+	if (!n || (s[0] | 0x20) != (word[0] | 0x20))
+		return !n && !*word;
+	return strlen(word) == n && !strncasecmp(s, word, n);
+}
+
+static enum dtype dtype_of_word(const char *s, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dtype_words); i++)
+		if (word_eq(s, n, dtype_words[i].name))
+			return (enum dtype)dtype_words[i].dtype;
+	return DT_UNKNOWN;
+}
+
+static enum coll_op coll_of_text(const char *s, size_t n)
+{
+	char norm[32];
+	size_t len = 0;
+
+	for (size_t i = 0; i < n && len < sizeof(norm) - 1; i++)
+		if (s[i] != '_')
+			norm[len++] = (char)(s[i] | 0x20);
+	norm[len] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(coll_prefixes); i++)
+		if (!strncmp(norm, coll_prefixes[i].prefix, strlen(coll_prefixes[i].prefix)))
+			return (enum coll_op)coll_prefixes[i].coll;
+	return COLL_NONE;
+}
+
+/* ---- the events ---- */
+
+static void pev_reset(struct pev *e, int64_t byte)
+{
+	e->ts = e->dur = UNSET;
+	e->pid = e->tid = e->ext = e->corr = e->device = e->stream = e->bytes = -1;
+	e->in_nelems = e->out_nelems = e->group = -1;
+	e->alloc = e->reserved = e->dev_id = e->dev_type = -1;
+	e->ph = 0;
+	e->cat = C_OTHER;
+	e->byte = byte;
+	buf_reset(&e->name);
+	buf_reset(&e->intype);
+	buf_reset(&e->coll);
+	buf_reset(&e->dtype);
+}
+
+static const char *intern_buf(struct kt *k, const struct buf *b)
+{
+	return b->len ? intern(&k->ctx->trial->strings, b->data, b->len) : NULL;
+}
+
+static int32_t clamp32(int64_t v)
+{
+	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
+}
+
+void kineto_classify_name(struct gpu_event *g)
+{
+	const char *name = g->name ? g->name : "";
+
+	for (size_t i = 0; i < ARRAY_SIZE(comm_tokens); i++) {
+		const char *p = strstr(name, comm_tokens[i].token);
+
+		if (!p)
+			continue;
+		g->cls = EVC_COMM;
+		g->coll = comm_tokens[i].coll;
+		for (p += strlen(comm_tokens[i].token); comm_tokens[i].parse && *p == '_';) {
+			size_t n = strcspn(++p, "_(<");
+
+			if (g->coll == COLL_NONE)
+				g->coll = coll_of_text(p, n);
+			else if (g->dtype == DT_UNKNOWN)
+				g->dtype = dtype_of_word(p, n);
+			p += n;
+		}
+		return;
+	}
+}
+
+/* Communication kernels: collective and dtype from the name, then the args. */
+static void classify_kernel(struct gpu_event *g, const struct pev *e)
+{
+	kineto_classify_name(g);
+	if (e->coll.len) {
+		g->cls = EVC_COMM;
+		if (g->coll == COLL_NONE)
+			g->coll = coll_of_text(e->coll.data, e->coll.len);
+	}
+	if (g->cls == EVC_COMM && e->dtype.len)	/* the tensor's: broadcasts run as int8 */
+		g->dtype = dtype_of_word(e->dtype.data, e->dtype.len);
+}
+
+static int64_t msg_elems(const struct pev *e)
+{
+	return e->in_nelems > e->out_nelems ? e->in_nelems : e->out_nelems;
+}
+
+static void msg_bytes(struct gpu_event *g, int64_t nelems)
+{
+	int size = dtype_size((enum dtype)g->dtype);
+
+	if (g->bytes < 0 && nelems >= 0 && size > 0 && nelems <= INT64_MAX / size)
+		g->bytes = nelems * size;
+}
+
+/* "ProfilerStep#12" gives 12; -1 for any other name. */
+static int64_t step_number(const struct buf *name)
+{
+	static const char prefix[] = "ProfilerStep#";
+	size_t n = sizeof(prefix) - 1;
+	int64_t v;
+
+	if (name->len <= n || memcmp(name->data, prefix, n))
+		return -1;
+	for (size_t i = n; i < name->len; i++)
+		if (name->data[i] < '0' || name->data[i] > '9')
+			return -1;
+	if (name->len - n > 18 || dec_scaled(name->data + n, name->len - n, 0, &v) < 0)
+		return -1;
+	return v;
+}
+
+static void add_step(struct kt *k, struct pev *e, enum step_source src)
+{
+	int64_t n = step_number(&e->name);
+
+	if (n < 0)
+		return;
+	xgrow(&k->steps, &k->cap_steps, k->nsteps + 1, sizeof(*k->steps));
+	k->steps[k->nsteps++] = (struct step_mark){
+		.number = n, .start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0),
+		.source = (uint8_t)src,
+	};
+}
+
+static void on_gpu_work(struct kt *k, struct pev *e)
+{
+	static const uint8_t kind_of[C_COUNT] = {
+		[C_KERNEL] = EV_KERNEL, [C_MEMCPY] = EV_MEMCPY, [C_MEMSET] = EV_MEMSET,
+	};
+	struct gpu_event *g;
+	int64_t device = e->device >= 0 ? e->device : e->pid;
+
+	xgrow(&k->gev, &k->cap_gev, k->ngev + 1, sizeof(*k->gev));
+	g = &k->gev[k->ngev++];
+	*g = (struct gpu_event){
+		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0),
+		.name = intern_buf(k, &e->name), .correlation = e->corr, .bytes = -1,
+		.stream = clamp32(e->stream >= 0 ? e->stream : e->tid),
+		.device = clamp32(device), .step = -1, .kind = kind_of[e->cat],
+		.cls = EVC_MEMORY, .dtype = DT_UNKNOWN, .coll = COLL_NONE,
+	};
+	if (device >= 0 && device < MAX_DEVICES)
+		k->dev_seen[device]++;
+	if (e->cat != C_KERNEL) {
+		g->bytes = e->bytes;
+		return;
+	}
+	g->cls = EVC_COMPUTE;
+	classify_kernel(g, e);
+	if (g->cls == EVC_COMM)
+		msg_bytes(g, msg_elems(e));
+}
+
+static void on_cpu_op(struct kt *k, struct pev *e)
+{
+	struct cpu_op *o;
+
+	if (step_number(&e->name) >= 0) {	/* the 2021 layout's "Operator" steps */
+		add_step(k, e, STEP_CPU_ANNOTATION);
+		return;
+	}
+	xgrow(&k->ops, &k->cap_ops, k->nops + 1, sizeof(*k->ops));
+	o = &k->ops[k->nops++];
+	*o = (struct cpu_op){
+		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0), .tid = e->tid,
+		.ext = e->ext, .nelems = msg_elems(e), .name = intern_buf(k, &e->name),
+		.input_types = intern_buf(k, &e->intype), .parent = -1,
+		.coll = COLL_NONE, .dtype = DT_UNKNOWN,
+	};
+	if (e->coll.len) {
+		o->coll = coll_of_text(e->coll.data, e->coll.len);
+		o->dtype = dtype_of_word(e->dtype.data, e->dtype.len);
+	}
+}
+
+static void on_launch(struct kt *k, struct pev *e)
+{
+	if (e->corr < 0)
+		return;
+	xgrow(&k->launches, &k->cap_launch, k->nlaunch + 1, sizeof(*k->launches));
+	k->launches[k->nlaunch++] = (struct launch){
+		.ts = e->ts, .tid = e->tid, .ext = e->ext, .corr = e->corr,
+	};
+}
+
+static void on_user_ann(struct kt *k, struct pev *e)
+{
+	add_step(k, e, STEP_CPU_ANNOTATION);
+}
+
+static void on_gpu_ann(struct kt *k, struct pev *e)
+{
+	add_step(k, e, STEP_GPU_ANNOTATION);
+}
+
+/* [memory] instants: the caching allocator's totals on a GPU (type 0 is the CPU). */
+static void on_memory(struct kt *k, struct pev *e)
+{
+	if (e->dev_type == 0 || e->dev_id < 0 || e->ts < -MAX_TIME || e->ts > MAX_TIME)
+		return;
+	if (e->alloc < 0 && e->reserved < 0)
+		return;
+	xgrow(&k->mem, &k->cap_mem, k->nmem + 1, sizeof(*k->mem));
+	k->mem[k->nmem++] = (struct mem_sample){
+		.ts = e->ts, .allocated = e->alloc, .reserved = e->reserved,
+		.device = clamp32(e->dev_id),
+	};
+}
+
+static void (*const on_cat[C_COUNT])(struct kt *, struct pev *) = {
+	[C_KERNEL] = on_gpu_work, [C_MEMCPY] = on_gpu_work, [C_MEMSET] = on_gpu_work,
+	[C_CPU_OP] = on_cpu_op, [C_RUNTIME] = on_launch, [C_DRIVER] = on_launch,
+	[C_USER_ANN] = on_user_ann, [C_GPU_ANN] = on_gpu_ann,
+};
+
+static void event_done(struct kt *k)
+{
+	struct pev *e = &k->ev;
+	struct srcpos pos;
+
+	k->events++;
+	if ((e->ph == 'i' || e->ph == 'I') && word_eq(e->name.data, e->name.len, "[memory]")) {
+		on_memory(k, e);
+		return;
+	}
+	if (e->ph != 'X' || e->cat == C_OTHER)
+		return;
+	if (e->dur == UNSET)
+		e->dur = 0;
+	if (e->ts < -MAX_TIME || e->ts > MAX_TIME || e->dur < 0 || e->dur > MAX_DUR) {
+		k->errors++;
+		pos = SRCPOS_BYTE(k->ctx->path, e->byte);
+		diag_warn(k->ctx->diags, "bad-event", &pos, "event \"%s\" has no usable \"%s\": "
+			  "skipped", e->name.data, e->dur < 0 || e->dur > MAX_DUR ? "dur" : "ts");
+		return;
+	}
+	k->count[e->cat]++;
+	if (k->first == UNSET || e->ts < k->first)
+		k->first = e->ts;
+	if (k->last == UNSET || e->ts + e->dur > k->last)
+		k->last = e->ts + e->dur;
+	on_cat[e->cat](k, e);
+}
+
+static void device_done(struct kt *k)
+{
+	struct pdev *d = &k->dev;
+	struct device_info *i;
+
+	xgrow(&k->devs, &k->cap_devs, k->ndevs + 1, sizeof(*k->devs));
+	i = &k->devs[k->ndevs++];
+	*i = (struct device_info){
+		.index = clamp32(d->id), .name = intern_buf(k, &d->name),
+		.memory_total = d->mem, .cc_major = clamp32(d->ccmaj),
+		.cc_minor = clamp32(d->ccmin), .num_sms = clamp32(d->sms),
+	};
+}
+
+/* ---- yajl callbacks ---- */
+
+static uint8_t top(const struct kt *k)
+{
+	if (k->depth == 0)
+		return CT_TOP;
+	return k->depth > MAX_DEPTH ? CT_SKIP : k->stack[k->depth - 1];
+}
+
+static int64_t here(const struct kt *k)
+{
+	return k->chunk_base + (int64_t)yajl_get_bytes_consumed(k->yh);
+}
+
+/* Notes where the last good token ended, so that an error can name the next. */
+static void mark(struct kt *k)
+{
+	k->last_ok = here(k);
+	k->tok = -1;
+	k->tok_sep = false;
+}
+
+static const struct keydef *current_key(const struct kt *k)
+{
+	const struct keydef *t = keys_of[top(k)];
+
+	for (; t && t->name; t++)
+		if (t->key == k->key)
+			return t;
+	return NULL;
+}
+
+static void *target_of(struct kt *k, uint8_t kind)
+{
+	if (kind == CT_EVENT || kind == CT_ARGS)
+		return &k->ev;
+	return kind == CT_DEVICE ? (void *)&k->dev : NULL;
+}
+
+static void dist_number(struct kt *k, const char *s, size_t n)
+{
+	int64_t v;
+
+	if (dec_scaled(s, n, 0, &v) < 0)
+		return;
+	if (k->key == K_RANK)
+		k->rank = v;
+	else if (k->key == K_WORLD)
+		k->world = v;
+}
+
+static void base_number(struct kt *k, const char *s, size_t n)
+{
+	int64_t v;
+
+	if (dec_scaled(s, n, 0, &v) == 0 && v >= 0 && v <= MAX_TIME) {
+		k->base = v;
+		return;
+	}
+	k->base = UNSET;
+	k->bad_base = true;
+}
+
+static int cb_number(void *ctx, const char *s, size_t n)
+{
+	struct kt *k = ctx;
+	const struct keydef *d;
+	void *t;
+	int64_t v;
+
+	mark(k);
+	if (top(k) == CT_ROOT && k->key == K_BASETIME)
+		base_number(k, s, n);
+	else if (top(k) == CT_DIST)
+		dist_number(k, s, n);
+	d = current_key(k);
+	t = target_of(k, top(k));
+	if (d && d->off >= 0 && t && dec_scaled(s, n, d->shift, &v) == 0)
+		*(int64_t *)(void *)((char *)t + d->off) = v;
+	return 1;
+}
+
+static void set_buf(struct buf *b, const char *s, size_t n)
+{
+	buf_reset(b);
+	b->overflow = false;
+	buf_add(b, s, n > MAX_NAME ? MAX_NAME : n);
+}
+
+static void event_string(struct kt *k, const char *s, size_t n)
+{
+	struct pev *e = &k->ev;
+
+	switch (k->key) {
+	case K_PH:
+		e->ph = n ? s[0] : 0;
+		break;
+	case K_CAT:
+		for (size_t i = 0; i < ARRAY_SIZE(cats); i++)
+			if (word_eq(s, n, cats[i].name))
+				e->cat = cats[i].cat;
+		break;
+	case K_NAME:
+		set_buf(&e->name, s, n);
+		break;
+	case K_PID:
+		e->pid = trailing_number(s, n);
+		break;
+	case K_TID:
+		e->tid = trailing_number(s, n);
+		break;
+	}
+}
+
+static void add_input_type(struct kt *k, const char *s, size_t n)
+{
+	struct buf *b = &k->ev.intype;
+
+	if (!n || b->len + n + 2 > MAX_NAME)
+		return;
+	if (b->len)
+		buf_add(b, ", ", 2);
+	buf_add(b, s, n);
+}
+
+static void args_string(struct kt *k, const char *s, size_t n)
+{
+	if (k->key == K_COLLNAME)
+		set_buf(&k->ev.coll, s, n);
+	else if (k->key == K_DTYPE)
+		set_buf(&k->ev.dtype, s, n);
+	else if (k->key == K_INTYPE)
+		add_input_type(k, s, n);
+}
+
+static void dist_string(struct kt *k, const char *s, size_t n)
+{
+	struct intern *strings = &k->ctx->trial->strings;
+
+	if (k->key == K_NCCLVER)
+		k->nccl_version = intern(strings, s, n);
+	else if (k->key == K_BACKEND)
+		k->backend = intern(strings, s, n);
+}
+
+static int cb_string(void *ctx, const unsigned char *us, size_t n)
+{
+	struct kt *k = ctx;
+	const char *s = (const char *)us;
+
+	mark(k);
+	switch (top(k)) {
+	case CT_EVENT:
+		event_string(k, s, n);
+		break;
+	case CT_ARGS:
+		args_string(k, s, n);
+		break;
+	case CT_INTYPES:
+		add_input_type(k, s, n);
+		break;
+	case CT_DEVICE:
+		if (k->key == K_DNAME)
+			set_buf(&k->dev.name, s, n);
+		break;
+	case CT_DIST:
+		dist_string(k, s, n);
+		break;
+	}
+	return 1;
+}
+
+static int cb_other(void *ctx)
+{
+	mark(ctx);
+	return 1;
+}
+
+static int cb_bool(void *ctx, int b)
+{
+	(void)b;
+	return cb_other(ctx);
+}
+
+static int cb_key(void *ctx, const unsigned char *s, size_t n)
+{
+	struct kt *k = ctx;
+	const struct keydef *t = keys_of[top(k)];
+
+	mark(k);
+	k->key = K_NONE;
+	for (; t && t->name; t++) {
+		if (word_eq((const char *)s, n, t->name)) {
+			k->key = t->key;
+			break;
+		}
+	}
+	return 1;
+}
+
+static void push(struct kt *k, bool map)
+{
+	uint8_t parent = top(k);
+	uint8_t child = CT_SKIP;
+
+	for (size_t i = 0; parent != CT_SKIP && i < ARRAY_SIZE(nesting); i++) {
+		if (nesting[i].parent == parent && nesting[i].map == map &&
+		    (nesting[i].key == K_NONE || nesting[i].key == k->key)) {
+			child = nesting[i].child;
+			break;
+		}
+	}
+	k->has_devs |= child == CT_DEVICES;
+	if (k->depth < MAX_DEPTH)
+		k->stack[k->depth] = child;
+	k->depth++;
+	k->key = K_NONE;
+	if (child == CT_EVENT)
+		pev_reset(&k->ev, here(k) - 1);
+	else if (child == CT_DEVICE)
+		k->dev = (struct pdev){ .id = -1, .mem = -1, .ccmaj = -1, .ccmin = -1,
+					.sms = -1, .name = k->dev.name };
+	if (child == CT_DEVICE)
+		buf_reset(&k->dev.name);
+}
+
+static void pop(struct kt *k)
+{
+	uint8_t kind = top(k);
+
+	k->depth--;
+	k->key = K_NONE;
+	if (kind == CT_EVENT)
+		event_done(k);
+	else if (kind == CT_DEVICE)
+		device_done(k);
+}
+
+static int cb_start_map(void *ctx)
+{
+	mark(ctx);
+	push(ctx, true);
+	return 1;
+}
+
+static int cb_start_array(void *ctx)
+{
+	mark(ctx);
+	push(ctx, false);
+	return 1;
+}
+
+static int cb_end(void *ctx)
+{
+	mark(ctx);
+	pop(ctx);
+	return 1;
+}
+
+static const yajl_callbacks callbacks = {
+	.yajl_null = cb_other,
+	.yajl_boolean = cb_bool,
+	.yajl_number = cb_number,
+	.yajl_string = cb_string,
+	.yajl_start_map = cb_start_map,
+	.yajl_map_key = cb_key,
+	.yajl_end_map = cb_end,
+	.yajl_start_array = cb_start_array,
+	.yajl_end_array = cb_end,
+};
+
+/* ---- the reader ---- */
+
+static void *yx_malloc(void *ctx, size_t n)
+{
+	(void)ctx;
+	return xmalloc(n);
+}
+
+static void *yx_realloc(void *ctx, void *p, size_t n)
+{
+	(void)ctx;
+	return xrealloc(p, n);
+}
+
+static void yx_free(void *ctx, void *p)
+{
+	(void)ctx;
+	free(p);
+}
+
+static void *kt_open(struct ingest_ctx *ctx)
+{
+	/* through xmalloc: out of memory is fatal in yajl too; yajl copies this */
+	yajl_alloc_funcs af = { yx_malloc, yx_realloc, yx_free, NULL };
+	struct kt *k = xcalloc(1, sizeof(*k));
+
+	k->ctx = ctx;
+	k->yh = yajl_alloc(&callbacks, &af, k);
+	if (!k->yh) {
+		free(k);
+		return NULL;
+	}
+	k->base = k->first = k->last = UNSET;
+	k->tok = -1;
+	k->rank = k->world = -1;
+	buf_init(&k->ev.name, MAX_NAME);
+	buf_init(&k->ev.intype, MAX_NAME);
+	buf_init(&k->ev.coll, MAX_NAME);
+	buf_init(&k->ev.dtype, MAX_NAME);
+	buf_init(&k->dev.name, MAX_NAME);
+	return k;
+}
+
+/* yajl's message, lowercase and without its trailing period or newline. */
+static int json_error(struct kt *k, int64_t byte, bool at_end)
+{
+	unsigned char *msg = yajl_get_error(k->yh, 0, NULL, 0);
+	size_t n = strlen((const char *)msg);
+	struct srcpos pos = SRCPOS_BYTE(k->ctx->path, byte);
+
+	while (n && strchr(" .\n", msg[n - 1]))
+		n--;
+	k->failed = true;
+	k->ctx->src->errors++;
+	if (at_end)
+		diag_error(k->ctx->diags, "truncated", &pos,
+			   "the trace ends inside its JSON (%.*s): the %lld events before are kept",
+			   (int)n, msg, (long long)k->events);
+	else
+		diag_error(k->ctx->diags, "invalid-json", &pos, "invalid JSON: %.*s", (int)n, msg);
+	yajl_free_error(k->yh, msg);
+	return -1;
+}
+
+/*
+ * Finds the token after the last good one, if it starts in buf: past blanks
+ * and one separator.
+ */
+static void find_token(struct kt *k, const char *buf, size_t len)
+{
+	size_t i = k->last_ok > k->chunk_base ? (size_t)(k->last_ok - k->chunk_base) : 0;
+
+	for (; k->tok < 0 && i < len; i++) {
+		char c = buf[i];
+
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
+			continue;
+		if (!k->tok_sep && (c == ':' || c == ',')) {
+			k->tok_sep = true;
+			continue;
+		}
+		k->tok = k->chunk_base + (int64_t)i;
+	}
+}
+
+/*
+ * An error is placed at the start of the token after the last good one:
+ * yajl's own offset depends on where the chunks were cut.
+ */
+static int kt_feed(void *st, const char *buf, size_t len)
+{
+	struct kt *k = st;
+	yajl_status s;
+
+	if (k->failed)
+		return -1;
+	s = yajl_parse(k->yh, (const unsigned char *)buf, len);
+	find_token(k, buf, len);
+	if (s != yajl_status_ok)
+		return json_error(k, k->tok >= 0 ? k->tok : k->chunk_base + (int64_t)len, false);
+	k->chunk_base += (int64_t)len;
+	return 0;
+}
+
+/* ---- finish: times, links, the model, the summary ---- */
+
+static void shift_times(struct kt *k, int64_t base)
+{
+	for (size_t i = 0; i < k->ngev; i++) {
+		k->gev[i].start += base;
+		k->gev[i].end += base;
+	}
+	for (size_t i = 0; i < k->nops; i++) {
+		k->ops[i].start += base;
+		k->ops[i].end += base;
+	}
+	for (size_t i = 0; i < k->nlaunch; i++)
+		k->launches[i].ts += base;
+	for (size_t i = 0; i < k->nsteps; i++) {
+		k->steps[i].start += base;
+		k->steps[i].end += base;
+	}
+	for (size_t i = 0; i < k->nmem; i++)
+		k->mem[i].ts += base;
+	if (k->first != UNSET) {
+		k->first += base;
+		k->last += base;
+	}
+}
+
+/* qsort, which must not be given a NULL array even when it is empty. */
+static void sort_n(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+static int cmp_i64(int64_t a, int64_t b)
+{
+	return (a > b) - (a < b);
+}
+
+/* Ops by thread, then start, the outer of two that start together first. */
+static int cmp_op(const void *pa, const void *pb)
+{
+	const struct cpu_op *a = pa, *b = pb;
+	int c = cmp_i64(a->tid, b->tid);
+
+	if (!c)
+		c = cmp_i64(a->start, b->start);
+	return c ? c : cmp_i64(b->end, a->end);
+}
+
+static int cmp_step(const void *pa, const void *pb)
+{
+	const struct step_mark *a = pa, *b = pb;
+	int c = cmp_i64(a->start, b->start);
+
+	return c ? c : cmp_i64(a->source, b->source);
+}
+
+static int cmp_event(const void *pa, const void *pb)
+{
+	const struct gpu_event *a = pa, *b = pb;
+	int c = cmp_i64(a->start, b->start);
+
+	return c ? c : cmp_i64(a->end, b->end);
+}
+
+static int cmp_mem(const void *pa, const void *pb)
+{
+	const struct mem_sample *a = pa, *b = pb;
+
+	return cmp_i64(a->ts, b->ts);
+}
+
+/* Each op's parent: the innermost op of its thread that encloses it. */
+static void link_parents(struct kt *k)
+{
+	int32_t *stack = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < k->nops; i++) {
+		struct cpu_op *o = &k->ops[i];
+
+		while (n && (k->ops[stack[n - 1]].tid != o->tid ||
+			     k->ops[stack[n - 1]].end < o->start))
+			n--;
+		o->parent = n ? stack[n - 1] : -1;
+		xgrow(&stack, &cap, n + 1, sizeof(*stack));
+		stack[n++] = (int32_t)i;
+	}
+	free(stack);
+}
+
+/* The last op of thread tid that starts at or before ts; -1 when none. */
+static int64_t last_op_before(const struct kt *k, int64_t tid, int64_t ts)
+{
+	size_t lo = 0, hi = k->nops;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct cpu_op *o = &k->ops[mid];
+
+		if (o->tid < tid || (o->tid == tid && o->start <= ts))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || k->ops[lo - 1].tid != tid)
+		return -1;
+	return (int64_t)lo - 1;
+}
+
+/*
+ * The CPU op a launch was made from: the op whose external id the launch
+ * carries, when that op encloses the launch in time (both are stamped with
+ * the innermost op's id); otherwise the innermost op of the launch's thread
+ * that encloses it (older traces whose ids do not match).
+ */
+static const struct cpu_op *op_of_launch(const struct kt *k, const struct imap *by_ext,
+					 const struct launch *l)
+{
+	uint32_t i;
+	int64_t j;
+
+	if (imap_get(by_ext, l->ext, &i) && k->ops[i].start <= l->ts && l->ts <= k->ops[i].end)
+		return &k->ops[i];
+	for (j = last_op_before(k, l->tid, l->ts); j >= 0; j = k->ops[j].parent)
+		if (k->ops[j].end >= l->ts)
+			return &k->ops[j];
+	return NULL;
+}
+
+/* The ProfilerStep (CPU range, sorted by start) that holds ts; -1 when none. */
+static int64_t step_at(const struct step_mark *s, size_t n, int64_t ts)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid].start <= ts)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && s[lo - 1].end >= ts ? s[lo - 1].number : -1;
+}
+
+/* A communication kernel missing its collective takes record_param_comms'. */
+static void comm_from_op(struct gpu_event *g, const struct kt *k, const struct cpu_op *o)
+{
+	for (int up = 0; o && up < 8; up++) {
+		if (o->coll != COLL_NONE) {
+			if (g->coll == COLL_NONE)
+				g->coll = o->coll;
+			if (g->bytes < 0 && o->dtype != DT_UNKNOWN)
+				g->dtype = o->dtype;	/* nelems count the tensor's dtype */
+			else if (g->dtype == DT_UNKNOWN)
+				g->dtype = o->dtype;
+			msg_bytes(g, o->nelems);
+			return;
+		}
+		o = o->parent >= 0 ? &k->ops[o->parent] : NULL;
+	}
+}
+
+struct links {
+	struct imap by_corr;	/* correlation id -> launch */
+	struct imap by_ext;	/* external id -> op */
+	struct step_mark *cpu_steps;	/* ProfilerStep ranges on the CPU, by start */
+	size_t ncpu_steps;
+};
+
+static void links_build(struct kt *k, struct links *l)
+{
+	*l = (struct links){ .by_corr = IMAP_INIT, .by_ext = IMAP_INIT };
+	sort_n(k->ops, k->nops, sizeof(*k->ops), cmp_op);
+	link_parents(k);
+	for (size_t i = 0; i < k->nops; i++)
+		imap_put(&l->by_ext, k->ops[i].ext < 0 ? INT64_MIN : k->ops[i].ext, (uint32_t)i);
+	for (size_t i = 0; i < k->nlaunch; i++)
+		imap_put(&l->by_corr, k->launches[i].corr, (uint32_t)i);
+	l->cpu_steps = xmalloc((k->nsteps + 1) * sizeof(*l->cpu_steps));
+	for (size_t i = 0; i < k->nsteps; i++)
+		if (k->steps[i].source == STEP_CPU_ANNOTATION)
+			l->cpu_steps[l->ncpu_steps++] = k->steps[i];
+	sort_n(l->cpu_steps, l->ncpu_steps, sizeof(*l->cpu_steps), cmp_step);
+}
+
+static void links_release(struct links *l)
+{
+	imap_release(&l->by_corr);
+	imap_release(&l->by_ext);
+	free(l->cpu_steps);
+}
+
+/* Every GPU event gets the step, op and input types of its launch. */
+static void link_events(struct kt *k)
+{
+	struct links l;
+
+	links_build(k, &l);
+	for (size_t i = 0; i < k->ngev; i++) {
+		struct gpu_event *g = &k->gev[i];
+		const struct launch *la;
+		const struct cpu_op *o;
+		uint32_t li;
+
+		if (!imap_get(&l.by_corr, g->correlation, &li))
+			continue;
+		la = &k->launches[li];
+		g->step = (int32_t)step_at(l.cpu_steps, l.ncpu_steps, la->ts);
+		o = op_of_launch(k, &l.by_ext, la);
+		if (!o)
+			continue;
+		g->op = o->name;
+		g->input_types = o->input_types;
+		if (g->cls == EVC_COMM)
+			comm_from_op(g, k, o);
+	}
+	links_release(&l);
+}
+
+/* Moves src's elements to the end of dst, handing the array over when dst is empty. */
+static void move_array(void *dstp, size_t *dn, size_t *dcap, void *srcp, size_t *sn,
+		       size_t *scap, size_t size)
+{
+	char **dst = dstp, **src = srcp;
+
+	if (!*sn)
+		return;
+	if (!*dst) {
+		*dst = *src;
+		*dn = *sn;
+		*dcap = *scap;
+		*src = NULL;
+		*sn = *scap = 0;
+		return;
+	}
+	xgrow(dst, dcap, *dn + *sn, size);
+	memcpy(*dst + *dn * size, *src, *sn * size);
+	*dn += *sn;
+}
+
+/* The device this rank ran on: the one most of its GPU events name. */
+static int32_t own_device(const struct kt *k)
+{
+	int32_t best = -1;
+
+	for (int32_t d = 0; d < MAX_DEVICES; d++)
+		if (k->dev_seen[d] && (best < 0 || k->dev_seen[d] > k->dev_seen[best]))
+			best = d;
+	return best;
+}
+
+/* The rank of the trace; a second trace of a rank already read is kept apart. */
+static struct rank *claim_rank(struct kt *k)
+{
+	struct run *r = k->ctx->run;
+	int32_t n = clamp32(k->rank);
+	struct rank *rk = run_rank(r, n);
+	struct srcpos pos = SRCPOS_FILE(k->ctx->path);
+
+	if (rk->trace) {
+		diag_warn(k->ctx->diags, "duplicate-rank", &pos,
+			  "rank %d was already read from \"%s\": the two traces are kept apart",
+			  (int)n, rk->trace);
+		rk = run_rank(r, -1);
+		rk->rank = n;
+	}
+	rk->trace = k->ctx->path;
+	return rk;
+}
+
+/* Hands what was read to the rank; *steps_from: the rank's first step of this file. */
+static struct rank *commit(struct kt *k, size_t *steps_from)
+{
+	struct rank *rk = claim_rank(k);
+	int32_t dev = own_device(k);
+	struct srcpos pos = SRCPOS_FILE(k->ctx->path);
+
+	rk->world_size = clamp32(k->world);
+	for (size_t i = 0; dev >= 0 && i < k->ndevs; i++)
+		if (k->devs[i].index == dev)
+			rk->dev = k->devs[i];
+	if (dev >= 0)
+		rk->dev.index = dev;
+	sort_n(k->gev, k->ngev, sizeof(*k->gev), cmp_event);
+	sort_n(k->steps, k->nsteps, sizeof(*k->steps), cmp_step);
+	sort_n(k->mem, k->nmem, sizeof(*k->mem), cmp_mem);
+	move_array(&rk->ev, &rk->nev, &rk->cap_ev, &k->gev, &k->ngev, &k->cap_gev,
+		   sizeof(*k->gev));
+	*steps_from = rk->nsteps;
+	move_array(&rk->steps, &rk->nsteps, &rk->cap_steps, &k->steps, &k->nsteps,
+		   &k->cap_steps, sizeof(*k->steps));
+	move_array(&rk->mem, &rk->nmem, &rk->cap_mem, &k->mem, &k->nmem, &k->cap_mem,
+		   sizeof(*k->mem));
+	if (k->nccl_version)
+		fact_set_str(k->ctx->trial, &k->ctx->run->nccl_version, k->nccl_version, &pos);
+	return rk;
+}
+
+static void info_i64_or_null(struct ingest_ctx *c, struct info *o, const char *key, int64_t v)
+{
+	if (v >= 0)
+		info_int(c->arena, o, key, v);
+	else
+		info_null(c->arena, o, key);
+}
+
+static void describe_devices(struct kt *k)
+{
+	struct ingest_ctx *c = k->ctx;
+	struct info *arr;
+
+	if (!k->has_devs) {
+		info_null(c->arena, c->info, "devices");
+		return;
+	}
+	arr = info_arr(c->arena, c->info, "devices");
+	for (size_t i = 0; i < k->ndevs; i++) {
+		const struct device_info *d = &k->devs[i];
+		struct info *o = info_obj(c->arena, arr, NULL);
+		char cc[32];
+
+		info_str(c->arena, o, "name", d->name);
+		info_i64_or_null(c, o, "memory_total_bytes", d->memory_total);
+		snprintf(cc, sizeof(cc), "%d.%d", (int)d->cc_major, (int)d->cc_minor);
+		info_str(c->arena, o, "compute_capability",
+			 d->cc_major >= 0 && d->cc_minor >= 0 ? cc : NULL);
+	}
+}
+
+static int cmp_int64p(const void *pa, const void *pb)
+{
+	return cmp_i64(*(const int64_t *)pa, *(const int64_t *)pb);
+}
+
+/* Distinct ProfilerStep numbers, CPU and GPU annotations together. */
+static int64_t distinct_steps(const struct rank *rk, size_t from)
+{
+	size_t n = rk->nsteps - from;
+	int64_t *num = xmalloc((n + 1) * sizeof(*num));
+	int64_t distinct = 0;
+
+	for (size_t i = 0; i < n; i++)
+		num[i] = rk->steps[from + i].number;
+	sort_n(num, n, sizeof(*num), cmp_int64p);
+	for (size_t i = 0; i < n; i++)
+		distinct += i == 0 || num[i] != num[i - 1];
+	free(num);
+	return distinct;
+}
+
+static void describe(struct kt *k, const struct rank *rk, size_t steps_from,
+		     int64_t comm, size_t mem)
+{
+	struct ingest_ctx *c = k->ctx;
+	struct info *ev;
+
+	info_i64_or_null(c, c->info, "rank", k->rank);
+	info_i64_or_null(c, c->info, "world_size", k->world);
+	describe_devices(k);
+	ev = info_obj(c->arena, c->info, "events");
+	for (int i = 0; i < C_COUNT; i++)
+		if (count_keys[i])
+			info_int(c->arena, ev, count_keys[i], k->count[i]);
+	info_int(c->arena, c->info, "comm_kernels", comm);
+	info_int(c->arena, c->info, "steps", distinct_steps(rk, steps_from));
+	info_int(c->arena, c->info, "memory_events", (int64_t)mem);
+	info_num(c->arena, c->info, "span_s", k->first == UNSET ? NAN :
+		 (double)(k->last - k->first) / NS_PER_S);
+	info_str(c->arena, c->info, "nccl_version", k->nccl_version);
+	info_str(c->arena, c->info, "backend", k->backend);
+}
+
+static int64_t count_comm(const struct kt *k)
+{
+	int64_t n = 0;
+
+	for (size_t i = 0; i < k->ngev; i++)
+		n += k->gev[i].cls == EVC_COMM;
+	return n;
+}
+
+static int kt_finish(void *st)
+{
+	struct kt *k = st;
+	struct srcpos pos = SRCPOS_FILE(k->ctx->path);
+	struct rank *rk;
+	size_t steps_from, mem = k->nmem;
+	int64_t comm;
+	int ret = 0;
+
+	if (!k->failed && yajl_complete_parse(k->yh) != yajl_status_ok)
+		ret = json_error(k, k->chunk_base, true);
+	if (k->base != UNSET)
+		shift_times(k, k->base);
+	if (k->bad_base)
+		diag_warn(k->ctx->diags, "bad-base", &pos,
+			  "\"baseTimeNanoseconds\" is out of range: times are kept relative");
+	link_events(k);
+	comm = count_comm(k);
+	if (!k->ngev && k->events)
+		diag_warn(k->ctx->diags, "cpu-only", &pos,
+			  "no GPU activity in the trace (CPU-only profile)");
+	k->ctx->src->events += k->events;
+	k->ctx->src->errors += k->errors;
+	rk = commit(k, &steps_from);
+	describe(k, rk, steps_from, comm, mem);
+	return ret;
+}
+
+static bool kt_found(void *st)
+{
+	(void)st;
+	return true;
+}
+
+static void kt_free(void *st)
+{
+	struct kt *k = st;
+
+	yajl_free(k->yh);
+	buf_release(&k->ev.name);
+	buf_release(&k->ev.intype);
+	buf_release(&k->ev.coll);
+	buf_release(&k->ev.dtype);
+	buf_release(&k->dev.name);
+	free(k->gev);
+	free(k->ops);
+	free(k->launches);
+	free(k->steps);
+	free(k->mem);
+	free(k->devs);
+	free(k);
+}
+
+const struct reader kineto_reader = {
+	.name = "kineto-trace",
+	.input = READ_BYTES,
+	.open = kt_open,
+	.feed = kt_feed,
+	.finish = kt_finish,
+	.found = kt_found,
+	.free = kt_free,
+};

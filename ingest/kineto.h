@@ -1,0 +1,37 @@
+/*
+ * kineto: the reader of PyTorch profiler (Kineto) Chrome traces, `.json` or
+ * `.json.gz`, streamed through yajl's push parser. It fills one rank of the
+ * run: GPU work (kernels, memcpy, memset) with the CPU op and ProfilerStep
+ * of its launch, step marks, [memory] samples and the rank's own device,
+ * and says in ctx->info what it read.
+ *
+ * Memory grows with the events kept (growable arrays, interned names),
+ * never with the size of the file: no tree of the JSON is built.
+ */
+#ifndef INGEST_KINETO_H
+#define INGEST_KINETO_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ingest/reader.h"
+
+extern const struct reader kineto_reader;
+
+/*
+ * Converts a JSON number of microseconds, as its text s[0..n), to exact
+ * nanoseconds in *ns ("1712195495505583.123" gives 1712195495505583123,
+ * which a double cannot hold); digits past the nanosecond are rounded.
+ * Returns 0, or -1 when the text is no number or the value does not fit.
+ */
+int kineto_us_to_ns(const char *s, size_t n, int64_t *ns);
+
+/*
+ * Classifies a kernel by its name alone: a communication kernel (NCCL/RCCL
+ * of every naming era, SendRecv, PyTorch symmetric-memory collectives) gets
+ * cls EVC_COMM, its collective and, where the name spells it, its dtype.
+ * Other fields are left as they are. Other trace readers use it too.
+ */
+void kineto_classify_name(struct gpu_event *g);
+
+#endif

@@ -1,0 +1,332 @@
+#include "ingest/nsys_csv.h"
+
+#include <csv.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/xalloc.h"
+#include "ingest/kineto.h"
+
+#define MAX_FIELDS 32
+#define MAX_DEVICES 64
+
+/* Columns of the reports, whatever their header says. */
+enum col {
+	C_NONE, C_START, C_DUR, C_CORR, C_DEVICE, C_STREAM, C_NAME, C_OPERATION,
+	C_BYTES, C_TOTAL, C_COUNT, C_PCT, C_NCOLS
+};
+
+/* Header text -> column, and the factor to ns or bytes of its values. */
+static const struct {
+	const char *header;
+	uint8_t col;
+	double scale;
+} columns[] = {
+	{ "Start (ns)", C_START, 1 }, { "Start", C_START, 1 }, { "Start (us)", C_START, 1e3 },
+	{ "Duration (ns)", C_DUR, 1 }, { "Duration", C_DUR, 1 }, { "Duration (us)", C_DUR, 1e3 },
+	{ "CorrId", C_CORR, 1 }, { "CorrID", C_CORR, 1 }, { "Correlation ID", C_CORR, 1 },
+	{ "Device", C_DEVICE, 1 }, { "Strm", C_STREAM, 1 }, { "Stream", C_STREAM, 1 },
+	{ "Name", C_NAME, 1 }, { "Operation", C_OPERATION, 1 },
+	{ "Bytes (MB)", C_BYTES, 1e6 }, { "Size (MB)", C_BYTES, 1e6 }, { "Bytes", C_BYTES, 1 },
+	{ "Total Time (ns)", C_TOTAL, 1 }, { "Total Time", C_TOTAL, 1 },
+	{ "Instances", C_COUNT, 1 }, { "Count", C_COUNT, 1 }, { "Operations", C_COUNT, 1 },
+	{ "Calls", C_COUNT, 1 }, { "Time (%)", C_PCT, 1 }, { "Time(%)", C_PCT, 1 },
+};
+
+enum table { T_NONE, T_TRACE, T_SUMMARY };
+
+/* One line split into fields, NUL-terminated in `text`. */
+struct fields {
+	struct buf text;
+	size_t off[MAX_FIELDS];
+	int n;
+	bool too_many;
+};
+
+struct nc {
+	struct ingest_ctx *ctx;
+	struct csv_parser csv;
+	struct fields f;
+	enum table table;	/* the table being read; T_NONE between tables */
+	int pos[C_NCOLS];	/* field index of each column in the table; -1 absent */
+	double scale[C_NCOLS];
+	int nfields;		/* fields of the header */
+	struct gpu_event *ev;
+	size_t nev, cap_ev;
+	int64_t count[3];	/* kernel, memcpy, memset */
+	int64_t first, last;	/* span of the timeline; INT64_MIN none */
+	struct info *summary;	/* the `summary` array; NULL until a summary row */
+	bool found;
+	int rank_of[MAX_DEVICES + 1];	/* device (last: unknown) -> index in run->ranks */
+};
+
+static void on_field(void *s, size_t len, void *data)
+{
+	struct fields *f = data;
+
+	if (f->n == MAX_FIELDS) {
+		f->too_many = true;
+		return;
+	}
+	f->off[f->n++] = f->text.len;
+	buf_add(&f->text, s, len);
+	buf_addch(&f->text, '\0');
+}
+
+static void on_record(int c, void *data)
+{
+	(void)c;
+	(void)data;
+}
+
+static const char *field(const struct nc *n, int i)
+{
+	return i >= 0 && i < n->f.n ? n->f.text.data + n->f.off[i] : NULL;
+}
+
+static const char *col(const struct nc *n, enum col c)
+{
+	return field(n, n->pos[c]);
+}
+
+static void split(struct nc *n, const char *line, size_t len)
+{
+	buf_reset(&n->f.text);
+	n->f.n = 0;
+	n->f.too_many = false;
+	csv_parse(&n->csv, line, len, on_field, on_record, &n->f);
+	csv_fini(&n->csv, on_field, on_record, &n->f);
+}
+
+/* A report's header row starts a table; anything else leaves it at T_NONE. */
+static enum table header(struct nc *n)
+{
+	for (int c = 0; c < C_NCOLS; c++)
+		n->pos[c] = -1;
+	for (int i = 0; i < n->f.n; i++) {
+		for (size_t j = 0; j < sizeof(columns) / sizeof(columns[0]); j++) {
+			if (strcmp(field(n, i), columns[j].header) || n->pos[columns[j].col] >= 0)
+				continue;
+			n->pos[columns[j].col] = i;
+			n->scale[columns[j].col] = columns[j].scale;
+		}
+	}
+	n->nfields = n->f.n;
+	if (n->pos[C_START] >= 0 && n->pos[C_DUR] >= 0 && n->pos[C_NAME] >= 0)
+		return T_TRACE;
+	if (n->pos[C_PCT] >= 0 && n->pos[C_TOTAL] >= 0 &&
+	    (n->pos[C_NAME] >= 0 || n->pos[C_OPERATION] >= 0))
+		return T_SUMMARY;
+	return T_NONE;
+}
+
+/* A number of the report times its column's scale; NAN when there is none. */
+static double number(const struct nc *n, enum col c)
+{
+	const char *s = col(n, c);
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return NAN;
+	v = strtod(s, &end);
+	return *end || !isfinite(v) ? NAN : v * n->scale[c];
+}
+
+static int64_t as_i64(double v)
+{
+	return isnan(v) || v < 0 || v > 9e18 ? -1 : llround(v);
+}
+
+/* "NVIDIA H100 80GB HBM3 (0)" or "0": the device ordinal; -1 none. */
+static int32_t device_of(const char *s)
+{
+	const char *p;
+	long v;
+
+	if (!s)
+		return -1;
+	p = strrchr(s, '(');
+	p = p ? p + 1 : s;
+	if (*p < '0' || *p > '9')
+		return -1;
+	v = strtol(p, NULL, 10);
+	return v >= 0 && v < INT32_MAX ? (int32_t)v : -1;
+}
+
+static void trace_row(struct nc *n)
+{
+	const char *name = col(n, C_NAME);
+	int64_t start = as_i64(number(n, C_START)), dur = as_i64(number(n, C_DUR));
+	int64_t stream = as_i64(number(n, C_STREAM));
+	struct gpu_event *g;
+
+	if (!name || start < 0)
+		return;
+	xgrow(&n->ev, &n->cap_ev, n->nev + 1, sizeof(*n->ev));
+	g = &n->ev[n->nev++];
+	*g = (struct gpu_event){
+		.start = start, .end = start + (dur > 0 ? dur : 0),
+		.name = intern_str(&n->ctx->trial->strings, name),
+		.correlation = as_i64(number(n, C_CORR)), .bytes = as_i64(number(n, C_BYTES)),
+		.stream = -1, .device = device_of(col(n, C_DEVICE)),
+		.step = -1, .kind = EV_KERNEL, .cls = EVC_COMPUTE,
+	};
+	if (stream >= 0 && stream <= INT32_MAX)
+		g->stream = (int32_t)stream;
+	if (!strncmp(name, "[CUDA memcpy", 12) || !strncmp(name, "[CUDA memset", 12)) {
+		g->kind = name[11] == 'y' ? EV_MEMCPY : EV_MEMSET;
+		g->cls = EVC_MEMORY;
+	} else {
+		g->bytes = -1;
+		kineto_classify_name(g);
+	}
+	n->count[g->kind]++;
+	if (n->first == INT64_MIN || g->start < n->first)
+		n->first = g->start;
+	if (n->last == INT64_MIN || g->end > n->last)
+		n->last = g->end;
+}
+
+static void summary_row(struct nc *n)
+{
+	struct ingest_ctx *c = n->ctx;
+	const char *name = n->pos[C_NAME] >= 0 ? col(n, C_NAME) : col(n, C_OPERATION);
+	double total = number(n, C_TOTAL);
+	int64_t count = as_i64(number(n, C_COUNT));
+	struct info *o;
+
+	if (!n->summary)
+		n->summary = info_arr(c->arena, c->info, "summary");
+	o = info_obj(c->arena, n->summary, NULL);
+	info_str(c->arena, o, "name", name);
+	info_num(c->arena, o, "total_s", total / NS_PER_S);
+	if (count >= 0)
+		info_int(c->arena, o, "instances", count);
+	else
+		info_null(c->arena, o, "instances");
+	c->src->events++;
+}
+
+/* A row of the table: as many fields as its header and a number where one is due. */
+static bool fits(const struct nc *n)
+{
+	enum col key = n->table == T_TRACE ? C_START : C_TOTAL;
+
+	return n->f.n == n->nfields && !n->f.too_many && !isnan(number(n, key));
+}
+
+static int nc_line(void *st, const char *line, size_t len, int64_t lineno)
+{
+	struct nc *n = st;
+
+	(void)lineno;
+	split(n, line, len);
+	if (n->table != T_NONE && fits(n)) {
+		if (n->table == T_TRACE)
+			trace_row(n);
+		else
+			summary_row(n);
+		return 0;
+	}
+	n->table = header(n);
+	n->found |= n->table != T_NONE;
+	return 0;
+}
+
+/* ---- finish ---- */
+
+static int cmp_event(const void *pa, const void *pb)
+{
+	const struct gpu_event *a = pa, *b = pb;
+
+	return (a->start > b->start) - (a->start < b->start);
+}
+
+static struct rank *rank_of(struct nc *n, int32_t dev)
+{
+	struct run *r = n->ctx->run;
+	struct rank *k;
+	int slot = dev >= 0 && dev < MAX_DEVICES ? dev : MAX_DEVICES;
+
+	if (n->rank_of[slot] >= 0)
+		return &r->ranks[n->rank_of[slot]];
+	k = run_rank(r, -1);
+	n->rank_of[slot] = (int)(k - r->ranks);
+	k->trace = n->ctx->path;
+	k->dev.index = dev;
+	return k;
+}
+
+static void describe_trace(struct nc *n)
+{
+	struct ingest_ctx *c = n->ctx;
+	struct info *ev = info_obj(c->arena, c->info, "events");
+	int64_t comm = 0;
+
+	info_int(c->arena, ev, "kernel", n->count[EV_KERNEL]);
+	info_int(c->arena, ev, "gpu_memcpy", n->count[EV_MEMCPY]);
+	info_int(c->arena, ev, "gpu_memset", n->count[EV_MEMSET]);
+	for (size_t i = 0; i < n->nev; i++)
+		comm += n->ev[i].cls == EVC_COMM;
+	info_int(c->arena, c->info, "comm_kernels", comm);
+	info_num(c->arena, c->info, "span_s", n->first == INT64_MIN ? NAN :
+		 (double)(n->last - n->first) / NS_PER_S);
+}
+
+static int nc_finish(void *st)
+{
+	struct nc *n = st;
+
+	if (!n->nev)
+		return 0;
+	qsort(n->ev, n->nev, sizeof(*n->ev), cmp_event);
+	for (size_t i = 0; i < n->nev; i++)
+		*rank_add_event(rank_of(n, n->ev[i].device)) = n->ev[i];
+	n->ctx->src->events += (int64_t)n->nev;
+	describe_trace(n);
+	return 0;
+}
+
+static void *nc_open(struct ingest_ctx *ctx)
+{
+	struct nc *n = xcalloc(1, sizeof(*n));
+
+	n->ctx = ctx;
+	if (csv_init(&n->csv, CSV_APPEND_NULL) != 0) {
+		free(n);
+		return NULL;
+	}
+	buf_init(&n->f.text, 0);
+	n->first = n->last = INT64_MIN;
+	for (int i = 0; i <= MAX_DEVICES; i++)
+		n->rank_of[i] = -1;
+	return n;
+}
+
+static bool nc_found(void *st)
+{
+	return ((struct nc *)st)->found;
+}
+
+static void nc_free(void *st)
+{
+	struct nc *n = st;
+
+	csv_free(&n->csv);
+	buf_release(&n->f.text);
+	free(n->ev);
+	free(n);
+}
+
+const struct reader nsys_csv_reader = {
+	.name = "nsys-csv",
+	.input = READ_LINES,
+	.open = nc_open,
+	.line = nc_line,
+	.finish = nc_finish,
+	.found = nc_found,
+	.free = nc_free,
+};

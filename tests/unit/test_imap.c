@@ -1,0 +1,57 @@
+/* core/imap: the int64 -> uint32 map of the trace readers' id lookups. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include "core/imap.h"
+
+static void test_put_get(void **state)
+{
+	struct imap m = IMAP_INIT;
+	uint32_t v = 0;
+
+	(void)state;
+	assert_false(imap_get(&m, 1, &v));	/* empty, never allocated */
+	/* sequential ids (correlation ids are), negative ones, and far apart ones */
+	for (int64_t i = 0; i < 100000; i++)
+		assert_true(imap_put(&m, i * 3 - 1000, (uint32_t)i));
+	assert_true(imap_put(&m, INT64_MAX, 7));
+	assert_int_equal(m.count, 100001);
+	for (int64_t i = 0; i < 100000; i++) {
+		assert_true(imap_get(&m, i * 3 - 1000, &v));
+		assert_int_equal(v, (uint32_t)i);
+		assert_false(imap_get(&m, i * 3 - 999, &v));
+	}
+	assert_true(imap_get(&m, INT64_MAX, &v));
+	assert_int_equal(v, 7);
+	imap_release(&m);
+	assert_null(m.keys);
+}
+
+static void test_first_wins(void **state)
+{
+	struct imap m = IMAP_INIT;
+	uint32_t v = 0;
+
+	(void)state;
+	assert_true(imap_put(&m, 42, 1));
+	assert_false(imap_put(&m, 42, 2));
+	assert_true(imap_get(&m, 42, &v));
+	assert_int_equal(v, 1);
+	assert_false(imap_put(&m, INT64_MIN, 3));	/* the empty mark is no key */
+	assert_false(imap_get(&m, INT64_MIN, &v));
+	assert_int_equal(m.count, 1);
+	imap_release(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_put_get),
+		cmocka_unit_test(test_first_wins),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

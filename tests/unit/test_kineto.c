@@ -1,0 +1,851 @@
+/*
+ * The Kineto trace reader: real traces against counts computed
+ * independently, hand-made traces of each timestamp era and layout, every
+ * chunk size from 1 to 64 bytes, and each kind of bad input.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "ingest/ingest.h"
+#include "ingest/kineto.h"
+
+#define DATA "tests/data/kineto/"
+
+/* ---- helpers ---- */
+
+struct loaded {
+	struct trial *t;
+	struct run *r;
+	struct arena a;
+	struct ingest_file f;
+	char path[4096];
+};
+
+/* A file of tests/data, from the repository root (TOP when the runner sets it). */
+static void data_path(char *out, size_t size, const char *name)
+{
+	const char *top = getenv("TOP");
+
+	snprintf(out, size, "%s%s" DATA "%s", top && *top ? top : "", top && *top ? "/" : "",
+		 name);
+}
+
+/* A real trace of ../shared; skips the test when it is not there. */
+static void real_path(char *out, size_t size, const char *name)
+{
+	const char *shared = getenv("SHARED");
+	FILE *f;
+
+	if (!shared || !*shared)
+		skip();
+	snprintf(out, size, "%s/realdata/kineto_trace/%s", shared, name);
+	f = fopen(out, "rb");
+	if (!f)
+		skip();
+	fclose(f);
+}
+
+static struct loaded *load(const char *path)
+{
+	struct loaded *l = xcalloc(1, sizeof(*l));
+
+	snprintf(l->path, sizeof(l->path), "%s", path);
+	l->t = trial_new();
+	l->r = trial_add_run(l->t, "run", ".");
+	assert_int_equal(ingest_file(l->t, l->r, l->path, &l->a, &l->f), 0);
+	assert_string_equal(format_name(l->f.sniff.format), "kineto-trace");
+	return l;
+}
+
+static void unload(struct loaded *l)
+{
+	arena_release(&l->a);
+	trial_free(l->t);
+	free(l);
+}
+
+static int64_t info_i(const struct info *o, const char *key)
+{
+	const struct info *v = info_get(o, key);
+
+	assert_non_null(v);
+	assert_int_equal(v->type, INFO_INT);
+	return v->v.i;
+}
+
+/* An int member, or -1 when it is null. */
+static int64_t info_i_or_null(const struct info *o, const char *key)
+{
+	const struct info *v = info_get(o, key);
+
+	assert_non_null(v);
+	if (v->type == INFO_NULL)
+		return -1;
+	assert_int_equal(v->type, INFO_INT);
+	return v->v.i;
+}
+
+/* How many diagnostics read exactly `want`. */
+static int count_diag(const struct diags *d, const char *want)
+{
+	struct buf line;
+	int n = 0;
+
+	buf_init(&line, 0);
+	for (size_t i = 0; i < d->count; i++) {
+		buf_reset(&line);
+		diag_format(&d->items[i], &line);
+		n += !strcmp(line.data, want);
+	}
+	buf_release(&line);
+	return n;
+}
+
+static void print_diags(const struct diags *d)
+{
+	struct buf line;
+
+	buf_init(&line, 0);
+	for (size_t i = 0; i < d->count; i++) {
+		buf_reset(&line);
+		diag_format(&d->items[i], &line);
+		print_message("diag: %s\n", line.data);
+	}
+	buf_release(&line);
+}
+
+static const struct gpu_event *find_event(const struct rank *k, const char *name)
+{
+	for (size_t i = 0; i < k->nev; i++)
+		if (!strcmp(k->ev[i].name, name))
+			return &k->ev[i];
+	fail_msg("no event \"%s\"", name);
+	return NULL;
+}
+
+static void assert_sorted(const struct rank *k)
+{
+	for (size_t i = 1; i < k->nev; i++)
+		assert_true(k->ev[i - 1].start <= k->ev[i].start);
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct buf b;
+	char chunk[4096];
+	size_t n;
+
+	assert_non_null(f);
+	buf_init(&b, 0);
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, n);
+	fclose(f);
+	*len = b.len;
+	return buf_detach(&b);
+}
+
+static void dump_rank(struct buf *b, const struct rank *k)
+{
+	buf_addf(b, "rank %d/%d dev %d %s %lld %d.%d %d\n", (int)k->rank, (int)k->world_size,
+		 (int)k->dev.index, k->dev.name ? k->dev.name : "-",
+		 (long long)k->dev.memory_total, (int)k->dev.cc_major, (int)k->dev.cc_minor,
+		 (int)k->dev.num_sms);
+	for (size_t i = 0; i < k->nev; i++) {
+		const struct gpu_event *e = &k->ev[i];
+
+		buf_addf(b, "ev %lld %lld %s op=%s in=%s c=%lld b=%lld s=%d d=%d st=%d %d%d%d%d\n",
+			 (long long)e->start, (long long)e->end, e->name, e->op ? e->op : "-",
+			 e->input_types ? e->input_types : "-", (long long)e->correlation,
+			 (long long)e->bytes, (int)e->stream, (int)e->device, (int)e->step,
+			 e->kind, e->cls, e->dtype, e->coll);
+	}
+	for (size_t i = 0; i < k->nsteps; i++)
+		buf_addf(b, "step %lld %lld %lld %d\n", (long long)k->steps[i].number,
+			 (long long)k->steps[i].start, (long long)k->steps[i].end,
+			 k->steps[i].source);
+	for (size_t i = 0; i < k->nmem; i++)
+		buf_addf(b, "mem %lld %lld %lld %d\n", (long long)k->mem[i].ts,
+			 (long long)k->mem[i].allocated, (long long)k->mem[i].reserved,
+			 (int)k->mem[i].device);
+}
+
+/* The info tree as text: the test's own, so that it depends on no renderer. */
+static void dump_info(struct buf *b, const struct info *n)
+{
+	if (n->key)
+		buf_addf(b, "%s=", n->key);
+	switch (n->type) {
+	case INFO_NULL:
+		buf_addstr(b, "null");
+		break;
+	case INFO_BOOL:
+		buf_addstr(b, n->v.b ? "true" : "false");
+		break;
+	case INFO_INT:
+		buf_addf(b, "%lld", (long long)n->v.i);
+		break;
+	case INFO_NUM:
+		buf_addf(b, "%.17g", n->v.d);
+		break;
+	case INFO_STR:
+		buf_addf(b, "\"%s\"", n->v.s ? n->v.s : "(null)");
+		break;
+	case INFO_ARR:
+	case INFO_OBJ:
+		buf_addch(b, n->type == INFO_ARR ? '[' : '{');
+		for (const struct info *c = n->child; c; c = c->next) {
+			dump_info(b, c);
+			buf_addch(b, ' ');
+		}
+		buf_addch(b, n->type == INFO_ARR ? ']' : '}');
+		break;
+	}
+}
+
+/*
+ * Feeds data to the reader `chunk` bytes at a time (0: all at once) and
+ * returns everything it produced as text: the model, the info, the diagnostics.
+ */
+static char *digest(const char *data, size_t len, size_t chunk)
+{
+	struct trial *t = trial_new();
+	struct run *r = trial_add_run(t, "run", ".");
+	struct arena a = ARENA_INIT;
+	struct ingest_ctx ctx = { .trial = t, .run = r, .path = "mem", .diags = &t->diags,
+				  .arena = &a };
+	struct buf b;
+	void *st;
+
+	ctx.info = info_root(&a);
+	ctx.src = run_add_source(r, "mem", "kineto-trace");
+	st = kineto_reader.open(&ctx);
+	assert_non_null(st);
+	for (size_t off = 0, n; off < len; off += n) {
+		n = chunk && len - off > chunk ? chunk : len - off;
+		if (kineto_reader.feed(st, data + off, n) < 0)
+			break;
+	}
+	kineto_reader.finish(st);
+	kineto_reader.free(st);
+	buf_init(&b, 0);
+	for (size_t i = 0; i < r->nranks; i++)
+		dump_rank(&b, &r->ranks[i]);
+	dump_info(&b, ctx.info);
+	for (size_t i = 0; i < t->diags.count; i++) {
+		buf_addch(&b, '\n');
+		diag_format(&t->diags.items[i], &b);
+	}
+	buf_addf(&b, "\nsource %lld %lld\n", (long long)r->sources[0].events,
+		 (long long)r->sources[0].errors);
+	arena_release(&a);
+	trial_free(t);
+	return buf_detach(&b);
+}
+
+/* ---- exact numbers ---- */
+
+static void test_us_to_ns(void **state)
+{
+	int64_t v;
+
+	(void)state;
+	/* the ns-resolution era: 19 digits, more than a double holds */
+	assert_int_equal(kineto_us_to_ns("1712195495505583.123", 20, &v), 0);
+	assert_int_equal(v, 1712195495505583123LL);
+	assert_int_equal(kineto_us_to_ns("1712195495505583", 16, &v), 0);
+	assert_int_equal(v, 1712195495505583000LL);
+	assert_int_equal(kineto_us_to_ns("4203669604595.407", 17, &v), 0);
+	assert_int_equal(v, 4203669604595407LL);
+	assert_int_equal(kineto_us_to_ns("68.0", 4, &v), 0);
+	assert_int_equal(v, 68000);
+	assert_int_equal(kineto_us_to_ns("12.0005", 7, &v), 0);	/* half a ns rounds up */
+	assert_int_equal(v, 12001);
+	assert_int_equal(kineto_us_to_ns("12.00049", 8, &v), 0);
+	assert_int_equal(v, 12000);
+	assert_int_equal(kineto_us_to_ns("-2.0005", 7, &v), 0);
+	assert_int_equal(v, -2001);
+	assert_int_equal(kineto_us_to_ns("1.5e3", 5, &v), 0);
+	assert_int_equal(v, 1500000);
+	assert_int_equal(kineto_us_to_ns("1712195495505583123E-3", 22, &v), 0);
+	assert_int_equal(v, 1712195495505583123LL);
+	assert_int_equal(kineto_us_to_ns("0.0000004", 9, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(kineto_us_to_ns("0", 1, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(kineto_us_to_ns("1e300", 5, &v), -1);	/* does not fit */
+	assert_int_equal(kineto_us_to_ns("99999999999999999", 17, &v), -1);
+	assert_int_equal(kineto_us_to_ns("", 0, &v), -1);
+	assert_int_equal(kineto_us_to_ns("-", 1, &v), -1);
+	assert_int_equal(kineto_us_to_ns("1.2.3", 5, &v), -1);
+}
+
+/* ---- hand-made traces: one per timestamp era ---- */
+
+/* 2021 layout: "Kernel"/"Runtime"/"Operator", "external id", tid "stream 7"; integer µs. */
+static void test_era_2021(void **state)
+{
+	char path[4096];
+	struct loaded *l;
+	const struct rank *k;
+	const struct gpu_event *e;
+
+	(void)state;
+	data_path(path, sizeof(path), "era-2021.json");
+	l = load(path);
+	assert_int_equal(l->r->nranks, 1);
+	k = &l->r->ranks[0];
+	assert_int_equal(k->rank, -1);
+	assert_int_equal(info_i_or_null(l->f.info, "rank"), -1);
+	assert_int_equal(k->nev, 3);
+	assert_sorted(k);
+	e = find_event(k, "volta_sgemm_64x64_nn");
+	assert_int_equal(e->start, 1621401187223150000LL);
+	assert_int_equal(e->end, 1621401187223180000LL);
+	assert_string_equal(e->op, "aten::mm");
+	assert_string_equal(e->input_types, "float, float");
+	assert_int_equal(e->step, 1);
+	assert_int_equal(e->stream, 7);
+	assert_int_equal(e->device, 0);
+	assert_int_equal(e->cls, EVC_COMPUTE);
+	e = find_event(k, "Memcpy DtoH (Device -> Pageable)");
+	assert_int_equal(e->kind, EV_MEMCPY);
+	assert_int_equal(e->cls, EVC_MEMORY);
+	assert_int_equal(e->bytes, 4096);
+	assert_int_equal(e->step, 1);
+	assert_null(e->op);	/* its external id names no op, and no op encloses it */
+	e = find_event(k, "Memset (Device)");
+	assert_int_equal(e->kind, EV_MEMSET);
+	assert_int_equal(e->bytes, 128);
+	assert_int_equal(e->step, -1);	/* launched after ProfilerStep#1 ended */
+	assert_int_equal(e->device, 0);	/* from its pid */
+	assert_int_equal(e->stream, 7);	/* from args */
+	assert_int_equal(k->nsteps, 1);
+	assert_int_equal(k->steps[0].number, 1);
+	assert_int_equal(k->steps[0].source, STEP_CPU_ANNOTATION);
+	assert_int_equal(info_i(info_get(l->f.info, "events"), "cpu_op"), 2);
+	assert_int_equal(info_i(info_get(l->f.info, "events"), "cuda_runtime"), 3);
+	assert_int_equal(info_i(l->f.info, "steps"), 1);
+	assert_true(info_get(l->f.info, "span_s")->v.d == 520e-6);
+	assert_int_equal(l->t->diags.count, 0);
+	unload(l);
+}
+
+/* Absolute µs with ns digits; the rank's own device is the second entry. */
+static void test_era_frac(void **state)
+{
+	char path[4096];
+	struct loaded *l;
+	const struct rank *k;
+	const struct gpu_event *e;
+
+	(void)state;
+	data_path(path, sizeof(path), "era-frac.json");
+	l = load(path);
+	k = &l->r->ranks[0];
+	assert_int_equal(k->rank, 1);
+	assert_int_equal(k->world_size, 2);
+	assert_int_equal(k->dev.index, 1);
+	assert_string_equal(k->dev.name, "NVIDIA H200");
+	assert_int_equal(k->dev.memory_total, 150754820096LL);
+	assert_int_equal(k->dev.cc_major, 9);
+	assert_int_equal(k->dev.cc_minor, 0);
+	assert_int_equal(k->dev.num_sms, 132);
+	assert_string_equal(l->r->nccl_version.v, "2.21.5");
+	assert_int_equal(k->nev, 5);
+	assert_sorted(k);
+	e = find_event(k, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64");
+	assert_int_equal(e->start, 1712195495505583123LL);
+	assert_int_equal(e->end, 1712195495505595124LL);	/* dur 12.0005 µs */
+	assert_string_equal(e->op, "aten::addmm");
+	assert_string_equal(e->input_types, "c10::BFloat16, c10::BFloat16, c10::BFloat16, Scalar");
+	assert_int_equal(e->step, 3);
+	assert_int_equal(e->cls, EVC_COMPUTE);
+	e = find_event(k, "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)");
+	assert_int_equal(e->cls, EVC_COMM);	/* the collective comes from record_param_comms */
+	assert_int_equal(e->coll, COLL_ALLREDUCE);
+	assert_int_equal(e->dtype, DT_BF16);
+	assert_int_equal(e->bytes, 1048576 * 2);
+	assert_string_equal(e->op, "record_param_comms");
+	assert_int_equal(e->stream, 20);
+	e = find_event(k, "triton_poi_fused_1");	/* one of two kernels of a graph launch */
+	assert_int_equal(e->correlation, 22);
+	assert_int_equal(e->step, 3);
+	assert_null(e->op);
+	e = find_event(k, "Memset (Device)");
+	assert_int_equal(e->step, -1);	/* no launch in the trace */
+	assert_int_equal(e->bytes, 64);
+	assert_int_equal(k->nmem, 1);	/* the CPU sample (Device Type 0) is left out */
+	assert_int_equal(k->mem[0].ts, 1712195495505511000LL);
+	assert_int_equal(k->mem[0].allocated, 1048576);
+	assert_int_equal(k->mem[0].reserved, 2097152);
+	assert_int_equal(k->mem[0].device, 1);
+	assert_int_equal(info_i(l->f.info, "comm_kernels"), 1);
+	assert_int_equal(info_i(l->f.info, "memory_events"), 1);
+	assert_string_equal(info_get(l->f.info, "nccl_version")->v.s, "2.21.5");
+	assert_true(info_get(l->f.info, "span_s")->v.d == 1021499e-9);
+	assert_int_equal(l->t->diags.count, 0);
+	unload(l);
+}
+
+/* Relative µs, baseTimeNanoseconds after traceEvents; ROCm; symmetric memory. */
+static void test_era_base(void **state)
+{
+	static const int64_t base = 1735632360000000000LL;
+	char path[4096];
+	struct loaded *l;
+	const struct rank *k;
+	const struct gpu_event *e;
+	struct info *dev;
+
+	(void)state;
+	data_path(path, sizeof(path), "era-base.json");
+	l = load(path);
+	k = &l->r->ranks[0];
+	assert_int_equal(k->rank, 2);
+	assert_int_equal(k->world_size, 4);
+	assert_int_equal(k->dev.index, 2);
+	assert_string_equal(k->dev.name, "AMD Instinct MI300X");
+	assert_int_equal(k->nev, 5);
+	assert_sorted(k);
+	e = &k->ev[0];
+	assert_string_equal(e->name, "ncclDevKernel_AllGather_RING_LL(ncclDevComm*, unsigned long, ncclWork*)");
+	assert_int_equal(e->start, base + 1120000);
+	assert_int_equal(e->coll, COLL_ALLGATHER);
+	assert_int_equal(e->dtype, DT_FP32);	/* from the enclosing record_param_comms */
+	assert_int_equal(e->bytes, 1024 * 4);	/* Out msg nelems, the larger */
+	assert_string_equal(e->op, "c10d::_allgather_base_impl");
+	assert_int_equal(e->step, 10);
+	e = find_event(k, "ncclSymkDevKernel_AllReduce_RSxLD_AGxST_bf16");
+	assert_int_equal(e->coll, COLL_ALLREDUCE);
+	assert_int_equal(e->dtype, DT_BF16);
+	assert_int_equal(e->bytes, 4096 * 2);
+	assert_int_equal(e->step, 11);
+	e = find_event(k, "void c10d::symmetric_memory::multimem_all_reduce_kernel<float, 16>(float*, unsigned long, unsigned long, unsigned long)");
+	assert_int_equal(e->cls, EVC_COMM);
+	assert_int_equal(e->coll, COLL_ALLREDUCE);
+	assert_int_equal(e->bytes, -1);
+	e = find_event(k, "Cijk_Ailk_Bljk_BBS_BH_MT128x128x32");
+	assert_int_equal(e->cls, EVC_COMPUTE);
+	assert_int_equal(e->step, 11);
+	assert_int_equal(e->end - e->start, 40500);
+	assert_int_equal(k->nsteps, 3);
+	assert_int_equal(k->steps[0].number, 10);
+	assert_int_equal(k->steps[0].start, base + 1000000);
+	assert_int_equal(k->steps[0].source, STEP_CPU_ANNOTATION);
+	assert_int_equal(k->steps[1].number, 10);
+	assert_int_equal(k->steps[1].source, STEP_GPU_ANNOTATION);
+	assert_int_equal(k->steps[2].number, 11);
+	assert_int_equal(k->nmem, 1);
+	assert_int_equal(k->mem[0].ts, base + 1111500);
+	assert_int_equal(k->mem[0].allocated, 3145728);
+	assert_int_equal(info_i(l->f.info, "steps"), 2);
+	assert_int_equal(info_i(l->f.info, "comm_kernels"), 3);
+	assert_int_equal(info_get(l->f.info, "nccl_version")->type, INFO_NULL);
+	dev = info_get(l->f.info, "devices");
+	assert_non_null(dev->child);
+	assert_string_equal(info_get(dev->child, "compute_capability")->v.s, "9.4");
+	assert_int_equal(info_i(dev->child, "memory_total_bytes"), 206141652992LL);
+	unload(l);
+}
+
+/* Every chunk size from 1 to 64 bytes gives what one whole buffer gives. */
+static void test_chunks(void **state)
+{
+	static const char *const files[] = { "era-2021.json", "era-frac.json", "era-base.json",
+					     "deep.json", "invalid.json", "bare.json",
+					     "edge-times.json" };
+	char path[4096];
+
+	(void)state;
+	for (size_t f = 0; f < sizeof(files) / sizeof(files[0]); f++) {
+		size_t len;
+		char *data;
+		char *whole;
+
+		data_path(path, sizeof(path), files[f]);
+		data = slurp(path, &len);
+		whole = digest(data, len, 0);
+		assert_non_null(strstr(whole, "events={"));
+		for (size_t chunk = 1; chunk <= 64; chunk++) {
+			char *part = digest(data, len, chunk);
+
+			if (strcmp(whole, part))
+				fail_msg("%s in chunks of %zu:\n%s\nwhole:\n%s", files[f], chunk,
+					 part, whole);
+			free(part);
+		}
+		free(whole);
+		free(data);
+	}
+}
+
+/* CRLF line ends are JSON whitespace: the same as the LF file. */
+static void test_crlf(void **state)
+{
+	char path[4096];
+	size_t la, lb;
+	char *a, *b, *da, *db;
+
+	(void)state;
+	data_path(path, sizeof(path), "era-2021.json");
+	a = slurp(path, &la);
+	data_path(path, sizeof(path), "crlf.json");
+	b = slurp(path, &lb);
+	assert_true(lb > la);
+	da = digest(a, la, 0);
+	db = digest(b, lb, 7);
+	assert_string_equal(da, db);
+	free(a);
+	free(b);
+	free(da);
+	free(db);
+}
+
+/* ---- bad input ---- */
+
+static void test_invalid_json(void **state)
+{
+	char path[4096], want[16384];
+	struct loaded *l;
+
+	(void)state;
+	data_path(path, sizeof(path), "invalid.json");
+	l = load(path);
+	snprintf(want, sizeof(want), "%s: byte 175: invalid JSON: parse error: after key and "
+		 "value, inside map, I expect ',' or '}'", path);
+	print_diags(&l->t->diags);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	assert_int_equal(l->t->diags.count, 1);	/* one message, then stop */
+	assert_int_equal(l->r->ranks[0].nev, 1);	/* the event before it is kept */
+	assert_int_equal(l->r->sources[0].errors, 1);
+	unload(l);
+}
+
+static void test_binary_noise(void **state)
+{
+	char path[4096], want[16384];
+	struct loaded *l;
+
+	(void)state;
+	data_path(path, sizeof(path), "garbage.json");
+	l = load(path);
+	snprintf(want, sizeof(want),
+		 "%s: byte 166: invalid JSON: lexical error: invalid character inside string", path);
+	print_diags(&l->t->diags);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	assert_int_equal(l->r->ranks[0].nev, 1);
+	unload(l);
+}
+
+/* A gzip cut in the middle: what was read is kept, the cut is named by its byte. */
+static void test_truncated_gzip(void **state)
+{
+	char path[4096], want[16384];
+	struct loaded *l;
+	const struct rank *k;
+
+	(void)state;
+	data_path(path, sizeof(path), "cut.json.gz");
+	l = load(path);
+	/* 294397: python3 zlib.decompressobj(31).decompress() of the cut file's bytes;
+	 * 1481: the complete events in those bytes */
+	snprintf(want, sizeof(want), "%s: byte 294397: the trace ends inside its JSON "
+		 "(parse error: premature EOF): the 1481 events before are kept", path);
+	print_diags(&l->t->diags);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	k = &l->r->ranks[0];
+	assert_int_equal(k->rank, 0);
+	assert_int_equal(k->nev, 1481);
+	assert_sorted(k);
+	assert_int_equal(k->ev[1480].start, (1000000 + 10 * 1480) * 1000LL);
+	assert_int_equal(info_i(info_get(l->f.info, "events"), "kernel"), 1481);
+	unload(l);
+}
+
+static void test_no_gpu_events(void **state)
+{
+	char path[4096], want[16384];
+	struct loaded *l;
+
+	(void)state;
+	data_path(path, sizeof(path), "nogpu.json");
+	l = load(path);
+	snprintf(want, sizeof(want), "%s: warning: no GPU activity in the trace (CPU-only profile)",
+		 path);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	assert_int_equal(l->t->diags.count, 1);
+	assert_int_equal(l->r->ranks[0].rank, 3);
+	assert_int_equal(l->r->ranks[0].nev, 0);
+	assert_int_equal(l->r->ranks[0].dev.index, -1);
+	assert_int_equal(info_i(l->f.info, "steps"), 1);
+	assert_int_equal(info_get(l->f.info, "devices")->child, NULL);
+	unload(l);
+}
+
+/* Deep nesting is skipped whole; events without a usable ts are counted and named. */
+static void test_deep_and_bad_events(void **state)
+{
+	char path[4096], want[16384];
+	struct loaded *l;
+	const struct gpu_event *e;
+
+	(void)state;
+	data_path(path, sizeof(path), "deep.json");
+	l = load(path);
+	assert_int_equal(l->r->ranks[0].nev, 3);
+	e = find_event(&l->r->ranks[0], "k_deep");
+	assert_int_equal(e->correlation, 5);	/* read after 100 levels of arrays */
+	assert_null(e->input_types);
+	e = find_event(&l->r->ranks[0], "k_after");
+	assert_int_equal(e->start, 50000);
+	snprintf(want, sizeof(want), "%s: byte 609: warning: event \"no_ts\" has no usable "
+		 "\"ts\": skipped", path);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	snprintf(want, sizeof(want), "%s: byte 686: warning: event \"huge_ts\" has no usable "
+		 "\"ts\": skipped", path);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	assert_int_equal(l->r->sources[0].errors, 2);
+	unload(l);
+}
+
+/* Times that would overflow int64 once the base is added are refused, and said. */
+static void test_edge_times(void **state)
+{
+	char path[4096], want[16384];
+	struct loaded *l;
+
+	(void)state;
+	data_path(path, sizeof(path), "edge-times.json");
+	l = load(path);
+	assert_int_equal(l->r->ranks[0].nev, 1);
+	assert_int_equal(l->r->ranks[0].ev[0].start, 5000);	/* the bad base is not added */
+	assert_int_equal(l->r->ranks[0].nmem, 0);	/* its ts is out of range */
+	assert_int_equal(l->r->sources[0].errors, 2);
+	snprintf(want, sizeof(want), "%s: byte 130: warning: event \"k_far\" has no usable "
+		 "\"ts\": skipped", path);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	snprintf(want, sizeof(want), "%s: byte 256: warning: event \"k_long\" has no usable "
+		 "\"dur\": skipped", path);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	snprintf(want, sizeof(want), "%s: warning: \"baseTimeNanoseconds\" is out of range: "
+		 "times are kept relative", path);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	assert_int_equal(l->t->diags.count, 3);
+	unload(l);
+}
+
+/* Two traces of one rank are kept apart and said. */
+static void test_duplicate_rank(void **state)
+{
+	char path[4096], want[16384];
+	struct trial *t = trial_new();
+	struct run *r = trial_add_run(t, "run", ".");
+	struct arena a = ARENA_INIT;
+	struct ingest_file f;
+
+	(void)state;
+	data_path(path, sizeof(path), "era-frac.json");
+	assert_int_equal(ingest_file(t, r, path, &a, &f), 0);
+	assert_int_equal(ingest_file(t, r, path, &a, &f), 0);
+	assert_int_equal(r->nranks, 2);
+	assert_int_equal(r->ranks[0].rank, 1);
+	assert_int_equal(r->ranks[1].rank, 1);
+	assert_int_equal(r->ranks[0].nev, 5);
+	assert_int_equal(r->ranks[1].nev, 5);
+	snprintf(want, sizeof(want), "%s: warning: rank 1 was already read from \"%s\": the two "
+		 "traces are kept apart", path, path);
+	assert_int_equal(count_diag(&t->diags, want), 1);
+	arena_release(&a);
+	trial_free(t);
+}
+
+/* ---- real traces ---- */
+
+struct truth {
+	const char *file;
+	int64_t kernel, memcpy, memset, cpu_op, runtime, driver;
+	int64_t comm, steps, memory, rank, world;
+	const char *device;	/* the rank's own device; NULL when the trace has none */
+	int64_t in_step;	/* GPU events whose launch lies in a CPU ProfilerStep */
+	int64_t first;		/* start of the first GPU event, ns; -1 none */
+	int64_t comm_bytes;	/* sum of the communication kernels' message bytes */
+};
+
+/*
+ * Computed once by tests/data/kineto/truth.py (Python's json module over the
+ * whole file, Decimal for the times), independently of this reader:
+ *   python3 tests/data/kineto/truth.py ../shared/realdata/kineto_trace/ *.json.gz
+ * (-1: the trace does not say)
+ */
+static const struct truth truths[] = {
+	{ "hta__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz", 14, 2, 0, 70, 21, 0, 0, 2, 0, -1, -1, "AMD Radeon Graphics", 16, 1739836029603454206LL, 0 },
+	{ "hta__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 0, 0, 0, 4, 0, 0, 0, 1, 0, 34, 300, NULL, 0, -1, 0 },
+	{ "hta__critical_path__cuda_event_sync__event_sync_trace.json.gz", 4, 1, 0, 10, 12, 0, 0, 1, 0, 0, -1, "NVIDIA A100-PG509-200", 5, 1707417525512145000LL, 0 },
+	{ "hta__nccl_parser_config__nccl_data.json.gz", 2700, 960, 114, 14346, 8740, 0, 21, 3, 0, 0, 2, "NVIDIA A100-PG509-200", 3774, 1716423322422880181LL, 307323096 },
+	{ "hta__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", 4350, 1600, 145, 23910, 15329, 0, 0, 5, 0, 0, 1, "Tesla V100-SXM2-32GB", 6095, 1712195495505582988LL, 0 },
+	{ "hta__trace_compare__base__base.json.gz", 6, 6, 6, 6, 5, 0, 0, 2, 0, 1, -1, NULL, 2, 1661938466265125000LL, 0 },
+	{ "hta__trace_filter__sampled_rank-0.json.gz", 1154, 40, 10, 2329, 1204, 0, 10, 2, 0, 0, 128, NULL, 1204, 1682725898082228000LL, 0 },
+	{ "hta__trace_filter__sampled_rank-1.json.gz", 1104, 40, 10, 2302, 1154, 0, 10, 2, 0, 1, 128, NULL, 1154, 1682725898082381000LL, 0 },
+	{ "hta__triton_example__triton_example.json.gz", 1, 0, 0, 3, 1, 1, 0, 1, 0, -1, -1, "NVIDIA A100-PG509-200", 1, 1730156791097444592LL, 0 },
+};
+
+static void test_real(void **state)
+{
+	const struct truth *w = *state;
+	char path[4096];
+	struct loaded *l;
+	const struct info *ev;
+	const struct rank *k;
+	int64_t in_step = 0, comm_bytes = 0;
+
+	real_path(path, sizeof(path), w->file);
+	l = load(path);
+	print_diags(&l->t->diags);
+	ev = info_get(l->f.info, "events");
+	assert_int_equal(info_i(ev, "kernel"), w->kernel);
+	assert_int_equal(info_i(ev, "gpu_memcpy"), w->memcpy);
+	assert_int_equal(info_i(ev, "gpu_memset"), w->memset);
+	assert_int_equal(info_i(ev, "cpu_op"), w->cpu_op);
+	assert_int_equal(info_i(ev, "cuda_runtime"), w->runtime);
+	assert_int_equal(info_i(ev, "cuda_driver"), w->driver);
+	assert_int_equal(info_i(l->f.info, "comm_kernels"), w->comm);
+	assert_int_equal(info_i(l->f.info, "steps"), w->steps);
+	assert_int_equal(info_i(l->f.info, "memory_events"), w->memory);
+	assert_int_equal(info_i_or_null(l->f.info, "rank"), w->rank);
+	assert_int_equal(info_i_or_null(l->f.info, "world_size"), w->world);
+	assert_int_equal(l->r->nranks, 1);
+	k = &l->r->ranks[0];
+	assert_int_equal(k->rank, w->rank);
+	assert_int_equal(k->world_size, w->world);
+	assert_int_equal(k->nev, w->kernel + w->memcpy + w->memset);
+	if (w->device)
+		assert_string_equal(k->dev.name, w->device);
+	else
+		assert_null(k->dev.name);
+	assert_sorted(k);
+	for (size_t i = 0; i < k->nev; i++) {
+		in_step += k->ev[i].step >= 0;
+		if (k->ev[i].cls == EVC_COMM && k->ev[i].bytes > 0)
+			comm_bytes += k->ev[i].bytes;
+	}
+	assert_int_equal(in_step, w->in_step);
+	assert_int_equal(comm_bytes, w->comm_bytes);
+	assert_int_equal(k->nev ? k->ev[0].start : -1, w->first);
+	assert_int_equal(l->t->diags.errors, 0);
+	unload(l);
+}
+
+/* The CPU-only real trace says so, in the exact words. */
+static void test_real_cpu_only(void **state)
+{
+	char path[4096], want[16384];
+	struct loaded *l;
+
+	(void)state;
+	real_path(path, sizeof(path), "hta__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
+	l = load(path);
+	snprintf(want, sizeof(want), "%s: warning: no GPU activity in the trace (CPU-only profile)",
+		 path);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	/* "deviceProperties": [] lists no device; it does not leave them unknown */
+	assert_int_equal(info_get(l->f.info, "devices")->type, INFO_ARR);
+	assert_null(info_get(l->f.info, "devices")->child);
+	unload(l);
+}
+
+/* A bare array of events, without the object around it: devices unknown. */
+static void test_bare_array(void **state)
+{
+	char path[4096];
+	struct loaded *l;
+
+	(void)state;
+	data_path(path, sizeof(path), "bare.json");
+	l = load(path);
+	assert_int_equal(l->r->ranks[0].nev, 1);
+	assert_int_equal(l->r->ranks[0].ev[0].start, 1500);
+	assert_int_equal(l->r->ranks[0].ev[0].end, 2500);
+	assert_int_equal(info_get(l->f.info, "devices")->type, INFO_NULL);
+	assert_int_equal(info_get(l->f.info, "rank")->type, INFO_NULL);
+	unload(l);
+}
+
+/* The 2-rank NCCL trace: its collectives, as the kernels' args give them. */
+static void test_real_nccl(void **state)
+{
+	char path[4096];
+	struct loaded *l;
+	const struct rank *k;
+	int allreduce = 0, bcast_f32 = 0, bcast_i64 = 0, with_op = 0;
+
+	(void)state;
+	real_path(path, sizeof(path), "hta__nccl_parser_config__nccl_data.json.gz");
+	l = load(path);
+	k = &l->r->ranks[0];
+	for (size_t i = 0; i < k->nev; i++) {
+		const struct gpu_event *e = &k->ev[i];
+
+		if (e->cls != EVC_COMM)
+			continue;
+		allreduce += e->coll == COLL_ALLREDUCE && e->dtype == DT_FP32;
+		bcast_f32 += e->coll == COLL_BROADCAST && e->dtype == DT_FP32;
+		bcast_i64 += e->coll == COLL_BROADCAST && e->dtype == DT_INT64;
+		with_op += e->op && !strcmp(e->op, "record_param_comms");
+	}
+	/*
+	 * python3, Counter of (name, args dtype) over the nccl kernels: 15
+	 * ncclKernel_AllReduce_RING_LL_Sum_float with dtype Float; 6
+	 * ncclKernel_Broadcast_RING_LL_Sum_int8_t, 3 with dtype Float and 3
+	 * with Long (the tensor's dtype wins over the int8 NCCL moves); all 21
+	 * launched from record_param_comms (its External id is the launch's)
+	 */
+	assert_int_equal(allreduce, 15);
+	assert_int_equal(bcast_f32, 3);
+	assert_int_equal(bcast_i64, 3);
+	assert_int_equal(with_op, 21);
+	assert_string_equal(l->r->nccl_version.v, "2.17.1");
+	unload(l);
+}
+
+int main(void)
+{
+	static const struct CMUnitTest fixed[] = {
+		cmocka_unit_test(test_us_to_ns),
+		cmocka_unit_test(test_era_2021),
+		cmocka_unit_test(test_era_frac),
+		cmocka_unit_test(test_era_base),
+		cmocka_unit_test(test_chunks),
+		cmocka_unit_test(test_crlf),
+		cmocka_unit_test(test_invalid_json),
+		cmocka_unit_test(test_binary_noise),
+		cmocka_unit_test(test_truncated_gzip),
+		cmocka_unit_test(test_no_gpu_events),
+		cmocka_unit_test(test_deep_and_bad_events),
+		cmocka_unit_test(test_duplicate_rank),
+		cmocka_unit_test(test_real_cpu_only),
+		cmocka_unit_test(test_real_nccl),
+		cmocka_unit_test(test_bare_array),
+		cmocka_unit_test(test_edge_times),
+	};
+	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]), NREAL = sizeof(truths) / sizeof(truths[0]) };
+	struct CMUnitTest tests[NFIXED + NREAL];
+
+	memcpy(tests, fixed, sizeof(fixed));
+	for (size_t i = 0; i < NREAL; i++) {
+		/* one test per real trace, named by its file */
+		tests[NFIXED + i] = (struct CMUnitTest)cmocka_unit_test_prestate(test_real, NULL);
+		tests[NFIXED + i].name = truths[i].file;
+		tests[NFIXED + i].initial_state = (void *)(uintptr_t)&truths[i];
+	}
+	return _cmocka_run_group_tests("kineto", tests, NFIXED + NREAL, NULL, NULL);
+}
