@@ -329,6 +329,7 @@ static void put_mem(struct writer *w, const struct sim_mem *m, int64_t i)
 enum rec_type { REC_SPAN, REC_LAUNCH, REC_MEM };
 struct rec {
 	int64_t ts;
+	int64_t end;	/* a parent range sorts before the child that starts with it */
 	int type;
 	size_t i;
 };
@@ -339,6 +340,8 @@ static int rec_cmp(const void *a, const void *b)
 
 	if (x->ts != y->ts)
 		return x->ts < y->ts ? -1 : 1;
+	if (x->end != y->end)
+		return x->end > y->end ? -1 : 1;
 	if (x->type != y->type)
 		return x->type < y->type ? -1 : 1;
 	return x->i < y->i ? -1 : x->i > y->i;
@@ -351,9 +354,9 @@ static void put_span(struct writer *w, const struct sim_span *sp, int64_t sync_i
 	if (strcmp(sp->cat, "cuda_runtime")) {
 		if (!strcmp(sp->name, "ProfilerStep")) {
 			snprintf(name, sizeof(name), "ProfilerStep#%d", w->run->spec->first_step + sp->step);
-			put_annotation(w, name, sp->start, sp->end, 0);
+			put_annotation(w, name, sp->start, sp->end, sync_id);
 		} else {
-			put_annotation(w, sp->name, sp->start, sp->end, 0);
+			put_annotation(w, sp->name, sp->start, sp->end, sync_id);
 		}
 		return;
 	}
@@ -362,7 +365,8 @@ static void put_span(struct writer *w, const struct sim_span *sp, int64_t sync_i
 	put_time(w, "ts", sp->start);
 	buf_addstr(w->b, ", ");
 	put_dur(w, sp->end - sp->start);
-	buf_addf(w->b, ",\n    \"args\": {\n      \"External id\": 0, \"cbid\": 131, \"correlation\": %lld\n    }\n  }", (long long)sync_id);
+	buf_addf(w->b, ",\n    \"args\": {\n      \"External id\": %lld, \"cbid\": 131, \"correlation\": %lld\n    }\n  }",
+		 (long long)sync_id, (long long)sync_id);
 }
 
 static void put_cpu_side(struct writer *w)
@@ -373,11 +377,11 @@ static void put_cpu_side(struct writer *w)
 	int64_t sync_id = 900000;
 
 	for (size_t i = 0; i < k->nspan; i++)
-		rec[j++] = (struct rec){ k->span[i].start, REC_SPAN, i };
+		rec[j++] = (struct rec){ k->span[i].start, k->span[i].end, REC_SPAN, i };
 	for (size_t i = 0; i < k->nev; i++)
-		rec[j++] = (struct rec){ k->ev[i].cpu_start, REC_LAUNCH, i };
+		rec[j++] = (struct rec){ k->ev[i].cpu_start, k->ev[i].cpu_end, REC_LAUNCH, i };
 	for (size_t i = 0; i < k->nmem; i++)
-		rec[j++] = (struct rec){ k->mem[i].ts, REC_MEM, i };
+		rec[j++] = (struct rec){ k->mem[i].ts, k->mem[i].ts, REC_MEM, i };
 	qsort(rec, n, sizeof(*rec), rec_cmp);
 	for (size_t i = 0; i < n; i++) {
 		if (rec[i].type == REC_SPAN)
