@@ -18,12 +18,12 @@ struct rank_stats {
 	int64_t comm_total[MAXS];
 	double mean[6];		/* compute, exposed, memory, idle, comm_total, overlapped */
 	double mean_step;
-	double busy;		/* mean compute + memory */
+	double busy;		/* mean compute + exposed_comm + memory (analysis/result.h busy_s) */
 };
 
 struct coll_stat {
 	int coll, dt;
-	int64_t bytes, time;
+	int64_t bytes, time, calls;
 };
 
 struct run_stats {
@@ -172,7 +172,7 @@ static void rank_means(struct run_stats *st, struct rank_stats *s)
 		s->mean[p] /= st->measured;
 	s->mean_step /= st->measured;
 	s->mean[5] = s->mean[4] - s->mean[P_EXPOSED];
-	s->busy = s->mean[P_COMPUTE] + s->mean[P_MEMORY];
+	s->busy = s->mean[P_COMPUTE] + s->mean[P_EXPOSED] + s->mean[P_MEMORY];
 }
 
 static void step_stats(struct run_stats *st)
@@ -211,9 +211,10 @@ static void comm_stats(struct run_stats *st)
 			if (st->coll[j].coll == v->coll && st->coll[j].dt == v->dt)
 				break;
 		if (j == st->ncoll)
-			st->coll[st->ncoll++] = (struct coll_stat){ v->coll, v->dt, 0, 0 };
+			st->coll[st->ncoll++] = (struct coll_stat){ v->coll, v->dt, 0, 0, 0 };
 		st->coll[j].bytes += v->bytes;
 		st->coll[j].time += v->end - v->start;
+		st->coll[j].calls++;
 	}
 }
 
@@ -415,6 +416,8 @@ static void put_comm(struct json *j, const struct run_stats *st)
 		jstr(j, "dtype", dtype_name((enum dtype)c->dt));
 		jnum(j, "bytes_per_step", bytes);
 		jnum(j, "time_per_step_s", t);
+		jnum(j, "calls_per_step", (double)c->calls / st->measured);
+		jnum(j, "algbw_gbps", bytes / t / 1e9);
 		jnum(j, "busbw_gbps", bytes / t * coll_busbw_factor((enum coll_op)c->coll, s->gpus) / 1e9);
 		jclose(j, '}');
 	}
@@ -611,7 +614,7 @@ static void put_ids(struct json *j, const char *key, const char *const ids[], co
 static void put_recommendations(struct json *j, const struct scenario *sc, const struct run_stats st[2],
 				double eff, int blocking)
 {
-	static const char *const ids[] = { "two-independent-runs", "fix-nccl-transport", "rebalance-split", "fits-one-h200" };
+	static const char *const ids[] = { "two-independent-runs", "fix-nccl-transport", "rebalance-split", "fits-h200" };
 	int on[4], n = st[1].run->nranks;
 	int64_t sum = (int64_t)sc->reserve_gb * 1000000000LL;
 
