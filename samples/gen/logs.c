@@ -237,7 +237,7 @@ void logs_run_ini(struct buf *b, const struct sim_run *run)
 
 	buf_addf(b, "[run]\nname = %s\ngpus = %d\nstrategy = %s\nprecision = %s\nglobal_batch = %d\n"
 		 "micro_batch = %d\ngrad_accum = %d\nseq_len = %d\ndataset = wikitext-103\n",
-		 s->dir, s->gpus, s->strategy, dtype_name(s->prec), s->global_batch, s->micro_batch,
+		 s->dir, s->gpus, s->strategy, s->declared ? s->declared : dtype_name(s->prec), s->global_batch, s->micro_batch,
 		 s->grad_accum, s->seq_len);
 }
 

@@ -38,13 +38,13 @@ const struct scenario scenarios[] = {
 	},
 	{
 		.name = "ddp-precision-changed",
-		.desc = "as ddp-scales-well, but the 2-GPU run lost autocast and ran tf32: blocking confound",
+		.desc = "as ddp-scales-well, but the 2-GPU run lost autocast: declared bf16, ran tf32; blocking confound",
 		.title = "Llama-1B fine-tune: second B200 (precision slipped to tf32)",
 		.hypothesis = "step-time", .question = "single-config",
 		.seed = 0x5ca1ea0d02, .epoch_s = 1764428400,
 		.runs = {
 			SINGLE(GPU_B200, DT_BF16, 16, 1200, 18400, 9000),
-			{ .dir = "2gpu", .gpus = 2, .strategy = "ddp", .prec = DT_TF32,
+			{ .dir = "2gpu", .gpus = 2, .strategy = "ddp", .prec = DT_TF32, .declared = "bf16",
 			  .global_batch = 16, .micro_batch = 8, .grad_accum = 1, .seq_len = 2048,
 			  .gpu = GPU_B200, .comm = COMM_DDP, .tr = TR_P2P, .link_gbps = 650,
 			  .params_m = 1200, .layers = 3, .steps = 10, .warm_steps = 1,

@@ -35,7 +35,8 @@ struct run_spec {
 	const char *dir;	/* "1gpu", "2gpu" */
 	int gpus;
 	const char *strategy;	/* run.ini strategy */
-	enum dtype prec;	/* bf16 or tf32 */
+	enum dtype prec;	/* what the kernels run in: bf16 or tf32 */
+	const char *declared;	/* run.ini precision when it differs from prec; NULL */
 	int global_batch, micro_batch, grad_accum, seq_len;
 	enum gpu_model gpu;
 	enum comm_kind comm;

@@ -428,7 +428,7 @@ static void put_comm(struct json *j, const struct run_stats *st)
 static void put_precision(struct json *j, const struct run_stats *st)
 {
 	jopen(j, "precision", '{');
-	jstr(j, "declared", dtype_name(st->run->spec->prec));
+	jstr(j, "declared", st->run->spec->declared ? st->run->spec->declared : dtype_name(st->run->spec->prec));
 	if (st->failed) {
 		jnull(j, "observed");
 		jnull(j, "matmul_share");
