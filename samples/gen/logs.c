@@ -36,6 +36,23 @@ static void nccl(struct buf *b, const struct sim_run *run, int r, int tid_off, c
 	buf_addf(b, "%s:%d:%d [%d] NCCL INFO %s\n", HOST, pid, pid + tid_off, r, msg);
 }
 
+/* The per-channel connection lines: P2P, or NET/Socket both ways. */
+static void nccl_channels(struct buf *b, const struct sim_run *run, int r)
+{
+	char line[160];
+
+	for (int ch = 0; ch < 2; ch++) {
+		if (run->spec->tr == TR_SOCKET) {
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [send] via NET/Socket/0", ch, r, r, 1 - r, 1 - r);
+			nccl(b, run, r, 74, line);
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [receive] via NET/Socket/0", ch, 1 - r, 1 - r, r, r);
+		} else {
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] via P2P/CUMEM/read", ch, r, r, 1 - r, 1 - r);
+		}
+		nccl(b, run, r, 74, line);
+	}
+}
+
 static void nccl_rank(struct buf *b, const struct sim_run *run, int r)
 {
 	int sock = run->spec->tr == TR_SOCKET;
@@ -67,16 +84,7 @@ static void nccl_rank(struct buf *b, const struct sim_run *run, int r)
 	snprintf(line, sizeof(line), "Trees [0] %s [1] %s", r ? "-1/-1/-1->1->0" : "1/-1/-1->0->-1", r ? "-1/-1/-1->1->0" : "1/-1/-1->0->-1");
 	nccl(b, run, r, 71, line);
 	nccl(b, run, r, 71, "P2P Chunksize set to 524288");
-	for (int ch = 0; ch < 2; ch++) {
-		if (sock) {
-			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [send] via NET/Socket/0", ch, r, r, 1 - r, 1 - r);
-			nccl(b, run, r, 74, line);
-			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [receive] via NET/Socket/0", ch, 1 - r, 1 - r, r, r);
-		} else {
-			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] via P2P/CUMEM/read", ch, r, r, 1 - r, 1 - r);
-		}
-		nccl(b, run, r, 74, line);
-	}
+	nccl_channels(b, run, r);
 	nccl(b, run, r, 71, "Connected all rings, use ring PXN 0 GDR 1");
 	nccl(b, run, r, 71, "Connected all trees");
 	nccl(b, run, r, 71, sock ? "2 coll channels, 2 collnet channels, 0 nvls channels, 2 p2p channels, 2 p2p channels per peer"

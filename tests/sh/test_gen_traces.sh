@@ -96,6 +96,15 @@ for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
         while warm < n and st[warm] > 1.15 * med2:
             warm += 1
         close(tr["steps"]["warmup"], warm, f"{where} warmup")
+        # guard: DESIGN does not say whose step time the warm-up rule reads;
+        # the samples must give the same count from any one rank's windows
+        for r, w in enumerate(wins):
+            sr = [b - a for a, b in w]
+            m2, k = statistics.median(sr[n // 2:]), 1
+            while k < n and sr[k] > 1.15 * m2:
+                k += 1
+            if k != warm:
+                errors.append(f"{where}: rank {r}'s windows alone give {k} warm-up steps, not {warm}")
         means = []
         for r, (t, steps, gpu) in enumerate(ranks):
             parts = [partition(gpu, a, b) for a, b in wins[r][warm:]]
@@ -111,6 +120,8 @@ for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
             mem = [e for e in t["traceEvents"] if e.get("name") == "[memory]"]
             close(g["peak_memory_reserved_bytes"], max(e["args"]["Total Reserved"] for e in mem), f"{where} gpu{r} reserved", abs_=0)
         slow = max(range(len(means)), key=lambda r: (means[r], -r))
+        if len(means) > 1 and abs(means[0] - means[1]) < 1e-6:
+            errors.append(f"{where}: ranks' mean steps {means} too close to name the slowest rank robustly")
         close(tr["slowest_rank"], slow, f"{where} slowest rank", abs_=0)
         v = [(b - a) / 1e9 for a, b in wins[slow][warm:]]
         close(tr["step_time_s"]["median"], quantile(v, 0.5), f"{where} median")
