@@ -148,11 +148,15 @@ static void train_steps(struct buf *b, const struct sim_run *run)
 	rng_seed(&rng, run->sc->seed ^ 0x10ccULL);
 	for (int i = 0; i < s->steps; i++) {
 		int step = s->first_step + i + 1;
+		int64_t digit, norm;
 
+		/* one draw per statement: argument evaluation order is unspecified */
 		loss -= rng_range(&rng, 2, 30);
-		buf_addf(b, "{'loss': %lld.%04lld, 'grad_norm': 0.%04d, 'learning_rate': %d.%de-05, 'epoch': 0.%02d}\n",
-			 (long long)(loss / 1000), (long long)(loss % 1000 * 10 + rng_range(&rng, 0, 9)),
-			 (int)rng_range(&rng, 3000, 9999), 1 + step / 300, 9 - step % 10, step / 5 % 100);
+		digit = rng_range(&rng, 0, 9);
+		norm = rng_range(&rng, 3000, 9999);
+		buf_addf(b, "{'loss': %lld.%04lld, 'grad_norm': 0.%04lld, 'learning_rate': %d.%de-05, 'epoch': 0.%02d}\n",
+			 (long long)(loss / 1000), (long long)(loss % 1000 * 10 + digit),
+			 (long long)norm, 1 + step / 300, 9 - step % 10, step / 5 % 100);
 	}
 }
 
