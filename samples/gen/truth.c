@@ -34,8 +34,8 @@ struct run_stats {
 	double med, p10, p90, cv;
 	double sps, tps;
 	int64_t peak_smi[2];
-	struct coll_stat coll[8];
-	int ncoll;
+	struct coll_stat coll[2][8];	/* per rank; the run's are the slowest rank's */
+	int ncoll[2];
 	double share[DT_COUNT];
 	int observed;		/* enum dtype, DT_UNKNOWN when none over 50% */
 	double mem_ratio, busy_ratio;
@@ -197,9 +197,11 @@ static void step_stats(struct run_stats *st)
 	st->tps = st->sps * st->run->spec->seq_len;
 }
 
-static void comm_stats(struct run_stats *st)
+static void comm_stats(struct run_stats *st, int r)
 {
-	const struct sim_rank *k = &st->run->rank[st->slowest];
+	const struct sim_rank *k = &st->run->rank[r];
+	struct coll_stat *c = st->coll[r];
+	int *n = &st->ncoll[r];
 
 	for (size_t i = 0; i < k->nev; i++) {
 		const struct sim_ev *v = &k->ev[i];
@@ -207,14 +209,14 @@ static void comm_stats(struct run_stats *st)
 
 		if (v->kind != K_COMM || v->step < st->warmup)
 			continue;
-		for (j = 0; j < st->ncoll; j++)
-			if (st->coll[j].coll == v->coll && st->coll[j].dt == v->dt)
+		for (j = 0; j < *n; j++)
+			if (c[j].coll == v->coll && c[j].dt == v->dt)
 				break;
-		if (j == st->ncoll)
-			st->coll[st->ncoll++] = (struct coll_stat){ v->coll, v->dt, 0, 0, 0 };
-		st->coll[j].bytes += v->bytes;
-		st->coll[j].time += v->end - v->start;
-		st->coll[j].calls++;
+		if (j == *n)
+			c[(*n)++] = (struct coll_stat){ v->coll, v->dt, 0, 0, 0 };
+		c[j].bytes += v->bytes;
+		c[j].time += v->end - v->start;
+		c[j].calls++;
 	}
 }
 
@@ -282,7 +284,8 @@ static void run_stats(struct run_stats *st, const struct sim_run *run)
 			st->slowest = r;
 	}
 	step_stats(st);
-	comm_stats(st);
+	for (int r = 0; r < run->nranks; r++)
+		comm_stats(st, r);
 	precision_stats(st);
 	if (run->nranks > 1)
 		imbalance(st);
@@ -364,6 +367,28 @@ static void jbool(struct json *j, const char *key, int v)
 
 static const char *part_keys[6] = { "compute", "exposed_comm", "memory", "idle", "comm_total", "overlapped_comm" };
 
+static void put_collectives(struct json *j, const struct run_stats *st, int r)
+{
+	const struct run_spec *s = st->run->spec;
+
+	jopen(j, "collectives", '[');
+	for (int i = 0; i < st->ncoll[r] && !st->failed; i++) {
+		const struct coll_stat *c = &st->coll[r][i];
+		double bytes = (double)c->bytes / st->measured, t = (double)c->time / 1e9 / st->measured;
+
+		jopen(j, NULL, '{');
+		jstr(j, "op", coll_name((enum coll_op)c->coll));
+		jstr(j, "dtype", dtype_name((enum dtype)c->dt));
+		jnum(j, "bytes_per_step", bytes);
+		jnum(j, "time_per_step_s", t);
+		jnum(j, "calls_per_step", (double)c->calls / st->measured);
+		jnum(j, "algbw_gbps", bytes / t / 1e9);
+		jnum(j, "busbw_gbps", bytes / t * coll_busbw_factor((enum coll_op)c->coll, s->gpus) / 1e9);
+		jclose(j, '}');
+	}
+	jclose(j, ']');
+}
+
 static void put_gpu(struct json *j, const struct run_stats *st, int r)
 {
 	const struct sim_run *run = st->run;
@@ -388,6 +413,8 @@ static void put_gpu(struct json *j, const struct run_stats *st, int r)
 	for (int p = 0; p < 6; p++)
 		jnum(j, part_keys[p], st->rk[r].mean[p]);
 	jclose(j, '}');
+	if (run->nranks > 1)	/* for the test: this rank's view, should it tie for slowest */
+		put_collectives(j, st, r);
 	jclose(j, '}');
 }
 
@@ -396,32 +423,9 @@ static void put_comm(struct json *j, const struct run_stats *st)
 	const struct run_spec *s = st->run->spec;
 
 	jopen(j, "comm", '{');
-	if (s->comm == COMM_NONE) {
-		jnull(j, "transport");
-		jnull(j, "nccl_version");
-		jopen(j, "collectives", '[');
-		jclose(j, ']');
-		jclose(j, '}');
-		return;
-	}
-	jstr(j, "transport", s->tr == TR_SOCKET ? "net-socket" : "p2p");
-	jstr(j, "nccl_version", "2.26.2");
-	jopen(j, "collectives", '[');
-	for (int i = 0; i < st->ncoll && !st->failed; i++) {
-		const struct coll_stat *c = &st->coll[i];
-		double bytes = (double)c->bytes / st->measured, t = (double)c->time / 1e9 / st->measured;
-
-		jopen(j, NULL, '{');
-		jstr(j, "op", coll_name((enum coll_op)c->coll));
-		jstr(j, "dtype", dtype_name((enum dtype)c->dt));
-		jnum(j, "bytes_per_step", bytes);
-		jnum(j, "time_per_step_s", t);
-		jnum(j, "calls_per_step", (double)c->calls / st->measured);
-		jnum(j, "algbw_gbps", bytes / t / 1e9);
-		jnum(j, "busbw_gbps", bytes / t * coll_busbw_factor((enum coll_op)c->coll, s->gpus) / 1e9);
-		jclose(j, '}');
-	}
-	jclose(j, ']');
+	jstr(j, "transport", s->comm == COMM_NONE ? NULL : s->tr == TR_SOCKET ? "net-socket" : "p2p");
+	jstr(j, "nccl_version", s->comm == COMM_NONE ? NULL : "2.26.2");
+	put_collectives(j, st, st->slowest);
 	jclose(j, '}');
 }
 
