@@ -14,7 +14,7 @@ if [ ! -x "$SA" ]; then
 fi
 help=$("$SA" analyze --help 2>&1)
 rc=$?
-if [ $rc -ne 0 ] || grep -qi 'not built' <<<"$help"; then
+if [ $rc -ne 0 ] || [ -z "$help" ] || grep -qi 'not built' <<<"$help"; then
 	echo "scaleaudit analyze is not built yet"
 	exit 77
 fi
