@@ -91,18 +91,18 @@ const struct scenario scenarios[] = {
 	},
 	{
 		.name = "nccl-over-sockets",
-		.desc = "B200 DDP with P2P and SHM disabled: NCCL moves gradients over NET/Socket, step-time refuted",
+		.desc = "B200 DDP, P2P and SHM disabled: gradients go over NET/Socket; 150 GB job fits one MI300X",
 		.title = "Llama-1B fine-tune: second B200 in a locked-down container",
 		.hypothesis = "step-time", .question = "single-config",
 		.seed = 0x5ca1ea0d05, .epoch_s = 1764439200,
 		.runs = {
-			SINGLE(GPU_B200, DT_BF16, 16, 1200, 18400, 9000),
+			SINGLE(GPU_B200, DT_BF16, 16, 1200, 18400, 42000),
 			{ .dir = "2gpu", .gpus = 2, .strategy = "ddp", .prec = DT_BF16,
 			  .global_batch = 16, .micro_batch = 8, .grad_accum = 1, .seq_len = 2048,
 			  .gpu = GPU_B200, .comm = COMM_DDP, .tr = TR_SOCKET, .link_gbps = 9,
 			  .params_m = 1200, .layers = 3, .steps = 10, .warm_steps = 1,
 			  .stall_us = 1500, .slow_permille = { 1000, 1005 },
-			  .static_mib = { 23000, 23000 }, .act_mib = { 4500, 4500 } },
+			  .static_mib = { 23000, 23000 }, .act_mib = { 21000, 21000 } },
 		},
 	},
 	{

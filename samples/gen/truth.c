@@ -566,9 +566,9 @@ static void put_verdict(struct json *j, const struct scenario *sc, const struct 
 	jstr(j, "reason", why);
 }
 
-static void put_comparison(struct json *j, const struct scenario *sc, const struct run_stats st[2], double *eff, int *blocking)
+static void put_comparison(struct json *j, const struct scenario *sc, const struct run_stats st[2], double *eff)
 {
-	int n = st[1].run->nranks;
+	int n = st[1].run->nranks, blocking;
 	const struct rank_stats *s1, *sn;
 	double speedup = NAN, ratio = NAN;
 
@@ -584,7 +584,7 @@ static void put_comparison(struct json *j, const struct scenario *sc, const stru
 	jnum(j, "speedup", speedup);
 	jnum(j, "throughput_ratio", ratio);
 	jnum(j, "scaling_efficiency", *eff);
-	*blocking = put_confounds(j, sc, st);
+	blocking = put_confounds(j, sc, st);
 	if (st[0].failed) {
 		jnull(j, "attribution_s");
 	} else {
@@ -596,7 +596,7 @@ static void put_comparison(struct json *j, const struct scenario *sc, const stru
 		jclose(j, '}');
 		jnum(j, "attribution_total_s", n * sn->mean_step - s1->mean_step);
 	}
-	put_verdict(j, sc, st, *blocking, speedup);
+	put_verdict(j, sc, st, blocking, speedup);
 	jclose(j, '}');
 }
 
@@ -613,23 +613,37 @@ static void put_ids(struct json *j, const char *key, const char *const ids[], co
 	jclose(j, ']');
 }
 
-/* The recommendations the scenario warrants, and those it rules out (the
- * test checks both); rental-window needs a target, which no scenario sets. */
-static void put_recommendations(struct json *j, const struct scenario *sc, const struct run_stats st[2],
-				double eff, int blocking)
+/* The memory the job needs on one GPU: the 1-GPU run's peak when it
+ * completed, else the sum of the candidate's per-GPU peaks (as analysis/advice.c). */
+static int64_t one_gpu_need(const struct run_stats st[2])
 {
-	static const char *const ids[] = { "two-independent-runs", "fix-nccl-transport", "rebalance-split", "fits-h200" };
-	int on[4], n = st[1].run->nranks;
-	int64_t sum = (int64_t)sc->reserve_gb * 1000000000LL;
+	int64_t sum = 0;
 
-	for (int r = 0; r < n; r++)
+	if (!st[0].failed)
+		return st[0].peak_smi[0];
+	for (int r = 0; r < st[1].run->nranks; r++)
 		sum += st[1].peak_smi[r];
-	on[0] = !blocking && ((!isnan(eff) && eff < 0.8) || !strcmp(sc->question, "hparam-sweep"));
+	return sum;
+}
+
+/* The recommendations the scenario warrants, and those it rules out (the
+ * test checks both), by DESIGN §5's rules; rental-window needs a target,
+ * which no scenario sets. */
+static void put_recommendations(struct json *j, const struct scenario *sc, const struct run_stats st[2],
+				double eff)
+{
+	static const char *const ids[] = { "two-independent-runs", "fix-nccl-transport", "rebalance",
+					   "fits-h200", "fits-mi300x" };
+	int64_t need = one_gpu_need(st) + (int64_t)sc->reserve_gb * 1000000000LL;
+	int on[5];
+
+	on[0] = (!isnan(eff) && eff < 0.8) || !strcmp(sc->question, "hparam-sweep");
 	on[1] = st[1].run->spec->tr == TR_SOCKET;
 	on[2] = st[1].flagged;
-	on[3] = !strcmp(sc->hypothesis, "feasibility") && sum <= 141000000000LL;
-	put_ids(j, "recommendations", ids, on, 3 + !strcmp(sc->hypothesis, "feasibility"), 1);
-	put_ids(j, "recommendations_absent", ids, on, 3, 0);
+	on[3] = need <= 141000000000LL;
+	on[4] = !on[3] && need <= 192000000000LL;
+	put_ids(j, "recommendations", ids, on, 5, 1);
+	put_ids(j, "recommendations_absent", ids, on, 5, 0);
 }
 
 void truth_json(struct buf *b, const struct scenario *sc, const struct sim_run runs[2])
@@ -637,7 +651,6 @@ void truth_json(struct buf *b, const struct scenario *sc, const struct sim_run r
 	struct run_stats *st = xcalloc(2, sizeof(*st));
 	struct json j = { .b = b, .depth = 0, .first = 1 };
 	double eff;
-	int blocking;
 
 	run_stats(&st[0], &runs[0]);
 	run_stats(&st[1], &runs[1]);
@@ -656,8 +669,8 @@ void truth_json(struct buf *b, const struct scenario *sc, const struct sim_run r
 	put_run(&j, &st[0]);
 	put_run(&j, &st[1]);
 	jclose(&j, ']');
-	put_comparison(&j, sc, st, &eff, &blocking);
-	put_recommendations(&j, sc, st, eff, blocking);
+	put_comparison(&j, sc, st, &eff);
+	put_recommendations(&j, sc, st, eff);
 	buf_addstr(b, "\n}\n");
 	free(st);
 }
