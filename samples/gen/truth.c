@@ -18,7 +18,7 @@ struct rank_stats {
 	int64_t comm_total[MAXS];
 	double mean[6];		/* compute, exposed, memory, idle, comm_total, overlapped */
 	double mean_step;
-	double busy;		/* mean compute + exposed_comm + memory (analysis/result.h busy_s) */
+	double busy;		/* mean compute + memory: the GPU's own work */
 };
 
 struct coll_stat {
@@ -34,8 +34,8 @@ struct run_stats {
 	double med, p10, p90, cv;
 	double sps, tps;
 	int64_t peak_smi[2];
-	struct coll_stat coll[2][8];	/* per rank; the run's are the slowest rank's */
-	int ncoll[2];
+	struct coll_stat coll[3][8];	/* per rank, and [2] the run's: summed over ranks */
+	int ncoll[3];
 	double share[DT_COUNT];
 	int observed;		/* enum dtype, DT_UNKNOWN when none over 50% */
 	double mem_ratio, busy_ratio;
@@ -172,7 +172,7 @@ static void rank_means(struct run_stats *st, struct rank_stats *s)
 		s->mean[p] /= st->measured;
 	s->mean_step /= st->measured;
 	s->mean[5] = s->mean[4] - s->mean[P_EXPOSED];
-	s->busy = s->mean[P_COMPUTE] + s->mean[P_EXPOSED] + s->mean[P_MEMORY];
+	s->busy = s->mean[P_COMPUTE] + s->mean[P_MEMORY];
 }
 
 static void step_stats(struct run_stats *st)
@@ -217,6 +217,27 @@ static void comm_stats(struct run_stats *st, int r)
 		c[j].bytes += v->bytes;
 		c[j].time += v->end - v->start;
 		c[j].calls++;
+	}
+}
+
+/* The run's collectives: every rank's summed, so that dividing by ranks x
+ * steady steps gives the mean over ranks. */
+static void sum_comm(struct run_stats *st)
+{
+	for (int r = 0; r < st->run->nranks; r++) {
+		for (int i = 0; i < st->ncoll[r]; i++) {
+			const struct coll_stat *c = &st->coll[r][i];
+			int j;
+
+			for (j = 0; j < st->ncoll[2]; j++)
+				if (st->coll[2][j].coll == c->coll && st->coll[2][j].dt == c->dt)
+					break;
+			if (j == st->ncoll[2])
+				st->coll[2][st->ncoll[2]++] = (struct coll_stat){ c->coll, c->dt, 0, 0, 0 };
+			st->coll[2][j].bytes += c->bytes;
+			st->coll[2][j].time += c->time;
+			st->coll[2][j].calls += c->calls;
+		}
 	}
 }
 
@@ -286,6 +307,7 @@ static void run_stats(struct run_stats *st, const struct sim_run *run)
 	step_stats(st);
 	for (int r = 0; r < run->nranks; r++)
 		comm_stats(st, r);
+	sum_comm(st);
 	precision_stats(st);
 	if (run->nranks > 1)
 		imbalance(st);
@@ -367,21 +389,23 @@ static void jbool(struct json *j, const char *key, int v)
 
 static const char *part_keys[6] = { "compute", "exposed_comm", "memory", "idle", "comm_total", "overlapped_comm" };
 
+/* Collectives per steady step: rank r's own (r < 2) or the run's mean over ranks (r = 2). */
 static void put_collectives(struct json *j, const struct run_stats *st, int r)
 {
 	const struct run_spec *s = st->run->spec;
+	double div = (double)st->measured * (r == 2 ? st->run->nranks : 1);
 
 	jopen(j, "collectives", '[');
 	for (int i = 0; i < st->ncoll[r] && !st->failed; i++) {
 		const struct coll_stat *c = &st->coll[r][i];
-		double bytes = (double)c->bytes / st->measured, t = (double)c->time / 1e9 / st->measured;
+		double bytes = (double)c->bytes / div, t = (double)c->time / 1e9 / div;
 
 		jopen(j, NULL, '{');
 		jstr(j, "op", coll_name((enum coll_op)c->coll));
 		jstr(j, "dtype", dtype_name((enum dtype)c->dt));
 		jnum(j, "bytes_per_step", bytes);
 		jnum(j, "time_per_step_s", t);
-		jnum(j, "calls_per_step", (double)c->calls / st->measured);
+		jnum(j, "calls_per_step", (double)c->calls / div);
 		jnum(j, "algbw_gbps", bytes / t / 1e9);
 		jnum(j, "busbw_gbps", bytes / t * coll_busbw_factor((enum coll_op)c->coll, s->gpus) / 1e9);
 		jclose(j, '}');
@@ -413,7 +437,7 @@ static void put_gpu(struct json *j, const struct run_stats *st, int r)
 	for (int p = 0; p < 6; p++)
 		jnum(j, part_keys[p], st->rk[r].mean[p]);
 	jclose(j, '}');
-	if (run->nranks > 1)	/* for the test: this rank's view, should it tie for slowest */
+	if (run->nranks > 1)	/* each rank's own view; the run's is their mean */
 		put_collectives(j, st, r);
 	jclose(j, '}');
 }
@@ -425,7 +449,7 @@ static void put_comm(struct json *j, const struct run_stats *st)
 	jopen(j, "comm", '{');
 	jstr(j, "transport", s->comm == COMM_NONE ? NULL : s->tr == TR_SOCKET ? "net-socket" : "p2p");
 	jstr(j, "nccl_version", s->comm == COMM_NONE ? NULL : "2.26.2");
-	put_collectives(j, st, st->slowest);
+	put_collectives(j, st, 2);
 	jclose(j, '}');
 }
 
