@@ -120,3 +120,10 @@ clean:
 	rm -rf build scaleaudit scaleaudit-gen out
 
 -include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)
+
+# Regenerate every committed sample trial (with its truth.json) from the generator.
+.PHONY: samples
+samples: $(GENBIN)
+	$(Q)rm -rf samples/trials.new
+	$(Q)./$(GENBIN) --all -o samples/trials.new
+	$(Q)rm -rf samples/trials && mv samples/trials.new samples/trials

@@ -1,0 +1,117 @@
+#include "samples/gen/kernels.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SAME(s) { s, s, s, s }
+#define EW(f) SAME("void at::native::vectorized_elementwise_kernel<4, " f ", std::array<char*, 3ul> >(int, " f ", std::array<char*, 3ul>)")
+
+#define NV_FWD "nvjet_tst_256x128_64x4_2x1_2cta_v_bz_TNT"
+#define NV_DG "nvjet_tst_128x256_64x4_1x2_2cta_h_bz_NNT"
+#define NV_WG "nvjet_tst_128x128_64x6_2x1_2cta_v_bz_splitK_TNN"
+#define X9_FWD "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x256x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas"
+#define X9_DG "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas"
+#define X9_WG "sm90_xmma_gemm_bf16bf16_bf16f32_f32_nt_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_on_kernel__5x_cublas"
+#define NVT_FWD "nvjet_sss_tf32_128x128_32x6_2x1_v_bz_TNT"
+#define NVT_DG "nvjet_sss_tf32_128x128_32x6_1x2_h_bz_NNT"
+#define NVT_WG "nvjet_sss_tf32_128x64_32x8_2x1_v_bz_splitK_TNN"
+#define X9T_FWD "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas"
+#define X9T_DG "sm90_xmma_gemm_f32f32_tf32f32_f32_nn_n_tilesize128x128x32_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas"
+#define X9T_WG "sm90_xmma_gemm_f32f32_tf32f32_f32_nt_n_tilesize128x64x32_warpgroupsize1x1x1_execute_segment_k_on_kernel__5x_cublas"
+#define GEMM_FWD { NV_FWD, X9_FWD, NVT_FWD, X9T_FWD }
+#define GEMM_DG { NV_DG, X9_DG, NVT_DG, X9T_DG }
+#define GEMM_WG { NV_WG, X9_WG, NVT_WG, X9T_WG }
+
+#define FLASH_F "void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, false, true, false, false, false, true, false>(pytorch_flash::Flash_fwd_params)"
+#define FLASH_B "void pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel<pytorch_flash::Flash_bwd_kernel_traits<128, 64, 128, 8, 2, 4, 2, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<128, 64, 128, 8, cutlass::bfloat16_t> >, true, false, false, false, false, false>(pytorch_flash::Flash_bwd_params)"
+#define MEFF_F "fmha_cutlassF_f32_aligned_64x64_rf_sm80(PyTorchMemEffAttention::AttentionKernel<float, cutlass::arch::Sm80, true, 64, 64, 64, true, true>::Params)"
+#define MEFF_B "fmha_cutlassB_f32_aligned_64x64_k64_sm80(PyTorchMemEffAttention::AttentionBackwardKernel<cutlass::arch::Sm80, float, true, false, false, 64, 64, 64, false>::Params)"
+
+#define LN_F "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<$T, float>(int, float, $T const*, $T const*, $T const*, float*, float*, $T*)"
+#define LN_B "void at::native::(anonymous namespace)::layer_norm_grad_input_kernel_vectorized<$T, float>($T const*, $T const*, float const*, float const*, $T const*, $T*, int)"
+#define SGEMM "void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_nn_align1>(cutlass_80_simt_sgemm_128x32_8x5_nn_align1::Params)"
+#define XENT "void at::native::(anonymous namespace)::cunn_SoftMaxForward<4, float, float, float, at::native::(anonymous namespace)::LogSoftMaxForwardEpilogue>(float*, float const*, int)"
+#define XENT_B "void at::native::(anonymous namespace)::cunn_SoftMaxBackward<4, float, float, float, at::native::(anonymous namespace)::LogSoftMaxBackwardEpilogue>(float*, float const*, float const*, long)"
+#define EMB_F "void at::native::(anonymous namespace)::indexSelectLargeIndex<$T, long, unsigned int, 2, 2, -2, true>(at::cuda::detail::TensorInfo<$T, unsigned int>, at::cuda::detail::TensorInfo<$T const, unsigned int>, at::cuda::detail::TensorInfo<long const, unsigned int>, int, int, unsigned int, unsigned int, long)"
+#define EMB_B "void at::native::(anonymous namespace)::embedding_backward_feature_kernel<$T, float, long>(long const*, $T const*, $T*, int, long, int)"
+#define ADAM "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, float*, double, double, double, double, double, bool, float const*, float const*>(at::native::(anonymous namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, float*, double, double, double, double, double, bool, float const*, float const*)"
+
+#define C EVC_COMPUTE
+const struct kdef kdefs[K_COUNT] = {
+	[K_H2D] = { "aten::copy_", SAME("Memcpy HtoD (Pinned -> Device)"), 0, SC_BYTES, MM_NONE, EVC_MEMORY, {0}, {0}, 0, 0 },
+	[K_MEMSET] = { "aten::zero_", SAME("Memset (Device)"), 0, SC_BYTES, MM_NONE, EVC_MEMORY, {0}, {0}, 0, 0 },
+	[K_D2H] = { "aten::_local_scalar_dense", SAME("Memcpy DtoH (Device -> Pageable)"), 0, SC_BYTES, MM_NONE, EVC_MEMORY, {0}, {0}, 0, 0 },
+	[K_EMBED] = { "aten::embedding", SAME(EMB_F), 60, SC_BATCH, MM_NONE, C, {2048, 1, 1}, {128, 1, 1}, 32, 0 },
+	[K_LN] = { "aten::layer_norm", SAME(LN_F), 45, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {256, 1, 1}, 30, 0 },
+	[K_QKV] = { "aten::linear", GEMM_FWD, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_ATTN] = { "aten::_scaled_dot_product_flash_attention", { FLASH_F, FLASH_F, MEFF_F, MEFF_F }, 600, SC_BATCH, MM_ATTN, C, {16, 16, 8}, {128, 1, 1}, 255, 49152 },
+	[K_PROJ] = { "aten::linear", GEMM_FWD, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_ADD] = { "aten::add", EW("at::native::CUDAFunctor_add<$T>"), 50, SC_BATCH, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 24, 0 },
+	[K_FC1] = { "aten::linear", GEMM_FWD, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_GELU] = { "aten::gelu", EW("at::native::GeluCUDAKernelImpl<$T>"), 120, SC_BATCH, MM_NONE, C, {8192, 1, 1}, {128, 1, 1}, 28, 0 },
+	[K_FC2] = { "aten::linear", GEMM_FWD, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_HEAD] = { "aten::linear", GEMM_FWD, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_LOSS_MM] = { "aten::mm", SAME(SGEMM), 90, SC_BATCH, MM_FP32, C, {64, 4, 1}, {256, 1, 1}, 122, 61440 },
+	[K_XENT] = { "aten::_log_softmax", SAME(XENT), 200, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {512, 1, 1}, 40, 0 },
+	[K_XENT_BWD] = { "aten::_log_softmax_backward_data", SAME(XENT_B), 220, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {512, 1, 1}, 40, 0 },
+	[K_HEAD_DG] = { "aten::mm", GEMM_DG, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_HEAD_WG] = { "aten::mm", GEMM_WG, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_FC2_DG] = { "aten::mm", GEMM_DG, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_FC2_WG] = { "aten::mm", GEMM_WG, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_GELU_BWD] = { "aten::gelu_backward", EW("at::native::GeluBackwardCUDAKernelImpl<$T>"), 150, SC_BATCH, MM_NONE, C, {8192, 1, 1}, {128, 1, 1}, 30, 0 },
+	[K_FC1_DG] = { "aten::mm", GEMM_DG, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_FC1_WG] = { "aten::mm", GEMM_WG, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_LN_BWD] = { "aten::native_layer_norm_backward", SAME(LN_B), 80, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {256, 1, 1}, 40, 0 },
+	[K_PROJ_DG] = { "aten::mm", GEMM_DG, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_PROJ_WG] = { "aten::mm", GEMM_WG, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_ATTN_BWD] = { "aten::_scaled_dot_product_flash_attention_backward", { FLASH_B, FLASH_B, MEFF_B, MEFF_B }, 1500, SC_BATCH, MM_ATTN, C, {16, 16, 8}, {256, 1, 1}, 255, 98304 },
+	[K_QKV_DG] = { "aten::mm", GEMM_DG, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_QKV_WG] = { "aten::mm", GEMM_WG, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_EMBED_BWD] = { "aten::embedding_dense_backward", SAME(EMB_B), 300, SC_BATCH, MM_NONE, C, {1024, 1, 1}, {256, 1, 1}, 40, 0 },
+	[K_ADAM] = { "aten::_fused_adamw_", SAME(ADAM), 1000, SC_PARAMS, MM_NONE, C, {2048, 1, 1}, {512, 1, 1}, 64, 0 },
+	[K_COMM] = { "record_param_comms", SAME(""), 0, SC_BYTES, MM_NONE, EVC_COMM, {2, 1, 1}, {640, 1, 1}, 96, 87568 },
+};
+#undef C
+
+enum dtype kind_matmul_dtype(enum kkind k, enum dtype prec)
+{
+	switch (kdefs[k].mm) {
+	case MM_RUN:
+		return prec;
+	case MM_ATTN:
+		return prec == DT_BF16 ? DT_BF16 : DT_FP32;
+	case MM_FP32:
+		return DT_FP32;
+	default:
+		return DT_UNKNOWN;
+	}
+}
+
+const char *c10_type(enum dtype t)
+{
+	return t == DT_BF16 ? "c10::BFloat16" : t == DT_FP16 ? "c10::Half" : "float";
+}
+
+const char *c10_scalar(enum dtype t)
+{
+	return t == DT_BF16 ? "BFloat16" : t == DT_FP16 ? "Half" : "Float";
+}
+
+void kind_name(enum kkind k, int arch, enum dtype prec, char *out, size_t n)
+{
+	int i = (arch >= 100 ? 0 : 1) + (prec == DT_BF16 ? 0 : 2);
+	const char *s = kdefs[k].name[i];
+	const char *t = c10_type(prec);
+	size_t tl = strlen(t), o = 0;
+
+	for (; *s && o + 1 < n; s++) {
+		if (s[0] == '$' && s[1] == 'T' && o + tl + 1 < n) {
+			memcpy(out + o, t, tl);
+			o += tl;
+			s++;
+			continue;
+		}
+		out[o++] = *s;
+	}
+	out[o] = '\0';
+}

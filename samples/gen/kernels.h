@@ -1,0 +1,49 @@
+/*
+ * kernels: what each kind of GPU work the timing model launches looks like in
+ * a trace: the CPU op that launches it, the kernel name for the device's
+ * architecture and the run's precision, its launch shape, its cost and its
+ * class (compute, communication, memory) and matmul dtype. Const data.
+ */
+#ifndef GEN_KERNELS_H
+#define GEN_KERNELS_H
+
+#include <stdint.h>
+
+#include "core/model.h"
+
+enum kkind {
+	K_H2D, K_MEMSET, K_D2H,
+	K_EMBED, K_LN, K_QKV, K_ATTN, K_PROJ, K_ADD, K_FC1, K_GELU, K_FC2,
+	K_HEAD, K_LOSS_MM, K_XENT,
+	K_XENT_BWD, K_HEAD_DG, K_HEAD_WG,
+	K_FC2_DG, K_FC2_WG, K_GELU_BWD, K_FC1_DG, K_FC1_WG, K_LN_BWD,
+	K_PROJ_DG, K_PROJ_WG, K_ATTN_BWD, K_QKV_DG, K_QKV_WG, K_EMBED_BWD,
+	K_ADAM, K_COMM,
+	K_COUNT
+};
+
+enum scale_by { SC_BATCH, SC_PARAMS, SC_BYTES };	/* what a kernel's time grows with */
+enum mm_kind { MM_NONE, MM_RUN, MM_ATTN, MM_FP32 };	/* matmul class and its dtype rule */
+
+struct kdef {
+	const char *op;		/* the cpu_op that launches it */
+	const char *name[4];	/* [sm_100 bf16, sm_90 bf16, sm_100 fp32/tf32, sm_90 fp32/tf32]; "$T" = c10 type */
+	int64_t base_us;	/* µs on a B200 in bf16 at micro batch 8, one 400M-parameter block */
+	uint8_t scale;		/* enum scale_by */
+	uint8_t mm;		/* enum mm_kind */
+	uint8_t cls;		/* enum ev_class */
+	int grid[3], block[3];
+	int regs, smem;		/* registers per thread, shared memory */
+};
+
+extern const struct kdef kdefs[K_COUNT];
+
+/* The dtype a matmul-class kernel of this kind computes in, for a run in
+ * `prec`; DT_UNKNOWN when the kind is no matmul. */
+enum dtype kind_matmul_dtype(enum kkind k, enum dtype prec);
+/* Its kernel name (with "$T" replaced by the c10 type name) into out. */
+void kind_name(enum kkind k, int arch, enum dtype prec, char *out, size_t n);
+const char *c10_type(enum dtype t);	/* "c10::BFloat16", "float" */
+const char *c10_scalar(enum dtype t);	/* "BFloat16", "Float": comm args dtype */
+
+#endif

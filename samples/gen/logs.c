@@ -1,0 +1,262 @@
+#include "samples/gen/logs.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "samples/gen/kineto.h"
+#include "samples/gen/rng.h"
+
+#define MIB (1024LL * 1024)
+#define HOST "gpu-node-07"
+
+/* "2025-11-29 14:00:41,123" (sep '-', ',') or "2025/11/29 14:00:41.123". */
+static void put_date(struct buf *b, int64_t unix_ns, int slash)
+{
+	time_t s = (time_t)(unix_ns / 1000000000);
+	struct tm tm;
+
+	gmtime_r(&s, &tm);
+	buf_addf(b, slash ? "%04d/%02d/%02d %02d:%02d:%02d.%03d" : "%04d-%02d-%02d %02d:%02d:%02d,%03d",
+		 tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+		 (int)(unix_ns / 1000000 % 1000));
+}
+
+static void hf_line(struct buf *b, int64_t t, int line, const char *text)
+{
+	buf_addf(b, "[INFO|trainer.py:%d] ", line);
+	put_date(b, t, 0);
+	buf_addf(b, " >> %s\n", text);
+}
+
+static void nccl(struct buf *b, const struct sim_run *run, int r, int tid_off, const char *msg)
+{
+	int pid = kineto_pid(run, r);
+
+	buf_addf(b, "%s:%d:%d [%d] NCCL INFO %s\n", HOST, pid, pid + tid_off, r, msg);
+}
+
+/* The per-channel connection lines: P2P, or NET/Socket both ways. */
+static void nccl_channels(struct buf *b, const struct sim_run *run, int r)
+{
+	char line[160];
+
+	for (int ch = 0; ch < 2; ch++) {
+		if (run->spec->tr == TR_SOCKET) {
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [send] via NET/Socket/0", ch, r, r, 1 - r, 1 - r);
+			nccl(b, run, r, 74, line);
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [receive] via NET/Socket/0", ch, 1 - r, 1 - r, r, r);
+		} else {
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] via P2P/CUMEM/read", ch, r, r, 1 - r, 1 - r);
+		}
+		nccl(b, run, r, 74, line);
+	}
+}
+
+static void nccl_rank(struct buf *b, const struct sim_run *run, int r)
+{
+	int sock = run->spec->tr == TR_SOCKET;
+	char line[256];
+	int busid = r ? 0x2a000 : 0x18000;
+	unsigned long long comm = 0x55d4c3a1e2b0ULL + 0x1000ULL * (unsigned)r;
+
+	if (r == 0)
+		nccl(b, run, r, 0, "NCCL version 2.26.2+cuda12.8");
+	nccl(b, run, r, 0, "cudaDriverVersion 12080");
+	if (sock) {
+		nccl(b, run, r, 0, "NCCL_P2P_DISABLE set by environment to 1");
+		nccl(b, run, r, 0, "NCCL_SHM_DISABLE set by environment to 1");
+	}
+	nccl(b, run, r, 0, "Bootstrap: Using eth0:10.128.0.12<0>");
+	nccl(b, run, r, 71, "NET/Plugin: Could not find: libnccl-net.so. Using internal network plugin.");
+	nccl(b, run, r, 71, "NET/IB : No device found.");
+	nccl(b, run, r, 71, "NET/Socket : Using [0]eth0:10.128.0.12<0>");
+	nccl(b, run, r, 71, "Using network Socket");
+	snprintf(line, sizeof(line), "ncclCommInitRankConfig comm 0x%llx rank %d nranks 2 cudaDev %d nvmlDev %d busId %x commId 0x7e3f1a2b9c4d5e60 - Init START",
+		 comm, r, r, r, busid);
+	nccl(b, run, r, 71, line);
+	snprintf(line, sizeof(line), "comm 0x%llx rank %d nRanks 2 nNodes 1 localRanks 2 localRank %d MNNVL 0", comm, r, r);
+	nccl(b, run, r, 71, line);
+	if (r == 0) {
+		nccl(b, run, r, 71, "Channel 00/02 :    0   1");
+		nccl(b, run, r, 71, "Channel 01/02 :    0   1");
+	}
+	snprintf(line, sizeof(line), "Trees [0] %s [1] %s", r ? "-1/-1/-1->1->0" : "1/-1/-1->0->-1", r ? "-1/-1/-1->1->0" : "1/-1/-1->0->-1");
+	nccl(b, run, r, 71, line);
+	nccl(b, run, r, 71, "P2P Chunksize set to 524288");
+	nccl_channels(b, run, r);
+	nccl(b, run, r, 71, "Connected all rings, use ring PXN 0 GDR 1");
+	nccl(b, run, r, 71, "Connected all trees");
+	nccl(b, run, r, 71, sock ? "2 coll channels, 2 collnet channels, 0 nvls channels, 2 p2p channels, 2 p2p channels per peer"
+				      : "32 coll channels, 32 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels per peer");
+	snprintf(line, sizeof(line), "ncclCommInitRankConfig comm 0x%llx rank %d nranks 2 cudaDev %d nvmlDev %d busId %x commId 0x7e3f1a2b9c4d5e60 - Init COMPLETE",
+		 comm, r, r, r, busid);
+	nccl(b, run, r, 71, line);
+	snprintf(line, sizeof(line), "Init timings - ncclCommInitRankConfig: rank %d nranks 2 total 0.41 (kernels 0.19, alloc 0.01, bootstrap 0.01, allgathers 0.00, topo 0.08, graphs 0.00, connections 0.11, rest 0.01)", r);
+	nccl(b, run, r, 71, line);
+}
+
+static void train_header(struct buf *b, const struct sim_run *run, int64_t t)
+{
+	const struct run_spec *s = run->spec;
+	char line[160];
+
+	hf_line(b, t, 2414, "***** Running training *****");
+	snprintf(line, sizeof(line), "  Num examples = %d,%03d", s->global_batch * 500 / 1000, s->global_batch * 500 % 1000);
+	hf_line(b, t, 2415, line);
+	hf_line(b, t, 2416, "  Num Epochs = 1");
+	snprintf(line, sizeof(line), "  Instantaneous batch size per device = %d", s->micro_batch);
+	hf_line(b, t, 2417, line);
+	snprintf(line, sizeof(line), "  Total train batch size (w. parallel, distributed & accumulation) = %d", s->global_batch);
+	hf_line(b, t, 2420, line);
+	snprintf(line, sizeof(line), "  Gradient Accumulation steps = %d", s->grad_accum);
+	hf_line(b, t, 2421, line);
+	hf_line(b, t, 2422, "  Total optimization steps = 500");
+	snprintf(line, sizeof(line), "  Number of trainable parameters = %d,%03d,%03d,%03d",
+		 s->params_m / 1000, s->params_m % 1000, 417, 536);
+	hf_line(b, t, 2423, line);
+}
+
+static void train_oom(struct buf *b, const struct sim_run *run)
+{
+	const struct gpu_spec *g = run->gpu;
+	long long cap_c = g->mem * 100 / (1024LL * MIB);	/* GiB, centi */
+
+	buf_addstr(b, "  0%|          | 0/500 [00:00<?, ?it/s]Traceback (most recent call last):\n"
+		   "  File \"/workspace/train.py\", line 142, in <module>\n    trainer.train()\n"
+		   "  File \"/usr/local/lib/python3.11/site-packages/transformers/trainer.py\", line 2245, in train\n"
+		   "    return inner_training_loop(\n"
+		   "  File \"/usr/local/lib/python3.11/site-packages/transformers/trainer.py\", line 2560, in _inner_training_loop\n"
+		   "    tr_loss_step = self.training_step(model, inputs, num_items_in_batch)\n"
+		   "  File \"/usr/local/lib/python3.11/site-packages/torch/autograd/graph.py\", line 825, in _engine_run_backward\n"
+		   "    return Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass\n");
+	buf_addf(b, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 0 has a total capacity of "
+		 "%lld.%02lld GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has %lld.%02lld GiB "
+		 "memory in use. Of the allocated memory 74.61 GiB is allocated by PyTorch, and 2.87 GiB is reserved by "
+		 "PyTorch but unallocated. If reserved but unallocated memory is large try setting "
+		 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory "
+		 "Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n",
+		 cap_c / 100, cap_c % 100, (cap_c - 102) / 100, (cap_c - 102) % 100);
+}
+
+static void train_steps(struct buf *b, const struct sim_run *run)
+{
+	const struct run_spec *s = run->spec;
+	struct rng rng;
+	int64_t loss = 2412;	/* milli */
+
+	rng_seed(&rng, run->sc->seed ^ 0x10ccULL);
+	for (int i = 0; i < s->steps; i++) {
+		int step = s->first_step + i + 1;
+		int64_t digit, norm;
+
+		/* one draw per statement: argument evaluation order is unspecified */
+		loss -= rng_range(&rng, 2, 30);
+		digit = rng_range(&rng, 0, 9);
+		norm = rng_range(&rng, 3000, 9999);
+		buf_addf(b, "{'loss': %lld.%04lld, 'grad_norm': 0.%04lld, 'learning_rate': %d.%de-05, 'epoch': 0.%02d}\n",
+			 (long long)(loss / 1000), (long long)(loss % 1000 * 10 + digit),
+			 (long long)norm, 1 + step / 300, 9 - step % 10, step / 5 % 100);
+	}
+}
+
+void logs_train(struct buf *b, const struct sim_run *run)
+{
+	const struct run_spec *s = run->spec;
+	int64_t t = run->job_start_ns;
+	int64_t runtime_ms = (run->epoch_ns + run->t_end - run->job_start_ns) / 1000000 + 900;
+
+	if (s->gpus > 1) {
+		buf_addf(b, "W1129 torch/distributed/run.py:793] \nW1129 torch/distributed/run.py:793] *****************************************\n"
+			 "W1129 torch/distributed/run.py:793] Setting OMP_NUM_THREADS environment variable for each process to be 1 in default, "
+			 "to avoid your system being overloaded, please further tune the variable for optimal performance in your application as needed. \n"
+			 "W1129 torch/distributed/run.py:793] *****************************************\n");
+		for (int r = 0; r < s->gpus; r++)
+			nccl_rank(b, run, r);
+	}
+	train_header(b, run, t + 38 * 1000000000LL + 412000000);
+	if (s->oom) {
+		train_oom(b, run);
+		return;
+	}
+	train_steps(b, run);
+	buf_addf(b, "{'train_runtime': %lld.%03lld, 'train_samples_per_second': %lld.%03lld, 'train_steps_per_second': %lld.%03lld, "
+		 "'train_loss': 2.3317, 'epoch': 0.02}\n",
+		 (long long)(runtime_ms / 1000), (long long)(runtime_ms % 1000),
+		 (long long)((int64_t)s->steps * s->global_batch * 1000 / runtime_ms),
+		 (long long)((int64_t)s->steps * s->global_batch * 1000000 / runtime_ms % 1000),
+		 (long long)((int64_t)s->steps * 1000 / runtime_ms), (long long)((int64_t)s->steps * 1000000 / runtime_ms % 1000));
+}
+
+/* Percent of the run's window the GPU had work (for utilization.gpu). */
+static int util_pct(const struct sim_run *run, int r)
+{
+	const struct sim_rank *k = &run->rank[r];
+	int64_t busy = 0;
+
+	if (run->t_end <= 0)
+		return 0;
+	for (size_t i = 0; i < k->nev; i++)
+		if (k->ev[i].stream == STREAM_COMPUTE)
+			busy += k->ev[i].end - k->ev[i].start;
+	busy = busy * 100 / run->t_end;
+	return busy > 100 ? 100 : (int)busy;
+}
+
+#define SMI_FIRST (-32 * NS_PER_S)
+#define SMI_PERIOD (500 * NS_PER_MS)
+#define SMI_SKEW 1700000	/* ns between the rows of two GPUs in one sample */
+
+int64_t logs_smi_peak_mib(const struct sim_run *run, int r)
+{
+	int64_t peak = 0;
+
+	for (int64_t t = SMI_FIRST; t <= run->t_end + 2 * NS_PER_S; t += SMI_PERIOD) {
+		int64_t v = sim_smi_used_mib(run, r, t + r * SMI_SKEW);
+
+		if (v > peak)
+			peak = v;
+	}
+	return peak;
+}
+
+void logs_nvidia_smi(struct buf *b, const struct sim_run *run)
+{
+	const struct gpu_spec *g = run->gpu;
+	int util[2] = { 0, 0 };
+
+	for (int r = 0; r < run->nranks; r++)
+		util[r] = run->spec->oom ? 97 : util_pct(run, r);
+	buf_addstr(b, "timestamp, index, name, pci.bus_id, utilization.gpu [%], memory.total [MiB], memory.used [MiB], power.draw [W]\n");
+	for (int64_t t = SMI_FIRST; t <= run->t_end + 2 * NS_PER_S; t += SMI_PERIOD) {
+		for (int r = 0; r < run->nranks; r++) {
+			int64_t ts = run->epoch_ns + t + r * SMI_SKEW;
+			int live = t >= 0 && t <= run->t_end;
+			int u = live ? util[r] : 0;
+			int64_t cw = 9000 + (int64_t)u * (g->power_w * 100 - 9000) / 100;
+
+			put_date(b, ts, 1);
+			buf_addf(b, ", %d, %s, 00000000:%02X:00.0, %d %%, %lld MiB, %lld MiB, %lld.%02lld W\n",
+				 r, g->name, r ? 0x2a : 0x18, u, (long long)(g->mem / MIB),
+				 (long long)sim_smi_used_mib(run, r, t + r * SMI_SKEW), (long long)(cw / 100), (long long)(cw % 100));
+		}
+	}
+}
+
+void logs_run_ini(struct buf *b, const struct sim_run *run)
+{
+	const struct run_spec *s = run->spec;
+
+	buf_addf(b, "[run]\nname = %s\ngpus = %d\nstrategy = %s\nprecision = %s\nglobal_batch = %d\n"
+		 "micro_batch = %d\ngrad_accum = %d\nseq_len = %d\ndataset = wikitext-103\n",
+		 s->dir, s->gpus, s->strategy, s->declared ? s->declared : dtype_name(s->prec), s->global_batch, s->micro_batch,
+		 s->grad_accum, s->seq_len);
+}
+
+void logs_trial_ini(struct buf *b, const struct scenario *sc)
+{
+	buf_addf(b, "[trial]\ntitle = %s\nhypothesis = %s\nbaseline = %s\nquestion = %s\n",
+		 sc->title, sc->hypothesis, sc->runs[0].dir, sc->question);
+	if (sc->reserve_gb)
+		buf_addf(b, "memory_reserve_gb = %d\n", sc->reserve_gb);
+}

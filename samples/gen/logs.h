@@ -1,0 +1,21 @@
+/*
+ * logs: the text files of a trial besides the traces: the job's stdout
+ * (HF Trainer under torchrun, NCCL INFO lines on multi-GPU runs, the CUDA OOM
+ * traceback of a run that died), nvidia-smi --query-gpu CSV, run.ini and
+ * trial.ini. Each appends to a buffer; nothing here does I/O.
+ */
+#ifndef GEN_LOGS_H
+#define GEN_LOGS_H
+
+#include "core/buf.h"
+#include "samples/gen/timing.h"
+
+void logs_train(struct buf *b, const struct sim_run *run);
+void logs_nvidia_smi(struct buf *b, const struct sim_run *run);
+void logs_run_ini(struct buf *b, const struct sim_run *run);
+void logs_trial_ini(struct buf *b, const struct scenario *sc);
+
+/* The largest memory.used nvidia-smi.csv shows for rank r, MiB. */
+int64_t logs_smi_peak_mib(const struct sim_run *run, int r);
+
+#endif

@@ -1,0 +1,78 @@
+/*
+ * scenario: the trials the generator can write, as const data. A scenario
+ * names a question (trial.ini) and two runs (run.ini plus the knobs of the
+ * timing model); gpu_specs[] holds the capacities of the real devices.
+ */
+#ifndef GEN_SCENARIO_H
+#define GEN_SCENARIO_H
+
+#include <stdint.h>
+
+#include "core/model.h"
+
+enum gpu_model { GPU_B200, GPU_H200, GPU_H100, GPU_H100_PCIE, GPU_MI300X, GPU_COUNT };
+
+struct gpu_spec {
+	const char *name;	/* CUDA device name, as deviceProperties and nvidia-smi print it */
+	int64_t mem;		/* totalGlobalMem, bytes */
+	int cc_major, cc_minor;
+	int sms;		/* numSms (CUs on AMD) */
+	int warp;		/* warpSize */
+	int smem_optin;		/* sharedMemPerBlockOptin */
+	int arch;		/* 100: sm_100 kernel names, 90: sm_90 names */
+	int speed;		/* kernel time in permille of a B200's */
+	int ctx_mib;		/* what nvidia-smi shows beyond the allocator (CUDA context) */
+	int power_w;		/* power.limit */
+};
+
+extern const struct gpu_spec gpu_specs[GPU_COUNT];
+
+enum comm_kind { COMM_NONE, COMM_DDP, COMM_FSDP, COMM_PIPE };
+enum transport { TR_NONE, TR_P2P, TR_SOCKET };
+
+/* One run of a trial: its manifest and the knobs of the timing model. */
+struct run_spec {
+	const char *dir;	/* "1gpu", "2gpu" */
+	int gpus;
+	const char *strategy;	/* run.ini strategy */
+	enum dtype prec;	/* what the kernels run in: bf16 or tf32 */
+	const char *declared;	/* run.ini precision when it differs from prec; NULL */
+	int global_batch, micro_batch, grad_accum, seq_len;
+	enum gpu_model gpu;
+	enum comm_kind comm;
+	enum transport tr;
+	int64_t link_gbps;	/* bus bandwidth the link sustains, GB/s */
+	int params_m;		/* model parameters, millions */
+	int layers;		/* simulated blocks (each stands for several real ones) */
+	int stage0_layers;	/* pipeline: blocks on rank 0 */
+	int steps;		/* profiled steps */
+	int first_step;		/* N of the first ProfilerStep#N */
+	int warm_steps;		/* slow leading steps the model makes (1 or 2) */
+	int64_t stall_us;	/* data-loader stall at each step start, µs */
+	int sync_lag;		/* the CPU waits for the loss of step N - sync_lag */
+	int slow_permille[2];	/* per-rank kernel time factor */
+	int64_t clock_offset_us[2];	/* added to each rank's trace clock */
+	int64_t base_shift_s[2];	/* moves a rank's baseTimeNanoseconds */
+	int static_mib[2];	/* params + grads + optimizer state per rank, MiB */
+	int act_mib[2];		/* activations per block per rank, MiB */
+	int oom;		/* the run dies of CUDA OOM before its first step */
+};
+
+struct scenario {
+	const char *name;	/* kebab-case, the trial directory */
+	const char *desc;	/* one line for --list */
+	const char *title;	/* trial.ini title */
+	const char *hypothesis;	/* step-time|global-batch|feasibility */
+	const char *question;	/* single-config|hparam-sweep */
+	int reserve_gb;		/* trial.ini memory_reserve_gb; 0 none */
+	uint64_t seed;
+	int64_t epoch_s;	/* when the baseline job started, Unix s */
+	struct run_spec runs[2];	/* baseline, candidate */
+};
+
+extern const struct scenario scenarios[];
+extern const int nscenarios;
+
+const struct scenario *scenario_find(const char *name);	/* NULL if none */
+
+#endif
