@@ -289,6 +289,8 @@ static void gpu_memory(struct gpu_result *g, const struct run *r, const struct r
 			continue;
 		set_max(&g->peak_by_source[MEM_NVSMI], r->gpu[i].memory_used);
 		set_max(&smi_total, r->gpu[i].memory_total);
+		if (!g->name)
+			g->name = r->gpu[i].name;
 	}
 	for (size_t i = 0; k && i < k->nmem; i++) {
 		if (k->mem[i].device >= 0 && g->device >= 0 && k->mem[i].device != g->device)
@@ -727,7 +729,7 @@ static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max)
 static void init_gpu(struct gpu_result *g, const struct rank *k, int32_t index)
 {
 	memset(g, 0, sizeof(*g));
-	g->rank = k ? k->rank : index;
+	g->rank = k && k->rank >= 0 ? k->rank : index;
 	g->device = k ? k->dev.index : index;
 	g->name = k ? k->dev.name : NULL;
 	g->memory_total = k ? k->dev.memory_total : -1;
@@ -759,7 +761,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	for (size_t g = 0; g < n; g++) {
 		const struct rank *k = r->nranks ? &r->ranks[g] : NULL;
 
-		init_gpu(&rr->gpu[g], k, k ? 0 : idx[g]);
+		init_gpu(&rr->gpu[g], k, k ? (int32_t)g : idx[g]);
 		if (k) {
 			windows_of(k, &w[g]);
 			gpu_steps(&rr->gpu[g], k, &w[g]);

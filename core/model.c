@@ -128,7 +128,7 @@ struct trial *trial_new(void)
 	return xcalloc(1, sizeof(struct trial));
 }
 
-static void run_release(struct run *r)
+void run_release(struct run *r)
 {
 	for (size_t i = 0; i < r->nranks; i++) {
 		free(r->ranks[i].ev);

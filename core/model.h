@@ -108,6 +108,7 @@ struct gpu_sample {
 	int64_t memory_total;	/* bytes; -1 unknown */
 	double util_gpu;	/* percent; < 0 unknown */
 	double power_w;		/* watts; < 0 unknown */
+	const char *name;	/* interned GPU name the monitor printed; NULL unknown */
 };
 
 /* Facts: a value and where it was read. An unset fact has src.file == NULL. */
@@ -301,6 +302,8 @@ struct run *trial_find_run(struct trial *t, const char *name);	/* NULL if none *
 /* The rank numbered `rank` of the run, added if absent (rank -1 always adds). */
 struct rank *run_rank(struct run *r, int32_t rank);
 struct source *run_add_source(struct run *r, const char *path, const char *format);
+/* Frees what a run owns (its arrays), not the run itself: for runs outside a trial. */
+void run_release(struct run *r);
 
 struct gpu_event *rank_add_event(struct rank *k);	/* zeroed but for -1 "unknown" fields */
 struct step_mark *rank_add_step(struct rank *k);

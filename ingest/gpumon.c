@@ -444,6 +444,10 @@ static void mon_commit(struct monitor *m)
 	struct run *r = m->ctx->run;
 
 	if (m->ns) {
+		for (size_t i = 0; i < m->ns; i++)	/* each sample names its GPU */
+			for (size_t k = 0; k < m->nnames; k++)
+				if (m->names[k].index == m->s[i].gpu)
+					m->s[i].name = m->names[k].name;
 		xgrow(&r->gpu, &r->cap_gpu, r->ngpu + m->ns, sizeof(*r->gpu));
 		memcpy(r->gpu + r->ngpu, m->s, m->ns * sizeof(*m->s));
 		r->ngpu += m->ns;

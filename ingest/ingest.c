@@ -224,7 +224,7 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 		struct ingest_file *out)
 {
 	struct session s = { .n = 0 };
-	struct source loose = { .path = NULL };	/* the source entry of a file outside any run */
+	struct run scratch;	/* the run of a file that belongs to none, dropped after */
 	struct input in;
 	unsigned char *head = xmalloc(SNIFF_HEAD);
 	char *chunk = NULL;
@@ -233,6 +233,8 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 	bool lines;
 
 	memset(out, 0, sizeof(*out));
+	memset(&scratch, 0, sizeof(scratch));
+	scratch.name = scratch.dir = "(trial)";
 	out->path = intern_str(&t->strings, path);
 	out->info = info_root(a);
 	if (input_open(&in, out->path, &t->diags, &out->size) < 0) {
@@ -252,9 +254,11 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 		goto close;
 	}
 
-	s.ctx = (struct ingest_ctx){ .trial = t, .run = r, .path = out->path,
-				     .diags = &t->diags, .arena = a, .info = out->info };
-	s.ctx.src = r ? run_add_source(r, out->path, format_name(out->sniff.format)) : &loose;
+	s.ctx = (struct ingest_ctx){ .trial = t, .run = r ? r : &scratch, .loose = !r,
+				     .path = out->path, .diags = &t->diags, .arena = a,
+				     .info = out->info };
+	r = s.ctx.run;
+	s.ctx.src = run_add_source(r, out->path, format_name(out->sniff.format));
 	buf_init(&s.line, READER_MAX_LINE);
 	pick_readers(&s, out);
 	if (s.n && s.act[0].r->input == READ_PATH && !strcmp(path, "-")) {
@@ -262,15 +266,13 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 			s.act[i].r->free(s.act[i].st);
 		s.n = 0;
 		out->skipped = "this format is read from a named file, not from standard input";
-		if (r)
-			r->nsources--;
+		r->nsources--;
 		goto close;
 	}
 	if (!s.n) {
 		out->skipped = out->sniff.format == FMT_UNKNOWN ? out->sniff.why :
 			       "recognised, but scaleaudit has no reader for it yet";
-		if (r)
-			r->nsources--;	/* it contributed nothing */
+		r->nsources--;	/* it contributed nothing */
 		goto close;
 	}
 	lines = s.act[0].r->input == READ_LINES;
@@ -287,6 +289,7 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 		out->skipped = out->sniff.format == FMT_UNKNOWN ? out->sniff.why :
 			       "nothing in it that scaleaudit reads";
 close:
+	run_release(&scratch);
 	out->bytes = in.offset;
 	gzclose(in.gz);
 	free(chunk);

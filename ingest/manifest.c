@@ -155,7 +155,7 @@ static int handler(void *user, const char *section, const char *name, const char
 		return 1;
 	}
 	info_str(m->ctx->arena, m->keys, name, value);
-	if (!strcmp(section, "run") && !m->ctx->run) {
+	if (!strcmp(section, "run") && m->ctx->loose) {
 		diag_warn(m->ctx->diags, "manifest-place", &pos,
 			  "[run] keys belong in a run's directory, not at the top of the trial: ignored");
 		return 1;

@@ -40,7 +40,8 @@ enum reader_input { READ_BYTES, READ_LINES, READ_PATH };
 
 struct ingest_ctx {
 	struct trial *trial;	/* strings (trial->strings), arena, diags */
-	struct run *run;	/* the run this file belongs to; NULL for trial-level files */
+	struct run *run;	/* the run this file belongs to; never NULL */
+	bool loose;		/* the file belongs to no run (trial.ini's place): run is a scratch one */
 	struct source *src;	/* this file's entry in run->sources: count events/errors here */
 	const char *path;	/* interned; use it in srcpos */
 	struct diags *diags;	/* where diagnostics go (usually &trial->diags) */

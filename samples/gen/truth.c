@@ -421,7 +421,8 @@ static void put_gpu(struct json *j, const struct run_stats *st, int r)
 	jint(j, "rank", r);
 	jint(j, "device", r);
 	jstr(j, "name", run->gpu->name);
-	jint(j, "memory_total_bytes", run->gpu->mem);
+	/* without a trace, only nvidia-smi's whole MiB of memory.total is known */
+	jint(j, "memory_total_bytes", st->failed ? run->gpu->mem / MIB * MIB : run->gpu->mem);
 	jint(j, "peak_memory_bytes", st->peak_smi[r]);
 	jstr(j, "peak_memory_source", "nvidia-smi");
 	if (st->failed) {
