@@ -4,6 +4,7 @@
  * communication, precision, imbalance, top kernels and one step's lanes.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -739,6 +740,46 @@ static void init_gpu(struct gpu_result *g, const struct rank *k, int32_t index)
 	g->lanes_window_s = NAN;
 }
 
+/*
+ * The ranks of a run against its world size: a missing rank, or ranks that
+ * disagree on the world size (traces of different jobs), are findings. The
+ * run's GPU count is the world size when the traces say it.
+ */
+static void check_ranks(struct analysis *a, struct run_result *rr, const struct run *r)
+{
+	int32_t world = -1;
+	char missing[256] = "";
+	size_t len = 0, nmissing = 0;
+
+	for (size_t i = 0; i < r->nranks; i++) {
+		int32_t w = r->ranks[i].world_size;
+
+		if (w > 0 && world > 0 && w != world)
+			analysis_finding(a, DIAG_WARNING, "mixed-jobs", NULL,
+					 "run '%s': rank traces disagree on the world size (%d and %d): "
+					 "are they from the same job?", r->name, world, w);
+		if (w > world)
+			world = w;
+	}
+	if (world <= (int32_t)r->nranks)
+		return;
+	rr->gpus = world;
+	for (int32_t k = 0; k < world; k++) {
+		size_t i;
+
+		for (i = 0; i < r->nranks && r->ranks[i].rank != k; i++)
+			;
+		if (i < r->nranks)
+			continue;
+		if (nmissing++ < 8 && len < sizeof(missing) - 16)
+			len += (size_t)snprintf(missing + len, sizeof(missing) - len, "%s%d",
+						len ? ", " : "", k);
+	}
+	analysis_finding(a, DIAG_WARNING, "missing-rank", NULL,
+			 "run '%s' has traces of %zu of its %d ranks; missing: %s%s", r->name,
+			 r->nranks, world, missing, nmissing > 8 ? ", ..." : "");
+}
+
 void analysis_run_one(struct analysis *a, const struct trial *t, const struct run *r,
 		      struct run_result *rr)
 {
@@ -753,6 +794,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	rr->ngpu = n;
 	rr->gpu = arena_alloc(&a->arena, (n ? n : 1) * sizeof(*rr->gpu));
 	rr->gpus = n ? (int32_t)n : r->declared.gpus.set ? (int32_t)r->declared.gpus.v : -1;
+	check_ranks(a, rr, r);
 	if (r->declared.gpus.set && r->nranks && r->declared.gpus.v != (int64_t)r->nranks)
 		analysis_finding(a, DIAG_WARNING, "gpu-count", &r->declared.gpus.src,
 				 "run '%s' declares %lld GPUs but has traces of %zu ranks",

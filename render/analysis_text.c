@@ -13,6 +13,16 @@ static const char *fmt(char *buf, size_t size, int dec, double v)
 	return buf;
 }
 
+/* A number followed by its unit, or "unknown". */
+static const char *unit(char *buf, size_t size, int dec, double v, const char *u)
+{
+	if (isnan(v))
+		snprintf(buf, size, "unknown");
+	else
+		snprintf(buf, size, "%.*f%s", dec, v, u);
+	return buf;
+}
+
 static const char *fmt_int(char *buf, size_t size, int64_t v)
 {
 	if (v < 0)
@@ -62,9 +72,11 @@ static void runs_table(const struct analysis *a, FILE *f)
 		const struct run_result *r = &a->runs[i];
 		char range[128];
 
-		snprintf(range, sizeof(range), "%s %s-%s", fmt(b1, sizeof(b1), 1, r->step_median_s * 1e3),
-			 fmt(b2, sizeof(b2), 1, r->step_p10_s * 1e3),
-			 fmt(b3, sizeof(b3), 1, r->step_p90_s * 1e3));
+		if (isnan(r->step_median_s))
+			snprintf(range, sizeof(range), "-");
+		else
+			snprintf(range, sizeof(range), "%.1f %.1f-%.1f", r->step_median_s * 1e3,
+				 r->step_p10_s * 1e3, r->step_p90_s * 1e3);
 		fprintf(f, "%-12s %5d %-11s %-9s %12s %21s %14s ", r->name, r->gpus,
 			run_status_name(r->status),
 			r->precision_observed != DT_UNKNOWN ? dtype_name(r->precision_observed) :
@@ -88,11 +100,11 @@ static void scaling(const struct analysis *a, FILE *f)
 
 	if (!c->valid)
 		return;
-	fprintf(f, "%s against %s: speedup %sx, scaling efficiency %s%%, throughput ratio %sx\n",
+	fprintf(f, "%s against %s: speedup %s, scaling efficiency %s, throughput ratio %s\n",
 		a->runs[c->candidate].name, a->runs[c->baseline].name,
-		fmt(b1, sizeof(b1), 2, c->speedup),
-		fmt(b2, sizeof(b2), 0, 100 * c->scaling_efficiency),
-		fmt(b3, sizeof(b3), 2, c->throughput_ratio));
+		unit(b1, sizeof(b1), 2, c->speedup, "x"),
+		unit(b2, sizeof(b2), 0, 100 * c->scaling_efficiency, "%"),
+		unit(b3, sizeof(b3), 2, c->throughput_ratio, "x"));
 	if (!isnan(c->ideal_s) && !isnan(c->attribution_s.compute))
 		fprintf(f, "Lost against perfect scaling (n x step - 1-GPU step, ms): compute %+.1f, "
 			"exposed comm %+.1f, memory %+.1f, idle %+.1f = %+.1f\n",
