@@ -1,17 +1,36 @@
 #include "analysis/kernels.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include <ctype.h>
-#include <pcre2.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "core/pattern.h"
 
 /* Name tokens of matmul-class kernels; none of them appears in NCCL names. */
 static const char *const matmul_tokens[] = {
 	"gemm", "Gemm", "GEMM", "nvjet", "xmma", "cutlass", "cublas", "s16816", "h16816",
 	"s1688", "h1688", "884", "flash", "fmha", "attention", "Attention", "sdpa",
-	"fprop", "dgrad", "wgrad", "conv", "Conv", "cudnn", "bmm_", "matmul", "Matmul", NULL
+	"fprop", "dgrad", "wgrad", "conv", "Conv", "cudnn", "bmm_", "matmul", "Matmul",
+	"triton_tem_", "addmm", NULL
 };
+
+/* PyTorch ops whose kernels are matmul-class whatever their names. */
+static const char *const matmul_ops[] = {
+	"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul", "aten::linear",
+	"aten::_scaled_mm", "aten::convolution", "aten::cudnn_convolution",
+	"aten::_scaled_dot_product", "aten::scaled_dot_product", "aten::_flash_attention",
+	"aten::_efficient_attention", NULL
+};
+
+bool op_is_matmul(const char *op)
+{
+	if (!op)
+		return false;
+	for (size_t i = 0; matmul_ops[i]; i++)
+		if (!strncmp(op, matmul_ops[i], strlen(matmul_ops[i])))
+			return true;
+	return false;
+}
 
 static bool has_token(const char *name, const char *const *tokens)
 {
@@ -34,9 +53,11 @@ bool kernel_is_matmul(const char *name)
  * come first (fp8 before bf16 in "e4m3bf16"; bf16 before f16; tf32 before fp32).
  */
 static const struct dtype_rule {
-	const char *re;
+	const char *re;		/* first: the pattern table reads it */
 	enum dtype dt;
 } rules[] = {
+	/* nvjet's letters first: the first is the A operand's type (nvjet_letter) */
+	{ "nvjet_(?:sm\\d+_)?([a-z]{3,5})(_tf32)?_", DT_UNKNOWN },
 	{ "e2m1|ue4m3xf4|ue8m0xf4|MxE2m1|nvfp4|Avec16UE4M3", DT_FP4 },
 	{ "e4m3|E4m3|Float8_e4m3", DT_FP8_E4M3 },
 	{ "e5m2|E5m2|Float8_e5m2", DT_FP8_E5M2 },
@@ -51,23 +72,17 @@ static const struct dtype_rule {
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
-static pcre2_code *rule_re[NRULES];
-static pcre2_code *nvjet_re;
+static pcre2_code *compiled[NRULES];
+static struct pattern_table table = PATTERN_TABLE(rules, compiled, 0);
 static pcre2_match_data *md;
 
-static void compile_rules(void)
+static bool compile_rules(void)
 {
-	int err;
-	PCRE2_SIZE off;
-
-	if (md)
-		return;
-	for (size_t i = 0; i < NRULES; i++)
-		rule_re[i] = pcre2_compile((PCRE2_SPTR)rules[i].re, PCRE2_ZERO_TERMINATED, 0,
-					   &err, &off, NULL);
-	nvjet_re = pcre2_compile((PCRE2_SPTR)"nvjet_(?:sm\\d+_)?([a-z]{3,5})(_tf32)?_",
-				 PCRE2_ZERO_TERMINATED, 0, &err, &off, NULL);
-	md = pcre2_match_data_create(4, NULL);
+	if (!pattern_compile(&table))
+		return false;
+	if (!md)
+		md = pcre2_match_data_create(4, NULL);
+	return md != NULL;
 }
 
 /* nvjet's type letters: the first is the A operand's storage type. */
@@ -89,16 +104,19 @@ static enum dtype nvjet_letter(char c, bool tf32)
 static enum dtype dtype_from_name_tokens(const char *name)
 {
 	size_t n = strlen(name);
+	const char *g;
+	size_t len;
 
-	compile_rules();
-	if (nvjet_re && pcre2_match(nvjet_re, (PCRE2_SPTR)name, n, 0, 0, md, NULL) > 0) {
-		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
-		bool tf32 = ov[4] != PCRE2_UNSET && ov[5] > ov[4];
+	if (!compile_rules())
+		return DT_UNKNOWN;
+	if (pattern_match(&table, 0, name, n, md) && pattern_group(md, 1, name, &g, &len)) {
+		char a = *g;	/* the A operand's letter */
+		bool tf32 = pattern_group(md, 2, name, &g, &len) && len > 0;
 
-		return nvjet_letter(name[ov[2]], tf32);
+		return nvjet_letter(a, tf32);
 	}
-	for (size_t i = 0; i < NRULES; i++)
-		if (rule_re[i] && pcre2_match(rule_re[i], (PCRE2_SPTR)name, n, 0, 0, md, NULL) > 0)
+	for (size_t i = 1; i < NRULES; i++)
+		if (pattern_match(&table, i, name, n, md))
 			return rules[i].dt;
 	return DT_UNKNOWN;
 }

@@ -16,6 +16,9 @@
 /* True for GEMM, convolution and attention kernels (never communication). */
 bool kernel_is_matmul(const char *name);
 
+/* True for the PyTorch ops (aten::mm, aten::linear, SDPA, ...) whose kernels are matmul-class. */
+bool op_is_matmul(const char *op);
+
 /*
  * The data type of a kernel: from its name when the name says it, else from
  * the first floating-point type among its op's input types; DT_UNKNOWN.

@@ -378,7 +378,7 @@ static void run_precision(struct run_result *rr, const struct run *r)
 			double d = ns_to_s(e->end - e->start);
 			enum dtype dt;
 
-			if (e->cls != EVC_COMPUTE || !kernel_is_matmul(e->name))
+			if (e->cls != EVC_COMPUTE || !(kernel_is_matmul(e->name) || op_is_matmul(e->op)))
 				continue;
 			dt = kernel_dtype(e->name, e->input_types);
 			by[dt] += d;

@@ -1,11 +1,10 @@
 #include "ingest/collect_env.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pattern.h"
 #include "core/xalloc.h"
 
 #define MAX_GPUS 256		/* GPU names kept from one report */
@@ -35,41 +34,29 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_VERSION] = "^\\d+(?:\\.\\d+)+$",
 };
 
-static pcre2_code *pattern[P_COUNT];
+static pcre2_code *compiled[P_COUNT];
+static struct pattern_table patterns = PATTERN_TABLE(pattern_src, compiled, 0);
 static pcre2_match_data *match;
 
 static bool compile_patterns(void)
 {
-	int err;
-	PCRE2_SIZE off;
-
-	if (match)
-		return true;
-	for (int i = 0; i < P_COUNT; i++) {
-		pattern[i] = pcre2_compile((PCRE2_SPTR)pattern_src[i], PCRE2_ZERO_TERMINATED,
-					   0, &err, &off, NULL);
-		if (!pattern[i])
-			return false;	/* a bad built-in pattern: the tests catch it */
-		pcre2_jit_compile(pattern[i], PCRE2_JIT_COMPLETE);
-	}
-	match = pcre2_match_data_create(8, NULL);
+	if (!pattern_compile(&patterns))
+		return false;	/* a bad built-in pattern: the tests catch it */
+	if (!match)
+		match = pcre2_match_data_create(8, NULL);
 	return match != NULL;
 }
 
 static bool matches(enum pat p, const char *s, size_t n)
 {
-	return pcre2_match(pattern[p], (PCRE2_SPTR)s, n, 0, 0, match, NULL) > 0;
+	return pattern_match(&patterns, p, s, n, match);
 }
 
 /* Group g of the last match, leading blanks dropped; false when it did not take part. */
 static bool group(int g, const char *s, const char **start, size_t *len)
 {
-	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(match);
-
-	if (ov[2 * g] == PCRE2_UNSET)
+	if (!pattern_group(match, g, s, start, len))
 		return false;
-	*start = s + ov[2 * g];
-	*len = ov[2 * g + 1] - ov[2 * g];
 	while (*len && (**start == ' ' || **start == '\t'))
 		(*start)++, (*len)--;
 	return true;

@@ -1,7 +1,6 @@
 #include "ingest/nccl_log.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
+#include "core/pattern.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -130,62 +129,47 @@ static handler on_version, on_driver, on_init, on_nranks, on_conn, on_coll, on_c
 	       on_nvls, on_graph, on_warn, on_watchdog, on_error, on_error_in;
 
 static const struct rule {
+	const char *re;		/* first: the pattern table reads it */
 	enum scope scope;
-	const char *re;
 	handler *fn;
 } rules[NPAT] = {
-	[P_VERSION] = { MSG, "^NCCL version (\\d+\\.\\d+\\.\\d+)(?:\\+cuda(\\d+\\.\\d+))?", on_version },
-	[P_DRIVER] = { MSG, "^cudaDriverVersion (\\d+)", on_driver },
-	[P_INIT] = { MSG, "^(?:\\w+ )?comm (0x[0-9a-fA-F]+|\\(nil\\)) rank (\\d+) nranks (\\d+) "
+	[P_VERSION] = { .scope = MSG, .re = "^NCCL version (\\d+\\.\\d+\\.\\d+)(?:\\+cuda(\\d+\\.\\d+))?", .fn = on_version },
+	[P_DRIVER] = { .scope = MSG, .re = "^cudaDriverVersion (\\d+)", .fn = on_driver },
+	[P_INIT] = { .scope = MSG, .re = "^(?:\\w+ )?comm (0x[0-9a-fA-F]+|\\(nil\\)) rank (\\d+) nranks (\\d+) "
 			  "cudaDev (\\d+)(?: nvmlDev (\\d+))? busId ([0-9a-fA-Fx]+)"
 			  "(?: commId (0x[0-9a-fA-F]+))? - (Init START|Init COMPLETE|"
-			  "Destroy COMPLETE|Abort COMPLETE)", on_init },
-	[P_NRANKS] = { MSG, "^comm \\S+ rank (\\d+) nRanks (\\d+) nNodes (\\d+)", on_nranks },
-	[P_TIMINGS] = { MSG, "^Init timings\\b[^:]*: rank (\\d+) nranks (\\d+)", on_nranks },
-	[P_CONN] = { MSG, "^(?:Channel|Ring) \\d+(?:/\\d+)? : \\d+\\[[0-9a-fA-Fx]+\\] -> "
-			  "\\d+\\[[0-9a-fA-Fx]+\\](?: \\[(?:send|receive)\\])? via (\\S.*)$", on_conn },
-	[P_COLL] = { MSG, "^(\\w+): opCount ([0-9a-fA-F]+) sendbuff \\S+ recvbuff \\S+ "
+			  "Destroy COMPLETE|Abort COMPLETE)", .fn = on_init },
+	[P_NRANKS] = { .scope = MSG, .re = "^comm \\S+ rank (\\d+) nRanks (\\d+) nNodes (\\d+)", .fn = on_nranks },
+	[P_TIMINGS] = { .scope = MSG, .re = "^Init timings\\b[^:]*: rank (\\d+) nranks (\\d+)", .fn = on_nranks },
+	[P_CONN] = { .scope = MSG, .re = "^(?:Channel|Ring) \\d+(?:/\\d+)? : \\d+\\[[0-9a-fA-Fx]+\\] -> "
+			  "\\d+\\[[0-9a-fA-Fx]+\\](?: \\[(?:send|receive)\\])? via (\\S.*)$", .fn = on_conn },
+	[P_COLL] = { .scope = MSG, .re = "^(\\w+): opCount ([0-9a-fA-F]+) sendbuff \\S+ recvbuff \\S+ "
 			  "count (\\d+) datatype (\\d+) op (\\d+) root (-?\\d+) comm \\S+"
-			  "(?: \\[nranks=(\\d+)\\])?", on_coll },
-	[P_CHANNELS] = { MSG, "^\\d+ coll channels, (?:\\d+ collnet channels, )?(\\d+) nvls channels",
-			 on_channels },
-	[P_NVLS] = { MSG, "^Connected NVLS\\b", on_nvls },
-	[P_GRAPH] = { MSG, "^Pattern \\d+, crossNic \\d+, nChannels \\d+, .*?\\btype ([A-Z0-9]+)/",
-		      on_graph },
-	[P_WARN] = { LINE, "(?:^\\s*|\\] (?:[\\w./+-]+:\\d+ )?)NCCL WARN ?(.*)$", on_warn },
-	[P_WATCHDOG] = { LINE, "Watchdog caught collective operation timeout: WorkNCCL\\("
+			  "(?: \\[nranks=(\\d+)\\])?", .fn = on_coll },
+	[P_CHANNELS] = { .scope = MSG, .re = "^\\d+ coll channels, (?:\\d+ collnet channels, )?(\\d+) nvls channels",
+			 .fn = on_channels },
+	[P_NVLS] = { .scope = MSG, .re = "^Connected NVLS\\b", .fn = on_nvls },
+	[P_GRAPH] = { .scope = MSG, .re = "^Pattern \\d+, crossNic \\d+, nChannels \\d+, .*?\\btype ([A-Z0-9]+)/",
+		      .fn = on_graph },
+	[P_WARN] = { .scope = LINE, .re = "(?:^\\s*|\\] (?:[\\w./+-]+:\\d+ )?)NCCL WARN ?(.*)$", .fn = on_warn },
+	[P_WATCHDOG] = { .scope = LINE, .re = "Watchdog caught collective operation timeout: WorkNCCL\\("
 			       "SeqNum=(\\d+), OpType=(\\w+)(?:, NumelIn=(\\d+), NumelOut=(\\d+))?, "
-			       "Timeout\\(ms\\)=(\\d+)\\)", on_watchdog },
-	[P_NCCL_ERROR_IN] = { LINE, "NCCL error in: (.*?)(?:, NCCL version (\\d+\\.\\d+\\.\\d+)\\S*)?\\s*$",
-			      on_error_in },
-	[P_NCCL_RESULT] = { LINE, "\\b(nccl(?:UnhandledCudaError|SystemError|InternalError|"
-				  "InvalidArgument|InvalidUsage|RemoteError):.*)$", on_error },
-	[P_NCCL_FAILURE] = { LINE, "\\b(NCCL failure \\S+ '[^']*'.*)$", on_error },
-	[P_BARE_VERSION] = { LINE, "(?:^|[\\s:\\]>)])NCCL version (\\d+\\.\\d+\\.\\d+)"
-				   "(?:\\+cuda(\\d+\\.\\d+))?", on_version },
+			       "Timeout\\(ms\\)=(\\d+)\\)", .fn = on_watchdog },
+	[P_NCCL_ERROR_IN] = { .scope = LINE, .re = "NCCL error in: (.*?)(?:, NCCL version (\\d+\\.\\d+\\.\\d+)\\S*)?\\s*$",
+			      .fn = on_error_in },
+	[P_NCCL_RESULT] = { .scope = LINE, .re = "\\b(nccl(?:UnhandledCudaError|SystemError|InternalError|"
+				  "InvalidArgument|InvalidUsage|RemoteError):.*)$", .fn = on_error },
+	[P_NCCL_FAILURE] = { .scope = LINE, .re = "\\b(NCCL failure \\S+ '[^']*'.*)$", .fn = on_error },
+	[P_BARE_VERSION] = { .scope = LINE, .re = "(?:^|[\\s:\\]>)])NCCL version (\\d+\\.\\d+\\.\\d+)"
+				   "(?:\\+cuda(\\d+\\.\\d+))?", .fn = on_version },
 };
 
 static pcre2_code *compiled[NPAT];
+static struct pattern_table table = PATTERN_TABLE(rules, compiled, 0);
 
-/* Compiles the table once per process; -1 if a built-in pattern is bad. */
 static int compile_rules(void)
 {
-	static int state;	/* 0 not yet, 1 done, -1 failed */
-	int err;
-	PCRE2_SIZE off;
-
-	if (state)
-		return state > 0 ? 0 : -1;
-	state = -1;
-	for (size_t i = 0; i < NPAT; i++) {
-		compiled[i] = pcre2_compile((PCRE2_SPTR)rules[i].re, PCRE2_ZERO_TERMINATED, 0,
-					    &err, &off, NULL);
-		if (!compiled[i])
-			return -1;
-		pcre2_jit_compile(compiled[i], PCRE2_JIT_COMPLETE);
-	}
-	state = 1;
-	return 0;
+	return pattern_compile(&table) ? 0 : -1;	/* -1: a bad built-in pattern */
 }
 
 static struct srcpos here(const struct nccl_log *s)
@@ -471,7 +455,7 @@ static bool apply(struct nccl_log *s, enum scope scope, const char *p, size_t n)
 
 		if (rules[i].scope != scope)
 			continue;
-		rc = pcre2_match(compiled[i], (PCRE2_SPTR)p, n, 0, 0, s->md, NULL);
+		rc = pcre2_match(table.code[i], (PCRE2_SPTR)p, n, 0, 0, s->md, NULL);
 		if (rc <= 0)
 			continue;
 		/* groups past the pattern's own keep an earlier match's offsets */

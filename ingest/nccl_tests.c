@@ -1,8 +1,7 @@
 #include "ingest/nccl_tests.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
 #include <math.h>
-#include <pcre2.h>
+#include "core/pattern.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,30 +104,16 @@ static const char *const patterns[NPAT] = {
 };
 
 static pcre2_code *compiled[NPAT];
+static struct pattern_table table = PATTERN_TABLE(patterns, compiled, 0);
 
 static int compile_patterns(void)
 {
-	static int state;	/* 0 not yet, 1 done, -1 failed */
-	int err;
-	PCRE2_SIZE off;
-
-	if (state)
-		return state > 0 ? 0 : -1;
-	state = -1;
-	for (size_t i = 0; i < NPAT; i++) {
-		compiled[i] = pcre2_compile((PCRE2_SPTR)patterns[i], PCRE2_ZERO_TERMINATED, 0,
-					    &err, &off, NULL);
-		if (!compiled[i])
-			return -1;
-		pcre2_jit_compile(compiled[i], PCRE2_JIT_COMPLETE);
-	}
-	state = 1;
-	return 0;
+	return pattern_compile(&table) ? 0 : -1;	/* -1: a bad built-in pattern */
 }
 
 static const PCRE2_SIZE *match(struct nccl_tests *s, enum pat i, const char *p, size_t n)
 {
-	if (pcre2_match(compiled[i], (PCRE2_SPTR)p, n, 0, 0, s->md, NULL) <= 0)
+	if (!pattern_match(&table, i, p, n, s->md))
 		return NULL;
 	return pcre2_get_ovector_pointer(s->md);
 }

@@ -1,8 +1,8 @@
 #include "ingest/sniff.h"
 
-#define PCRE2_CODE_UNIT_WIDTH 8
-#include <pcre2.h>
 #include <string.h>
+
+#include "core/pattern.h"
 
 static const struct {
 	const char *name;
@@ -56,81 +56,73 @@ enum format format_from_name(const char *name)
  * multi-line (^ and $ at line ends) and see the head of the file only.
  */
 static const struct signature {
+	const char *re;		/* first: the pattern table reads it */
 	enum format format;
-	const char *re;
 } signatures[] = {
-	{ FMT_TRIAL_INI, "^\\s*\\[trial\\]\\s*$" },
-	{ FMT_RUN_INI, "^\\s*\\[run\\]\\s*$" },
-	{ FMT_NSYS_CSV, "^\"?Time ?\\(%\\)\"?,\"?Total Time" },
-	{ FMT_NSYS_CSV, "^\"?Start(?: \\(ns\\))?\"?,\"?Duration(?: \\(ns\\))?\"?," },
-	{ FMT_NVSMI_CSV, "^(?=[^\\n]*\\b(?:memory|utilization|power)\\.)(?:timestamp|index|name|gpu_name|pci\\.bus_id|uuid|"
+	{ "^\\s*\\[trial\\]\\s*$", FMT_TRIAL_INI },
+	{ "^\\s*\\[run\\]\\s*$", FMT_RUN_INI },
+	{ "^\"?Time ?\\(%\\)\"?,\"?Total Time", FMT_NSYS_CSV },
+	{ "^\"?Start(?: \\(ns\\))?\"?,\"?Duration(?: \\(ns\\))?\"?,", FMT_NSYS_CSV },
+	{ "^(?=[^\\n]*\\b(?:memory|utilization|power)\\.)(?:timestamp|index|name|gpu_name|pci\\.bus_id|uuid|"
 			 "memory\\.\\w+|utilization\\.\\w+)(?: \\[[^\\]\\n]*\\])?"
-			 "(?:, ?[\\w.]+(?: \\[[^\\]\\n]*\\])?)+\\s*$" },
-	{ FMT_NVSMI_CSV, "^\\d{4}/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d+, [^\\n]*\\d (?:MiB|%|W)(?:,|$)" },
-	{ FMT_ROCM_SMI_CSV, "^device,.*(?:VRAM|GPU use|Temperature)" },
-	{ FMT_NCCL_TESTS, "^#?\\s*nThread \\d+ nGpus \\d+" },
-	{ FMT_NCCL_TESTS, "^#?\\s+size\\s+count\\s+type\\s+(?:redop|op)\\b" },
-	{ FMT_NCCL_TESTS, "^#?\\s*bytes\\s+N\\s+type\\s+op\\b" },
-	{ FMT_NCCL_TESTS, "^#?\\s*Avg bus bandwidth\\s*:" },
-	{ FMT_NCCL_TESTS, "^#?\\s*NCCL Tests compiled with NCCL" },
-	{ FMT_NCCL_TESTS, "^# nccl-tests version" },
+			 "(?:, ?[\\w.]+(?: \\[[^\\]\\n]*\\])?)+\\s*$", FMT_NVSMI_CSV },
+	{ "^\\d{4}/\\d\\d/\\d\\d \\d\\d:\\d\\d:\\d\\d\\.\\d+, [^\\n]*\\d (?:MiB|%|W)(?:,|$)", FMT_NVSMI_CSV },
+	{ "^device,.*(?:VRAM|GPU use|Temperature)", FMT_ROCM_SMI_CSV },
+	{ "^#?\\s*nThread \\d+ nGpus \\d+", FMT_NCCL_TESTS },
+	{ "^#?\\s+size\\s+count\\s+type\\s+(?:redop|op)\\b", FMT_NCCL_TESTS },
+	{ "^#?\\s*bytes\\s+N\\s+type\\s+op\\b", FMT_NCCL_TESTS },
+	{ "^#?\\s*Avg bus bandwidth\\s*:", FMT_NCCL_TESTS },
+	{ "^#?\\s*NCCL Tests compiled with NCCL", FMT_NCCL_TESTS },
+	{ "^# nccl-tests version", FMT_NCCL_TESTS },
 	/* a result row without its header: 13 columns, size count type redop root ... */
-	{ FMT_NCCL_TESTS, "^\\s*\\d+\\s+\\d+\\s+[a-z_0-9]+\\s+(?:sum|prod|max|min|avg|none|mulsum)\\s+-?\\d+"
-			  "(?:\\s+(?:[\\d.]+|N/A)){3}\\s+(?:\\d+|N/A|[\\d.]+e[+-]\\d+)\\s" },
-	{ FMT_NSYS_STATS, "^\\s*Time \\(%\\)\\s+Total Time \\(ns\\)\\s" },
-	{ FMT_NSYS_STATS, "^\\s*Start \\(ns\\)\\s+Duration \\(ns\\)\\s" },
-	{ FMT_NSYS_STATS, "Executing '\\w+' stats report" },
+	{ "^\\s*\\d+\\s+\\d+\\s+[a-z_0-9]+\\s+(?:sum|prod|max|min|avg|none|mulsum)\\s+-?\\d+"
+			  "(?:\\s+(?:[\\d.]+|N/A)){3}\\s+(?:\\d+|N/A|[\\d.]+e[+-]\\d+)\\s", FMT_NCCL_TESTS },
+	{ "^\\s*Time \\(%\\)\\s+Total Time \\(ns\\)\\s", FMT_NSYS_STATS },
+	{ "^\\s*Start \\(ns\\)\\s+Duration \\(ns\\)\\s", FMT_NSYS_STATS },
+	{ "Executing '\\w+' stats report", FMT_NSYS_STATS },
 	/* a cuda_gpu_kern_sum row without its header: 8 numbers, then the name */
-	{ FMT_NSYS_STATS, "^\\s*\\d+\\.\\d\\s+[\\d,]+\\s+[\\d,]+(?:\\s+[\\d,]+(?:\\.\\d+)?){5}\\s+\\S" },
-	{ FMT_COLLECT_ENV, "^\\s*PyTorch version\\s*: " },
-	{ FMT_COLLECT_ENV, "^\\s*CUDA used to build PyTorch\\s*: " },
-	{ FMT_COLLECT_ENV, "^\\s*Is CUDA available\\s*: " },
-	{ FMT_COLLECT_ENV, "^Versions of relevant libraries:" },
-	{ FMT_COLLECT_ENV, "^\\[(?:pip3?|conda)\\] (?:torch|numpy|triton|nvidia-[\\w-]+)[=\\s]" },
-	{ FMT_COLLECT_ENV, "^\\s*(?:System|PyTorch|Python Environment|CUDA / GPU|vLLM) Info\\s*$" },
-	{ FMT_DCGMI_DMON, "^#\\s*Entity\\s+[A-Z]" },
-	{ FMT_NVSMI_DMON, "^#\\s*(?:Date\\s+)?(?:Time\\s+)?gpu\\s+(?:pwr|sm|fb|mem|temp|gtemp)\\b" },
-	{ FMT_NVSMI_TABLE, "NVIDIA-SMI \\d+\\.\\d+" },
-	{ FMT_NVSMI_TOPO, "^\\s*GPU0(?:\\s+(?:GPU|NIC|mlx)\\w*)*\\s+CPU Affinity" },
-	{ FMT_TRAIN_LOG, "\\*{5} Running training \\*{5}" },
-	{ FMT_TRAIN_LOG, "\\{'(?:loss|train_runtime|eval_loss)': " },
-	{ FMT_TRAIN_LOG, "Total train batch size" },
-	{ FMT_TRAIN_LOG, "\\biteration\\s+\\d+/\\s*\\d+ \\|" },
-	{ FMT_TRAIN_LOG, "elapsed time per iteration \\(ms\\)" },
-	{ FMT_TRAIN_LOG, "\\b(?:bfloat16_enabled|fp16_enabled|train_micro_batch_size_per_gpu|"
-			 "gradient_accumulation_steps)\\b" },
-	{ FMT_TRAIN_LOG, "\\bstep:\\s*\\d+\\s+(?:\\x1b\\[[0-9;]*m)*\\s*loss:" },
-	{ FMT_TRAIN_LOG, "\\bGPU available: (?:True|False)" },
-	{ FMT_TRAIN_LOG, "Initializing distributed: GLOBAL_RANK" },
-	{ FMT_TRAIN_LOG, "CUDA out of memory|OutOfMemoryError" },
-	{ FMT_TRAIN_LOG, "with CUDA capability sm_\\d+ is not compatible" },
-	{ FMT_TRAIN_LOG, "no kernel image is available for execution" },
-	{ FMT_TRAIN_LOG, "(?i)^\\W*(?:global[ _])?step\\s*[:=#]?\\s*\\d+\\b[^\\n]*\\b(?:step[ _]?time|loss)\\b" },
-	{ FMT_NCCL_LOG, "\\bNCCL (?:INFO|WARN)\\b" },
-	{ FMT_NCCL_LOG, "^\\s*NCCL version \\d+\\.\\d+\\.\\d+" },
-	{ FMT_NCCL_LOG, "ProcessGroupNCCL|DistBackendError: NCCL error|Watchdog caught collective" },
+	{ "^\\s*\\d+\\.\\d\\s+[\\d,]+\\s+[\\d,]+(?:\\s+[\\d,]+(?:\\.\\d+)?){5}\\s+\\S", FMT_NSYS_STATS },
+	{ "^\\s*PyTorch version\\s*: ", FMT_COLLECT_ENV },
+	{ "^\\s*CUDA used to build PyTorch\\s*: ", FMT_COLLECT_ENV },
+	{ "^\\s*Is CUDA available\\s*: ", FMT_COLLECT_ENV },
+	{ "^Versions of relevant libraries:", FMT_COLLECT_ENV },
+	{ "^\\[(?:pip3?|conda)\\] (?:torch|numpy|triton|nvidia-[\\w-]+)[=\\s]", FMT_COLLECT_ENV },
+	{ "^\\s*(?:System|PyTorch|Python Environment|CUDA / GPU|vLLM) Info\\s*$", FMT_COLLECT_ENV },
+	{ "^#\\s*Entity\\s+[A-Z]", FMT_DCGMI_DMON },
+	{ "^#\\s*(?:Date\\s+)?(?:Time\\s+)?gpu\\s+(?:pwr|sm|fb|mem|temp|gtemp)\\b", FMT_NVSMI_DMON },
+	{ "NVIDIA-SMI \\d+\\.\\d+", FMT_NVSMI_TABLE },
+	{ "^\\s*GPU0(?:\\s+(?:GPU|NIC|mlx)\\w*)*\\s+CPU Affinity", FMT_NVSMI_TOPO },
+	{ "\\*{5} Running training \\*{5}", FMT_TRAIN_LOG },
+	{ "\\{'(?:loss|train_runtime|eval_loss)': ", FMT_TRAIN_LOG },
+	{ "Total train batch size", FMT_TRAIN_LOG },
+	{ "\\biteration\\s+\\d+/\\s*\\d+ \\|", FMT_TRAIN_LOG },
+	{ "elapsed time per iteration \\(ms\\)", FMT_TRAIN_LOG },
+	{ "\\b(?:bfloat16_enabled|fp16_enabled|train_micro_batch_size_per_gpu|"
+			 "gradient_accumulation_steps)\\b", FMT_TRAIN_LOG },
+	{ "\\bstep:\\s*\\d+\\s+(?:\\x1b\\[[0-9;]*m)*\\s*loss:", FMT_TRAIN_LOG },
+	{ "\\bGPU available: (?:True|False)", FMT_TRAIN_LOG },
+	{ "Initializing distributed: GLOBAL_RANK", FMT_TRAIN_LOG },
+	{ "CUDA out of memory|OutOfMemoryError", FMT_TRAIN_LOG },
+	{ "with CUDA capability sm_\\d+ is not compatible", FMT_TRAIN_LOG },
+	{ "no kernel image is available for execution", FMT_TRAIN_LOG },
+	{ "(?i)^\\W*(?:global[ _])?step\\s*[:=#]?\\s*\\d+\\b[^\\n]*\\b(?:step[ _]?time|loss)\\b", FMT_TRAIN_LOG },
+	{ "\\bNCCL (?:INFO|WARN)\\b", FMT_NCCL_LOG },
+	{ "^\\s*NCCL version \\d+\\.\\d+\\.\\d+", FMT_NCCL_LOG },
+	{ "ProcessGroupNCCL|DistBackendError: NCCL error|Watchdog caught collective", FMT_NCCL_LOG },
 };
 
 #define NSIG (sizeof(signatures) / sizeof(signatures[0]))
 
 static pcre2_code *compiled[NSIG];
+static struct pattern_table table = PATTERN_TABLE(signatures, compiled, PCRE2_MULTILINE);
 static pcre2_match_data *match;
 
 static int compile_all(void)
 {
-	int err;
-	PCRE2_SIZE off;
-
-	if (match)
-		return 0;
-	for (size_t i = 0; i < NSIG; i++) {
-		compiled[i] = pcre2_compile((PCRE2_SPTR)signatures[i].re, PCRE2_ZERO_TERMINATED,
-					    PCRE2_MULTILINE, &err, &off, NULL);
-		if (!compiled[i])
-			return -1;	/* a bad built-in pattern: caught by the tests */
-		pcre2_jit_compile(compiled[i], PCRE2_JIT_COMPLETE);
-	}
-	match = pcre2_match_data_create(1, NULL);
+	if (!pattern_compile(&table))
+		return -1;	/* a bad built-in pattern: caught by the tests */
+	if (!match)
+		match = pcre2_match_data_create(1, NULL);
 	return 0;
 }
 

@@ -1,0 +1,88 @@
+/* Kernel names to data types and labels (blackwell.md §7 token table). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analysis/kernels.h"
+
+static const struct {
+	const char *name;
+	const char *input_types;
+	enum dtype want;
+	bool matmul;
+} cases[] = {
+	{ "nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT", NULL, DT_BF16, true },
+	{ "nvjet_sss_tf32_128x128_32x6_1x2_h_bz_NNT", NULL, DT_TF32, true },
+	{ "nvjet_sss_128x128_32x6_1x2_h_bz_NNT", NULL, DT_FP32, true },
+	{ "nvjet_sm120_qqtst_mma_128x128_64x4", NULL, DT_FP8_E4M3, true },
+	{ "nvjet_hsh_64x8_64x16_4x1_v_bz_TNN", NULL, DT_FP16, true },
+	{ "sm90_xmma_gemm_e4m3bf16_e4m3f32_f32_tn_n_tilesize128x128x64", NULL, DT_FP8_E4M3, true },
+	{ "sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32", NULL, DT_TF32, true },
+	{ "sm80_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize96x128x32", NULL, DT_BF16, true },
+	{ "ampere_bf16_s16816gemm_bf16_128x64_ldg8_f2f_stages_64x4_tn", NULL, DT_BF16, true },
+	{ "ampere_fp16_s16816gemm_fp16_256x128_ldg8_f2f_stages_32x3_nn", NULL, DT_FP16, true },
+	{ "volta_sgemm_128x64_nn", NULL, DT_FP32, true },
+	{ "void cutlass::Kernel2<cutlass_80_tensorop_s1688gemm_128x128_16x4_tn_align4>(Params)",
+	  NULL, DT_TF32, true },
+	{ "void flash::flash_bwd_dq_dk_dv_loop_kernel<Flash_bwd_kernel_traits<128, 64, 128, 8, 2, 4, "
+	  "2, false, false, cutlass::bfloat16_t>, true>(flash::Flash_bwd_params)", NULL, DT_BF16, true },
+	{ "fmha_cutlassF_f16_aligned_64x64_rf_sm80", NULL, DT_FP16, true },
+	{ "triton_tem_fused_mm_0", "c10::BFloat16, c10::BFloat16", DT_BF16, true },
+	{ "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>>()",
+	  NULL, DT_FP32, false },
+	{ "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", NULL,
+	  DT_BF16, false },
+	{ "triton_poi_fused_add_0", NULL, DT_UNKNOWN, false },
+};
+
+static void dtypes_from_names(void **state)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		enum dtype got = kernel_dtype(cases[i].name, cases[i].input_types);
+
+		if (got != cases[i].want)
+			fail_msg("%s: got %s, want %s", cases[i].name, dtype_name(got),
+				 dtype_name(cases[i].want));
+		if (kernel_is_matmul(cases[i].name) != cases[i].matmul)
+			fail_msg("%s: matmul should be %d", cases[i].name, cases[i].matmul);
+	}
+}
+
+static void labels(void **state)
+{
+	struct gpu_event e = { .name = "nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT", .cls = EVC_COMPUTE };
+	char buf[128];
+
+	kernel_label(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "GEMM bf16 (cuBLAS nvjet)");
+	e = (struct gpu_event){ .name = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL", .cls = EVC_COMM,
+				.coll = COLL_ALLREDUCE, .dtype = DT_BF16 };
+	kernel_label(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "AllReduce bf16 (NCCL)");
+	e = (struct gpu_event){ .name = "void flash::flash_fwd_kernel<Flash_fwd_kernel_traits<128, 128, "
+				"64, 4, false, false, cutlass::bfloat16_t>>(flash::Flash_fwd_params)",
+				.cls = EVC_COMPUTE };
+	kernel_label(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "flash-attn fwd bf16");
+	e = (struct gpu_event){ .name = "void at::native::(anonymous namespace)::layer_norm_kernel<float>(int)",
+				.cls = EVC_COMPUTE, .op = "aten::native_layer_norm" };
+	kernel_label(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "aten::native_layer_norm");
+	e.op = NULL;
+	e.name = "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<F>>(int, F)";
+	kernel_label(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "elementwise_kernel");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(dtypes_from_names),
+		cmocka_unit_test(labels),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
