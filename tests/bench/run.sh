@@ -19,7 +19,9 @@ events=$((steps * kernels))
 size=$(stat -c %s "$trace")
 raw=$(zcat "$trace" | wc -c)
 echo "bench: $trace: $events kernels, $((size / 1048576)) MiB gzip, $((raw / 1048576)) MiB JSON"
-for cmd in "inspect $trace"; do
+mkdir -p "$dir/trial/run"
+ln -sf "$PWD/$trace" "$dir/trial/run/rank0.pt.trace.json.gz"
+for cmd in "inspect $trace" "analyze $dir/trial" "report $dir/trial -o $dir/report"; do
 	/usr/bin/time -f '%e %M' -o "$dir/time" "$bin" $cmd > /dev/null 2> "$dir/err" || true
 	read -r secs kb < "$dir/time"
 	echo "bench: scaleaudit $cmd"
