@@ -332,7 +332,11 @@ static void legend_and_plots_do_not_overlap(void **state)
 		double bottom = 0;
 		int e, k;
 
-		assert_int_equal(chart_build(i, *state, &c, &why), 0);
+		if (chart_build(i, *state, &c, &why)) {	/* replay: no data in any fixture */
+			assert_string_equal(chart_defs[i].id, "09-replay");
+			chart_layout_release(&c);
+			continue;
+		}
 		for (e = 0; e < c.nlegend; e++) {
 			const struct legend_entry *l = &c.legend[e], *prev = e ? &c.legend[e - 1] : NULL;
 
@@ -522,7 +526,9 @@ static void summary_markdown_has_the_numbers(void **state)
 	assert_non_null(strstr(md, "- \\[warning\\] dataset: c4-en shards 0-7 (baseline) vs c4-en shards 0-15 (candidate)"));
 	assert_non_null(strstr(md, "- b200-2gpu-ddp/rank1.json.gz: byte 81234: warning: trace ends inside step 12\n"));
 	assert_non_null(strstr(md, "![Top kernels by time per step](charts/06-top-kernels.png)"));
-	assert_null(strstr(md, "Charts left out"));
+	/* every chart has data but the replay, which no fixture has */
+	assert_non_null(strstr(md, "## Charts left out\n\n- 09-replay: no replay: the trial has no "
+				   "replay.json of its kernels re-run on a GPU\n\n"));
 	free(md);
 	remove_dir(dir);
 }
