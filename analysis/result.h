@@ -67,7 +67,7 @@ struct gpu_result {
 	int64_t peak_by_source[MEM_NSOURCES];	/* -1 where that source says nothing */
 	double mean_step_s;		/* mean of this GPU's steady windows */
 	struct step_parts step_s;	/* means over steady steps; add up to mean_step_s */
-	double busy_s;			/* compute + exposed_comm + memory, per step */
+	double busy_s;			/* compute + memory per step: work that waits on no other GPU */
 	struct step_point *steps;	/* every step of this GPU, warm-up included */
 	size_t nsteps;
 	struct kernel_time *top;	/* by time per step, largest first */
@@ -85,6 +85,7 @@ struct coll_result {
 	double calls_per_step;
 	double algbw_gbps;		/* bytes / time */
 	double busbw_gbps;		/* algbw x nccl-tests factor for the run's ranks */
+	double link_fraction;		/* busbw / the run's link_busbw_gbps; NaN when unknown */
 };
 
 /* One measured point of bus bandwidth by message size (nccl-tests or a trace's collectives). */
@@ -138,6 +139,7 @@ struct run_result {
 	struct bw_point *bw;		/* for the bandwidth chart */
 	size_t nbw;
 	double link_busbw_gbps;		/* the link's ceiling where known; NaN */
+	const char *link_busbw_source;	/* "nccl-tests" (measured) or "nominal" (a table); NULL */
 	struct imbalance imbalance;
 	struct gpu_sample *monitor;	/* nvidia-smi samples, for chart 8 (borrowed from the model) */
 	size_t nmonitor;

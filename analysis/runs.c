@@ -247,6 +247,34 @@ static void step_stats(struct run_result *rr)
 	free(v);
 }
 
+/*
+ * Nominal NVLink bandwidth per GPU and direction (GB/s), which nccl-tests'
+ * bus bandwidth approaches on an NVLink-connected pair.
+ */
+static const struct {
+	const char *token;
+	double gbps;
+} nvlink_gbps[] = {
+	{ "B300", 900 }, { "B200", 900 }, { "GB200", 900 },
+	{ "H200", 450 }, { "H100 80GB HBM3", 450 }, { "H100 SXM", 450 }, { "A100-SXM", 300 },
+};
+
+/* The link's ceiling from a table when nccl-tests did not measure it. */
+static void nominal_link(struct run_result *rr)
+{
+	const char *name = rr->ngpu ? rr->gpu[0].name : NULL;
+
+	if (!isnan(rr->link_busbw_gbps) || !rr->link || strcmp(rr->link, "nvlink") || !name)
+		return;
+	for (size_t i = 0; i < sizeof(nvlink_gbps) / sizeof(nvlink_gbps[0]); i++) {
+		if (strstr(name, nvlink_gbps[i].token)) {
+			rr->link_busbw_gbps = nvlink_gbps[i].gbps;
+			rr->link_busbw_source = "nominal";
+			return;
+		}
+	}
+}
+
 /* Known capacities, for logs that do not state them (bytes as the cards report). */
 static const struct {
 	const char *token;
@@ -357,6 +385,7 @@ static void run_comm(struct run_result *rr, const struct run *r)
 			c.algbw_gbps = c.time_per_step_s > 0 && c.bytes_per_step > 0 ?
 				       c.bytes_per_step / c.time_per_step_s / 1e9 : NAN;
 			c.busbw_gbps = c.algbw_gbps * coll_busbw_factor(c.op, rr->gpus);
+			c.link_fraction = rr->link_busbw_gbps > 0 ? c.busbw_gbps / rr->link_busbw_gbps : NAN;
 			rr->coll[rr->ncoll++] = c;
 		}
 	}
@@ -605,8 +634,10 @@ static void run_bw(struct run_result *rr, const struct run *r)
 		xgrow(&p, &cap, n + 1, sizeof(*p));
 		p[n++] = (struct bw_point){ .op = op, .bytes = t->bytes, .busbw_gbps = bw,
 					    .from_nccl_tests = true };
-		if (op == COLL_ALLREDUCE && (isnan(rr->link_busbw_gbps) || bw > rr->link_busbw_gbps))
+		if (op == COLL_ALLREDUCE && (isnan(rr->link_busbw_gbps) || bw > rr->link_busbw_gbps)) {
 			rr->link_busbw_gbps = bw;	/* the best the link showed */
+			rr->link_busbw_source = "nccl-tests";
+		}
 	}
 	if (n > 1)
 		qsort(p, n, sizeof(*p), by_op_bytes);
@@ -829,8 +860,9 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	step_stats(rr);
 	run_facts(rr, r);
 	rr->link_busbw_gbps = NAN;
-	run_comm(rr, r);
 	run_bw(rr, r);
+	nominal_link(rr);
+	run_comm(rr, r);
 	run_precision(rr, r);
 	run_imbalance(a, rr);
 	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : run_inferred_strategy(rr);

@@ -91,6 +91,8 @@ static void comm(yajl_gen g, const struct run_result *r)
 	key_str(g, "transport", r->transport ? r->transport : "unknown");
 	key_str(g, "link", r->link ? r->link : "unknown");
 	key_str(g, "nccl_version", r->nccl_version);
+	key_num(g, "link_busbw_gbps", r->link_busbw_gbps);
+	key_str(g, "link_busbw_source", r->link_busbw_source);
 	json_key(g, "collectives");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < r->ncoll; i++) {
@@ -104,6 +106,7 @@ static void comm(yajl_gen g, const struct run_result *r)
 		key_num(g, "calls_per_step", c->calls_per_step);
 		key_num(g, "algbw_gbps", c->algbw_gbps);
 		key_num(g, "busbw_gbps", c->busbw_gbps);
+		key_num(g, "link_fraction", c->link_fraction);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);

@@ -183,12 +183,21 @@ static void comm_lines(const struct analysis *a, FILE *f)
 		fprintf(f, "Communication in %s: NCCL %s, transport %s, link %s\n", r->name,
 			r->nccl_version ? r->nccl_version : "(version unknown)",
 			r->transport ? r->transport : "unknown", r->link ? r->link : "unknown");
-		for (size_t c = 0; c < r->ncoll; c++)
-			fprintf(f, "  %-13s %-8s %9.1f MB/step %8.2f ms/step  busbw %s GB/s\n",
+		if (!isnan(r->link_busbw_gbps))
+			fprintf(f, "  link ceiling %.1f GB/s (%s)\n", r->link_busbw_gbps,
+				r->link_busbw_source);
+		for (size_t c = 0; c < r->ncoll; c++) {
+			char frac[32] = "";
+
+			if (!isnan(r->coll[c].link_fraction))
+				snprintf(frac, sizeof(frac), ", %.0f%% of the link",
+					 100 * r->coll[c].link_fraction);
+			fprintf(f, "  %-13s %-8s %9.1f MB/step %8.2f ms/step  busbw %s GB/s%s\n",
 				coll_name(r->coll[c].op),
 				r->coll[c].dtype ? dtype_name(r->coll[c].dtype) : "-",
 				r->coll[c].bytes_per_step / 1e6, r->coll[c].time_per_step_s * 1e3,
-				fmt(b1, sizeof(b1), 1, r->coll[c].busbw_gbps));
+				fmt(b1, sizeof(b1), 1, r->coll[c].busbw_gbps), frac);
+		}
 	}
 }
 

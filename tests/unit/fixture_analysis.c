@@ -196,7 +196,8 @@ static void set_bw(struct analysis *a, struct run_result *r)
 	r->ncoll = 1;
 	r->coll = alloc(a, 1, sizeof(*r->coll));
 	r->coll[0] = (struct coll_result){ COLL_ALLREDUCE, DT_BF16, 2.0 * 26214400 * 19, 0.085, 19,
-					   2.0 * 26214400 * 19 / 0.085 / 1e9, 2.0 * 26214400 * 19 / 0.085 / 1e9 };
+					   2.0 * 26214400 * 19 / 0.085 / 1e9, 2.0 * 26214400 * 19 / 0.085 / 1e9,
+					   2.0 * 26214400 * 19 / 0.085 / 1e9 / 900 };
 }
 
 static void baseline(struct analysis *a, struct run_result *r)

@@ -179,6 +179,31 @@ static void low_efficiency_advises_independent_runs(void **state)
 	trial_free(t);
 }
 
+static void link_fraction_from_nccl_tests(void **state)
+{
+	struct trial *t = two_runs("nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT", 64);
+	struct run *r2 = &t->runs[1];
+	const char *op = intern_str(&t->strings, "all_reduce");
+	struct analysis *a;
+	const double bw[] = { 12.5, 40.0, 38.0 };
+
+	for (size_t i = 0; i < 3; i++) {
+		struct nccl_test_row *row = run_add_nccl_test_row(r2);
+
+		row->op = op;
+		row->bytes = (int64_t)1 << (20 + i);
+		row->busbw_oop = bw[i];
+		row->busbw_ip = -1;
+	}
+	a = analysis_run(t);
+	close_to(a->runs[1].link_busbw_gbps, 40.0);
+	assert_string_equal(a->runs[1].link_busbw_source, "nccl-tests");
+	close_to(a->runs[1].coll[0].link_fraction, 10.0 / 40.0);	/* 10 GB/s of 40 */
+	assert_true(isnan(a->runs[0].link_busbw_gbps));
+	analysis_free(a);
+	trial_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +211,7 @@ int main(void)
 		cmocka_unit_test(precision_change_blocks),
 		cmocka_unit_test(global_batch_change_blocks),
 		cmocka_unit_test(low_efficiency_advises_independent_runs),
+		cmocka_unit_test(link_fraction_from_nccl_tests),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
