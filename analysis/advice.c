@@ -28,9 +28,10 @@ static void independent_runs(struct analysis *a, const struct run_result *b,
 		return;
 	add(a, "two-independent-runs",
 	    analysis_printf(a, "run %d independent %d-GPU jobs instead of one %d-GPU job: at %.0f%% "
-			    "scaling efficiency, %d configurations finish in %.0f%% of the time "
-			    "(%.1f ms per step on %d GPU against %.1f ms on %d)",
-			    n, b->gpus, n, 100 * eff, n, 100 * eff, b->step_median_s * 1e3,
+			    "scaling efficiency, they finish %d configurations in %.0f%% of the time "
+			    "the %d-GPU job needs for them one after another (%.1f ms per step on %d "
+			    "GPU against %.1f ms on %d)",
+			    n, b->gpus, n, 100 * eff, n, 100 * eff, n, b->step_median_s * 1e3,
 			    b->gpus, c->step_median_s * 1e3, n));
 }
 

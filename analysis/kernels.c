@@ -152,6 +152,8 @@ enum dtype kernel_dtype(const char *name, const char *input_types)
 	return dtype_from_torch(input_types, strlen(input_types));
 }
 
+#define LABEL_MAX 40	/* characters of a label, so that charts can show it whole */
+
 /* The last identifier of a demangled name, without "void", templates or arguments. */
 static void short_name(const char *name, char *buf, size_t size)
 {
@@ -172,7 +174,37 @@ static void short_name(const char *name, char *buf, size_t size)
 	}
 	if (start > end)
 		start = p;
-	snprintf(buf, size, "%.*s", (int)(end - start) > 60 ? 60 : (int)(end - start), start);
+	snprintf(buf, size, "%.*s", (int)(end - start) > LABEL_MAX ? LABEL_MAX : (int)(end - start), start);
+}
+
+/*
+ * An op name as a person reads it: without the autograd engine's prefix and
+ * the namespaces before its last component, cut to LABEL_MAX characters.
+ */
+static void tidy_op(const char *op, char *buf, size_t size)
+{
+	static const char prefix[] = "autograd::engine::evaluate_function: ";
+	const char *start, *p;
+	int depth = 0;
+	size_t n;
+
+	if (!strncmp(op, prefix, sizeof(prefix) - 1))
+		op += sizeof(prefix) - 1;
+	for (start = p = op; *p; p++) {
+		if (*p == '<' || *p == '(')
+			depth++;
+		else if ((*p == '>' || *p == ')') && depth > 0)
+			depth--;
+		else if (!depth && p[0] == ':' && p[1] == ':' && p[2] && p[2] != ':')
+			start = p + 2;
+	}
+	if (!strncmp(op, "aten::", 6) && start == op + 6)
+		start = op;	/* aten::mm says more than mm */
+	n = strlen(start);
+	if (n > LABEL_MAX)
+		snprintf(buf, size, "%.*s...", LABEL_MAX - 3, start);
+	else
+		snprintf(buf, size, "%s", start);
 }
 
 static const char *library_of(const char *name)
@@ -182,7 +214,7 @@ static const char *library_of(const char *name)
 	if (strstr(name, "cutlass"))
 		return "CUTLASS";
 	if (strstr(name, "cudnn") || strstr(name, "fprop") || strstr(name, "dgrad") ||
-	    strstr(name, "wgrad"))
+	    strstr(name, "wgrad") || strstr(name, "conv") || strstr(name, "Conv"))
 		return "cuDNN";
 	return "cuBLAS";
 }
@@ -208,7 +240,7 @@ void kernel_label(const struct gpu_event *e, char *buf, size_t size)
 		bool conv = strstr(name, "conv") || strstr(name, "fprop") || strstr(name, "grad");
 		snprintf(buf, size, "%s%s%s (%s)", conv ? "conv" : "GEMM", sp, ty, library_of(name));
 	} else if (e->op) {
-		snprintf(buf, size, "%s", e->op);
+		tidy_op(e->op, buf, size);
 	} else {
 		short_name(name, buf, size);
 	}

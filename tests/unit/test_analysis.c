@@ -171,8 +171,9 @@ static void low_efficiency_advises_independent_runs(void **state)
 			found = true;
 			assert_string_equal(a->recs[i].text,
 					    "run 2 independent 1-GPU jobs instead of one 2-GPU job: at 83% "
-					    "scaling efficiency, 2 configurations finish in 83% of the time "
-					    "(100.0 ms per step on 1 GPU against 60.0 ms on 2)");
+					    "scaling efficiency, they finish 2 configurations in 83% of the time "
+					    "the 2-GPU job needs for them one after another (100.0 ms per step "
+					    "on 1 GPU against 60.0 ms on 2)");
 		}
 	assert_true(found);
 	analysis_free(a);

@@ -75,6 +75,14 @@ static void labels(void **state)
 	e.name = "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<F>>(int, F)";
 	kernel_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "elementwise_kernel");
+	e.op = "autograd::engine::evaluate_function: torch::autograd::CppNode<"
+	       "SplitLookupFunction_rowwise_adagrad_Op>";
+	kernel_label(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "CppNode<SplitLookupFunction_rowwise_a...");
+	assert_int_equal(strlen(buf), 40);
+	e.op = "aten::mm";
+	kernel_label(&e, buf, sizeof(buf));
+	assert_string_equal(buf, "aten::mm");
 }
 
 int main(void)
