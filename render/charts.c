@@ -100,11 +100,15 @@ static void step_line(const struct analysis *a, size_t i, struct chart_layout *c
 	panel_line(p, cat, g->nsteps <= MARKERS_MAX ? MS_MARKERS : 0, run_label(a, i, c));
 	for (k = 0; k < g->nsteps; k++)
 		if (isfinite(g->steps[k].window_s))
-			panel_point(p, (double)g->steps[k].number, MS(g->steps[k].window_s));
+			panel_point(p, (double)k, MS(g->steps[k].window_s));
 	chart_add_legend(c, cat, 0, true, run_label(a, i, c));
 }
 
-/* Shades one run's warm-up steps; returns false when it has none. */
+/*
+ * Shades one run's warm-up steps; returns false when it has none. Steps are
+ * placed by their order in the run, not their ProfilerStep number: runs
+ * profiled at different points of training still line up.
+ */
 static bool warmup_span(const struct gpu_result *g, double *lo, double *hi)
 {
 	size_t k;
@@ -114,8 +118,8 @@ static bool warmup_span(const struct gpu_result *g, double *lo, double *hi)
 	for (k = 0; k < g->nsteps; k++) {
 		if (!g->steps[k].warmup)
 			continue;
-		*lo = fmin(*lo, (double)g->steps[k].number - 0.5);
-		*hi = fmax(*hi, (double)g->steps[k].number + 0.5);
+		*lo = fmin(*lo, (double)k - 0.5);
+		*hi = fmax(*hi, (double)k + 0.5);
 	}
 	return *lo <= *hi;
 }
@@ -140,7 +144,7 @@ static int chart_step_time(const struct analysis *a, struct chart_layout *c, con
 	}
 	chart_init(c, "01-step-time", "Step time over the run");
 	c->subtitle = "slowest GPU of each run; shaded: warm-up steps; dashed: steady median";
-	p = chart_add_panel(c, "step (profiler step number)", "step time (ms)");
+	p = chart_add_panel(c, "profiled step, in order", "step time (ms)");
 	p->y.zero = true;
 	p->x.tight = true;
 	p->x.min_step = 1;
