@@ -168,6 +168,19 @@ static void check_run(struct analysis *a, const struct run_result *rr)
 		analysis_finding(a, DIAG_WARNING, "strategy-mismatch", &r->declared.strategy.src,
 				 "run '%s' says strategy %s, but its collectives look like %s",
 				 rr->name, r->declared.strategy.v, inferred);
+	if (r->oom.src.file) {
+		char tried[32] = "an unknown amount", cap[48] = "";
+
+		if (r->oom.tried_bytes >= 0)
+			snprintf(tried, sizeof(tried), "%.2f GiB", r->oom.tried_bytes / 1073741824.0);
+		if (r->oom.capacity_bytes >= 0)
+			snprintf(cap, sizeof(cap), " of a %.2f GiB GPU", r->oom.capacity_bytes / 1073741824.0);
+		analysis_finding(a, DIAG_INFO, "cuda-oom", &r->oom.src,
+				 "run '%s' ran out of GPU memory: it tried to allocate %s%s%s", rr->name,
+				 tried, cap, r->oom.reserved_bytes >= 0 ?
+				 analysis_printf(a, " with %.2f GiB already reserved by PyTorch",
+						 r->oom.reserved_bytes / 1073741824.0) : "");
+	}
 	if (rr->global_batch < 0 && rr->steps_measured > 0)
 		analysis_finding(a, DIAG_WARNING, "global-batch-unknown", NULL,
 				 "run '%s': the global batch is in no log or manifest, so throughput "
