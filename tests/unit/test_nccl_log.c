@@ -19,95 +19,20 @@
 #include "core/model.h"
 #include "core/xalloc.h"
 #include "ingest/ingest.h"
-
-struct loaded {
-	struct trial *t;
-	struct run *r;
-	struct arena a;
-	struct ingest_file f;
-};
-
-static void load_path(struct loaded *x, const char *path)
-{
-	x->t = trial_new();
-	x->r = trial_add_run(x->t, "t", ".");
-	x->a = (struct arena)ARENA_INIT;
-	assert_int_equal(ingest_file(x->t, x->r, path, &x->a, &x->f), 0);
-}
-
-static void unload(struct loaded *x)
-{
-	arena_release(&x->a);
-	trial_free(x->t);
-}
-
-/* Loads $SHARED/realdata/nccl_debug/name; false (the caller skips) when absent. */
-static bool load_real(struct loaded *x, const char *name)
-{
-	const char *shared = getenv("SHARED");
-	char path[4096];
-
-	if (!shared || !*shared)
-		return false;
-	snprintf(path, sizeof(path), "%s/realdata/nccl_debug/%s", shared, name);
-	if (access(path, R_OK))
-		return false;
-	load_path(x, path);
-	return true;
-}
-
-/* Writes n bytes to a new temporary file and loads it; the file is removed. */
-static void load_bytes(struct loaded *x, const char *data, size_t n)
-{
-	char path[] = "/tmp/test_nccl_log.XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f;
-
-	assert_true(fd >= 0);
-	f = fdopen(fd, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, n, f), n);
-	assert_int_equal(fclose(f), 0);
-	load_path(x, path);
-	unlink(path);
-}
-
-static void load_str(struct loaded *x, const char *s)
-{
-	load_bytes(x, s, strlen(s));
-}
+#include "tests/unit/ingest_fixture.h"
 
 static const struct info *nccl(const struct loaded *x)
 {
-	const struct info *o = info_get(x->f.info, "nccl");
-
-	assert_non_null(o);
-	assert_int_equal(o->type, INFO_OBJ);
-	return o;
+	return info_object(x, "nccl");
 }
 
-/* A string member; NULL when it is JSON null. */
-static const char *get_str(const struct info *o, const char *key)
+/* Loads realdata/nccl_debug/name; false (the caller skips) when absent. */
+static bool load_debug(struct loaded *x, const char *name)
 {
-	const struct info *v = info_get(o, key);
+	char rel[512];
 
-	assert_non_null(v);
-	if (v->type == INFO_NULL || (v->type == INFO_STR && !v->v.s))
-		return NULL;
-	assert_int_equal(v->type, INFO_STR);
-	return v->v.s;
-}
-
-/* An integer member; -1 when it is JSON null. */
-static int64_t get_int(const struct info *o, const char *key)
-{
-	const struct info *v = info_get(o, key);
-
-	assert_non_null(v);
-	if (v->type == INFO_NULL)
-		return -1;
-	assert_int_equal(v->type, INFO_INT);
-	return v->v.i;
+	snprintf(rel, sizeof(rel), "nccl_debug/%s", name);
+	return load_real(x, rel);
 }
 
 /* The strings of an array member joined with ','. */
@@ -203,7 +128,7 @@ static void check_expect(const struct expect *e)
 	const struct info *o;
 	char list[256];
 
-	if (!load_real(&x, e->file))
+	if (!load_debug(&x, e->file))
 		skip();
 	o = nccl(&x);
 	assert_str_or_null(get_str(o, "version"), e->version);
@@ -250,7 +175,7 @@ static void coll_lines_aggregate(void **state)
 	};
 	size_t i = 0;
 
-	if (!load_real(&x, "04_torchtitan-issue-1369_2xH100_hopper01_COLL_nranks2.txt"))
+	if (!load_debug(&x, "04_torchtitan-issue-1369_2xH100_hopper01_COLL_nranks2.txt"))
 		skip();
 	arr = info_get(nccl(&x), "collectives");
 	assert_non_null(arr);
@@ -271,7 +196,7 @@ static void send_recv_lines(void **state)
 	struct loaded x;
 	const struct info *e;
 
-	if (!load_real(&x, "05_nccl-issue-584_SendRecv_COLL_nranks2.txt"))
+	if (!load_debug(&x, "05_nccl-issue-584_SendRecv_COLL_nranks2.txt"))
 		skip();
 	e = info_get(nccl(&x), "collectives")->child;
 	assert_non_null(e);
@@ -291,12 +216,12 @@ static void warn_positions(void **state)
 	struct loaded x;
 	int64_t line = 0;
 
-	if (!load_real(&x, "09_nccl-issue-1235_WARN-lines_oom_socket.txt"))
+	if (!load_debug(&x, "09_nccl-issue-1235_WARN-lines_oom_socket.txt"))
 		skip();
 	assert_int_equal(count_diags(&x, "nccl-warn", &line), 4);
 	assert_int_equal(line, 1);
 	unload(&x);
-	if (!load_real(&x, "11_torch-watchdog-timeouts_BasicSR-737_and_OFA-271.txt"))
+	if (!load_debug(&x, "11_torch-watchdog-timeouts_BasicSR-737_and_OFA-271.txt"))
 		skip();
 	assert_int_equal(count_diags(&x, "nccl-timeout", &line), 5);
 	assert_int_equal(line, 2);
@@ -309,7 +234,7 @@ static void comm_ranks(void **state)
 	struct loaded x;
 	const struct info *c;
 
-	if (!load_real(&x, "15_daekeun-ml_2nodes_1xA10G_full-init-to-abort_NCCL2.23.4_aws-ofi.txt"))
+	if (!load_debug(&x, "15_daekeun-ml_2nodes_1xA10G_full-init-to-abort_NCCL2.23.4_aws-ofi.txt"))
 		skip();
 	assert_int_equal(get_int(nccl(&x), "nnodes"), 2);
 	c = info_get(nccl(&x), "comms")->child;
@@ -325,7 +250,7 @@ static void comm_ranks(void **state)
 	}
 	assert_null(c);
 	unload(&x);
-	if (!load_real(&x, "02_tinygrad-ogkm-issue-35_2x_RTX5090D_v2.26.2_nccl-tests.txt"))
+	if (!load_debug(&x, "02_tinygrad-ogkm-issue-35_2x_RTX5090D_v2.26.2_nccl-tests.txt"))
 		skip();
 	assert_int_equal(get_int(nccl(&x), "nnodes"), -1);
 	c = info_get(nccl(&x), "comms")->child;
@@ -344,7 +269,7 @@ static void facts_carry_their_source(void **state)
 {
 	struct loaded x;
 
-	if (!load_real(&x, "15_daekeun-ml_2nodes_1xA10G_full-init-to-abort_NCCL2.23.4_aws-ofi.txt"))
+	if (!load_debug(&x, "15_daekeun-ml_2nodes_1xA10G_full-init-to-abort_NCCL2.23.4_aws-ofi.txt"))
 		skip();
 	assert_string_equal(x.r->transport.v, "net-ofi");
 	assert_int_equal(x.r->transport.src.line, 134);	/* first "via NET/AWS Libfabric" */
@@ -353,7 +278,7 @@ static void facts_carry_their_source(void **state)
 	assert_ptr_equal(x.r->transport.src.file, x.f.path);	/* interned */
 	assert_int_equal(x.r->logged.gpus.v, 2);
 	unload(&x);
-	if (!load_real(&x, "13_nccl-tests-issue-228_SHM-direct-direct_busId-brackets.txt"))
+	if (!load_debug(&x, "13_nccl-tests-issue-228_SHM-direct-direct_busId-brackets.txt"))
 		skip();
 	assert_string_equal(x.r->transport.v, "shm");
 	assert_int_equal(x.r->transport.src.line, 2);

@@ -21,106 +21,11 @@
 #include "core/model.h"
 #include "core/xalloc.h"
 #include "ingest/ingest.h"
-
-struct loaded {
-	struct trial *t;
-	struct run *r;
-	struct arena a;
-	struct ingest_file f;
-};
-
-static void load_path(struct loaded *x, const char *path)
-{
-	x->t = trial_new();
-	x->r = trial_add_run(x->t, "t", ".");
-	x->a = (struct arena)ARENA_INIT;
-	assert_int_equal(ingest_file(x->t, x->r, path, &x->a, &x->f), 0);
-}
-
-static void unload(struct loaded *x)
-{
-	arena_release(&x->a);
-	trial_free(x->t);
-}
-
-/* Loads $SHARED/realdata/<name>; false (the caller skips) when absent. */
-static bool load_real(struct loaded *x, const char *name)
-{
-	const char *shared = getenv("SHARED");
-	char path[4096];
-
-	if (!shared || !*shared)
-		return false;
-	snprintf(path, sizeof(path), "%s/realdata/%s", shared, name);
-	if (access(path, R_OK))
-		return false;
-	load_path(x, path);
-	return true;
-}
-
-static void load_bytes(struct loaded *x, const char *data, size_t n)
-{
-	char path[] = "/tmp/test_nccl_tests.XXXXXX";
-	int fd = mkstemp(path);
-	FILE *f;
-
-	assert_true(fd >= 0);
-	f = fdopen(fd, "wb");
-	assert_non_null(f);
-	assert_int_equal(fwrite(data, 1, n, f), n);
-	assert_int_equal(fclose(f), 0);
-	load_path(x, path);
-	unlink(path);
-}
-
-static void load_str(struct loaded *x, const char *s)
-{
-	load_bytes(x, s, strlen(s));
-}
+#include "tests/unit/ingest_fixture.h"
 
 static const struct info *nt(const struct loaded *x)
 {
-	const struct info *o = info_get(x->f.info, "nccl_tests");
-
-	assert_non_null(o);
-	assert_int_equal(o->type, INFO_OBJ);
-	return o;
-}
-
-static const char *get_str(const struct info *o, const char *key)
-{
-	const struct info *v = info_get(o, key);
-
-	assert_non_null(v);
-	if (v->type == INFO_NULL || (v->type == INFO_STR && !v->v.s))
-		return NULL;
-	assert_int_equal(v->type, INFO_STR);
-	return v->v.s;
-}
-
-static int64_t get_int(const struct info *o, const char *key)
-{
-	const struct info *v = info_get(o, key);
-
-	assert_non_null(v);
-	if (v->type == INFO_NULL)
-		return -1;
-	assert_int_equal(v->type, INFO_INT);
-	return v->v.i;
-}
-
-/* A number member; NaN when null. */
-static double get_num(const struct info *o, const char *key)
-{
-	const struct info *v = info_get(o, key);
-
-	assert_non_null(v);
-	if (v->type == INFO_NULL)
-		return NAN;
-	if (v->type == INFO_INT)
-		return (double)v->v.i;
-	assert_int_equal(v->type, INFO_NUM);
-	return v->v.d;
+	return info_object(x, "nccl_tests");
 }
 
 static void assert_num(double got, double want)
