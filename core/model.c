@@ -204,6 +204,21 @@ struct source *run_add_source(struct run *r, const char *path, const char *forma
 	return s;
 }
 
+static int by_start_end(const void *pa, const void *pb)
+{
+	const struct gpu_event *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->end > b->end) - (a->end < b->end);
+}
+
+void gpu_events_sort(struct gpu_event *ev, size_t n)
+{
+	if (n > 1)
+		qsort(ev, n, sizeof(*ev), by_start_end);
+}
+
 struct gpu_event *rank_add_event(struct rank *k)
 {
 	struct gpu_event *e;

@@ -305,6 +305,8 @@ struct source *run_add_source(struct run *r, const char *path, const char *forma
 /* Frees what a run owns (its arrays), not the run itself: for runs outside a trial. */
 void run_release(struct run *r);
 
+/* Sorts events by start, then end: the order every reader hands them over in. */
+void gpu_events_sort(struct gpu_event *ev, size_t n);
 struct gpu_event *rank_add_event(struct rank *k);	/* zeroed but for -1 "unknown" fields */
 struct step_mark *rank_add_step(struct rank *k);
 struct mem_sample *rank_add_mem(struct rank *k);

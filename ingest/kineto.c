@@ -1080,14 +1080,6 @@ static int cmp_step(const void *pa, const void *pb)
 	return c ? c : cmp_i64(a->source, b->source);
 }
 
-static int cmp_event(const void *pa, const void *pb)
-{
-	const struct gpu_event *a = pa, *b = pb;
-	int c = cmp_i64(a->start, b->start);
-
-	return c ? c : cmp_i64(a->end, b->end);
-}
-
 static int cmp_mem(const void *pa, const void *pb)
 {
 	const struct mem_sample *a = pa, *b = pb;
@@ -1308,7 +1300,7 @@ static struct rank *commit(struct kt *k, size_t *steps_from)
 			rk->dev = k->devs[i];
 	if (dev >= 0)
 		rk->dev.index = dev;
-	sort_n(k->gev, k->ngev, sizeof(*k->gev), cmp_event);
+	gpu_events_sort(k->gev, k->ngev);
 	sort_n(k->steps, k->nsteps, sizeof(*k->steps), cmp_step);
 	sort_n(k->mem, k->nmem, sizeof(*k->mem), cmp_mem);
 	move_array(&rk->ev, &rk->nev, &rk->cap_ev, &k->gev, &k->ngev, &k->cap_gev,

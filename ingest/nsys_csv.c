@@ -238,13 +238,6 @@ static int nc_line(void *st, const char *line, size_t len, int64_t lineno)
 
 /* ---- finish ---- */
 
-static int cmp_event(const void *pa, const void *pb)
-{
-	const struct gpu_event *a = pa, *b = pb;
-
-	return (a->start > b->start) - (a->start < b->start);
-}
-
 static struct rank *rank_of(struct nc *n, int32_t dev)
 {
 	struct run *r = n->ctx->run;
@@ -282,7 +275,7 @@ static int nc_finish(void *st)
 
 	if (!n->nev)
 		return 0;
-	qsort(n->ev, n->nev, sizeof(*n->ev), cmp_event);
+	gpu_events_sort(n->ev, n->nev);
 	for (size_t i = 0; i < n->nev; i++)
 		*rank_add_event(rank_of(n, n->ev[i].device)) = n->ev[i];
 	n->ctx->src->events += (int64_t)n->nev;

@@ -353,14 +353,6 @@ static int cmp_step(const void *pa, const void *pb)
 	return cmp_i64(((const struct step_mark *)pa)->start, ((const struct step_mark *)pb)->start);
 }
 
-static int cmp_event(const void *pa, const void *pb)
-{
-	const struct gpu_event *a = pa, *b = pb;
-	int c = cmp_i64(a->start, b->start);
-
-	return c ? c : cmp_i64(a->end, b->end);
-}
-
 static int64_t step_at(const struct ns *n, int64_t ts)
 {
 	size_t lo = 0, hi = n->nsteps;
@@ -419,8 +411,7 @@ static void commit(struct ns *n)
 		if (imap_get(&n->by_corr, n->ev[i].correlation, &li))
 			n->ev[i].step = (int32_t)step_at(n, n->launch_ts[li]);
 	shift(n);
-	if (n->nev > 1)
-		qsort(n->ev, n->nev, sizeof(*n->ev), cmp_event);
+	gpu_events_sort(n->ev, n->nev);
 	for (size_t i = 0; i < n->nev; i++)
 		*rank_add_event(rank_of(n, n->ev[i].device)) = n->ev[i];
 }
