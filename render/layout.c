@@ -232,9 +232,18 @@ static void axis_range(struct axis *a, struct extent e, int target, double headr
 		e.hi = fmax(e.hi, a->min_hi);
 	if (isfinite(a->max_hi))
 		e.hi = fmin(e.hi, a->max_hi);
+	if (a->scale == AXIS_LOG2_BYTES && isfinite(e.lo) && isfinite(e.hi)) {
+		/* whole powers of two, at least two apart: one size still gets labelled neighbours */
+		e.lo = floor(e.lo);
+		e.hi = ceil(e.hi);
+		if (e.hi - e.lo < 2) {
+			e.lo -= 1;
+			e.hi = e.lo + 2 + (e.hi - e.lo > 1);
+		}
+	}
 	ticks_nice(e.lo, e.hi, target, a->scale == AXIS_LOG2_BYTES ? fmax(1, a->min_step) : a->min_step,
 		   &a->ticks);
-	if (a->tight && e.hi > e.lo) {
+	if (a->tight && e.hi > e.lo && a->scale != AXIS_LOG2_BYTES) {
 		double pad = (e.hi - e.lo) * TIGHT_PAD;
 
 		ticks_clip(&a->ticks, a->zero && e.lo == 0 ? 0 : e.lo - pad, e.hi + pad);
