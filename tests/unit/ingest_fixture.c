@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/buf.h"
+
 void load_path(struct loaded *x, const char *path)
 {
 	x->t = trial_new();
@@ -99,4 +101,21 @@ double get_num(const struct info *o, const char *key)
 		return (double)v->v.i;
 	assert_int_equal(v->type, INFO_NUM);
 	return v->v.d;
+}
+
+char *read_file(const char *path, size_t *n)
+{
+	FILE *f = fopen(path, "rb");
+	struct buf b;
+	char chunk[4096];
+	size_t got;
+
+	assert_non_null(f);
+	buf_init(&b, 0);
+	while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		buf_add(&b, chunk, got);
+	assert_int_equal(ferror(f), 0);
+	fclose(f);
+	*n = b.len;
+	return buf_detach(&b);
 }

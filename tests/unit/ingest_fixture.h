@@ -30,6 +30,8 @@ bool load_real(struct loaded *x, const char *rel);
 void load_bytes(struct loaded *x, const char *data, size_t n);
 void load_str(struct loaded *x, const char *s);
 void unload(struct loaded *x);
+/* The whole of a file, NUL-terminated, in a malloc'd buffer; its length in *n. */
+char *read_file(const char *path, size_t *n);
 
 /* The object member `key` of the file's info; asserted present. */
 const struct info *info_object(const struct loaded *x, const char *key);

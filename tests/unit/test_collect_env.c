@@ -23,8 +23,9 @@
 #include "core/info.h"
 #include "core/model.h"
 #include "ingest/ingest.h"
+#include "tests/unit/ingest_fixture.h"
 
-struct loaded {
+struct env_loaded {
 	struct trial *t;
 	struct run *r;
 	struct arena a;
@@ -34,7 +35,7 @@ struct loaded {
 
 static char tmpdir[256];
 
-static void load(struct loaded *l, const char *path)
+static void env_load(struct env_loaded *l, const char *path)
 {
 	l->t = trial_new();
 	l->r = trial_add_run(l->t, "t", ".");
@@ -43,7 +44,7 @@ static void load(struct loaded *l, const char *path)
 	l->env = info_get(l->f.info, "env");
 }
 
-static void unload(struct loaded *l)
+static void env_unload(struct env_loaded *l)
 {
 	arena_release(&l->a);
 	trial_free(l->t);
@@ -127,7 +128,7 @@ static const char *joined(const struct info *arr, char *out, size_t cap)
 }
 
 /* The torch, torch_cuda, cuda_runtime, driver, cudnn of a report, in the file and in the model. */
-static void versions_are(struct loaded *l, const char *torch, const char *cuda,
+static void versions_are(struct env_loaded *l, const char *torch, const char *cuda,
 			 const char *runtime, const char *driver, const char *cudnn)
 {
 	assert_non_null(l->env);
@@ -145,7 +146,7 @@ static void versions_are(struct loaded *l, const char *torch, const char *cuda,
 }
 
 /* n GPUs, all named `name`. */
-static void gpus_are(struct loaded *l, size_t n, const char *name)
+static void gpus_are(struct env_loaded *l, size_t n, const char *name)
 {
 	const struct info *arr = info_get(l->env, "gpus");
 
@@ -161,13 +162,13 @@ static void gpus_are(struct loaded *l, size_t n, const char *name)
 static void test_real_h100_dev(void **state)
 {
 	const char *p = real("pytorch-150852_8xH100_torch2.8.0.dev_cu126_driver535.txt");
-	struct loaded l;
+	struct env_loaded l;
 	char buf[256];
 
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	env_load(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "collect-env");
 	/* libcudnn.so.8.8.0 and libcudnn.so.9.6.0 both listed: no single version */
 	versions_are(&l, "2.8.0.dev20250327", "12.6", "12.6.85", "535.154.05", NULL);
@@ -178,51 +179,51 @@ static void test_real_h100_dev(void **state)
 	is_null(l.env, "libraries");
 	assert_false(info_get(l.env, "no_kernel_image")->v.b);
 	assert_int_equal(l.r->env.torch.src.line, 3);
-	unload(&l);
+	env_unload(&l);
 }
 
 static void test_real_h200(void **state)
 {
 	const char *p = real("vllm-14537_8xH200_torch2.5.1_cu124_driver550.txt");
-	struct loaded l;
+	struct env_loaded l;
 
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	env_load(&l, p);
 	/* seven cuDNN libraries, all 9.2.1 */
 	versions_are(&l, "2.5.1", "12.4", "12.5.82", "550.90.07", "9.2.1");
 	gpus_are(&l, 8, "NVIDIA H200");
 	assert_int_equal(l.r->env.cudnn.src.line, 29);
-	unload(&l);
+	env_unload(&l);
 }
 
 static void test_real_sectioned_a100(void **state)
 {
 	const char *p = real("vllm-27430_sectioned-format_A100_torch2.8.0_cu128.txt");
-	struct loaded l;
+	struct env_loaded l;
 
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	env_load(&l, p);
 	/* the excerpt stops after the GPU list: no driver, no cuDNN */
 	versions_are(&l, "2.8.0", "12.8", "12.1.105", NULL, NULL);
 	gpus_are(&l, 1, "NVIDIA A100-SXM4-80GB");
 	is_null(l.env, "libraries");
-	unload(&l);
+	env_unload(&l);
 }
 
 static void test_real_sectioned_b300(void **state)
 {
 	const char *p = real("vllm-28707_B300_versions-and-gpu-topology_sectioned.txt");
-	struct loaded l;
+	struct env_loaded l;
 	const struct info *libs;
 
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	env_load(&l, p);
 	/* torch only from pip's list, with its local part dropped; no "+cuXYZ" */
 	versions_are(&l, "2.9.0a0", NULL, NULL, NULL, NULL);
 	is_null(l.env, "gpus");
@@ -236,19 +237,19 @@ static void test_real_sectioned_b300(void **state)
 	str_is(libs, "vllm", "0.11.0");
 	str_is(l.env, "cuda_archs", "7.5 8.0 8.6 9.0 10.0 12.0+PTX");
 	assert_string_equal(l.r->env.cuda_archs.v, "7.5 8.0 8.6 9.0 10.0 12.0+PTX");
-	unload(&l);
+	env_unload(&l);
 }
 
 static void test_real_libraries_block(void **state)
 {
 	const char *p = real("vllm-pr4211_versions-of-relevant-libraries_block.txt");
-	struct loaded l;
+	struct env_loaded l;
 	const struct info *libs;
 
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	env_load(&l, p);
 	versions_are(&l, "2.2.1", NULL, NULL, NULL, NULL);
 	libs = info_get(l.env, "libraries");
 	assert_int_equal(count(libs), 9);	/* grep -c '^\[pip3\]' */
@@ -257,22 +258,22 @@ static void test_real_libraries_block(void **state)
 	str_is(libs, "vllm-nccl-cu12", "2.18.1.0.3.0");
 	str_is(libs, "mypy", "0.991");
 	is_null(l.env, "gpus");
-	unload(&l);
+	env_unload(&l);
 }
 
 static void test_real_same_line_gpu(void **state)
 {
 	const char *p = real("vllm-pr9293_single-GPU-on-same-line_RTX4070_torch2.4.0.txt");
-	struct loaded l;
+	struct env_loaded l;
 
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	env_load(&l, p);
 	versions_are(&l, "2.4.0", "12.1", "12.4.131", "551.88", NULL);	/* cuDNN: Could not collect */
 	gpus_are(&l, 1, "NVIDIA GeForce RTX 4070 Laptop GPU");
 	is_null(l.env, "cudnn_candidates");
-	unload(&l);
+	env_unload(&l);
 }
 
 static void warning_is(const struct info *w, const struct env_arch_warning *m, int64_t line,
@@ -293,13 +294,13 @@ static void warning_is(const struct info *w, const struct env_arch_warning *m, i
 static void test_real_sm120(void **state)
 {
 	const char *p = real("sm120-not-compatible-warnings_4-issues.txt");
-	struct loaded l;
+	struct env_loaded l;
 	const struct info *w;
 
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	env_load(&l, p);
 	assert_non_null(l.env);
 	versions_are(&l, NULL, NULL, NULL, NULL, NULL);
 	w = info_get(l.env, "arch_warnings");
@@ -319,17 +320,17 @@ static void test_real_sm120(void **state)
 	assert_true(info_get(l.env, "no_kernel_image")->v.b);
 	assert_true(l.r->env.no_kernel_image);
 	assert_int_equal(l.r->env.no_kernel_image_src.line, 23);
-	unload(&l);
+	env_unload(&l);
 }
 
 /* The formats.md layout: lscpu's block between, pip before conda, cuDNN as one version. */
 static void test_classic(void **state)
 {
-	struct loaded l;
+	struct env_loaded l;
 	const struct info *libs;
 
 	(void)state;
-	load(&l, data("classic-b200.txt"));
+	env_load(&l, data("classic-b200.txt"));
 	versions_are(&l, "2.8.0.dev20250408", "12.8", "12.8.93", "570.124.06", "9.8.0");
 	gpus_are(&l, 2, "NVIDIA B200");	/* the "GPU 0:" after CPU: is no GPU */
 	libs = info_get(l.env, "libraries");
@@ -337,31 +338,31 @@ static void test_classic(void **state)
 	str_is(libs, "torch", "2.8.0.dev20250408+cu128");	/* pip's, not conda's 2.7.0 */
 	str_is(libs, "pytorch-cuda", "12.8");
 	str_is(libs, "mkl", "2023.1.0");
-	unload(&l);
+	env_unload(&l);
 }
 
 /* A CPU build: "None", "No CUDA" are not values; the GPU list is reported empty. */
 static void test_no_cuda(void **state)
 {
-	struct loaded l;
+	struct env_loaded l;
 
 	(void)state;
-	load(&l, data("no-cuda.txt"));
+	env_load(&l, data("no-cuda.txt"));
 	versions_are(&l, "2.3.0", NULL, NULL, NULL, NULL);
 	assert_int_equal(count(info_get(l.env, "gpus")), 0);
 	assert_int_equal(count(info_get(l.env, "libraries")), 1);	/* [conda] Could not collect */
-	unload(&l);
+	env_unload(&l);
 }
 
 /* Pre-2.0 wording on one line, after a UserWarning prefix; torch.AcceleratorError's no kernel image. */
 static void test_old_warning(void **state)
 {
-	struct loaded l;
+	struct env_loaded l;
 	const struct info *w;
 	char buf[128];
 
 	(void)state;
-	load(&l, data("old-warning.log"));
+	env_load(&l, data("old-warning.log"));
 	w = info_get(l.env, "arch_warning");
 	str_is(w, "gpu", "GeForce RTX 3090");
 	str_is(w, "capability", "sm_86");
@@ -370,20 +371,20 @@ static void test_old_warning(void **state)
 	assert_true(info_get(l.env, "no_kernel_image")->v.b);
 	is_null(l.env, "torch");
 	is_null(l.env, "gpus");
-	unload(&l);
+	env_unload(&l);
 }
 
 /* Lines that resemble a report's but are not: nothing read. */
 static void test_lookalike(void **state)
 {
-	struct loaded l;
+	struct env_loaded l;
 
 	(void)state;
-	load(&l, data("lookalike.log"));
+	env_load(&l, data("lookalike.log"));
 	assert_null(l.env);
 	assert_null(l.r->env.torch.v);
 	assert_int_equal(l.r->env.ngpus, 0);
-	unload(&l);
+	env_unload(&l);
 }
 
 /* ---- the same file in other clothes ---- */
@@ -420,35 +421,16 @@ static void digest_info(const struct info *n, struct buf *out)
 
 static char *digest(const char *path)
 {
-	struct loaded l;
+	struct env_loaded l;
 	struct buf b;
 
 	buf_init(&b, 0);
-	load(&l, path);
+	env_load(&l, path);
 	assert_non_null(l.env);
 	digest_info(l.env, &b);
 	buf_addf(&b, "|warnings=%zu", l.r->env.narch_warnings);
-	unload(&l);
+	env_unload(&l);
 	return buf_detach(&b);
-}
-
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *p;
-	long len;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	p = malloc((size_t)len + 1);
-	assert_non_null(p);
-	assert_int_equal(fread(p, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	p[len] = '\0';
-	*n = (size_t)len;
-	return p;
 }
 
 static const char *spit(const char *name, const char *p, size_t n)
@@ -552,7 +534,7 @@ static void test_variants(void **state)
 			continue;
 		seen++;
 		want = digest(p);
-		src = slurp(p, &n);
+		src = read_file(p, &n);
 		q = rewrite(src, n, 0, NULL, 0, true, &m);
 		same(reals[i], "crlf", want, spit("crlf", q, m));
 		free(q);
@@ -575,7 +557,7 @@ static void test_variants(void **state)
 static void test_cut(void **state)
 {
 	const char *p = real("sm120-not-compatible-warnings_4-issues.txt");
-	struct loaded l;
+	struct env_loaded l;
 	size_t n;
 	char *src;
 	const char *cut;
@@ -583,23 +565,23 @@ static void test_cut(void **state)
 	(void)state;
 	if (!p || !real("vllm-14537_8xH200_torch2.5.1_cu124_driver550.txt"))
 		skip();
-	src = slurp(real("sm120-not-compatible-warnings_4-issues.txt"), &n);
+	src = read_file(real("sm120-not-compatible-warnings_4-issues.txt"), &n);
 	cut = strstr(src, "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_61 sm_70");
 	assert_non_null(cut);
-	load(&l, spit("cut", src, (size_t)(cut - src) + 40));	/* "... supports CUDA capa" */
+	env_load(&l, spit("cut", src, (size_t)(cut - src) + 40));	/* "... supports CUDA capa" */
 	assert_int_equal(l.r->env.narch_warnings, 1);
 	assert_null(l.r->env.arch_warnings[0].supported);
 	is_null(info_get(l.env, "arch_warning"), "supported");
-	unload(&l);
+	env_unload(&l);
 	free(src);
 
-	src = slurp(real("vllm-14537_8xH200_torch2.5.1_cu124_driver550.txt"), &n);
+	src = read_file(real("vllm-14537_8xH200_torch2.5.1_cu124_driver550.txt"), &n);
 	cut = strstr(src, "GPU 3: NVIDIA H200");
 	assert_non_null(cut);
-	load(&l, spit("cut", src, (size_t)(cut - src) + 5));	/* "GPU 3" */
+	env_load(&l, spit("cut", src, (size_t)(cut - src) + 5));	/* "GPU 3" */
 	gpus_are(&l, 3, "NVIDIA H200");
 	str_is(l.env, "driver", NULL);
-	unload(&l);
+	env_unload(&l);
 	free(src);
 }
 

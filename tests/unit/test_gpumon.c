@@ -25,31 +25,11 @@
 #include "core/model.h"
 #include "ingest/gpumon.h"
 #include "ingest/ingest.h"
+#include "tests/unit/ingest_fixture.h"
 
 #define MIB 1048576LL
 
-struct loaded {
-	struct trial *t;
-	struct run *r;
-	struct arena a;
-	struct ingest_file f;
-};
-
 static char tmpdir[256];
-
-static void load(struct loaded *l, const char *path)
-{
-	l->t = trial_new();
-	l->r = trial_add_run(l->t, "t", ".");
-	l->a = (struct arena)ARENA_INIT;
-	assert_int_equal(ingest_file(l->t, l->r, path, &l->a, &l->f), 0);
-}
-
-static void unload(struct loaded *l)
-{
-	arena_release(&l->a);
-	trial_free(l->t);
-}
 
 /* A real file's path, or NULL when ../shared is not there (the test then skips). */
 static const char *real(const char *dir, const char *name)
@@ -70,25 +50,6 @@ static const char *data(const char *name)
 
 	snprintf(path, sizeof(path), "%s/tests/data/gpumon/%s", top && *top ? top : ".", name);
 	return path;
-}
-
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	char *p;
-	long len;
-
-	assert_non_null(f);
-	fseek(f, 0, SEEK_END);
-	len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	p = malloc((size_t)len + 1);
-	assert_non_null(p);
-	assert_int_equal(fread(p, 1, (size_t)len, f), (size_t)len);
-	fclose(f);
-	p[len] = '\0';
-	*n = (size_t)len;
-	return p;
 }
 
 static const char *spit(const char *name, const char *p, size_t n)
@@ -218,7 +179,7 @@ static void test_real_query_csv(void **state)
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	load_path(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "nvidia-smi-csv");
 	assert_true(l.f.read);
 	assert_int_equal(count(info_get(l.f.info, "gpus")), 2);
@@ -242,7 +203,7 @@ static void test_real_dmon_new(void **state)
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	load_path(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "nvidia-smi-dmon");
 	assert_int_equal(count(info_get(l.f.info, "gpus")), 1);
 	gpu_is(&l, 0, NULL, -1, -1, 4, 100, 284);
@@ -263,7 +224,7 @@ static void test_real_dmon_old(void **state)
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	load_path(&l, p);
 	assert_int_equal(count(info_get(l.f.info, "gpus")), 4);
 	gpu_is(&l, 0, NULL, -1, 11651, 1, 25, 111);
 	gpu_is(&l, 1, NULL, -1, 11653, 1, 18, 111);
@@ -287,7 +248,7 @@ static void test_real_dcgmi(void **state)
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	load_path(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "dcgmi-dmon");
 	assert_int_equal(count(info_get(l.f.info, "gpus")), 8);
 	gpu_is(&l, 0, NULL, -1, -1, 2, -1, -1);
@@ -320,7 +281,7 @@ static void test_real_topo(void **state)
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	load_path(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "nvidia-smi-topo");
 	pairs = info_get(info_get(l.f.info, "topology"), "pairs");
 	assert_int_equal(count(pairs), 1);
@@ -341,7 +302,7 @@ static void test_real_topo_in_collect_env(void **state)
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	load_path(&l, p);
 	e = info_get(info_get(l.f.info, "topology"), "pairs");
 	assert_int_equal(count(e), 7);
 	for (e = e->child; e; e = e->next)
@@ -360,7 +321,7 @@ static void test_real_table_550(void **state)
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	load_path(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "nvidia-smi-table");
 	str_is(l.f.info, "driver", "550.90.07");
 	str_is(l.f.info, "cuda_version", "12.4");
@@ -381,7 +342,7 @@ static void test_real_table_580(void **state)
 	(void)state;
 	if (!p)
 		skip();
-	load(&l, p);
+	load_path(&l, p);
 	str_is(l.f.info, "driver", "580.105.08");
 	str_is(l.f.info, "cuda_version", "13.0");
 	gpu_is(&l, 0, "NVIDIA H100 80GB HBM3", 81559, 0, 1, 0, 99);
@@ -413,7 +374,7 @@ static void test_real_others_hold_none(void **state)
 			const char *path = g.gl_pathv[k];
 			struct loaded l;
 
-			load(&l, path);
+			load_path(&l, path);
 			if (info_get(l.f.info, "gpus"))
 				fail_msg("%s: gpus found", path);
 			if (strcmp(dirs[i], "collect_env") && info_get(l.f.info, "topology"))
@@ -437,7 +398,7 @@ static void test_query_nounits(void **state)
 	int64_t ts;
 
 	(void)state;
-	load(&l, data("query-ts-index-nounits.csv"));
+	load_path(&l, data("query-ts-index-nounits.csv"));
 	gpu_is(&l, 0, "NVIDIA A100-SXM4-80GB", 81920, 41984, 3, 99, 390.25);
 	gpu_is(&l, 1, "NVIDIA A100-SXM4-80GB", 81920, 31744, 3, 97, 355);
 	assert_int_equal(l.r->ngpu, 6);
@@ -459,7 +420,7 @@ static void test_noheader(void **state)
 	struct loaded l;
 
 	(void)state;
-	load(&l, data("noheader.csv"));
+	load_path(&l, data("noheader.csv"));
 	assert_int_equal(count(info_get(l.f.info, "gpus")), 2);
 	gpu_is(&l, 0, "NVIDIA H100 80GB HBM3", -1, -1, 2, -1, -1);
 	gpu_is(&l, 1, "NVIDIA H100 80GB HBM3", -1, -1, 2, -1, -1);
@@ -477,7 +438,7 @@ static void test_query_no_index(void **state)
 	struct loaded l;
 
 	(void)state;
-	load(&l, data("query-ts-noindex.csv"));
+	load_path(&l, data("query-ts-noindex.csv"));
 	gpu_is(&l, 0, "NVIDIA L40S", 46068, 300, 2, -1, -1);
 	gpu_is(&l, 1, "NVIDIA L40S", 46068, 400, 2, -1, -1);
 	unload(&l);
@@ -489,7 +450,7 @@ static void test_rocm(void **state)
 	struct loaded l;
 
 	(void)state;
-	load(&l, data("rocm-smi.csv"));
+	load_path(&l, data("rocm-smi.csv"));
 	assert_string_equal(format_name(l.f.sniff.format), "rocm-smi-csv");
 	assert_int_equal(ival(gpu(&l, 0), "memory_total_bytes"), 206141652992LL);
 	assert_int_equal(ival(gpu(&l, 0), "memory_used_max_bytes"), 94824448000LL);
@@ -499,7 +460,7 @@ static void test_rocm(void **state)
 	near(nval(gpu(&l, 1), "util_gpu_max"), 97);
 	is_null(gpu(&l, 0), "power_w_max");
 	unload(&l);
-	load(&l, data("rocm-smi-power.csv"));
+	load_path(&l, data("rocm-smi-power.csv"));
 	near(nval(gpu(&l, 0), "power_w_max"), 712);
 	assert_int_equal(ival(gpu(&l, 0), "memory_used_max_bytes"), 150323855360LL);
 	unload(&l);
@@ -511,7 +472,7 @@ static void test_dmon_date_time(void **state)
 	struct loaded l;
 
 	(void)state;
-	load(&l, data("dmon-dt.txt"));
+	load_path(&l, data("dmon-dt.txt"));
 	gpu_is(&l, 0, NULL, -1, 41000, 2, 87, 320);
 	gpu_is(&l, 1, NULL, -1, 39000, 2, 86, 298);
 	assert_int_equal(l.r->gpu[0].ts, 1714557600LL * NS_PER_S);
@@ -528,7 +489,7 @@ static void test_topo_mixed(void **state)
 	struct info *e;
 
 	(void)state;
-	load(&l, data("topo-nvlink.txt"));
+	load_path(&l, data("topo-nvlink.txt"));
 	e = info_get(info_get(l.f.info, "topology"), "pairs");
 	assert_int_equal(count(e), 6);
 	e = e->child;
@@ -544,7 +505,7 @@ static void test_table_old(void **state)
 	struct loaded l;
 
 	(void)state;
-	load(&l, data("table-old.txt"));
+	load_path(&l, data("table-old.txt"));
 	str_is(l.f.info, "driver", "390.30");
 	is_null(l.f.info, "cuda_version");
 	gpu_is(&l, 0, "Tesla V100-SXM2...", 16160, 1024, 1, 12, 41);
@@ -558,7 +519,7 @@ static void test_lookalike(void **state)
 	struct loaded l;
 
 	(void)state;
-	load(&l, data("lookalike.log"));
+	load_path(&l, data("lookalike.log"));
 	assert_null(info_get(l.f.info, "gpus"));
 	assert_null(info_get(l.f.info, "topology"));
 	assert_int_equal(l.r->ngpu, 0);
@@ -573,7 +534,7 @@ static void test_truncated(void **state)
 	struct loaded l;
 
 	(void)state;
-	load(&l, data("truncated.csv"));
+	load_path(&l, data("truncated.csv"));
 	assert_int_equal(l.r->ngpu, 2);
 	gpu_is(&l, 0, "NVIDIA L4", 23034, 1200, 1, 30, 40.1);
 	gpu_is(&l, 1, "NVIDIA L4", 23034, 1300, 1, 35, 41.2);
@@ -658,7 +619,7 @@ static void same_as_plain(const char *name, const char *path, double want)
 {
 	struct loaded l;
 
-	load(&l, path);
+	load_path(&l, path);
 	if (fabs(digest(l.r) - want) > 1e-6)
 		fail_msg("%s: a variant gave other samples", name);
 	unload(&l);
@@ -676,11 +637,11 @@ static void test_variants(void **state)
 		/* high bytes, control characters and a stray separator: noise, not a row */
 		static const char noise[] = "\x81\xfe\xc3\x28\x01\x02 \xff\xfe,\x7f\x1b[0m\xa0\xa1 9 \x80";
 
-		load(&l, data(name));
+		load_path(&l, data(name));
 		want = digest(l.r);
 		assert_true(l.r->ngpu > 0);
 		unload(&l);
-		p = slurp(data(name), &n);
+		p = read_file(data(name), &n);
 
 		q = crlf(p, n, &m);
 		same_as_plain(name, spit("crlf", q, m), want);
@@ -701,7 +662,7 @@ static void test_long_line(void **state)
 	const size_t big = 10 * 1000 * 1000;
 	struct loaded l;
 	size_t n, m;
-	char *p = slurp(data("query-ts-index-nounits.csv"), &n);
+	char *p = read_file(data("query-ts-index-nounits.csv"), &n);
 	char *line = malloc(big);
 	char *q;
 
@@ -710,7 +671,7 @@ static void test_long_line(void **state)
 	for (size_t i = 0; i < big; i++)
 		line[i] = i % 7 == 6 ? ',' : (char)('a' + i % 26);
 	q = insert_line(p, n, 3, line, big, &m);
-	load(&l, spit("long", q, m));
+	load_path(&l, spit("long", q, m));
 	assert_int_equal(l.r->ngpu, 6);
 	gpu_is(&l, 0, "NVIDIA A100-SXM4-80GB", 81920, 41984, 3, 99, 390.25);
 	assert_int_equal(warnings_with(&l, "long-line"), 1);

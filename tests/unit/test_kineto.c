@@ -16,13 +16,14 @@
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "ingest/ingest.h"
+#include "tests/unit/ingest_fixture.h"
 #include "ingest/kineto.h"
 
 #define DATA "tests/data/kineto/"
 
 /* ---- helpers ---- */
 
-struct loaded {
+struct trace_loaded {
 	struct trial *t;
 	struct run *r;
 	struct arena a;
@@ -54,9 +55,9 @@ static void real_path(char *out, size_t size, const char *name)
 	fclose(f);
 }
 
-static struct loaded *load(const char *path)
+static struct trace_loaded *trace_load(const char *path)
 {
-	struct loaded *l = xcalloc(1, sizeof(*l));
+	struct trace_loaded *l = xcalloc(1, sizeof(*l));
 
 	snprintf(l->path, sizeof(l->path), "%s", path);
 	l->t = trial_new();
@@ -66,7 +67,7 @@ static struct loaded *load(const char *path)
 	return l;
 }
 
-static void unload(struct loaded *l)
+static void trace_unload(struct trace_loaded *l)
 {
 	arena_release(&l->a);
 	trial_free(l->t);
@@ -136,22 +137,6 @@ static void assert_sorted(const struct rank *k)
 {
 	for (size_t i = 1; i < k->nev; i++)
 		assert_true(k->ev[i - 1].start <= k->ev[i].start);
-}
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	struct buf b;
-	char chunk[4096];
-	size_t n;
-
-	assert_non_null(f);
-	buf_init(&b, 0);
-	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
-		buf_add(&b, chunk, n);
-	fclose(f);
-	*len = b.len;
-	return buf_detach(&b);
 }
 
 static void dump_rank(struct buf *b, const struct rank *k)
@@ -295,13 +280,13 @@ static void test_us_to_ns(void **state)
 static void test_era_2021(void **state)
 {
 	char path[4096];
-	struct loaded *l;
+	struct trace_loaded *l;
 	const struct rank *k;
 	const struct gpu_event *e;
 
 	(void)state;
 	data_path(path, sizeof(path), "era-2021.json");
-	l = load(path);
+	l = trace_load(path);
 	assert_int_equal(l->r->nranks, 1);
 	k = &l->r->ranks[0];
 	assert_int_equal(k->rank, -1);
@@ -337,20 +322,20 @@ static void test_era_2021(void **state)
 	assert_int_equal(info_i(l->f.info, "steps"), 1);
 	assert_true(info_get(l->f.info, "span_s")->v.d == 520e-6);
 	assert_int_equal(l->t->diags.count, 0);
-	unload(l);
+	trace_unload(l);
 }
 
 /* Absolute µs with ns digits; the rank's own device is the second entry. */
 static void test_era_frac(void **state)
 {
 	char path[4096];
-	struct loaded *l;
+	struct trace_loaded *l;
 	const struct rank *k;
 	const struct gpu_event *e;
 
 	(void)state;
 	data_path(path, sizeof(path), "era-frac.json");
-	l = load(path);
+	l = trace_load(path);
 	k = &l->r->ranks[0];
 	assert_int_equal(k->rank, 1);
 	assert_int_equal(k->world_size, 2);
@@ -394,7 +379,7 @@ static void test_era_frac(void **state)
 	assert_string_equal(info_get(l->f.info, "nccl_version")->v.s, "2.21.5");
 	assert_true(info_get(l->f.info, "span_s")->v.d == 1021499e-9);
 	assert_int_equal(l->t->diags.count, 0);
-	unload(l);
+	trace_unload(l);
 }
 
 /* Relative µs, baseTimeNanoseconds after traceEvents; ROCm; symmetric memory. */
@@ -402,14 +387,14 @@ static void test_era_base(void **state)
 {
 	static const int64_t base = 1735632360000000000LL;
 	char path[4096];
-	struct loaded *l;
+	struct trace_loaded *l;
 	const struct rank *k;
 	const struct gpu_event *e;
 	struct info *dev;
 
 	(void)state;
 	data_path(path, sizeof(path), "era-base.json");
-	l = load(path);
+	l = trace_load(path);
 	k = &l->r->ranks[0];
 	assert_int_equal(k->rank, 2);
 	assert_int_equal(k->world_size, 4);
@@ -455,7 +440,7 @@ static void test_era_base(void **state)
 	assert_non_null(dev->child);
 	assert_string_equal(info_get(dev->child, "compute_capability")->v.s, "9.4");
 	assert_int_equal(info_i(dev->child, "memory_total_bytes"), 206141652992LL);
-	unload(l);
+	trace_unload(l);
 }
 
 /* Every chunk size from 1 to 64 bytes gives what one whole buffer gives. */
@@ -473,7 +458,7 @@ static void test_chunks(void **state)
 		char *whole;
 
 		data_path(path, sizeof(path), files[f]);
-		data = slurp(path, &len);
+		data = read_file(path, &len);
 		whole = digest(data, len, 0);
 		assert_non_null(strstr(whole, "events={"));
 		for (size_t chunk = 1; chunk <= 64; chunk++) {
@@ -498,9 +483,9 @@ static void test_crlf(void **state)
 
 	(void)state;
 	data_path(path, sizeof(path), "era-2021.json");
-	a = slurp(path, &la);
+	a = read_file(path, &la);
 	data_path(path, sizeof(path), "crlf.json");
-	b = slurp(path, &lb);
+	b = read_file(path, &lb);
 	assert_true(lb > la);
 	da = digest(a, la, 0);
 	db = digest(b, lb, 7);
@@ -516,11 +501,11 @@ static void test_crlf(void **state)
 static void test_invalid_json(void **state)
 {
 	char path[4096], want[16384];
-	struct loaded *l;
+	struct trace_loaded *l;
 
 	(void)state;
 	data_path(path, sizeof(path), "invalid.json");
-	l = load(path);
+	l = trace_load(path);
 	snprintf(want, sizeof(want), "%s: byte 175: invalid JSON: parse error: after key and "
 		 "value, inside map, I expect ',' or '}'", path);
 	print_diags(&l->t->diags);
@@ -528,35 +513,35 @@ static void test_invalid_json(void **state)
 	assert_int_equal(l->t->diags.count, 1);	/* one message, then stop */
 	assert_int_equal(l->r->ranks[0].nev, 1);	/* the event before it is kept */
 	assert_int_equal(l->r->sources[0].errors, 1);
-	unload(l);
+	trace_unload(l);
 }
 
 static void test_binary_noise(void **state)
 {
 	char path[4096], want[16384];
-	struct loaded *l;
+	struct trace_loaded *l;
 
 	(void)state;
 	data_path(path, sizeof(path), "garbage.json");
-	l = load(path);
+	l = trace_load(path);
 	snprintf(want, sizeof(want),
 		 "%s: byte 166: invalid JSON: lexical error: invalid character inside string", path);
 	print_diags(&l->t->diags);
 	assert_int_equal(count_diag(&l->t->diags, want), 1);
 	assert_int_equal(l->r->ranks[0].nev, 1);
-	unload(l);
+	trace_unload(l);
 }
 
 /* A gzip cut in the middle: what was read is kept, the cut is named by its byte. */
 static void test_truncated_gzip(void **state)
 {
 	char path[4096], want[16384];
-	struct loaded *l;
+	struct trace_loaded *l;
 	const struct rank *k;
 
 	(void)state;
 	data_path(path, sizeof(path), "cut.json.gz");
-	l = load(path);
+	l = trace_load(path);
 	/* 294397: python3 zlib.decompressobj(31).decompress() of the cut file's bytes;
 	 * 1481: the complete events in those bytes */
 	snprintf(want, sizeof(want), "%s: byte 294397: the trace ends inside its JSON "
@@ -569,17 +554,17 @@ static void test_truncated_gzip(void **state)
 	assert_sorted(k);
 	assert_int_equal(k->ev[1480].start, (1000000 + 10 * 1480) * 1000LL);
 	assert_int_equal(info_i(info_get(l->f.info, "events"), "kernel"), 1481);
-	unload(l);
+	trace_unload(l);
 }
 
 static void test_no_gpu_events(void **state)
 {
 	char path[4096], want[16384];
-	struct loaded *l;
+	struct trace_loaded *l;
 
 	(void)state;
 	data_path(path, sizeof(path), "nogpu.json");
-	l = load(path);
+	l = trace_load(path);
 	snprintf(want, sizeof(want), "%s: warning: no GPU activity in the trace (CPU-only profile)",
 		 path);
 	assert_int_equal(count_diag(&l->t->diags, want), 1);
@@ -589,19 +574,19 @@ static void test_no_gpu_events(void **state)
 	assert_int_equal(l->r->ranks[0].dev.index, -1);
 	assert_int_equal(info_i(l->f.info, "steps"), 1);
 	assert_int_equal(info_get(l->f.info, "devices")->child, NULL);
-	unload(l);
+	trace_unload(l);
 }
 
 /* Deep nesting is skipped whole; events without a usable ts are counted and named. */
 static void test_deep_and_bad_events(void **state)
 {
 	char path[4096], want[16384];
-	struct loaded *l;
+	struct trace_loaded *l;
 	const struct gpu_event *e;
 
 	(void)state;
 	data_path(path, sizeof(path), "deep.json");
-	l = load(path);
+	l = trace_load(path);
 	assert_int_equal(l->r->ranks[0].nev, 3);
 	e = find_event(&l->r->ranks[0], "k_deep");
 	assert_int_equal(e->correlation, 5);	/* read after 100 levels of arrays */
@@ -615,18 +600,18 @@ static void test_deep_and_bad_events(void **state)
 		 "\"ts\": skipped", path);
 	assert_int_equal(count_diag(&l->t->diags, want), 1);
 	assert_int_equal(l->r->sources[0].errors, 2);
-	unload(l);
+	trace_unload(l);
 }
 
 /* Times that would overflow int64 once the base is added are refused, and said. */
 static void test_edge_times(void **state)
 {
 	char path[4096], want[16384];
-	struct loaded *l;
+	struct trace_loaded *l;
 
 	(void)state;
 	data_path(path, sizeof(path), "edge-times.json");
-	l = load(path);
+	l = trace_load(path);
 	assert_int_equal(l->r->ranks[0].nev, 1);
 	assert_int_equal(l->r->ranks[0].ev[0].start, 5000);	/* the bad base is not added */
 	assert_int_equal(l->r->ranks[0].nmem, 0);	/* its ts is out of range */
@@ -641,7 +626,7 @@ static void test_edge_times(void **state)
 		 "times are kept relative", path);
 	assert_int_equal(count_diag(&l->t->diags, want), 1);
 	assert_int_equal(l->t->diags.count, 3);
-	unload(l);
+	trace_unload(l);
 }
 
 /* Two traces of one rank are kept apart and said. */
@@ -703,13 +688,13 @@ static void test_real(void **state)
 {
 	const struct truth *w = *state;
 	char path[4096];
-	struct loaded *l;
+	struct trace_loaded *l;
 	const struct info *ev;
 	const struct rank *k;
 	int64_t in_step = 0, comm_bytes = 0;
 
 	real_path(path, sizeof(path), w->file);
-	l = load(path);
+	l = trace_load(path);
 	print_diags(&l->t->diags);
 	ev = info_get(l->f.info, "events");
 	assert_int_equal(info_i(ev, "kernel"), w->kernel);
@@ -742,55 +727,55 @@ static void test_real(void **state)
 	assert_int_equal(comm_bytes, w->comm_bytes);
 	assert_int_equal(k->nev ? k->ev[0].start : -1, w->first);
 	assert_int_equal(l->t->diags.errors, 0);
-	unload(l);
+	trace_unload(l);
 }
 
 /* The CPU-only real trace says so, in the exact words. */
 static void test_real_cpu_only(void **state)
 {
 	char path[4096], want[16384];
-	struct loaded *l;
+	struct trace_loaded *l;
 
 	(void)state;
 	real_path(path, sizeof(path), "hta__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz");
-	l = load(path);
+	l = trace_load(path);
 	snprintf(want, sizeof(want), "%s: warning: no GPU activity in the trace (CPU-only profile)",
 		 path);
 	assert_int_equal(count_diag(&l->t->diags, want), 1);
 	/* "deviceProperties": [] lists no device; it does not leave them unknown */
 	assert_int_equal(info_get(l->f.info, "devices")->type, INFO_ARR);
 	assert_null(info_get(l->f.info, "devices")->child);
-	unload(l);
+	trace_unload(l);
 }
 
 /* A bare array of events, without the object around it: devices unknown. */
 static void test_bare_array(void **state)
 {
 	char path[4096];
-	struct loaded *l;
+	struct trace_loaded *l;
 
 	(void)state;
 	data_path(path, sizeof(path), "bare.json");
-	l = load(path);
+	l = trace_load(path);
 	assert_int_equal(l->r->ranks[0].nev, 1);
 	assert_int_equal(l->r->ranks[0].ev[0].start, 1500);
 	assert_int_equal(l->r->ranks[0].ev[0].end, 2500);
 	assert_int_equal(info_get(l->f.info, "devices")->type, INFO_NULL);
 	assert_int_equal(info_get(l->f.info, "rank")->type, INFO_NULL);
-	unload(l);
+	trace_unload(l);
 }
 
 /* The 2-rank NCCL trace: its collectives, as the kernels' args give them. */
 static void test_real_nccl(void **state)
 {
 	char path[4096];
-	struct loaded *l;
+	struct trace_loaded *l;
 	const struct rank *k;
 	int allreduce = 0, bcast_f32 = 0, bcast_i64 = 0, with_op = 0;
 
 	(void)state;
 	real_path(path, sizeof(path), "hta__nccl_parser_config__nccl_data.json.gz");
-	l = load(path);
+	l = trace_load(path);
 	k = &l->r->ranks[0];
 	for (size_t i = 0; i < k->nev; i++) {
 		const struct gpu_event *e = &k->ev[i];
@@ -814,7 +799,7 @@ static void test_real_nccl(void **state)
 	assert_int_equal(bcast_i64, 3);
 	assert_int_equal(with_op, 21);
 	assert_string_equal(l->r->nccl_version.v, "2.17.1");
-	unload(l);
+	trace_unload(l);
 }
 
 int main(void)
