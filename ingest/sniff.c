@@ -126,17 +126,18 @@ static int compile_all(void)
 	return 0;
 }
 
-/* Text: no NUL bytes and few control characters other than tab, CR, LF, ESC, FF. */
+/*
+ * Text: at most 1% NUL bytes and other control characters (tab, CR, LF,
+ * ESC, FF, VT and BS are fine): a log with a burst of binary noise near its
+ * start is still a log. Binary formats are far above that.
+ */
 static bool looks_text(const unsigned char *p, size_t n)
 {
 	size_t bad = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		if (!p[i])
-			return false;
-		if (p[i] < 0x20 && !strchr("\t\r\n\x1b\f\v\b", p[i]))
+	for (size_t i = 0; i < n; i++)
+		if (p[i] < 0x20 && (!p[i] || !strchr("\t\r\n\x1b\f\v\b", p[i])))
 			bad++;
-	}
 	return bad * 100 <= n;
 }
 

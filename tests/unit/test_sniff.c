@@ -110,6 +110,26 @@ static void nothing_known(void **state)
 	assert_int_equal(sniff_str("{\"a\": 1}", NULL), FMT_UNKNOWN);
 }
 
+static void noise_inside_a_log(void **state)
+{
+	static const char line[] = "host:1:1 [0] NCCL INFO Channel 00/02 :    0   1 via P2P/IPC\n";
+	char log[4096];
+	size_t n = 0;
+	struct sniff sn;
+
+	while (n + sizeof(line) - 1 <= sizeof(log)) {
+		memcpy(log + n, line, sizeof(line) - 1);
+		n += sizeof(line) - 1;
+	}
+	memcpy(log + 600, "\0\0\x01\x02\0\xff\0\0", 8);	/* 7 control bytes in 4 KiB */
+	sniff_bytes((const unsigned char *)log, n, true, &sn);
+	assert_int_equal(sn.format, FMT_NCCL_LOG);
+	memset(log + 100, 0, 200);	/* 5% NUL: not text any more */
+	sniff_bytes((const unsigned char *)log, n, true, &sn);
+	assert_int_equal(sn.format, FMT_UNKNOWN);
+	assert_string_equal(sn.why, "binary data of no known format");
+}
+
 static void names_round_trip(void **state)
 {
 	for (int f = 0; f < FMT_COUNT; f++) {
@@ -127,6 +147,7 @@ int main(void)
 		cmocka_unit_test(logs_mix_formats),
 		cmocka_unit_test(binary_magic),
 		cmocka_unit_test(nothing_known),
+		cmocka_unit_test(noise_inside_a_log),
 		cmocka_unit_test(names_round_trip),
 	};
 
