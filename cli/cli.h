@@ -37,6 +37,8 @@ int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Prints every diagnostic of d on stderr (warnings unless -q), then the suppressed count. */
 void print_diags(const struct diags *d);
+/* Prints only the errors of d (and, with -v, the rest): for commands whose output lists them all. */
+void print_errors(const struct diags *d);
 /*
  * The options every command takes: -q, -v, --color[=WHEN], --patterns FILE
  * (the training-log patterns of ingest/trainlog.h). Returns 1 when argv[*i]

@@ -31,7 +31,7 @@ int load_and_analyze(const char *dir, struct trial **tp, struct analysis **ap)
 	*ap = NULL;
 	if (!t)
 		return EXIT_NO_INPUT;
-	print_diags(&t->diags);
+	print_errors(&t->diags);	/* the rest are findings in the output */
 	if (!t->nruns) {
 		error("%s: no run found: a trial holds one directory per run", dir);
 		return EXIT_NO_INPUT;

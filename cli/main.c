@@ -160,6 +160,25 @@ int common_option(const char *cmd, int argc, char **argv, int *i)
 	return 1;
 }
 
+void print_errors(const struct diags *d)
+{
+	struct buf line = BUF_INIT;
+
+	if (verbosity > 0) {
+		print_diags(d);
+		return;
+	}
+	buf_init(&line, 0);
+	for (size_t i = 0; i < d->count; i++) {
+		if (d->items[i].severity != DIAG_ERROR)
+			continue;
+		buf_reset(&line);
+		diag_format(&d->items[i], &line);
+		fprintf(stderr, "%s\n", line.data);
+	}
+	buf_release(&line);
+}
+
 bool is_help(const char *arg)
 {
 	return !strcmp(arg, "--help") || !strcmp(arg, "-h");

@@ -201,6 +201,8 @@ static void comm_lines(const struct analysis *a, FILE *f)
 	}
 }
 
+#define FINDINGS_SHOWN 12
+
 static void lists(const struct analysis *a, FILE *f)
 {
 	size_t warnings = 0, errors = 0;
@@ -220,9 +222,18 @@ static void lists(const struct analysis *a, FILE *f)
 		errors += a->findings[i].severity == DIAG_ERROR;
 		warnings += a->findings[i].severity == DIAG_WARNING;
 	}
-	if (errors || warnings)
-		fprintf(f, "Findings: %zu errors, %zu warnings about the inputs "
-			"(listed on stderr and in analyze --json)\n", errors, warnings);
+	if (!a->nfindings)
+		return;
+	fprintf(f, "Findings about the inputs: %zu errors, %zu warnings, %zu notes\n", errors,
+		warnings, a->nfindings - errors - warnings);
+	for (size_t i = 0; i < a->nfindings && i < FINDINGS_SHOWN; i++)
+		fprintf(f, "  %s%s%s%s\n", a->findings[i].source ? a->findings[i].source : "",
+			a->findings[i].source ? ": " : "",
+			a->findings[i].severity == DIAG_INFO ? "note: " :
+			a->findings[i].severity == DIAG_WARNING ? "warning: " : "error: ",
+			a->findings[i].message);
+	if (a->nfindings > FINDINGS_SHOWN)
+		fprintf(f, "  ... and %zu more in analyze --json\n", a->nfindings - FINDINGS_SHOWN);
 }
 
 int analysis_write_text(const struct analysis *a, FILE *f)
