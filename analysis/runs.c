@@ -843,6 +843,12 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		}
 	}
 	mark_warmup(rr);
+	for (size_t g = 0; g < n && r->nranks > 1; g++)
+		if (!rr->gpu[g].nsteps && rr->steps_total > 0)
+			analysis_finding(a, DIAG_WARNING, "rank-without-steps", NULL,
+					 "run '%s', GPU %d: its trace gives no step of GPU work (damaged, or "
+					 "from another part of the run): the run's numbers rest on the "
+					 "other GPUs", r->name, rr->gpu[g].rank);
 	for (size_t g = 0; g < n; g++) {
 		const struct rank *k = r->nranks ? &r->ranks[g] : NULL;
 

@@ -1416,9 +1416,12 @@ static int kt_finish(void *st)
 			  "\"baseTimeNanoseconds\" is out of range: times are kept relative");
 	link_events(k);
 	comm = count_comm(k);
-	if (!k->ngev && k->events)
+	if (!k->ngev && k->events && ret == 0 && !k->failed)
 		diag_warn(k->ctx->diags, "cpu-only", &pos,
 			  "no GPU activity in the trace (CPU-only profile)");
+	else if (!k->ngev && k->events)
+		diag_warn(k->ctx->diags, "no-gpu-read", &pos,
+			  "no GPU activity in the part of the trace that could be read");
 	k->ctx->src->events += k->events;
 	k->ctx->src->errors += k->errors;
 	rk = commit(k, &steps_from);
