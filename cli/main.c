@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "core/buf.h"
+#include "ingest/ingest.h"
 #include "ingest/trainlog.h"
 
 int verbosity;
@@ -213,9 +215,27 @@ int show_help(const char *cmd)
 	return EXIT_DONE;
 }
 
+/* "reading rank0.pt.trace.json.gz: 45%" on one line of the terminal, cleared at the end. */
+static void show_progress(const char *path, int64_t done, int64_t total)
+{
+	const char *base = strrchr(path, '/');
+
+	if (verbosity < 0)
+		return;
+	if (done >= total) {
+		fputs("\r\033[K", stderr);
+		return;
+	}
+	fprintf(stderr, "\rreading %s: %3d%%\033[K", base ? base + 1 : path,
+		(int)(100 * done / (total ? total : 1)));
+}
+
 int main(int argc, char **argv)
 {
 	const struct command *c;
+
+	if (isatty(2))
+		ingest_set_progress(show_progress);
 
 	if (argc < 2) {
 		list_commands(stderr);

@@ -12,6 +12,15 @@
 #include "ingest/registry.h"
 
 #define CHUNK (64 * 1024)
+#define PROGRESS_EVERY (2 * 1024 * 1024)	/* bytes on disk between two reports */
+#define PROGRESS_MIN (8 * 1024 * 1024)	/* smaller files are read without a report */
+
+static ingest_progress_fn *progress;
+
+void ingest_set_progress(ingest_progress_fn *fn)
+{
+	progress = fn;
+}
 
 /* One open input: the gzip stream (plain files read through it unchanged). */
 struct input {
@@ -20,6 +29,7 @@ struct input {
 	int64_t offset;		/* decompressed bytes read so far */
 	struct diags *diags;
 	bool failed;		/* a read error was recorded */
+	off_t reported;		/* file offset of the last progress report */
 };
 
 static int input_open(struct input *in, const char *path, struct diags *d, int64_t *size)
@@ -32,6 +42,7 @@ static int input_open(struct input *in, const char *path, struct diags *d, int64
 	in->diags = d;
 	in->offset = 0;
 	in->failed = false;
+	in->reported = 0;
 	*size = -1;
 	if (fd < 0)
 		return diag_error(d, "unreadable", &pos, "%s", strerror(errno));
@@ -80,6 +91,20 @@ static ssize_t input_read(struct input *in, void *buf, size_t n)
 	else
 		diag_error(in->diags, "corrupt", &pos, "compressed data is corrupt: %s", msg);
 	return got > 0 ? got : -1;
+}
+
+/* Tells the progress hook how far into the file (on disk) reading is. */
+static void report_progress(struct input *in, const struct ingest_file *f, bool end)
+{
+	off_t at;
+
+	if (!progress || f->size < PROGRESS_MIN)
+		return;
+	at = gzoffset(in->gz);
+	if (end || at - in->reported >= PROGRESS_EVERY) {
+		progress(f->path, end ? f->size : (int64_t)at, f->size);
+		in->reported = at;
+	}
 }
 
 /* Readers active on one file, with their states. */
@@ -279,8 +304,11 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 	if (s.act[0].r->input != READ_PATH) {
 		feed(&s, lines, (const char *)head, have);
 		chunk = xmalloc(CHUNK);
-		while (got > 0 && (got = input_read(&in, chunk, CHUNK)) > 0)
+		while (got > 0 && (got = input_read(&in, chunk, CHUNK)) > 0) {
 			feed(&s, lines, chunk, (size_t)got);
+			report_progress(&in, out, false);
+		}
+		report_progress(&in, out, true);
 	}
 	finish_all(&s, out, lines);
 	info_str(a, out->info, "format", format_name(out->sniff.format));

@@ -28,6 +28,15 @@ struct ingest_file {
 };
 
 /*
+ * A hook told how far the reading of a large file has come: done and total
+ * are bytes of the file on disk (total -1 for standard input); it is called
+ * every few MiB and once with done == total at the end. NULL: no progress.
+ * The CLI installs one when stderr is a terminal.
+ */
+typedef void ingest_progress_fn(const char *path, int64_t done, int64_t total);
+void ingest_set_progress(ingest_progress_fn *fn);
+
+/*
  * Reads path into run r of trial t (r NULL: a file of the trial itself,
  * such as trial.ini, that belongs to no run). Diagnostics go to t->diags. The info
  * tree is allocated from `a`. Returns 0 when the file was read or
