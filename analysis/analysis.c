@@ -201,6 +201,7 @@ struct analysis *analysis_run(const struct trial *t)
 	a->title = t->title.v;
 	a->hypothesis = t->hypothesis;
 	a->question = t->question;
+	a->memory_reserve_bytes = t->memory_reserve_gb.set ? t->memory_reserve_gb.v * 1e9 : NAN;
 	a->nruns = t->nruns;
 	a->runs = arena_alloc(&a->arena, (t->nruns ? t->nruns : 1) * sizeof(*a->runs));
 	findings_from_diags(a, &t->diags);

@@ -193,6 +193,7 @@ struct analysis {
 	const char *title;
 	enum hypothesis hypothesis;
 	enum question question;
+	double memory_reserve_bytes;	/* trial.ini memory_reserve_gb in bytes; NaN unset */
 	struct run_result *runs;
 	size_t nruns;
 	struct comparison cmp;

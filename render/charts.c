@@ -316,8 +316,13 @@ static void memory_bar(const struct analysis *a, size_t run, size_t gi, struct c
 	const struct gpu_result *g = &a->runs[run].gpu[gi];
 	double x = (double)axis_add_cat(&p->x, gpu_cat_label(a, run, gi, c));
 
+	double at = GB(g->peak_memory);
+
+	/* a capacity line just above the bar would strike the label through: go above it */
+	if (g->memory_total >= g->peak_memory && g->memory_total - g->peak_memory < g->memory_total / 8)
+		at = GB(g->memory_total);
 	panel_rect(p, run_cat(a, run), x - 0.3, 0, x + 0.3, GB(g->peak_memory));
-	panel_label(p, CAT_INK, MS_ABOVE, x, GB(g->peak_memory), chart_strf(c, "%.1f GB", GB(g->peak_memory)));
+	panel_label(p, CAT_INK, MS_ABOVE, x, at, chart_strf(c, "%.1f GB", GB(g->peak_memory)));
 	if (g->memory_total < 0)
 		return;
 	panel_line(p, CAT_INK, 0, "capacity");
@@ -366,6 +371,9 @@ static int chart_memory(const struct analysis *a, struct chart_layout *c, const 
 	}
 	for (k = 0; k < sizeof(capacities) / sizeof(capacities[0]); k++)
 		panel_hline(p, CAT_REFERENCE, MS_DASHED | capacities[k].style, capacities[k].gb, capacities[k].name);
+	if (isfinite(a->memory_reserve_bytes) && a->memory_reserve_bytes > 0)	/* what fits an H200 with the reserve */
+		panel_hline(p, CAT_REFERENCE, MS_DASHED | MS_BELOW, capacities[0].gb - GB(a->memory_reserve_bytes),
+			    chart_strf(c, "H200 less the %.0f GB reserve", GB(a->memory_reserve_bytes)));
 	if (cap)
 		chart_add_legend(c, CAT_INK, 0, true, "this GPU's capacity");
 	chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true, "reference capacity");
