@@ -720,13 +720,16 @@ static void log_steps(struct gpu_result *g, const struct run *r)
 		return;
 	g->steps = xcalloc(n, sizeof(*g->steps));
 	for (size_t i = 0; i < r->nlog; i++) {
+		size_t k = g->nsteps;
+
 		if (r->log[i].step_time_s <= 0)
 			continue;
-		g->steps[g->nsteps++] = (struct step_point){
-			.number = r->log[i].step >= 0 ? r->log[i].step : (int64_t)g->nsteps,
+		g->steps[k] = (struct step_point){
+			.number = r->log[i].step >= 0 ? r->log[i].step : (int64_t)k,
 			.window_s = r->log[i].step_time_s,
 			.parts = { NAN, NAN, NAN, NAN, NAN, NAN },
 		};
+		g->nsteps = k + 1;
 	}
 }
 
