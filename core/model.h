@@ -62,6 +62,7 @@ struct gpu_event {
 	const char *name;	/* interned kernel name, or "Memcpy HtoD" ... */
 	const char *op;		/* interned name of the CPU op that launched it; NULL */
 	const char *input_types;/* interned "c10::BFloat16, float" of that op; NULL */
+	const char *input_dims;	/* interned "[[4096,1024],[1024]]" of that op; NULL */
 	int64_t correlation;	/* launch correlation id; -1 none */
 	int64_t bytes;		/* memcpy/memset bytes, collective message bytes; -1 unknown */
 	int32_t stream;		/* stream id; -1 unknown */

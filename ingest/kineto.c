@@ -32,6 +32,7 @@ enum ctn {
 	CT_EVENT,	/* { "ph", "cat", "name", "ts", "dur", "args" } */
 	CT_ARGS,	/* the event's "args" */
 	CT_INTYPES,	/* args "Input type": [ "float", ... ] */
+	CT_INDIMS,	/* args "Input Dims": [[4096, 1024], [], ...], kept as compact text */
 	CT_DEVICES,	/* "deviceProperties": [ device, ... ] */
 	CT_DEVICE,
 	CT_DIST,	/* "distributedInfo" */
@@ -42,7 +43,7 @@ enum key {
 	K_NONE,
 	K_TRACE_EVENTS, K_DEVPROPS, K_DISTINFO, K_BASETIME,
 	K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS,
-	K_EXTID, K_CORR, K_DEVICE, K_STREAM, K_BYTES, K_INTYPE, K_COLLNAME,
+	K_EXTID, K_CORR, K_DEVICE, K_STREAM, K_BYTES, K_INTYPE, K_INDIMS, K_COLLNAME,
 	K_INNELEMS, K_OUTNELEMS, K_DTYPE, K_GROUP, K_ALLOC, K_RESERVED, K_DEVID, K_DEVTYPE,
 	K_ID, K_DNAME, K_MEM, K_CCMAJ, K_CCMIN, K_SMS,
 	K_RANK, K_WORLD, K_NCCLVER, K_BACKEND,
@@ -64,7 +65,7 @@ struct pev {
 	char ph;
 	uint8_t cat;		/* enum cat */
 	int64_t byte;		/* offset of the event in the file */
-	struct buf name, intype, coll, dtype;
+	struct buf name, intype, indims, coll, dtype;
 };
 
 struct pdev {
@@ -78,6 +79,7 @@ struct cpu_op {
 	int64_t nelems;		/* record_param_comms message elements; -1 */
 	const char *name;	/* interned */
 	const char *input_types;/* interned; NULL */
+	const char *input_dims;	/* interned "[[4096,1024],[1024]]"; NULL */
 	int32_t parent;		/* innermost op around it on its thread; -1 */
 	uint8_t coll, dtype;	/* record_param_comms' collective; COLL_NONE */
 };
@@ -258,7 +260,7 @@ static const struct keydef event_keys[] = {
 static const struct keydef arg_keys[] = {
 	NUM("External id", K_EXTID, ext, 0), NUM("correlation", K_CORR, corr, 0),
 	NUM("device", K_DEVICE, device, 0), NUM("stream", K_STREAM, stream, 0),
-	NUM("bytes", K_BYTES, bytes, 0), KEY("Input type", K_INTYPE),
+	NUM("bytes", K_BYTES, bytes, 0), KEY("Input type", K_INTYPE), KEY("Input Dims", K_INDIMS),
 	KEY("Collective name", K_COLLNAME), KEY("dtype", K_DTYPE),
 	NUM("In msg nelems", K_INNELEMS, in_nelems, 0),
 	NUM("Out msg nelems", K_OUTNELEMS, out_nelems, 0),
@@ -300,6 +302,8 @@ static const struct {
 	{ CT_EVENTS, K_NONE, true, CT_EVENT },
 	{ CT_EVENT, K_ARGS, true, CT_ARGS },
 	{ CT_ARGS, K_INTYPE, false, CT_INTYPES },
+	{ CT_ARGS, K_INDIMS, false, CT_INDIMS },
+	{ CT_INDIMS, K_NONE, false, CT_INDIMS },	/* one shape per input */
 	{ CT_DEVICES, K_NONE, true, CT_DEVICE },
 };
 
@@ -420,6 +424,7 @@ static void pev_reset(struct pev *e, int64_t byte)
 	e->byte = byte;
 	buf_reset(&e->name);
 	buf_reset(&e->intype);
+	buf_reset(&e->indims);
 	buf_reset(&e->coll);
 	buf_reset(&e->dtype);
 }
@@ -557,6 +562,7 @@ static void on_cpu_op(struct kt *k, struct pev *e)
 		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0), .tid = e->tid,
 		.ext = e->ext, .nelems = msg_elems(e), .name = intern_buf(k, &e->name),
 		.input_types = intern_buf(k, &e->intype), .parent = -1,
+		.input_dims = e->indims.overflow ? NULL : intern_buf(k, &e->indims),
 		.coll = COLL_NONE, .dtype = DT_UNKNOWN,
 	};
 	if (e->coll.len) {
@@ -711,6 +717,16 @@ static void base_number(struct kt *k, const char *s, size_t n)
 	k->bad_base = true;
 }
 
+/* Appends one element of "Input Dims" (a number, or '[' opening a shape), comma-separated. */
+static void add_dims(struct kt *k, const char *s, size_t n)
+{
+	struct buf *b = &k->ev.indims;
+
+	if (b->len && b->data[b->len - 1] != '[')
+		buf_addch(b, ',');
+	buf_add(b, s, n);
+}
+
 static int cb_number(void *ctx, const char *s, size_t n)
 {
 	struct kt *k = ctx;
@@ -719,6 +735,10 @@ static int cb_number(void *ctx, const char *s, size_t n)
 	int64_t v;
 
 	mark(k);
+	if (top(k) == CT_INDIMS) {
+		add_dims(k, s, n);
+		return 1;
+	}
 	if (top(k) == CT_ROOT && k->key == K_BASETIME)
 		base_number(k, s, n);
 	else if (top(k) == CT_DIST)
@@ -861,6 +881,8 @@ static void push(struct kt *k, bool map)
 		}
 	}
 	k->has_devs |= child == CT_DEVICES;
+	if (child == CT_INDIMS)
+		add_dims(k, "[", 1);
 	if (k->depth < MAX_DEPTH)
 		k->stack[k->depth] = child;
 	k->depth++;
@@ -880,6 +902,8 @@ static void pop(struct kt *k)
 
 	k->depth--;
 	k->key = K_NONE;
+	if (kind == CT_INDIMS)
+		buf_addch(&k->ev.indims, ']');
 	if (kind == CT_EVENT)
 		event_done(k);
 	else if (kind == CT_DEVICE)
@@ -956,6 +980,7 @@ static void *kt_open(struct ingest_ctx *ctx)
 	k->rank = k->world = -1;
 	buf_init(&k->ev.name, MAX_NAME);
 	buf_init(&k->ev.intype, MAX_NAME);
+	buf_init(&k->ev.indims, MAX_NAME);
 	buf_init(&k->ev.coll, MAX_NAME);
 	buf_init(&k->ev.dtype, MAX_NAME);
 	buf_init(&k->dev.name, MAX_NAME);
@@ -1230,6 +1255,7 @@ static void link_events(struct kt *k)
 			continue;
 		g->op = o->name;
 		g->input_types = o->input_types;
+		g->input_dims = o->input_dims;
 		if (g->cls == EVC_COMM)
 			comm_from_op(g, k, o);
 	}
@@ -1442,6 +1468,7 @@ static void kt_free(void *st)
 	yajl_free(k->yh);
 	buf_release(&k->ev.name);
 	buf_release(&k->ev.intype);
+	buf_release(&k->ev.indims);
 	buf_release(&k->ev.coll);
 	buf_release(&k->ev.dtype);
 	buf_release(&k->dev.name);

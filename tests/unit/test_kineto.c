@@ -148,9 +148,10 @@ static void dump_rank(struct buf *b, const struct rank *k)
 	for (size_t i = 0; i < k->nev; i++) {
 		const struct gpu_event *e = &k->ev[i];
 
-		buf_addf(b, "ev %lld %lld %s op=%s in=%s c=%lld b=%lld s=%d d=%d st=%d %d%d%d%d\n",
+		buf_addf(b, "ev %lld %lld %s op=%s in=%s dims=%s c=%lld b=%lld s=%d d=%d st=%d %d%d%d%d\n",
 			 (long long)e->start, (long long)e->end, e->name, e->op ? e->op : "-",
-			 e->input_types ? e->input_types : "-", (long long)e->correlation,
+			 e->input_types ? e->input_types : "-", e->input_dims ? e->input_dims : "-",
+			 (long long)e->correlation,
 			 (long long)e->bytes, (int)e->stream, (int)e->device, (int)e->step,
 			 e->kind, e->cls, e->dtype, e->coll);
 	}
@@ -298,6 +299,7 @@ static void test_era_2021(void **state)
 	assert_int_equal(e->end, 1621401187223180000LL);
 	assert_string_equal(e->op, "aten::mm");
 	assert_string_equal(e->input_types, "float, float");
+	assert_string_equal(e->input_dims, "[[32,64],[64,16]]");
 	assert_int_equal(e->step, 1);
 	assert_int_equal(e->stream, 7);
 	assert_int_equal(e->device, 0);
@@ -353,6 +355,7 @@ static void test_era_frac(void **state)
 	assert_int_equal(e->end, 1712195495505595124LL);	/* dur 12.0005 µs */
 	assert_string_equal(e->op, "aten::addmm");
 	assert_string_equal(e->input_types, "c10::BFloat16, c10::BFloat16, c10::BFloat16, Scalar");
+	assert_string_equal(e->input_dims, "[[1024],[8,512],[512,1024],[],[]]");
 	assert_int_equal(e->step, 3);
 	assert_int_equal(e->cls, EVC_COMPUTE);
 	e = find_event(k, "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)");
