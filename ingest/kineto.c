@@ -46,7 +46,7 @@ enum key {
 	K_EXTID, K_CORR, K_DEVICE, K_STREAM, K_BYTES, K_INTYPE, K_INDIMS, K_COLLNAME,
 	K_INNELEMS, K_OUTNELEMS, K_DTYPE, K_GROUP, K_ALLOC, K_RESERVED, K_DEVID, K_DEVTYPE,
 	K_ID, K_DNAME, K_MEM, K_CCMAJ, K_CCMIN, K_SMS,
-	K_RANK, K_WORLD, K_NCCLVER, K_BACKEND,
+	K_RANK, K_WORLD, K_NCCLVER, K_BACKEND, K_PGCOUNT,
 };
 
 /* Event categories, both the current names and the 2021 ones. */
@@ -104,7 +104,7 @@ struct kt {
 	struct pdev dev;
 	int64_t base;		/* baseTimeNanoseconds; UNSET */
 	bool bad_base;		/* it was given, but out of range */
-	int64_t rank, world;
+	int64_t rank, world, pg_count;	/* distributedInfo; -1 not given */
 	const char *nccl_version, *backend;	/* interned; NULL */
 	struct gpu_event *gev;
 	size_t ngev, cap_gev;
@@ -279,7 +279,7 @@ static const struct keydef device_keys[] = {
 
 static const struct keydef dist_keys[] = {
 	KEY("rank", K_RANK), KEY("world_size", K_WORLD),
-	KEY("nccl_version", K_NCCLVER), KEY("backend", K_BACKEND),
+	KEY("nccl_version", K_NCCLVER), KEY("backend", K_BACKEND), KEY("pg_count", K_PGCOUNT),
 	{ NULL, 0, 0, 0 }
 };
 
@@ -703,6 +703,8 @@ static void dist_number(struct kt *k, const char *s, size_t n)
 		k->rank = v;
 	else if (k->key == K_WORLD)
 		k->world = v;
+	else if (k->key == K_PGCOUNT)
+		k->pg_count = v;
 }
 
 static void base_number(struct kt *k, const char *s, size_t n)
@@ -977,7 +979,7 @@ static void *kt_open(struct ingest_ctx *ctx)
 	}
 	k->base = k->first = k->last = UNSET;
 	k->tok = -1;
-	k->rank = k->world = -1;
+	k->rank = k->world = k->pg_count = -1;
 	buf_init(&k->ev.name, MAX_NAME);
 	buf_init(&k->ev.intype, MAX_NAME);
 	buf_init(&k->ev.indims, MAX_NAME);
@@ -1413,6 +1415,7 @@ static void describe(struct kt *k, const struct rank *rk, size_t steps_from,
 		 (double)(k->last - k->first) / NS_PER_S);
 	info_str(c->arena, c->info, "nccl_version", k->nccl_version);
 	info_str(c->arena, c->info, "backend", k->backend);
+	info_i64_or_null(c, c->info, "process_groups", k->pg_count);
 }
 
 static int64_t count_comm(const struct kt *k)

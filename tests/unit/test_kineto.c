@@ -748,6 +748,9 @@ static void test_real_cpu_only(void **state)
 	/* "deviceProperties": [] lists no device; it does not leave them unknown */
 	assert_int_equal(info_get(l->f.info, "devices")->type, INFO_ARR);
 	assert_null(info_get(l->f.info, "devices")->child);
+	/* distributedInfo: "backend": "gloo", "pg_count": 10 (read with Python's json) */
+	assert_string_equal(info_get(l->f.info, "backend")->v.s, "gloo");
+	assert_int_equal(info_get(l->f.info, "process_groups")->v.i, 10);
 	trace_unload(l);
 }
 
@@ -765,6 +768,7 @@ static void test_bare_array(void **state)
 	assert_int_equal(l->r->ranks[0].ev[0].end, 2500);
 	assert_int_equal(info_get(l->f.info, "devices")->type, INFO_NULL);
 	assert_int_equal(info_get(l->f.info, "rank")->type, INFO_NULL);
+	assert_int_equal(info_get(l->f.info, "process_groups")->type, INFO_NULL);
 	trace_unload(l);
 }
 
