@@ -35,6 +35,15 @@ DEP_CFLAGS := $(shell pkg-config --cflags $(PC_PKGS) 2>/dev/null)
 DEP_LIBS   := $(shell pkg-config --libs $(PC_PKGS) 2>/dev/null) -lcsv -ldl -lm
 TEST_LIBS  := $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
 
+# Building needs the -dev packages; say so plainly instead of failing to compile.
+# (check, demo and deps install them first, then build through a second make.)
+DEPS_OK := $(shell pkg-config --exists $(PC_PKGS) 2>/dev/null && test -e /usr/include/csv.h && echo yes)
+ifeq ($(DEPS_OK),)
+ifneq ($(filter-out deps deps-ok check demo clean fuzz,$(or $(MAKECMDGOALS),all)),)
+$(error missing build dependencies: run 'make deps' first ('make check' and 'make demo' install them themselves))
+endif
+endif
+
 ifeq ($(V),)
 Q = @
 say = @printf '  %-6s %s\n' $(1) $(2);
