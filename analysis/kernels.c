@@ -74,16 +74,6 @@ static const struct dtype_rule {
 
 static pcre2_code *compiled[NRULES];
 static struct pattern_table table = PATTERN_TABLE(rules, compiled, 0);
-static pcre2_match_data *md;
-
-static bool compile_rules(void)
-{
-	if (!pattern_compile(&table))
-		return false;
-	if (!md)
-		md = pcre2_match_data_create(4, NULL);
-	return md != NULL;
-}
 
 /* nvjet's type letters: the first is the A operand's storage type. */
 static enum dtype nvjet_letter(char c, bool tf32)
@@ -107,16 +97,16 @@ static enum dtype dtype_from_name_tokens(const char *name)
 	const char *g;
 	size_t len;
 
-	if (!compile_rules())
+	if (!pattern_compile(&table))
 		return DT_UNKNOWN;
-	if (pattern_match(&table, 0, name, n, md) && pattern_group(md, 1, name, &g, &len)) {
+	if (pattern_find(&table, 0, name, n) && pattern_get(&table, 1, name, &g, &len)) {
 		char a = *g;	/* the A operand's letter */
-		bool tf32 = pattern_group(md, 2, name, &g, &len) && len > 0;
+		bool tf32 = pattern_get(&table, 2, name, &g, &len) && len > 0;
 
 		return nvjet_letter(a, tf32);
 	}
 	for (size_t i = 1; i < NRULES; i++)
-		if (pattern_match(&table, i, name, n, md))
+		if (pattern_find(&table, i, name, n))
 			return rules[i].dt;
 	return DT_UNKNOWN;
 }

@@ -20,6 +20,7 @@ struct pattern_table {
 	size_t stride;		/* sizeof an element */
 	uint32_t options;	/* PCRE2 compile options, e.g. PCRE2_MULTILINE */
 	pcre2_code **code;	/* n slots, filled by pattern_compile */
+	pcre2_match_data *md;	/* the table's own, for readers that keep no state of their own */
 	int state;		/* 0 not compiled, 1 compiled, -1 a pattern is bad */
 };
 
@@ -34,9 +35,16 @@ struct pattern_table {
  */
 bool pattern_compile(struct pattern_table *t);
 
+/* Frees what pattern_compile made (static tables live for the process and need not). */
+void pattern_release(struct pattern_table *t);
+
 /* True when pattern i of t matches s[0..n); groups are then in md. */
 bool pattern_match(const struct pattern_table *t, size_t i, const char *s, size_t n,
 		   pcre2_match_data *md);
+
+/* pattern_match and pattern_group on the table's own match data (one thread). */
+bool pattern_find(struct pattern_table *t, size_t i, const char *s, size_t n);
+bool pattern_get(const struct pattern_table *t, int g, const char *s, const char **start, size_t *len);
 
 /* Group g of the last match in md: its start and length; false when it did not take part. */
 bool pattern_group(pcre2_match_data *md, int g, const char *s, const char **start, size_t *len);

@@ -47,26 +47,21 @@ static const char *const pattern_src[P_COUNT] = {
 
 static pcre2_code *compiled[P_COUNT];
 static struct pattern_table patterns = PATTERN_TABLE(pattern_src, compiled, 0);
-static pcre2_match_data *match;
 
 static bool compile_patterns(void)
 {
-	if (!pattern_compile(&patterns))
-		return false;	/* a bad built-in pattern: the tests catch it */
-	if (!match)
-		match = pcre2_match_data_create(16, NULL);
-	return match != NULL;
+	return pattern_compile(&patterns);	/* false: a bad built-in pattern, caught by the tests */
 }
 
 static bool matches(enum pat p, const char *s, size_t n)
 {
-	return pattern_match(&patterns, p, s, n, match);
+	return pattern_find(&patterns, p, s, n);
 }
 
 /* Group g of the last match: its start and length; false when it did not take part. */
 static bool group(int g, const char *s, const char **start, size_t *len)
 {
-	return pattern_group(match, g, s, start, len);
+	return pattern_get(&patterns, g, s, start, len);
 }
 
 /* ---- small text helpers ---- */

@@ -115,16 +115,6 @@ static const struct signature {
 
 static pcre2_code *compiled[NSIG];
 static struct pattern_table table = PATTERN_TABLE(signatures, compiled, PCRE2_MULTILINE);
-static pcre2_match_data *match;
-
-static int compile_all(void)
-{
-	if (!pattern_compile(&table))
-		return -1;	/* a bad built-in pattern: caught by the tests */
-	if (!match)
-		match = pcre2_match_data_create(1, NULL);
-	return 0;
-}
 
 /*
  * Text: at most 1% NUL bytes and other control characters (tab, CR, LF,
@@ -230,7 +220,7 @@ void sniff_bytes(const unsigned char *head, size_t len, bool complete, struct sn
 		out->contains = 1u << json;
 		return;
 	}
-	if (compile_all() < 0) {
+	if (!pattern_compile(&table)) {
 		out->why = "internal error: a built-in pattern does not compile";
 		return;
 	}
@@ -239,7 +229,7 @@ void sniff_bytes(const unsigned char *head, size_t len, bool complete, struct sn
 
 		if (out->contains & (1u << f))
 			continue;
-		if (pcre2_match(compiled[i], head, len, 0, 0, match, NULL) < 0)
+		if (!pattern_find(&table, i, (const char *)head, len))
 			continue;
 		out->contains |= 1u << f;
 		if (out->format == FMT_UNKNOWN)

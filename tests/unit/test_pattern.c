@@ -39,7 +39,13 @@ static void compiles_once_and_matches(void **state)
 	assert_false(pattern_group(md, 2, "step 7", &g, &n));	/* did not take part */
 	assert_false(pattern_group(md, 9, "step 7", &g, &n));	/* past the ovector */
 	assert_false(pattern_match(&t, 1, line, strlen(line), md));
+	/* the table's own match data */
+	assert_true(pattern_find(&t, 1, "x NCCL WARN y", 13));
+	assert_true(pattern_get(&t, 1, "x NCCL WARN y", &g, &n));
+	assert_memory_equal(g, "WARN", 4);
 	pcre2_match_data_free(md);
+	pattern_release(&t);
+	assert_int_equal(t.state, 0);
 }
 
 static void a_bad_pattern_fails_for_good(void **state)
@@ -51,6 +57,7 @@ static void a_bad_pattern_fails_for_good(void **state)
 	assert_false(pattern_compile(&t));
 	assert_false(pattern_compile(&t));
 	assert_int_equal(t.state, -1);
+	pattern_release(&t);
 }
 
 int main(void)
