@@ -194,6 +194,21 @@ struct rank *run_rank(struct run *r, int32_t rank)
 	return k;
 }
 
+struct rank *run_trace_rank(struct run *r, const char *trace, int32_t dev, bool *created)
+{
+	struct rank *k;
+
+	*created = false;
+	for (size_t i = 0; i < r->nranks; i++)
+		if (r->ranks[i].trace == trace && r->ranks[i].dev.index == dev)
+			return &r->ranks[i];
+	k = run_rank(r, -1);
+	k->trace = trace;
+	k->dev.index = dev;
+	*created = true;
+	return k;
+}
+
 struct source *run_add_source(struct run *r, const char *path, const char *format)
 {
 	struct source *s;

@@ -303,6 +303,13 @@ struct run *trial_find_run(struct trial *t, const char *name);	/* NULL if none *
 /* The rank numbered `rank` of the run, added if absent (rank -1 always adds). */
 struct rank *run_rank(struct run *r, int32_t rank);
 struct source *run_add_source(struct run *r, const char *path, const char *format);
+/*
+ * The rank that a file holding several GPUs' work (nsys) gives to device
+ * dev: found by the file's interned path and the device, or added with rank
+ * -1, that trace and that device index (then *created is set, so that the
+ * caller fills in what it knows of the device).
+ */
+struct rank *run_trace_rank(struct run *r, const char *trace, int32_t dev, bool *created);
 /* Frees what a run owns (its arrays), not the run itself: for runs outside a trial. */
 void run_release(struct run *r);
 

@@ -10,7 +10,6 @@
 #include "ingest/kineto.h"
 
 #define MAX_FIELDS 32
-#define MAX_DEVICES 64
 
 /* Columns of the reports, whatever their header says. */
 enum col {
@@ -59,7 +58,6 @@ struct nc {
 	int64_t first, last;	/* span of the timeline; INT64_MIN none */
 	struct info *summary;	/* the `summary` array; NULL until a summary row */
 	bool found;
-	int rank_of[MAX_DEVICES + 1];	/* device (last: unknown) -> index in run->ranks */
 };
 
 static void on_field(void *s, size_t len, void *data)
@@ -240,17 +238,9 @@ static int nc_line(void *st, const char *line, size_t len, int64_t lineno)
 
 static struct rank *rank_of(struct nc *n, int32_t dev)
 {
-	struct run *r = n->ctx->run;
-	struct rank *k;
-	int slot = dev >= 0 && dev < MAX_DEVICES ? dev : MAX_DEVICES;
+	bool created;
 
-	if (n->rank_of[slot] >= 0)
-		return &r->ranks[n->rank_of[slot]];
-	k = run_rank(r, -1);
-	n->rank_of[slot] = (int)(k - r->ranks);
-	k->trace = n->ctx->path;
-	k->dev.index = dev;
-	return k;
+	return run_trace_rank(n->ctx->run, n->ctx->path, dev, &created);
 }
 
 static void describe_trace(struct nc *n)
@@ -294,8 +284,6 @@ static void *nc_open(struct ingest_ctx *ctx)
 	}
 	buf_init(&n->f.text, 0);
 	n->first = n->last = INT64_MIN;
-	for (int i = 0; i <= MAX_DEVICES; i++)
-		n->rank_of[i] = -1;
 	return n;
 }
 

@@ -12,7 +12,6 @@
 #include "core/xalloc.h"
 #include "ingest/kineto.h"
 
-#define MAX_DEVICES 64
 #define MAX_TIME 4000000000000000000LL	/* keeps epoch + time inside int64 */
 
 enum { N_KERNEL, N_MEMCPY, N_MEMSET, N_RUNTIME, N_COUNT };
@@ -38,7 +37,6 @@ struct ns {
 	int64_t count[N_COUNT];
 	int64_t first, last;	/* span of GPU work, launches and steps; INT64_MIN none */
 	bool failed;		/* the export could not be read: no findings about it */
-	int rank_of[MAX_DEVICES + 1];	/* device (last: unknown) -> index in run->ranks; -1 none */
 };
 
 /* CUPTI_ActivityMemcpyKind, as Kineto names the copies. */
@@ -380,19 +378,14 @@ static void shift(struct ns *n)
 	}
 }
 
-/* The rank of one device of the file, made on first use. */
+/* The rank of one device of the file, made (with its device and steps) on first use. */
 static struct rank *rank_of(struct ns *n, int32_t dev)
 {
-	struct run *r = n->ctx->run;
-	struct rank *k;
-	int slot = dev >= 0 && dev < MAX_DEVICES ? dev : MAX_DEVICES;
+	bool created;
+	struct rank *k = run_trace_rank(n->ctx->run, n->ctx->path, dev, &created);
 
-	if (n->rank_of[slot] >= 0)
-		return &r->ranks[n->rank_of[slot]];
-	k = run_rank(r, -1);
-	n->rank_of[slot] = (int)(k - r->ranks);
-	k->trace = n->ctx->path;
-	k->dev.index = dev;
+	if (!created)
+		return k;
 	for (size_t i = 0; i < n->ndevs; i++)
 		if (n->devs[i].index == dev)
 			k->dev = n->devs[i];
@@ -472,8 +465,6 @@ static void *ns_open(struct ingest_ctx *ctx)
 	n->ctx = ctx;
 	n->by_corr = (struct imap)IMAP_INIT;
 	n->first = n->last = INT64_MIN;
-	for (int i = 0; i <= MAX_DEVICES; i++)
-		n->rank_of[i] = -1;
 	return n;
 }
 
