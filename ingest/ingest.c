@@ -256,6 +256,7 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 	ssize_t got = 0;
 	size_t have = 0;
 	bool lines;
+	const struct reader *reader;
 
 	memset(out, 0, sizeof(*out));
 	memset(&scratch, 0, sizeof(scratch));
@@ -279,27 +280,23 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 		goto close;
 	}
 
+	reader = reader_for(out->sniff.format);
+	if (reader && reader->input == READ_PATH && !strcmp(path, "-")) {
+		out->skipped = "this format is read from a named file, not from standard input";
+		goto close;
+	}
 	s.ctx = (struct ingest_ctx){ .trial = t, .run = r ? r : &scratch, .loose = !r,
 				     .path = out->path, .diags = &t->diags, .arena = a,
 				     .info = out->info };
-	r = s.ctx.run;
-	s.ctx.src = run_add_source(r, out->path, format_name(out->sniff.format));
 	buf_init(&s.line, READER_MAX_LINE);
 	pick_readers(&s, out);
-	if (s.n && s.act[0].r->input == READ_PATH && !strcmp(path, "-")) {
-		for (size_t i = 0; i < s.n; i++)
-			s.act[i].r->free(s.act[i].st);
-		s.n = 0;
-		out->skipped = "this format is read from a named file, not from standard input";
-		r->nsources--;
-		goto close;
-	}
 	if (!s.n) {
 		out->skipped = out->sniff.format == FMT_UNKNOWN ? out->sniff.why :
 			       "recognised, but scaleaudit has no reader for it yet";
-		r->nsources--;	/* it contributed nothing */
 		goto close;
 	}
+	/* readers hold &s.ctx, so the source they count into can come now that one took the file */
+	s.ctx.src = run_add_source(s.ctx.run, out->path, format_name(out->sniff.format));
 	lines = s.act[0].r->input == READ_LINES;
 	if (s.act[0].r->input != READ_PATH) {
 		feed(&s, lines, (const char *)head, have);
