@@ -7,8 +7,6 @@
 #include "analysis/analysis.h"
 #include "core/xalloc.h"
 
-#define H200_BYTES (141LL * 1000000000)
-#define MI300X_BYTES (192LL * 1000000000)
 #define DAY_S 86400.0
 
 static void add(struct analysis *a, const char *id, const char *text)
@@ -54,21 +52,23 @@ static int64_t one_gpu_need(const struct analysis *a, const char **from)
 	return c->ngpu ? sum : -1;
 }
 
-static void fits(struct analysis *a, const struct trial *t)
+static void fits(struct analysis *a)
 {
 	const char *from = NULL;
 	int64_t need = one_gpu_need(a, &from);
-	double reserve = t->memory_reserve_gb.set ? t->memory_reserve_gb.v * 1e9 : 0;
-	const char *rsv = t->memory_reserve_gb.set ?
-			  analysis_printf(a, " plus a reserve of %.0f GB", t->memory_reserve_gb.v) :
+	bool has_reserve = !isnan(a->memory_reserve_bytes);
+	double reserve = has_reserve ? a->memory_reserve_bytes : 0;
+	const char *rsv = has_reserve ?
+			  analysis_printf(a, " plus a reserve of %.0f GB", reserve / 1e9) :
 			  " (no memory_reserve_gb in trial.ini)";
+	int64_t h200 = gpu_capacity_by_name("H200"), mi300x = gpu_capacity_by_name("MI300X");
 
 	if (need < 0)
 		return;
-	if (need + reserve <= H200_BYTES)
+	if (need + reserve <= h200)
 		add(a, "fits-h200", analysis_printf(a, "the job fits one H200 (141 GB): %s is %.1f GB%s",
 						    from, need / 1e9, rsv));
-	else if (need + reserve <= MI300X_BYTES)
+	else if (need + reserve <= mi300x)
 		add(a, "fits-mi300x", analysis_printf(a, "the job does not fit one H200 but fits one MI300X "
 						      "(192 GB): %s is %.1f GB%s", from, need / 1e9, rsv));
 	else
@@ -143,7 +143,7 @@ void analysis_advise(struct analysis *a, const struct trial *t)
 	b = &a->runs[a->cmp.baseline];
 	c = &a->runs[a->cmp.candidate];
 	independent_runs(a, b, c);
-	fits(a, t);
+	fits(a);
 	nccl_transport(a, c);
 	rebalance(a, c);
 	rental(a, t, c);

@@ -275,13 +275,16 @@ static void nominal_link(struct run_result *rr)
 	}
 }
 
-/* Known capacities, for logs that do not state them (bytes as the cards report). */
+/*
+ * Known capacities, for logs that do not state them, and for the advice's
+ * "fits one H200 / MI300X" (usable memory, shared/reference/blackwell.md §1.2).
+ */
 static const struct {
 	const char *token;
 	int64_t bytes;
 } capacities[] = {
-	{ "B300", 288LL * 1000000000 }, { "B200", 192LL * 1000000000 },
-	{ "GB200", 192LL * 1000000000 }, { "H200", 141LL * 1000000000 },
+	{ "B300", 288LL * 1000000000 }, { "GB200", 186LL * 1000000000 },
+	{ "B200", 180LL * 1000000000 }, { "H200", 141LL * 1000000000 },
 	{ "H100 NVL", 94LL * 1000000000 }, { "H100", 80LL * 1000000000 },
 	{ "MI300X", 192LL * 1000000000 }, { "MI325X", 256LL * 1000000000 },
 	{ "A100-SXM4-80GB", 80LL * 1000000000 }, { "A100 80GB", 80LL * 1000000000 },
@@ -341,6 +344,17 @@ static void gpu_memory(struct gpu_result *g, const struct run *r, const struct r
 		g->memory_total = gpu_capacity_by_name(g->name);
 }
 
+/* The number of a GPU's last warm-up step; INT64_MIN when none. */
+static int64_t last_warm_step(const struct gpu_result *g)
+{
+	int64_t last = INT64_MIN;
+
+	for (size_t i = 0; i < g->nsteps; i++)
+		if (g->steps[i].warmup)
+			last = g->steps[i].number;
+	return last;
+}
+
 /* Communication per collective and dtype, per steady step, averaged over GPUs. */
 static void run_comm(struct run_result *rr, const struct run *r)
 {
@@ -350,12 +364,8 @@ static void run_comm(struct run_result *rr, const struct run *r)
 	memset(acc, 0, sizeof(acc));
 	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
 		const struct rank *k = &r->ranks[g];
-		const struct gpu_result *gr = &rr->gpu[g];
-		int64_t last_warm = INT64_MIN;
+		int64_t last_warm = last_warm_step(&rr->gpu[g]);
 
-		for (size_t i = 0; i < gr->nsteps; i++)
-			if (gr->steps[i].warmup)
-				last_warm = gr->steps[i].number;
 		for (size_t i = 0; i < k->nev; i++) {
 			const struct gpu_event *e = &k->ev[i];
 			struct coll_result *c;
@@ -485,16 +495,6 @@ static void run_imbalance(struct analysis *a, struct run_result *rr)
 		im->waiting_rank = rr->gpu[lo_b].rank;
 	}
 	im->flagged = im->reason != NULL;
-}
-
-static int64_t last_warm_step(const struct gpu_result *g)
-{
-	int64_t last = INT64_MIN;
-
-	for (size_t i = 0; i < g->nsteps; i++)
-		if (g->steps[i].warmup)
-			last = g->steps[i].number;
-	return last;
 }
 
 static int by_time_desc(const void *a, const void *b)
