@@ -1,5 +1,6 @@
 #include "tests/unit/ingest_fixture.h"
 
+#include <ftw.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -118,4 +119,17 @@ char *read_file(const char *path, size_t *n)
 	fclose(f);
 	*n = b.len;
 	return buf_detach(&b);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+int remove_tree(const char *dir)
+{
+	return nftw(dir, remove_one, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -30,6 +30,8 @@ bool load_real(struct loaded *x, const char *rel);
 void load_bytes(struct loaded *x, const char *data, size_t n);
 void load_str(struct loaded *x, const char *s);
 void unload(struct loaded *x);
+/* Removes dir and everything under it; 0, or -1 when something stayed. */
+int remove_tree(const char *dir);
 /* The whole of a file, NUL-terminated, in a malloc'd buffer; its length in *n. */
 char *read_file(const char *path, size_t *n);
 

@@ -594,15 +594,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	static const char *const names[] = { "crlf", "gz.gz", "noise", "long", "cut" };
-	char path[512];
-
 	(void)state;
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s", tmpdir, names[i]);
-		unlink(path);
-	}
-	return rmdir(tmpdir);
+	return remove_tree(tmpdir);
 }
 
 int main(void)
