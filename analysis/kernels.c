@@ -1,10 +1,14 @@
 #include "analysis/kernels.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/intern.h"
 #include "core/pattern.h"
+#include "core/xalloc.h"
 
 /* Name tokens of matmul-class kernels; none of them appears in NCCL names. */
 static const char *const matmul_tokens[] = {
@@ -237,4 +241,124 @@ void kernel_label(const struct gpu_event *e, char *buf, size_t size)
 	for (char *c = buf; *c; c++)
 		if (!isprint((unsigned char)*c))
 			*c = '?';
+}
+
+/* One distinct kind of kernel and what was said of it. */
+struct memo_entry {
+	const char *name, *op, *types;	/* interned: compared by pointer */
+	uint8_t cls, coll, dtype;
+	struct kernel_facts facts;
+};
+
+struct kernel_memo {
+	struct memo_entry *slots;	/* open addressing; name NULL = empty */
+	size_t cap;			/* power of two */
+	size_t n;
+	struct intern labels;
+	const char **by_index;		/* distinct labels, by label_index */
+	size_t nlabels, cap_labels;
+};
+
+struct kernel_memo *kernel_memo_new(void)
+{
+	struct kernel_memo *m = xcalloc(1, sizeof(*m));
+
+	m->cap = 256;
+	m->slots = xcalloc(m->cap, sizeof(*m->slots));
+	return m;
+}
+
+static size_t memo_hash(const struct gpu_event *e)
+{
+	uintptr_t h = (uintptr_t)e->name * 31 + (uintptr_t)e->op;
+
+	h = h * 31 + (uintptr_t)e->input_types;
+	h = h * 31 + ((uintptr_t)e->cls << 16 | (uintptr_t)e->coll << 8 | e->dtype);
+	return (size_t)(h ^ (h >> 17) ^ (h >> 31));
+}
+
+static bool memo_same(const struct memo_entry *x, const struct gpu_event *e)
+{
+	return x->name == e->name && x->op == e->op && x->types == e->input_types &&
+	       x->cls == e->cls && x->coll == e->coll && x->dtype == e->dtype;
+}
+
+static struct memo_entry *memo_slot(struct memo_entry *slots, size_t cap, const struct gpu_event *e)
+{
+	size_t i = memo_hash(e) & (cap - 1);
+
+	while (slots[i].name && !memo_same(&slots[i], e))
+		i = (i + 1) & (cap - 1);
+	return &slots[i];
+}
+
+static void memo_grow(struct kernel_memo *m)
+{
+	size_t cap = m->cap * 2;
+	struct memo_entry *slots = xcalloc(cap, sizeof(*slots));
+
+	for (size_t i = 0; i < m->cap; i++) {
+		const struct memo_entry *x = &m->slots[i];
+		struct gpu_event key = { .name = x->name, .op = x->op, .input_types = x->types,
+					 .cls = x->cls, .coll = x->coll, .dtype = x->dtype };
+
+		if (x->name)
+			*memo_slot(slots, cap, &key) = *x;
+	}
+	free(m->slots);
+	m->slots = slots;
+	m->cap = cap;
+}
+
+/* The index of a label, adding it to the list when it is new. */
+static size_t label_index(struct kernel_memo *m, const char *label)
+{
+	for (size_t i = 0; i < m->nlabels; i++)	/* only when a new kind of kernel appears */
+		if (m->by_index[i] == label)
+			return i;
+	xgrow(&m->by_index, &m->cap_labels, m->nlabels + 1, sizeof(*m->by_index));
+	m->by_index[m->nlabels] = label;
+	return m->nlabels++;
+}
+
+const struct kernel_facts *kernel_memo_get(struct kernel_memo *m, const struct gpu_event *e)
+{
+	static const char unnamed[] = "?";
+	struct gpu_event key = *e;
+	struct memo_entry *x;
+	char buf[160];
+
+	if (!key.name)
+		key.name = unnamed;	/* an empty slot is a NULL name */
+	x = memo_slot(m->slots, m->cap, &key);
+	if (x->name)
+		return &x->facts;
+	if ((m->n + 1) * 4 > m->cap * 3) {
+		memo_grow(m);
+		x = memo_slot(m->slots, m->cap, &key);
+	}
+	kernel_label(e, buf, sizeof(buf));
+	*x = (struct memo_entry){ .name = key.name, .op = e->op, .types = e->input_types,
+				  .cls = e->cls, .coll = e->coll, .dtype = e->dtype };
+	x->facts.label = intern_str(&m->labels, buf);
+	x->facts.label_index = label_index(m, x->facts.label);
+	x->facts.matmul = e->cls == EVC_COMPUTE && (kernel_is_matmul(e->name) || op_is_matmul(e->op));
+	x->facts.dtype = e->name ? kernel_dtype(e->name, e->input_types) : DT_UNKNOWN;
+	m->n++;
+	return &x->facts;
+}
+
+size_t kernel_memo_labels(const struct kernel_memo *m)
+{
+	return m->nlabels;
+}
+
+void kernel_memo_free(struct kernel_memo *m)
+{
+	if (!m)
+		return;
+	free(m->slots);
+	free(m->by_index);
+	intern_release(&m->labels);
+	free(m);
 }

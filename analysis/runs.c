@@ -402,7 +402,7 @@ static void run_comm(struct run_result *rr, const struct run *r)
 }
 
 /* Share of matmul-class kernel time by dtype, over steady steps of every GPU. */
-static void run_precision(struct run_result *rr, const struct run *r)
+static void run_precision(struct run_result *rr, const struct run *r, struct kernel_memo *memo)
 {
 	double by[DT_COUNT] = { 0 }, total = 0;
 
@@ -414,13 +414,15 @@ static void run_precision(struct run_result *rr, const struct run *r)
 
 		for (size_t i = 0; i < k->nev; i++) {
 			const struct gpu_event *e = &k->ev[i];
+			const struct kernel_facts *f;
 			double d = ns_to_s(e->end - e->start);
-			enum dtype dt;
 
-			if (e->cls != EVC_COMPUTE || !(kernel_is_matmul(e->name) || op_is_matmul(e->op)))
+			if (e->cls != EVC_COMPUTE)
 				continue;
-			dt = kernel_dtype(e->name, e->input_types);
-			by[dt] += d;
+			f = kernel_memo_get(memo, e);
+			if (!f->matmul)
+				continue;
+			by[f->dtype] += d;
 			total += d;
 		}
 	}
@@ -509,35 +511,47 @@ static int by_time_desc(const void *a, const void *b)
 #define TOP_KERNELS 12
 
 /* The kernel families that took the most time per steady step on one GPU. */
-static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank *k)
+/* Drops the slots of labels no steady kernel of this GPU had; returns how many are left. */
+static size_t compact_labels(struct kernel_time *t, size_t n)
 {
-	struct intern labels = INTERN_INIT;
+	size_t m = 0;
+
+	for (size_t j = 0; j < n; j++)
+		if (t[j].label)
+			t[m++] = t[j];
+	return m;
+}
+
+static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank *k,
+		    struct kernel_memo *memo)
+{
 	struct kernel_time *t = NULL;
 	size_t n = 0, cap = 0;
 	int64_t last_warm = last_warm_step(g);
 	double steady = (double)g->nsteps;
-	char buf[160];
 
 	for (size_t i = 0; i < g->nsteps; i++)
 		steady -= g->steps[i].warmup;
 	for (size_t i = 0; steady > 0 && i < k->nev; i++) {
 		const struct gpu_event *e = &k->ev[i];
-		const char *label;
+		const struct kernel_facts *f;
 		size_t j;
 
 		if (e->step < 0 || e->step <= last_warm)
 			continue;
-		kernel_label(e, buf, sizeof(buf));
-		label = intern_str(&labels, buf);
-		for (j = 0; j < n && t[j].label != label; j++)
-			;
-		if (j == n) {
-			xgrow(&t, &cap, n + 1, sizeof(*t));
-			t[n++] = (struct kernel_time){ .label = label, .name = e->name, .cls = e->cls };
+		f = kernel_memo_get(memo, e);
+		if (f->label_index >= n) {	/* the memo's labels, zeroed up to this one */
+			xgrow(&t, &cap, f->label_index + 1, sizeof(*t));
+			memset(t + n, 0, (f->label_index + 1 - n) * sizeof(*t));
+			n = f->label_index + 1;
 		}
+		j = f->label_index;
+		if (!t[j].label)
+			t[j] = (struct kernel_time){ .label = f->label, .name = e->name, .cls = e->cls };
 		t[j].time_per_step_s += ns_to_s(e->end - e->start);
 		t[j].calls_per_step++;
 	}
+	n = compact_labels(t, n);
 	if (n > 1)
 		qsort(t, n, sizeof(*t), by_time_desc);
 	g->ntop = n < TOP_KERNELS ? n : TOP_KERNELS;
@@ -549,7 +563,6 @@ static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank 
 		g->top[i].calls_per_step = (int64_t)llround((double)t[i].calls_per_step / steady);
 	}
 	free(t);
-	intern_release(&labels);
 }
 
 #define MAX_LANES 4000
@@ -818,6 +831,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		      struct run_result *rr)
 {
 	struct windows *w;
+	struct kernel_memo *memo = kernel_memo_new();	/* one classification per kind of kernel */
 	int32_t idx[64];
 	size_t n = r->nranks ? r->nranks : gpus_without_traces(r, idx, 64);
 
@@ -858,7 +872,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		gpu_means(&rr->gpu[g]);
 		gpu_memory(&rr->gpu[g], r, k, g == 0);
 		if (k) {
-			gpu_top(a, &rr->gpu[g], k);
+			gpu_top(a, &rr->gpu[g], k, memo);
 			gpu_lanes(a, &rr->gpu[g], k, &w[g]);
 		}
 		if (!isnan(rr->gpu[g].mean_step_s) &&
@@ -872,7 +886,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	run_bw(rr, r);
 	nominal_link(rr);
 	run_comm(rr, r);
-	run_precision(rr, r);
+	run_precision(rr, r, memo);
 	run_imbalance(a, rr);
 	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : run_inferred_strategy(rr);
 	rr->status = r->status != RUN_UNKNOWN ? r->status :
@@ -889,5 +903,6 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		free(w[g].bounds);
 	}
 	free(w);
+	kernel_memo_free(memo);
 	(void)t;
 }
