@@ -3,10 +3,12 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "analysis/kernels.h"
+#include "core/intern.h"
 
 static const struct {
 	const char *name;
@@ -85,11 +87,44 @@ static void labels(void **state)
 	assert_string_equal(buf, "aten::mm");
 }
 
+static void memo_classifies_each_kind_once(void **state)
+{
+	struct kernel_memo *m = kernel_memo_new();
+	struct intern names = INTERN_INIT;
+	struct gpu_event gemm = { .name = intern_str(&names, "nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT"),
+				  .cls = EVC_COMPUTE };
+	struct gpu_event norm = { .name = intern_str(&names, "layer_norm_kernel"), .cls = EVC_COMPUTE,
+				  .op = intern_str(&names, "aten::native_layer_norm") };
+	const struct kernel_facts *a = kernel_memo_get(m, &gemm), *b = kernel_memo_get(m, &norm);
+	char name[32];
+
+	assert_ptr_equal(kernel_memo_get(m, &gemm), a);	/* the same kind: the same facts */
+	assert_true(a->matmul);
+	assert_int_equal(a->dtype, DT_BF16);
+	assert_string_equal(a->label, "GEMM bf16 (cuBLAS nvjet)");
+	assert_false(b->matmul);
+	assert_string_equal(b->label, "aten::native_layer_norm");
+	assert_int_equal(a->label_index, 0);
+	assert_int_equal(b->label_index, 1);
+	for (int i = 0; i < 1000; i++) {	/* past the first table's size: rehashed */
+		struct gpu_event e = { .cls = EVC_COMPUTE };
+
+		snprintf(name, sizeof(name), "k%d", i % 500);
+		e.name = intern_str(&names, name);
+		assert_int_equal(kernel_memo_get(m, &e)->label_index, 2 + (size_t)(i % 500));
+	}
+	assert_int_equal(kernel_memo_labels(m), 502);
+	assert_string_equal(kernel_memo_get(m, &gemm)->label, "GEMM bf16 (cuBLAS nvjet)");
+	kernel_memo_free(m);
+	intern_release(&names);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(dtypes_from_names),
 		cmocka_unit_test(labels),
+		cmocka_unit_test(memo_classifies_each_kind_once),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
