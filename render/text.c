@@ -1,6 +1,5 @@
 #include "render/text.h"
 
-#include <dlfcn.h>
 #include <pango/pangocairo.h>
 #include <string.h>
 
@@ -86,27 +85,10 @@ double text_draw(cairo_t *cr, enum font_role r, const char *s, double x, double 
 	return h;
 }
 
-/*
- * FcFini() frees fontconfig's caches. fontconfig comes in through pango and
- * cairo rather than being linked by name, so the symbol is looked up.
- */
-static void fc_fini(void)
-{
-	void (*fini)(void);
-	void *sym = dlsym(RTLD_DEFAULT, "FcFini");
-
-	if (!sym)
-		return;
-	memcpy(&fini, &sym, sizeof(fini));	/* ISO C has no object-to-function pointer cast */
-	fini();
-}
-
 void text_release(void)
 {
 	if (ctx)
 		g_object_unref(ctx);
 	ctx = NULL;
 	pango_cairo_font_map_set_default(NULL);
-	cairo_debug_reset_static_data();
-	fc_fini();
 }

@@ -23,9 +23,12 @@ double text_draw(cairo_t *cr, enum font_role r, const char *s, double x, double 
 		 double ax, double ay, double angle, double wrap, struct colour c);
 
 /*
- * Frees the fonts and caches that text, pango, cairo and fontconfig keep for
- * the process, so that leak checkers see a clean exit. Call once at the very
- * end; text_size() and text_draw() start over if called again.
+ * Frees the measuring context and pango's default font map, so that leak
+ * checkers see our own objects go. cairo's and fontconfig's static caches
+ * are left to the process's exit: tearing them down (cairo_debug_reset_static_data,
+ * FcFini) while pango's font-loading thread may still hold a font aborts now
+ * and then with a cairo hash-table assertion. Call once at the very end;
+ * text_size() and text_draw() start over if called again.
  */
 void text_release(void);
 
