@@ -130,6 +130,13 @@ clean:
 
 -include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)
 
+# docs/codes.md is generated from the code table (core/codes.c); test_codes checks it is current.
+$(BUILD)/tools/codes_md: $(BUILD)/tools/codes_md.o $(LIBA)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(LIBA) $(DEP_LIBS)
+docs/codes.md: $(BUILD)/tools/codes_md
+	$(call say,GEN,$@)$< > $@.tmp && mv $@.tmp $@
+-include $(BUILD)/tools/codes_md.d
+
 # Regenerate every committed sample trial (with its truth.json) from the generator.
 .PHONY: samples
 samples: $(GENBIN)

@@ -3,6 +3,7 @@
  */
 #include "analysis/analysis.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/codes.h"
 #include "core/xalloc.h"
 
 const char *mem_source_name(enum mem_source s)
@@ -74,6 +76,7 @@ void analysis_finding(struct analysis *a, enum diag_severity sev, const char *co
 	struct buf msg = BUF_INIT, pos = BUF_INIT;
 	va_list ap;
 
+	assert(codes_allow(code, sev));	/* every code is documented in core/codes.c */
 	buf_init(&msg, 4096);
 	buf_init(&pos, 0);
 	va_start(ap, fmt);

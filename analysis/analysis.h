@@ -30,7 +30,7 @@ void analysis_compare(struct analysis *a, const struct trial *t);
 /* Recommendations (analysis/advice.c). */
 void analysis_advise(struct analysis *a, const struct trial *t);
 
-/* Adds a finding; message and source are copied. */
+/* Adds a finding; message and source are copied; code as in diag_add (core/codes.h). */
 void analysis_finding(struct analysis *a, enum diag_severity sev, const char *code,
 		      const struct srcpos *src, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -1,10 +1,12 @@
 #include "core/diag.h"
 
+#include <assert.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/codes.h"
 #include "core/xalloc.h"
 
 static size_t count_code(const struct diags *d, const char *code)
@@ -23,6 +25,7 @@ static int vadd(struct diags *d, enum diag_severity sev, const char *code,
 	struct buf msg = BUF_INIT;
 	struct diag *it;
 
+	assert(codes_allow(code, sev));	/* every code is documented in core/codes.c */
 	if (sev == DIAG_ERROR)
 		d->errors++;
 	else if (sev == DIAG_WARNING)

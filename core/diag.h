@@ -36,7 +36,7 @@ struct srcpos {
 
 struct diag {
 	enum diag_severity severity;
-	const char *code;	/* stable id, e.g. "trace-truncated"; static string */
+	const char *code;	/* stable id from core/codes.h, e.g. "truncated"; static string */
 	struct srcpos pos;	/* pos.file points at file */
 	char *file;		/* owned copy of the path; NULL = none */
 	char *message;		/* owned; lowercase, no trailing period */
@@ -55,7 +55,11 @@ struct diags {
 
 #define DIAGS_INIT { .items = NULL }
 
-/* Records a diagnostic. Always returns -1, so a failure path is one line. */
+/*
+ * Records a diagnostic. `code` must be in the table of core/codes.h with this
+ * severity (asserted in debug builds). Always returns -1, so a failure path is
+ * one line.
+ */
 int diag_add(struct diags *d, enum diag_severity sev, const char *code,
 	     const struct srcpos *pos, const char *fmt, ...)
 	__attribute__((format(printf, 5, 6)));

@@ -89,9 +89,9 @@ static void diag_formats_positions(void **state)
 	struct srcpos byte = SRCPOS_BYTE("rank0.json", 4096);
 
 	buf_init(&b, 0);
-	assert_int_equal(diag_error(&d, "x", &line, "bad value '%s'", "bf17"), -1);
-	diag_warn(&d, "y", &byte, "invalid JSON");
-	diag_add(&d, DIAG_INFO, "z", NULL, "no position");
+	assert_int_equal(diag_error(&d, "manifest-value", &line, "bad value '%s'", "bf17"), -1);
+	diag_warn(&d, "bad-event", &byte, "invalid JSON");
+	diag_add(&d, DIAG_INFO, "cuda-oom", NULL, "no position");
 	diag_format(&d.items[0], &b);
 	assert_string_equal(b.data, "train.log:12:3: bad value 'bf17'");
 	buf_reset(&b);
@@ -113,8 +113,8 @@ static void diag_caps_repeats(void **state)
 	struct srcpos pos = SRCPOS_FILE("a.log");
 
 	for (int i = 0; i < 100; i++)
-		diag_warn(&d, "same", &pos, "line %d", i);
-	diag_warn(&d, "other", &pos, "different");
+		diag_warn(&d, "long-line", &pos, "line %d", i);
+	diag_warn(&d, "bad-event", &pos, "different");
 	assert_int_equal(d.count, DIAG_CAP_PER_CODE + 1);
 	assert_int_equal(d.suppressed, 100 - DIAG_CAP_PER_CODE);
 	assert_int_equal(d.warnings, 101);

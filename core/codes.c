@@ -1,0 +1,232 @@
+#include "core/codes.h"
+
+#include <string.h>
+
+#define E CODE_ERROR
+#define W CODE_WARNING
+#define I CODE_INFO
+
+/* By layer, then by code: docs/codes.md lists them in this order. */
+static const struct code_info table[] = {
+	/* reading the trial's files */
+	{ "bad-base", W, CODE_INPUT, "Kineto trace reader",
+	  "The trace's `baseTimeNanoseconds` is out of range, so its times are kept relative to the start of the trace.",
+	  "Nothing is lost within the trace; if it was edited or converted, export it again from the profiler." },
+	{ "bad-event", W, CODE_INPUT, "Kineto trace reader",
+	  "An event has no usable `ts` or `dur` (missing, negative or implausibly long) and was skipped.",
+	  "A few are harmless; many mean the trace was damaged or rewritten by a tool: export it again." },
+	{ "bad-pattern", E, CODE_INPUT, "training-log reader (`--patterns`)",
+	  "A pattern you gave does not compile as a PCRE2 regular expression, or has no named group that scaleaudit reads.",
+	  "Fix the pattern: the message gives the offset of the error, or the names of the groups it may use." },
+	{ "corrupt", E, CODE_INPUT, "every reader of gzip-compressed files",
+	  "The compressed data of the file is corrupt; what was read before the damage is kept.",
+	  "Copy the file again from the machine that wrote it (an intact copy passes `gzip -t`)." },
+	{ "cpu-only", W, CODE_INPUT, "Kineto trace reader, Nsight Systems SQLite reader",
+	  "The trace or export holds no GPU activity at all (no kernel, memcpy or memset): it was recorded without CUDA activity.",
+	  "Profile with `ProfilerActivity.CUDA` in torch.profiler, or with CUDA tracing on in `nsys profile`." },
+	{ "dcgmi-error", W, CODE_INPUT, "GPU monitor reader (`dcgmi dmon`)",
+	  "`dcgmi dmon` printed an error instead of samples, so the file gives no GPU samples.",
+	  "Check that the DCGM host engine runs before recording, or record with `nvidia-smi` instead." },
+	{ "duplicate-rank", W, CODE_INPUT, "Kineto trace reader",
+	  "Two traces of one run say they are the same rank; both are kept, as different GPUs.",
+	  "Keep one trace per rank in each run's directory; move traces of another job or capture elsewhere." },
+	{ "empty", E, CODE_INPUT, "trial loader",
+	  "A directory you named holds no files.",
+	  "Name the directory that holds the runs' logs." },
+	{ "gpumon-noheader", W, CODE_INPUT, "GPU monitor reader (nvidia-smi CSV)",
+	  "An nvidia-smi CSV file has no header, so columns with units (such as memory.used and memory.total) cannot be told apart and were left out.",
+	  "Record with `--format=csv` rather than `csv,noheader`, so that the header names each column." },
+	{ "gpumon-row", W, CODE_INPUT, "GPU monitor reader (nvidia-smi, rocm-smi, dmon)",
+	  "A row of a GPU monitor log names no GPU, or has a different number of fields than its header; it was left out.",
+	  "A few (a last line cut short when the job ended) are harmless; many mean two tables share one file: record each to its own file." },
+	{ "gpumon-value", W, CODE_INPUT, "GPU monitor reader (nvidia-smi, rocm-smi, dmon)",
+	  "A value in a GPU monitor row is not a number in its column's unit; the row was left out.",
+	  "Look for text another program wrote into the file, and record the monitor to a file of its own." },
+	{ "internal", E, CODE_INPUT, "training-log reader",
+	  "One of scaleaudit's own patterns does not compile with this PCRE2 library: a fault of scaleaudit, not of your input.",
+	  "Report it with the output of `scaleaudit --version` and the PCRE2 version installed." },
+	{ "invalid-json", E, CODE_INPUT, "Kineto trace reader",
+	  "The trace is not valid JSON at the byte named; the events read before it are kept.",
+	  "Export the trace again; if it was edited, check it with a JSON validator." },
+	{ "long-line", W, CODE_INPUT, "every line reader",
+	  "A line is longer than 1 MiB; only its first 1 MiB was read.",
+	  "Usually harmless (a printed tensor or a progress bar); if the numbers you need are on that line, break it up." },
+	{ "manifest-key", W, CODE_INPUT, "manifest reader (trial.ini, run.ini)",
+	  "A manifest has a key that scaleaudit does not know; it was ignored.",
+	  "Check its spelling against the manifest keys listed in the README." },
+	{ "manifest-place", W, CODE_INPUT, "manifest reader (trial.ini, run.ini)",
+	  "A `[run]` section sits in the manifest at the top of the trial, where it describes no run; it was ignored.",
+	  "Move the `[run]` keys into a run.ini in the directory of the run they describe." },
+	{ "manifest-syntax", E, CODE_INPUT, "manifest reader (trial.ini, run.ini)",
+	  "A line of a manifest is neither `[section]` nor `key = value`.",
+	  "Fix the line named in the message." },
+	{ "manifest-value", E, CODE_INPUT, "manifest reader (trial.ini, run.ini)",
+	  "A manifest value is not of the kind its key takes (a number, a known precision, strategy or hypothesis); it was not used.",
+	  "Use one of the values the message lists." },
+	{ "nccl-coll-dropped", W, CODE_INPUT, "NCCL log reader",
+	  "The log holds more than 4096 distinct collectives (operation, dtype and count); those past the limit were counted but not added to the communication table.",
+	  "Log fewer steps with `NCCL_DEBUG_SUBSYS=COLL`, or leave COLL out: the traces give the collectives too." },
+	{ "nccl-error", W, CODE_INPUT, "NCCL log reader",
+	  "NCCL reported an error in the log; the message quotes it.",
+	  "Read the quoted error: the run may have failed, or fallen back to a slower path." },
+	{ "nccl-mixed-versions", W, CODE_INPUT, "NCCL log reader",
+	  "One log names two different NCCL versions.",
+	  "Check that every rank loads the same NCCL library, and compare runs made with one NCCL build." },
+	{ "nccl-timeout", W, CODE_INPUT, "NCCL log reader",
+	  "A collective timed out: the job waited on communication that never completed.",
+	  "A rank stalled or died; the run's numbers from that point on are not valid: find the rank in the log and run again." },
+	{ "nccl-warn", W, CODE_INPUT, "NCCL log reader",
+	  "NCCL printed a warning; the message quotes it.",
+	  "Read the quoted warning: it often explains a fallback (no peer-to-peer access, no InfiniBand) that slows communication." },
+	{ "no-gpu-read", W, CODE_INPUT, "Kineto trace reader",
+	  "The trace holds events, but the part that could be read holds no GPU activity (the file is cut short or damaged before it).",
+	  "Export the trace again in full." },
+	{ "not-a-trial", E, CODE_INPUT, "trial loader",
+	  "The path is not a directory, and a trial is a directory of runs.",
+	  "Name the trial's directory; to look at one file, use `scaleaudit inspect FILE`." },
+	{ "outside-run", W, CODE_INPUT, "trial loader",
+	  "A log at the top of a trial with several runs belongs to no run, so nothing uses it.",
+	  "Move it into the directory of the run that wrote it." },
+	{ "sqlite", E, CODE_INPUT, "Nsight Systems SQLite reader",
+	  "SQLite could not read the Nsight Systems export; the message gives SQLite's reason.",
+	  "Export the report again with `nsys export --type sqlite`." },
+	{ "too-deep", E, CODE_INPUT, "trial loader",
+	  "Directories are nested more than 32 levels deep; the deeper ones were not read.",
+	  "Name a directory closer to the runs' logs." },
+	{ "train-conflict", W, CODE_INPUT, "training-log reader",
+	  "The log gives a fact (global batch, micro batch, gradient accumulation, total steps, world size) twice with different values; the value read first is kept.",
+	  "Check which value the job used and declare it in the run's run.ini." },
+	{ "train-precision", W, CODE_INPUT, "training-log reader",
+	  "The log names a precision that scaleaudit does not know; it was not used.",
+	  "Declare `precision =` in the run's run.ini with one of fp32, tf32, bf16, fp16, fp8, fp4, int8, fp64." },
+	{ "truncated", E, CODE_INPUT, "every reader of gzip-compressed files, Kineto trace reader",
+	  "The file ends early (its compressed data or its JSON is cut short); what was read before the end is kept.",
+	  "Copy the file again in full; a trace written while the job was being stopped is often cut short." },
+	{ "unreadable", E, CODE_INPUT, "every reader, trial loader",
+	  "A file or directory could not be opened or read; the message gives the system's reason.",
+	  "Check the path and its permissions." },
+
+	/* the analysis */
+	{ "baseline-missing", W, CODE_ANALYSIS, "comparison",
+	  "trial.ini names a baseline run that does not exist, so the run with the fewest GPUs is the baseline.",
+	  "Set `baseline =` in trial.ini to the name of a run's directory." },
+	{ "cuda-oom", I, CODE_ANALYSIS, "run checks",
+	  "The run ran out of GPU memory; the message gives the allocation that failed and what was already reserved.",
+	  "Nothing, when the trial asks whether the job fits; otherwise lower the micro batch or split the model, and run again." },
+	{ "global-batch-unknown", W, CODE_ANALYSIS, "run checks",
+	  "No log or manifest gives the run's global batch, so its throughput and examples processed are unknown.",
+	  "Add `global_batch =` to the run's run.ini." },
+	{ "gpu-count", W | I, CODE_ANALYSIS, "run checks",
+	  "The number of GPUs disagrees between sources: as a warning, run.ini declares more GPUs than there are rank traces; as a note, nvidia-smi watched a different number of GPUs than the traces show.",
+	  "Check `gpus =` in run.ini and that every rank's trace is in the run's directory; the note is expected when the machine has GPUs the job did not use." },
+	{ "memory-unknown", W, CODE_ANALYSIS, "run checks",
+	  "No source gives a GPU's peak memory, so memory checks and advice leave it out.",
+	  "Record nvidia-smi during the run, or profile with `profile_memory=True`." },
+	{ "missing-rank", W, CODE_ANALYSIS, "run checks",
+	  "The traces say the job had more ranks than there are traces of; the message lists the missing ones.",
+	  "Copy every rank's trace into the run's directory." },
+	{ "mixed-jobs", W, CODE_ANALYSIS, "run checks",
+	  "The rank traces of one run disagree on the world size, as if they came from different jobs.",
+	  "Keep only traces of one job in each run's directory." },
+	{ "precision-mismatch", W, CODE_ANALYSIS, "run checks",
+	  "The declared precision differs from the dtype that most of the run's matmul time ran in.",
+	  "Check the job's autocast or dtype setting, or correct `precision =` in run.ini." },
+	{ "rank-without-steps", W, CODE_ANALYSIS, "run checks",
+	  "A rank's trace gives no step of GPU work (damaged, or from another part of the run), so the run's numbers rest on the other GPUs.",
+	  "Profile every rank over the same steps, with the profiler's step schedule." },
+	{ "strategy-mismatch", W, CODE_ANALYSIS, "run checks",
+	  "The declared strategy differs from what the run's collectives look like.",
+	  "Check how the job wraps the model, or correct `strategy =` in run.ini." },
+	{ "suppressed", I, CODE_ANALYSIS, "findings list",
+	  "More than 20 messages of one code came from the inputs; the rest were counted but not listed.",
+	  "Fix the problems listed first: the rest are usually the same one repeated." },
+
+	/* writing results */
+	{ "report-write", E, CODE_OUTPUT, "report",
+	  "An output file or directory could not be created or written; the message gives the system's reason.",
+	  "Check that the `-o` directory can be written and that the disk has room." },
+};
+
+#undef E
+#undef W
+#undef I
+
+static const char *const layer_titles[] = {
+	[CODE_INPUT] = "Reading the trial's files",
+	[CODE_ANALYSIS] = "The analysis",
+	[CODE_OUTPUT] = "Writing results",
+};
+
+const struct code_info *codes_find(const char *code)
+{
+	for (size_t i = 0; code && i < sizeof(table) / sizeof(table[0]); i++)
+		if (!strcmp(table[i].code, code))
+			return &table[i];
+	return NULL;
+}
+
+const struct code_info *codes_all(size_t *n)
+{
+	*n = sizeof(table) / sizeof(table[0]);
+	return table;
+}
+
+bool codes_allow(const char *code, enum diag_severity sev)
+{
+	const struct code_info *c = codes_find(code);
+
+	return c && (c->severity & (1u << sev));
+}
+
+void codes_severity_names(unsigned severity, struct buf *out)
+{
+	const char *sep = "";
+
+	for (int s = DIAG_ERROR; s <= DIAG_INFO; s++) {
+		if (!(severity & (1u << s)))
+			continue;
+		buf_addf(out, "%s%s", sep, diag_severity_name((enum diag_severity)s));
+		sep = ", ";
+	}
+}
+
+static void markdown_row(const struct code_info *c, struct buf *out)
+{
+	buf_addf(out, "| `%s` | ", c->code);
+	codes_severity_names(c->severity, out);
+	buf_addf(out, " | %s | %s | %s |\n", c->raised_by, c->meaning, c->action);
+}
+
+void codes_markdown(struct buf *out)
+{
+	int layer = -1;
+
+	buf_addstr(out,
+		"# Finding and error codes\n"
+		"\n"
+		"<!-- Generated from the table in core/codes.c by `make docs/codes.md`:\n"
+		"     edit the table, then regenerate; a test fails when the two differ. -->\n"
+		"\n"
+		"Every message scaleaudit gives about your inputs, its analysis or its\n"
+		"output carries a stable code. Those about the trial reach analysis.json as\n"
+		"`findings[].code` (`scaleaudit analyze --json`, and the analysis.json that\n"
+		"`scaleaudit report` writes); the text output, the report and `inspect`\n"
+		"show the same messages without the code. Codes are never renamed; new ones\n"
+		"may be added.\n"
+		"\n"
+		"Severity: `error` means an input, or part of one, could not be used;\n"
+		"`warning` means something was used but looks wrong, or was left out;\n"
+		"`info` (shown as `note:`) is worth knowing. Findings are output, not\n"
+		"failure: the exit status changes only when inputs could not be read or\n"
+		"were cut short (see the README). Of the messages about the inputs, at most\n"
+		"20 of one code are listed; the rest are counted (code `suppressed`).\n");
+	for (size_t i = 0; i < sizeof(table) / sizeof(table[0]); i++) {
+		if ((int)table[i].layer != layer) {
+			layer = (int)table[i].layer;
+			buf_addf(out, "\n## %s\n\n", layer_titles[layer]);
+			buf_addstr(out, "| code | severity | raised by | what it means | what to do |\n"
+					"| --- | --- | --- | --- | --- |\n");
+		}
+		markdown_row(&table[i], out);
+	}
+}
