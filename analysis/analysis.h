@@ -38,7 +38,4 @@ void analysis_finding(struct analysis *a, enum diag_severity sev, const char *co
 const char *analysis_printf(struct analysis *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Capacity in bytes of a GPU known by name ("NVIDIA H200" ...), or -1. */
-int64_t gpu_capacity_by_name(const char *name);
-
 #endif
