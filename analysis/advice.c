@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/thresholds.h"
 #include "core/gpu.h"
 #include "core/xalloc.h"
 
@@ -23,7 +24,7 @@ static void independent_runs(struct analysis *a, const struct run_result *b,
 	double eff = a->cmp.scaling_efficiency;
 	int n = c->gpus;
 
-	if (isnan(eff) || n < 2 || (eff >= 0.8 && a->question != Q_HPARAM_SWEEP))
+	if (isnan(eff) || n < 2 || (eff >= ADVICE_MIN_EFFICIENCY && a->question != Q_HPARAM_SWEEP))
 		return;
 	add(a, "two-independent-runs",
 	    analysis_printf(a, "run %d independent %d-GPU jobs instead of one %d-GPU job: at %.0f%% "
@@ -62,7 +63,7 @@ static void fits(struct analysis *a)
 	const char *rsv = has_reserve ?
 			  analysis_printf(a, " plus a reserve of %.0f GB", reserve / 1e9) :
 			  " (no memory_reserve_gb in trial.ini)";
-	const struct gpu_model *one = gpu_lookup("H200", -1), *two = gpu_lookup("MI300X", -1);
+	const struct gpu_model *one = gpu_lookup(FIT_GPU_FIRST, -1), *two = gpu_lookup(FIT_GPU_SECOND, -1);
 	double gb1 = one->memory_nominal / 1e9, gb2 = two->memory_nominal / 1e9;
 
 	if (need < 0)

@@ -12,11 +12,6 @@
 #include "analysis/result.h"
 #include "core/model.h"
 
-/* Warm-up: leading steps more than this much above the steady median (DESIGN §5). */
-#define WARMUP_EXCESS 0.15
-/* Fewer steady steps than this make a comparison a confound. */
-#define MIN_STEADY_STEPS 5
-
 struct analysis *analysis_run(const struct trial *t);
 void analysis_free(struct analysis *a);
 

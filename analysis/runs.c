@@ -12,6 +12,7 @@
 #include "analysis/kernels.h"
 #include "analysis/partition.h"
 #include "analysis/stats.h"
+#include "analysis/thresholds.h"
 #include "core/gpu.h"
 #include "core/xalloc.h"
 
@@ -401,7 +402,7 @@ static void run_precision(struct run_result *rr, const struct run *r, struct ker
 		if (by[d] <= 0)
 			continue;
 		rr->matmul_share[d] = by[d] / total;
-		if (d != DT_UNKNOWN && by[d] / total > 0.5)
+		if (d != DT_UNKNOWN && by[d] / total > DOMINANT_DTYPE_SHARE)
 			rr->precision_observed = (enum dtype)d;
 	}
 }
@@ -434,7 +435,7 @@ static void run_imbalance(struct analysis *a, struct run_result *rr)
 		im->memory_ratio = (double)rr->gpu[hi_m].peak_memory / (double)rr->gpu[lo_m].peak_memory;
 	if (busy)
 		im->busy_ratio = rr->gpu[hi_b].busy_s / rr->gpu[lo_b].busy_s;
-	if (mem && im->memory_ratio > 2) {
+	if (mem && im->memory_ratio > IMBALANCE_MEMORY_RATIO) {
 		im->reason = analysis_printf(a, "GPU %d holds %.1f GB at its peak, %.1fx the %.1f GB of GPU %d",
 					     rr->gpu[hi_m].rank, rr->gpu[hi_m].peak_memory / 1e9,
 					     im->memory_ratio, rr->gpu[lo_m].peak_memory / 1e9,
@@ -447,8 +448,8 @@ static void run_imbalance(struct analysis *a, struct run_result *rr)
 			const struct gpu_result *x = &rr->gpu[h], *y = &rr->gpu[l];
 
 			if (x->memory_total <= 0 || y->memory_total <= 0 ||
-			    x->peak_memory <= 0.85 * x->memory_total ||
-			    y->peak_memory >= 0.25 * y->memory_total)
+			    x->peak_memory <= IMBALANCE_MEMORY_HIGH * x->memory_total ||
+			    y->peak_memory >= IMBALANCE_MEMORY_LOW * y->memory_total)
 				continue;
 			im->reason = analysis_printf(a, "GPU %d is at %.0f%% of its memory while GPU %d uses %.0f%%",
 						     x->rank, 100.0 * x->peak_memory / x->memory_total,
@@ -458,7 +459,7 @@ static void run_imbalance(struct analysis *a, struct run_result *rr)
 			break;
 		}
 	}
-	if (busy && !im->reason && im->busy_ratio > 1.25) {
+	if (busy && !im->reason && im->busy_ratio > IMBALANCE_BUSY_RATIO) {
 		im->reason = analysis_printf(a, "GPU %d computes %.1f ms per step, %.2fx the %.1f ms of GPU %d, which waits",
 					     rr->gpu[hi_b].rank, rr->gpu[hi_b].busy_s * 1e3, im->busy_ratio,
 					     rr->gpu[lo_b].busy_s * 1e3, rr->gpu[lo_b].rank);
@@ -667,7 +668,7 @@ const char *run_inferred_strategy(const struct run_result *rr)
 		return "pipeline";
 	if (ar)
 		return "ddp";
-	if (rr->imbalance.flagged && !isnan(rr->imbalance.memory_ratio) && rr->imbalance.memory_ratio > 2)
+	if (rr->imbalance.flagged && !isnan(rr->imbalance.memory_ratio) && rr->imbalance.memory_ratio > IMBALANCE_MEMORY_RATIO)
 		return "device_map";
 	return NULL;
 }
