@@ -133,7 +133,7 @@ static const struct gpu_model models[] = {
 		    .fp8 = 1670.5, .fp4 = NA, .int8 = 1670.5 } },
 	/* source: NVIDIA H200 Tensor Core GPU datasheet (H200 SXM column),
 	 * https://resources.nvidia.com/en-us-data-center-overview-mc/en-us-data-center-overview/hpc-datasheet-sc23-h200;
-	 * memory_reported: nvidia-smi 143771 MiB */
+	 * memory_reported: nvidia-smi's memory.total, 143771 MiB */
 	{ .name = "H200", .spellings = NAMES("NVIDIA H200"), .family = "H200",
 	  .vendor = "NVIDIA", .arch = "Hopper", .cc_major = 9, .cc_minor = 0, .isa = "sm_90",
 	  .memory_nominal = GB(141), .memory_reported = MIB(143771), .memory_gbps = 4800,
@@ -245,7 +245,8 @@ static const struct gpu_model models[] = {
 		    .fp8 = NA, .fp4 = NA, .int8 = 191.5 } },
 	/* source: AMD Instinct MI300X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html
 	 * (7 Infinity Fabric links of 128 GB/s: 896 GB/s, 448 each way; one peer of an
-	 * 8-GPU mesh gets one link); memory_reported: rocm-smi VRAM total */
+	 * 8-GPU mesh gets one link); memory_reported: rocm-smi's "VRAM Total Memory (B)",
+ * which is also the trace's totalGlobalMem */
 	{ .name = "MI300X", .spellings = NAMES("AMD Instinct MI300X", "AMD Instinct MI300X OAM",
 						 "AMD Instinct MI300X VF"),
 	  .family = NULL, .vendor = "AMD", .arch = "CDNA 3", .cc_major = 9, .cc_minor = 4,
