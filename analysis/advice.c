@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/thresholds.h"
+#include "core/gpu.h"
 #include "core/xalloc.h"
 
 #define DAY_S 86400.0
@@ -22,7 +24,7 @@ static void independent_runs(struct analysis *a, const struct run_result *b,
 	double eff = a->cmp.scaling_efficiency;
 	int n = c->gpus;
 
-	if (isnan(eff) || n < 2 || (eff >= 0.8 && a->question != Q_HPARAM_SWEEP))
+	if (isnan(eff) || n < 2 || (eff >= ADVICE_MIN_EFFICIENCY && a->question != Q_HPARAM_SWEEP))
 		return;
 	add(a, "two-independent-runs",
 	    analysis_printf(a, "run %d independent %d-GPU jobs instead of one %d-GPU job: at %.0f%% "
@@ -61,20 +63,22 @@ static void fits(struct analysis *a)
 	const char *rsv = has_reserve ?
 			  analysis_printf(a, " plus a reserve of %.0f GB", reserve / 1e9) :
 			  " (no memory_reserve_gb in trial.ini)";
-	int64_t h200 = gpu_capacity_by_name("H200"), mi300x = gpu_capacity_by_name("MI300X");
+	const struct gpu_model *one = gpu_lookup(FIT_GPU_FIRST, -1), *two = gpu_lookup(FIT_GPU_SECOND, -1);
+	double gb1 = one->memory_nominal / 1e9, gb2 = two->memory_nominal / 1e9;
 
 	if (need < 0)
 		return;
-	if (need + reserve <= h200)
-		add(a, "fits-h200", analysis_printf(a, "the job fits one H200 (141 GB): %s is %.1f GB%s",
-						    from, need / 1e9, rsv));
-	else if (need + reserve <= mi300x)
-		add(a, "fits-mi300x", analysis_printf(a, "the job does not fit one H200 but fits one MI300X "
-						      "(192 GB): %s is %.1f GB%s", from, need / 1e9, rsv));
+	if (need + reserve <= one->memory_nominal)
+		add(a, "fits-h200", analysis_printf(a, "the job fits one %s (%.0f GB): %s is %.1f GB%s",
+						    one->name, gb1, from, need / 1e9, rsv));
+	else if (need + reserve <= two->memory_nominal)
+		add(a, "fits-mi300x", analysis_printf(a, "the job does not fit one %s but fits one %s "
+						      "(%.0f GB): %s is %.1f GB%s", one->name, two->name,
+						      gb2, from, need / 1e9, rsv));
 	else
-		add(a, "needs-split", analysis_printf(a, "the job fits neither one H200 (141 GB) nor one "
-						      "MI300X (192 GB): %s is %.1f GB%s", from,
-						      need / 1e9, rsv));
+		add(a, "needs-split", analysis_printf(a, "the job fits neither one %s (%.0f GB) nor one "
+						      "%s (%.0f GB): %s is %.1f GB%s", one->name, gb1,
+						      two->name, gb2, from, need / 1e9, rsv));
 }
 
 static void nccl_transport(struct analysis *a, const struct run_result *c)

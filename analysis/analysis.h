@@ -12,11 +12,6 @@
 #include "analysis/result.h"
 #include "core/model.h"
 
-/* Warm-up: leading steps more than this much above the steady median (DESIGN §5). */
-#define WARMUP_EXCESS 0.15
-/* Fewer steady steps than this make a comparison a confound. */
-#define MIN_STEADY_STEPS 5
-
 struct analysis *analysis_run(const struct trial *t);
 void analysis_free(struct analysis *a);
 
@@ -37,8 +32,5 @@ void analysis_finding(struct analysis *a, enum diag_severity sev, const char *co
 /* A printf into the analysis' arena. */
 const char *analysis_printf(struct analysis *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-
-/* Capacity in bytes of a GPU known by name ("NVIDIA H200" ...), or -1. */
-int64_t gpu_capacity_by_name(const char *name);
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/thresholds.h"
 #include "core/xalloc.h"
 
 /* True when the last component of dir is name. */
@@ -97,13 +98,11 @@ static void confounds(struct analysis *a, const struct run_result *b, const stru
 		    "the runs read different data");
 	compare_str(a, CF_MODEL, b->run->declared.model.v, c->run->declared.model.v,
 		    "the runs trained different models");
-	if (c->steps_measured >= 0 && c->steps_measured < MIN_STEADY_STEPS)
+	if ((c->steps_measured >= 0 && c->steps_measured < MIN_STEADY_STEPS) ||
+	    (h != HYP_FEASIBILITY && b->steps_measured >= 0 && b->steps_measured < MIN_STEADY_STEPS))
 		add_confound(a, CF_STEPS, num(a, b->steps_measured), num(a, c->steps_measured), true,
-			     "fewer than 5 steady steps: the step time is not reliable");
-	else if (h != HYP_FEASIBILITY && b->steps_measured >= 0 &&
-		 b->steps_measured < MIN_STEADY_STEPS)
-		add_confound(a, CF_STEPS, num(a, b->steps_measured), num(a, c->steps_measured), true,
-			     "fewer than 5 steady steps: the step time is not reliable");
+			     analysis_printf(a, "fewer than %d steady steps: the step time is not reliable",
+					     MIN_STEADY_STEPS));
 }
 
 /* n Cn - C1 ... with the slowest rank of each run: adds up to n mean_n - mean_1. */
@@ -160,7 +159,7 @@ static void verdict_step_time(struct analysis *a, const struct run_result *b,
 	if (isnan(cmp->speedup)) {
 		cmp->verdict = VERDICT_INCONCLUSIVE;
 		cmp->reason = "the step time of one of the runs is unknown";
-	} else if (cmp->speedup > 1.1) {
+	} else if (cmp->speedup > EXPECTED_SPEEDUP_DEFAULT) {
 		cmp->verdict = VERDICT_CONFIRMED;
 		cmp->reason = analysis_printf(a, "a step takes %.1f ms on %s against %.1f ms on %s: "
 					      "%.2fx faster, %.0f%% scaling efficiency",
@@ -169,9 +168,9 @@ static void verdict_step_time(struct analysis *a, const struct run_result *b,
 	} else {
 		cmp->verdict = VERDICT_REFUTED;
 		cmp->reason = analysis_printf(a, "a step takes %.1f ms on %s against %.1f ms on %s: "
-					      "a speedup of %.2fx, not above 1.1x",
+					      "a speedup of %.2fx, not above %.1fx",
 					      c->step_median_s * 1e3, gpus(a, c->gpus), b->step_median_s * 1e3,
-					      gpus(a, b->gpus), cmp->speedup);
+					      gpus(a, b->gpus), cmp->speedup, EXPECTED_SPEEDUP_DEFAULT);
 	}
 }
 
@@ -189,9 +188,9 @@ static void verdict_global_batch(struct analysis *a, const struct run_result *b,
 		cmp->verdict = VERDICT_REFUTED;
 		cmp->reason = analysis_printf(a, "the candidate ran a global batch of %lld, not %lld",
 					      (long long)c->global_batch, (long long)want);
-	} else if (cmp->throughput_ratio <= 1.1 || !under_capacity(c)) {
+	} else if (cmp->throughput_ratio <= EXPECTED_SPEEDUP_DEFAULT || !under_capacity(c)) {
 		cmp->verdict = VERDICT_REFUTED;
-		cmp->reason = cmp->throughput_ratio <= 1.1 ?
+		cmp->reason = cmp->throughput_ratio <= EXPECTED_SPEEDUP_DEFAULT ?
 			analysis_printf(a, "the global batch grew to %lld but throughput only by %.2fx",
 					(long long)c->global_batch, cmp->throughput_ratio) :
 			"a GPU of the candidate reached its memory capacity";

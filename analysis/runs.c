@@ -12,6 +12,8 @@
 #include "analysis/kernels.h"
 #include "analysis/partition.h"
 #include "analysis/stats.h"
+#include "analysis/thresholds.h"
+#include "core/gpu.h"
 #include "core/xalloc.h"
 
 /* A rank's GPU step windows: steps[i] spans bounds[i] .. bounds[i + 1]. */
@@ -247,58 +249,26 @@ static void step_stats(struct run_result *rr)
 	free(v);
 }
 
-/*
- * Nominal NVLink bandwidth per GPU and direction (GB/s), which nccl-tests'
- * bus bandwidth approaches on an NVLink-connected pair.
- */
-static const struct {
-	const char *token;
-	double gbps;
-} nvlink_gbps[] = {
-	{ "B300", 900 }, { "B200", 900 }, { "GB200", 900 },
-	{ "H200", 450 }, { "H100 80GB HBM3", 450 }, { "H100 SXM", 450 }, { "A100-SXM", 300 },
-};
-
-/* The link's ceiling from a table when nccl-tests did not measure it. */
+/* The link's ceiling from the GPU table when nccl-tests did not measure it. */
 static void nominal_link(struct run_result *rr)
 {
-	const char *name = rr->ngpu ? rr->gpu[0].name : NULL;
+	const struct gpu_model *m;
 
-	if (!isnan(rr->link_busbw_gbps) || !rr->link || strcmp(rr->link, "nvlink") || !name)
+	if (!isnan(rr->link_busbw_gbps) || !rr->link || strcmp(rr->link, "nvlink") || !rr->ngpu)
 		return;
-	for (size_t i = 0; i < sizeof(nvlink_gbps) / sizeof(nvlink_gbps[0]); i++) {
-		if (strstr(name, nvlink_gbps[i].token)) {
-			rr->link_busbw_gbps = nvlink_gbps[i].gbps;
-			rr->link_busbw_source = "nominal";
-			return;
-		}
-	}
+	m = gpu_lookup(rr->gpu[0].name, rr->gpu[0].memory_total);
+	if (!m || (m->link != GPU_LINK_NVLINK && m->link != GPU_LINK_NVLINK_BRIDGE))
+		return;
+	rr->link_busbw_gbps = m->link_gbps;
+	rr->link_busbw_source = "nominal";
 }
 
-/*
- * Known capacities, for logs that do not state them, and for the advice's
- * "fits one H200 / MI300X" (usable memory, shared/reference/blackwell.md §1.2).
- */
-static const struct {
-	const char *token;
-	int64_t bytes;
-} capacities[] = {
-	{ "B300", 288LL * 1000000000 }, { "GB200", 186LL * 1000000000 },
-	{ "B200", 180LL * 1000000000 }, { "H200", 141LL * 1000000000 },
-	{ "H100 NVL", 94LL * 1000000000 }, { "H100", 80LL * 1000000000 },
-	{ "MI300X", 192LL * 1000000000 }, { "MI325X", 256LL * 1000000000 },
-	{ "A100-SXM4-80GB", 80LL * 1000000000 }, { "A100 80GB", 80LL * 1000000000 },
-	{ "A100", 40LL * 1000000000 },
-};
-
-int64_t gpu_capacity_by_name(const char *name)
+/* A GPU's nominal capacity from the GPU table when no log states it; -1. */
+static int64_t capacity_by_name(const char *name)
 {
-	if (!name)
-		return -1;
-	for (size_t i = 0; i < sizeof(capacities) / sizeof(capacities[0]); i++)
-		if (strstr(name, capacities[i].token))
-			return capacities[i].bytes;
-	return -1;
+	const struct gpu_model *m = gpu_lookup(name, -1);
+
+	return m ? m->memory_nominal : -1;
 }
 
 static void set_max(int64_t *m, int64_t v)
@@ -341,7 +311,7 @@ static void gpu_memory(struct gpu_result *g, const struct run *r, const struct r
 	if (g->memory_total < 0)
 		g->memory_total = smi_total;
 	if (g->memory_total < 0)
-		g->memory_total = gpu_capacity_by_name(g->name);
+		g->memory_total = capacity_by_name(g->name);
 }
 
 /* The number of a GPU's last warm-up step; INT64_MIN when none. */
@@ -432,7 +402,7 @@ static void run_precision(struct run_result *rr, const struct run *r, struct ker
 		if (by[d] <= 0)
 			continue;
 		rr->matmul_share[d] = by[d] / total;
-		if (d != DT_UNKNOWN && by[d] / total > 0.5)
+		if (d != DT_UNKNOWN && by[d] / total > DOMINANT_DTYPE_SHARE)
 			rr->precision_observed = (enum dtype)d;
 	}
 }
@@ -465,7 +435,7 @@ static void run_imbalance(struct analysis *a, struct run_result *rr)
 		im->memory_ratio = (double)rr->gpu[hi_m].peak_memory / (double)rr->gpu[lo_m].peak_memory;
 	if (busy)
 		im->busy_ratio = rr->gpu[hi_b].busy_s / rr->gpu[lo_b].busy_s;
-	if (mem && im->memory_ratio > 2) {
+	if (mem && im->memory_ratio > IMBALANCE_MEMORY_RATIO) {
 		im->reason = analysis_printf(a, "GPU %d holds %.1f GB at its peak, %.1fx the %.1f GB of GPU %d",
 					     rr->gpu[hi_m].rank, rr->gpu[hi_m].peak_memory / 1e9,
 					     im->memory_ratio, rr->gpu[lo_m].peak_memory / 1e9,
@@ -478,8 +448,8 @@ static void run_imbalance(struct analysis *a, struct run_result *rr)
 			const struct gpu_result *x = &rr->gpu[h], *y = &rr->gpu[l];
 
 			if (x->memory_total <= 0 || y->memory_total <= 0 ||
-			    x->peak_memory <= 0.85 * x->memory_total ||
-			    y->peak_memory >= 0.25 * y->memory_total)
+			    x->peak_memory <= IMBALANCE_MEMORY_HIGH * x->memory_total ||
+			    y->peak_memory >= IMBALANCE_MEMORY_LOW * y->memory_total)
 				continue;
 			im->reason = analysis_printf(a, "GPU %d is at %.0f%% of its memory while GPU %d uses %.0f%%",
 						     x->rank, 100.0 * x->peak_memory / x->memory_total,
@@ -489,7 +459,7 @@ static void run_imbalance(struct analysis *a, struct run_result *rr)
 			break;
 		}
 	}
-	if (busy && !im->reason && im->busy_ratio > 1.25) {
+	if (busy && !im->reason && im->busy_ratio > IMBALANCE_BUSY_RATIO) {
 		im->reason = analysis_printf(a, "GPU %d computes %.1f ms per step, %.2fx the %.1f ms of GPU %d, which waits",
 					     rr->gpu[hi_b].rank, rr->gpu[hi_b].busy_s * 1e3, im->busy_ratio,
 					     rr->gpu[lo_b].busy_s * 1e3, rr->gpu[lo_b].rank);
@@ -698,7 +668,7 @@ const char *run_inferred_strategy(const struct run_result *rr)
 		return "pipeline";
 	if (ar)
 		return "ddp";
-	if (rr->imbalance.flagged && !isnan(rr->imbalance.memory_ratio) && rr->imbalance.memory_ratio > 2)
+	if (rr->imbalance.flagged && !isnan(rr->imbalance.memory_ratio) && rr->imbalance.memory_ratio > IMBALANCE_MEMORY_RATIO)
 		return "device_map";
 	return NULL;
 }

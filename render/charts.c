@@ -4,22 +4,31 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/gpu.h"
+
 #define MS(s) ((s) * 1e3)
 #define GB(b) ((double)(b) / 1e9)
 #define MAX_ORDER 8
 #define TOP_KERNELS 8
 #define MARKERS_MAX 60		/* more steps than this: no dots on the line */
 
-/* Reference capacities drawn on the memory chart (shared/reference/blackwell.md §1.2). */
+/* GPUs whose capacity the memory chart draws (numbers from core/gpu), smallest first. */
 static const struct {
-	const char *name;
-	double gb;
+	const char *model;	/* a core/gpu short name */
 	unsigned style;		/* MS_BELOW: its label under the line, clear of its neighbour */
 } capacities[] = {
-	{ "H200 141 GB", 141, 0 },
-	{ "B200 180 GB", 180, MS_BELOW },
-	{ "MI300X 192 GB", 192, 0 },
+	{ "H200", 0 },
+	{ "B200", MS_BELOW },
+	{ "MI300X", 0 },
 };
+
+/* A reference GPU's nominal capacity in GB. */
+static double capacity_gb(size_t k)
+{
+	const struct gpu_model *m = gpu_lookup(capacities[k].model, -1);
+
+	return m ? GB(m->memory_nominal) : NAN;
+}
 
 /* A comparison whose run indexes can be trusted. */
 static bool compared(const struct analysis *a)
@@ -351,7 +360,7 @@ static int chart_memory(const struct analysis *a, struct chart_layout *c, const 
 	c->subtitle = "bars: peak memory used; lines: capacities, of each GPU and of other GPUs";
 	p = chart_add_panel(c, "run and GPU", "peak memory (GB)");
 	p->y.zero = true;
-	p->y.min_hi = capacities[sizeof(capacities) / sizeof(capacities[0]) - 1].gb;
+	p->y.min_hi = capacity_gb(sizeof(capacities) / sizeof(capacities[0]) - 1);
 	for (k = 0; k < n; k++) {
 		const struct run_result *r = &a->runs[order[k]];
 
@@ -370,10 +379,12 @@ static int chart_memory(const struct analysis *a, struct chart_layout *c, const 
 		return 1;
 	}
 	for (k = 0; k < sizeof(capacities) / sizeof(capacities[0]); k++)
-		panel_hline(p, CAT_REFERENCE, MS_DASHED | capacities[k].style, capacities[k].gb, capacities[k].name);
-	if (isfinite(a->memory_reserve_bytes) && a->memory_reserve_bytes > 0)	/* what fits an H200 with the reserve */
-		panel_hline(p, CAT_REFERENCE, MS_DASHED | MS_BELOW, capacities[0].gb - GB(a->memory_reserve_bytes),
-			    chart_strf(c, "H200 less the %.0f GB reserve", GB(a->memory_reserve_bytes)));
+		panel_hline(p, CAT_REFERENCE, MS_DASHED | capacities[k].style, capacity_gb(k),
+			    chart_strf(c, "%s %.0f GB", capacities[k].model, capacity_gb(k)));
+	if (isfinite(a->memory_reserve_bytes) && a->memory_reserve_bytes > 0)	/* what fits the smallest with the reserve */
+		panel_hline(p, CAT_REFERENCE, MS_DASHED | MS_BELOW, capacity_gb(0) - GB(a->memory_reserve_bytes),
+			    chart_strf(c, "%s less the %.0f GB reserve", capacities[0].model,
+				       GB(a->memory_reserve_bytes)));
 	if (cap)
 		chart_add_legend(c, CAT_INK, 0, true, "this GPU's capacity");
 	chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true, "reference capacity");

@@ -1,0 +1,60 @@
+/*
+ * thresholds: every number the analysis compares a measurement with, named
+ * once (DESIGN §5). Each says what it decides; docs/analysis.md lists them.
+ * GPU facts (capacities, links, peaks) are not here: they are core/gpu's.
+ */
+#ifndef ANALYSIS_THRESHOLDS_H
+#define ANALYSIS_THRESHOLDS_H
+
+/*
+ * Warm-up: a leading step is warm-up while its time is more than this share
+ * above the median of the second half of the non-trailing steps (0.15: 15%).
+ */
+#define WARMUP_EXCESS 0.15
+
+/*
+ * Fewer steady steps than this on the candidate (or on the baseline, except
+ * under feasibility) make a blocking `steps` confound.
+ */
+#define MIN_STEADY_STEPS 5
+
+/* Precision: a dtype is the run's observed precision above this share of matmul-class time. */
+#define DOMINANT_DTYPE_SHARE 0.5
+
+/*
+ * Imbalance: flagged when the largest GPU peak memory is more than this times
+ * the smallest (also what makes an unnamed split look like device_map) ...
+ */
+#define IMBALANCE_MEMORY_RATIO 2.0
+/* ... or when one GPU is above this share of its capacity (saturated) ... */
+#define IMBALANCE_MEMORY_HIGH 0.85
+/* ... while another is below this share of its own (waiting). */
+#define IMBALANCE_MEMORY_LOW 0.25
+/* ... or when the busiest GPU computes more than this times the least busy one. */
+#define IMBALANCE_BUSY_RATIO 1.25
+
+/*
+ * step-time and global-batch verdicts: the speedup (or throughput ratio) must
+ * be above this to confirm. trial.ini's expected_speedup is to replace it
+ * per trial; the manifest reader does not read that key yet.
+ */
+#define EXPECTED_SPEEDUP_DEFAULT 1.1
+
+/* Advice: below this scaling efficiency, n independent runs beat one n-GPU run. */
+#define ADVICE_MIN_EFFICIENCY 0.8
+
+/*
+ * Advice: waiting for a slower peer above this share of a GPU's step calls
+ * for rebalancing the split. Not applied yet: the advice rebalances on the
+ * imbalance flag only.
+ */
+#define ADVICE_PEER_WAIT_SHARE 0.25
+
+/*
+ * Advice: the single GPUs a job is checked to fit on (core/gpu short names),
+ * first the smaller: fits when need + memory_reserve_gb <= its nominal memory.
+ */
+#define FIT_GPU_FIRST "H200"
+#define FIT_GPU_SECOND "MI300X"
+
+#endif

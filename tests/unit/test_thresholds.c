@@ -1,0 +1,79 @@
+/* docs/analysis.md's table of thresholds says what analysis/thresholds.h holds. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analysis/thresholds.h"
+#include "core/gpu.h"
+
+static char *read_doc(void)
+{
+	const char *top = getenv("TOP");
+	char path[1024];
+	static char text[1 << 16];
+	size_t n;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/docs/analysis.md", top && *top ? top : ".");
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot read %s", path);
+	n = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	return text;
+}
+
+static void row(const char *doc, const char *label, const char *value)
+{
+	char want[256];
+
+	snprintf(want, sizeof(want), "| %s | %s |", label, value);
+	if (!strstr(doc, want))
+		fail_msg("docs/analysis.md lacks the row '%s'", want);
+}
+
+static void documented(void **state)
+{
+	const char *doc = read_doc();
+	char v[64], w[64];
+
+	snprintf(v, sizeof(v), "%g%%", WARMUP_EXCESS * 100);
+	row(doc, "warm-up excess", v);
+	snprintf(v, sizeof(v), "%d", MIN_STEADY_STEPS);
+	row(doc, "steady steps", v);
+	snprintf(v, sizeof(v), "%g%%", DOMINANT_DTYPE_SHARE * 100);
+	row(doc, "dominant dtype", v);
+	snprintf(v, sizeof(v), "%g", IMBALANCE_MEMORY_RATIO);
+	row(doc, "memory ratio", v);
+	snprintf(v, sizeof(v), "%g%% / %g%%", IMBALANCE_MEMORY_HIGH * 100, IMBALANCE_MEMORY_LOW * 100);
+	row(doc, "saturated / waiting memory", v);
+	snprintf(v, sizeof(v), "%g", IMBALANCE_BUSY_RATIO);
+	row(doc, "busy ratio", v);
+	snprintf(v, sizeof(v), "%g", EXPECTED_SPEEDUP_DEFAULT);
+	row(doc, "expected speedup", v);
+	snprintf(v, sizeof(v), "%g", ADVICE_MIN_EFFICIENCY);
+	row(doc, "scaling efficiency", v);
+	snprintf(v, sizeof(v), "%s, then %s", FIT_GPU_FIRST, FIT_GPU_SECOND);
+	row(doc, "fit targets", v);
+	/* the fit targets' capacities, as the docs and the advice print them */
+	snprintf(v, sizeof(v), "nominal %.0f GB", gpu_lookup(FIT_GPU_FIRST, -1)->memory_nominal / 1e9);
+	snprintf(w, sizeof(w), "%s's %.0f GB", FIT_GPU_SECOND,
+		 gpu_lookup(FIT_GPU_SECOND, -1)->memory_nominal / 1e9);
+	assert_non_null(strstr(doc, v));
+	assert_non_null(strstr(doc, w));
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(documented),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
