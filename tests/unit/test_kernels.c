@@ -9,6 +9,7 @@
 
 #include "analysis/kernels.h"
 #include "core/intern.h"
+#include "core/kname.h"
 
 static const struct {
 	const char *name;
@@ -43,12 +44,12 @@ static const struct {
 static void dtypes_from_names(void **state)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		enum dtype got = kernel_dtype(cases[i].name, cases[i].input_types);
+		enum dtype got = kname_dtype(cases[i].name, cases[i].input_types);
 
 		if (got != cases[i].want)
 			fail_msg("%s: got %s, want %s", cases[i].name, dtype_name(got),
 				 dtype_name(cases[i].want));
-		if (kernel_is_matmul(cases[i].name) != cases[i].matmul)
+		if ((kname_class_of(cases[i].name) != KNAME_OTHER) != cases[i].matmul)
 			fail_msg("%s: matmul should be %d", cases[i].name, cases[i].matmul);
 	}
 }
