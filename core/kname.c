@@ -149,7 +149,19 @@ static const char *const matmul_tokens[] = {
 	"gemm", "Gemm", "GEMM", "nvjet", "xmma", "cutlass", "cublas", "s16816", "h16816",
 	"s1688", "h1688", "884", "flash", "fmha", "attention", "Attention", "sdpa",
 	"fprop", "dgrad", "wgrad", "conv", "Conv", "cudnn", "bmm_", "matmul", "Matmul",
-	"triton_tem_", "addmm",
+	"triton_tem_", "addmm", "Cijk_",
+};
+
+/*
+ * Kernels that are never matmul-class whatever else their names hold:
+ * FBGEMM's embedding and quantisation kernels ("gemm" of "fbgemm", also in
+ * the arguments of the ATen kernels that serve them), Inductor's pointwise
+ * and reduction kernels (their names list the fused ops: the "addmm" of
+ * triton_per_fused__to_copy_addmm_mean_pow_view_8 is its epilogue, the GEMM
+ * ran elsewhere), cuDNN's batch-norm and layout kernels ("cudnn").
+ */
+static const char *const never_matmul[] = {
+	"fbgemm", "triton_poi_", "triton_per_", "triton_red_", "cudnn::bn_", "cudnn::ops::",
 };
 
 /* PyTorch ops whose kernels are matmul-class whatever their names (by prefix). */
@@ -171,7 +183,8 @@ static bool has_any(const char *name, const char *const *tokens, size_t n)
 enum kname_class kname_class_of(const char *name)
 {
 	if (!name || kname_comm(name, NULL) ||
-	    !has_any(name, matmul_tokens, ARRAY_SIZE(matmul_tokens)))
+	    !has_any(name, matmul_tokens, ARRAY_SIZE(matmul_tokens)) ||
+	    has_any(name, never_matmul, ARRAY_SIZE(never_matmul)))
 		return KNAME_OTHER;
 	for (size_t i = 0; i < ARRAY_SIZE(class_tokens); i++)
 		if (strstr(name, class_tokens[i].token))
@@ -194,13 +207,14 @@ bool kname_op_is_matmul(const char *op)
 /*
  * Name rules, first match wins: the most specific tokens come first (fp8
  * before bf16 in "e4m3bf16"; bf16 before f16; tf32 before fp32). Rule 0
- * reads nvjet's type letters (nvjet_letters).
+ * reads nvjet's type letters (nvjet_letters), rule 1 Tensile's (AMD).
  */
 static const struct dtype_rule {
 	const char *re;		/* first: the pattern table reads it */
 	enum dtype dt;
 } rules[] = {
 	{ "nvjet_(?:sm\\d+_)?([a-z]{3,5})(_tf32)?_", DT_UNKNOWN },
+	{ "^Cijk_A[a-z]+_B[a-z]+_(I8|F8|B8|[SDHBX])", DT_UNKNOWN },
 	{ "e2m1|ue4m3xf4|ue8m0xf4|MxE2m1|nvfp4|Avec16UE4M3", DT_FP4 },
 	{ "e4m3|E4m3|Float8_e4m3", DT_FP8_E4M3 },
 	{ "e5m2|E5m2|Float8_e5m2", DT_FP8_E5M2 },
@@ -240,6 +254,32 @@ static enum dtype nvjet_dtype(const char *name)
 	return dt;
 }
 
+/*
+ * Tensile's type codes (hipBLASLt, rocBLAS): after the index names come the
+ * types, A's first ("Cijk_Alik_Bljk_BBS_BH_..." is bf16 in and out with
+ * fp32 compute); only A's is read.
+ */
+static const struct {
+	const char *code;
+	enum dtype dt;
+} tensile_types[] = {
+	{ "I8", DT_INT8 }, { "F8", DT_FP8_E4M3 }, { "B8", DT_FP8_E5M2 }, { "S", DT_FP32 },
+	{ "D", DT_FP64 }, { "H", DT_FP16 }, { "B", DT_BF16 }, { "X", DT_TF32 },
+};
+
+static enum dtype tensile_dtype(const char *name)
+{
+	const char *g;
+	size_t len;
+
+	if (!pattern_get(&table, 1, name, &g, &len))
+		return DT_UNKNOWN;
+	for (size_t i = 0; i < ARRAY_SIZE(tensile_types); i++)
+		if (strlen(tensile_types[i].code) == len && !memcmp(g, tensile_types[i].code, len))
+			return tensile_types[i].dt;
+	return DT_UNKNOWN;
+}
+
 enum dtype kname_dtype_of_name(const char *name)
 {
 	size_t n;
@@ -249,7 +289,9 @@ enum dtype kname_dtype_of_name(const char *name)
 	n = strlen(name);
 	if (pattern_find(&table, 0, name, n))
 		return nvjet_dtype(name);
-	for (size_t i = 1; i < ARRAY_SIZE(rules); i++)
+	if (pattern_find(&table, 1, name, n))
+		return tensile_dtype(name);
+	for (size_t i = 2; i < ARRAY_SIZE(rules); i++)
 		if (pattern_find(&table, i, name, n))
 			return rules[i].dt;
 	return DT_UNKNOWN;
