@@ -215,7 +215,7 @@ static const struct dtype_rule {
 } rules[] = {
 	{ "nvjet_(?:sm\\d+_)?([a-z]{3,5})(_tf32)?_", DT_UNKNOWN },
 	{ "^Cijk_A[a-z]+_B[a-z]+_(I8|F8|B8|[SDHBX])", DT_UNKNOWN },
-	{ "e2m1|ue4m3xf4|ue8m0xf4|MxE2m1|nvfp4|Avec16UE4M3", DT_FP4 },
+	{ "e2m1|E2m1|ue4m3xf4|ue8m0xf4|nvfp4|Avec16UE4M3", DT_FP4 },
 	{ "e4m3|E4m3|Float8_e4m3", DT_FP8_E4M3 },
 	{ "e5m2|E5m2|Float8_e5m2", DT_FP8_E5M2 },
 	{ "sss_tf32|_tf32|tf32f32|tf32_", DT_TF32 },

@@ -89,7 +89,7 @@ enum dtype dtype_parse(const char *s, size_t n)
 	for (size_t i = 0; i < NELEM(dtype_prefixes); i++) {
 		size_t k = strlen(dtype_prefixes[i]);
 
-		if (n > k && !strncmp(s, dtype_prefixes[i], k)) {
+		if (n > k && !strncasecmp(s, dtype_prefixes[i], k)) {
 			s += k;
 			n -= k;
 			break;
