@@ -209,7 +209,7 @@ const struct kernel_facts *kernel_memo_get(struct kernel_memo *m, const struct g
 	x->facts.label = intern_str(&m->labels, buf);
 	x->facts.label_index = label_index(m, x->facts.label);
 	x->facts.matmul = e->cls == EVC_COMPUTE &&
-			  (kname_class_of(e->name) != KNAME_OTHER || kname_op_is_matmul(e->op));
+			  (kname_class_of(e->name) != KNAME_OTHER || kname_op_class(e->op) != KNAME_OTHER);
 	x->facts.dtype = e->name ? kname_dtype(e->name, e->input_types) : DT_UNKNOWN;
 	m->n++;
 	return &x->facts;

@@ -164,12 +164,18 @@ static const char *const never_matmul[] = {
 	"fbgemm", "triton_poi_", "triton_per_", "triton_red_", "cudnn::bn_", "cudnn::ops::",
 };
 
-/* PyTorch ops whose kernels are matmul-class whatever their names (by prefix). */
-static const char *const matmul_ops[] = {
-	"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul", "aten::linear",
-	"aten::_scaled_mm", "aten::convolution", "aten::cudnn_convolution",
-	"aten::_scaled_dot_product", "aten::scaled_dot_product", "aten::_flash_attention",
-	"aten::_efficient_attention",
+/* PyTorch ops whose kernels are matmul-class whatever their names, by prefix. */
+static const struct {
+	const char *prefix;
+	uint8_t cls;
+} matmul_ops[] = {
+	{ "aten::mm", KNAME_GEMM }, { "aten::addmm", KNAME_GEMM }, { "aten::bmm", KNAME_GEMM },
+	{ "aten::baddbmm", KNAME_GEMM }, { "aten::matmul", KNAME_GEMM },
+	{ "aten::linear", KNAME_GEMM }, { "aten::_scaled_mm", KNAME_GEMM },
+	{ "aten::convolution", KNAME_CONV }, { "aten::cudnn_convolution", KNAME_CONV },
+	{ "aten::_scaled_dot_product", KNAME_ATTENTION },
+	{ "aten::scaled_dot_product", KNAME_ATTENTION },
+	{ "aten::_flash_attention", KNAME_ATTENTION }, { "aten::_efficient_attention", KNAME_ATTENTION },
 };
 
 static bool has_any(const char *name, const char *const *tokens, size_t n)
@@ -192,14 +198,14 @@ enum kname_class kname_class_of(const char *name)
 	return KNAME_GEMM;
 }
 
-bool kname_op_is_matmul(const char *op)
+enum kname_class kname_op_class(const char *op)
 {
 	if (!op)
-		return false;
+		return KNAME_OTHER;
 	for (size_t i = 0; i < ARRAY_SIZE(matmul_ops); i++)
-		if (!strncmp(op, matmul_ops[i], strlen(matmul_ops[i])))
-			return true;
-	return false;
+		if (!strncmp(op, matmul_ops[i].prefix, strlen(matmul_ops[i].prefix)))
+			return (enum kname_class)matmul_ops[i].cls;
+	return KNAME_OTHER;
 }
 
 /* ---- dtype ------------------------------------------------------------- */

@@ -77,8 +77,11 @@ enum coll_op kname_coll_of_text(const char *s, size_t n);
 /* The matmul class of a kernel by its name; KNAME_OTHER for communication kernels. */
 enum kname_class kname_class_of(const char *name);
 
-/* True for the PyTorch ops (aten::mm, aten::linear, SDPA, ...) whose kernels are matmul-class. */
-bool kname_op_is_matmul(const char *op);
+/*
+ * The matmul class of the kernels a PyTorch op launches, whatever their
+ * names (aten::mm, aten::linear, aten::convolution, SDPA, ...); KNAME_OTHER.
+ */
+enum kname_class kname_op_class(const char *op);
 
 /* The dtype a kernel name spells (cuBLAS, nvjet, CUTLASS, cuDNN, FlashAttention, NCCL ...); DT_UNKNOWN. */
 enum dtype kname_dtype_of_name(const char *name);

@@ -220,13 +220,15 @@ static void compute_kernels(void **state)
 static void ops_and_input_types(void **state)
 {
 	(void)state;
-	assert_true(kname_op_is_matmul("aten::mm"));
-	assert_true(kname_op_is_matmul("aten::linear"));
-	assert_true(kname_op_is_matmul("aten::_scaled_dot_product_flash_attention"));
-	assert_true(kname_op_is_matmul("aten::convolution_backward"));
-	assert_false(kname_op_is_matmul("aten::add_"));
-	assert_false(kname_op_is_matmul("aten::native_layer_norm"));
-	assert_false(kname_op_is_matmul(NULL));
+	assert_int_equal(kname_op_class("aten::mm"), KNAME_GEMM);
+	assert_int_equal(kname_op_class("aten::linear"), KNAME_GEMM);
+	assert_int_equal(kname_op_class("aten::_scaled_mm"), KNAME_GEMM);
+	assert_int_equal(kname_op_class("aten::_scaled_dot_product_flash_attention"), KNAME_ATTENTION);
+	assert_int_equal(kname_op_class("aten::convolution_backward"), KNAME_CONV);
+	assert_int_equal(kname_op_class("aten::add_"), KNAME_OTHER);
+	assert_int_equal(kname_op_class("aten::native_layer_norm"), KNAME_OTHER);
+	assert_int_equal(kname_op_class("aten::m"), KNAME_OTHER);
+	assert_int_equal(kname_op_class(NULL), KNAME_OTHER);
 
 	/* the narrowest floating type among the inputs; empty items and scalars skipped */
 	static const struct {
