@@ -122,7 +122,7 @@ static void check_precision(struct analysis *a, const struct run_result *rr)
 
 	if (!decl->v || rr->precision_observed == DT_UNKNOWN)
 		return;
-	want = dtype_from_name(decl->v);
+	want = dtype_parse(decl->v, strlen(decl->v));
 	if (want == DT_UNKNOWN) {
 		if (strstr(decl->v, "bf16"))
 			want = DT_BF16;

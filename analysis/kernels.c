@@ -7,144 +7,8 @@
 #include <string.h>
 
 #include "core/intern.h"
-#include "core/pattern.h"
+#include "core/kname.h"
 #include "core/xalloc.h"
-
-/* Name tokens of matmul-class kernels; none of them appears in NCCL names. */
-static const char *const matmul_tokens[] = {
-	"gemm", "Gemm", "GEMM", "nvjet", "xmma", "cutlass", "cublas", "s16816", "h16816",
-	"s1688", "h1688", "884", "flash", "fmha", "attention", "Attention", "sdpa",
-	"fprop", "dgrad", "wgrad", "conv", "Conv", "cudnn", "bmm_", "matmul", "Matmul",
-	"triton_tem_", "addmm", NULL
-};
-
-/* PyTorch ops whose kernels are matmul-class whatever their names. */
-static const char *const matmul_ops[] = {
-	"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul", "aten::linear",
-	"aten::_scaled_mm", "aten::convolution", "aten::cudnn_convolution",
-	"aten::_scaled_dot_product", "aten::scaled_dot_product", "aten::_flash_attention",
-	"aten::_efficient_attention", NULL
-};
-
-bool op_is_matmul(const char *op)
-{
-	if (!op)
-		return false;
-	for (size_t i = 0; matmul_ops[i]; i++)
-		if (!strncmp(op, matmul_ops[i], strlen(matmul_ops[i])))
-			return true;
-	return false;
-}
-
-static bool has_token(const char *name, const char *const *tokens)
-{
-	for (size_t i = 0; tokens[i]; i++)
-		if (strstr(name, tokens[i]))
-			return true;
-	return false;
-}
-
-bool kernel_is_matmul(const char *name)
-{
-	if (!name || !strncmp(name, "nccl", 4) || strstr(name, "ncclKernel") ||
-	    strstr(name, "ncclDevKernel"))
-		return false;
-	return has_token(name, matmul_tokens);
-}
-
-/*
- * Name rules, first match wins (blackwell.md §7.3): the most specific tokens
- * come first (fp8 before bf16 in "e4m3bf16"; bf16 before f16; tf32 before fp32).
- */
-static const struct dtype_rule {
-	const char *re;		/* first: the pattern table reads it */
-	enum dtype dt;
-} rules[] = {
-	/* nvjet's letters first: the first is the A operand's type (nvjet_letter) */
-	{ "nvjet_(?:sm\\d+_)?([a-z]{3,5})(_tf32)?_", DT_UNKNOWN },
-	{ "e2m1|ue4m3xf4|ue8m0xf4|MxE2m1|nvfp4|Avec16UE4M3", DT_FP4 },
-	{ "e4m3|E4m3|Float8_e4m3", DT_FP8_E4M3 },
-	{ "e5m2|E5m2|Float8_e5m2", DT_FP8_E5M2 },
-	{ "sss_tf32|_tf32|tf32f32|tf32_", DT_TF32 },
-	{ "bf16|bfloat16|BFloat16|Bfloat16", DT_BF16 },
-	{ "f16|fp16|half|Half|h16816|h1688|h884|hgemm|Fp16", DT_FP16 },
-	{ "tensorop_s\\d+(?:gemm|fprop|dgrad|wgrad)|_s1688gemm|_s16816gemm", DT_TF32 },
-	{ "sgemm|scudnn|f32f32_f32f32|gemm_f32|Fp32|\\bfloat\\b", DT_FP32 },
-	{ "dgemm|d884|f64|\\bdouble\\b", DT_FP64 },
-	{ "i8816|i16832|igemm|int8", DT_INT8 },
-};
-
-#define NRULES (sizeof(rules) / sizeof(rules[0]))
-
-static pcre2_code *compiled[NRULES];
-static struct pattern_table table = PATTERN_TABLE(rules, compiled, 0);
-
-/* nvjet's type letters: the first is the A operand's storage type. */
-static enum dtype nvjet_letter(char c, bool tf32)
-{
-	switch (c) {
-	case 't': return DT_BF16;
-	case 'h': return DT_FP16;
-	case 's': return tf32 ? DT_TF32 : DT_FP32;
-	case 'q': return DT_FP8_E4M3;
-	case 'r': return DT_FP8_E5M2;
-	case 'o': return DT_FP4;
-	case 'b': return DT_INT8;
-	case 'd': return DT_FP64;
-	default: return DT_UNKNOWN;
-	}
-}
-
-static enum dtype dtype_from_name_tokens(const char *name)
-{
-	size_t n = strlen(name);
-	const char *g;
-	size_t len;
-
-	if (!pattern_compile(&table))
-		return DT_UNKNOWN;
-	if (pattern_find(&table, 0, name, n) && pattern_get(&table, 1, name, &g, &len)) {
-		char a = *g;	/* the A operand's letter */
-		bool tf32 = pattern_get(&table, 2, name, &g, &len) && len > 0;
-
-		return nvjet_letter(a, tf32);
-	}
-	for (size_t i = 1; i < NRULES; i++)
-		if (pattern_find(&table, i, name, n))
-			return rules[i].dt;
-	return DT_UNKNOWN;
-}
-
-static const struct {
-	const char *token;
-	enum dtype dt;
-} torch_types[] = {
-	{ "Float8_e4m3", DT_FP8_E4M3 }, { "Float8_e5m2", DT_FP8_E5M2 },
-	{ "BFloat16", DT_BF16 }, { "bfloat16", DT_BF16 }, { "Half", DT_FP16 },
-	{ "half", DT_FP16 }, { "float16", DT_FP16 }, { "Float", DT_FP32 }, { "float", DT_FP32 },
-	{ "Double", DT_FP64 }, { "double", DT_FP64 },
-};
-
-enum dtype dtype_from_torch(const char *s, size_t n)
-{
-	for (size_t i = 0; i < sizeof(torch_types) / sizeof(torch_types[0]); i++) {
-		size_t k = strlen(torch_types[i].token);
-
-		for (size_t j = 0; j + k <= n; j++)
-			if (!memcmp(s + j, torch_types[i].token, k))
-				return torch_types[i].dt;
-	}
-	return DT_UNKNOWN;
-}
-
-enum dtype kernel_dtype(const char *name, const char *input_types)
-{
-	enum dtype dt = name ? dtype_from_name_tokens(name) : DT_UNKNOWN;
-
-	if (dt != DT_UNKNOWN || !input_types)
-		return dt;
-	return dtype_from_torch(input_types, strlen(input_types));
-}
 
 #define LABEL_MAX 40	/* characters of a label, so that charts can show it whole */
 
@@ -201,38 +65,40 @@ static void tidy_op(const char *op, char *buf, size_t size)
 		snprintf(buf, size, "%s", start);
 }
 
-static const char *library_of(const char *name)
+/*
+ * The library a matmul label names: the one its name says, else the usual
+ * one for its class (convolutions run in cuDNN, GEMMs in cuBLAS).
+ */
+static const char *label_library(const char *name, enum kname_class cls)
 {
-	if (strstr(name, "nvjet"))
-		return "cuBLAS nvjet";
-	if (strstr(name, "cutlass"))
-		return "CUTLASS";
-	if (strstr(name, "cudnn") || strstr(name, "fprop") || strstr(name, "dgrad") ||
-	    strstr(name, "wgrad") || strstr(name, "conv") || strstr(name, "Conv"))
-		return "cuDNN";
-	return "cuBLAS";
+	enum kname_lib lib = kname_library(name);
+
+	if (lib != LIB_UNKNOWN && lib != LIB_ATEN)
+		return kname_lib_name(lib);
+	return kname_lib_name(cls == KNAME_CONV ? LIB_CUDNN : LIB_CUBLAS);
 }
 
 void kernel_label(const struct gpu_event *e, char *buf, size_t size)
 {
 	const char *name = e->name ? e->name : "?";
 	enum dtype dt = e->dtype != DT_UNKNOWN ? (enum dtype)e->dtype :
-			kernel_dtype(name, e->input_types);
+			kname_dtype(name, e->input_types);
 	const char *ty = dt != DT_UNKNOWN ? dtype_name(dt) : "";
 	const char *sp = dt != DT_UNKNOWN ? " " : "";
+	enum kname_class cls = e->cls == EVC_COMPUTE ? kname_class_of(name) : KNAME_OTHER;
 
 	if (e->cls == EVC_COMM) {
 		snprintf(buf, size, "%s%s%s (NCCL)", e->coll ? coll_name(e->coll) : "collective", sp, ty);
 	} else if (e->cls == EVC_MEMORY) {
 		snprintf(buf, size, "%s", name);
-	} else if (strstr(name, "flash") || strstr(name, "fmha") || strstr(name, "ttention")) {
+	} else if (cls == KNAME_ATTENTION) {
 		bool bwd = strstr(name, "bwd") || strstr(name, "backward") || strstr(name, "Bwd") ||
 			   strstr(name, "dq") || strstr(name, "dkv");
 		snprintf(buf, size, "%s %s%s%s", strstr(name, "flash") ? "flash-attn" : "attention",
 			 bwd ? "bwd" : "fwd", sp, ty);
-	} else if (kernel_is_matmul(name)) {
-		bool conv = strstr(name, "conv") || strstr(name, "fprop") || strstr(name, "grad");
-		snprintf(buf, size, "%s%s%s (%s)", conv ? "conv" : "GEMM", sp, ty, library_of(name));
+	} else if (cls != KNAME_OTHER) {
+		snprintf(buf, size, "%s%s%s (%s)", cls == KNAME_CONV ? "conv" : "GEMM", sp, ty,
+			 label_library(name, cls));
 	} else if (e->op) {
 		tidy_op(e->op, buf, size);
 	} else {
@@ -342,8 +208,9 @@ const struct kernel_facts *kernel_memo_get(struct kernel_memo *m, const struct g
 				  .cls = e->cls, .coll = e->coll, .dtype = e->dtype };
 	x->facts.label = intern_str(&m->labels, buf);
 	x->facts.label_index = label_index(m, x->facts.label);
-	x->facts.matmul = e->cls == EVC_COMPUTE && (kernel_is_matmul(e->name) || op_is_matmul(e->op));
-	x->facts.dtype = e->name ? kernel_dtype(e->name, e->input_types) : DT_UNKNOWN;
+	x->facts.matmul = e->cls == EVC_COMPUTE &&
+			  (kname_class_of(e->name) != KNAME_OTHER || kname_op_class(e->op) != KNAME_OTHER);
+	x->facts.dtype = e->name ? kname_dtype(e->name, e->input_types) : DT_UNKNOWN;
 	m->n++;
 	return &x->facts;
 }

@@ -36,6 +36,74 @@ enum dtype dtype_from_name(const char *s)
 	return DT_UNKNOWN;
 }
 
+/* Spellings of dtypes other than their dtype_name(), compared without case. */
+static const struct {
+	const char *alias;
+	enum dtype dt;
+} dtype_aliases[] = {
+	{ "float64", DT_FP64 }, { "double", DT_FP64 }, { "f64", DT_FP64 },
+	{ "float32", DT_FP32 }, { "float", DT_FP32 }, { "f32", DT_FP32 },
+	{ "tensorfloat32", DT_TF32 },
+	{ "bfloat16", DT_BF16 }, { "__nv_bfloat16", DT_BF16 }, { "nv_bfloat16", DT_BF16 },
+	{ "bfloat16_t", DT_BF16 },
+	{ "float16", DT_FP16 }, { "half", DT_FP16 }, { "f16", DT_FP16 }, { "__half", DT_FP16 },
+	{ "half_t", DT_FP16 },
+	{ "float8_e4m3fn", DT_FP8_E4M3 }, { "float8_e4m3fnuz", DT_FP8_E4M3 },
+	{ "float8_e4m3", DT_FP8_E4M3 }, { "f8e4m3", DT_FP8_E4M3 }, { "fp8_e4m3", DT_FP8_E4M3 },
+	{ "fp8e4m3", DT_FP8_E4M3 }, { "e4m3", DT_FP8_E4M3 }, { "__nv_fp8_e4m3", DT_FP8_E4M3 },
+	{ "float_e4m3_t", DT_FP8_E4M3 },
+	{ "float8_e5m2", DT_FP8_E5M2 }, { "float8_e5m2fnuz", DT_FP8_E5M2 },
+	{ "f8e5m2", DT_FP8_E5M2 }, { "fp8_e5m2", DT_FP8_E5M2 }, { "fp8e5m2", DT_FP8_E5M2 },
+	{ "e5m2", DT_FP8_E5M2 }, { "__nv_fp8_e5m2", DT_FP8_E5M2 }, { "float_e5m2_t", DT_FP8_E5M2 },
+	{ "float4_e2m1fn_x2", DT_FP4 }, { "e2m1", DT_FP4 }, { "fp4_e2m1", DT_FP4 },
+	{ "nvfp4", DT_FP4 },
+	{ "i8", DT_INT8 }, { "int8_t", DT_INT8 }, { "char", DT_INT8 }, { "signed char", DT_INT8 },
+	{ "u8", DT_UINT8 }, { "uint8_t", DT_UINT8 }, { "byte", DT_UINT8 },
+	{ "unsigned char", DT_UINT8 },
+	{ "i32", DT_INT32 }, { "int32_t", DT_INT32 }, { "int", DT_INT32 },
+	{ "u32", DT_UINT32 }, { "uint32_t", DT_UINT32 }, { "unsigned int", DT_UINT32 },
+	{ "i64", DT_INT64 }, { "int64_t", DT_INT64 }, { "long", DT_INT64 },
+	{ "long int", DT_INT64 }, { "long long", DT_INT64 },
+	{ "u64", DT_UINT64 }, { "uint64_t", DT_UINT64 }, { "unsigned long", DT_UINT64 },
+};
+
+/* Namespaces a type name may carry; one is dropped. */
+static const char *const dtype_prefixes[] = { "torch.", "c10::", "at::", "cutlass::" };
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* Without case; the first letter rejects most words before any call. */
+static bool word_is(const char *s, size_t n, const char *word)
+{
+	if (!n || (s[0] | 0x20) != (word[0] | 0x20))
+		return false;
+	return strlen(word) == n && !strncasecmp(s, word, n);
+}
+
+enum dtype dtype_parse(const char *s, size_t n)
+{
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	for (size_t i = 0; i < NELEM(dtype_prefixes); i++) {
+		size_t k = strlen(dtype_prefixes[i]);
+
+		if (n > k && !strncasecmp(s, dtype_prefixes[i], k)) {
+			s += k;
+			n -= k;
+			break;
+		}
+	}
+	for (int i = 1; i < DT_COUNT; i++)
+		if (word_is(s, n, dtypes[i].name))
+			return (enum dtype)i;
+	for (size_t i = 0; i < NELEM(dtype_aliases); i++)
+		if (word_is(s, n, dtype_aliases[i].alias))
+			return dtype_aliases[i].dt;
+	return DT_UNKNOWN;
+}
+
 int dtype_size(enum dtype t)
 {
 	return (unsigned)t < DT_COUNT ? dtypes[t].size : 0;

@@ -36,6 +36,16 @@ enum dtype {
 
 const char *dtype_name(enum dtype t);		/* "bf16"; "unknown" for DT_UNKNOWN */
 enum dtype dtype_from_name(const char *s);	/* inverse of dtype_name; DT_UNKNOWN if none */
+/*
+ * The dtype that the word s[0..n) names, in any spelling the tool meets:
+ * the names above, PyTorch's ("torch.bfloat16", "c10::BFloat16", "Half",
+ * "Float8_e4m3fn"), NCCL's and nccl-tests' ("float", "half", "int8_t",
+ * "f8e4m3"), C's ("double", "long", "unsigned char") and short forms
+ * ("f16", "e4m3"). Case is ignored, so are blanks around the word and one
+ * namespace prefix ("torch.", "c10::", "at::", "cutlass::"). DT_UNKNOWN for
+ * anything else, including declared precisions like "bf16-mixed".
+ */
+enum dtype dtype_parse(const char *s, size_t n);
 int dtype_size(enum dtype t);			/* bytes per element; 0 when unknown or sub-byte */
 
 /* Collective operations, as NCCL names them (coll_name()). */

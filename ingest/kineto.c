@@ -9,6 +9,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "core/imap.h"
+#include "core/kname.h"
 #include "core/xalloc.h"
 
 #define MAX_DEPTH 64		/* deeper containers are skipped whole */
@@ -325,59 +326,6 @@ static const char *const count_keys[C_COUNT] = {
 	[C_CPU_OP] = "cpu_op", [C_RUNTIME] = "cuda_runtime", [C_DRIVER] = "cuda_driver",
 };
 
-/*
- * Communication kernels by a token of their name, first match wins. With
- * `parse`, the collective follows the token ("ncclDevKernel_AllGather_RING_LL")
- * and the dtype is one of the '_'-separated words after it.
- */
-static const struct {
-	const char *token;
-	uint8_t coll;
-	bool parse;
-} comm_tokens[] = {
-	{ "ncclSymkDevKernel", COLL_NONE, true },
-	{ "ncclDevKernel", COLL_NONE, true },
-	{ "ncclKernel", COLL_NONE, true },
-	{ "rcclKernel", COLL_NONE, true },
-	{ "rccl", COLL_NONE, false },
-	{ "SendRecv", COLL_SENDRECV, false },
-	{ "multimem_all_reduce", COLL_ALLREDUCE, false },
-	{ "one_shot_all_reduce", COLL_ALLREDUCE, false },
-	{ "two_shot_all_reduce", COLL_ALLREDUCE, false },
-	{ "multimem_all_gather", COLL_ALLGATHER, false },
-	{ "multimem_reduce_scatter", COLL_REDUCESCATTER, false },
-};
-
-/* Collective names of args and kernel names, lowercased, '_' dropped: by prefix. */
-static const struct {
-	const char *prefix;
-	uint8_t coll;
-} coll_prefixes[] = {
-	{ "allreduce", COLL_ALLREDUCE }, { "allgather", COLL_ALLGATHER },
-	{ "reducescatter", COLL_REDUCESCATTER }, { "alltoall", COLL_ALLTOALL },
-	{ "broadcast", COLL_BROADCAST }, { "reduce", COLL_REDUCE },
-	{ "sendrecv", COLL_SENDRECV }, { "send", COLL_SEND }, { "recv", COLL_RECV },
-	{ "gather", COLL_GATHER }, { "scatter", COLL_SCATTER }, { "barrier", COLL_BARRIER },
-};
-
-/* Data types as kernel names spell them (words) and as args do ("BFloat16"). */
-static const struct {
-	const char *name;
-	uint8_t dtype;
-} dtype_words[] = {
-	{ "float", DT_FP32 }, { "f32", DT_FP32 }, { "half", DT_FP16 }, { "f16", DT_FP16 },
-	{ "bf16", DT_BF16 }, { "bfloat16", DT_BF16 }, { "double", DT_FP64 }, { "f64", DT_FP64 },
-	{ "int8", DT_INT8 }, { "i8", DT_INT8 }, { "char", DT_INT8 },
-	{ "uint8", DT_UINT8 }, { "u8", DT_UINT8 }, { "byte", DT_UINT8 },
-	{ "int32", DT_INT32 }, { "i32", DT_INT32 }, { "int", DT_INT32 },
-	{ "uint32", DT_UINT32 }, { "u32", DT_UINT32 },
-	{ "int64", DT_INT64 }, { "i64", DT_INT64 }, { "long", DT_INT64 },
-	{ "uint64", DT_UINT64 }, { "u64", DT_UINT64 }, { "bool", DT_BOOL },
-	{ "f8e4m3", DT_FP8_E4M3 }, { "float8_e4m3fn", DT_FP8_E4M3 },
-	{ "float8_e4m3fnuz", DT_FP8_E4M3 }, { "f8e5m2", DT_FP8_E5M2 },
-	{ "float8_e5m2", DT_FP8_E5M2 }, { "float8_e5m2fnuz", DT_FP8_E5M2 },
-};
-
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Without case; the first letter rejects most keys before any call. */
@@ -386,29 +334,6 @@ static bool word_eq(const char *s, size_t n, const char *word)
 	if (!n || (s[0] | 0x20) != (word[0] | 0x20))
 		return !n && !*word;
 	return strlen(word) == n && !strncasecmp(s, word, n);
-}
-
-static enum dtype dtype_of_word(const char *s, size_t n)
-{
-	for (size_t i = 0; i < ARRAY_SIZE(dtype_words); i++)
-		if (word_eq(s, n, dtype_words[i].name))
-			return (enum dtype)dtype_words[i].dtype;
-	return DT_UNKNOWN;
-}
-
-static enum coll_op coll_of_text(const char *s, size_t n)
-{
-	char norm[32];
-	size_t len = 0;
-
-	for (size_t i = 0; i < n && len < sizeof(norm) - 1; i++)
-		if (s[i] != '_')
-			norm[len++] = (char)(s[i] | 0x20);
-	norm[len] = '\0';
-	for (size_t i = 0; i < ARRAY_SIZE(coll_prefixes); i++)
-		if (!strncmp(norm, coll_prefixes[i].prefix, strlen(coll_prefixes[i].prefix)))
-			return (enum coll_op)coll_prefixes[i].coll;
-	return COLL_NONE;
 }
 
 /* ---- the events ---- */
@@ -439,41 +364,17 @@ static int32_t clamp32(int64_t v)
 	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
 }
 
-void kineto_classify_name(struct gpu_event *g)
-{
-	const char *name = g->name ? g->name : "";
-
-	for (size_t i = 0; i < ARRAY_SIZE(comm_tokens); i++) {
-		const char *p = strstr(name, comm_tokens[i].token);
-
-		if (!p)
-			continue;
-		g->cls = EVC_COMM;
-		g->coll = comm_tokens[i].coll;
-		for (p += strlen(comm_tokens[i].token); comm_tokens[i].parse && *p == '_';) {
-			size_t n = strcspn(++p, "_(<");
-
-			if (g->coll == COLL_NONE)
-				g->coll = coll_of_text(p, n);
-			else if (g->dtype == DT_UNKNOWN)
-				g->dtype = dtype_of_word(p, n);
-			p += n;
-		}
-		return;
-	}
-}
-
 /* Communication kernels: collective and dtype from the name, then the args. */
 static void classify_kernel(struct gpu_event *g, const struct pev *e)
 {
-	kineto_classify_name(g);
+	kname_classify(g);
 	if (e->coll.len) {
 		g->cls = EVC_COMM;
 		if (g->coll == COLL_NONE)
-			g->coll = coll_of_text(e->coll.data, e->coll.len);
+			g->coll = kname_coll_of_text(e->coll.data, e->coll.len);
 	}
 	if (g->cls == EVC_COMM && e->dtype.len)	/* the tensor's: broadcasts run as int8 */
-		g->dtype = dtype_of_word(e->dtype.data, e->dtype.len);
+		g->dtype = dtype_parse(e->dtype.data, e->dtype.len);
 }
 
 static int64_t msg_elems(const struct pev *e)
@@ -566,8 +467,8 @@ static void on_cpu_op(struct kt *k, struct pev *e)
 		.coll = COLL_NONE, .dtype = DT_UNKNOWN,
 	};
 	if (e->coll.len) {
-		o->coll = coll_of_text(e->coll.data, e->coll.len);
-		o->dtype = dtype_of_word(e->dtype.data, e->dtype.len);
+		o->coll = kname_coll_of_text(e->coll.data, e->coll.len);
+		o->dtype = dtype_parse(e->dtype.data, e->dtype.len);
 	}
 }
 

@@ -26,12 +26,4 @@ extern const struct reader kineto_reader;
  */
 int kineto_us_to_ns(const char *s, size_t n, int64_t *ns);
 
-/*
- * Classifies a kernel by its name alone: a communication kernel (NCCL/RCCL
- * of every naming era, SendRecv, PyTorch symmetric-memory collectives) gets
- * cls EVC_COMM, its collective and, where the name spells it, its dtype.
- * Other fields are left as they are. Other trace readers use it too.
- */
-void kineto_classify_name(struct gpu_event *g);
-
 #endif

@@ -32,18 +32,6 @@ static const struct colname {
 	{ "wrong", C_WRONG }, { "error", C_WRONG }, { "res", C_WRONG },
 };
 
-/* nccl-tests' type names (-d) and the model's dtypes. */
-static const struct typename {
-	const char *name;
-	enum dtype dt;
-} typenames[] = {
-	{ "float", DT_FP32 }, { "half", DT_FP16 }, { "bfloat16", DT_BF16 }, { "double", DT_FP64 },
-	{ "int8", DT_INT8 }, { "uint8", DT_UINT8 }, { "int32", DT_INT32 }, { "uint32", DT_UINT32 },
-	{ "int64", DT_INT64 }, { "uint64", DT_UINT64 }, { "f8e4m3", DT_FP8_E4M3 },
-	{ "f8e5m2", DT_FP8_E5M2 }, { "fp8_e4m3", DT_FP8_E4M3 }, { "fp8_e5m2", DT_FP8_E5M2 },
-	{ "float32", DT_FP32 }, { "float16", DT_FP16 }, { "float64", DT_FP64 },
-};
-
 static const char *const redops[] = { "sum", "prod", "max", "min", "avg", "none", "mulsum", "premulsum" };
 
 struct tok {
@@ -158,15 +146,13 @@ static bool tok_alpha(const struct tok *t)
 	return t->n && ((t->p[0] >= 'a' && t->p[0] <= 'z') || (t->p[0] >= 'A' && t->p[0] <= 'Z'));
 }
 
+/* nccl-tests' type names (-d): "float", "bfloat16", "f8e4m3" ... */
 static enum dtype tok_dtype(const struct tok *t, bool *known)
 {
-	for (size_t i = 0; i < sizeof(typenames) / sizeof(typenames[0]); i++)
-		if (tok_is(t, typenames[i].name)) {
-			*known = true;
-			return typenames[i].dt;
-		}
-	*known = false;
-	return DT_UNKNOWN;
+	enum dtype dt = dtype_parse(t->p, t->n);
+
+	*known = dt != DT_UNKNOWN;
+	return dt;
 }
 
 static bool tok_redop(const struct tok *t)

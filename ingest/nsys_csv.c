@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/kname.h"
 #include "core/xalloc.h"
-#include "ingest/kineto.h"
 
 #define MAX_FIELDS 32
 
@@ -179,7 +179,7 @@ static void trace_row(struct nc *n)
 		g->cls = EVC_MEMORY;
 	} else {
 		g->bytes = -1;
-		kineto_classify_name(g);
+		kname_classify(g);
 	}
 	n->count[g->kind]++;
 	if (n->first == INT64_MIN || g->start < n->first)

@@ -9,8 +9,8 @@
 #include <strings.h>
 
 #include "core/imap.h"
+#include "core/kname.h"
 #include "core/xalloc.h"
-#include "ingest/kineto.h"
 
 #define MAX_TIME 4000000000000000000LL	/* keeps epoch + time inside int64 */
 
@@ -170,7 +170,7 @@ static void kernel_row(struct ns *n, sqlite3_stmt *st)
 		return;
 	g->name = col_str(n, st, 5);
 	g->cls = EVC_COMPUTE;
-	kineto_classify_name(g);
+	kname_classify(g);
 	n->count[N_KERNEL]++;
 }
 

@@ -340,27 +340,30 @@ static bool parse_size(const char *s, size_t n, double *out)
 	return false;
 }
 
+/*
+ * Declared precisions that are no dtype name (Lightning's "bf16-mixed",
+ * Accelerate's "no"), compared case-insensitively; any other text is a
+ * dtype in one of its spellings (dtype_parse).
+ */
 static const struct {
-	const char *text;	/* as a log prints it, compared case-insensitively */
+	const char *text;	/* as a log prints it */
 	const char *dtype;	/* a dtype_name() */
 } precisions[] = {
-	{ "bf16", "bf16" }, { "bfloat16", "bf16" }, { "torch.bfloat16", "bf16" },
 	{ "bf16-mixed", "bf16" }, { "bf16-true", "bf16" },
-	{ "fp16", "fp16" }, { "float16", "fp16" }, { "torch.float16", "fp16" }, { "half", "fp16" },
 	{ "16bit", "fp16" }, { "16-bit", "fp16" }, { "16-mixed", "fp16" }, { "16-true", "fp16" },
-	{ "fp32", "fp32" }, { "float32", "fp32" }, { "torch.float32", "fp32" }, { "float", "fp32" },
 	{ "32-true", "fp32" }, { "no", "fp32" },
-	{ "fp64", "fp64" }, { "float64", "fp64" }, { "torch.float64", "fp64" },
 	{ "64-true", "fp64" },
-	{ "fp8", "fp8" }, { "tf32", "tf32" },
 };
 
 static const char *precision_name(const char *s, size_t n)
 {
+	enum dtype dt;
+
 	for (size_t i = 0; i < sizeof(precisions) / sizeof(precisions[0]); i++)
 		if (strlen(precisions[i].text) == n && !strncasecmp(precisions[i].text, s, n))
 			return precisions[i].dtype;
-	return NULL;
+	dt = dtype_parse(s, n);
+	return dt >= DT_FP64 && dt <= DT_FP4 ? dtype_name(dt) : NULL;	/* floating types only */
 }
 
 /* ---- one match ------------------------------------------------------- */

@@ -124,6 +124,42 @@ static void scaling_numbers(void **state)
 	trial_free(t);
 }
 
+static size_t findings_with(const struct analysis *a, const char *code)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nfindings; i++)
+		n += !strcmp(a->findings[i].code, code);
+	return n;
+}
+
+/* A declared precision in any spelling of its dtype is checked against the observed one. */
+static void declared_precision_spellings(void **state)
+{
+	static const struct {
+		const char *declared;
+		size_t mismatches;	/* the 2-GPU run ran tf32 */
+	} cases[] = {
+		{ "tf32", 0 }, { "bf16", 1 }, { "bfloat16", 1 }, { "torch.bfloat16", 1 },
+		{ "bf16-mixed", 1 }, { "TF32", 0 }, { "no-such-type", 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct trial *t = two_runs("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32", 64);
+		struct srcpos pos = SRCPOS_LINE("t/2gpu/run.ini", 3);
+		struct analysis *a;
+
+		fact_set_str(t, &t->runs[1].declared.precision, cases[i].declared, &pos);
+		a = analysis_run(t);
+		if (findings_with(a, "precision-mismatch") != cases[i].mismatches)
+			fail_msg("declared %s: %zu precision-mismatch findings, want %zu",
+				 cases[i].declared, findings_with(a, "precision-mismatch"),
+				 cases[i].mismatches);
+		analysis_free(a);
+		trial_free(t);
+	}
+}
+
 static void precision_change_blocks(void **state)
 {
 	struct trial *t = two_runs("sm90_xmma_gemm_f32f32_tf32f32_f32_tn_n_tilesize128x128x32", 64);
@@ -210,6 +246,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(scaling_numbers),
 		cmocka_unit_test(precision_change_blocks),
+		cmocka_unit_test(declared_precision_spellings),
 		cmocka_unit_test(global_batch_change_blocks),
 		cmocka_unit_test(low_efficiency_advises_independent_runs),
 		cmocka_unit_test(link_fraction_from_nccl_tests),

@@ -9,6 +9,7 @@
 
 #include "analysis/kernels.h"
 #include "core/intern.h"
+#include "core/kname.h"
 
 static const struct {
 	const char *name;
@@ -38,17 +39,20 @@ static const struct {
 	{ "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevKernelArgsStorage<4096ul>)", NULL,
 	  DT_BF16, false },
 	{ "triton_poi_fused_add_0", NULL, DT_UNKNOWN, false },
+	{ "triton_per_fused__to_copy_addmm_mean_pow_view_8", "c10::BFloat16", DT_BF16, false },
+	{ "void at::native::vectorized_elementwise_kernel<4, fbgemm_gpu::_hfp8_to_float_gpu("
+	  "at::Tensor const&, long, long)::{lambda(unsigned char)#1}>(int)", NULL, DT_UNKNOWN, false },
 };
 
 static void dtypes_from_names(void **state)
 {
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		enum dtype got = kernel_dtype(cases[i].name, cases[i].input_types);
+		enum dtype got = kname_dtype(cases[i].name, cases[i].input_types);
 
 		if (got != cases[i].want)
 			fail_msg("%s: got %s, want %s", cases[i].name, dtype_name(got),
 				 dtype_name(cases[i].want));
-		if (kernel_is_matmul(cases[i].name) != cases[i].matmul)
+		if ((kname_class_of(cases[i].name) != KNAME_OTHER) != cases[i].matmul)
 			fail_msg("%s: matmul should be %d", cases[i].name, cases[i].matmul);
 	}
 }
@@ -85,6 +89,27 @@ static void labels(void **state)
 	e.op = "aten::mm";
 	kernel_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "aten::mm");
+
+	/* the library a label names is the one the kernel comes from */
+	static const struct {
+		const char *name, *label;
+	} libs[] = {
+		{ "void cutlass_cudnn_infer::Kernel<cutlass_tensorop_s1688fprop_optimized_tf32_128x128_16x4"
+		  "_nhwc_align4>(Params)", "conv tf32 (cuDNN)" },
+		{ "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_64x64_16x6_nn_align4>(Params)",
+		  "GEMM tf32 (CUTLASS)" },
+		{ "Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0", "GEMM fp32 (hipBLASLt)" },
+		{ "ampere_sgemm_32x128_tn", "GEMM fp32 (cuBLAS)" },
+		{ "triton_tem_fused_mm_0", "GEMM (Triton)" },
+		{ "cudnn_infer_volta_scudnn_128x64_3dconv_fprop_medium_nn_v1", "conv fp32 (cuDNN)" },
+		{ "void fbgemm_gpu::permute_2D_lengths_kernel<int>(int, int, int const*)",
+		  "permute_2D_lengths_kernel" },	/* not a GEMM */
+	};
+	for (size_t i = 0; i < sizeof(libs) / sizeof(libs[0]); i++) {
+		e = (struct gpu_event){ .name = libs[i].name, .cls = EVC_COMPUTE };
+		kernel_label(&e, buf, sizeof(buf));
+		assert_string_equal(buf, libs[i].label);
+	}
 }
 
 static void memo_classifies_each_kind_once(void **state)

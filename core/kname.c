@@ -1,0 +1,391 @@
+#include "core/kname.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "core/pattern.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- communication ---------------------------------------------------- */
+
+/*
+ * Communication kernels by a token of their name, first match wins. With
+ * `parse`, the collective follows the token ("ncclDevKernel_AllGather_RING_LL")
+ * and the dtype is one of the '_'-separated words after it.
+ */
+static const struct {
+	const char *token;
+	uint8_t coll;
+	bool parse;
+} comm_tokens[] = {
+	{ "ncclSymkDevKernel", COLL_NONE, true },	/* NCCL >= 2.27 symmetric kernels */
+	{ "ncclDevKernel", COLL_NONE, true },		/* NCCL >= 2.19 */
+	{ "ncclKernel", COLL_NONE, true },		/* NCCL <= 2.18 */
+	{ "rcclKernel", COLL_NONE, true },
+	{ "rccl", COLL_NONE, false },
+	{ "SendRecv", COLL_SENDRECV, false },
+	{ "multimem_all_reduce", COLL_ALLREDUCE, false },	/* PyTorch symmetric memory */
+	{ "one_shot_all_reduce", COLL_ALLREDUCE, false },
+	{ "two_shot_all_reduce", COLL_ALLREDUCE, false },
+	{ "multimem_all_gather", COLL_ALLGATHER, false },
+	{ "multimem_reduce_scatter", COLL_REDUCESCATTER, false },
+};
+
+/* Collective names of args and kernel names, lowercased, '_' dropped: by prefix. */
+static const struct {
+	const char *prefix;
+	uint8_t coll;
+} coll_prefixes[] = {
+	{ "allreduce", COLL_ALLREDUCE }, { "allgather", COLL_ALLGATHER },
+	{ "reducescatter", COLL_REDUCESCATTER }, { "alltoall", COLL_ALLTOALL },
+	{ "broadcast", COLL_BROADCAST }, { "reduce", COLL_REDUCE },
+	{ "sendrecv", COLL_SENDRECV }, { "send", COLL_SEND }, { "recv", COLL_RECV },
+	{ "gather", COLL_GATHER }, { "scatter", COLL_SCATTER }, { "barrier", COLL_BARRIER },
+};
+
+enum coll_op kname_coll_of_text(const char *s, size_t n)
+{
+	char norm[32];
+	size_t len = 0;
+
+	for (size_t i = 0; i < n && len < sizeof(norm) - 1; i++)
+		if (s[i] != '_')
+			norm[len++] = (char)(s[i] | 0x20);
+	norm[len] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(coll_prefixes); i++)
+		if (!strncmp(norm, coll_prefixes[i].prefix, strlen(coll_prefixes[i].prefix)))
+			return (enum coll_op)coll_prefixes[i].coll;
+	return COLL_NONE;
+}
+
+/* The words after a parsed token: the first that names a collective, then the first dtype. */
+static void comm_words(const char *p, struct kname_comm *c)
+{
+	while (*p == '_') {
+		size_t n = strcspn(++p, "_(<");
+
+		if (c->coll == COLL_NONE)
+			c->coll = kname_coll_of_text(p, n);
+		else if (c->dtype == DT_UNKNOWN)
+			c->dtype = dtype_parse(p, n);
+		p += n;
+	}
+}
+
+bool kname_comm(const char *name, struct kname_comm *c)
+{
+	struct kname_comm tmp;
+
+	if (!name)
+		return false;
+	if (!c)
+		c = &tmp;
+	for (size_t i = 0; i < ARRAY_SIZE(comm_tokens); i++) {
+		const char *p = strstr(name, comm_tokens[i].token);
+
+		if (!p)
+			continue;
+		*c = (struct kname_comm){ .coll = (enum coll_op)comm_tokens[i].coll,
+					  .dtype = DT_UNKNOWN };
+		if (comm_tokens[i].parse)
+			comm_words(p + strlen(comm_tokens[i].token), c);
+		return true;
+	}
+	return false;
+}
+
+void kname_classify(struct gpu_event *g)
+{
+	struct kname_comm c;
+
+	if (!kname_comm(g->name, &c))
+		return;
+	g->cls = EVC_COMM;
+	g->coll = (uint8_t)c.coll;
+	if (g->dtype == DT_UNKNOWN)
+		g->dtype = (uint8_t)c.dtype;
+}
+
+/* ---- matmul class ------------------------------------------------------ */
+
+static const char *const class_names[KNAME_CLASS_COUNT] = {
+	[KNAME_OTHER] = "other", [KNAME_GEMM] = "gemm", [KNAME_CONV] = "conv",
+	[KNAME_ATTENTION] = "attention",
+};
+
+const char *kname_class_name(enum kname_class c)
+{
+	return (unsigned)c < KNAME_CLASS_COUNT ? class_names[c] : "other";
+}
+
+/*
+ * Name tokens of matmul-class kernels, first match wins: attention before
+ * convolution before GEMM, since an attention kernel's name may hold "gemm"
+ * and a convolution's "implicit_gemm". None of them appears in NCCL names.
+ */
+static const struct {
+	const char *token;
+	uint8_t cls;
+} class_tokens[] = {
+	{ "flash", KNAME_ATTENTION }, { "fmha", KNAME_ATTENTION }, { "ttention", KNAME_ATTENTION },
+	{ "conv", KNAME_CONV }, { "fprop", KNAME_CONV }, { "grad", KNAME_CONV },
+	{ "Conv", KNAME_CONV },
+	{ "gemm", KNAME_GEMM }, { "Gemm", KNAME_GEMM }, { "GEMM", KNAME_GEMM },
+	{ "nvjet", KNAME_GEMM }, { "xmma", KNAME_GEMM }, { "cutlass", KNAME_GEMM },
+	{ "cublas", KNAME_GEMM }, { "s16816", KNAME_GEMM }, { "h16816", KNAME_GEMM },
+	{ "s1688", KNAME_GEMM }, { "h1688", KNAME_GEMM }, { "884", KNAME_GEMM },
+	{ "sdpa", KNAME_GEMM }, { "cudnn", KNAME_GEMM }, { "bmm_", KNAME_GEMM },
+	{ "matmul", KNAME_GEMM }, { "Matmul", KNAME_GEMM }, { "triton_tem_", KNAME_GEMM },
+	{ "addmm", KNAME_GEMM },
+};
+
+/*
+ * A name is matmul-class when one of these tokens is in it; the class is
+ * then that of the first class token. Convolution and attention words alone
+ * ("grad" of layer_norm_grad) make no matmul.
+ */
+static const char *const matmul_tokens[] = {
+	"gemm", "Gemm", "GEMM", "nvjet", "xmma", "cutlass", "cublas", "s16816", "h16816",
+	"s1688", "h1688", "884", "flash", "fmha", "attention", "Attention", "sdpa",
+	"fprop", "dgrad", "wgrad", "conv", "Conv", "cudnn", "bmm_", "matmul", "Matmul",
+	"triton_tem_", "addmm", "Cijk_",
+};
+
+/*
+ * Kernels that are never matmul-class whatever else their names hold:
+ * FBGEMM's embedding and quantisation kernels ("gemm" of "fbgemm", also in
+ * the arguments of the ATen kernels that serve them), Inductor's pointwise
+ * and reduction kernels (their names list the fused ops: the "addmm" of
+ * triton_per_fused__to_copy_addmm_mean_pow_view_8 is its epilogue, the GEMM
+ * ran elsewhere), cuDNN's batch-norm and layout kernels ("cudnn").
+ */
+static const char *const never_matmul[] = {
+	"fbgemm", "triton_poi_", "triton_per_", "triton_red_", "cudnn::bn_", "cudnn::ops::",
+};
+
+/* PyTorch ops whose kernels are matmul-class whatever their names, by prefix. */
+static const struct {
+	const char *prefix;
+	uint8_t cls;
+} matmul_ops[] = {
+	{ "aten::mm", KNAME_GEMM }, { "aten::addmm", KNAME_GEMM }, { "aten::bmm", KNAME_GEMM },
+	{ "aten::baddbmm", KNAME_GEMM }, { "aten::matmul", KNAME_GEMM },
+	{ "aten::linear", KNAME_GEMM }, { "aten::_scaled_mm", KNAME_GEMM },
+	{ "aten::convolution", KNAME_CONV }, { "aten::cudnn_convolution", KNAME_CONV },
+	{ "aten::_scaled_dot_product", KNAME_ATTENTION },
+	{ "aten::scaled_dot_product", KNAME_ATTENTION },
+	{ "aten::_flash_attention", KNAME_ATTENTION }, { "aten::_efficient_attention", KNAME_ATTENTION },
+};
+
+static bool has_any(const char *name, const char *const *tokens, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strstr(name, tokens[i]))
+			return true;
+	return false;
+}
+
+enum kname_class kname_class_of(const char *name)
+{
+	if (!name || kname_comm(name, NULL) ||
+	    !has_any(name, matmul_tokens, ARRAY_SIZE(matmul_tokens)) ||
+	    has_any(name, never_matmul, ARRAY_SIZE(never_matmul)))
+		return KNAME_OTHER;
+	for (size_t i = 0; i < ARRAY_SIZE(class_tokens); i++)
+		if (strstr(name, class_tokens[i].token))
+			return (enum kname_class)class_tokens[i].cls;
+	return KNAME_GEMM;
+}
+
+enum kname_class kname_op_class(const char *op)
+{
+	if (!op)
+		return KNAME_OTHER;
+	for (size_t i = 0; i < ARRAY_SIZE(matmul_ops); i++)
+		if (!strncmp(op, matmul_ops[i].prefix, strlen(matmul_ops[i].prefix)))
+			return (enum kname_class)matmul_ops[i].cls;
+	return KNAME_OTHER;
+}
+
+/* ---- dtype ------------------------------------------------------------- */
+
+/*
+ * Name rules, first match wins: the most specific tokens come first (fp8
+ * before bf16 in "e4m3bf16"; bf16 before f16; tf32 before fp32). Rule 0
+ * reads nvjet's type letters (nvjet_letters), rule 1 Tensile's (AMD).
+ */
+static const struct dtype_rule {
+	const char *re;		/* first: the pattern table reads it */
+	enum dtype dt;
+} rules[] = {
+	{ "nvjet_(?:sm\\d+_)?([a-z]{3,5})(_tf32)?_", DT_UNKNOWN },
+	{ "^Cijk_A[a-z]+_B[a-z]+_(I8|F8|B8|[SDHBX])", DT_UNKNOWN },
+	{ "e2m1|E2m1|ue4m3xf4|ue8m0xf4|nvfp4|Avec16UE4M3", DT_FP4 },
+	{ "e4m3|E4m3|Float8_e4m3", DT_FP8_E4M3 },
+	{ "e5m2|E5m2|Float8_e5m2", DT_FP8_E5M2 },
+	{ "sss_tf32|_tf32|tf32f32|tf32_", DT_TF32 },
+	{ "bf16|bfloat16|BFloat16|Bfloat16", DT_BF16 },
+	{ "f16|fp16|half|Half|h16816|h1688|h884|hgemm|Fp16", DT_FP16 },
+	{ "tensorop_s\\d+(?:gemm|fprop|dgrad|wgrad)|_s1688gemm|_s16816gemm", DT_TF32 },
+	{ "sgemm|scudnn|f32f32_f32f32|gemm_f32|Fp32|\\bfloat\\b", DT_FP32 },
+	{ "dgemm|d884|f64|\\bdouble\\b", DT_FP64 },
+	{ "i8816|i16832|igemm|int8", DT_INT8 },
+};
+
+static pcre2_code *compiled[ARRAY_SIZE(rules)];
+static struct pattern_table table = PATTERN_TABLE(rules, compiled, 0);
+
+/*
+ * nvjet's type letters, as cuBLASLt's exported matmul entry points spell
+ * them (HSH, TST, SSS, ...); the first is the A operand's storage type.
+ * "s" with the "_tf32" suffix is fp32 data on TF32 tensor cores.
+ */
+static const uint8_t nvjet_letters[128] = {
+	['t'] = DT_BF16, ['h'] = DT_FP16, ['s'] = DT_FP32, ['q'] = DT_FP8_E4M3,
+	['r'] = DT_FP8_E5M2, ['o'] = DT_FP4, ['b'] = DT_INT8, ['d'] = DT_FP64,
+};
+
+static enum dtype nvjet_dtype(const char *name)
+{
+	const char *g;
+	size_t len;
+	enum dtype dt;
+
+	if (!pattern_get(&table, 1, name, &g, &len) || (unsigned char)*g >= 128)
+		return DT_UNKNOWN;
+	dt = (enum dtype)nvjet_letters[(unsigned char)*g];
+	if (dt == DT_FP32 && pattern_get(&table, 2, name, &g, &len) && len > 0)
+		dt = DT_TF32;
+	return dt;
+}
+
+/*
+ * Tensile's type codes (hipBLASLt, rocBLAS): after the index names come the
+ * types, A's first ("Cijk_Alik_Bljk_BBS_BH_..." is bf16 in and out with
+ * fp32 compute); only A's is read.
+ */
+static const struct {
+	const char *code;
+	enum dtype dt;
+} tensile_types[] = {
+	{ "I8", DT_INT8 }, { "F8", DT_FP8_E4M3 }, { "B8", DT_FP8_E5M2 }, { "S", DT_FP32 },
+	{ "D", DT_FP64 }, { "H", DT_FP16 }, { "B", DT_BF16 }, { "X", DT_TF32 },
+};
+
+static enum dtype tensile_dtype(const char *name)
+{
+	const char *g;
+	size_t len;
+
+	if (!pattern_get(&table, 1, name, &g, &len))
+		return DT_UNKNOWN;
+	for (size_t i = 0; i < ARRAY_SIZE(tensile_types); i++)
+		if (strlen(tensile_types[i].code) == len && !memcmp(g, tensile_types[i].code, len))
+			return tensile_types[i].dt;
+	return DT_UNKNOWN;
+}
+
+enum dtype kname_dtype_of_name(const char *name)
+{
+	size_t n;
+
+	if (!name || !pattern_compile(&table))
+		return DT_UNKNOWN;
+	n = strlen(name);
+	if (pattern_find(&table, 0, name, n))
+		return nvjet_dtype(name);
+	if (pattern_find(&table, 1, name, n))
+		return tensile_dtype(name);
+	for (size_t i = 2; i < ARRAY_SIZE(rules); i++)
+		if (pattern_find(&table, i, name, n))
+			return rules[i].dt;
+	return DT_UNKNOWN;
+}
+
+/* Floating types of op inputs, the narrowest first: the first present wins. */
+static const uint8_t type_rank[] = {
+	DT_FP4, DT_FP8_E4M3, DT_FP8_E5M2, DT_FP8, DT_BF16, DT_FP16, DT_FP32, DT_FP64,
+};
+
+enum dtype kname_dtype_of_types(const char *s, size_t n)
+{
+	bool seen[DT_COUNT] = { false };
+	size_t i = 0;
+
+	while (i < n) {
+		size_t k = i;
+
+		while (k < n && s[k] != ',')
+			k++;
+		seen[dtype_parse(s + i, k - i)] = true;
+		i = k + 1;
+	}
+	for (size_t r = 0; r < ARRAY_SIZE(type_rank); r++)
+		if (seen[type_rank[r]])
+			return (enum dtype)type_rank[r];
+	return DT_UNKNOWN;
+}
+
+enum dtype kname_dtype(const char *name, const char *input_types)
+{
+	enum dtype dt = kname_dtype_of_name(name);
+
+	if (dt != DT_UNKNOWN || !input_types)
+		return dt;
+	return kname_dtype_of_types(input_types, strlen(input_types));
+}
+
+/* ---- library ----------------------------------------------------------- */
+
+static const char *const lib_names[LIB_COUNT] = {
+	[LIB_UNKNOWN] = "unknown", [LIB_CUBLAS] = "cuBLAS", [LIB_NVJET] = "cuBLAS nvjet",
+	[LIB_CUTLASS] = "CUTLASS", [LIB_CUDNN] = "cuDNN", [LIB_FLASH_ATTN] = "FlashAttention",
+	[LIB_NCCL] = "NCCL", [LIB_RCCL] = "RCCL", [LIB_SYMM_MEM] = "PyTorch symmetric memory",
+	[LIB_TRITON] = "Triton", [LIB_ATEN] = "ATen", [LIB_FBGEMM] = "FBGEMM",
+	[LIB_HIPBLASLT] = "hipBLASLt", [LIB_CK] = "Composable Kernel", [LIB_MIOPEN] = "MIOpen",
+};
+
+const char *kname_lib_name(enum kname_lib l)
+{
+	return (unsigned)l < LIB_COUNT ? lib_names[l] : "unknown";
+}
+
+/*
+ * Library tokens, first match wins: the library a user called comes before
+ * the one it is built from ("cutlass_cudnn_infer" is cuDNN's, "fmha_cutlass"
+ * PyTorch's attention), and ATen's namespace comes last since ATen launches
+ * templates of every other library.
+ */
+static const struct {
+	const char *token;
+	uint8_t lib;
+} lib_tokens[] = {
+	{ "nvjet", LIB_NVJET },
+	{ "rccl", LIB_RCCL }, { "nccl", LIB_NCCL },
+	{ "multimem_", LIB_SYMM_MEM }, { "one_shot_all_reduce", LIB_SYMM_MEM },
+	{ "two_shot_all_reduce", LIB_SYMM_MEM }, { "symmetric_memory", LIB_SYMM_MEM },
+	{ "cudnn", LIB_CUDNN },
+	{ "flash", LIB_FLASH_ATTN },
+	{ "fbgemm", LIB_FBGEMM },
+	{ "cutlass", LIB_CUTLASS },
+	{ "cublas", LIB_CUBLAS }, { "xmma", LIB_CUBLAS }, { "gemv", LIB_CUBLAS },
+	{ "gemmk1", LIB_CUBLAS }, { "splitKreduce", LIB_CUBLAS },
+	{ "ampere_", LIB_CUBLAS }, { "volta_", LIB_CUBLAS }, { "turing_", LIB_CUBLAS },
+	{ "maxwell_", LIB_CUBLAS }, { "hopper_", LIB_CUBLAS },
+	{ "triton", LIB_TRITON },
+	{ "Cijk_", LIB_HIPBLASLT },
+	{ "ck_tile::", LIB_CK }, { "void ck::", LIB_CK },
+	{ "miopen", LIB_MIOPEN }, { "MIOpen", LIB_MIOPEN },
+	{ "at::native::", LIB_ATEN }, { "at::cuda::", LIB_ATEN }, { "at_cuda_detail", LIB_ATEN },
+};
+
+enum kname_lib kname_library(const char *name)
+{
+	if (!name)
+		return LIB_UNKNOWN;
+	for (size_t i = 0; i < ARRAY_SIZE(lib_tokens); i++)
+		if (strstr(name, lib_tokens[i].token))
+			return (enum kname_lib)lib_tokens[i].lib;
+	return LIB_UNKNOWN;
+}
