@@ -16,9 +16,9 @@ struct parse {
 	size_t errsize;
 };
 
-static int fail(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int reject(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static int fail(struct parse *p, const char *fmt, ...)
+static int reject(struct parse *p, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -64,9 +64,9 @@ static int store_integer(struct parse *p, const struct option *o, const char *sp
 	errno = 0;
 	n = strtol(v, &end, 10);
 	if (end == v || *end)
-		return fail(p, "%s: '%s' is not an integer", spelled, v);
+		return reject(p, "%s: '%s' is not an integer", spelled, v);
 	if (errno == ERANGE || n < INT_MIN || n > INT_MAX)
-		return fail(p, "%s: '%s' is out of range", spelled, v);
+		return reject(p, "%s: '%s' is out of range", spelled, v);
 	*(int *)o->value = (int)n;
 	return 0;
 }
@@ -83,7 +83,7 @@ static int store_enum(struct parse *p, const struct option *o, const char *spell
 	}
 	buf_init(&list, 0);
 	choices_list(o, &list);
-	fail(p, "%s: '%s' is not %s", spelled, v, list.data);
+	reject(p, "%s: '%s' is not %s", spelled, v, list.data);
 	buf_release(&list);
 	return -1;
 }
@@ -106,7 +106,7 @@ static int store(struct parse *p, const struct option *o, const char *spelled, c
 	case OPT_INCLUDE:
 		break;
 	}
-	return fail(p, "%s: not an option", spelled);
+	return reject(p, "%s: not an option", spelled);
 }
 
 /* The value of o when none is attached to it: its default, or the next word. */
@@ -116,7 +116,7 @@ static int next_value(struct parse *p, const struct option *o, const char *spell
 	if (o->flags & OPT_OPTIONAL_VALUE)
 		return store(p, o, spelled, o->deflt);
 	if (*i + 1 >= argc)
-		return fail(p, "%s needs a %s", spelled, o->value_name);
+		return reject(p, "%s needs a %s", spelled, o->value_name);
 	return store(p, o, spelled, argv[++*i]);
 }
 
@@ -130,10 +130,10 @@ static int parse_long(struct parse *p, int argc, char **argv, int *i)
 	char spelled[64];
 
 	if (!o)
-		return fail(p, "unknown option '--%.*s'", (int)len, name);
+		return reject(p, "unknown option '--%.*s'", (int)len, name);
 	snprintf(spelled, sizeof(spelled), "--%s", o->long_name);
 	if (o->kind == OPT_FLAG)
-		return eq ? fail(p, "%s takes no value", spelled) : store(p, o, spelled, NULL);
+		return eq ? reject(p, "%s takes no value", spelled) : store(p, o, spelled, NULL);
 	if (eq)
 		return store(p, o, spelled, eq + 1);
 	return next_value(p, o, spelled, argc, argv, i);
@@ -147,7 +147,7 @@ static int parse_short(struct parse *p, int argc, char **argv, int *i)
 		char spelled[3] = { '-', *c, 0 };
 
 		if (!o)
-			return fail(p, "unknown option '%s'", spelled);
+			return reject(p, "unknown option '%s'", spelled);
 		if (o->kind == OPT_FLAG) {
 			store(p, o, spelled, NULL);
 			continue;
