@@ -23,7 +23,7 @@ enum {
 
 /* One exit status of a command and what it means there. */
 struct exit_status {
-	int status;
+	int status;		/* EXIT_* */
 	const char *meaning;	/* NULL ends a list */
 };
 

@@ -11,9 +11,9 @@
 #define HELP_COL_MAX 26		/* the help column; longer names put their help below */
 
 struct parse {
-	const struct option *opts;
-	char *err;
-	size_t errsize;
+	const struct option *opts;	/* the table read against */
+	char *err;			/* where the message of an error goes */
+	size_t errsize;			/* its size */
 };
 
 static int reject(struct parse *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
