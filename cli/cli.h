@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "cli/options.h"
 #include "core/diag.h"
 
 enum {
@@ -20,14 +21,35 @@ enum {
 	EXIT_PARTIAL = 3,
 };
 
+/* One exit status of a command and what it means there. */
+struct exit_status {
+	int status;		/* EXIT_* */
+	const char *meaning;	/* NULL ends a list */
+};
+
+/*
+ * A command: main.c parses its options against `options` (with the common
+ * ones included), shows its help made from this entry, then calls run with
+ * the operands only.
+ */
 struct command {
 	const char *name;
-	int (*run)(int argc, char **argv);	/* NULL: not built yet */
+	int (*run)(int argc, char **argv);	/* argv: the operands; NULL: not built yet */
 	const char *summary;			/* one line for `help` */
-	const char *usage;			/* the full `help COMMAND` text */
+	const char *synopsis;			/* the operands: "TRIAL", "PATH..." */
+	const char *description;		/* paragraphs split by "\n\n", wrapped when shown */
+	const struct option *options;		/* its table; NULL when not built yet */
+	const struct exit_status *exits;	/* NULL when not built yet */
 };
 
 extern int verbosity;	/* -q: -1, default 0, -v: 1 */
+
+/* The options every command takes (-q, -v, --color, --patterns, -h). */
+extern const struct option common_options[];
+/* Each built command's own options, defined beside it; each includes common_options. */
+extern const struct option analyze_options[];
+extern const struct option inspect_options[];
+extern const struct option report_options[];
 
 const struct command *command_find(const char *name);
 
@@ -35,20 +57,13 @@ const struct command *command_find(const char *name);
 int error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Prints "scaleaudit CMD: message" and a hint to `scaleaudit help CMD`; returns EXIT_USAGE. */
 int usage_error(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Prints every diagnostic of d on stderr (warnings unless -q), then the suppressed count. */
+/*
+ * Prints every diagnostic of d on stderr (warnings unless -q), then the
+ * suppressed count; severities are coloured when --color says so.
+ */
 void print_diags(const struct diags *d);
 /* Prints only the errors of d (and, with -v, the rest): for commands whose output lists them all. */
 void print_errors(const struct diags *d);
-/*
- * The options every command takes: -q, -v, --color[=WHEN], --patterns FILE
- * (the training-log patterns of ingest/trainlog.h). Returns 1 when argv[*i]
- * was one (advancing *i past its value), 0 when it was not, or EXIT_USAGE
- * negated after printing why (a missing value, a bad patterns file).
- */
-int common_option(const char *cmd, int argc, char **argv, int *i);
-/* True when argv[i] is --help or -h. */
-bool is_help(const char *arg);
-int show_help(const char *cmd);
 
 struct trial;
 struct analysis;

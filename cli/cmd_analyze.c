@@ -6,6 +6,7 @@
 
 #include "analysis/analysis.h"
 #include "cli/cli.h"
+#include "cli/color.h"
 #include "ingest/trial.h"
 #include "render/analysis_json.h"
 #include "render/analysis_text.h"
@@ -45,35 +46,29 @@ int load_and_analyze(const char *dir, struct trial **tp, struct analysis **ap)
 	return st.unreadable ? EXIT_PARTIAL : EXIT_DONE;
 }
 
+static int json;	/* --json */
+
+const struct option analyze_options[] = {
+	OPTION_FLAG(0, "json", &json, 1, "print analysis.json instead of text"),
+	OPTION_INCLUDE(common_options, "common", "options every command takes"),
+	OPTION_END,
+};
+
 int cmd_analyze(int argc, char **argv)
 {
-	const char *dir = NULL;
-	bool json = false;
+	const char *dir = argv[0];
+	struct analysis_text_options text = { .color = color_on(1) };
 	struct trial *t;
 	struct analysis *a;
 	int ret;
 
-	for (int i = 1; i < argc; i++) {
-		int c = common_option("analyze", argc, argv, &i);
-
-		if (c < 0)
-			return -c;
-		if (c)
-			continue;
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (argv[i][0] == '-' && argv[i][1])
-			return usage_error("analyze", "unknown option '%s'", argv[i]);
-		else if (dir)
-			return usage_error("analyze", "one TRIAL at a time (use 'scaleaudit batch' for more)");
-		else
-			dir = argv[i];
-	}
-	if (!dir)
+	if (argc < 1)
 		return usage_error("analyze", "no TRIAL given");
+	if (argc > 1)
+		return usage_error("analyze", "one TRIAL at a time (use 'scaleaudit batch' for more)");
 	ret = load_and_analyze(dir, &t, &a);
 	if (a && ret != EXIT_NO_INPUT) {
-		if ((json ? analysis_write_json(a, stdout) : analysis_write_text(a, stdout)) < 0) {
+		if ((json ? analysis_write_json(a, stdout) : analysis_write_text(a, stdout, &text)) < 0) {
 			error("cannot write the output");
 			ret = EXIT_NO_INPUT;
 		}

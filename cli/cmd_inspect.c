@@ -179,39 +179,25 @@ static int finish(struct inspect *in, struct walk *w)
 	return in->unreadable || in->damaged || w->missing ? EXIT_PARTIAL : EXIT_DONE;
 }
 
+static int json;	/* --json */
+
+const struct option inspect_options[] = {
+	OPTION_FLAG(0, "json", &json, 1, "print {\"files\": [...]} instead of text"),
+	OPTION_INCLUDE(common_options, "common", "options every command takes"),
+	OPTION_END,
+};
+
 int cmd_inspect(int argc, char **argv)
 {
-	struct inspect in = { .json = false };
+	struct inspect in = { .json = json };
 	struct walk w = { .n = 0 };
 	struct diags d = DIAGS_INIT;
-	int npaths = 0;
-	bool opts = true;
 	int ret;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int c = opts ? common_option("inspect", argc, argv, &i) : 0;
-
-		if (c < 0) {
-			walk_release(&w);
-			return -c;
-		}
-		if (c)
-			continue;
-		if (opts && !strcmp(a, "--")) {
-			opts = false;
-		} else if (opts && !strcmp(a, "--json")) {
-			in.json = true;
-		} else if (opts && a[0] == '-' && a[1]) {
-			walk_release(&w);
-			return usage_error("inspect", "unknown option '%s'", a);
-		} else {
-			npaths++;
-			walk_path(&w, a, &d);
-		}
-	}
-	if (!npaths)
+	if (argc < 1)
 		return usage_error("inspect", "no PATH given");
+	for (int i = 0; i < argc; i++)
+		walk_path(&w, argv[i], &d);
 	print_diags(&d);
 	in.files = info_arr(&in.arena, info_root(&in.arena), "files");
 	for (size_t i = 0; i < w.n; i++)

@@ -53,36 +53,28 @@ static char *default_out(const char *trial)
 	return xasprintf("%.*s-report", (int)n, trial);
 }
 
+static const char *out_dir;	/* -o DIR */
+
+const struct option report_options[] = {
+	OPTION_STRING('o', NULL, &out_dir, "DIR",
+		      "where to write the report (default: TRIAL-report beside TRIAL)"),
+	OPTION_INCLUDE(common_options, "common", "options every command takes"),
+	OPTION_END,
+};
+
 int cmd_report(int argc, char **argv)
 {
-	const char *dir = NULL, *out = NULL;
+	const char *dir = argv[0], *out = out_dir;
 	char *def = NULL;
 	struct trial *t;
 	struct analysis *a;
 	struct diags d = DIAGS_INIT;
 	int ret;
 
-	for (int i = 1; i < argc; i++) {
-		int c = common_option("report", argc, argv, &i);
-
-		if (c < 0)
-			return -c;
-		if (c)
-			continue;
-		if (!strcmp(argv[i], "-o")) {
-			if (++i >= argc)
-				return usage_error("report", "-o needs a DIR");
-			out = argv[i];
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			return usage_error("report", "unknown option '%s'", argv[i]);
-		} else if (dir) {
-			return usage_error("report", "one TRIAL at a time (use 'scaleaudit batch' for more)");
-		} else {
-			dir = argv[i];
-		}
-	}
-	if (!dir)
+	if (argc < 1)
 		return usage_error("report", "no TRIAL given");
+	if (argc > 1)
+		return usage_error("report", "one TRIAL at a time (use 'scaleaudit batch' for more)");
 	if (!out)
 		out = def = default_out(dir);
 	ret = load_and_analyze(dir, &t, &a);

@@ -8,70 +8,103 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/color.h"
 #include "core/buf.h"
 #include "ingest/ingest.h"
 #include "ingest/trainlog.h"
 
 int verbosity;
+static const char *patterns_file;	/* --patterns FILE, loaded once the line is parsed */
+static int help_wanted;			/* -h, --help */
+
+const struct option common_options[] = {
+	OPTION_FLAG('q', "quiet", &verbosity, -1, "say less: errors only, no warnings or progress"),
+	OPTION_FLAG('v', "verbose", &verbosity, 1,
+		    "say more: notes as well, and every warning about the trial's files"),
+	{ .kind = OPT_ENUM, .long_name = "color", .value = &color_when, .value_name = "WHEN",
+	  .choices = color_choices, .flags = OPT_OPTIONAL_VALUE, .deflt = "always",
+	  .help = "colour the verdict and the words error, warning and note; auto colours "
+		  "only a terminal, and not when NO_COLOR is set" },
+	OPTION_STRING(0, "patterns", &patterns_file, "FILE",
+		      "your own training-log line formats: PCRE2 patterns, one per line, with "
+		      "named groups step, step_time, loss, samples_per_s, tokens_per_s, "
+		      "memory_gib, global_batch, micro_batch, grad_accum, precision"),
+	OPTION_FLAG('h', "help", &help_wanted, 1, "show this help"),
+	OPTION_END,
+};
+
+/* What 2 means for every command. */
+#define EXIT_USAGE_LINE { EXIT_USAGE, "usage error: a bad option, value or operand" }
+
+static const struct exit_status report_exits[] = {
+	{ EXIT_DONE, "the report was written" },
+	{ EXIT_NO_INPUT, "no run has steps or a status to analyse, or the report could not be written" },
+	EXIT_USAGE_LINE,
+	{ EXIT_PARTIAL, "some files of the trial could not be read; the report covers the rest" },
+	{ 0, NULL },
+};
+
+static const struct exit_status analyze_exits[] = {
+	{ EXIT_DONE, "done (findings are output, not failure)" },
+	{ EXIT_NO_INPUT, "no run has steps or a status to analyse" },
+	EXIT_USAGE_LINE,
+	{ EXIT_PARTIAL, "some files of the trial could not be read; the rest was analysed" },
+	{ 0, NULL },
+};
+
+static const struct exit_status inspect_exits[] = {
+	{ EXIT_DONE, "every file was read or recognised" },
+	{ EXIT_NO_INPUT, "no file holds a format scaleaudit reads" },
+	EXIT_USAGE_LINE,
+	{ EXIT_PARTIAL, "some paths could not be read, or a file only in part; the rest was" },
+	{ 0, NULL },
+};
 
 static const struct command commands[] = {
-	{ "report", cmd_report, "analyse a trial and write charts, report.pdf, summary.md and analysis.json",
-	  "usage: scaleaudit report TRIAL [-o DIR]\n"
-	  "\n"
-	  "Reads every log of the trial directory TRIAL (its runs are its subdirectories),\n"
-	  "decides what the second GPU bought and why, and writes into DIR (default\n"
-	  "TRIAL-report): report.pdf, summary.md, analysis.json and the charts as PNG and SVG.\n"
-	  "\n"
-	  "  -o DIR    where to write the report\n"
-	  "  -q, -v    say less, say more\n" },
-	{ "analyze", cmd_analyze, "print the verdict and the numbers of a trial",
-	  "usage: scaleaudit analyze TRIAL [--json]\n"
-	  "\n"
-	  "Prints the hypothesis and verdict, speedup and scaling efficiency, where the\n"
-	  "time went per GPU, memory per GPU, confounds and recommendations.\n"
-	  "\n"
-	  "  --json    print analysis.json instead of text\n"
-	  "  --patterns FILE  your own training-log line formats: PCRE2 patterns, one\n"
-	  "            per line, with named groups step, step_time, loss, samples_per_s,\n"
-	  "            tokens_per_s, memory_gib, global_batch, micro_batch, grad_accum,\n"
-	  "            precision\n"
-	  "  -q, -v    say less, say more\n" },
-	{ "inspect", cmd_inspect, "say what each file is and what was read from it",
-	  "usage: scaleaudit inspect [--json] PATH...\n"
-	  "\n"
-	  "For each file (directories are walked) says which format it holds, decided\n"
-	  "by its content, and what was read from it; files that are not read are\n"
-	  "listed with the reason. PATH may be - for standard input.\n"
-	  "\n"
-	  "  --json    print {\"files\": [...]} instead of text\n"
-	  "  --patterns FILE  your own training-log line formats (see 'help analyze')\n"
-	  "  -q, -v    say less (no warnings), say more\n"
-	  "\n"
-	  "Exit status: 0 every file was read or recognised; 1 nothing usable was found;\n"
-	  "3 some paths could not be read, the rest was.\n" },
-	{ "stack", NULL, "check that an environment and compiled extensions target Blackwell",
-	  "usage: scaleaudit stack PATH...\n"
-	  "\n"
-	  "Reads environment reports (python -m torch.utils.collect_env), compiled\n"
-	  "extensions (.so, .cubin, .fatbin) and NCCL logs, and says whether the stack\n"
-	  "really targets Blackwell (sm_100, sm_120).\n" },
-	{ "replay", NULL, "re-run a trial's critical kernels on this machine's GPU",
-	  "usage: scaleaudit replay TRIAL|analysis.json [--smoke]\n"
-	  "\n"
-	  "Re-runs the kernels the analysis relied on through the CUDA driver and\n"
-	  "compares their times with the logged ones.\n"
-	  "\n"
-	  "  --smoke   only check that the essential operations run\n" },
-	{ "batch", NULL, "analyse every trial under directories or tar/zip archives",
-	  "usage: scaleaudit batch ARCHIVE... -o DIR\n"
-	  "\n"
-	  "Finds every trial under the given directories and archives, writes a report\n"
-	  "for each into DIR and one summary.csv.\n" },
-	{ "plan", NULL, "before the rental: memory per strategy, fit per GPU, trial.ini",
-	  "usage: scaleaudit plan [OPTIONS]\n"
-	  "\n"
-	  "Estimates memory per GPU for each parallel strategy, which GPUs it fits, and\n"
-	  "writes a trial.ini and the capture checklist.\n" },
+	{ .name = "report", .run = cmd_report, .options = report_options, .exits = report_exits,
+	  .summary = "analyse a trial and write charts, report.pdf, summary.md and analysis.json",
+	  .synopsis = "TRIAL",
+	  .description = "Reads every log of the trial directory TRIAL (its runs are its "
+		"subdirectories), decides what the second GPU bought and why, and writes into "
+		"DIR: report.pdf, summary.md, analysis.json and the charts as PNG and SVG. "
+		"Then prints the paths of report.pdf, summary.md and analysis.json." },
+	{ .name = "analyze", .run = cmd_analyze, .options = analyze_options, .exits = analyze_exits,
+	  .summary = "print the verdict and the numbers of a trial",
+	  .synopsis = "TRIAL",
+	  .description = "Prints the hypothesis and verdict, speedup and scaling efficiency, "
+		"where the time went per GPU, memory per GPU, confounds and recommendations." },
+	{ .name = "inspect", .run = cmd_inspect, .options = inspect_options, .exits = inspect_exits,
+	  .summary = "say what each file is and what was read from it",
+	  .synopsis = "PATH...",
+	  .description = "For each file (directories are walked) says which format it holds, "
+		"decided by its content, and what was read from it; files that are not read "
+		"are listed with the reason. PATH may be - for standard input." },
+	{ .name = "stack",
+	  .summary = "check that an environment and compiled extensions target Blackwell",
+	  .synopsis = "PATH...",
+	  .description = "Reads environment reports (python -m torch.utils.collect_env), "
+		"compiled extensions (.so, .cubin, .fatbin) and NCCL logs, and says whether "
+		"the stack really targets Blackwell (sm_100, sm_120). When built it will take --target "
+		"to name the GPUs to check against." },
+	{ .name = "replay",
+	  .summary = "re-run a trial's critical kernels on this machine's GPU",
+	  .synopsis = "TRIAL|analysis.json",
+	  .description = "Re-runs the kernels the analysis relied on through the CUDA driver "
+		"and compares their times with the logged ones. When built it will take --smoke to only "
+		"check that the essential operations run." },
+	{ .name = "batch",
+	  .summary = "analyse every trial under directories or tar/zip archives",
+	  .synopsis = "PATH...",
+	  .description = "Finds every trial under the given directories and archives, writes "
+		"a report for each and one summary.csv. When built it will take -o DIR for where to "
+		"write, -j N for how many trials to analyse at once, and --list, --one ID and "
+		"--merge to share the work among the jobs of a scheduler." },
+	{ .name = "plan",
+	  .summary = "before the rental: memory per strategy, fit per GPU, trial.ini",
+	  .synopsis = "",
+	  .description = "Estimates memory per GPU for each parallel strategy, which GPUs it "
+		"fits, and writes a trial.ini and the capture checklist. When built it will take --json, "
+		"and --init DIR to write a commented trial skeleton." },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))
@@ -116,9 +149,17 @@ int usage_error(const char *cmd, const char *fmt, ...)
 	return EXIT_USAGE;
 }
 
+static void print_diag(const struct diag *d, bool color, struct buf *line)
+{
+	buf_reset(line);
+	diag_format_color(d, color, line);
+	fprintf(stderr, "%s\n", line->data);
+}
+
 void print_diags(const struct diags *d)
 {
 	struct buf line = BUF_INIT;
+	bool color = color_on(2);
 
 	buf_init(&line, 0);
 	for (size_t i = 0; i < d->count; i++) {
@@ -126,9 +167,7 @@ void print_diags(const struct diags *d)
 			continue;
 		if (d->items[i].severity == DIAG_INFO && verbosity < 1)
 			continue;
-		buf_reset(&line);
-		diag_format(&d->items[i], &line);
-		fprintf(stderr, "%s\n", line.data);
+		print_diag(&d->items[i], color, &line);
 	}
 	if (d->suppressed && verbosity >= 0)
 		fprintf(stderr, "scaleaudit: %zu more messages like these were not shown\n",
@@ -136,54 +175,20 @@ void print_diags(const struct diags *d)
 	buf_release(&line);
 }
 
-int common_option(const char *cmd, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
-	struct diags d = DIAGS_INIT;
-	int rc;
-
-	if (!strcmp(a, "-q")) {
-		verbosity = -1;
-	} else if (!strcmp(a, "-v")) {
-		verbosity = 1;
-	} else if (!strcmp(a, "--color") || !strncmp(a, "--color=", 8)) {
-		return 1;	/* no output of ours is coloured yet */
-	} else if (!strcmp(a, "--patterns")) {
-		if (*i + 1 >= argc)
-			return -usage_error(cmd, "--patterns needs a FILE");
-		rc = trainlog_load_patterns(argv[++*i], &d);
-		print_diags(&d);
-		diags_release(&d);
-		if (rc < 0)
-			return -EXIT_USAGE;
-	} else {
-		return 0;
-	}
-	return 1;
-}
-
 void print_errors(const struct diags *d)
 {
 	struct buf line = BUF_INIT;
+	bool color = color_on(2);
 
 	if (verbosity > 0) {
 		print_diags(d);
 		return;
 	}
 	buf_init(&line, 0);
-	for (size_t i = 0; i < d->count; i++) {
-		if (d->items[i].severity != DIAG_ERROR)
-			continue;
-		buf_reset(&line);
-		diag_format(&d->items[i], &line);
-		fprintf(stderr, "%s\n", line.data);
-	}
+	for (size_t i = 0; i < d->count; i++)
+		if (d->items[i].severity == DIAG_ERROR)
+			print_diag(&d->items[i], color, &line);
 	buf_release(&line);
-}
-
-bool is_help(const char *arg)
-{
-	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
 }
 
 static void list_commands(FILE *f)
@@ -198,9 +203,38 @@ static void list_commands(FILE *f)
 	      "3 some inputs were unreadable but the rest was processed.\n", f);
 }
 
-int show_help(const char *cmd)
+/* "exit status:" and one wrapped line per status. */
+static void help_exits(const struct exit_status *e, struct buf *out)
+{
+	buf_addstr(out, "\nexit status:\n");
+	for (; e->meaning; e++) {
+		buf_addf(out, "  %d  ", e->status);
+		text_wrap(out, e->meaning, 5, 5);
+		buf_addch(out, '\n');
+	}
+}
+
+/* The whole `help CMD` text, made from the command table. */
+static void command_help(const struct command *c, struct buf *out)
+{
+	buf_addf(out, "usage: scaleaudit %s%s%s%s\n\n", c->name, c->options ? " [OPTIONS]" : "",
+		 *c->synopsis ? " " : "", c->synopsis);
+	text_wrap(out, c->description, 0, 0);
+	buf_addch(out, '\n');
+	if (c->options) {
+		buf_addch(out, '\n');
+		options_help(c->options, "options", out);
+	}
+	if (c->exits)
+		help_exits(c->exits, out);
+	if (!c->run)
+		buf_addf(out, "\n'scaleaudit %s' is not built yet.\n", c->name);
+}
+
+static int show_help(const char *cmd)
 {
 	const struct command *c;
+	struct buf out = BUF_INIT;
 
 	if (!cmd) {
 		list_commands(stdout);
@@ -209,10 +243,77 @@ int show_help(const char *cmd)
 	c = command_find(cmd);
 	if (!c)
 		return usage_error(NULL, "'%s' is not a command", cmd);
-	fputs(c->usage, stdout);
-	if (!c->run)
-		printf("\n'scaleaudit %s' is not built yet.\n", c->name);
+	buf_init(&out, 0);
+	command_help(c, &out);
+	fputs(out.data, stdout);
+	buf_release(&out);
 	return EXIT_DONE;
+}
+
+/*
+ * scaleaudit help [COMMAND], or help --options COMMAND: the option list for
+ * shell completion and the documentation test.
+ */
+static int cmd_help(int argc, char **argv)
+{
+	const struct command *c;
+
+	if (argc > 0 && !strcmp(argv[0], "--options")) {
+		if (argc != 2)
+			return usage_error(NULL, "help --options takes one command");
+		c = command_find(argv[1]);
+		if (!c)
+			return usage_error(NULL, "'%s' is not a command", argv[1]);
+		if (c->options)
+			options_list(c->options, c->name, stdout);
+		return EXIT_DONE;
+	}
+	if (argc > 1)
+		return usage_error(NULL, "help takes one command");
+	return show_help(argc ? argv[0] : NULL);
+}
+
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
+/* A command not built yet has no options to parse: it shows its help or says so. */
+static int not_built(const struct command *c, int argc, char **argv)
+{
+	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
+		if (is_help(argv[i]))
+			return show_help(c->name);
+	fprintf(stderr, "scaleaudit %s: not built yet\n", c->name);
+	return EXIT_USAGE;
+}
+
+static int load_patterns(const char *path)
+{
+	struct diags d = DIAGS_INIT;
+	int rc = trainlog_load_patterns(path, &d);
+
+	print_diags(&d);
+	diags_release(&d);
+	return rc;
+}
+
+/* Parses the options of c in argv (the words after its name), then runs it on the operands. */
+static int run_command(const struct command *c, int argc, char **argv)
+{
+	char err[256];
+	int n;
+
+	if (!c->run)
+		return not_built(c, argc, argv);
+	n = parse_options(c->options, argc, argv, err, sizeof(err));
+	if (n < 0)
+		return usage_error(c->name, "%s", err);
+	if (help_wanted)
+		return show_help(c->name);
+	if (patterns_file && load_patterns(patterns_file) < 0)
+		return EXIT_USAGE;
+	return c->run(n, argv);
 }
 
 /* "reading rank0.pt.trace.json.gz: 45%" on one line of the terminal, cleared at the end. */
@@ -245,23 +346,10 @@ int main(int argc, char **argv)
 		printf("scaleaudit %s\n", SCALEAUDIT_VERSION);
 		return EXIT_DONE;
 	}
-	if (!strcmp(argv[1], "help") || is_help(argv[1])) {
-		if (argc > 3)
-			return usage_error(NULL, "help takes one command");
-		return show_help(argc > 2 ? argv[2] : NULL);
-	}
+	if (!strcmp(argv[1], "help") || is_help(argv[1]))
+		return cmd_help(argc - 2, argv + 2);
 	c = command_find(argv[1]);
 	if (!c)
 		return usage_error(NULL, "'%s' is not a command", argv[1]);
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (is_help(argv[i]))
-			return show_help(c->name);
-	}
-	if (!c->run) {
-		fprintf(stderr, "scaleaudit %s: not built yet\n", c->name);
-		return EXIT_USAGE;
-	}
-	return c->run(argc - 1, argv + 1);
+	return run_command(c, argc - 2, argv + 2);
 }

@@ -40,7 +40,24 @@ static const char *gb(char *buf, size_t size, int64_t bytes)
 	return buf;
 }
 
-static void header(const struct analysis *a, FILE *f)
+/* The colour of each verdict word and severity word when colour is on. */
+#define SGR_RESET "\033[0m"
+static const char *const verdict_sgr[] = {
+	[VERDICT_CONFIRMED] = "\033[1;32m",	/* bold green */
+	[VERDICT_REFUTED] = "\033[1;31m",	/* bold red */
+	[VERDICT_INCONCLUSIVE] = "\033[1;33m",	/* bold yellow */
+};
+
+static const struct {
+	const char *word;	/* as printed before the message */
+	const char *sgr;	/* its colour */
+} severity_words[] = {
+	[DIAG_ERROR] = { "error", "\033[1;31m" },
+	[DIAG_WARNING] = { "warning", "\033[1;33m" },
+	[DIAG_INFO] = { "note", "\033[1;36m" },
+};
+
+static void header(const struct analysis *a, FILE *f, bool color)
 {
 	const struct comparison *c = &a->cmp;
 	const char *v = verdict_name(c->verdict);
@@ -53,7 +70,8 @@ static void header(const struct analysis *a, FILE *f)
 		snprintf(up, sizeof(up), "%s", v);
 		for (char *p = up; *p; p++)
 			*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
-		fprintf(f, "Verdict: %s: %s\n", up, c->reason);
+		fprintf(f, "Verdict: %s%s%s: %s\n", color ? verdict_sgr[c->verdict] : "", up,
+			color ? SGR_RESET : "", c->reason);
 	} else {
 		fprintf(f, "Verdict: none: %s\n", c->reason ? c->reason : "nothing to compare");
 	}
@@ -203,7 +221,7 @@ static void comm_lines(const struct analysis *a, FILE *f)
 
 #define FINDINGS_SHOWN 12
 
-static void lists(const struct analysis *a, FILE *f)
+static void lists(const struct analysis *a, FILE *f, bool color)
 {
 	size_t warnings = 0, errors = 0;
 
@@ -226,24 +244,27 @@ static void lists(const struct analysis *a, FILE *f)
 		return;
 	fprintf(f, "Findings about the inputs: %zu errors, %zu warnings, %zu notes\n", errors,
 		warnings, a->nfindings - errors - warnings);
-	for (size_t i = 0; i < a->nfindings && i < FINDINGS_SHOWN; i++)
-		fprintf(f, "  %s%s%s%s\n", a->findings[i].source ? a->findings[i].source : "",
-			a->findings[i].source ? ": " : "",
-			a->findings[i].severity == DIAG_INFO ? "note: " :
-			a->findings[i].severity == DIAG_WARNING ? "warning: " : "error: ",
-			a->findings[i].message);
+	for (size_t i = 0; i < a->nfindings && i < FINDINGS_SHOWN; i++) {
+		const struct finding *fd = &a->findings[i];
+
+		fprintf(f, "  %s%s%s%s%s: %s\n", fd->source ? fd->source : "", fd->source ? ": " : "",
+			color ? severity_words[fd->severity].sgr : "", severity_words[fd->severity].word,
+			color ? SGR_RESET : "", fd->message);
+	}
 	if (a->nfindings > FINDINGS_SHOWN)
 		fprintf(f, "  ... and %zu more in analyze --json\n", a->nfindings - FINDINGS_SHOWN);
 }
 
-int analysis_write_text(const struct analysis *a, FILE *f)
+int analysis_write_text(const struct analysis *a, FILE *f, const struct analysis_text_options *opt)
 {
-	header(a, f);
+	bool color = opt && opt->color;
+
+	header(a, f, color);
 	runs_table(a, f);
 	scaling(a, f);
 	time_table(a, f);
 	memory_table(a, f);
 	comm_lines(a, f);
-	lists(a, f);
+	lists(a, f, color);
 	return fflush(f) == EOF || ferror(f) ? -1 : 0;
 }

@@ -6,10 +6,19 @@
 #ifndef RENDER_ANALYSIS_TEXT_H
 #define RENDER_ANALYSIS_TEXT_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "analysis/result.h"
 
-int analysis_write_text(const struct analysis *a, FILE *f);
+struct analysis_text_options {
+	bool color;	/* ANSI colours on the verdict and severity words; the caller decides */
+};
+
+/*
+ * Writes the text of a to f; opt NULL means the defaults (no colour). With
+ * colour off the text holds no escape codes. Returns -1 when f failed.
+ */
+int analysis_write_text(const struct analysis *a, FILE *f, const struct analysis_text_options *opt);
 
 #endif

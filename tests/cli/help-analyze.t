@@ -1,0 +1,31 @@
+# the help of a command, made from its option table: usage, description, options, exit statuses
+args: help analyze
+status: 0
+--- stdout
+usage: scaleaudit analyze [OPTIONS] TRIAL
+
+Prints the hypothesis and verdict, speedup and scaling efficiency, where the
+time went per GPU, memory per GPU, confounds and recommendations.
+
+options:
+  --json           print analysis.json instead of text
+
+options every command takes:
+  -q, --quiet      say less: errors only, no warnings or progress
+  -v, --verbose    say more: notes as well, and every warning about the trial's
+                   files
+  --color[=WHEN]   colour the verdict and the words error, warning and note;
+                   auto colours only a terminal, and not when NO_COLOR is set;
+                   WHEN is auto, always or never (alone: always)
+  --patterns FILE  your own training-log line formats: PCRE2 patterns, one per
+                   line, with named groups step, step_time, loss,
+                   samples_per_s, tokens_per_s, memory_gib, global_batch,
+                   micro_batch, grad_accum, precision
+  -h, --help       show this help
+
+exit status:
+  0  done (findings are output, not failure)
+  1  no run has steps or a status to analyse
+  2  usage error: a bad option, value or operand
+  3  some files of the trial could not be read; the rest was analysed
+--- stderr

@@ -1,0 +1,11 @@
+# help --options lists each option of a command and the table that holds it
+args: help --options report
+status: 0
+--- stdout
+report	-o
+common	-q	--quiet
+common	-v	--verbose
+common	--color
+common	--patterns
+common	-h	--help
+--- stderr
