@@ -74,7 +74,7 @@ BIN      := $(BUILD)/scaleaudit
 GENBIN   := $(BUILD)/scaleaudit-gen
 endif
 
-.PHONY: all check check-build deps deps-ok demo bench fuzz clean tests FORCE
+.PHONY: all check check-build check-plain check-san deps deps-ok demo bench fuzz clean tests FORCE
 all: $(BIN) $(if $(GENSRC),$(GENBIN))
 
 # Every object and link depends on $(FLAGS), which holds the compiler, the
@@ -116,12 +116,20 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA) $(FLAGS)
 
 tests: all $(UNITBIN)
 
-# `make check`: install what is missing, then build and run the suite plain and
-# under ASan+UBSan, each in its own build directory, with -Werror.
+# `make check`: install what is missing, then build the suite plain and under
+# ASan+UBSan, each in its own build directory with -Werror, both at once and
+# with one job per core unless -j was given; then run the suite on each.
+# The two builds share no file: objects, flags and binaries are per BUILD.
+JOBS = $(shell nproc 2>/dev/null || echo 2)
 check: deps-ok
-	$(Q)$(MAKE) --no-print-directory WERROR=1 tests
-	$(Q)$(MAKE) --no-print-directory WERROR=1 BUILD=build/san SANITIZE=address,undefined CFLAGS='-O1 -g' tests
+	$(Q)$(MAKE) --no-print-directory $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(JOBS)) check-build
 	$(Q)tests/run.sh build/plain build/san
+
+check-build: check-plain check-san
+check-plain:
+	$(Q)$(MAKE) --no-print-directory WERROR=1 tests
+check-san:
+	$(Q)$(MAKE) --no-print-directory WERROR=1 BUILD=build/san SANITIZE=address,undefined CFLAGS='-O1 -g' tests
 
 deps:
 	$(Q)mk/deps.sh install
