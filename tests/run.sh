@@ -3,18 +3,23 @@
 #   - unit tests: BUILD/tests/test_* (cmocka, TAP output), one count per test case;
 #   - CLI cases:  tests/cli/*.t, kept as data (see tests/cli/README.md);
 #   - scripts:    tests/sh/*.sh, exit 0 = pass, 77 = skip, anything else = fail.
+# A skip counts as one only when its reason is on the allow-list of
+# tests/skip.sh (../shared absent, or a listed tool not installed) and holds
+# here; any other skip, or one without a reason, is a failure.
 # Prints one line per failure or skip and ends with `N passed, N failed, N skipped`.
 # Environment given to scripts and CLI cases:
 #   SCALEAUDIT      the scaleaudit binary of this build
 #   SCALEAUDIT_GEN  the scaleaudit-gen binary of this build
 #   SHARED          ../shared when it exists, else empty (tests needing it skip)
 #   BUILD           the build directory;  TOP  the repository root
+# A script that may skip sources tests/skip.sh and calls need_shared or need_tool.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TOP=$PWD
 export TOP
 if [ -d "$TOP/../shared/realdata" ]; then SHARED=$(cd "$TOP/../shared" && pwd); else SHARED=; fi
 export SHARED
+. tests/skip.sh
 pass=0 fail=0 skip=0
 failed_names=()
 log=$(mktemp -d)
@@ -28,6 +33,17 @@ record() {	# record STATUS NAME [DETAIL-FILE]
 	      [ -n "${3:-}" ] && [ -s "$3" ] && sed 's/^/    /' "$3" | head -60 ;;
 	esac
 }
+
+skipped() {	# skipped NAME REASON [DETAIL-FILE]: a skip, or a failure when REASON is not allowed
+	if skip_allowed "$2"; then
+		record skip "$1: $2"
+	else
+		record fail "$1: skipped (${2:-no reason given}), which is not an allowed reason" "${3:-}"
+	fi
+}
+
+# The reason a script or CLI case printed last, as "skip: REASON".
+script_reason() { local last; last=$(tail -n 1 "$1"); [ "${last#skip: }" != "$last" ] && echo "${last#skip: }"; }
 
 for BUILD in "$@"; do
 	export BUILD
@@ -44,13 +60,17 @@ for BUILD in "$@"; do
 		name=$(basename "$t")
 		CMOCKA_MESSAGE_OUTPUT=tap "$t" > "$log/out" 2>&1
 		rc=$?
+		reason=
 		while IFS= read -r line; do
-			# cmocka 1.1 writes a skipped case as "not ok N # SKIP name"
+			# tests/unit/skip.h prints "# skip: REASON", then cmocka 1.1
+			# writes the case as "not ok N # SKIP name"
 			case "$line" in
-			*"ok "*"# SKIP"*) record skip "[$tag] $name: ${line#*# SKIP }" ;;
+			"# skip: "*) reason=${line#"# skip: "}; continue ;;
+			*"ok "*"# SKIP"*) skipped "[$tag] $name: ${line#*# SKIP }" "$reason" "$log/out" ;;
 			"not ok "*) record fail "[$tag] $name: ${line#not ok }" "$log/out" ;;
 			"ok "*) record pass "$name" ;;
 			esac
+			reason=
 		done < "$log/out"
 		if [ $rc -ne 0 ] && ! grep -v '# SKIP' "$log/out" | grep -q '^not ok'; then
 			record fail "[$tag] $name exited $rc" "$log/out"
@@ -62,7 +82,7 @@ for BUILD in "$@"; do
 		tests/cli/case.sh "$t" > "$log/out" 2>&1
 		case $? in
 		0) record pass "$t" ;;
-		77) record skip "[$tag] $t: $(tail -n 1 "$log/out")" ;;
+		77) skipped "[$tag] $t" "$(script_reason "$log/out")" "$log/out" ;;
 		*) record fail "[$tag] $t" "$log/out" ;;
 		esac
 	done
@@ -72,7 +92,7 @@ for BUILD in "$@"; do
 		bash "$t" > "$log/out" 2>&1
 		case $? in
 		0) record pass "$t" ;;
-		77) record skip "[$tag] $t: $(tail -n 1 "$log/out")" ;;
+		77) skipped "[$tag] $t" "$(script_reason "$log/out")" "$log/out" ;;
 		*) record fail "[$tag] $t" "$log/out" ;;
 		esac
 	done
