@@ -6,6 +6,8 @@
 # A skip counts as one only when its reason is on the allow-list of
 # tests/skip.sh (../shared absent, or a listed tool not installed) and holds
 # here; any other skip, or one without a reason, is a failure.
+# The builds are tested at the same time, each in its own process; their
+# reports are printed in the order given, each as soon as it is complete.
 # Prints one line per failure or skip and ends with `N passed, N failed, N skipped`.
 # Environment given to scripts and CLI cases:
 #   SCALEAUDIT      the scaleaudit binary of this build
@@ -21,7 +23,6 @@ if [ -d "$TOP/../shared/realdata" ]; then SHARED=$(cd "$TOP/../shared" && pwd); 
 export SHARED
 . tests/skip.sh
 pass=0 fail=0 skip=0
-failed_names=()
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
@@ -29,7 +30,7 @@ record() {	# record STATUS NAME [DETAIL-FILE]
 	case "$1" in
 	pass) pass=$((pass + 1)) ;;
 	skip) skip=$((skip + 1)); echo "skip: $2" ;;
-	fail) fail=$((fail + 1)); failed_names+=("$2"); echo "FAIL: $2"
+	fail) fail=$((fail + 1)); echo "FAIL: $2"
 	      [ -n "${3:-}" ] && [ -s "$3" ] && sed 's/^/    /' "$3" | head -60 ;;
 	esac
 }
@@ -45,7 +46,11 @@ skipped() {	# skipped NAME REASON [DETAIL-FILE]: a skip, or a failure when REASO
 # The reason a script or CLI case printed last, as "skip: REASON".
 script_reason() { local last; last=$(tail -n 1 "$1"); [ "${last#skip: }" != "$last" ] && echo "${last#skip: }"; }
 
-for BUILD in "$@"; do
+# suite BUILD WORK: runs every test against BUILD, with WORK as its scratch
+# file; prints its records, then a last line "COUNTS pass fail skip".
+suite() {
+	BUILD=$1
+	local out=$2 t name rc reason line tag
 	export BUILD
 	if [ "$BUILD" = build/plain ]; then
 		SCALEAUDIT=$TOP/scaleaudit SCALEAUDIT_GEN=$TOP/scaleaudit-gen
@@ -58,7 +63,7 @@ for BUILD in "$@"; do
 	for t in "$BUILD"/tests/test_*; do
 		[ -x "$t" ] || continue
 		name=$(basename "$t")
-		CMOCKA_MESSAGE_OUTPUT=tap "$t" > "$log/out" 2>&1
+		CMOCKA_MESSAGE_OUTPUT=tap "$t" > "$out" 2>&1
 		rc=$?
 		reason=
 		while IFS= read -r line; do
@@ -66,36 +71,52 @@ for BUILD in "$@"; do
 			# writes the case as "not ok N # SKIP name"
 			case "$line" in
 			"# skip: "*) reason=${line#"# skip: "}; continue ;;
-			*"ok "*"# SKIP"*) skipped "[$tag] $name: ${line#*# SKIP }" "$reason" "$log/out" ;;
-			"not ok "*) record fail "[$tag] $name: ${line#not ok }" "$log/out" ;;
+			*"ok "*"# SKIP"*) skipped "[$tag] $name: ${line#*# SKIP }" "$reason" "$out" ;;
+			"not ok "*) record fail "[$tag] $name: ${line#not ok }" "$out" ;;
 			"ok "*) record pass "$name" ;;
 			esac
 			reason=
-		done < "$log/out"
-		if [ $rc -ne 0 ] && ! grep -v '# SKIP' "$log/out" | grep -q '^not ok'; then
-			record fail "[$tag] $name exited $rc" "$log/out"
+		done < "$out"
+		if [ $rc -ne 0 ] && ! grep -v '# SKIP' "$out" | grep -q '^not ok'; then
+			record fail "[$tag] $name exited $rc" "$out"
 		fi
 	done
 
 	for t in tests/cli/*.t; do
 		[ -e "$t" ] || continue
-		tests/cli/case.sh "$t" > "$log/out" 2>&1
+		tests/cli/case.sh "$t" > "$out" 2>&1
 		case $? in
 		0) record pass "$t" ;;
-		77) skipped "[$tag] $t" "$(script_reason "$log/out")" "$log/out" ;;
-		*) record fail "[$tag] $t" "$log/out" ;;
+		77) skipped "[$tag] $t" "$(script_reason "$out")" "$out" ;;
+		*) record fail "[$tag] $t" "$out" ;;
 		esac
 	done
 
 	for t in tests/sh/*.sh; do
 		[ -e "$t" ] || continue
-		bash "$t" > "$log/out" 2>&1
+		bash "$t" > "$out" 2>&1
 		case $? in
 		0) record pass "$t" ;;
-		77) skipped "[$tag] $t" "$(script_reason "$log/out")" "$log/out" ;;
-		*) record fail "[$tag] $t" "$log/out" ;;
+		77) skipped "[$tag] $t" "$(script_reason "$out")" "$out" ;;
+		*) record fail "[$tag] $t" "$out" ;;
 		esac
 	done
+	echo "COUNTS $pass $fail $skip"
+}
+
+pids=()
+for i in $(seq 1 $#); do
+	suite "${!i}" "$log/$i.work" > "$log/$i.report" &
+	pids+=($!)
+done
+for i in $(seq 1 $#); do
+	wait "${pids[$((i - 1))]}"
+	grep -v '^COUNTS ' "$log/$i.report"
+	if read -r _ p f k < <(grep '^COUNTS ' "$log/$i.report"); then
+		pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + k))
+	else
+		record fail "[${!i}] the run stopped before its end"
+	fi
 done
 
 echo "$pass passed, $fail failed, $skip skipped"
