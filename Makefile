@@ -74,10 +74,26 @@ BIN      := $(BUILD)/scaleaudit
 GENBIN   := $(BUILD)/scaleaudit-gen
 endif
 
-.PHONY: all check check-build deps deps-ok demo bench fuzz clean tests
+.PHONY: all check check-build check-plain check-san deps deps-ok demo bench fuzz clean tests FORCE
 all: $(BIN) $(if $(GENSRC),$(GENBIN))
 
-$(BUILD)/%.o: %.c
+# Every object and link depends on $(FLAGS), which holds the compiler, the
+# compile flags and the link flags this build uses. It is rewritten only when
+# they change (a new SANITIZE, WERROR, CFLAGS, CC...), so changing a flag
+# rebuilds everything and an unchanged one rebuilds nothing. The comparison is
+# made here, when the Makefile is read, so `make -n` tells the truth too.
+FLAGS     := $(BUILD)/flags
+FLAGS_NOW := $(strip cc: $(CC) cflags: $(ALLCFLAGS) $(DEP_CFLAGS) \
+             ldflags: $(LDFLAGS) libs: $(DEP_LIBS) test-libs: $(TEST_LIBS))
+ifneq ($(FLAGS_NOW),$(file <$(FLAGS)))
+$(FLAGS): FORCE
+endif
+$(FLAGS):
+	@mkdir -p $(@D)
+	$(call say,FLAGS,$@)printf '%s\n' '$(subst ','\'',$(FLAGS_NOW))' > $@
+FORCE:
+
+$(BUILD)/%.o: %.c $(FLAGS)
 	@mkdir -p $(@D)
 	$(call say,CC,$<)$(CC) $(ALLCFLAGS) $(DEP_CFLAGS) -c -o $@ $<
 
@@ -85,27 +101,35 @@ $(LIBA): $(LIBOBJ)
 	@mkdir -p $(@D)
 	$(call say,AR,$@)rm -f $@ && ar rcs $@ $^
 
-$(BIN): $(CLIOBJ) $(LIBA)
+$(BIN): $(CLIOBJ) $(LIBA) $(FLAGS)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $(CLIOBJ) $(LIBA) $(DEP_LIBS)
 
 # The generator's ground truth must not come from the code it checks: it
 # links the core model only, never ingest/ or analysis/.
 COREOBJ  := $(filter $(BUILD)/core/%,$(LIBOBJ))
-$(GENBIN): $(GENOBJ) $(COREOBJ)
+$(GENBIN): $(GENOBJ) $(COREOBJ) $(FLAGS)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $(GENOBJ) $(COREOBJ) $(DEP_LIBS)
 
-$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA)
+$(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA) $(FLAGS)
 	@mkdir -p $(@D)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(UNITHOBJ) $(LIBA) $(DEP_LIBS) $(TEST_LIBS)
 
 tests: all $(UNITBIN)
 
-# `make check`: install what is missing, then build and run the suite plain and
-# under ASan+UBSan, each in its own build directory, with -Werror.
+# `make check`: install what is missing, then build the suite plain and under
+# ASan+UBSan, each in its own build directory with -Werror, both at once and
+# with one job per core unless -j was given; then run the suite on each.
+# The two builds share no file: objects, flags and binaries are per BUILD.
+JOBS = $(shell nproc 2>/dev/null || echo 2)
 check: deps-ok
-	$(Q)$(MAKE) --no-print-directory WERROR=1 tests
-	$(Q)$(MAKE) --no-print-directory WERROR=1 BUILD=build/san SANITIZE=address,undefined CFLAGS='-O1 -g' tests
+	$(Q)$(MAKE) --no-print-directory $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(JOBS)) check-build
 	$(Q)tests/run.sh build/plain build/san
+
+check-build: check-plain check-san
+check-plain:
+	$(Q)$(MAKE) --no-print-directory WERROR=1 tests
+check-san:
+	$(Q)$(MAKE) --no-print-directory WERROR=1 BUILD=build/san SANITIZE=address,undefined CFLAGS='-O1 -g' tests
 
 deps:
 	$(Q)mk/deps.sh install

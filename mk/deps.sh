@@ -22,6 +22,7 @@ liblz4                             liblz4-dev
 libzstd                            libzstd-dev
 cmocka                             libcmocka-dev
 cmd:pdftotext                      poppler-utils
+cmd:groff                          groff-base
 cmd:cc                             gcc
 cmd:make                           make
 '

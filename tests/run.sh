@@ -3,12 +3,18 @@
 #   - unit tests: BUILD/tests/test_* (cmocka, TAP output), one count per test case;
 #   - CLI cases:  tests/cli/*.t, kept as data (see tests/cli/README.md);
 #   - scripts:    tests/sh/*.sh, exit 0 = pass, 77 = skip, anything else = fail.
+# A skip counts as one only when its reason is on the allow-list of
+# tests/skip.sh (../shared absent, or a listed tool not installed) and holds
+# here; any other skip, or one without a reason, is a failure.
+# The builds are tested at the same time, each in its own process; their
+# reports are printed in the order given, each as soon as it is complete.
 # Prints one line per failure or skip and ends with `N passed, N failed, N skipped`.
 # Environment given to scripts and CLI cases:
 #   SCALEAUDIT      the scaleaudit binary of this build
 #   SCALEAUDIT_GEN  the scaleaudit-gen binary of this build
 #   SHARED          ../shared when it exists, else empty (tests needing it skip)
 #   BUILD           the build directory;  TOP  the repository root
+# A script that may skip sources tests/skip.sh and calls need_shared or need_tool.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 TOP=$PWD
@@ -17,8 +23,8 @@ if [ -d "$TOP/../shared/realdata" ]; then SHARED=$(cd "$TOP/../shared" && pwd); 
 export SHARED
 # fontconfig's own block, kept for the process's life, is not a leak of ours.
 export LSAN_OPTIONS="suppressions=$TOP/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+. tests/skip.sh
 pass=0 fail=0 skip=0
-failed_names=()
 log=$(mktemp -d)
 trap 'rm -rf "$log"' EXIT
 
@@ -26,12 +32,27 @@ record() {	# record STATUS NAME [DETAIL-FILE]
 	case "$1" in
 	pass) pass=$((pass + 1)) ;;
 	skip) skip=$((skip + 1)); echo "skip: $2" ;;
-	fail) fail=$((fail + 1)); failed_names+=("$2"); echo "FAIL: $2"
+	fail) fail=$((fail + 1)); echo "FAIL: $2"
 	      [ -n "${3:-}" ] && [ -s "$3" ] && sed 's/^/    /' "$3" | head -60 ;;
 	esac
 }
 
-for BUILD in "$@"; do
+skipped() {	# skipped NAME REASON [DETAIL-FILE]: a skip, or a failure when REASON is not allowed
+	if skip_allowed "$2"; then
+		record skip "$1: $2"
+	else
+		record fail "$1: skipped (${2:-no reason given}), which is not an allowed reason" "${3:-}"
+	fi
+}
+
+# The reason a script or CLI case printed last, as "skip: REASON".
+script_reason() { local last; last=$(tail -n 1 "$1"); [ "${last#skip: }" != "$last" ] && echo "${last#skip: }"; }
+
+# suite BUILD WORK: runs every test against BUILD, with WORK as its scratch
+# file; prints its records, then a last line "COUNTS pass fail skip".
+suite() {
+	BUILD=$1
+	local out=$2 t name rc reason line tag
 	export BUILD
 	if [ "$BUILD" = build/plain ]; then
 		SCALEAUDIT=$TOP/scaleaudit SCALEAUDIT_GEN=$TOP/scaleaudit-gen
@@ -44,40 +65,60 @@ for BUILD in "$@"; do
 	for t in "$BUILD"/tests/test_*; do
 		[ -x "$t" ] || continue
 		name=$(basename "$t")
-		CMOCKA_MESSAGE_OUTPUT=tap "$t" > "$log/out" 2>&1
+		CMOCKA_MESSAGE_OUTPUT=tap "$t" > "$out" 2>&1
 		rc=$?
+		reason=
 		while IFS= read -r line; do
-			# cmocka 1.1 writes a skipped case as "not ok N # SKIP name"
+			# tests/unit/skip.h prints "# skip: REASON", then cmocka 1.1
+			# writes the case as "not ok N # SKIP name"
 			case "$line" in
-			*"ok "*"# SKIP"*) record skip "[$tag] $name: ${line#*# SKIP }" ;;
-			"not ok "*) record fail "[$tag] $name: ${line#not ok }" "$log/out" ;;
+			"# skip: "*) reason=${line#"# skip: "}; continue ;;
+			*"ok "*"# SKIP"*) skipped "[$tag] $name: ${line#*# SKIP }" "$reason" "$out" ;;
+			"not ok "*) record fail "[$tag] $name: ${line#not ok }" "$out" ;;
 			"ok "*) record pass "$name" ;;
 			esac
-		done < "$log/out"
-		if [ $rc -ne 0 ] && ! grep -v '# SKIP' "$log/out" | grep -q '^not ok'; then
-			record fail "[$tag] $name exited $rc" "$log/out"
+			reason=
+		done < "$out"
+		if [ $rc -ne 0 ] && ! grep -v '# SKIP' "$out" | grep -q '^not ok'; then
+			record fail "[$tag] $name exited $rc" "$out"
 		fi
 	done
 
 	for t in tests/cli/*.t; do
 		[ -e "$t" ] || continue
-		tests/cli/case.sh "$t" > "$log/out" 2>&1
+		tests/cli/case.sh "$t" > "$out" 2>&1
 		case $? in
 		0) record pass "$t" ;;
-		77) record skip "[$tag] $t: $(tail -n 1 "$log/out")" ;;
-		*) record fail "[$tag] $t" "$log/out" ;;
+		77) skipped "[$tag] $t" "$(script_reason "$out")" "$out" ;;
+		*) record fail "[$tag] $t" "$out" ;;
 		esac
 	done
 
 	for t in tests/sh/*.sh; do
 		[ -e "$t" ] || continue
-		bash "$t" > "$log/out" 2>&1
+		bash "$t" > "$out" 2>&1
 		case $? in
 		0) record pass "$t" ;;
-		77) record skip "[$tag] $t: $(tail -n 1 "$log/out")" ;;
-		*) record fail "[$tag] $t" "$log/out" ;;
+		77) skipped "[$tag] $t" "$(script_reason "$out")" "$out" ;;
+		*) record fail "[$tag] $t" "$out" ;;
 		esac
 	done
+	echo "COUNTS $pass $fail $skip"
+}
+
+pids=()
+for i in $(seq 1 $#); do
+	suite "${!i}" "$log/$i.work" > "$log/$i.report" &
+	pids+=($!)
+done
+for i in $(seq 1 $#); do
+	wait "${pids[$((i - 1))]}"
+	grep -v '^COUNTS ' "$log/$i.report"
+	if read -r _ p f k < <(grep '^COUNTS ' "$log/$i.report"); then
+		pass=$((pass + p)) fail=$((fail + f)) skip=$((skip + k))
+	else
+		record fail "[${!i}] the run stopped before its end"
+	fi
 done
 
 echo "$pass passed, $fail failed, $skip skipped"

@@ -4,14 +4,15 @@
 #   # comments
 #   args: inspect --json tests/data/cli/empty.txt   (words; $SHARED and $TOP are replaced)
 #   stdin: tests/data/cli/some-file                  (optional; default /dev/null)
-#   requires: shared                                 (optional; skip when ../shared is absent)
+#   requires: shared                                 (optional; skip when ../shared is absent,
+#                                                     the only thing a case may require)
 #   status: 1                                        (expected exit status)
 #   --- stdout                                       (optional section: exact expected stdout)
 #   ...
 #   --- stderr                                       (optional section: exact expected stderr)
 #   ...
 # A section that is absent is not checked; an empty one must be empty.
-# Exit 0 pass, 1 fail (with a diff), 77 skip.
+# Exit 0 pass, 1 fail (with a diff), 77 skip (last line "skip: REASON", see tests/skip.sh).
 set -u
 case_file=$1
 : "${SCALEAUDIT:?}" "${TOP:?}"
@@ -36,10 +37,12 @@ while IFS= read -r line || [ -n "$line" ]; do
 	esac
 done < "$case_file"
 
-if [ "$requires" = shared ] && [ -z "${SHARED:-}" ]; then
-	echo "needs ../shared, which is absent"
-	exit 77
-fi
+. "$TOP/tests/skip.sh"
+case $requires in
+"") ;;
+shared) need_shared ;;
+*) echo "$case_file: cannot require '$requires': only 'shared'"; exit 1 ;;
+esac
 
 subst() { sed -e "s|\$SHARED|${SHARED:-}|g" -e "s|\$TOP|$TOP|g"; }
 args=$(printf '%s' "$args" | subst)

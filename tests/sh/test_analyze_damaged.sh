@@ -2,6 +2,8 @@
 # A trial one of whose traces is cut in half: analyze still answers, exits 3
 # (some input unreadable), and says which file and which GPU the numbers lack.
 set -u
+. tests/skip.sh
+need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cp -r samples/trials/ddp-scales-well "$tmp/t"
 f=$tmp/t/2gpu/rank1.pt.trace.json.gz

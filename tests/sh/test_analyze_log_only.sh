@@ -3,6 +3,8 @@
 # (DESIGN §5, "otherwise from the training log"). Known answers: 1 GPU takes
 # 0.400 s per step after a 0.900 s warm-up step, 2 GPUs 0.220 s after 0.920 s.
 set -u
+. tests/skip.sh
+need_tool python3
 out=$("$SCALEAUDIT" analyze --json tests/data/trials/log-only 2>/dev/null) || { echo "analyze failed"; exit 1; }
 python3 - "$out" <<'PY'
 import json, sys

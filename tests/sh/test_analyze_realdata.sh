@@ -3,7 +3,9 @@
 # error, and numbers checked against counts taken independently from the
 # files (distinct ProfilerStep#N annotations, world sizes, GPU names).
 set -u
-[ -n "${SHARED:-}" ] || { echo "../shared is absent: no real traces to analyse"; exit 77; }
+. tests/skip.sh
+need_shared
+need_tool python3
 k=$SHARED/realdata/kineto_trace
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/t/nccl" "$tmp/t/sampled" "$tmp/t/ns"

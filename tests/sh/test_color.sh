@@ -49,11 +49,10 @@ expect "$tmp/inconclusive" "  samples/trials/ddp-precision-changed/2gpu/run.ini:
 "$SCALEAUDIT" analyze --color=always tests/data/cli/trial.ini 2> "$tmp/err"
 expect "$tmp/err" "tests/data/cli/trial.ini: $esc[1;31mnot a directory: a trial is a directory of runs$esc[0m"
 
-if ! command -v script > /dev/null; then
-	echo "script(1) is missing (Debian: bsdutils), --color=auto was not tried on a terminal"
-	[ $fail -eq 0 ] && exit 77
-	exit $fail
-fi
+# script(1) (Debian: bsdutils) gives --color=auto a terminal
+[ $fail -eq 0 ] || exit $fail
+. tests/skip.sh
+need_tool script
 # on a terminal (script(1) writes lines ending in CR LF)
 run_tty() {
 	script -qec "$SCALEAUDIT analyze $good" /dev/null < /dev/null | tr -d '\r'

@@ -1,17 +1,12 @@
 #!/bin/bash
 # Every committed sample trial is read by `scaleaudit inspect` without a
 # warning (issue 3's "done when"): each run file is recognised, none carries a
-# diagnostic, and inspect exits 0. Skips while inspect is not built.
+# diagnostic, and inspect exits 0.
 set -u
 TOP=${TOP:-$(pwd)}
 SA=${SCALEAUDIT:-$TOP/scaleaudit}
-[ -x "$SA" ] || { echo "scaleaudit not built ($SA)"; exit 77; }
-command -v python3 >/dev/null || { echo "python3 not found"; exit 77; }
-help=$("$SA" inspect --help 2>&1)
-if [ -z "$help" ] || grep -qi 'not built' <<<"$help"; then
-	echo "scaleaudit inspect is not built yet"
-	exit 77
-fi
+. "$TOP/tests/skip.sh"
+need_tool python3
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 fail=0

@@ -7,8 +7,9 @@
 set -u
 TOP=${TOP:-$(pwd)}
 SAMPLES=$TOP/samples/trials
-command -v python3 >/dev/null || { echo "python3 not found"; exit 77; }
-[ -d "$SAMPLES" ] || { echo "no samples/trials"; exit 77; }
+. "$TOP/tests/skip.sh"
+need_tool python3
+[ -d "$SAMPLES" ] || { echo "FAIL: no $SAMPLES"; exit 1; }
 
 exec python3 - "$SAMPLES" <<'PY'
 import csv, decimal, glob, gzip, json, os, statistics, sys

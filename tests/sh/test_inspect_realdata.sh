@@ -3,7 +3,9 @@
 # listed in tests/data/realdata-formats.tsv (written by reading each file),
 # and the list covers every file there, so a new sample cannot go unchecked.
 set -u
-[ -n "${SHARED:-}" ] || { echo "../shared is absent: no real files to check"; exit 77; }
+. tests/skip.sh
+need_shared
+need_tool python3
 list=$TOP/tests/data/realdata-formats.tsv
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 

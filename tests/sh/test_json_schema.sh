@@ -3,6 +3,8 @@
 # trials) matches docs/analysis.schema.json; and the checker does catch a
 # document that breaks it.
 set -u
+. tests/skip.sh
+need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 docs=()
 for t in samples/trials/*/ tests/data/trials/*/; do

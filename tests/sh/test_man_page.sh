@@ -9,10 +9,8 @@ if grep -nE 'DESIGN\.md|STYLE\.md|blackwell\.md|\.\./shared' "$man"; then
 	echo "$man refers to files a user's copy does not have"
 	exit 1
 fi
-if ! command -v groff > /dev/null; then
-	echo "groff is missing (Debian: groff-base), the man page was not rendered"
-	exit 77
-fi
+. tests/skip.sh
+need_tool groff		# Debian: groff-base, which make check installs
 warnings=$(groff -man -ww -z "$man" 2>&1)
 status=$?
 if [ $status -ne 0 ] || [ -n "$warnings" ]; then

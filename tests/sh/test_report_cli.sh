@@ -3,6 +3,8 @@
 # the same bytes, the PDF has the summary page and one page per chart drawn,
 # and an output directory that cannot be made is one clear error.
 set -u
+. tests/skip.sh
+need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 trial=samples/trials/ddp-scales-well
 fail=0

@@ -24,6 +24,7 @@
 #include "core/model.h"
 #include "ingest/ingest.h"
 #include "tests/unit/ingest_fixture.h"
+#include "tests/unit/skip.h"
 
 struct env_loaded {
 	struct trial *t;
@@ -167,7 +168,7 @@ static void test_real_h100_dev(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	env_load(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "collect-env");
 	/* libcudnn.so.8.8.0 and libcudnn.so.9.6.0 both listed: no single version */
@@ -189,7 +190,7 @@ static void test_real_h200(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	env_load(&l, p);
 	/* seven cuDNN libraries, all 9.2.1 */
 	versions_are(&l, "2.5.1", "12.4", "12.5.82", "550.90.07", "9.2.1");
@@ -205,7 +206,7 @@ static void test_real_sectioned_a100(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	env_load(&l, p);
 	/* the excerpt stops after the GPU list: no driver, no cuDNN */
 	versions_are(&l, "2.8.0", "12.8", "12.1.105", NULL, NULL);
@@ -222,7 +223,7 @@ static void test_real_sectioned_b300(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	env_load(&l, p);
 	/* torch only from pip's list, with its local part dropped; no "+cuXYZ" */
 	versions_are(&l, "2.9.0a0", NULL, NULL, NULL, NULL);
@@ -248,7 +249,7 @@ static void test_real_libraries_block(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	env_load(&l, p);
 	versions_are(&l, "2.2.1", NULL, NULL, NULL, NULL);
 	libs = info_get(l.env, "libraries");
@@ -268,7 +269,7 @@ static void test_real_same_line_gpu(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	env_load(&l, p);
 	versions_are(&l, "2.4.0", "12.1", "12.4.131", "551.88", NULL);	/* cuDNN: Could not collect */
 	gpus_are(&l, 1, "NVIDIA GeForce RTX 4070 Laptop GPU");
@@ -299,7 +300,7 @@ static void test_real_sm120(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	env_load(&l, p);
 	assert_non_null(l.env);
 	versions_are(&l, NULL, NULL, NULL, NULL, NULL);
@@ -550,7 +551,7 @@ static void test_variants(void **state)
 	}
 	free(line);
 	if (!seen)
-		skip();
+		skip_without_shared();
 }
 
 /* A log cut inside the supported list, and one cut inside a GPU list: what is whole is kept. */
@@ -564,7 +565,7 @@ static void test_cut(void **state)
 
 	(void)state;
 	if (!p || !real("vllm-14537_8xH200_torch2.5.1_cu124_driver550.txt"))
-		skip();
+		skip_without_shared();
 	src = read_file(real("sm120-not-compatible-warnings_4-issues.txt"), &n);
 	cut = strstr(src, "The current PyTorch install supports CUDA capabilities sm_50 sm_60 sm_61 sm_70");
 	assert_non_null(cut);

@@ -26,6 +26,7 @@
 #include "ingest/gpumon.h"
 #include "ingest/ingest.h"
 #include "tests/unit/ingest_fixture.h"
+#include "tests/unit/skip.h"
 
 #define MIB 1048576LL
 
@@ -178,7 +179,7 @@ static void test_real_query_csv(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	load_path(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "nvidia-smi-csv");
 	assert_true(l.f.read);
@@ -202,7 +203,7 @@ static void test_real_dmon_new(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	load_path(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "nvidia-smi-dmon");
 	assert_int_equal(count(info_get(l.f.info, "gpus")), 1);
@@ -223,7 +224,7 @@ static void test_real_dmon_old(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	load_path(&l, p);
 	assert_int_equal(count(info_get(l.f.info, "gpus")), 4);
 	gpu_is(&l, 0, NULL, -1, 11651, 1, 25, 111);
@@ -247,7 +248,7 @@ static void test_real_dcgmi(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	load_path(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "dcgmi-dmon");
 	assert_int_equal(count(info_get(l.f.info, "gpus")), 8);
@@ -280,7 +281,7 @@ static void test_real_topo(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	load_path(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "nvidia-smi-topo");
 	pairs = info_get(info_get(l.f.info, "topology"), "pairs");
@@ -301,7 +302,7 @@ static void test_real_topo_in_collect_env(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	load_path(&l, p);
 	e = info_get(info_get(l.f.info, "topology"), "pairs");
 	assert_int_equal(count(e), 7);
@@ -320,7 +321,7 @@ static void test_real_table_550(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	load_path(&l, p);
 	assert_string_equal(format_name(l.f.sniff.format), "nvidia-smi-table");
 	str_is(l.f.info, "driver", "550.90.07");
@@ -341,7 +342,7 @@ static void test_real_table_580(void **state)
 
 	(void)state;
 	if (!p)
-		skip();
+		skip_without_shared();
 	load_path(&l, p);
 	str_is(l.f.info, "driver", "580.105.08");
 	str_is(l.f.info, "cuda_version", "13.0");
@@ -362,7 +363,7 @@ static void test_real_others_hold_none(void **state)
 
 	(void)state;
 	if (!shared || !*shared)
-		skip();
+		skip_without_shared();
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		char pattern[1024];
 		glob_t g;
@@ -386,7 +387,7 @@ static void test_real_others_hold_none(void **state)
 		globfree(&g);
 	}
 	if (!seen)
-		skip();
+		skip_without_shared();
 }
 
 /* ---- hand-made files ---- */

@@ -18,6 +18,7 @@
 #include "ingest/ingest.h"
 #include "tests/unit/ingest_fixture.h"
 #include "ingest/kineto.h"
+#include "tests/unit/skip.h"
 
 #define DATA "tests/data/kineto/"
 
@@ -47,11 +48,11 @@ static void real_path(char *out, size_t size, const char *name)
 	FILE *f;
 
 	if (!shared || !*shared)
-		skip();
+		skip_without_shared();
 	snprintf(out, size, "%s/realdata/kineto_trace/%s", shared, name);
 	f = fopen(out, "rb");
 	if (!f)
-		skip();
+		skip_without_shared();
 	fclose(f);
 }
 

@@ -20,6 +20,7 @@
 #include "core/xalloc.h"
 #include "ingest/ingest.h"
 #include "tests/unit/ingest_fixture.h"
+#include "tests/unit/skip.h"
 
 static const struct info *nccl(const struct loaded *x)
 {
@@ -129,7 +130,7 @@ static void check_expect(const struct expect *e)
 	char list[256];
 
 	if (!load_debug(&x, e->file))
-		skip();
+		skip_without_shared();
 	o = nccl(&x);
 	assert_str_or_null(get_str(o, "version"), e->version);
 	assert_str_or_null(get_str(o, "cuda_driver"), e->driver);
@@ -155,7 +156,7 @@ static void every_real_file(void **state)
 	const char *shared = getenv("SHARED");
 
 	if (!shared || !*shared)
-		skip();
+		skip_without_shared();
 	for (size_t i = 0; i < n; i++)
 		check_expect(&expects[i]);
 }
@@ -176,7 +177,7 @@ static void coll_lines_aggregate(void **state)
 	size_t i = 0;
 
 	if (!load_debug(&x, "04_torchtitan-issue-1369_2xH100_hopper01_COLL_nranks2.txt"))
-		skip();
+		skip_without_shared();
 	arr = info_get(nccl(&x), "collectives");
 	assert_non_null(arr);
 	for (e = arr->child; e; e = e->next, i++) {
@@ -197,7 +198,7 @@ static void send_recv_lines(void **state)
 	const struct info *e;
 
 	if (!load_debug(&x, "05_nccl-issue-584_SendRecv_COLL_nranks2.txt"))
-		skip();
+		skip_without_shared();
 	e = info_get(nccl(&x), "collectives")->child;
 	assert_non_null(e);
 	assert_string_equal(get_str(e, "op"), "Send");
@@ -217,12 +218,12 @@ static void warn_positions(void **state)
 	int64_t line = 0;
 
 	if (!load_debug(&x, "09_nccl-issue-1235_WARN-lines_oom_socket.txt"))
-		skip();
+		skip_without_shared();
 	assert_int_equal(count_diags(&x, "nccl-warn", &line), 4);
 	assert_int_equal(line, 1);
 	unload(&x);
 	if (!load_debug(&x, "11_torch-watchdog-timeouts_BasicSR-737_and_OFA-271.txt"))
-		skip();
+		skip_without_shared();
 	assert_int_equal(count_diags(&x, "nccl-timeout", &line), 5);
 	assert_int_equal(line, 2);
 	unload(&x);
@@ -235,7 +236,7 @@ static void comm_ranks(void **state)
 	const struct info *c;
 
 	if (!load_debug(&x, "15_daekeun-ml_2nodes_1xA10G_full-init-to-abort_NCCL2.23.4_aws-ofi.txt"))
-		skip();
+		skip_without_shared();
 	assert_int_equal(get_int(nccl(&x), "nnodes"), 2);
 	c = info_get(nccl(&x), "comms")->child;
 	for (int rank = 0; rank < 2; rank++, c = c->next) {
@@ -251,7 +252,7 @@ static void comm_ranks(void **state)
 	assert_null(c);
 	unload(&x);
 	if (!load_debug(&x, "02_tinygrad-ogkm-issue-35_2x_RTX5090D_v2.26.2_nccl-tests.txt"))
-		skip();
+		skip_without_shared();
 	assert_int_equal(get_int(nccl(&x), "nnodes"), -1);
 	c = info_get(nccl(&x), "comms")->child;
 	assert_non_null(c);
@@ -270,7 +271,7 @@ static void facts_carry_their_source(void **state)
 	struct loaded x;
 
 	if (!load_debug(&x, "15_daekeun-ml_2nodes_1xA10G_full-init-to-abort_NCCL2.23.4_aws-ofi.txt"))
-		skip();
+		skip_without_shared();
 	assert_string_equal(x.r->transport.v, "net-ofi");
 	assert_int_equal(x.r->transport.src.line, 134);	/* first "via NET/AWS Libfabric" */
 	assert_string_equal(x.r->link.v, "network");
@@ -279,7 +280,7 @@ static void facts_carry_their_source(void **state)
 	assert_int_equal(x.r->logged.gpus.v, 2);
 	unload(&x);
 	if (!load_debug(&x, "13_nccl-tests-issue-228_SHM-direct-direct_busId-brackets.txt"))
-		skip();
+		skip_without_shared();
 	assert_string_equal(x.r->transport.v, "shm");
 	assert_int_equal(x.r->transport.src.line, 2);
 	assert_null(x.r->link.v);	/* SHM says nothing of the link */

@@ -22,6 +22,7 @@
 #include "core/xalloc.h"
 #include "ingest/ingest.h"
 #include "tests/unit/ingest_fixture.h"
+#include "tests/unit/skip.h"
 
 static const struct info *nt(const struct loaded *x)
 {
@@ -128,7 +129,7 @@ static void check_expect(const struct expect *e)
 	char list[1024];
 
 	if (!load_real(&x, e->file))
-		skip();
+		skip_without_shared();
 	o = nt(&x);
 	get_list(o, "ops", NULL, list, sizeof(list));
 	assert_string_equal(list, e->ops);
@@ -149,7 +150,7 @@ static void every_real_file(void **state)
 	const char *shared = getenv("SHARED");
 
 	if (!shared || !*shared)
-		skip();
+		skip_without_shared();
 	for (size_t i = 0; i < sizeof(expects) / sizeof(expects[0]); i++)
 		check_expect(&expects[i]);
 }
@@ -170,7 +171,7 @@ static void several_tests_in_one_file(void **state)
 	size_t i = 0;
 
 	if (!load_real(&x, "nccl_tests/autodl_2x_RTX2080Ti_PCIe_nccl-tests_allreduce_allgather_bcast_reduce_alltoall.txt"))
-		skip();
+		skip_without_shared();
 	for (const struct info *e = info_get(nt(&x), "results")->child; e; e = e->next, i++) {
 		assert_true(i < 6);
 		assert_string_equal(get_str(e, "op"), want[i].op);
@@ -192,7 +193,7 @@ static void rows_on_the_run(void **state)
 	const struct nccl_test_row *w;
 
 	if (!load_real(&x, "nccl_tests/autodl_2x_RTX2080Ti_PCIe_nccl-tests_allreduce_allgather_bcast_reduce_alltoall.txt"))
-		skip();
+		skip_without_shared();
 	assert_int_equal(x.r->nnccl_tests, 168);
 	w = &x.r->nccl_tests[0];	/* 8 2 float sum -1 12.25 0.00 0.00 0 12.00 0.00 0.00 0 */
 	assert_string_equal(w->op, "all_reduce");
@@ -235,7 +236,7 @@ static void error_column_rows(void **state)
 	const struct nccl_test_row *w;
 
 	if (!load_real(&x, "nccl_tests/issue-nccl-tests-44_2x2080Ti-NVLink_redop-and-root0_error-col.txt"))
-		skip();
+		skip_without_shared();
 	assert_int_equal(x.r->nnccl_tests, 11);
 	w = &x.r->nccl_tests[10];	/* 131072 32768 float sum 0 23.17 5.66 5.66 0e+00 23.27 5.63 5.63 0e+00 */
 	assert_int_equal(w->bytes, 131072);

@@ -18,6 +18,7 @@
 #include "core/buf.h"
 #include "ingest/ingest.h"
 #include "ingest/nsys_sqlite.h"
+#include "tests/unit/skip.h"
 
 #define EPOCH 1700000000000000000LL
 
@@ -318,12 +319,12 @@ static void test_csv_real_mem_time_sum(void **state)
 
 	(void)state;
 	if (!shared || !*shared)
-		skip();
+		skip_without_shared();
 	snprintf(l.path, sizeof(l.path), "%s/realdata/nsys/"
 		 "issue-vllm-7599_nsys-2024.5.1_cuda_gpu_mem_time_sum_CSV_H100.txt", shared);
 	f = fopen(l.path, "r");
 	if (!f)
-		skip();
+		skip_without_shared();
 	fclose(f);
 	load(&l);
 	assert_string_equal(format_name(l.f.sniff.format), "nsys-csv");

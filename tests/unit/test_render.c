@@ -3,7 +3,8 @@
  * compared with values worked out by hand from tests/unit/fixture_analysis.c),
  * charts left out with their reasons, PNG sizes, byte-identical output for
  * the same input, report.pdf's pages and text (poppler's pdftotext/pdfinfo;
- * skipped when absent) and I/O errors.
+ * skipped when absent) and I/O errors. Each fixture's report is written once
+ * and read by every test that only reads it.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -27,6 +28,7 @@
 #include "render/ticks.h"
 #include "tests/unit/fixture_analysis.h"
 #include "tests/unit/ingest_fixture.h"
+#include "tests/unit/skip.h"
 
 /* The ticks' labels joined by spaces. */
 static const char *tick_labels(const struct ticks *t)
@@ -431,6 +433,51 @@ static int write_report(const struct analysis *a, const char *dir)
 	return rc;
 }
 
+/*
+ * Each fixture's report, written once on first use under a directory that
+ * does not exist yet (so every write also makes its parents), and shared by
+ * every test that only reads it. The group teardown removes them.
+ */
+struct written {
+	void (*fixture)(struct analysis *a);
+	char *top;		/* the temporary directory; NULL until written */
+	char *dir;		/* top/a/b/out/: the report */
+};
+static struct written ddp_report = { fixture_analysis_ddp, NULL, NULL };
+static struct written single_report = { fixture_analysis_single, NULL, NULL };
+
+static const char *report_of(struct written *w)
+{
+	struct analysis a;
+	char *top, *dir;
+
+	if (w->dir)
+		return w->dir;
+	top = temp_dir();
+	dir = xasprintf("%s/a/b/out/", top);
+	w->fixture(&a);
+	assert_int_equal(write_report(&a, dir), 0);
+	fixture_analysis_release(&a);
+	w->top = top;
+	w->dir = dir;
+	return dir;
+}
+
+static int remove_reports(void **state)
+{
+	struct written *all[] = { &ddp_report, &single_report };
+
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++) {
+		if (all[i]->top && remove_tree(all[i]->top))
+			return -1;
+		free(all[i]->top);
+		free(all[i]->dir);
+		all[i]->top = all[i]->dir = NULL;
+	}
+	text_release();
+	return 0;
+}
+
 static const char *const ddp_files[] = {
 	"report.pdf", "summary.md",
 	"charts/01-step-time.png", "charts/01-step-time.svg", "charts/01-step-time.pdf",
@@ -441,12 +488,11 @@ static const char *const ddp_files[] = {
 
 static void png_is_1600_by_1000(void **state)
 {
-	char *dir = temp_dir(), *png;
+	char *png;
 	size_t len;
 	const unsigned char *p;
 
-	assert_int_equal(write_report(*state, dir), 0);
-	png = slurp_at(dir, "charts/04-memory.png", &len);
+	png = slurp_at(report_of(&ddp_report), "charts/04-memory.png", &len);
 	assert_non_null(png);
 	assert_true(len > 24);
 	p = (const unsigned char *)png;
@@ -455,15 +501,14 @@ static void png_is_1600_by_1000(void **state)
 	assert_int_equal((p[16] << 24) | (p[17] << 16) | (p[18] << 8) | p[19], 1600);
 	assert_int_equal((p[20] << 24) | (p[21] << 16) | (p[22] << 8) | p[23], 1000);
 	free(png);
-	remove_dir(dir);
 }
 
 static void same_input_same_bytes(void **state)
 {
-	char *d1 = temp_dir(), *d2 = temp_dir();
+	const char *d1 = report_of(&ddp_report);
+	char *d2 = temp_dir();
 	size_t i;
 
-	assert_int_equal(write_report(*state, d1), 0);
 	assert_int_equal(write_report(*state, d2), 0);
 	for (i = 0; i < sizeof(ddp_files) / sizeof(ddp_files[0]); i++) {
 		size_t n1, n2;
@@ -476,16 +521,15 @@ static void same_input_same_bytes(void **state)
 		free(f1);
 		free(f2);
 	}
-	remove_dir(d1);
 	remove_dir(d2);
 }
 
 static void summary_lists_what_was_left_out(void **state)
 {
-	char *dir = temp_dir(), *md;
+	const char *dir = report_of(&single_report);
+	char *md;
 	size_t len;
 
-	assert_int_equal(write_report(*state, dir), 0);
 	md = slurp_at(dir, "summary.md", &len);
 	assert_non_null(md);
 	assert_non_null(strstr(md, "**Verdict: NO VERDICT**"));
@@ -497,16 +541,14 @@ static void summary_lists_what_was_left_out(void **state)
 	free(md);
 	assert_false(exists_at(dir, "charts/03-waterfall.png"));
 	assert_false(exists_at(dir, "charts/05-communication.svg"));
-	remove_dir(dir);
 }
 
 static void summary_markdown_has_the_numbers(void **state)
 {
-	char *dir = temp_dir(), *md;
+	char *md;
 	size_t len;
 
-	assert_int_equal(write_report(*state, dir), 0);
-	md = slurp_at(dir, "summary.md", &len);
+	md = slurp_at(report_of(&ddp_report), "summary.md", &len);
 	assert_non_null(md);
 	assert_non_null(strstr(md, "# Does a second B200 halve the step time?\n"));
 	assert_non_null(strstr(md, "**Verdict: CONFIRMED**"));
@@ -521,16 +563,6 @@ static void summary_markdown_has_the_numbers(void **state)
 	assert_non_null(strstr(md, "## Charts left out\n\n- 09-replay: no replay: the trial has no "
 				   "replay.json of its kernels re-run on a GPU\n\n"));
 	free(md);
-	remove_dir(dir);
-}
-
-static bool have_tool(const char *name)
-{
-	char *cmd = xasprintf("command -v %s >/dev/null 2>&1", name);
-	int rc = system(cmd);
-
-	free(cmd);
-	return rc == 0;
 }
 
 /* Runs cmd and returns its standard output. */
@@ -549,11 +581,15 @@ static char *run_output(const char *cmd)
 	return buf_detach(&b);
 }
 
+/* What tool prints about dir/report.pdf; the case skips when tool is not installed. */
 static char *pdf_tool(const char *tool, const char *dir)
 {
-	char *cmd = xasprintf("%s '%s/report.pdf' %s", tool, dir, strcmp(tool, "pdftotext") ? "" : "-");
-	char *out = run_output(cmd);
+	char *cmd;
+	char *out;
 
+	skip_unless_tool(tool);
+	cmd = xasprintf("%s '%s/report.pdf' %s", tool, dir, strcmp(tool, "pdftotext") ? "" : "-");
+	out = run_output(cmd);
 	free(cmd);
 	return out;
 }
@@ -571,12 +607,9 @@ static void squeeze(char *s)
 
 static void report_pdf_pages_and_text(void **state)
 {
-	char *dir, *info, *text;
+	const char *dir = report_of(&ddp_report);
+	char *info, *text;
 
-	if (!have_tool("pdftotext") || !have_tool("pdfinfo"))
-		skip();
-	dir = temp_dir();
-	assert_int_equal(write_report(*state, dir), 0);
 	info = pdf_tool("pdfinfo", dir);
 	has_line(info, "Pages:           9");		/* the summary, then the 8 charts */
 	has_line(info, "CreationDate:    Thu Jan  1 00:00:00 1970 UTC");
@@ -593,21 +626,14 @@ static void report_pdf_pages_and_text(void **state)
 	assert_non_null(strstr(text, "the tallest one is"));	/* its caption */
 	free(info);
 	free(text);
-	remove_dir(dir);
 }
 
 static void report_pdf_single_run(void **state)
 {
-	char *dir, *info;
+	char *info = pdf_tool("pdfinfo", report_of(&single_report));
 
-	if (!have_tool("pdfinfo"))
-		skip();
-	dir = temp_dir();
-	assert_int_equal(write_report(*state, dir), 0);
-	info = pdf_tool("pdfinfo", dir);
 	has_line(info, "Pages:           6");		/* the summary, then 5 charts: 3 are left out */
 	free(info);
-	remove_dir(dir);
 }
 
 static void pdf_date_from_source_date_epoch(void **state)
@@ -650,24 +676,17 @@ static void io_error_names_the_file(void **state)
 	remove_dir(dir);
 }
 
+/* The shared reports are written under a/b/out/, which did not exist. */
 static void report_dir_is_created_with_parents(void **state)
 {
-	char *dir = temp_dir(), *deep = xasprintf("%s/a/b/out/", dir), *md;
+	const char *deep = report_of(&ddp_report);
+	char *md;
 	size_t len;
 
-	assert_int_equal(write_report(*state, deep), 0);
 	md = slurp_at(deep, "summary.md", &len);
 	assert_non_null(md);
 	free(md);
 	assert_false(exists_at(deep, "summary.md.tmp"));	/* renamed into place */
-	free(deep);
-	remove_dir(dir);
-}
-
-static int release_fonts(void **state)
-{
-	text_release();
-	return 0;
 }
 
 /* Everything a buggy analysis or odd logs could hand over: unknowns, junk indexes, huge counts. */
@@ -739,17 +758,17 @@ int main(void)
 		cmocka_unit_test_setup_teardown(monitor_layout, ddp_setup, teardown),
 		cmocka_unit_test_setup_teardown(legend_and_plots_do_not_overlap, ddp_setup, teardown),
 		cmocka_unit_test_setup_teardown(empty_charts_are_left_out, single_setup, teardown),
-		cmocka_unit_test_setup_teardown(png_is_1600_by_1000, ddp_setup, teardown),
+		cmocka_unit_test(png_is_1600_by_1000),
 		cmocka_unit_test_setup_teardown(same_input_same_bytes, ddp_setup, teardown),
-		cmocka_unit_test_setup_teardown(summary_lists_what_was_left_out, single_setup, teardown),
-		cmocka_unit_test_setup_teardown(summary_markdown_has_the_numbers, ddp_setup, teardown),
-		cmocka_unit_test_setup_teardown(report_pdf_pages_and_text, ddp_setup, teardown),
-		cmocka_unit_test_setup_teardown(report_pdf_single_run, single_setup, teardown),
+		cmocka_unit_test(summary_lists_what_was_left_out),
+		cmocka_unit_test(summary_markdown_has_the_numbers),
+		cmocka_unit_test(report_pdf_pages_and_text),
+		cmocka_unit_test(report_pdf_single_run),
 		cmocka_unit_test_setup_teardown(pdf_date_from_source_date_epoch, ddp_setup, teardown),
 		cmocka_unit_test_setup_teardown(hostile_analysis_renders, ddp_setup, teardown),
 		cmocka_unit_test_setup_teardown(io_error_names_the_file, ddp_setup, teardown),
-		cmocka_unit_test_setup_teardown(report_dir_is_created_with_parents, ddp_setup, teardown),
+		cmocka_unit_test(report_dir_is_created_with_parents),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, release_fonts);
+	return cmocka_run_group_tests(tests, NULL, remove_reports);
 }

@@ -23,6 +23,7 @@
 #include "core/model.h"
 #include "ingest/ingest.h"
 #include "ingest/trainlog.h"
+#include "tests/unit/skip.h"
 
 #define REAL "realdata/training_logs/"
 
@@ -169,7 +170,7 @@ static void test_real_hf_deepspeed_2nodes(void **state)
 	(void)state;
 	if (!load_real(&g, "daekeun-ml_2nodes_1xA10G_each_DeepSpeed_HF-Trainer_"
 			   "NCCL2.23.4_stdout.txt"))
-		skip();
+		skip_without_shared();
 	o = g.train;
 	assert_string_equal(sval(o, "framework"), "hf-trainer");
 	/* the script's own banner, lines 175-178: 4 per device, 2 accumulation, 16 */
@@ -214,7 +215,7 @@ static void test_real_hf_running_blocks(void **state)
 	(void)state;
 	if (!load_real(&g, "hf-trainer_running-training-blocks_open-r1-483_LlamaFactory-4783_"
 			   "transformers-6998-9613.txt"))
-		skip();
+		skip_without_shared();
 	o = g.train;
 	assert_string_equal(sval(o, "framework"), "hf-trainer");
 	/* Source A, lines 5-8: 8 per device, 224 in total, 4 accumulation, 196 steps */
@@ -245,7 +246,7 @@ static void test_real_hf_rank_prefixed(void **state)
 	(void)state;
 	if (!load_real(&g, "hf-trainer_rank-prefixed-dicts_transformers-9415_and_tqdm-interleave_"
 			   "LlamaFactory-8261.txt"))
-		skip();
+		skip_without_shared();
 	assert_string_equal(sval(g.train, "framework"), "hf-trainer");
 	/* "0: {'loss'" twice (rank 1's twins are dropped), "] {'loss'" twice */
 	assert_int_equal(ival(g.train, "steps"), 4);
@@ -265,7 +266,7 @@ static void test_real_deepspeed_config(void **state)
 
 	(void)state;
 	if (!load_real(&g, "deepspeed_config-dump_precision-and-batch-keys_4-issues.txt"))
-		skip();
+		skip_without_shared();
 	assert_string_equal(sval(g.train, "framework"), "deepspeed");
 	/* line 7: bfloat16_enabled ............. True */
 	assert_string_equal(sval(g.train, "precision"), "bf16");
@@ -287,7 +288,7 @@ static void test_real_lightning(void **state)
 
 	(void)state;
 	if (!load_real(&g, "lightning_header_issue-19673_and_progress-bar_VideoTuna-46.txt"))
-		skip();
+		skip_without_shared();
 	assert_string_equal(sval(g.train, "framework"), "lightning");
 	/* line 23: Using bfloat16 Automatic Mixed Precision (AMP) */
 	assert_string_equal(sval(g.train, "precision"), "bf16");
@@ -328,7 +329,7 @@ static void test_real_oom_eras(void **state)
 
 	(void)state;
 	if (!real_path(path, sizeof(path), "cuda-oom-messages_by-pytorch-era.txt"))
-		skip();
+		skip_without_shared();
 	f = fopen(path, "r");
 	assert_non_null(f);
 	while ((len = getline(&line, &size, f)) >= 0) {
@@ -359,7 +360,7 @@ static void test_real_oom_file(void **state)
 
 	(void)state;
 	if (!load_real(&g, "cuda-oom-messages_by-pytorch-era.txt"))
-		skip();
+		skip_without_shared();
 	assert_string_equal(sval(g.train, "status"), "failed-oom");
 	assert_null_member(g.train, "framework");
 	assert_int_equal(g.r->status, RUN_FAILED_OOM);
