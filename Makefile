@@ -112,7 +112,11 @@ $(GENBIN): $(GENOBJ) $(COREOBJ) $(FLAGS)
 
 $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA) $(FLAGS)
 	@mkdir -p $(@D)
-	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(UNITHOBJ) $(LIBA) $(DEP_LIBS) $(TEST_LIBS)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(TESTOBJ) $(UNITHOBJ) $(LIBA) $(DEP_LIBS) $(TEST_LIBS)
+
+# cli/ is linked into the binary only: a unit test of a cli piece names its object.
+$(BUILD)/tests/test_options: TESTOBJ = $(BUILD)/cli/options.o
+$(BUILD)/tests/test_options: $(BUILD)/cli/options.o
 
 tests: all $(UNITBIN)
 

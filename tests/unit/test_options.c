@@ -9,10 +9,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli/options.c"
+#include "cli/options.h"
 
 static int quiet, verbose_level, json, jobs = -1, when = -1;
 static const char *out, *patterns;
