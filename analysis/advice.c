@@ -1,5 +1,5 @@
 /*
- * advice: recommendations, each with the numbers it rests on (DESIGN §5).
+ * advice: recommendations, each with the numbers it rests on (docs/analysis.md, Recommendations).
  */
 #include <math.h>
 #include <string.h>

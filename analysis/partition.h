@@ -1,6 +1,6 @@
 /*
  * partition: splits consecutive time windows into compute, exposed
- * communication, memory and idle, instant by instant (DESIGN §5): at each
+ * communication, memory and idle, instant by instant (docs/analysis.md): at each
  * instant the first that holds wins: any compute kernel running (on any
  * stream) > only communication kernels > only memcpy/memset > nothing.
  * So compute + exposed_comm + memory + idle equals the window exactly.

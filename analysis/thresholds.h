@@ -1,6 +1,6 @@
 /*
  * thresholds: every number the analysis compares a measurement with, named
- * once (DESIGN §5). Each says what it decides; docs/analysis.md lists them.
+ * once. Each says what it decides; docs/analysis.md lists them.
  * GPU facts (capacities, links, peaks) are not here: they are core/gpu's.
  */
 #ifndef ANALYSIS_THRESHOLDS_H

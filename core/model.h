@@ -25,7 +25,7 @@
 #define NS_PER_MS 1000000LL
 #define NS_PER_S 1000000000LL
 
-/* Data types, named as DESIGN §5 names them everywhere (dtype_name()). */
+/* Data types, named as every output names them (dtype_name()). */
 enum dtype {
 	DT_UNKNOWN,
 	DT_FP64, DT_FP32, DT_TF32, DT_BF16, DT_FP16,

@@ -1,5 +1,5 @@
 /*
- * manifest: the optional trial.ini and run.ini files of DESIGN §3, read with
+ * manifest: the optional trial.ini and run.ini files (keys in README.md), read with
  * inih. [trial] keys go to the trial, [run] keys to the run's declared facts,
  * each with its file:line so that a disagreement with the logs can name it.
  */

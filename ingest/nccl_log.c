@@ -47,7 +47,7 @@ static const struct path_kind {
 	{ "PIX", "pcie" }, { "PXB", "pcie" }, { "PXN", "pcie" }, { "PHB", "pcie" }, { "SYS", "pcie" },
 };
 
-/* ncclDataType_t, formats.md §2.6 / blackwell.md §7.5. */
+/* ncclDataType_t in NCCL's own order (nccl.h): the number a COLL line's datatype prints. */
 static const enum dtype nccl_dtypes[] = {
 	DT_INT8, DT_UINT8, DT_INT32, DT_UINT32, DT_INT64, DT_UINT64,
 	DT_FP16, DT_FP32, DT_FP64, DT_BF16, DT_FP8_E4M3, DT_FP8_E5M2,

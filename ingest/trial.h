@@ -1,5 +1,5 @@
 /*
- * trial: loads a trial directory into the model (DESIGN §3). Each
+ * trial: loads a trial directory into the model (the layout README.md and the man page describe). Each
  * subdirectory that holds files is a run (its files are searched
  * recursively); a directory without subdirectories is a trial of one run.
  * trial.ini at the top sets the trial's facts; run.ini in a run sets the run's.

@@ -7,7 +7,7 @@
 #include "core/xalloc.h"
 #include "samples/gen/kernels.h"
 
-#define KINETO_PERIOD_S 7889238LL	/* Kineto floors its base to this (formats.md §1.6) */
+#define KINETO_PERIOD_S 7889238LL	/* Kineto floors its base time to a multiple of this period (about 91 days) */
 
 struct writer {
 	struct buf *b;

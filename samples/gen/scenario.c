@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-/* Capacities as real traces report them (blackwell.md §1.2, formats.md §1.3). */
+/* Capacities as real traces report them (deviceProperties' totalGlobalMem, as the driver reports it). */
 const struct gpu_spec gpu_specs[GPU_COUNT] = {
 	[GPU_B200] = { "NVIDIA B200", 191503138816LL, 10, 0, 148, 32, 232448, 100, 1000, 578, 1000 },
 	[GPU_H200] = { "NVIDIA H200", 150754820096LL, 9, 0, 132, 32, 232448, 90, 2100, 524, 700 },

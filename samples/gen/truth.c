@@ -534,7 +534,7 @@ static void put_run(struct json *j, const struct run_stats *st)
 	jclose(j, '}');
 }
 
-/* Confounds of DESIGN §5, with the severities docs/generator.md lists. */
+/* Confounds (docs/analysis.md), with the severities docs/generator.md lists. */
 static int put_confounds(struct json *j, const struct scenario *sc, const struct run_stats st[2])
 {
 	const struct run_spec *a = st[0].run->spec, *b = st[1].run->spec;
@@ -652,7 +652,7 @@ static int64_t one_gpu_need(const struct run_stats st[2])
 }
 
 /* The recommendations the scenario warrants, and those it rules out (the
- * test checks both), by DESIGN §5's rules; rental-window needs a target,
+ * test checks both), by the rules of docs/analysis.md; rental-window needs a target,
  * which no scenario sets. */
 static void put_recommendations(struct json *j, const struct scenario *sc, const struct run_stats st[2],
 				double eff)

@@ -1,8 +1,8 @@
 /*
  * truth: the answers a trial's logs determine, computed from the timing
  * model's own intervals (never by reading the files back, never through
- * analysis/), written as truth.json with the keys of DESIGN §6. The
- * definitions it uses where DESIGN leaves a choice are in docs/generator.md.
+ * analysis/), written as truth.json with the keys of analysis.json (docs/analysis.schema.json). The
+ * definitions it uses where the definitions leave a choice are in docs/generator.md.
  */
 #ifndef GEN_TRUTH_H
 #define GEN_TRUTH_H

@@ -7,7 +7,7 @@ A small validator for the subset of JSON Schema the schema uses: type (one
 or a list), enum, required, properties, additionalProperties, items,
 minimum, maximum and local $ref. Every property the schema names must be
 present in the document as `required` says; keys it does not name are
-allowed (DESIGN §6: more may be added). Prints each problem with its path.
+allowed (analysis.json's keys are stable; more may be added). Prints each problem with its path.
 """
 import json
 import sys

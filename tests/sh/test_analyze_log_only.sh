@@ -1,6 +1,6 @@
 #!/bin/bash
 # A trial without traces: the step times come from the training logs
-# (DESIGN §5, "otherwise from the training log"). Known answers: 1 GPU takes
+# (docs/analysis.md: step windows come from the training log when no trace has them). Known answers: 1 GPU takes
 # 0.400 s per step after a 0.900 s warm-up step, 2 GPUs 0.220 s after 0.920 s.
 set -u
 . tests/skip.sh

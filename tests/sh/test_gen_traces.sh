@@ -97,7 +97,7 @@ for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
         while warm < n and st[warm] > 1.15 * med2:
             warm += 1
         close(tr["steps"]["warmup"], warm, f"{where} warmup")
-        # guard: DESIGN does not say whose step time the warm-up rule reads;
+        # guard: the definitions do not say whose step time the warm-up rule reads;
         # the samples must give the same count from any one rank's windows
         for r, w in enumerate(wins):
             sr = [b - a for a, b in w]

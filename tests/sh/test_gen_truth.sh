@@ -51,7 +51,7 @@ def exact(t, g, path):
         err(path, f"want {t!r}, got {g!r}")
 
 def nullish(x):
-    """null, or an object whose members are all null: DESIGN's "missing is null"."""
+    """null, or an object whose members are all null: a missing value is null, never 0."""
     return x is None or (isinstance(x, dict) and all(nullish(v) for v in x.values()))
 
 def want_null(g, path):
@@ -102,7 +102,7 @@ def cmp_gpu(t, g, path):
 TIE = 1e-3   # ranks whose mean steps are this close tie for "slowest"
 
 def tied_ranks(run):
-    """DESIGN reads some values on the slowest rank (largest mean_step_s). In
+    """analysis.json reads some values on the slowest rank (largest mean_step_s). In
     synchronous runs the ranks' windows agree to microseconds, so any rank
     within TIE of the largest mean is accepted as the slowest."""
     top = max(g["mean_step_s"] for g in run["per_gpu"])

@@ -1,6 +1,6 @@
 /*
  * fixture_analysis: hand-built struct analysis values for the renderer's
- * tests, consistent with DESIGN §5 (parts add up to each window, the
+ * tests, consistent with docs/analysis.md (parts add up to each window, the
  * attribution adds up to n x mean_n - mean_1). Linked into every unit test
  * binary; no main here.
  *

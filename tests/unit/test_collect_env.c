@@ -324,7 +324,7 @@ static void test_real_sm120(void **state)
 	env_unload(&l);
 }
 
-/* The formats.md layout: lscpu's block between, pip before conda, cuDNN as one version. */
+/* The classic collect_env layout: lscpu's block between, pip before conda, cuDNN as one version. */
 static void test_classic(void **state)
 {
 	struct env_loaded l;

@@ -1,4 +1,4 @@
-/* Kernel names to data types and labels (blackwell.md §7 token table). */
+/* Kernel names to data types and labels (the dtype tokens cuBLAS, nvjet, CUTLASS and FlashAttention put in names). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

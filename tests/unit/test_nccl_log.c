@@ -287,7 +287,7 @@ static void facts_carry_their_source(void **state)
 	unload(&x);
 }
 
-/* Every launcher prefix of formats.md §8, one transport each, in a fixed order. */
+/* Every launcher prefix a log line may carry (torchrun, SLURM, MPI, Ray, ...), one transport each, in a fixed order. */
 static void launcher_prefixes(void **state)
 {
 	static const char log[] =
