@@ -15,6 +15,7 @@
 #define CHUNK (64 * 1024)	/* bytes read from a file, or inflated, at a time */
 #define PROGRESS_EVERY (2 * 1024 * 1024)	/* bytes as stored between two reports */
 #define PROGRESS_MIN (8 * 1024 * 1024)	/* smaller inputs are read without a report */
+#define HEAD_CUTS 64	/* runs of piece sizes of the head kept; the rest goes on whole */
 
 static ingest_progress_fn *progress;
 
@@ -66,6 +67,10 @@ struct ingest_stream {
 	enum sink sink;
 	unsigned char *head;	/* SINK_HEAD: up to SNIFF_HEAD bytes */
 	size_t nhead;
+	struct cuts {		/* how the head came in: runs of pieces of one size */
+		size_t size, count;
+	} cuts[HEAD_CUTS];
+	size_t ncuts;
 	const char *backing;	/* a file holding the same bytes; NULL */
 	int spill_fd;		/* SINK_SPILL: the temporary file; -1 none */
 	char spill_path[4096];	/* its path; "" none */
@@ -74,81 +79,95 @@ struct ingest_stream {
 	size_t n;
 	struct ingest_ctx ctx;
 	struct run scratch;	/* the run of an input that belongs to none, dropped after */
-	struct buf line;	/* the line being assembled across pieces */
-	int64_t lineno;
-	bool line_cut;		/* the current line passed READER_MAX_LINE */
-	bool warned_long;
+	struct ingest_lines lines;	/* SINK_LINES: the splitter, calling to_readers() */
 };
 
 /* ---- lines ---- */
+
+void ingest_lines_init(struct ingest_lines *l, const char *path, struct diags *d,
+		       ingest_line_fn *fn, void *arg)
+{
+	*l = (struct ingest_lines){ .fn = fn, .arg = arg, .path = path, .diags = d };
+	buf_init(&l->line, READER_MAX_LINE);
+}
 
 /*
  * How many of `add` more bytes the current line keeps: all until it passes
  * READER_MAX_LINE, then none (warned once per input).
  */
-static size_t line_room(struct ingest_stream *s, size_t add)
+static size_t line_room(struct ingest_lines *l, size_t add)
 {
-	size_t room = READER_MAX_LINE - s->line.len;
+	size_t room = READER_MAX_LINE - l->line.len;
 	struct srcpos pos;
 
-	if (s->line_cut)
+	if (l->cut)
 		return 0;
 	if (add <= room)
 		return add;
-	s->line_cut = true;
-	if (!s->warned_long) {
-		pos = SRCPOS_LINE(s->ctx.path, s->lineno + 1);
-		diag_warn(s->ctx.diags, "long-line", &pos,
+	l->cut = true;
+	if (!l->warned) {
+		pos = SRCPOS_LINE(l->path, l->lineno + 1);
+		diag_warn(l->diags, "long-line", &pos,
 			  "line longer than 1 MiB: only its first 1 MiB was read");
-		s->warned_long = true;
+		l->warned = true;
 	}
 	return room;
 }
 
-/* Hands one line (without its "\n"; a "\r" before it is dropped) to the readers. */
-static void emit_line(struct ingest_stream *s, const char *p, size_t n)
+/* Hands on one line without its "\n"; a "\r" before it is dropped. */
+static void emit_line(struct ingest_lines *l, const char *p, size_t n)
 {
-	s->lineno++;
+	l->lineno++;
 	if (n && p[n - 1] == '\r')
 		n--;
-	for (size_t i = 0; i < s->n; i++) {
-		struct active *a = &s->act[i];
-
-		if (!a->stopped && a->r->line(a->st, p, n, s->lineno) < 0)
-			a->stopped = true;
-	}
-	s->line_cut = false;
+	l->fn(l->arg, p, n, l->lineno);
+	l->cut = false;
 }
 
 /* A line that began in an earlier piece ends with p[0..n): join, then emit. */
-static void emit_held(struct ingest_stream *s, const char *p, size_t n)
+static void emit_held(struct ingest_lines *l, const char *p, size_t n)
 {
-	buf_add(&s->line, p, line_room(s, n));
-	emit_line(s, s->line.data, s->line.len);
-	buf_reset(&s->line);
+	buf_add(&l->line, p, line_room(l, n));
+	emit_line(l, l->line.data, l->line.len);
+	buf_reset(&l->line);
 }
 
-/*
- * A line whole inside the piece goes to the readers from the piece, followed
- * there by its "\r" or "\n"; a line begun in an earlier piece, the last line,
- * and a line cut at READER_MAX_LINE are copied and NUL-terminated.
- */
-static void feed_lines(struct ingest_stream *s, const char *p, size_t n)
+void ingest_lines_feed(struct ingest_lines *l, const char *p, size_t n)
 {
 	while (n) {
 		const char *nl = memchr(p, '\n', n);
 		size_t take = nl ? (size_t)(nl - p) : n;
 
 		if (!nl) {
-			buf_add(&s->line, p, line_room(s, take));
+			buf_add(&l->line, p, line_room(l, take));
 			return;
 		}
-		if (s->line.len || s->line_cut || take > READER_MAX_LINE)
-			emit_held(s, p, take);
+		if (l->line.len || l->cut || take > READER_MAX_LINE)
+			emit_held(l, p, take);
 		else
-			emit_line(s, p, take);
+			emit_line(l, p, take);
 		p = nl + 1;
 		n -= take + 1;
+	}
+}
+
+void ingest_lines_end(struct ingest_lines *l)
+{
+	if (l->line.len || l->cut)
+		emit_line(l, l->line.data, l->line.len);	/* a last line without its newline */
+	buf_release(&l->line);
+}
+
+/* The stream's line function: each line to every line reader still reading. */
+static void to_readers(void *arg, const char *line, size_t len, int64_t lineno)
+{
+	struct ingest_stream *s = arg;
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct active *a = &s->act[i];
+
+		if (!a->stopped && a->r->line(a->st, line, len, lineno) < 0)
+			a->stopped = true;
 	}
 }
 
@@ -217,7 +236,7 @@ static void sink(struct ingest_stream *s, const char *p, size_t n)
 {
 	switch (s->sink) {
 	case SINK_LINES:
-		feed_lines(s, p, n);
+		ingest_lines_feed(&s->lines, p, n);
 		break;
 	case SINK_BYTES:
 		feed_bytes(s, p, n);
@@ -281,6 +300,31 @@ static enum sink sink_for(struct ingest_stream *s)
 	return s->backing ? SINK_NONE : SINK_SPILL;
 }
 
+/* Remembers how the head came in: a run of pieces of one size grows, else a new run. */
+static void cut_head(struct ingest_stream *s, size_t n)
+{
+	struct cuts *last = s->ncuts ? &s->cuts[s->ncuts - 1] : NULL;
+
+	if (last && (last->size == n || s->ncuts == HEAD_CUTS)) {
+		*last = last->size == n ? (struct cuts){ n, last->count + 1 } :
+					  (struct cuts){ last->size * last->count + n, 1 };
+		return;
+	}
+	s->cuts[s->ncuts++] = (struct cuts){ n, 1 };
+}
+
+/* Hands the head on cut as it came in, so that no reader can tell it was held. */
+static void replay_head(struct ingest_stream *s)
+{
+	const char *p = (const char *)s->head;
+
+	for (size_t i = 0; i < s->ncuts; i++)
+		for (size_t k = 0; k < s->cuts[i].count; k++) {
+			sink(s, p, s->cuts[i].size);
+			p += s->cuts[i].size;
+		}
+}
+
 /* Sniffs the head, opens the readers and hands them the head. */
 static void start(struct ingest_stream *s, bool complete)
 {
@@ -305,7 +349,7 @@ static void start(struct ingest_stream *s, bool complete)
 	s->sink = sink_for(s);
 	if (s->sink == SINK_SPILL)
 		spill_open(s);
-	sink(s, (const char *)s->head, s->nhead);
+	replay_head(s);
 }
 
 /* Content after decompression: gathered into the head until it can be sniffed. */
@@ -321,6 +365,8 @@ static void content(struct ingest_stream *s, const unsigned char *p, size_t n)
 	take = n < SNIFF_HEAD - s->nhead ? n : SNIFF_HEAD - s->nhead;
 	memcpy(s->head + s->nhead, p, take);
 	s->nhead += take;
+	if (take)
+		cut_head(s, take);
 	if (s->nhead < SNIFF_HEAD)
 		return;
 	start(s, false);
@@ -451,7 +497,7 @@ struct ingest_stream *ingest_stream_open(struct trial *t, struct run *r, const c
 	s->ctx = (struct ingest_ctx){ .trial = t, .run = r ? r : &s->scratch, .loose = !r,
 				      .path = s->out.path, .diags = &t->diags, .arena = a,
 				      .info = s->out.info };
-	buf_init(&s->line, READER_MAX_LINE);
+	ingest_lines_init(&s->lines, s->out.path, &t->diags, to_readers, s);
 	return s;
 }
 
@@ -506,8 +552,8 @@ static void finish_readers(struct ingest_stream *s)
 	struct ingest_file *f = &s->out;
 	const char *file = file_for_path(s);
 
-	if (s->sink == SINK_LINES && (s->line.len || s->line_cut))
-		emit_line(s, s->line.data, s->line.len);	/* a last line without its newline */
+	if (s->sink == SINK_LINES)
+		ingest_lines_end(&s->lines);
 	for (size_t i = 0; i < s->n; i++) {
 		struct active *a = &s->act[i];
 
@@ -547,7 +593,7 @@ int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out)
 	*out = s->out;
 	spill_drop(s);
 	run_release(&s->scratch);
-	buf_release(&s->line);
+	buf_release(&s->lines.line);	/* ingest_lines_end() did, when lines were read */
 	if (s->z_ready)
 		inflateEnd(&s->z);
 	free(s->zout);

@@ -14,6 +14,8 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/buf.h"
+#include "core/diag.h"
 #include "core/info.h"
 #include "core/model.h"
 #include "ingest/sniff.h"
@@ -91,5 +93,32 @@ void ingest_stream_fail(struct ingest_stream *s, const char *code, const char *w
  * -1 when nothing could be read (out->unreadable).
  */
 int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out);
+
+/*
+ * The line splitter under the stream, a push parser of its own: bytes in
+ * pieces of any size in, lines out through fn as ingest/reader.h promises
+ * them: without the "\n" (and a "\r" before it), numbered from 1, cut to
+ * READER_MAX_LINE with one "long-line" warning per input (at path, in d).
+ * A line is not NUL-terminated; the byte after it is readable and is "\r",
+ * "\n" or NUL.
+ */
+typedef void ingest_line_fn(void *arg, const char *line, size_t len, int64_t lineno);
+
+struct ingest_lines {
+	ingest_line_fn *fn;
+	void *arg;
+	const char *path;	/* for the long-line warning */
+	struct diags *diags;
+	struct buf line;	/* a line begun in an earlier piece */
+	int64_t lineno;		/* lines handed on so far */
+	bool cut;		/* the current line passed READER_MAX_LINE */
+	bool warned;		/* the long-line warning was given */
+};
+
+void ingest_lines_init(struct ingest_lines *l, const char *path, struct diags *d,
+		       ingest_line_fn *fn, void *arg);
+void ingest_lines_feed(struct ingest_lines *l, const char *p, size_t n);
+/* End of input: hands on a last line that has no "\n", then frees what l holds. */
+void ingest_lines_end(struct ingest_lines *l);
 
 #endif
