@@ -72,7 +72,8 @@ struct ingest_stream {
 	} cuts[HEAD_CUTS];
 	size_t ncuts;
 	const char *backing;	/* a file holding the same bytes; NULL */
-	int spill_fd;		/* SINK_SPILL: the temporary file; -1 none */
+	bool copy;		/* the reader of files reads a temporary copy */
+	int spill_fd;		/* SINK_SPILL: the copy; -1 none */
 	char spill_path[4096];	/* its path; "" none */
 	/* readers */
 	struct active act[16];
@@ -297,7 +298,8 @@ static enum sink sink_for(struct ingest_stream *s)
 	case READ_PATH:
 		break;
 	}
-	return s->backing ? SINK_NONE : SINK_SPILL;
+	/* the backing file holds the bytes as stored: of a gzip input, not the content */
+	return s->backing && !s->out.gzip ? SINK_NONE : SINK_SPILL;
 }
 
 /* Remembers how the head came in: a run of pieces of one size grows, else a new run. */
@@ -347,9 +349,13 @@ static void start(struct ingest_stream *s, bool complete)
 	/* readers hold &s->ctx, so the source they count into can come now that one took it */
 	s->ctx.src = run_add_source(s->ctx.run, out->path, format_name(out->sniff.format));
 	s->sink = sink_for(s);
-	if (s->sink == SINK_SPILL)
+	if (s->sink == SINK_SPILL) {
+		s->copy = true;
 		spill_open(s);
+	}
 	replay_head(s);
+	free(s->head);		/* the content goes straight on from now */
+	s->head = NULL;
 }
 
 /* Content after decompression: gathered into the head until it can be sniffed. */
@@ -539,12 +545,12 @@ void ingest_stream_fail(struct ingest_stream *s, const char *code, const char *w
 	fault(s, code, why);
 }
 
-/* The file a reader of files reads: the backing file, else the copy; NULL when neither. */
+/* The file a reader of files reads: the copy, else the backing file; NULL when neither. */
 static const char *file_for_path(const struct ingest_stream *s)
 {
-	if (s->backing)
-		return s->backing;
-	return s->spill_path[0] ? s->spill_path : NULL;
+	if (s->copy)
+		return s->spill_path[0] ? s->spill_path : NULL;	/* "": the copy failed */
+	return s->backing;
 }
 
 static void finish_readers(struct ingest_stream *s)
@@ -587,7 +593,9 @@ int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out)
 		info_str(s->a, s->out.info, "format", format_name(s->out.sniff.format));
 		s->ctx.src->format = format_name(s->out.sniff.format);
 		if (!s->out.read)
-			s->out.skipped = s->out.sniff.format == FMT_UNKNOWN ? s->out.sniff.why :
+			s->out.skipped = s->copy && !s->spill_path[0] ?
+						 "cannot be copied to a temporary file to read" :
+					 s->out.sniff.format == FMT_UNKNOWN ? s->out.sniff.why :
 					 "nothing in it that scaleaudit reads";
 	}
 	*out = s->out;

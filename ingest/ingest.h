@@ -73,9 +73,9 @@ struct ingest_stream;
 struct ingest_stream *ingest_stream_open(struct trial *t, struct run *r, const char *name,
 					 int64_t size, struct arena *a);
 /*
- * The bytes are also the whole content of the file at `path`: a format read
- * from a file is read from it and not copied, and the stream needs no bytes
- * after the head. Call before the first feed.
+ * The bytes are also the whole of the file at `path`: a format read from a
+ * file is read from it and not copied (unless the bytes are gzip), and the
+ * stream needs no bytes after the head. Call before the first feed.
  */
 void ingest_stream_backing(struct ingest_stream *s, const char *path);
 /*

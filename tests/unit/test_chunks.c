@@ -805,6 +805,43 @@ static void assert_empty_dir(const char *dir)
 	globfree(&g);
 }
 
+/*
+ * The export gzip-compressed reads as the plain file does, fed in pieces and
+ * from a file (whose bytes as stored are no database: it is read from a copy).
+ */
+static void check_sqlite_gzip(const char *path, const char *data, size_t n,
+			      const struct digest *file)
+{
+	static const size_t chunks[] = { 0, 1, 64 };
+	char gzpath[256];
+	struct loaded x;
+	size_t zn;
+	char *gz = gzip_members(data, n, 1, &zn);
+	FILE *f;
+
+	for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+		struct digest part;
+
+		stream_digest(path, gz, zn, chunks[c], &part);
+		same("readers' info (sqlite.gz)", path, chunks[c], part.readers, file->readers);
+		same("model (sqlite.gz)", path, chunks[c], part.model, file->model);
+		digest_free(&part);
+	}
+	snprintf(gzpath, sizeof(gzpath), "%s.gz", path);
+	f = fopen(gzpath, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(gz, 1, zn, f), zn);
+	assert_int_equal(fclose(f), 0);
+	load_path(&x, gzpath);
+	assert_true(x.f.gzip);
+	assert_int_equal(x.t->diags.count, 0);
+	assert_int_equal(x.r->nranks, 1);
+	assert_int_equal(x.r->ranks[0].nev, 3);
+	unload(&x);
+	assert_int_equal(unlink(gzpath), 0);
+	free(gz);
+}
+
 /* An export fed in pieces reads as the file does; its copy is gone after. */
 static void test_sqlite_stream(void **state)
 {
@@ -827,7 +864,7 @@ static void test_sqlite_stream(void **state)
 	assert_string_equal(format_name(x.f.sniff.format), "nsys-sqlite");
 	file.info = info_json(x.f.info, false);
 	file.model = dump_model(x.t, x.r);
-	file.readers = NULL;
+	file.readers = info_json(x.f.info, true);
 	assert_int_equal(x.r->nranks, 1);
 	assert_int_equal(x.r->ranks[0].nev, 3);
 	unload(&x);
@@ -841,6 +878,8 @@ static void test_sqlite_stream(void **state)
 		digest_free(&part);
 		assert_empty_dir(tmp);
 	}
+	check_sqlite_gzip(path, data, n, &file);
+	assert_empty_dir(tmp);
 	digest_free(&file);
 	free(data);
 	assert_int_equal(rmdir(tmp), 0);
