@@ -65,8 +65,7 @@ struct ingest_stream {
 	int64_t reported;	/* `fed` at the last progress report */
 	/* sink stage */
 	enum sink sink;
-	unsigned char *head;	/* SINK_HEAD: up to SNIFF_HEAD bytes */
-	size_t nhead;
+	struct buf head;	/* SINK_HEAD: up to SNIFF_HEAD bytes, grown as they come */
 	struct cuts {		/* how the head came in: runs of pieces of one size */
 		size_t size, count;
 	} cuts[HEAD_CUTS];
@@ -318,7 +317,7 @@ static void cut_head(struct ingest_stream *s, size_t n)
 /* Hands the head on cut as it came in, so that no reader can tell it was held. */
 static void replay_head(struct ingest_stream *s)
 {
-	const char *p = (const char *)s->head;
+	const char *p = s->head.data;
 
 	for (size_t i = 0; i < s->ncuts; i++)
 		for (size_t k = 0; k < s->cuts[i].count; k++) {
@@ -332,10 +331,10 @@ static void start(struct ingest_stream *s, bool complete)
 {
 	struct ingest_file *out = &s->out;
 
-	sniff_bytes(s->head, s->nhead, complete, &out->sniff);
+	sniff_bytes((const unsigned char *)s->head.data, s->head.len, complete, &out->sniff);
 	describe(out, s->a);
 	s->sink = SINK_NONE;
-	if (s->nhead == 0 && s->failed) {
+	if (s->head.len == 0 && s->failed) {
 		out->unreadable = true;
 		out->skipped = "cannot be read";
 		return;
@@ -354,8 +353,7 @@ static void start(struct ingest_stream *s, bool complete)
 		spill_open(s);
 	}
 	replay_head(s);
-	free(s->head);		/* the content goes straight on from now */
-	s->head = NULL;
+	buf_release(&s->head);	/* the content goes straight on from now */
 }
 
 /* Content after decompression: gathered into the head until it can be sniffed. */
@@ -368,12 +366,11 @@ static void content(struct ingest_stream *s, const unsigned char *p, size_t n)
 		sink(s, (const char *)p, n);
 		return;
 	}
-	take = n < SNIFF_HEAD - s->nhead ? n : SNIFF_HEAD - s->nhead;
-	memcpy(s->head + s->nhead, p, take);
-	s->nhead += take;
+	take = n < SNIFF_HEAD - s->head.len ? n : SNIFF_HEAD - s->head.len;
+	buf_add(&s->head, p, take);
 	if (take)
 		cut_head(s, take);
-	if (s->nhead < SNIFF_HEAD)
+	if (s->head.len < SNIFF_HEAD)
 		return;
 	start(s, false);
 	sink(s, (const char *)p + take, n - take);
@@ -497,7 +494,7 @@ struct ingest_stream *ingest_stream_open(struct trial *t, struct run *r, const c
 	s->out.path = intern_str(&t->strings, name);
 	s->out.size = size;
 	s->out.info = info_root(a);
-	s->head = xmalloc(SNIFF_HEAD);
+	buf_init(&s->head, SNIFF_HEAD);
 	s->spill_fd = -1;
 	s->scratch.name = s->scratch.dir = "(trial)";
 	s->ctx = (struct ingest_ctx){ .trial = t, .run = r ? r : &s->scratch, .loose = !r,
@@ -605,7 +602,7 @@ int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out)
 	if (s->z_ready)
 		inflateEnd(&s->z);
 	free(s->zout);
-	free(s->head);
+	buf_release(&s->head);
 	free(s);
 	return out->unreadable ? -1 : 0;
 }
