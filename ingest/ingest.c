@@ -532,7 +532,7 @@ int ingest_stream_feed(struct ingest_stream *s, const void *buf, size_t len)
 		return 1;
 	s->fed += (int64_t)len;
 	raw(s, buf, len);
-	if (s->sink != SINK_HEAD)
+	if (s->sink != SINK_HEAD && s->sink != SINK_NONE)
 		report_progress(s, false);
 	return wants_more(s) ? 0 : 1;
 }
@@ -578,22 +578,29 @@ static void finish_readers(struct ingest_stream *s)
 	}
 }
 
+/* Why readers took the input and found nothing in it. */
+static const char *why_unread(const struct ingest_stream *s)
+{
+	if (s->copy && !s->spill_path[0])
+		return "cannot be copied to a temporary file to read";
+	if (s->out.sniff.format == FMT_UNKNOWN)
+		return s->out.sniff.why;
+	return "nothing in it that scaleaudit reads";
+}
+
 int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out)
 {
 	raw_end(s);
 	if (s->sink == SINK_HEAD)
 		start(s, !s->failed);
 	if (s->n) {
-		if (s->sink != SINK_NONE)
-			report_progress(s, true);
+		if (s->sink != SINK_NONE || s->reported)
+			report_progress(s, true);	/* a report begun is ended */
 		finish_readers(s);
 		info_str(s->a, s->out.info, "format", format_name(s->out.sniff.format));
 		s->ctx.src->format = format_name(s->out.sniff.format);
 		if (!s->out.read)
-			s->out.skipped = s->copy && !s->spill_path[0] ?
-						 "cannot be copied to a temporary file to read" :
-					 s->out.sniff.format == FMT_UNKNOWN ? s->out.sniff.why :
-					 "nothing in it that scaleaudit reads";
+			s->out.skipped = why_unread(s);
 	}
 	*out = s->out;
 	spill_drop(s);

@@ -4,8 +4,10 @@
  * 64 bytes at a time and in one large piece, gives the same info tree (as
  * JSON), model and diagnostics as in one piece; and in one piece, the same
  * model and readers' info as the readers given the lines by this test's own
- * splitter. Then gzip at every chunk size, CR/LF at every split point, lines
- * at and past READER_MAX_LINE, and an nsys SQLite export through the stream.
+ * splitter. The splitter alone gives exactly the lines of that splitter.
+ * Then gzip at every chunk size, CR/LF at every split point, lines at and
+ * past READER_MAX_LINE, progress, and an nsys SQLite export (plain and gzip)
+ * through the stream.
  */
 #include <glob.h>
 #include <setjmp.h>
@@ -772,6 +774,58 @@ static void test_long_lines(void **state)
 	buf_release(&b);
 }
 
+/* ---- progress ---- */
+
+static struct {
+	int64_t last, total;
+	int calls, ends;
+} seen;
+
+static void on_progress(const char *path, int64_t done, int64_t total)
+{
+	assert_string_equal(path, "big.log");
+	assert_true(done > seen.last && done <= total);
+	seen.last = done;
+	seen.total = total;
+	seen.calls++;
+	seen.ends += done == total;
+}
+
+/* A large input is reported every few MiB as stored, and ended once, in any pieces. */
+static void test_progress(void **state)
+{
+	static const size_t chunks[] = { 1000, LARGE_CHUNK, 65536 };
+	const size_t n = 9 * 1024 * 1024;
+	char *data = malloc(n);
+	struct loaded x;
+	size_t zn;
+	char *gz;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		data[i] = i % 64 == 63 ? '\n' : (char)('a' + i % 26);
+	gz = gzip_members(data, n, 1, &zn);
+	ingest_set_progress(on_progress);
+	for (size_t c = 0; c < sizeof(chunks) / sizeof(chunks[0]); c++) {
+		memset(&seen, 0, sizeof(seen));
+		load_chunks(&x, "big.log", data, n, chunks[c]);
+		unload(&x);
+		assert_int_equal(seen.total, n);
+		assert_int_equal(seen.ends, 1);
+		assert_int_equal(seen.last, n);
+		assert_true(seen.calls >= 4);	/* about every 2 MiB, then the end */
+	}
+	/* compressed it is small as stored: no report at all */
+	memset(&seen, 0, sizeof(seen));
+	load_chunks(&x, "big.log", gz, zn, 4096);
+	assert_true(x.f.gzip && x.f.bytes == (int64_t)n);
+	unload(&x);
+	assert_int_equal(seen.calls, 0);
+	ingest_set_progress(NULL);
+	free(gz);
+	free(data);
+}
+
 /* ---- a file format through the stream ---- */
 
 static const char export_sql[] =
@@ -926,6 +980,7 @@ int main(void)
 		cmocka_unit_test(test_gzip_every_chunk),
 		cmocka_unit_test(test_gzip_cut),
 		cmocka_unit_test(test_long_lines),
+		cmocka_unit_test(test_progress),
 		cmocka_unit_test(test_sqlite_stream),
 		cmocka_unit_test(test_sqlite_stream_names_input),
 	};
