@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -397,14 +398,14 @@ static void inflate_some(struct ingest_stream *s, const unsigned char *p, size_t
 	int rc;
 
 	s->z.next_in = (unsigned char *)(uintptr_t)p;
-	s->z.avail_in = (uInt)n;
+	s->z.avail_in = n > UINT_MAX ? UINT_MAX : (uInt)n;	/* the rest on the next turn */
 	do {	/* until the piece is used up and no output is pending */
 		s->z.next_out = s->zout;
 		s->z.avail_out = CHUNK;
 		rc = inflate(&s->z, Z_NO_FLUSH);
 		content(s, s->zout, CHUNK - s->z.avail_out);
 	} while (rc == Z_OK && (s->z.avail_in || !s->z.avail_out));
-	*used = n - s->z.avail_in;
+	*used = (size_t)(s->z.next_in - p);
 	if (rc == Z_STREAM_END) {
 		s->raw = RAW_LOOK;
 		s->member_ended = true;
