@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -11,9 +13,10 @@
 #include "core/xalloc.h"
 #include "ingest/registry.h"
 
-#define CHUNK (64 * 1024)
-#define PROGRESS_EVERY (2 * 1024 * 1024)	/* bytes on disk between two reports */
-#define PROGRESS_MIN (8 * 1024 * 1024)	/* smaller files are read without a report */
+#define CHUNK (64 * 1024)	/* bytes read from a file, or inflated, at a time */
+#define PROGRESS_EVERY (2 * 1024 * 1024)	/* bytes as stored between two reports */
+#define PROGRESS_MIN (8 * 1024 * 1024)	/* smaller inputs are read without a report */
+#define HEAD_CUTS 64	/* runs of piece sizes of the head kept; the rest goes on whole */
 
 static ingest_progress_fn *progress;
 
@@ -22,109 +25,233 @@ void ingest_set_progress(ingest_progress_fn *fn)
 	progress = fn;
 }
 
-/* One open input: the gzip stream (plain files read through it unchanged). */
-struct input {
-	gzFile gz;
-	const char *path;
-	int64_t offset;		/* decompressed bytes read so far */
-	struct diags *diags;
-	bool failed;		/* a read error was recorded */
-	off_t reported;		/* file offset of the last progress report */
-};
-
-static int input_open(struct input *in, const char *path, struct diags *d, int64_t *size)
-{
-	int fd = strcmp(path, "-") ? open(path, O_RDONLY) : dup(0);
-	struct stat st;
-	struct srcpos pos = SRCPOS_FILE(path);
-
-	in->path = path;
-	in->diags = d;
-	in->offset = 0;
-	in->failed = false;
-	in->reported = 0;
-	*size = -1;
-	if (fd < 0)
-		return diag_error(d, "unreadable", &pos, "%s", strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
-		close(fd);
-		return diag_error(d, "unreadable", &pos, "is a directory");
-	}
-	if (strcmp(path, "-") && fstat(fd, &st) == 0)
-		*size = st.st_size;
-	in->gz = gzdopen(fd, "rb");
-	if (!in->gz) {
-		close(fd);
-		return diag_error(d, "unreadable", &pos, "cannot read: out of memory");
-	}
-	gzbuffer(in->gz, CHUNK);
-	return 0;
-}
-
 /*
- * Reads up to n bytes; 0 at the end; -1 after recording why. Data that came
- * before a fault is returned first; the fault is recorded once, at the byte
- * offset where the good data ends, and every later read returns -1.
+ * The stream's two stages. The raw stage turns bytes as stored into the
+ * content:
+ *   RAW_LOOK     deciding from two bytes: a gzip member, or (first) plain
+ *                bytes, or (after a member) trailing garbage, ignored as gzip does
+ *   RAW_PLAIN    bytes pass through unchanged
+ *   RAW_INFLATE  inside a gzip member
+ *   RAW_DONE     a fault was recorded, or garbage follows the last member
+ * The sink stage sends the content on, once the head has been sniffed:
+ *   SINK_HEAD    gathering the head for sniffing
+ *   SINK_LINES, SINK_BYTES   to the readers
+ *   SINK_SPILL   to a temporary file for a reader of files
+ *   SINK_NONE    nowhere: skipped, or the reader reads the backing file
  */
-static ssize_t input_read(struct input *in, void *buf, size_t n)
-{
-	int got;
-	int zerr = Z_OK;
-	const char *msg;
-	struct srcpos pos;
+enum raw_state { RAW_LOOK, RAW_PLAIN, RAW_INFLATE, RAW_DONE };
+enum sink { SINK_HEAD, SINK_LINES, SINK_BYTES, SINK_SPILL, SINK_NONE };
 
-	if (in->failed)
-		return -1;
-	got = gzread(in->gz, buf, (unsigned)n);
-	if (got > 0)
-		in->offset += got;
-	msg = gzerror(in->gz, &zerr);
-	if (zerr == Z_OK && got >= 0)
-		return got;
-	in->failed = true;
-	pos = SRCPOS_BYTE(in->path, in->offset);
-	if (zerr == Z_BUF_ERROR)
-		diag_error(in->diags, "truncated", &pos,
-			   "compressed data ends early: the file is cut short");
-	else if (zerr == Z_ERRNO)
-		diag_error(in->diags, "unreadable", &pos, "%s", strerror(errno));
-	else
-		diag_error(in->diags, "corrupt", &pos, "compressed data is corrupt: %s", msg);
-	return got > 0 ? got : -1;
-}
-
-/* Tells the progress hook how far into the file (on disk) reading is. */
-static void report_progress(struct input *in, const struct ingest_file *f, bool end)
-{
-	off_t at;
-
-	if (!progress || f->size < PROGRESS_MIN)
-		return;
-	at = gzoffset(in->gz);
-	if (end || at - in->reported >= PROGRESS_EVERY) {
-		progress(f->path, end ? f->size : (int64_t)at, f->size);
-		in->reported = at;
-	}
-}
-
-/* Readers active on one file, with their states. */
+/* Readers active on one input, with their states. */
 struct active {
 	const struct reader *r;
 	void *st;
 	bool stopped;		/* returned -1: fed no more */
 };
 
-struct session {
+struct ingest_stream {
+	struct trial *t;
+	struct arena *a;
+	struct ingest_file out;	/* filled as the stream learns */
+	/* raw stage */
+	enum raw_state raw;
+	bool member_ended;	/* a gzip member ended: RAW_LOOK looks for the next */
+	unsigned char magic[2];	/* RAW_LOOK: bytes seen so far */
+	size_t nmagic;
+	z_stream z;
+	bool z_ready;		/* z was initialised */
+	unsigned char *zout;	/* CHUNK bytes of inflated output */
+	int64_t fed;		/* bytes as stored taken so far */
+	bool failed;		/* a fault of the input was recorded */
+	int64_t reported;	/* `fed` at the last progress report */
+	/* sink stage */
+	enum sink sink;
+	struct buf head;	/* SINK_HEAD: up to SNIFF_HEAD bytes, grown as they come */
+	struct cuts {		/* how the head came in: runs of pieces of one size */
+		size_t size, count;
+	} cuts[HEAD_CUTS];
+	size_t ncuts;
+	const char *backing;	/* a file holding the same bytes; NULL */
+	bool copy;		/* the reader of files reads a temporary copy */
+	int spill_fd;		/* SINK_SPILL: the copy; -1 none */
+	char spill_path[4096];	/* its path; "" none */
+	/* readers */
 	struct active act[16];
 	size_t n;
 	struct ingest_ctx ctx;
-	struct buf line;	/* the line being assembled */
-	int64_t lineno;
-	bool line_cut;		/* the current line passed READER_MAX_LINE */
-	bool warned_long;
+	struct run scratch;	/* the run of an input that belongs to none, dropped after */
+	struct ingest_lines lines;	/* SINK_LINES: the splitter, calling to_readers() */
 };
 
-static void add_reader(struct session *s, const struct reader *r)
+/* ---- lines ---- */
+
+void ingest_lines_init(struct ingest_lines *l, const char *path, struct diags *d,
+		       ingest_line_fn *fn, void *arg)
+{
+	*l = (struct ingest_lines){ .fn = fn, .arg = arg, .path = path, .diags = d };
+	buf_init(&l->line, READER_MAX_LINE);
+}
+
+/*
+ * How many of `add` more bytes the current line keeps: all until it passes
+ * READER_MAX_LINE, then none (warned once per input).
+ */
+static size_t line_room(struct ingest_lines *l, size_t add)
+{
+	size_t room = READER_MAX_LINE - l->line.len;
+	struct srcpos pos;
+
+	if (l->cut)
+		return 0;
+	if (add <= room)
+		return add;
+	l->cut = true;
+	if (!l->warned) {
+		pos = SRCPOS_LINE(l->path, l->lineno + 1);
+		diag_warn(l->diags, "long-line", &pos,
+			  "line longer than 1 MiB: only its first 1 MiB was read");
+		l->warned = true;
+	}
+	return room;
+}
+
+/* Hands on one line without its "\n"; a "\r" before it is dropped. */
+static void emit_line(struct ingest_lines *l, const char *p, size_t n)
+{
+	l->lineno++;
+	if (n && p[n - 1] == '\r')
+		n--;
+	l->fn(l->arg, p, n, l->lineno);
+	l->cut = false;
+}
+
+/* A line that began in an earlier piece ends with p[0..n): join, then emit. */
+static void emit_held(struct ingest_lines *l, const char *p, size_t n)
+{
+	buf_add(&l->line, p, line_room(l, n));
+	emit_line(l, l->line.data, l->line.len);
+	buf_reset(&l->line);
+}
+
+void ingest_lines_feed(struct ingest_lines *l, const char *p, size_t n)
+{
+	while (n) {
+		const char *nl = memchr(p, '\n', n);
+		size_t take = nl ? (size_t)(nl - p) : n;
+
+		if (!nl) {
+			buf_add(&l->line, p, line_room(l, take));
+			return;
+		}
+		if (l->line.len || l->cut || take > READER_MAX_LINE)
+			emit_held(l, p, take);
+		else
+			emit_line(l, p, take);
+		p = nl + 1;
+		n -= take + 1;
+	}
+}
+
+void ingest_lines_end(struct ingest_lines *l)
+{
+	if (l->line.len || l->cut)
+		emit_line(l, l->line.data, l->line.len);	/* a last line without its newline */
+	buf_release(&l->line);
+}
+
+/* The stream's line function: each line to every line reader still reading. */
+static void to_readers(void *arg, const char *line, size_t len, int64_t lineno)
+{
+	struct ingest_stream *s = arg;
+
+	for (size_t i = 0; i < s->n; i++) {
+		struct active *a = &s->act[i];
+
+		if (!a->stopped && a->r->line(a->st, line, len, lineno) < 0)
+			a->stopped = true;
+	}
+}
+
+/* ---- the sink stage ---- */
+
+static void feed_bytes(struct ingest_stream *s, const char *p, size_t n)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct active *a = &s->act[i];
+
+		if (!a->stopped && a->r->feed(a->st, p, n) < 0)
+			a->stopped = true;
+	}
+}
+
+static void spill_drop(struct ingest_stream *s)
+{
+	if (s->spill_fd >= 0)
+		close(s->spill_fd);
+	if (s->spill_path[0])
+		unlink(s->spill_path);
+	s->spill_fd = -1;
+	s->spill_path[0] = '\0';
+}
+
+static void spill_fault(struct ingest_stream *s, const char *what)
+{
+	struct srcpos pos = SRCPOS_FILE(s->out.path);
+
+	diag_error(&s->t->diags, "unreadable", &pos, "cannot copy it to a temporary file to read: %s",
+		   what);
+	spill_drop(s);
+	s->sink = SINK_NONE;
+}
+
+static void spill_open(struct ingest_stream *s)
+{
+	const char *dir = getenv("TMPDIR");
+
+	snprintf(s->spill_path, sizeof(s->spill_path), "%s/scaleaudit-XXXXXX",
+		 dir && *dir ? dir : "/tmp");
+	s->spill_fd = mkstemp(s->spill_path);
+	if (s->spill_fd < 0) {
+		s->spill_path[0] = '\0';
+		spill_fault(s, strerror(errno));
+	}
+}
+
+static void spill(struct ingest_stream *s, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t put = write(s->spill_fd, p, n);
+
+		if (put < 0 && errno == EINTR)
+			continue;
+		if (put <= 0) {
+			spill_fault(s, put < 0 ? strerror(errno) : "nothing written");
+			return;
+		}
+		p += put;
+		n -= (size_t)put;
+	}
+}
+
+static void sink(struct ingest_stream *s, const char *p, size_t n)
+{
+	switch (s->sink) {
+	case SINK_LINES:
+		ingest_lines_feed(&s->lines, p, n);
+		break;
+	case SINK_BYTES:
+		feed_bytes(s, p, n);
+		break;
+	case SINK_SPILL:
+		spill(s, p, n);
+		break;
+	case SINK_HEAD:
+	case SINK_NONE:
+		break;
+	}
+}
+
+static void add_reader(struct ingest_stream *s, const struct reader *r)
 {
 	void *st;
 
@@ -135,103 +262,18 @@ static void add_reader(struct session *s, const struct reader *r)
 		s->act[s->n++] = (struct active){ .r = r, .st = st };
 }
 
-static void emit_line(struct session *s)
+static void pick_readers(struct ingest_stream *s)
 {
-	const char *p = s->line.data;
-	size_t n = s->line.len;
-
-	s->lineno++;
-	if (n && p[n - 1] == '\r')
-		n--;
-	for (size_t i = 0; i < s->n; i++) {
-		struct active *a = &s->act[i];
-
-		if (!a->stopped && a->r->line(a->st, p, n, s->lineno) < 0)
-			a->stopped = true;
-	}
-	buf_reset(&s->line);
-	s->line_cut = false;
-}
-
-static void feed_lines(struct session *s, const char *p, size_t n)
-{
-	while (n) {
-		const char *nl = memchr(p, '\n', n);
-		size_t take = nl ? (size_t)(nl - p) : n;
-
-		if (!s->line_cut && !buf_add(&s->line, p, take)) {
-			size_t room = READER_MAX_LINE - s->line.len;
-
-			s->line.overflow = false;
-			buf_add(&s->line, p, room);
-			s->line_cut = true;
-			if (!s->warned_long) {
-				struct srcpos pos = SRCPOS_LINE(s->ctx.path, s->lineno + 1);
-
-				diag_warn(s->ctx.diags, "long-line", &pos,
-					  "line longer than 1 MiB: only its first 1 MiB was read");
-				s->warned_long = true;
-			}
-		}
-		if (!nl)
-			return;
-		emit_line(s);
-		p = nl + 1;
-		n -= take + 1;
-	}
-}
-
-static void feed_bytes(struct session *s, const char *p, size_t n)
-{
-	for (size_t i = 0; i < s->n; i++) {
-		struct active *a = &s->act[i];
-
-		if (!a->stopped && a->r->feed(a->st, p, n) < 0)
-			a->stopped = true;
-	}
-}
-
-static void feed(struct session *s, bool lines, const char *p, size_t n)
-{
-	if (lines)
-		feed_lines(s, p, n);
-	else
-		feed_bytes(s, p, n);
-}
-
-static void pick_readers(struct session *s, const struct ingest_file *f)
-{
-	const struct reader *r = reader_for(f->sniff.format);
+	const struct reader *r = reader_for(s->out.sniff.format);
 
 	if (r) {
 		add_reader(s, r);
 		return;
 	}
-	if (!f->sniff.text)
+	if (!s->out.sniff.text)
 		return;
 	for (size_t i = 0; line_readers[i]; i++)
 		add_reader(s, line_readers[i]);
-}
-
-static void finish_all(struct session *s, struct ingest_file *f, bool lines)
-{
-	if (lines && (s->line.len || s->line_cut))
-		emit_line(s);		/* a last line without its newline */
-	for (size_t i = 0; i < s->n; i++) {
-		struct active *a = &s->act[i];
-
-		if (a->r->path && a->r->input == READ_PATH)
-			a->r->path(a->st, f->path);
-		a->r->finish(a->st);
-		if (a->r->input != READ_LINES || !a->r->found || a->r->found(a->st)) {
-			/* content no signature caught, but a reader took: name it after that reader */
-			if (!f->read && f->sniff.format == FMT_UNKNOWN)
-				f->sniff.format = format_from_name(a->r->name);
-			f->read = true;
-		}
-		a->r->free(a->st);
-	}
-	buf_release(&s->line);
 }
 
 static void describe(struct ingest_file *f, struct arena *a)
@@ -245,79 +287,390 @@ static void describe(struct ingest_file *f, struct arena *a)
 		info_null(a, f->info, "size_bytes");
 }
 
+/* Where the content goes once the format is known: the first reader's kind of input. */
+static enum sink sink_for(struct ingest_stream *s)
+{
+	switch (s->act[0].r->input) {
+	case READ_LINES:
+		return SINK_LINES;
+	case READ_BYTES:
+		return SINK_BYTES;
+	case READ_PATH:
+		break;
+	}
+	/* the backing file holds the bytes as stored: of a gzip input, not the content */
+	return s->backing && !s->out.gzip ? SINK_NONE : SINK_SPILL;
+}
+
+/* Remembers how the head came in: a run of pieces of one size grows, else a new run. */
+static void cut_head(struct ingest_stream *s, size_t n)
+{
+	struct cuts *last = s->ncuts ? &s->cuts[s->ncuts - 1] : NULL;
+
+	if (last && (last->size == n || s->ncuts == HEAD_CUTS)) {
+		*last = last->size == n ? (struct cuts){ n, last->count + 1 } :
+					  (struct cuts){ last->size * last->count + n, 1 };
+		return;
+	}
+	s->cuts[s->ncuts++] = (struct cuts){ n, 1 };
+}
+
+/* Hands the head on cut as it came in, so that no reader can tell it was held. */
+static void replay_head(struct ingest_stream *s)
+{
+	const char *p = s->head.data;
+
+	for (size_t i = 0; i < s->ncuts; i++)
+		for (size_t k = 0; k < s->cuts[i].count; k++) {
+			sink(s, p, s->cuts[i].size);
+			p += s->cuts[i].size;
+		}
+}
+
+/* Sniffs the head, opens the readers and hands them the head. */
+static void start(struct ingest_stream *s, bool complete)
+{
+	struct ingest_file *out = &s->out;
+
+	sniff_bytes((const unsigned char *)s->head.data, s->head.len, complete, &out->sniff);
+	describe(out, s->a);
+	s->sink = SINK_NONE;
+	if (s->head.len == 0 && s->failed) {
+		out->unreadable = true;
+		out->skipped = "cannot be read";
+		return;
+	}
+	pick_readers(s);
+	if (!s->n) {
+		out->skipped = out->sniff.format == FMT_UNKNOWN ? out->sniff.why :
+			       "recognised, but scaleaudit has no reader for it yet";
+		return;
+	}
+	/* readers hold &s->ctx, so the source they count into can come now that one took it */
+	s->ctx.src = run_add_source(s->ctx.run, out->path, format_name(out->sniff.format));
+	s->sink = sink_for(s);
+	if (s->sink == SINK_SPILL) {
+		s->copy = true;
+		spill_open(s);
+	}
+	replay_head(s);
+	buf_release(&s->head);	/* the content goes straight on from now */
+}
+
+/* Content after decompression: gathered into the head until it can be sniffed. */
+static void content(struct ingest_stream *s, const unsigned char *p, size_t n)
+{
+	size_t take;
+
+	s->out.bytes += (int64_t)n;
+	if (s->sink != SINK_HEAD) {
+		sink(s, (const char *)p, n);
+		return;
+	}
+	take = n < SNIFF_HEAD - s->head.len ? n : SNIFF_HEAD - s->head.len;
+	buf_add(&s->head, p, take);
+	if (take)
+		cut_head(s, take);
+	if (s->head.len < SNIFF_HEAD)
+		return;
+	start(s, false);
+	sink(s, (const char *)p + take, n - take);
+}
+
+/* ---- the raw stage ---- */
+
+/* The input cannot be read past here: says why, at the byte where the good content ends. */
+static void fault(struct ingest_stream *s, const char *code, const char *why)
+{
+	struct srcpos pos = SRCPOS_BYTE(s->out.path, s->out.bytes);
+
+	if (s->failed)
+		return;
+	diag_error(&s->t->diags, code, &pos, "%s", why);
+	s->failed = true;
+	s->raw = RAW_DONE;
+}
+
+/* Inflates p[0..n) of a gzip member; *used says how much of it the member took. */
+static void inflate_some(struct ingest_stream *s, const unsigned char *p, size_t n, size_t *used)
+{
+	char why[256];
+	int rc;
+
+	s->z.next_in = (unsigned char *)(uintptr_t)p;
+	s->z.avail_in = n > UINT_MAX ? UINT_MAX : (uInt)n;	/* the rest on the next turn */
+	do {	/* until the piece is used up and no output is pending */
+		s->z.next_out = s->zout;
+		s->z.avail_out = CHUNK;
+		rc = inflate(&s->z, Z_NO_FLUSH);
+		content(s, s->zout, CHUNK - s->z.avail_out);
+	} while (rc == Z_OK && (s->z.avail_in || !s->z.avail_out));
+	*used = (size_t)(s->z.next_in - p);
+	if (rc == Z_STREAM_END) {
+		s->raw = RAW_LOOK;
+		s->member_ended = true;
+	} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
+		snprintf(why, sizeof(why), "compressed data is corrupt: %s",
+			 s->z.msg ? s->z.msg : "compressed data error");
+		fault(s, "corrupt", why);
+	}
+}
+
+/* Two bytes decide: a gzip member, plain content, or garbage after the last member. */
+static void decide(struct ingest_stream *s, bool gzip)
+{
+	if (!gzip) {
+		s->raw = s->member_ended ? RAW_DONE : RAW_PLAIN;
+		return;
+	}
+	s->raw = RAW_INFLATE;
+	s->out.gzip = true;
+	if (s->z_ready) {
+		inflateReset(&s->z);
+		return;
+	}
+	if (inflateInit2(&s->z, 15 + 16) != Z_OK) {	/* 16: gzip wrapper only */
+		fault(s, "unreadable", "cannot read: out of memory");
+		return;
+	}
+	s->zout = xmalloc(CHUNK);
+	s->z_ready = true;
+}
+
+/* Takes bytes as stored; the look-ahead bytes are replayed once the stage is decided. */
+static void raw(struct ingest_stream *s, const unsigned char *p, size_t n)
+{
+	size_t used;
+
+	while (n) {
+		switch (s->raw) {
+		case RAW_LOOK:
+			if (s->nmagic == 0 && n >= 2) {
+				decide(s, p[0] == 0x1f && p[1] == 0x8b);
+				break;
+			}
+			s->magic[s->nmagic++] = *p++;
+			n--;
+			if (s->nmagic < 2)
+				break;
+			decide(s, s->magic[0] == 0x1f && s->magic[1] == 0x8b);
+			s->nmagic = 0;
+			raw(s, s->magic, 2);
+			break;
+		case RAW_PLAIN:
+			content(s, p, n);
+			return;
+		case RAW_INFLATE:
+			inflate_some(s, p, n, &used);
+			p += used;
+			n -= used;
+			break;
+		case RAW_DONE:
+			return;
+		}
+	}
+}
+
+/* The end of the input as stored: a gzip member left open was cut short. */
+static void raw_end(struct ingest_stream *s)
+{
+	if (s->raw == RAW_LOOK && s->nmagic && !s->member_ended) {
+		s->raw = RAW_PLAIN;
+		content(s, s->magic, s->nmagic);
+	}
+	if (s->raw == RAW_INFLATE)
+		fault(s, "truncated", "compressed data ends early: the file is cut short");
+	s->nmagic = 0;
+}
+
+/* ---- the stream ---- */
+
+struct ingest_stream *ingest_stream_open(struct trial *t, struct run *r, const char *name,
+					 int64_t size, struct arena *a)
+{
+	struct ingest_stream *s = xcalloc(1, sizeof(*s));
+
+	s->t = t;
+	s->a = a;
+	s->out.path = intern_str(&t->strings, name);
+	s->out.size = size;
+	s->out.info = info_root(a);
+	buf_init(&s->head, SNIFF_HEAD);
+	s->spill_fd = -1;
+	s->scratch.name = s->scratch.dir = "(trial)";
+	s->ctx = (struct ingest_ctx){ .trial = t, .run = r ? r : &s->scratch, .loose = !r,
+				      .path = s->out.path, .diags = &t->diags, .arena = a,
+				      .info = s->out.info };
+	ingest_lines_init(&s->lines, s->out.path, &t->diags, to_readers, s);
+	return s;
+}
+
+void ingest_stream_backing(struct ingest_stream *s, const char *path)
+{
+	s->backing = path;
+}
+
+static bool wants_more(const struct ingest_stream *s)
+{
+	return !s->failed && s->raw != RAW_DONE && s->sink != SINK_NONE;
+}
+
+static void report_progress(struct ingest_stream *s, bool end)
+{
+	int64_t total = s->out.size;
+
+	if (!progress || total < PROGRESS_MIN)
+		return;
+	if (end || s->fed - s->reported >= PROGRESS_EVERY) {
+		progress(s->out.path, end ? total : s->fed, total);
+		s->reported = s->fed;
+	}
+}
+
+int ingest_stream_feed(struct ingest_stream *s, const void *buf, size_t len)
+{
+	if (!wants_more(s))
+		return 1;
+	s->fed += (int64_t)len;
+	raw(s, buf, len);
+	if (s->sink != SINK_HEAD && s->sink != SINK_NONE)
+		report_progress(s, false);
+	return wants_more(s) ? 0 : 1;
+}
+
+void ingest_stream_fail(struct ingest_stream *s, const char *code, const char *why)
+{
+	fault(s, code, why);
+}
+
+/* The file a reader of files reads: the copy, else the backing file; NULL when neither. */
+static const char *file_for_path(const struct ingest_stream *s)
+{
+	if (s->copy)
+		return s->spill_path[0] ? s->spill_path : NULL;	/* "": the copy failed */
+	return s->backing;
+}
+
+static void finish_readers(struct ingest_stream *s)
+{
+	struct ingest_file *f = &s->out;
+	const char *file = file_for_path(s);
+
+	if (s->sink == SINK_LINES)
+		ingest_lines_end(&s->lines);
+	for (size_t i = 0; i < s->n; i++) {
+		struct active *a = &s->act[i];
+
+		if (a->r->input == READ_PATH) {
+			if (!file) {	/* its copy failed: said already */
+				a->r->free(a->st);
+				continue;
+			}
+			a->r->path(a->st, file);
+		}
+		a->r->finish(a->st);
+		if (a->r->input != READ_LINES || !a->r->found || a->r->found(a->st)) {
+			/* content no signature caught, but a reader took: name it after that reader */
+			if (!f->read && f->sniff.format == FMT_UNKNOWN)
+				f->sniff.format = format_from_name(a->r->name);
+			f->read = true;
+		}
+		a->r->free(a->st);
+	}
+}
+
+/* Why readers took the input and found nothing in it. */
+static const char *why_unread(const struct ingest_stream *s)
+{
+	if (s->copy && !s->spill_path[0])
+		return "cannot be copied to a temporary file to read";
+	if (s->out.sniff.format == FMT_UNKNOWN)
+		return s->out.sniff.why;
+	return "nothing in it that scaleaudit reads";
+}
+
+int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out)
+{
+	raw_end(s);
+	if (s->sink == SINK_HEAD)
+		start(s, !s->failed);
+	if (s->n) {
+		if (s->sink != SINK_NONE || s->reported)
+			report_progress(s, true);	/* a report begun is ended */
+		finish_readers(s);
+		info_str(s->a, s->out.info, "format", format_name(s->out.sniff.format));
+		s->ctx.src->format = format_name(s->out.sniff.format);
+		if (!s->out.read)
+			s->out.skipped = why_unread(s);
+	}
+	*out = s->out;
+	spill_drop(s);
+	run_release(&s->scratch);
+	buf_release(&s->lines.line);	/* ingest_lines_end() did, when lines were read */
+	if (s->z_ready)
+		inflateEnd(&s->z);
+	free(s->zout);
+	buf_release(&s->head);
+	free(s);
+	return out->unreadable ? -1 : 0;
+}
+
+/* ---- files ---- */
+
+static int open_input(const char *path, struct diags *d, int64_t *size)
+{
+	bool in = !strcmp(path, "-");
+	int fd = in ? dup(0) : open(path, O_RDONLY);
+	struct stat st;
+	struct srcpos pos = SRCPOS_FILE(path);
+
+	*size = -1;
+	if (fd < 0)
+		return diag_error(d, "unreadable", &pos, "%s", strerror(errno));
+	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		close(fd);
+		return diag_error(d, "unreadable", &pos, "is a directory");
+	}
+	if (!in && S_ISREG(st.st_mode))
+		*size = st.st_size;
+	return fd;
+}
+
 int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *a,
 		struct ingest_file *out)
 {
-	struct session s = { .n = 0 };
-	struct run scratch;	/* the run of a file that belongs to none, dropped after */
-	struct input in;
-	unsigned char *head = xmalloc(SNIFF_HEAD);
-	char *chunk = NULL;
-	ssize_t got = 0;
-	size_t have = 0;
-	bool lines;
-	const struct reader *reader;
+	const char *name = intern_str(&t->strings, path);
+	struct ingest_stream *s;
+	int64_t size;
+	int fd = open_input(name, &t->diags, &size);
+	char *chunk;
+	ssize_t got;
 
-	memset(out, 0, sizeof(*out));
-	memset(&scratch, 0, sizeof(scratch));
-	scratch.name = scratch.dir = "(trial)";
-	out->path = intern_str(&t->strings, path);
-	out->info = info_root(a);
-	if (input_open(&in, out->path, &t->diags, &out->size) < 0) {
+	if (fd < 0) {
+		memset(out, 0, sizeof(*out));
+		out->path = name;
+		out->size = -1;
+		out->info = info_root(a);
 		out->unreadable = true;
 		out->skipped = "cannot be read";
-		free(head);
 		return -1;
 	}
-	while (have < SNIFF_HEAD && (got = input_read(&in, head + have, SNIFF_HEAD - have)) > 0)
-		have += (size_t)got;
-	out->gzip = !gzdirect(in.gz);
-	sniff_bytes(head, have, got == 0, &out->sniff);
-	describe(out, a);
-	if (have == 0 && got < 0) {
-		out->unreadable = true;
-		out->skipped = "cannot be read";
-		goto close;
-	}
-
-	reader = reader_for(out->sniff.format);
-	if (reader && reader->input == READ_PATH && !strcmp(path, "-")) {
-		out->skipped = "this format is read from a named file, not from standard input";
-		goto close;
-	}
-	s.ctx = (struct ingest_ctx){ .trial = t, .run = r ? r : &scratch, .loose = !r,
-				     .path = out->path, .diags = &t->diags, .arena = a,
-				     .info = out->info };
-	buf_init(&s.line, READER_MAX_LINE);
-	pick_readers(&s, out);
-	if (!s.n) {
-		out->skipped = out->sniff.format == FMT_UNKNOWN ? out->sniff.why :
-			       "recognised, but scaleaudit has no reader for it yet";
-		goto close;
-	}
-	/* readers hold &s.ctx, so the source they count into can come now that one took the file */
-	s.ctx.src = run_add_source(s.ctx.run, out->path, format_name(out->sniff.format));
-	lines = s.act[0].r->input == READ_LINES;
-	if (s.act[0].r->input != READ_PATH) {
-		feed(&s, lines, (const char *)head, have);
-		chunk = xmalloc(CHUNK);
-		while (got > 0 && (got = input_read(&in, chunk, CHUNK)) > 0) {
-			feed(&s, lines, chunk, (size_t)got);
-			report_progress(&in, out, false);
+	s = ingest_stream_open(t, r, name, size, a);
+	if (strcmp(name, "-"))
+		ingest_stream_backing(s, name);
+	chunk = xmalloc(CHUNK);
+	while ((got = read(fd, chunk, CHUNK)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			ingest_stream_fail(s, "unreadable", strerror(errno));
+			break;
 		}
-		report_progress(&in, out, true);
+		if (ingest_stream_feed(s, chunk, (size_t)got))
+			break;
 	}
-	finish_all(&s, out, lines);
-	info_str(a, out->info, "format", format_name(out->sniff.format));
-	s.ctx.src->format = format_name(out->sniff.format);
-	if (!out->read)
-		out->skipped = out->sniff.format == FMT_UNKNOWN ? out->sniff.why :
-			       "nothing in it that scaleaudit reads";
-close:
-	run_release(&scratch);
-	out->bytes = in.offset;
-	gzclose(in.gz);
 	free(chunk);
-	free(head);
+	close(fd);
+	ingest_stream_finish(s, out);
 	return 0;
 }

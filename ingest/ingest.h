@@ -1,26 +1,31 @@
 /*
- * ingest: reads one file into a run of the model. It opens the file (gzip or
- * plain, or standard input for "-"), sniffs its format, and hands its bytes
- * or lines to the readers of ingest/registry.c. What was read is counted in
- * the run's sources and summarised in an info tree for `inspect`.
+ * ingest: reads one input into a run of the model. A stream takes the
+ * input's bytes in pieces of any size, undoes gzip, sniffs the format from
+ * the first bytes and hands bytes or numbered lines to the readers of
+ * ingest/registry.c; ingest_file() is that stream fed from a file or from
+ * standard input. What was read is counted in the run's sources and
+ * summarised in an info tree for `inspect`.
  */
 #ifndef INGEST_INGEST_H
 #define INGEST_INGEST_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/buf.h"
+#include "core/diag.h"
 #include "core/info.h"
 #include "core/model.h"
 #include "ingest/sniff.h"
 
 struct ingest_file {
-	const char *path;	/* interned in the trial */
+	const char *path;	/* interned in the trial: the name diagnostics use */
 	struct sniff sniff;	/* what the content looks like */
-	bool gzip;		/* the file was gzip-compressed */
-	int64_t size;		/* bytes on disk; -1 for standard input */
-	int64_t bytes;		/* bytes read after decompression */
+	bool gzip;		/* the input was gzip-compressed */
+	int64_t size;		/* bytes as stored (on disk, in the archive); -1 unknown */
+	int64_t bytes;		/* bytes taken after decompression */
 	bool unreadable;	/* could not be opened or read at all */
 	bool read;		/* at least one reader took something from it */
 	const char *skipped;	/* why nothing was read from it; NULL when read */
@@ -28,21 +33,92 @@ struct ingest_file {
 };
 
 /*
- * A hook told how far the reading of a large file has come: done and total
- * are bytes of the file on disk (total -1 for standard input); it is called
- * every few MiB and once with done == total at the end. NULL: no progress.
- * The CLI installs one when stderr is a terminal.
+ * A hook told how far the reading of a large input has come: done and total
+ * are bytes as stored (total -1 when unknown); it is called every few MiB
+ * and once with done == total at the end. NULL: no progress. The CLI
+ * installs one when stderr is a terminal.
  */
 typedef void ingest_progress_fn(const char *path, int64_t done, int64_t total);
 void ingest_set_progress(ingest_progress_fn *fn);
 
 /*
- * Reads path into run r of trial t (r NULL: a file of the trial itself,
- * such as trial.ini, that belongs to no run). Diagnostics go to t->diags. The info
- * tree is allocated from `a`. Returns 0 when the file was read or
- * deliberately skipped, -1 when it could not be read at all.
+ * Reads path ("-": standard input) into run r of trial t (r NULL: a file of
+ * the trial itself, such as trial.ini, that belongs to no run). Diagnostics
+ * go to t->diags. The info tree is allocated from `a`. Returns 0 when the
+ * file was read or deliberately skipped, -1 when it could not be opened.
  */
 int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *a,
 		struct ingest_file *out);
+
+/*
+ * The stream under ingest_file(), for bytes that come from elsewhere (an
+ * archive member, a test). Life of a stream:
+ *
+ *   s = ingest_stream_open(t, r, name, size, a)   name: what every diagnostic
+ *                                                 calls the input (interned); size: bytes as
+ *                                                 stored, -1 unknown
+ *   ingest_stream_feed(s, buf, len) ...           the input as stored (gzip or
+ *                                                 plain), cut anywhere
+ *   ingest_stream_finish(s, &out)                 end of input; frees s
+ *
+ * The result does not depend on how the bytes were cut. The stream keeps at
+ * most the head that sniffing needs (SNIFF_HEAD bytes), one line
+ * (READER_MAX_LINE) and the inflate window; what the readers keep is theirs.
+ * A format read from a file (SQLite) is copied to a temporary file as it
+ * arrives, handed to its reader under that file's path and removed at
+ * finish; diagnostics still name `name`.
+ */
+struct ingest_stream;
+
+struct ingest_stream *ingest_stream_open(struct trial *t, struct run *r, const char *name,
+					 int64_t size, struct arena *a);
+/*
+ * The bytes are also the whole of the file at `path`: a format read from a
+ * file is read from it and not copied (unless the bytes are gzip), and the
+ * stream needs no bytes after the head. Call before the first feed.
+ */
+void ingest_stream_backing(struct ingest_stream *s, const char *path);
+/*
+ * Takes the next len bytes. Returns 0 while it wants more, 1 when it needs
+ * no more (the input is skipped, its reader reads the backing file, or a
+ * fault was recorded): the caller may stop feeding and finish; more bytes
+ * are ignored.
+ */
+int ingest_stream_feed(struct ingest_stream *s, const void *buf, size_t len);
+/* The caller could not read the input further: records why at the current position. */
+void ingest_stream_fail(struct ingest_stream *s, const char *code, const char *why);
+/*
+ * Ends the input: the readers finish and commit to the model, out is filled
+ * (its info allocated from the stream's arena) and s is freed. Returns 0, or
+ * -1 when nothing could be read (out->unreadable).
+ */
+int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out);
+
+/*
+ * The line splitter under the stream, a push parser of its own: bytes in
+ * pieces of any size in, lines out through fn as ingest/reader.h promises
+ * them: without the "\n" (and a "\r" before it), numbered from 1, cut to
+ * READER_MAX_LINE with one "long-line" warning per input (at path, in d).
+ * A line is not NUL-terminated; the byte after it is readable and is "\r",
+ * "\n" or NUL.
+ */
+typedef void ingest_line_fn(void *arg, const char *line, size_t len, int64_t lineno);
+
+struct ingest_lines {
+	ingest_line_fn *fn;
+	void *arg;
+	const char *path;	/* for the long-line warning */
+	struct diags *diags;
+	struct buf line;	/* a line begun in an earlier piece */
+	int64_t lineno;		/* lines handed on so far */
+	bool cut;		/* the current line passed READER_MAX_LINE */
+	bool warned;		/* the long-line warning was given */
+};
+
+void ingest_lines_init(struct ingest_lines *l, const char *path, struct diags *d,
+		       ingest_line_fn *fn, void *arg);
+void ingest_lines_feed(struct ingest_lines *l, const char *p, size_t n);
+/* End of input: hands on a last line that has no "\n", then frees what l holds. */
+void ingest_lines_end(struct ingest_lines *l);
 
 #endif

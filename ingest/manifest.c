@@ -187,7 +187,7 @@ static void *manifest_open(struct ingest_ctx *ctx)
 static int manifest_path(void *st, const char *path)
 {
 	struct manifest *m = st;
-	struct srcpos pos = SRCPOS_FILE(path);
+	struct srcpos pos = SRCPOS_FILE(m->ctx->path);	/* path may be a copy: name the input */
 	int rc;
 
 	m->f = fopen(path, "r");
@@ -198,7 +198,7 @@ static int manifest_path(void *st, const char *path)
 	fclose(m->f);
 	m->f = NULL;
 	if (rc > 0) {
-		pos = SRCPOS_LINE(path, rc);
+		pos = SRCPOS_LINE(m->ctx->path, rc);
 		return diag_error(m->ctx->diags, "manifest-syntax", &pos,
 				  "not an INI line (expected [section] or key = value)");
 	}

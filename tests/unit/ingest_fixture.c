@@ -60,6 +60,22 @@ void load_str(struct loaded *x, const char *s)
 	load_bytes(x, s, strlen(s));
 }
 
+void load_chunks(struct loaded *x, const char *name, const char *bytes, size_t n, size_t chunk)
+{
+	struct ingest_stream *s;
+
+	x->t = trial_new();
+	x->r = trial_add_run(x->t, "t", ".");
+	x->a = (struct arena)ARENA_INIT;
+	s = ingest_stream_open(x->t, x->r, name, (int64_t)n, &x->a);
+	for (size_t off = 0, k; off < n; off += k) {
+		k = chunk && n - off > chunk ? chunk : n - off;
+		if (ingest_stream_feed(s, bytes + off, k))
+			break;
+	}
+	ingest_stream_finish(s, &x->f);
+}
+
 const struct info *info_object(const struct loaded *x, const char *key)
 {
 	const struct info *o = info_get(x->f.info, key);

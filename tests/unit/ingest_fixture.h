@@ -1,7 +1,8 @@
 /*
  * ingest_fixture: what the reader tests share: a file read through
  * ingest_file() into a one-run trial, from a path, from ../shared/realdata,
- * or from bytes written to a temporary file; and typed access to the info
+ * or from bytes written to a temporary file, or bytes fed to the stream in
+ * pieces; and typed access to the info
  * tree a reader filled. Failures are cmocka assertions.
  */
 #ifndef TESTS_INGEST_FIXTURE_H
@@ -29,6 +30,11 @@ bool load_real(struct loaded *x, const char *rel);
 /* Writes n bytes to a temporary file and loads it; the file is removed. */
 void load_bytes(struct loaded *x, const char *data, size_t n);
 void load_str(struct loaded *x, const char *s);
+/*
+ * Feeds n bytes to ingest_stream_*() under `name`, `chunk` bytes at a time
+ * (0: all in one piece), as an input of n bytes as stored.
+ */
+void load_chunks(struct loaded *x, const char *name, const char *bytes, size_t n, size_t chunk);
 void unload(struct loaded *x);
 /* Removes dir and everything under it; 0, or -1 when something stayed. */
 int remove_tree(const char *dir);
