@@ -29,6 +29,7 @@
 #include "ingest/registry.h"
 #include "render/json.h"
 #include "tests/unit/ingest_fixture.h"
+#include "tests/unit/skip.h"
 
 #define LARGE_CHUNK 4093	/* the one large size, prime so pieces fall everywhere */
 
@@ -343,7 +344,7 @@ static void test_real_files(void **state)
 
 	(void)state;
 	if (!shared || !*shared)
-		skip();
+		skip_without_shared();
 	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
 		snprintf(dir, sizeof(dir), "%s/realdata/%s", shared, dirs[i]);
 		checked += check_dir(dir);
