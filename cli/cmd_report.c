@@ -57,7 +57,6 @@ int cmd_report(int argc, char **argv)
 {
 	const char *dir = NULL, *out = NULL;
 	char *def = NULL;
-	struct trial *t;
 	struct analysis *a;
 	struct diags d = DIAGS_INIT;
 	int ret;
@@ -85,7 +84,7 @@ int cmd_report(int argc, char **argv)
 		return usage_error("report", "no TRIAL given");
 	if (!out)
 		out = def = default_out(dir);
-	ret = load_and_analyze(dir, &t, &a);
+	ret = load_and_analyze(dir, &a);
 	if (a && ret != EXIT_NO_INPUT) {
 		if (report_write(a, out, &d) < 0 || write_json(a, out) < 0) {
 			print_diags(&d);
@@ -97,7 +96,6 @@ int cmd_report(int argc, char **argv)
 	}
 	diags_release(&d);
 	analysis_free(a);
-	trial_free(t);
 	free(def);
 	text_release();
 	return ret;
