@@ -68,13 +68,17 @@ static int from_trial(const char *dir, struct analysis **ap)
 
 int load_and_analyze(const char *path, struct analysis **ap)
 {
+	bool json = is_analysis_json(path);
 	int ret;
 
 	*ap = NULL;
-	ret = is_analysis_json(path) ? from_json(path, ap) : from_trial(path, ap);
+	ret = json ? from_json(path, ap) : from_trial(path, ap);
 	if (*ap && !usable(*ap)) {
-		error("%s: no run has steps or a status to analyse (see 'scaleaudit inspect %s')",
-		      path, path);
+		if (json)
+			error("%s: no run in it has steps or a status to analyse", path);
+		else
+			error("%s: no run has steps or a status to analyse (see 'scaleaudit inspect %s')",
+			      path, path);
 		return EXIT_NO_INPUT;
 	}
 	return ret;

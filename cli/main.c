@@ -21,6 +21,8 @@ static const struct command commands[] = {
 	  "Reads every log of the trial directory TRIAL (its runs are its subdirectories),\n"
 	  "decides what the second GPU bought and why, and writes into DIR (default\n"
 	  "TRIAL-report): report.pdf, summary.md, analysis.json and the charts as PNG and SVG.\n"
+	  "TRIAL may also be an analysis.json that report wrote: the report is drawn again\n"
+	  "from it alone, without the logs.\n"
 	  "\n"
 	  "  -o DIR    where to write the report\n"
 	  "  -q, -v    say less, say more\n" },
@@ -28,7 +30,8 @@ static const struct command commands[] = {
 	  "usage: scaleaudit analyze TRIAL [--json]\n"
 	  "\n"
 	  "Prints the hypothesis and verdict, speedup and scaling efficiency, where the\n"
-	  "time went per GPU, memory per GPU, confounds and recommendations.\n"
+	  "time went per GPU, memory per GPU, confounds and recommendations. TRIAL may\n"
+	  "also be an analysis.json that report or analyze --json wrote.\n"
 	  "\n"
 	  "  --json    print analysis.json instead of text\n"
 	  "  --patterns FILE  your own training-log line formats: PCRE2 patterns, one\n"

@@ -930,15 +930,23 @@ struct parser {
 	int64_t err_at;
 };
 
-/* The offset of the token a callback is called for: after the last one, past blanks, ',' and ':'. */
-static int64_t token_start(struct parser *p)
+/* Where the next token starts: after the last one, past blanks, ',' and ':'. */
+static int64_t next_token(const struct parser *p)
 {
 	size_t at = p->prev_end;
 
-	while (at < p->len && strchr(" \t\r\n,:", p->buf[at]) && p->buf[at])
+	while (at < p->len && p->buf[at] && strchr(" \t\r\n,:", p->buf[at]))
 		at++;
-	p->prev_end = yajl_get_bytes_consumed(p->h);
 	return (int64_t)at;
+}
+
+/* The offset of the token a callback is called for; yajl has just read past it. */
+static int64_t token_start(struct parser *p)
+{
+	int64_t at = next_token(p);
+
+	p->prev_end = yajl_get_bytes_consumed(p->h);
+	return at;
 }
 
 static struct jnode *add_node(struct parser *p, enum jtype type)
@@ -1081,7 +1089,7 @@ static int parse_tree(struct parser *p, const char *buf, size_t len)
 	p->h = yajl_alloc(&callbacks, NULL, p);
 	st = yajl_parse(p->h, (const unsigned char *)buf, len);
 	if (st != yajl_status_ok && !p->err) {
-		p->err_at = (int64_t)yajl_get_bytes_consumed(p->h);
+		p->err_at = next_token(p);	/* the token yajl stumbled on */
 		p->err = syntax_error(p, buf, len);
 	} else if (st == yajl_status_ok && yajl_complete_parse(p->h) != yajl_status_ok) {
 		p->err_at = (int64_t)len;
