@@ -5,9 +5,9 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <yajl/yajl_parse.h>
 
 #include "analysis/analysis.h"
+#include "core/jtree.h"
 #include "core/xalloc.h"
 #include "render/json.h"
 
@@ -107,30 +107,16 @@ static const struct names blocking_names = { blocking_at, 2, false };
 static const struct names bw_source_names = { bw_source_at, 2, false };
 static const struct names class_names = { class_at, EVC_MEMORY + 1, false };
 
-/* --- the JSON tree the reader decodes from --- */
+/* --- where the reader is, and its first error --- */
 
-enum jtype { J_NULL, J_BOOL, J_NUM, J_STR, J_ARR, J_OBJ };
-
-struct jnode {
-	enum jtype type;
-	bool b;
-	bool is_int;		/* a number without fraction or exponent, in int64 range */
-	int64_t at;		/* byte offset of its first character */
-	const char *key;	/* member name; NULL in an array */
-	const char *s;		/* a string's text */
-	int64_t i;
-	double d;
-	struct jnode *child, *last, *next;
-};
-
-#define MAX_DEPTH 32
 #define MAX_PATH 256
 
 struct rctx {
 	struct analysis *a;
 	char path[MAX_PATH];	/* of the value being decoded: "runs[0].gpus" */
 	size_t plen;
-	const char *err;	/* the first error, in the arena; NULL none */
+	const struct jnode *obj;	/* the object being decoded: where a missing key is */
+	const char *err;	/* the first error; NULL none */
 	int64_t err_at;
 };
 
@@ -148,31 +134,13 @@ static int rfail(struct rctx *r, const struct jnode *n, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	r->err = arena_strdup(&r->a->arena, msg);
-	r->err_at = n ? n->at : 0;
+	r->err_at = n ? n->at : r->obj ? r->obj->at : 0;
 	return -1;
-}
-
-static const char *jtype_name(enum jtype t)
-{
-	static const char *const names[] = {
-		[J_NULL] = "null", [J_BOOL] = "a boolean", [J_NUM] = "a number",
-		[J_STR] = "a string", [J_ARR] = "an array", [J_OBJ] = "an object",
-	};
-
-	return names[t];
 }
 
 static int wrong_type(struct rctx *r, const struct jnode *n, const char *want)
 {
-	return rfail(r, n, "'%s' is %s, not %s", r->path, jtype_name(n->type), want);
-}
-
-static const struct jnode *member(const struct jnode *obj, const char *key)
-{
-	for (const struct jnode *c = obj ? obj->child : NULL; c; c = c->next)
-		if (!strcmp(c->key, key))
-			return c;
-	return NULL;
+	return rfail(r, n, "'%s' is %s, not %s", r->path, jtree_type_name(n->type), want);
 }
 
 static size_t path_push(struct rctx *r, const char *key, size_t index)
@@ -461,8 +429,10 @@ static int read_fields(struct rctx *r, const struct jnode *obj, const struct fie
 			continue;
 		}
 		old = path_push(r, f->key, 0);
-		if (read_value(r, f, member(obj, f->key), base) < 0)
+		r->obj = obj;
+		if (read_value(r, f, jtree_member(obj, f->key), base) < 0)
 			return -1;
+		r->obj = obj;
 		path_pop(r, old);
 	}
 	return 0;
@@ -551,7 +521,7 @@ static int read_by_source(struct rctx *r, const struct jnode *n, void *base)
 		struct field f = { "", K_COUNT, 0, sizeof(int64_t), NULL };
 		size_t old = path_push(r, mem_source_name((enum mem_source)s), 0);
 
-		if (read_int(r, &f, member(n, mem_source_name((enum mem_source)s)), &g->peak_by_source[s]) < 0)
+		if (read_int(r, &f, jtree_member(n, mem_source_name((enum mem_source)s)), &g->peak_by_source[s]) < 0)
 			return -1;
 		path_pop(r, old);
 	}
@@ -748,7 +718,7 @@ static void write_tool(struct wctx *w, const void *base)
 
 static int read_tool(struct rctx *r, const struct jnode *n, void *base)
 {
-	const struct jnode *name = member(n, "name"), *format = member(n, "format");
+	const struct jnode *name = jtree_member(n, "name"), *format = jtree_member(n, "format");
 
 	(void)base;
 	if (!n || n->type != J_OBJ || !name || name->type != J_STR)
@@ -914,192 +884,6 @@ int analysis_write_json(const struct analysis *a, FILE *f)
 	return rc;
 }
 
-/* --- the parser: bytes to a tree of jnodes, each with its byte offset --- */
-
-struct parser {
-	yajl_handle h;
-	struct arena *arena;
-	const char *buf;
-	size_t len;
-	size_t prev_end;		/* where the last token ended */
-	struct jnode *stack[MAX_DEPTH];
-	int depth;
-	struct jnode *root;
-	const char *key;		/* the member name waiting for its value */
-	const char *err;		/* why a callback stopped the parse */
-	int64_t err_at;
-};
-
-/* Where the next token starts: after the last one, past blanks, ',' and ':'. */
-static int64_t next_token(const struct parser *p)
-{
-	size_t at = p->prev_end;
-
-	while (at < p->len && p->buf[at] && strchr(" \t\r\n,:", p->buf[at]))
-		at++;
-	return (int64_t)at;
-}
-
-/* The offset of the token a callback is called for; yajl has just read past it. */
-static int64_t token_start(struct parser *p)
-{
-	int64_t at = next_token(p);
-
-	p->prev_end = yajl_get_bytes_consumed(p->h);
-	return at;
-}
-
-static struct jnode *add_node(struct parser *p, enum jtype type)
-{
-	struct jnode *n = arena_alloc(p->arena, sizeof(*n)), *parent;
-
-	n->type = type;
-	n->at = token_start(p);
-	if (!p->depth) {
-		p->root = n;
-		return n;
-	}
-	parent = p->stack[p->depth - 1];
-	if (parent->type == J_OBJ) {
-		n->key = p->key;
-		p->key = NULL;
-	}
-	if (parent->last)
-		parent->last->next = n;
-	else
-		parent->child = n;
-	parent->last = n;
-	return n;
-}
-
-static int open_container(struct parser *p, enum jtype type)
-{
-	struct jnode *n = add_node(p, type);
-
-	if (p->depth == MAX_DEPTH) {
-		p->err = "nested deeper than 32 levels";
-		p->err_at = n->at;
-		return 0;
-	}
-	p->stack[p->depth++] = n;
-	return 1;
-}
-
-static int on_null(void *ctx)
-{
-	add_node(ctx, J_NULL);
-	return 1;
-}
-
-static int on_bool(void *ctx, int b)
-{
-	add_node(ctx, J_BOOL)->b = b;
-	return 1;
-}
-
-static int on_number(void *ctx, const char *s, size_t len)
-{
-	struct parser *p = ctx;
-	struct jnode *n = add_node(p, J_NUM);
-	char *text = arena_strndup(p->arena, s, len);
-	char *end;
-
-	errno = 0;
-	n->d = strtod(text, NULL);
-	if (!strpbrk(text, ".eE")) {
-		n->i = strtoll(text, &end, 10);
-		n->is_int = errno == 0 && *end == '\0';
-	}
-	return 1;
-}
-
-static int on_string(void *ctx, const unsigned char *s, size_t len)
-{
-	struct parser *p = ctx;
-
-	add_node(p, J_STR)->s = arena_strndup(p->arena, (const char *)s, len);
-	return 1;
-}
-
-static int on_start_map(void *ctx)
-{
-	return open_container(ctx, J_OBJ);
-}
-
-static int on_key(void *ctx, const unsigned char *s, size_t len)
-{
-	struct parser *p = ctx;
-
-	token_start(p);
-	p->key = arena_strndup(p->arena, (const char *)s, len);
-	return 1;
-}
-
-static int on_end(void *ctx)
-{
-	struct parser *p = ctx;
-
-	token_start(p);
-	p->depth--;
-	return 1;
-}
-
-static int on_start_array(void *ctx)
-{
-	return open_container(ctx, J_ARR);
-}
-
-static const yajl_callbacks callbacks = {
-	.yajl_null = on_null, .yajl_boolean = on_bool, .yajl_number = on_number,
-	.yajl_string = on_string, .yajl_start_map = on_start_map, .yajl_map_key = on_key,
-	.yajl_end_map = on_end, .yajl_start_array = on_start_array, .yajl_end_array = on_end,
-};
-
-/* yajl's reason for a syntax error, first line, without its trailing period. */
-static const char *syntax_error(struct parser *p, const char *buf, size_t len)
-{
-	unsigned char *e = yajl_get_error(p->h, 0, (const unsigned char *)buf, len);
-	size_t n = strcspn((const char *)e, "\n");
-	char *s;
-
-	while (n && ((const char *)e)[n - 1] == '.')
-		n--;
-	s = arena_alloc(p->arena, n + 11);
-	memcpy(s, "not JSON: ", 10);
-	memcpy(s + 10, e, n);
-	yajl_free_error(p->h, e);
-	return s;
-}
-
-static bool blank(const char *buf, size_t len)
-{
-	for (size_t i = 0; i < len; i++)
-		if (!strchr(" \t\r\n", buf[i]) || !buf[i])
-			return false;
-	return true;
-}
-
-/* Parses buf into p->root; on failure sets p->err and p->err_at. */
-static int parse_tree(struct parser *p, const char *buf, size_t len)
-{
-	yajl_status st;
-
-	p->buf = buf;
-	p->len = len;
-	p->h = yajl_alloc(&callbacks, NULL, p);
-	st = yajl_parse(p->h, (const unsigned char *)buf, len);
-	if (st != yajl_status_ok && !p->err) {
-		p->err_at = next_token(p);	/* the token yajl stumbled on */
-		p->err = syntax_error(p, buf, len);
-	} else if (st == yajl_status_ok && yajl_complete_parse(p->h) != yajl_status_ok) {
-		p->err_at = (int64_t)len;
-		p->err = blank(buf, len) ? "not JSON: the file is empty" :
-			 "truncated: the JSON ends before the document is complete";
-	}
-	yajl_free(p->h);
-	return p->err ? -1 : 0;
-}
-
 /*
  * What the renderers rely on and the types alone do not say: the slowest
  * GPU is one of the run's, a verdict and a flagged imbalance have a reason.
@@ -1128,7 +912,7 @@ static int decode(struct rctx *r, const struct jnode *root)
 
 	if (root->type != J_OBJ)
 		return rfail(r, root, "not a scaleaudit analysis: the document is %s, not an object",
-			     jtype_name(root->type));
+			     jtree_type_name(root->type));
 	if (read_fields(r, root, analysis_fields, a) < 0)	/* tool first: it says what follows */
 		return -1;
 	a->cap_findings = a->nfindings;
@@ -1141,16 +925,12 @@ struct analysis *analysis_parse_json(const char *buf, size_t len, const char *na
 				     struct diags *d)
 {
 	struct arena tree = ARENA_INIT;
-	struct parser p = { .arena = &tree };
 	struct rctx r = { .a = xcalloc(1, sizeof(*r.a)) };
+	const struct jnode *root = jtree_parse(&tree, buf, len, &r.err, &r.err_at);
 	struct srcpos pos;
 
-	if (parse_tree(&p, buf, len) == 0)
-		decode(&r, p.root);
-	else
-		rfail(&r, NULL, "%s", p.err);
-	if (p.err)
-		r.err_at = p.err_at;
+	if (root)
+		decode(&r, root);
 	if (r.err) {
 		pos = SRCPOS_BYTE(name, r.err_at);
 		diag_error(d, "analysis-json", &pos, "%s", r.err);

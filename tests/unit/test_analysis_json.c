@@ -262,7 +262,7 @@ static void hostile_documents_get_one_error(void **state)
 	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"gpus\": 4294967296}]}",
 		     "x.json: byte 77: 'runs[0].gpus' is out of range");
 	expect_error(HEAD "\"runs\": [{\"gpus\": 1}]}",
-		     "x.json: byte 0: 'runs[0].name' is missing, not a string");
+		     "x.json: byte 55: 'runs[0].name' is missing, not a string");
 	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"status\": \"finished\"}]}",
 		     "x.json: byte 79: 'runs[0].status' is 'finished', which this scaleaudit does not know");
 	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"step_time_s\": {\"median\": 1e999}}]}",
