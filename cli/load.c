@@ -20,7 +20,7 @@ static bool usable(const struct analysis *a)
 	return false;
 }
 
-/* A file (not a directory) whose first byte that is not blank opens a JSON object. */
+/* A file (not a directory) that opens like an analysis.json. */
 static bool is_analysis_json(const char *path)
 {
 	struct stat st;

@@ -975,10 +975,20 @@ struct analysis *analysis_read_json(const char *path, struct diags *d)
 	return a;
 }
 
+/* The offset of the first byte at or after i that is not blank; len when none. */
+static size_t skip_blanks(const char *buf, size_t len, size_t i)
+{
+	while (i < len && buf[i] && strchr(" \t\r\n", buf[i]))
+		i++;
+	return i;
+}
+
 bool analysis_json_sniff(const char *buf, size_t len)
 {
-	for (size_t i = 0; i < len; i++)
-		if (!strchr(" \t\r\n", buf[i]) || !buf[i])
-			return buf[i] == '{';
-	return false;
+	size_t i = skip_blanks(buf, len, 0);
+
+	if (i >= len || buf[i] != '{')
+		return false;
+	i = skip_blanks(buf, len, i + 1);
+	return len - i >= 6 && !memcmp(buf + i, "\"tool\"", 6);
 }

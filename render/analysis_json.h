@@ -37,7 +37,10 @@ struct analysis *analysis_parse_json(const char *buf, size_t len, const char *na
 				     struct diags *d);
 /* Reads the file at path (as analysis_parse_json(); a file it cannot read is one error too). */
 struct analysis *analysis_read_json(const char *path, struct diags *d);
-/* True when the first byte of buf that is not white space opens a JSON object. */
+/*
+ * True when buf (the head of a file) opens a JSON object whose first key is
+ * "tool", as every analysis.json does; a trace or other JSON is not taken for one.
+ */
 bool analysis_json_sniff(const char *buf, size_t len);
 
 #endif

@@ -300,6 +300,23 @@ static void unknown_keys_are_ignored(void **state)
 	analysis_free(a);
 }
 
+/* analysis.json is told by its opening: an object whose first key is "tool". */
+static void sniffed_by_content(void **state)
+{
+	static const struct {
+		const char *head;
+		bool yes;
+	} cases[] = {
+		{ "{\"tool\": {", true }, { " \n\t{\n  \"tool\"", true }, { "{\"tool\"", true },
+		{ "{\"traceEvents\": [", false }, { "{\"too", false }, { "{", false }, { "", false },
+		{ "[{\"tool\": 1}]", false }, { "\"tool\"", false }, { "# trial.ini", false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (analysis_json_sniff(cases[i].head, strlen(cases[i].head)) != cases[i].yes)
+			fail_msg("sniffing '%s' should say %d", cases[i].head, cases[i].yes);
+}
+
 /* Every prefix and many one-byte changes of a real document: an analysis or one error, never a crash. */
 static void damaged_documents_never_crash(void **state)
 {
@@ -331,6 +348,7 @@ int main(void)
 		cmocka_unit_test(document_carries_what_charts_draw),
 		cmocka_unit_test(hostile_documents_get_one_error),
 		cmocka_unit_test(unknown_keys_are_ignored),
+		cmocka_unit_test(sniffed_by_content),
 		cmocka_unit_test(damaged_documents_never_crash),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
