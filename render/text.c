@@ -101,12 +101,30 @@ static void fc_fini(void)
 	fini();
 }
 
+/*
+ * The font map outlives set_default(NULL) while pango's fontconfig-init task,
+ * a thread started with the map, still holds it; its fonts hold cairo's, and
+ * resetting cairo's static data under them aborts in cairo-hash.c. So wait
+ * (2 s at most) for the map to go, and leave cairo's data alone if it stays.
+ */
+#define MAP_WAIT_MS 2000
+
 void text_release(void)
 {
+	PangoFontMap *map = ctx ? pango_context_get_font_map(ctx) : NULL;
+
+	if (map)
+		g_object_add_weak_pointer(G_OBJECT(map), (gpointer *)&map);
 	if (ctx)
 		g_object_unref(ctx);
 	ctx = NULL;
 	pango_cairo_font_map_set_default(NULL);
+	for (int ms = 0; g_atomic_pointer_get(&map) && ms < MAP_WAIT_MS; ms++)
+		g_usleep(1000);
+	if (g_atomic_pointer_get(&map)) {
+		g_object_remove_weak_pointer(G_OBJECT(map), (gpointer *)&map);
+		return;
+	}
 	cairo_debug_reset_static_data();
 	fc_fini();
 }
