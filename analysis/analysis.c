@@ -113,10 +113,10 @@ static void findings_from_diags(struct analysis *a, const struct diags *d)
 }
 
 /* Declared and observed precision disagree: say so with both sources. */
-static void check_precision(struct analysis *a, const struct run_result *rr)
+static void check_precision(struct analysis *a, const struct run *r, const struct run_result *rr)
 {
-	const struct fact_str *decl = rr->run->declared.precision.v ? &rr->run->declared.precision :
-				      &rr->run->logged.precision;
+	const struct fact_str *decl = r->declared.precision.v ? &r->declared.precision :
+				      &r->logged.precision;
 	enum dtype want;
 	double share;
 
@@ -155,9 +155,8 @@ static size_t monitor_gpus(const struct run *r)
 }
 
 /* What a run declares against what its logs show, and the values left unknown. */
-static void check_run(struct analysis *a, const struct run_result *rr)
+static void check_run(struct analysis *a, const struct run *r, const struct run_result *rr)
 {
-	const struct run *r = rr->run;
 	const char *inferred;
 	size_t smi = monitor_gpus(r);
 
@@ -197,6 +196,54 @@ static void check_run(struct analysis *a, const struct run_result *rr)
 					 rr->name, rr->gpu[g].rank);
 }
 
+static const char *own(struct analysis *a, const char *s)
+{
+	return s ? arena_strdup(&a->arena, s) : NULL;
+}
+
+/* Copies what a run's result takes from the model: its files, the monitor's samples, names. */
+static void detach_run(struct analysis *a, const struct run *r, struct run_result *rr)
+{
+	rr->status_from_log = r->status != RUN_UNKNOWN;
+	rr->nsources = r->nsources;
+	rr->sources = arena_alloc(&a->arena, (r->nsources ? r->nsources : 1) * sizeof(*rr->sources));
+	for (size_t i = 0; i < r->nsources; i++) {
+		rr->sources[i] = r->sources[i];
+		rr->sources[i].path = own(a, r->sources[i].path);
+		rr->sources[i].format = own(a, r->sources[i].format);
+	}
+	rr->nmonitor = r->ngpu;
+	rr->monitor = arena_alloc(&a->arena, (r->ngpu ? r->ngpu : 1) * sizeof(*rr->monitor));
+	for (size_t i = 0; i < r->ngpu; i++) {
+		rr->monitor[i] = r->gpu[i];
+		rr->monitor[i].name = NULL;	/* the GPU's name is per_gpu[].name */
+	}
+	rr->name = own(a, rr->name);
+	rr->strategy = own(a, rr->strategy);
+	rr->precision_declared = own(a, rr->precision_declared);
+	rr->transport = own(a, rr->transport);
+	rr->link = own(a, rr->link);
+	rr->nccl_version = own(a, rr->nccl_version);
+	for (size_t g = 0; g < rr->ngpu; g++) {
+		rr->gpu[g].name = own(a, rr->gpu[g].name);
+		for (size_t k = 0; k < rr->gpu[g].ntop; k++)
+			rr->gpu[g].top[k].name = own(a, rr->gpu[g].top[k].name);
+	}
+}
+
+/*
+ * The strings the stages took from the trial become the analysis' own, so
+ * that the trial may be freed before the result is rendered.
+ */
+static void detach(struct analysis *a)
+{
+	a->title = own(a, a->title);
+	for (size_t i = 0; i < a->cmp.nconfounds; i++) {
+		a->cmp.confounds[i].baseline = own(a, a->cmp.confounds[i].baseline);
+		a->cmp.confounds[i].candidate = own(a, a->cmp.confounds[i].candidate);
+	}
+}
+
 struct analysis *analysis_run(const struct trial *t)
 {
 	struct analysis *a = xcalloc(1, sizeof(*a));
@@ -210,11 +257,14 @@ struct analysis *analysis_run(const struct trial *t)
 	findings_from_diags(a, &t->diags);
 	for (size_t i = 0; i < t->nruns; i++) {
 		analysis_run_one(a, t, &t->runs[i], &a->runs[i]);
-		check_precision(a, &a->runs[i]);
-		check_run(a, &a->runs[i]);
+		check_precision(a, &t->runs[i], &a->runs[i]);
+		check_run(a, &t->runs[i], &a->runs[i]);
 	}
 	analysis_compare(a, t);
 	analysis_advise(a, t);
+	for (size_t i = 0; i < t->nruns; i++)
+		detach_run(a, &t->runs[i], &a->runs[i]);
+	detach(a);
 	return a;
 }
 

@@ -2,9 +2,9 @@
  * analysis: from a loaded trial, the numbers and verdict of DESIGN §5, as a
  * struct analysis (analysis/result.h). The trial is only read.
  *
- * Ownership: the analysis owns everything it points to, except run_result.run
- * and run_result.monitor, which borrow from the trial: free the analysis
- * before the trial.
+ * Ownership: the analysis owns everything it points to (copies of what it
+ * takes from the trial), so the trial may be freed as soon as analysis_run()
+ * returns.
  */
 #ifndef ANALYSIS_ANALYSIS_H
 #define ANALYSIS_ANALYSIS_H

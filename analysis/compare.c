@@ -76,8 +76,11 @@ static void compare_str(struct analysis *a, enum confound_what w, const char *b,
 		add_confound(a, w, b, c, true, why);
 }
 
-static void confounds(struct analysis *a, const struct run_result *b, const struct run_result *c)
+static void confounds(struct analysis *a, const struct trial *t, const struct run_result *b,
+		      const struct run_result *c)
 {
+	const struct run_facts *bd = &t->runs[a->cmp.baseline].declared;
+	const struct run_facts *cd = &t->runs[a->cmp.candidate].declared;
 	enum hypothesis h = a->hypothesis;
 
 	if (b->precision_observed != DT_UNKNOWN && c->precision_observed != DT_UNKNOWN &&
@@ -94,9 +97,8 @@ static void confounds(struct analysis *a, const struct run_result *b, const stru
 			    "each GPU processed a different batch: the throughput gain mixes batch size and hardware");
 	compare_int(a, CF_SEQ_LEN, b->seq_len, c->seq_len, true,
 		    "the sequence length differs: a step did different work");
-	compare_str(a, CF_DATASET, b->run->declared.dataset.v, c->run->declared.dataset.v,
-		    "the runs read different data");
-	compare_str(a, CF_MODEL, b->run->declared.model.v, c->run->declared.model.v,
+	compare_str(a, CF_DATASET, bd->dataset.v, cd->dataset.v, "the runs read different data");
+	compare_str(a, CF_MODEL, bd->model.v, cd->model.v,
 		    "the runs trained different models");
 	if ((c->steps_measured >= 0 && c->steps_measured < MIN_STEADY_STEPS) ||
 	    (h != HYP_FEASIBILITY && b->steps_measured >= 0 && b->steps_measured < MIN_STEADY_STEPS))
@@ -250,7 +252,7 @@ void analysis_compare(struct analysis *a, const struct trial *t)
 	cmp->scaling_efficiency = a->hypothesis == HYP_GLOBAL_BATCH ?
 				  cmp->throughput_ratio * b->gpus / c->gpus :
 				  cmp->speedup * b->gpus / c->gpus;
-	confounds(a, b, c);
+	confounds(a, t, b, c);
 	attribute(cmp, b, c);
 	if (a->hypothesis == HYP_UNSET) {
 		cmp->verdict = VERDICT_NONE;

@@ -7,7 +7,9 @@
  * Units: seconds (double), bytes (int64), GB/s = 1e9 bytes/s. A value that
  * is not known is NaN for doubles, -1 for counts and bytes, NULL for strings;
  * the JSON writer turns each into null. Strings are owned by the analysis'
- * arena, or are static.
+ * arena, or are static: the result holds no pointer into the trial it was
+ * computed from, so the trial may be freed first, and render/analysis_json.h
+ * can read the same struct back from analysis.json.
  */
 #ifndef ANALYSIS_RESULT_H
 #define ANALYSIS_RESULT_H
@@ -106,10 +108,10 @@ struct imbalance {
 };
 
 struct run_result {
-	const struct run *run;		/* the model's run (for names and sources only) */
 	const char *name;
 	int32_t gpus;			/* GPUs the run used */
 	enum run_status status;
+	bool status_from_log;		/* the logs said it; else inferred from the steps */
 	const char *strategy;		/* single|ddp|fsdp|zero|tensor|pipeline|device_map; NULL */
 	int64_t global_batch;		/* -1 unknown; likewise below */
 	int64_t micro_batch;
@@ -141,8 +143,10 @@ struct run_result {
 	double link_busbw_gbps;		/* the link's ceiling where known; NaN */
 	const char *link_busbw_source;	/* "nccl-tests" (measured) or "nominal" (a table); NULL */
 	struct imbalance imbalance;
-	struct gpu_sample *monitor;	/* nvidia-smi samples, for chart 8 (borrowed from the model) */
+	struct gpu_sample *monitor;	/* nvidia-smi samples, for chart 8 (copies; name NULL) */
 	size_t nmonitor;
+	struct source *sources;		/* the files the run was read from (copies) */
+	size_t nsources;
 };
 
 enum confound_what {

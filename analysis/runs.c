@@ -806,7 +806,6 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	size_t n = r->nranks ? r->nranks : gpus_without_traces(r, idx, 64);
 
 	memset(rr, 0, sizeof(*rr));
-	rr->run = r;
 	rr->name = r->name;
 	rr->steps_total = rr->steps_warmup = rr->steps_measured = -1;
 	rr->ngpu = n;
@@ -866,8 +865,6 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	rr->tokens_per_s = rr->seq_len > 0 ? rr->samples_per_s * (double)rr->seq_len : NAN;
 	rr->examples_processed = rr->global_batch > 0 && rr->steps_measured >= 0 ?
 				 rr->global_batch * rr->steps_measured : -1;
-	rr->monitor = r->gpu;
-	rr->nmonitor = r->ngpu;
 	for (size_t g = 0; g < n; g++) {
 		free(w[g].number);
 		free(w[g].bounds);

@@ -65,10 +65,14 @@ void print_diags(const struct diags *d);
 /* Prints only the errors of d (and, with -v, the rest): for commands whose output lists them all. */
 void print_errors(const struct diags *d);
 
-struct trial;
 struct analysis;
-/* Loads and analyses a trial directory, printing diagnostics; returns an exit status. */
-int load_and_analyze(const char *dir, struct trial **tp, struct analysis **ap);
+/*
+ * The analysis of PATH: a trial directory (loaded, analysed and freed), or an
+ * analysis.json (read back), told apart by content. Prints diagnostics and
+ * returns an exit status; *ap is set (free it with analysis_free()) unless
+ * the status is EXIT_NO_INPUT without anything to report.
+ */
+int load_and_analyze(const char *path, struct analysis **ap);
 
 int cmd_inspect(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);

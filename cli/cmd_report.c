@@ -66,7 +66,6 @@ int cmd_report(int argc, char **argv)
 {
 	const char *dir = argv[0], *out = out_dir;
 	char *def = NULL;
-	struct trial *t;
 	struct analysis *a;
 	struct diags d = DIAGS_INIT;
 	int ret;
@@ -77,7 +76,7 @@ int cmd_report(int argc, char **argv)
 		return usage_error("report", "one TRIAL at a time (use 'scaleaudit batch' for more)");
 	if (!out)
 		out = def = default_out(dir);
-	ret = load_and_analyze(dir, &t, &a);
+	ret = load_and_analyze(dir, &a);
 	if (a && ret != EXIT_NO_INPUT) {
 		if (report_write(a, out, &d) < 0 || write_json(a, out) < 0) {
 			print_diags(&d);
@@ -89,7 +88,6 @@ int cmd_report(int argc, char **argv)
 	}
 	diags_release(&d);
 	analysis_free(a);
-	trial_free(t);
 	free(def);
 	text_release();
 	return ret;

@@ -67,12 +67,15 @@ static const struct command commands[] = {
 	  .description = "Reads every log of the trial directory TRIAL (its runs are its "
 		"subdirectories), decides what the second GPU bought and why, and writes into "
 		"DIR: report.pdf, summary.md, analysis.json and the charts as PNG and SVG. "
-		"Then prints the paths of report.pdf, summary.md and analysis.json." },
+		"Then prints the paths of report.pdf, summary.md and analysis.json. "
+		"TRIAL may also be an analysis.json that report wrote: the report is drawn "
+		"again from it alone, without the logs." },
 	{ .name = "analyze", .run = cmd_analyze, .options = analyze_options, .exits = analyze_exits,
 	  .summary = "print the verdict and the numbers of a trial",
 	  .synopsis = "TRIAL",
 	  .description = "Prints the hypothesis and verdict, speedup and scaling efficiency, "
-		"where the time went per GPU, memory per GPU, confounds and recommendations." },
+		"where the time went per GPU, memory per GPU, confounds and recommendations. "
+		"TRIAL may also be an analysis.json that report or analyze --json wrote." },
 	{ .name = "inspect", .run = cmd_inspect, .options = inspect_options, .exits = inspect_exits,
 	  .summary = "say what each file is and what was read from it",
 	  .synopsis = "PATH...",

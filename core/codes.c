@@ -9,6 +9,9 @@
 /* By layer, then by code: docs/codes.md lists them in this order. */
 static const struct code_info table[] = {
 	/* reading the trial's files */
+	{ "analysis-json", E, CODE_INPUT, "analysis.json reader (`analyze` and `report` given an analysis.json)",
+	  "The file given in place of a trial is not an analysis.json that scaleaudit can read: not JSON, cut short, of a layout this version does not know, or a value of the wrong type at the byte named.",
+	  "Give the trial directory instead, or the analysis.json exactly as `report` or `analyze --json` wrote it (a newer scaleaudit's file needs that version)." },
 	{ "bad-base", W, CODE_INPUT, "Kineto trace reader",
 	  "The trace's `baseTimeNanoseconds` is out of range, so its times are kept relative to the start of the trace.",
 	  "Nothing is lost within the trace; if it was edited or converted, export it again from the profiler." },

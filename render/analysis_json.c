@@ -1,269 +1,994 @@
 #include "render/analysis_json.h"
 
+#include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
+#include "core/jtree.h"
+#include "core/xalloc.h"
 #include "render/json.h"
 
-static void key_str(yajl_gen g, const char *k, const char *v)
+/*
+ * The layout: one table of fields per struct, walked by the writer and by the
+ * reader. A field is a key, how its value is stored (kind), where (offset and
+ * size in the struct) and what the kind needs (aux).
+ */
+enum kind {
+	K_STR,		/* const char *; NULL is null */
+	K_TEXT,		/* const char * that is never NULL: null or missing is an error */
+	K_STR_UNKNOWN,	/* const char *; NULL is written "unknown", which reads back as NULL */
+	K_COUNT,	/* int32_t or int64_t; negative (unknown) is null, null reads -1 */
+	K_INT,		/* int64_t written as it is (a step number) */
+	K_INDEX,	/* size_t index */
+	K_NUM,		/* double; NaN is null */
+	K_POS,		/* double; 0 or less (none) is null, null reads 0 */
+	K_NONNEG,	/* double; negative (unknown) is null, null reads -1 */
+	K_BOOL,
+	K_ENUM,		/* an enum (or bool) of `size` bytes, by name: aux is a struct names */
+	K_OBJ,		/* aux: the fields of a nested object at base + off; key NULL: inlined */
+	K_ARR,		/* aux: a struct array */
+	K_SPECIAL,	/* aux: a struct special */
+};
+
+struct field {
+	const char *key;
+	enum kind kind;
+	size_t off;
+	size_t size;
+	const void *aux;
+};
+
+struct names {
+	const char *(*name)(int v);	/* the name of value v; NULL: written null */
+	int count;			/* values 0 .. count - 1 */
+	bool zero_null;			/* value 0 is written null */
+};
+
+struct array {
+	size_t count_off;		/* the size_t count beside the pointer */
+	size_t elem_size;
+	const struct field *elem;
+	bool heap;			/* malloc'd (analysis_free() frees it), else in the arena */
+};
+
+struct wctx {
+	yajl_gen g;
+	const struct analysis *a;
+};
+
+struct jnode;
+struct rctx;
+
+struct special {
+	void (*write)(struct wctx *w, const void *base);
+	int (*read)(struct rctx *r, const struct jnode *n, void *base);	/* n NULL: missing */
+};
+
+#define F(T, m, k, kind, aux) { k, kind, offsetof(T, m), sizeof(((T *)0)->m), aux }
+#define SUB(k, fields) { k, K_OBJ, 0, 0, fields }
+#define SUBAT(T, m, k, fields) { k, K_OBJ, offsetof(T, m), 0, fields }
+#define SPECIAL(k, s) { k, K_SPECIAL, 0, 0, s }
+#define END { NULL, K_STR, 0, 0, NULL }
+
+/* --- enumerated values, by the names the rest of the program gives them --- */
+
+static const char *status_at(int v) { return run_status_name((enum run_status)v); }
+static const char *hypothesis_at(int v) { return hypothesis_name((enum hypothesis)v); }
+static const char *question_at(int v) { return question_name((enum question)v); }
+static const char *dtype_at(int v) { return dtype_name((enum dtype)v); }
+static const char *coll_at(int v) { return coll_name((enum coll_op)v); }
+static const char *verdict_at(int v) { return verdict_name((enum verdict)v); }
+static const char *confound_at(int v) { return confound_name((enum confound_what)v); }
+static const char *severity_at(int v) { return diag_severity_name((enum diag_severity)v); }
+static const char *blocking_at(int v) { return v ? "blocking" : "warning"; }
+static const char *bw_source_at(int v) { return v ? "nccl-tests" : "trace"; }
+
+static const char *class_at(int v)
 {
-	json_key(g, k);
-	json_str(g, v);
+	static const char *const names[] = {
+		[EVC_COMPUTE] = "compute", [EVC_COMM] = "comm", [EVC_MEMORY] = "memory",
+	};
+
+	return names[v];
 }
 
-static void key_num(yajl_gen g, const char *k, double v)
+static const struct names status_names = { status_at, RUN_INCOMPLETE + 1, false };
+static const struct names hypothesis_names = { hypothesis_at, HYP_FEASIBILITY + 1, false };
+static const struct names question_names = { question_at, Q_HPARAM_SWEEP + 1, false };
+static const struct names dtype_names = { dtype_at, DT_COUNT, true };
+static const struct names coll_names = { coll_at, COLL_COUNT, false };
+static const struct names verdict_names = { verdict_at, VERDICT_INCONCLUSIVE + 1, false };
+static const struct names confound_names = { confound_at, CF_STEPS + 1, false };
+static const struct names severity_names = { severity_at, DIAG_INFO + 1, false };
+static const struct names blocking_names = { blocking_at, 2, false };
+static const struct names bw_source_names = { bw_source_at, 2, false };
+static const struct names class_names = { class_at, EVC_MEMORY + 1, false };
+
+/* --- where the reader is, and its first error --- */
+
+#define MAX_PATH 256
+
+struct rctx {
+	struct analysis *a;
+	char path[MAX_PATH];	/* of the value being decoded: "runs[0].gpus" */
+	size_t plen;
+	const struct jnode *obj;	/* the object being decoded: where a missing key is */
+	const char *err;	/* the first error; NULL none */
+	int64_t err_at;
+};
+
+static int rfail(struct rctx *r, const struct jnode *n, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int rfail(struct rctx *r, const struct jnode *n, const char *fmt, ...)
 {
-	json_key(g, k);
-	json_num(g, v);
+	char msg[512];
+	va_list ap;
+
+	if (r->err)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	r->err = arena_strdup(&r->a->arena, msg);
+	r->err_at = n ? n->at : r->obj ? r->obj->at : 0;
+	return -1;
 }
 
-/* A count or byte size: -1 means unknown. */
-static void key_int(yajl_gen g, const char *k, int64_t v)
+static int wrong_type(struct rctx *r, const struct jnode *n, const char *want)
 {
-	json_key(g, k);
-	if (v < 0)
-		yajl_gen_null(g);
-	else
-		json_int(g, v);
+	return rfail(r, n, "'%s' is %s, not %s", r->path, jtree_type_name(n->type), want);
 }
 
-static void parts(yajl_gen g, const char *k, const struct step_parts *p, bool all)
+static size_t path_push(struct rctx *r, const char *key, size_t index)
 {
-	json_key(g, k);
-	yajl_gen_map_open(g);
-	key_num(g, "compute", p->compute);
-	key_num(g, "exposed_comm", p->exposed_comm);
-	key_num(g, "memory", p->memory);
-	key_num(g, "idle", p->idle);
-	if (all) {
-		key_num(g, "comm_total", p->comm_total);
-		key_num(g, "overlapped_comm", p->overlapped_comm);
+	size_t old = r->plen;
+	int n = key ? snprintf(r->path + old, MAX_PATH - old, "%s%s", old ? "." : "", key)
+		: snprintf(r->path + old, MAX_PATH - old, "[%zu]", index);
+
+	r->plen = n < 0 || old + (size_t)n >= MAX_PATH ? MAX_PATH - 1 : old + (size_t)n;
+	return old;
+}
+
+static void path_pop(struct rctx *r, size_t old)
+{
+	r->plen = old;
+	r->path[old] = '\0';
+}
+
+/* --- storing integers of any width --- */
+
+static int64_t get_int(const void *p, size_t size)
+{
+	switch (size) {
+	case 1: return *(const uint8_t *)p;
+	case 4: return *(const int32_t *)p;
+	default: return *(const int64_t *)p;
 	}
-	yajl_gen_map_close(g);
 }
 
-static void precision(yajl_gen g, const struct run_result *r)
+static void set_int(void *p, size_t size, int64_t v)
 {
-	json_key(g, "precision");
-	yajl_gen_map_open(g);
-	key_str(g, "declared", r->precision_declared);
-	key_str(g, "observed", r->precision_observed != DT_UNKNOWN ?
-			       dtype_name(r->precision_observed) : NULL);
-	json_key(g, "matmul_share");
-	yajl_gen_map_open(g);
+	switch (size) {
+	case 1: *(uint8_t *)p = (uint8_t)v; break;
+	case 4: *(int32_t *)p = (int32_t)v; break;
+	default: *(int64_t *)p = v; break;
+	}
+}
+
+static int64_t int_max(size_t size)
+{
+	return size == 1 ? UINT8_MAX : size == 4 ? INT32_MAX : INT64_MAX;
+}
+
+/* --- writing --- */
+
+static void write_fields(struct wctx *w, const struct field *f, const void *base);
+
+static void write_enum(struct wctx *w, const struct field *f, const void *p)
+{
+	const struct names *nm = f->aux;
+	int64_t v = get_int(p, f->size);
+
+	json_str(w->g, (nm->zero_null && v == 0) || v < 0 || v >= nm->count ? NULL : nm->name((int)v));
+}
+
+static void write_array(struct wctx *w, const struct field *f, const void *base)
+{
+	const struct array *ar = f->aux;
+	const char *elems = *(const char *const *)((const char *)base + f->off);
+	size_t n = *(const size_t *)((const char *)base + ar->count_off);
+
+	yajl_gen_array_open(w->g);
+	for (size_t i = 0; i < n; i++) {
+		yajl_gen_map_open(w->g);
+		write_fields(w, ar->elem, elems + i * ar->elem_size);
+		yajl_gen_map_close(w->g);
+	}
+	yajl_gen_array_close(w->g);
+}
+
+static void write_value(struct wctx *w, const struct field *f, const void *base)
+{
+	const void *p = (const char *)base + f->off;
+	double d;
+
+	switch (f->kind) {
+	case K_STR:
+	case K_TEXT:
+		json_str(w->g, *(const char *const *)p);
+		break;
+	case K_STR_UNKNOWN:
+		json_str(w->g, *(const char *const *)p ? *(const char *const *)p : "unknown");
+		break;
+	case K_COUNT:
+		if (get_int(p, f->size) < 0)
+			yajl_gen_null(w->g);
+		else
+			json_int(w->g, get_int(p, f->size));
+		break;
+	case K_INT:
+		json_int(w->g, *(const int64_t *)p);
+		break;
+	case K_INDEX:
+		json_int(w->g, (int64_t)*(const size_t *)p);
+		break;
+	case K_NUM:
+	case K_POS:
+	case K_NONNEG:
+		d = *(const double *)p;
+		json_num(w->g, (f->kind == K_POS && d <= 0) || (f->kind == K_NONNEG && d < 0) ? NAN : d);
+		break;
+	case K_BOOL:
+		yajl_gen_bool(w->g, *(const bool *)p);
+		break;
+	case K_ENUM:
+		write_enum(w, f, p);
+		break;
+	case K_OBJ:
+		yajl_gen_map_open(w->g);
+		write_fields(w, f->aux, p);
+		yajl_gen_map_close(w->g);
+		break;
+	case K_ARR:
+		write_array(w, f, base);
+		break;
+	case K_SPECIAL:
+		((const struct special *)f->aux)->write(w, base);
+		break;
+	}
+}
+
+static void write_fields(struct wctx *w, const struct field *f, const void *base)
+{
+	for (; f->key || f->aux; f++) {
+		if (!f->key) {		/* an inlined object: its fields are this object's */
+			write_fields(w, f->aux, (const char *)base + f->off);
+			continue;
+		}
+		json_key(w->g, f->key);
+		write_value(w, f, base);
+	}
+}
+
+/* --- reading --- */
+
+static int read_fields(struct rctx *r, const struct jnode *obj, const struct field *f, void *base);
+
+static int read_str(struct rctx *r, const struct field *f, const struct jnode *n, void *p)
+{
+	const char **s = p;
+
+	*s = NULL;
+	if (!n || n->type == J_NULL) {
+		if (f->kind == K_TEXT)
+			return rfail(r, n, "'%s' is %s, not a string", r->path, n ? "null" : "missing");
+		return 0;
+	}
+	if (n->type != J_STR)
+		return wrong_type(r, n, "a string");
+	if (f->kind == K_STR_UNKNOWN && !strcmp(n->s, "unknown"))
+		return 0;
+	*s = arena_strdup(&r->a->arena, n->s);	/* the tree goes when the parse ends */
+	return 0;
+}
+
+static int read_int(struct rctx *r, const struct field *f, const struct jnode *n, void *p)
+{
+	int64_t dflt = f->kind == K_COUNT ? -1 : 0;
+
+	if (f->kind == K_INDEX) {
+		*(size_t *)p = 0;
+		if (!n || n->type == J_NULL)
+			return 0;
+		if (n->type != J_NUM || !n->is_int)
+			return wrong_type(r, n, "an integer");
+		if (n->i < 0)
+			return rfail(r, n, "'%s' is out of range", r->path);
+		*(size_t *)p = (size_t)n->i;
+		return 0;
+	}
+	set_int(p, f->size, dflt);
+	if (!n || n->type == J_NULL)
+		return 0;
+	if (n->type != J_NUM || !n->is_int)
+		return wrong_type(r, n, "an integer");
+	if (n->i > int_max(f->size) || n->i < -int_max(f->size))
+		return rfail(r, n, "'%s' is out of range", r->path);
+	set_int(p, f->size, n->i);
+	return 0;
+}
+
+static int read_num(struct rctx *r, const struct field *f, const struct jnode *n, double *p)
+{
+	*p = f->kind == K_POS ? 0 : f->kind == K_NONNEG ? -1 : NAN;
+	if (!n || n->type == J_NULL)
+		return 0;
+	if (n->type != J_NUM)
+		return wrong_type(r, n, "a number");
+	if (!isfinite(n->d))
+		return rfail(r, n, "'%s' is out of range", r->path);
+	*p = n->d;
+	return 0;
+}
+
+static int read_enum(struct rctx *r, const struct field *f, const struct jnode *n, void *p)
+{
+	const struct names *nm = f->aux;
+
+	set_int(p, f->size, 0);
+	if (!n || n->type == J_NULL)
+		return 0;
+	if (n->type != J_STR)
+		return wrong_type(r, n, "a string");
+	for (int v = 0; v < nm->count; v++) {
+		if (nm->name(v) && !strcmp(nm->name(v), n->s)) {
+			set_int(p, f->size, v);
+			return 0;
+		}
+	}
+	return rfail(r, n, "'%s' is '%s', which this scaleaudit does not know", r->path, n->s);
+}
+
+static int read_array(struct rctx *r, const struct field *f, const struct jnode *n, void *base)
+{
+	const struct array *ar = f->aux;
+	char **elems = (char **)((char *)base + f->off);
+	size_t *count = (size_t *)((char *)base + ar->count_off), i = 0, total = 0;
+
+	*elems = NULL;
+	*count = 0;
+	if (n && n->type != J_NULL && n->type != J_ARR)
+		return wrong_type(r, n, "an array");
+	for (const struct jnode *c = n ? n->child : NULL; c; c = c->next)
+		total++;
+	*elems = ar->heap ? xcalloc(total ? total : 1, ar->elem_size)
+		: arena_alloc(&r->a->arena, (total ? total : 1) * ar->elem_size);
+	*count = total;
+	for (const struct jnode *c = n ? n->child : NULL; c; c = c->next, i++) {
+		size_t old = path_push(r, NULL, i);
+
+		if (c->type != J_OBJ)
+			return wrong_type(r, c, "an object");
+		if (read_fields(r, c, ar->elem, *elems + i * ar->elem_size) < 0)
+			return -1;
+		path_pop(r, old);
+	}
+	return 0;
+}
+
+static int read_value(struct rctx *r, const struct field *f, const struct jnode *n, void *base)
+{
+	void *p = (char *)base + f->off;
+
+	switch (f->kind) {
+	case K_STR:
+	case K_TEXT:
+	case K_STR_UNKNOWN:
+		return read_str(r, f, n, p);
+	case K_COUNT:
+	case K_INT:
+	case K_INDEX:
+		return read_int(r, f, n, p);
+	case K_NUM:
+	case K_POS:
+	case K_NONNEG:
+		return read_num(r, f, n, p);
+	case K_BOOL:
+		*(bool *)p = false;
+		if (n && n->type != J_NULL && n->type != J_BOOL)
+			return wrong_type(r, n, "true or false");
+		*(bool *)p = n && n->type == J_BOOL && n->b;
+		return 0;
+	case K_ENUM:
+		return read_enum(r, f, n, p);
+	case K_OBJ:
+		if (n && n->type != J_NULL && n->type != J_OBJ)
+			return wrong_type(r, n, "an object");
+		return read_fields(r, n && n->type == J_OBJ ? n : NULL, f->aux, p);
+	case K_ARR:
+		return read_array(r, f, n, base);
+	case K_SPECIAL:
+		return ((const struct special *)f->aux)->read(r, n, base);
+	}
+	return 0;
+}
+
+/* Every field of the table from obj (NULL: all missing): missing keys read as null. */
+static int read_fields(struct rctx *r, const struct jnode *obj, const struct field *f, void *base)
+{
+	for (; f->key || f->aux; f++) {
+		size_t old;
+
+		if (!f->key) {
+			if (read_fields(r, obj, f->aux, (char *)base + f->off) < 0)
+				return -1;
+			continue;
+		}
+		old = path_push(r, f->key, 0);
+		r->obj = obj;
+		if (read_value(r, f, jtree_member(obj, f->key), base) < 0)
+			return -1;
+		r->obj = obj;
+		path_pop(r, old);
+	}
+	return 0;
+}
+
+/* --- the layout of analysis.json --- */
+
+static const struct field parts4[] = {
+	F(struct step_parts, compute, "compute", K_NUM, NULL),
+	F(struct step_parts, exposed_comm, "exposed_comm", K_NUM, NULL),
+	F(struct step_parts, memory, "memory", K_NUM, NULL),
+	F(struct step_parts, idle, "idle", K_NUM, NULL),
+	END
+};
+
+static const struct field parts6[] = {
+	{ NULL, K_OBJ, 0, 0, parts4 },
+	F(struct step_parts, comm_total, "comm_total", K_NUM, NULL),
+	F(struct step_parts, overlapped_comm, "overlapped_comm", K_NUM, NULL),
+	END
+};
+
+/* matmul_share: {dtype: share} for the dtypes that have one. */
+static void write_share(struct wctx *w, const void *base)
+{
+	const struct run_result *rr = base;
+
+	yajl_gen_map_open(w->g);
+	for (int d = 0; d < DT_COUNT; d++) {
+		if (isnan(rr->matmul_share[d]))
+			continue;
+		json_key(w->g, dtype_name((enum dtype)d));
+		json_num(w->g, rr->matmul_share[d]);
+	}
+	yajl_gen_map_close(w->g);
+}
+
+static int read_share(struct rctx *r, const struct jnode *n, void *base)
+{
+	struct run_result *rr = base;
+
 	for (int d = 0; d < DT_COUNT; d++)
-		if (!isnan(r->matmul_share[d]))
-			key_num(g, dtype_name((enum dtype)d), r->matmul_share[d]);
-	yajl_gen_map_close(g);
-	yajl_gen_map_close(g);
-}
+		rr->matmul_share[d] = NAN;
+	if (n && n->type != J_NULL && n->type != J_OBJ)
+		return wrong_type(r, n, "an object");
+	for (const struct jnode *c = n ? n->child : NULL; c; c = c->next) {
+		enum dtype d = strcmp(c->key, "unknown") ? dtype_from_name(c->key) : DT_UNKNOWN;
+		struct field f = { c->key, K_NUM, 0, sizeof(double), NULL };
+		size_t old;
 
-static void per_gpu(yajl_gen g, const struct run_result *r)
-{
-	json_key(g, "per_gpu");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < r->ngpu; i++) {
-		const struct gpu_result *x = &r->gpu[i];
-
-		yajl_gen_map_open(g);
-		key_int(g, "rank", x->rank);
-		key_int(g, "device", x->device);
-		key_str(g, "name", x->name);
-		key_int(g, "memory_total_bytes", x->memory_total);
-		key_int(g, "peak_memory_bytes", x->peak_memory);
-		key_str(g, "peak_memory_source", x->peak_source);
-		json_key(g, "peak_memory_by_source");
-		yajl_gen_map_open(g);
-		for (int s = 0; s < MEM_NSOURCES; s++)
-			key_int(g, mem_source_name((enum mem_source)s), x->peak_by_source[s]);
-		yajl_gen_map_close(g);
-		key_num(g, "mean_step_s", x->mean_step_s);
-		parts(g, "step_s", &x->step_s, true);
-		yajl_gen_map_close(g);
+		if (d == DT_UNKNOWN && strcmp(c->key, "unknown"))
+			continue;	/* a dtype of a later version */
+		old = path_push(r, c->key, 0);
+		if (read_num(r, &f, c, &rr->matmul_share[d]) < 0)
+			return -1;
+		path_pop(r, old);
 	}
-	yajl_gen_array_close(g);
+	return 0;
 }
 
-static void comm(yajl_gen g, const struct run_result *r)
-{
-	json_key(g, "comm");
-	yajl_gen_map_open(g);
-	key_str(g, "transport", r->transport ? r->transport : "unknown");
-	key_str(g, "link", r->link ? r->link : "unknown");
-	key_str(g, "nccl_version", r->nccl_version);
-	key_num(g, "link_busbw_gbps", r->link_busbw_gbps);
-	key_str(g, "link_busbw_source", r->link_busbw_source);
-	json_key(g, "collectives");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < r->ncoll; i++) {
-		const struct coll_result *c = &r->coll[i];
+static const struct special share = { write_share, read_share };
 
-		yajl_gen_map_open(g);
-		key_str(g, "op", coll_name(c->op));
-		key_str(g, "dtype", c->dtype != DT_UNKNOWN ? dtype_name(c->dtype) : NULL);
-		key_num(g, "bytes_per_step", c->bytes_per_step > 0 ? c->bytes_per_step : NAN);
-		key_num(g, "time_per_step_s", c->time_per_step_s);
-		key_num(g, "calls_per_step", c->calls_per_step);
-		key_num(g, "algbw_gbps", c->algbw_gbps);
-		key_num(g, "busbw_gbps", c->busbw_gbps);
-		key_num(g, "link_fraction", c->link_fraction);
-		yajl_gen_map_close(g);
+/* peak_memory_by_source: every source, null where it says nothing. */
+static void write_by_source(struct wctx *w, const void *base)
+{
+	const struct gpu_result *g = base;
+
+	yajl_gen_map_open(w->g);
+	for (int s = 0; s < MEM_NSOURCES; s++) {
+		json_key(w->g, mem_source_name((enum mem_source)s));
+		if (g->peak_by_source[s] < 0)
+			yajl_gen_null(w->g);
+		else
+			json_int(w->g, g->peak_by_source[s]);
 	}
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
+	yajl_gen_map_close(w->g);
 }
 
-static void imbalance(yajl_gen g, const struct imbalance *im)
+static int read_by_source(struct rctx *r, const struct jnode *n, void *base)
 {
-	json_key(g, "imbalance");
-	yajl_gen_map_open(g);
-	key_num(g, "memory_ratio", im->memory_ratio);
-	key_num(g, "busy_ratio", im->busy_ratio);
-	json_key(g, "flagged");
-	yajl_gen_bool(g, im->flagged);
-	key_str(g, "reason", im->reason);
-	key_int(g, "saturated_rank", im->saturated_rank);
-	key_int(g, "waiting_rank", im->waiting_rank);
-	yajl_gen_map_close(g);
-}
+	struct gpu_result *g = base;
 
-static void sources(yajl_gen g, const struct run *r)
-{
-	json_key(g, "sources");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < r->nsources; i++) {
-		yajl_gen_map_open(g);
-		key_str(g, "path", r->sources[i].path);
-		key_str(g, "format", r->sources[i].format);
-		key_int(g, "events", r->sources[i].events);
-		key_int(g, "errors", r->sources[i].errors);
-		yajl_gen_map_close(g);
+	if (n && n->type != J_NULL && n->type != J_OBJ)
+		return wrong_type(r, n, "an object");
+	for (int s = 0; s < MEM_NSOURCES; s++) {
+		struct field f = { "", K_COUNT, 0, sizeof(int64_t), NULL };
+		size_t old = path_push(r, mem_source_name((enum mem_source)s), 0);
+
+		if (read_int(r, &f, jtree_member(n, mem_source_name((enum mem_source)s)), &g->peak_by_source[s]) < 0)
+			return -1;
+		path_pop(r, old);
 	}
-	yajl_gen_array_close(g);
+	return 0;
 }
 
-static void run(yajl_gen g, const struct run_result *r)
+static const struct special by_source = { write_by_source, read_by_source };
+
+static const struct field step_fields[] = {
+	F(struct step_point, number, "step", K_INT, NULL),
+	F(struct step_point, window_s, "window_s", K_NUM, NULL),
+	F(struct step_point, warmup, "warmup", K_BOOL, NULL),
+	{ NULL, K_OBJ, offsetof(struct step_point, parts), 0, parts6 },
+	END
+};
+
+static const struct field kernel_fields[] = {
+	F(struct kernel_time, label, "label", K_TEXT, NULL),
+	F(struct kernel_time, name, "name", K_STR, NULL),
+	F(struct kernel_time, time_per_step_s, "time_per_step_s", K_NUM, NULL),
+	F(struct kernel_time, calls_per_step, "calls_per_step", K_COUNT, NULL),
+	F(struct kernel_time, cls, "class", K_ENUM, &class_names),
+	END
+};
+
+static const struct field lane_fields[] = {
+	F(struct lane_span, start_s, "start_s", K_NUM, NULL),
+	F(struct lane_span, end_s, "end_s", K_NUM, NULL),
+	F(struct lane_span, cls, "class", K_ENUM, &class_names),
+	END
+};
+
+static const struct array gpu_steps = {
+	offsetof(struct gpu_result, nsteps), sizeof(struct step_point), step_fields, true };
+static const struct array gpu_top = {
+	offsetof(struct gpu_result, ntop), sizeof(struct kernel_time), kernel_fields, false };
+static const struct array gpu_lanes = {
+	offsetof(struct gpu_result, nlanes), sizeof(struct lane_span), lane_fields, false };
+
+static const struct field gpu_fields[] = {
+	F(struct gpu_result, rank, "rank", K_COUNT, NULL),
+	F(struct gpu_result, device, "device", K_COUNT, NULL),
+	F(struct gpu_result, name, "name", K_STR, NULL),
+	F(struct gpu_result, memory_total, "memory_total_bytes", K_COUNT, NULL),
+	F(struct gpu_result, peak_memory, "peak_memory_bytes", K_COUNT, NULL),
+	F(struct gpu_result, peak_source, "peak_memory_source", K_STR, NULL),
+	SPECIAL("peak_memory_by_source", &by_source),
+	F(struct gpu_result, mean_step_s, "mean_step_s", K_NUM, NULL),
+	SUBAT(struct gpu_result, step_s, "step_s", parts6),
+	F(struct gpu_result, busy_s, "busy_s", K_NUM, NULL),
+	F(struct gpu_result, steps, "steps", K_ARR, &gpu_steps),
+	F(struct gpu_result, top, "top_kernels", K_ARR, &gpu_top),
+	F(struct gpu_result, lanes_window_s, "lanes_window_s", K_NUM, NULL),
+	F(struct gpu_result, lanes, "lanes", K_ARR, &gpu_lanes),
+	END
+};
+
+static const struct field coll_fields[] = {
+	F(struct coll_result, op, "op", K_ENUM, &coll_names),
+	F(struct coll_result, dtype, "dtype", K_ENUM, &dtype_names),
+	F(struct coll_result, bytes_per_step, "bytes_per_step", K_POS, NULL),
+	F(struct coll_result, time_per_step_s, "time_per_step_s", K_NUM, NULL),
+	F(struct coll_result, calls_per_step, "calls_per_step", K_NUM, NULL),
+	F(struct coll_result, algbw_gbps, "algbw_gbps", K_NUM, NULL),
+	F(struct coll_result, busbw_gbps, "busbw_gbps", K_NUM, NULL),
+	F(struct coll_result, link_fraction, "link_fraction", K_NUM, NULL),
+	END
+};
+
+static const struct field bw_fields[] = {
+	F(struct bw_point, op, "op", K_ENUM, &coll_names),
+	F(struct bw_point, bytes, "bytes", K_COUNT, NULL),
+	F(struct bw_point, busbw_gbps, "busbw_gbps", K_NUM, NULL),
+	F(struct bw_point, from_nccl_tests, "source", K_ENUM, &bw_source_names),
+	END
+};
+
+static const struct array run_coll = {
+	offsetof(struct run_result, ncoll), sizeof(struct coll_result), coll_fields, true };
+static const struct array run_bw = {
+	offsetof(struct run_result, nbw), sizeof(struct bw_point), bw_fields, true };
+
+static const struct field comm_fields[] = {
+	F(struct run_result, transport, "transport", K_STR_UNKNOWN, NULL),
+	F(struct run_result, link, "link", K_STR_UNKNOWN, NULL),
+	F(struct run_result, nccl_version, "nccl_version", K_STR, NULL),
+	F(struct run_result, link_busbw_gbps, "link_busbw_gbps", K_NUM, NULL),
+	F(struct run_result, link_busbw_source, "link_busbw_source", K_STR, NULL),
+	F(struct run_result, coll, "collectives", K_ARR, &run_coll),
+	F(struct run_result, bw, "busbw_by_size", K_ARR, &run_bw),
+	END
+};
+
+static const struct field imbalance_fields[] = {
+	F(struct imbalance, memory_ratio, "memory_ratio", K_NUM, NULL),
+	F(struct imbalance, busy_ratio, "busy_ratio", K_NUM, NULL),
+	F(struct imbalance, flagged, "flagged", K_BOOL, NULL),
+	F(struct imbalance, reason, "reason", K_STR, NULL),
+	F(struct imbalance, saturated_rank, "saturated_rank", K_COUNT, NULL),
+	F(struct imbalance, waiting_rank, "waiting_rank", K_COUNT, NULL),
+	END
+};
+
+static const struct field source_fields[] = {
+	F(struct source, path, "path", K_TEXT, NULL),
+	F(struct source, format, "format", K_TEXT, NULL),
+	F(struct source, events, "events", K_COUNT, NULL),
+	F(struct source, errors, "errors", K_COUNT, NULL),
+	END
+};
+
+static const struct field sample_fields[] = {
+	F(struct gpu_sample, ts, "ts_ns", K_COUNT, NULL),
+	F(struct gpu_sample, gpu, "gpu", K_COUNT, NULL),
+	F(struct gpu_sample, memory_used, "memory_used_bytes", K_COUNT, NULL),
+	F(struct gpu_sample, memory_total, "memory_total_bytes", K_COUNT, NULL),
+	F(struct gpu_sample, util_gpu, "util_gpu_percent", K_NONNEG, NULL),
+	F(struct gpu_sample, power_w, "power_w", K_NONNEG, NULL),
+	END
+};
+
+static const struct field precision_fields[] = {
+	F(struct run_result, precision_declared, "declared", K_STR, NULL),
+	F(struct run_result, precision_observed, "observed", K_ENUM, &dtype_names),
+	SPECIAL("matmul_share", &share),
+	END
+};
+
+static const struct field steps_fields[] = {
+	F(struct run_result, steps_total, "total", K_COUNT, NULL),
+	F(struct run_result, steps_warmup, "warmup", K_COUNT, NULL),
+	F(struct run_result, steps_measured, "measured", K_COUNT, NULL),
+	END
+};
+
+static const struct field step_time_fields[] = {
+	F(struct run_result, step_median_s, "median", K_NUM, NULL),
+	F(struct run_result, step_p10_s, "p10", K_NUM, NULL),
+	F(struct run_result, step_p90_s, "p90", K_NUM, NULL),
+	F(struct run_result, step_cv, "cv", K_NUM, NULL),
+	END
+};
+
+static const struct field throughput_fields[] = {
+	F(struct run_result, samples_per_s, "samples_per_s", K_NUM, NULL),
+	F(struct run_result, tokens_per_s, "tokens_per_s", K_NUM, NULL),
+	END
+};
+
+static const struct array run_gpus = {
+	offsetof(struct run_result, ngpu), sizeof(struct gpu_result), gpu_fields, false };
+static const struct array run_sources = {
+	offsetof(struct run_result, nsources), sizeof(struct source), source_fields, false };
+static const struct array run_monitor = {
+	offsetof(struct run_result, nmonitor), sizeof(struct gpu_sample), sample_fields, false };
+
+static const struct field run_fields[] = {
+	F(struct run_result, name, "name", K_TEXT, NULL),
+	F(struct run_result, gpus, "gpus", K_COUNT, NULL),
+	F(struct run_result, status, "status", K_ENUM, &status_names),
+	F(struct run_result, strategy, "strategy", K_STR, NULL),
+	F(struct run_result, global_batch, "global_batch", K_COUNT, NULL),
+	F(struct run_result, micro_batch, "micro_batch", K_COUNT, NULL),
+	F(struct run_result, grad_accum, "grad_accum", K_COUNT, NULL),
+	F(struct run_result, seq_len, "seq_len", K_COUNT, NULL),
+	SUB("precision", precision_fields),
+	SUB("steps", steps_fields),
+	SUB("step_time_s", step_time_fields),
+	SUB("throughput", throughput_fields),
+	F(struct run_result, examples_processed, "examples_processed", K_COUNT, NULL),
+	F(struct run_result, gpu, "per_gpu", K_ARR, &run_gpus),
+	SUB("comm", comm_fields),
+	SUBAT(struct run_result, imbalance, "imbalance", imbalance_fields),
+	F(struct run_result, sources, "sources", K_ARR, &run_sources),
+	F(struct run_result, status_from_log, "status_from_log", K_BOOL, NULL),
+	F(struct run_result, slowest, "slowest_gpu", K_INDEX, NULL),
+	F(struct run_result, monitor, "monitor", K_ARR, &run_monitor),
+	END
+};
+
+/* tool: who wrote the document and in which format; the reader checks it first. */
+static void write_tool(struct wctx *w, const void *base)
 {
-	yajl_gen_map_open(g);
-	key_str(g, "name", r->name);
-	key_int(g, "gpus", r->gpus);
-	key_str(g, "status", run_status_name(r->status));
-	key_str(g, "strategy", r->strategy);
-	key_int(g, "global_batch", r->global_batch);
-	key_int(g, "micro_batch", r->micro_batch);
-	key_int(g, "grad_accum", r->grad_accum);
-	key_int(g, "seq_len", r->seq_len);
-	precision(g, r);
-	json_key(g, "steps");
-	yajl_gen_map_open(g);
-	key_int(g, "total", r->steps_total);
-	key_int(g, "warmup", r->steps_warmup);
-	key_int(g, "measured", r->steps_measured);
-	yajl_gen_map_close(g);
-	json_key(g, "step_time_s");
-	yajl_gen_map_open(g);
-	key_num(g, "median", r->step_median_s);
-	key_num(g, "p10", r->step_p10_s);
-	key_num(g, "p90", r->step_p90_s);
-	key_num(g, "cv", r->step_cv);
-	yajl_gen_map_close(g);
-	json_key(g, "throughput");
-	yajl_gen_map_open(g);
-	key_num(g, "samples_per_s", r->samples_per_s);
-	key_num(g, "tokens_per_s", r->tokens_per_s);
-	yajl_gen_map_close(g);
-	key_int(g, "examples_processed", r->examples_processed);
-	per_gpu(g, r);
-	comm(g, r);
-	imbalance(g, &r->imbalance);
-	sources(g, r->run);
-	yajl_gen_map_close(g);
+	(void)base;
+	yajl_gen_map_open(w->g);
+	json_key(w->g, "name");
+	json_str(w->g, "scaleaudit");
+	json_key(w->g, "version");
+	json_str(w->g, SCALEAUDIT_VERSION);
+	json_key(w->g, "format");
+	json_int(w->g, ANALYSIS_JSON_FORMAT);
+	yajl_gen_map_close(w->g);
 }
 
-static void comparison(yajl_gen g, const struct analysis *a)
+static int read_tool(struct rctx *r, const struct jnode *n, void *base)
 {
-	const struct comparison *c = &a->cmp;
+	const struct jnode *name = jtree_member(n, "name"), *format = jtree_member(n, "format");
 
-	json_key(g, "comparison");
-	yajl_gen_map_open(g);
-	key_str(g, "baseline", c->valid ? a->runs[c->baseline].name : NULL);
-	key_str(g, "candidate", c->valid ? a->runs[c->candidate].name : NULL);
-	key_num(g, "speedup", c->speedup);
-	key_num(g, "throughput_ratio", c->throughput_ratio);
-	key_num(g, "scaling_efficiency", c->scaling_efficiency);
-	json_key(g, "confounds");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < c->nconfounds; i++) {
-		yajl_gen_map_open(g);
-		key_str(g, "what", confound_name(c->confounds[i].what));
-		key_str(g, "baseline", c->confounds[i].baseline);
-		key_str(g, "candidate", c->confounds[i].candidate);
-		key_str(g, "severity", c->confounds[i].blocking ? "blocking" : "warning");
-		key_str(g, "why", c->confounds[i].why);
-		yajl_gen_map_close(g);
+	(void)base;
+	if (!n || n->type != J_OBJ || !name || name->type != J_STR)
+		return rfail(r, n, "not a scaleaudit analysis: no 'tool.name'");
+	if (strcmp(name->s, "scaleaudit"))
+		return rfail(r, name, "not a scaleaudit analysis: 'tool.name' is '%s'", name->s);
+	if (!format || format->type == J_NULL)
+		return rfail(r, n, "no 'tool.format': written by a scaleaudit older than format 1, "
+			     "which left out what a report is drawn from");
+	if (format->type != J_NUM || !format->is_int) {
+		path_push(r, "format", 0);
+		return wrong_type(r, format, "an integer");
 	}
-	yajl_gen_array_close(g);
-	parts(g, "attribution_s", &c->attribution_s, false);
-	key_num(g, "ideal_s", c->ideal_s);
-	key_num(g, "actual_s", c->actual_s);
-	key_str(g, "verdict", verdict_name(c->verdict));
-	key_str(g, "reason", c->reason);
-	yajl_gen_map_close(g);
+	if (format->i < 1 || format->i > ANALYSIS_JSON_FORMAT)
+		return rfail(r, format, "'tool.format' is %lld: this scaleaudit reads format %d",
+			     (long long)format->i, ANALYSIS_JSON_FORMAT);
+	return 0;
 }
 
-static void lists(yajl_gen g, const struct analysis *a)
+static const struct special tool = { write_tool, read_tool };
+
+/* The names of the compared runs (written twice: in trial and in comparison). */
+static void write_role(struct wctx *w, const struct comparison *c, size_t run)
 {
-	json_key(g, "recommendations");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < a->nrecs; i++) {
-		yajl_gen_map_open(g);
-		key_str(g, "id", a->recs[i].id);
-		key_str(g, "text", a->recs[i].text);
-		yajl_gen_map_close(g);
-	}
-	yajl_gen_array_close(g);
-	json_key(g, "findings");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < a->nfindings; i++) {
-		yajl_gen_map_open(g);
-		key_str(g, "severity", diag_severity_name(a->findings[i].severity));
-		key_str(g, "code", a->findings[i].code);
-		key_str(g, "message", a->findings[i].message);
-		key_str(g, "source", a->findings[i].source);
-		yajl_gen_map_close(g);
-	}
-	yajl_gen_array_close(g);
+	json_str(w->g, c->valid ? w->a->runs[run].name : NULL);
 }
+
+static void write_baseline(struct wctx *w, const void *base)
+{
+	write_role(w, &w->a->cmp, w->a->cmp.baseline);
+	(void)base;
+}
+
+static void write_candidate(struct wctx *w, const void *base)
+{
+	write_role(w, &w->a->cmp, w->a->cmp.candidate);
+	(void)base;
+}
+
+/* trial.baseline and trial.candidate repeat comparison's: read there. */
+static int read_nothing(struct rctx *r, const struct jnode *n, void *base)
+{
+	(void)r;
+	(void)n;
+	(void)base;
+	return 0;
+}
+
+static int read_role(struct rctx *r, const struct jnode *n, size_t *run)
+{
+	struct analysis *a = r->a;
+
+	*run = 0;
+	if (!n || n->type == J_NULL)
+		return 0;
+	if (n->type != J_STR)
+		return wrong_type(r, n, "a string");
+	for (size_t i = 0; i < a->nruns; i++) {
+		if (!strcmp(a->runs[i].name, n->s)) {
+			*run = i;
+			a->cmp.valid = true;
+			return 0;
+		}
+	}
+	return rfail(r, n, "'%s' names no run: '%s'", r->path, n->s);
+}
+
+static int read_baseline(struct rctx *r, const struct jnode *n, void *base)
+{
+	(void)base;
+	return read_role(r, n, &r->a->cmp.baseline);
+}
+
+static int read_candidate(struct rctx *r, const struct jnode *n, void *base)
+{
+	(void)base;
+	return read_role(r, n, &r->a->cmp.candidate);
+}
+
+static const struct special trial_baseline = { write_baseline, read_nothing };
+static const struct special trial_candidate = { write_candidate, read_nothing };
+static const struct special cmp_baseline = { write_baseline, read_baseline };
+static const struct special cmp_candidate = { write_candidate, read_candidate };
+
+static const struct field trial_fields[] = {
+	F(struct analysis, title, "title", K_STR, NULL),
+	F(struct analysis, hypothesis, "hypothesis", K_ENUM, &hypothesis_names),
+	SPECIAL("baseline", &trial_baseline),
+	SPECIAL("candidate", &trial_candidate),
+	F(struct analysis, question, "question", K_ENUM, &question_names),
+	F(struct analysis, memory_reserve_bytes, "memory_reserve_bytes", K_NUM, NULL),
+	END
+};
+
+static const struct field confound_fields[] = {
+	F(struct confound, what, "what", K_ENUM, &confound_names),
+	F(struct confound, baseline, "baseline", K_STR, NULL),
+	F(struct confound, candidate, "candidate", K_STR, NULL),
+	F(struct confound, blocking, "severity", K_ENUM, &blocking_names),
+	F(struct confound, why, "why", K_TEXT, NULL),
+	END
+};
+
+static const struct array cmp_confounds = {
+	offsetof(struct comparison, nconfounds), sizeof(struct confound), confound_fields, true };
+
+static const struct field comparison_fields[] = {
+	SPECIAL("baseline", &cmp_baseline),
+	SPECIAL("candidate", &cmp_candidate),
+	F(struct comparison, speedup, "speedup", K_NUM, NULL),
+	F(struct comparison, throughput_ratio, "throughput_ratio", K_NUM, NULL),
+	F(struct comparison, scaling_efficiency, "scaling_efficiency", K_NUM, NULL),
+	F(struct comparison, confounds, "confounds", K_ARR, &cmp_confounds),
+	SUBAT(struct comparison, attribution_s, "attribution_s", parts4),
+	F(struct comparison, ideal_s, "ideal_s", K_NUM, NULL),
+	F(struct comparison, actual_s, "actual_s", K_NUM, NULL),
+	F(struct comparison, verdict, "verdict", K_ENUM, &verdict_names),
+	F(struct comparison, reason, "reason", K_STR, NULL),
+	END
+};
+
+static const struct field rec_fields[] = {
+	F(struct recommendation, id, "id", K_TEXT, NULL),
+	F(struct recommendation, text, "text", K_TEXT, NULL),
+	END
+};
+
+static const struct field finding_fields[] = {
+	F(struct finding, severity, "severity", K_ENUM, &severity_names),
+	F(struct finding, code, "code", K_TEXT, NULL),
+	F(struct finding, message, "message", K_TEXT, NULL),
+	F(struct finding, source, "source", K_STR, NULL),
+	END
+};
+
+static const struct array analysis_runs = {
+	offsetof(struct analysis, nruns), sizeof(struct run_result), run_fields, false };
+static const struct array analysis_recs = {
+	offsetof(struct analysis, nrecs), sizeof(struct recommendation), rec_fields, true };
+static const struct array analysis_findings = {
+	offsetof(struct analysis, nfindings), sizeof(struct finding), finding_fields, true };
+
+static const struct field analysis_fields[] = {
+	SPECIAL("tool", &tool),
+	SUB("trial", trial_fields),
+	F(struct analysis, runs, "runs", K_ARR, &analysis_runs),
+	SUBAT(struct analysis, cmp, "comparison", comparison_fields),
+	F(struct analysis, recs, "recommendations", K_ARR, &analysis_recs),
+	F(struct analysis, findings, "findings", K_ARR, &analysis_findings),
+	END
+};
 
 int analysis_write_json(const struct analysis *a, FILE *f)
 {
-	yajl_gen g = json_new();
-	const struct comparison *c = &a->cmp;
+	struct wctx w = { .g = json_new(), .a = a };
 	int rc;
 
-	yajl_gen_map_open(g);
-	json_key(g, "tool");
-	yajl_gen_map_open(g);
-	key_str(g, "name", "scaleaudit");
-	key_str(g, "version", SCALEAUDIT_VERSION);
-	yajl_gen_map_close(g);
-	json_key(g, "trial");
-	yajl_gen_map_open(g);
-	key_str(g, "title", a->title);
-	key_str(g, "hypothesis", hypothesis_name(a->hypothesis));
-	key_str(g, "baseline", c->valid ? a->runs[c->baseline].name : NULL);
-	key_str(g, "candidate", c->valid ? a->runs[c->candidate].name : NULL);
-	key_str(g, "question", question_name(a->question));
-	yajl_gen_map_close(g);
-	json_key(g, "runs");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < a->nruns; i++)
-		run(g, &a->runs[i]);
-	yajl_gen_array_close(g);
-	comparison(g, a);
-	lists(g, a);
-	yajl_gen_map_close(g);
-	rc = json_flush(g, f, true);
-	yajl_gen_free(g);
+	yajl_gen_map_open(w.g);
+	write_fields(&w, analysis_fields, a);
+	yajl_gen_map_close(w.g);
+	rc = json_flush(w.g, f, true);
+	yajl_gen_free(w.g);
 	return rc;
+}
+
+/*
+ * What the renderers rely on and the types alone do not say: the slowest
+ * GPU is one of the run's, a verdict and a flagged imbalance have a reason.
+ */
+static int check(struct rctx *r, const struct jnode *root)
+{
+	const struct analysis *a = r->a;
+
+	for (size_t i = 0; i < a->nruns; i++) {
+		const struct run_result *rr = &a->runs[i];
+
+		if (rr->ngpu ? rr->slowest >= rr->ngpu : rr->slowest != 0)
+			return rfail(r, root, "'runs[%zu].slowest_gpu' is %zu, but the run has %zu GPUs",
+				     i, rr->slowest, rr->ngpu);
+		if (rr->imbalance.flagged && !rr->imbalance.reason)
+			return rfail(r, root, "'runs[%zu].imbalance' is flagged without a reason", i);
+	}
+	if (a->cmp.verdict != VERDICT_NONE && (!a->cmp.valid || !a->cmp.reason))
+		return rfail(r, root, "'comparison.verdict' is set without a baseline, candidate and reason");
+	return 0;
+}
+
+static int decode(struct rctx *r, const struct jnode *root)
+{
+	struct analysis *a = r->a;
+
+	if (root->type != J_OBJ)
+		return rfail(r, root, "not a scaleaudit analysis: the document is %s, not an object",
+			     jtree_type_name(root->type));
+	if (read_fields(r, root, analysis_fields, a) < 0)	/* tool first: it says what follows */
+		return -1;
+	a->cap_findings = a->nfindings;
+	a->cap_recs = a->nrecs;
+	a->cap_confounds = a->cmp.nconfounds;
+	return check(r, root);
+}
+
+struct analysis *analysis_parse_json(const char *buf, size_t len, const char *name,
+				     struct diags *d)
+{
+	struct arena tree = ARENA_INIT;
+	struct rctx r = { .a = xcalloc(1, sizeof(*r.a)) };
+	const struct jnode *root = jtree_parse(&tree, buf, len, &r.err, &r.err_at);
+	struct srcpos pos;
+
+	if (root)
+		decode(&r, root);
+	if (r.err) {
+		pos = SRCPOS_BYTE(name, r.err_at);
+		diag_error(d, "analysis-json", &pos, "%s", r.err);
+		analysis_free(r.a);
+		r.a = NULL;
+	}
+	arena_release(&tree);
+	return r.a;
+}
+
+#define MAX_FILE (1024 * 1024 * 1024)
+
+struct analysis *analysis_read_json(const char *path, struct diags *d)
+{
+	struct srcpos pos = SRCPOS_FILE(path);
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	struct analysis *a;
+
+	if (!f) {
+		diag_error(d, "analysis-json", &pos, "cannot open: %s", strerror(errno));
+		return NULL;
+	}
+	do {
+		xgrow(&buf, &cap, len + 65536, 1);
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n && len < MAX_FILE);
+	if (ferror(f) || len >= MAX_FILE) {
+		if (ferror(f))
+			diag_error(d, "analysis-json", &pos, "cannot read: %s", strerror(errno));
+		else
+			diag_error(d, "analysis-json", &pos, "larger than 1 GiB: not an analysis.json");
+		fclose(f);
+		free(buf);
+		return NULL;
+	}
+	fclose(f);
+	a = analysis_parse_json(buf, len, path, d);
+	free(buf);
+	return a;
+}
+
+/* The offset of the first byte at or after i that is not blank; len when none. */
+static size_t skip_blanks(const char *buf, size_t len, size_t i)
+{
+	while (i < len && buf[i] && strchr(" \t\r\n", buf[i]))
+		i++;
+	return i;
+}
+
+bool analysis_json_sniff(const char *buf, size_t len)
+{
+	size_t i = skip_blanks(buf, len, 0);
+
+	if (i >= len || buf[i] != '{')
+		return false;
+	i = skip_blanks(buf, len, i + 1);
+	return len - i >= 6 && !memcmp(buf + i, "\"tool\"", 6);
 }

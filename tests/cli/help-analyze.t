@@ -5,7 +5,8 @@ status: 0
 usage: scaleaudit analyze [OPTIONS] TRIAL
 
 Prints the hypothesis and verdict, speedup and scaling efficiency, where the
-time went per GPU, memory per GPU, confounds and recommendations.
+time went per GPU, memory per GPU, confounds and recommendations. TRIAL may
+also be an analysis.json that report or analyze --json wrote.
 
 options:
   --json           print analysis.json instead of text

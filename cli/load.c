@@ -1,0 +1,85 @@
+/*
+ * load: what report and analyze start from: a trial directory, analysed
+ * here, or an analysis.json that an earlier run wrote, read back without the
+ * logs. The two are told apart by what the path holds, not by its name.
+ */
+#include <stdio.h>
+#include <sys/stat.h>
+
+#include "analysis/analysis.h"
+#include "cli/cli.h"
+#include "ingest/trial.h"
+#include "render/analysis_json.h"
+
+/* True when some run gave something to analyse: steps, or a status from its log. */
+static bool usable(const struct analysis *a)
+{
+	for (size_t i = 0; i < a->nruns; i++)
+		if (a->runs[i].steps_total > 0 || a->runs[i].status_from_log)
+			return true;
+	return false;
+}
+
+/* A file (not a directory) that opens like an analysis.json. */
+static bool is_analysis_json(const char *path)
+{
+	struct stat st;
+	char head[4096];
+	size_t n;
+	FILE *f;
+
+	if (stat(path, &st) < 0 || S_ISDIR(st.st_mode) || !(f = fopen(path, "rb")))
+		return false;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	return analysis_json_sniff(head, n);
+}
+
+static int from_json(const char *path, struct analysis **ap)
+{
+	struct diags d = DIAGS_INIT;
+
+	*ap = analysis_read_json(path, &d);
+	print_diags(&d);
+	diags_release(&d);
+	return *ap ? EXIT_DONE : EXIT_NO_INPUT;
+}
+
+static int from_trial(const char *dir, struct analysis **ap)
+{
+	struct diags d = DIAGS_INIT;
+	struct trial_stats st;
+	struct trial *t = trial_load(dir, &d, &st);
+	int ret;
+
+	print_diags(&d);
+	diags_release(&d);
+	if (!t)
+		return EXIT_NO_INPUT;
+	ret = st.unreadable ? EXIT_PARTIAL : EXIT_DONE;
+	print_errors(&t->diags);	/* the rest are findings in the output */
+	if (t->nruns)
+		*ap = analysis_run(t);
+	else
+		ret = error("%s: no run found: a trial holds one directory per run", dir);
+	trial_free(t);	/* the analysis holds copies of what it needs */
+	return ret < 0 ? EXIT_NO_INPUT : ret;
+}
+
+int load_and_analyze(const char *path, struct analysis **ap)
+{
+	bool json = is_analysis_json(path);
+	int ret;
+
+	*ap = NULL;
+	ret = json ? from_json(path, ap) : from_trial(path, ap);
+	if (*ap && !usable(*ap)) {
+		if (json)
+			error("%s: no run in it has steps or a status to analyse", path);
+		else
+			error("%s: no run has steps or a status to analyse (see 'scaleaudit inspect %s')",
+			      path, path);
+		return EXIT_NO_INPUT;
+	}
+	return ret;
+}

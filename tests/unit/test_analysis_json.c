@@ -1,0 +1,358 @@
+/*
+ * Unit tests of render/analysis_json: every sample trial's analysis, written,
+ * read back and written again, is the same bytes; its report drawn after the
+ * trial is freed (ASan sees any pointer left into it) equals the report drawn
+ * from the analysis read back; and hostile documents get one exact error.
+ */
+#include <glob.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analysis/analysis.h"
+#include "core/buf.h"
+#include "core/xalloc.h"
+#include "ingest/trial.h"
+#include "render/analysis_json.h"
+#include "render/report.h"
+#include "render/text.h"
+#include "tests/unit/ingest_fixture.h"
+
+/* The document of a, in a malloc'd string. */
+static char *to_json(const struct analysis *a, size_t *len)
+{
+	char *s = NULL;
+	FILE *f = open_memstream(&s, len);
+
+	assert_non_null(f);
+	assert_int_equal(analysis_write_json(a, f), 0);
+	assert_int_equal(fclose(f), 0);
+	return s;
+}
+
+/* Parses s, asserting success and no diagnostic. */
+static struct analysis *from_json(const char *s, size_t len)
+{
+	struct diags d = DIAGS_INIT;
+	struct analysis *a = analysis_parse_json(s, len, "x.json", &d);
+
+	assert_int_equal(d.count, 0);
+	assert_non_null(a);
+	diags_release(&d);
+	return a;
+}
+
+/* The one diagnostic parsing s gives, formatted; NULL when it parsed. */
+static char *parse_error(const char *s, size_t len)
+{
+	struct diags d = DIAGS_INIT;
+	struct analysis *a = analysis_parse_json(s, len, "x.json", &d);
+	struct buf b = BUF_INIT;
+
+	if (a) {
+		assert_int_equal(d.count, 0);
+		analysis_free(a);
+		return NULL;
+	}
+	assert_int_equal(d.count, 1);
+	assert_int_equal(d.items[0].severity, DIAG_ERROR);
+	buf_init(&b, 0);
+	diag_format(&d.items[0], &b);
+	diags_release(&d);
+	return buf_detach(&b);
+}
+
+static void expect_error(const char *doc, const char *want)
+{
+	char *got = parse_error(doc, strlen(doc));
+
+	assert_non_null(got);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static struct analysis *analyse_dir(const char *dir)
+{
+	struct diags d = DIAGS_INIT;
+	struct trial_stats st;
+	struct trial *t = trial_load(dir, &d, &st);
+	struct analysis *a;
+
+	assert_non_null(t);
+	diags_release(&d);
+	a = analysis_run(t);
+	trial_free(t);		/* before anything is rendered: the result must not need it */
+	return a;
+}
+
+static char *temp_dir(void)
+{
+	char *d = xstrdup("/tmp/test_analysis_json.XXXXXX");
+
+	assert_non_null(mkdtemp(d));
+	return d;
+}
+
+static void write_report(const struct analysis *a, const char *dir)
+{
+	struct diags d = DIAGS_INIT;
+
+	assert_int_equal(report_write(a, dir, &d), 0);
+	assert_int_equal(d.count, 0);
+	diags_release(&d);
+}
+
+/* The files every report of a multi-GPU sample has. */
+static const char *const report_files[] = {
+	"report.pdf", "summary.md", "charts/01-step-time.svg", "charts/02-breakdown.svg",
+	"charts/04-memory.svg", "charts/06-top-kernels.svg", "charts/07-timeline.svg",
+	"charts/08-monitor.svg", "charts/05-communication.svg", "charts/03-waterfall.svg",
+};
+
+/* Every file of report_files in a and b is there in both or in neither, and the same bytes. */
+static size_t same_reports(const char *a, const char *b)
+{
+	size_t same = 0;
+
+	for (size_t i = 0; i < sizeof(report_files) / sizeof(report_files[0]); i++) {
+		char *pa = xasprintf("%s/%s", a, report_files[i]), *pb = xasprintf("%s/%s", b, report_files[i]);
+		FILE *fa = fopen(pa, "rb"), *fb = fopen(pb, "rb");
+		size_t na, nb;
+		char *sa, *sb;
+
+		assert_true((fa == NULL) == (fb == NULL));
+		if (fa) {
+			fclose(fa);
+			fclose(fb);
+			sa = read_file(pa, &na);
+			sb = read_file(pb, &nb);
+			if (na != nb || memcmp(sa, sb, na))
+				fail_msg("%s differs from %s", pa, pb);
+			same++;
+			free(sa);
+			free(sb);
+		}
+		free(pa);
+		free(pb);
+	}
+	return same;
+}
+
+/* One trial: JSON -> struct -> JSON is the same bytes; the report from either is the same. */
+static size_t round_trip(const char *dir)
+{
+	struct analysis *a = analyse_dir(dir), *b;
+	size_t n1, n2, same;
+	char *j1 = to_json(a, &n1), *j2, *d1 = temp_dir(), *d2 = temp_dir();
+
+	b = from_json(j1, n1);
+	j2 = to_json(b, &n2);
+	if (n1 != n2 || memcmp(j1, j2, n1))
+		fail_msg("%s: analysis.json read back and written again differs", dir);
+	write_report(a, d1);
+	write_report(b, d2);
+	same = same_reports(d1, d2);
+	assert_int_equal(remove_tree(d1), 0);
+	assert_int_equal(remove_tree(d2), 0);
+	free(d1);
+	free(d2);
+	free(j1);
+	free(j2);
+	analysis_free(a);
+	analysis_free(b);
+	return same;
+}
+
+/* Every trial directory that pattern matches; returns how many. */
+static size_t round_trip_all(const char *pattern, size_t *files)
+{
+	glob_t g;
+
+	assert_int_equal(glob(pattern, GLOB_ONLYDIR, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		*files += round_trip(g.gl_pathv[i]);
+	globfree(&g);
+	return g.gl_pathc;
+}
+
+static void samples_round_trip(void **state)
+{
+	size_t files = 0, trials;
+
+	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
+	trials = round_trip_all("samples/trials/*/", &files) + round_trip_all("tests/data/trials/*/", &files);
+	assert_int_equal(trials, 10);
+	/*
+	 * report.pdf, summary.md and 8 charts (all but replay) for 8 samples; no waterfall for
+	 * pipeline-oom-feasibility (its baseline never ran a step); log-only has steps only
+	 */
+	assert_int_equal(files, 8 * 10 + 9 + 3);
+}
+
+/* What the report draws is in the document: a reader of the JSON alone gets the same numbers. */
+static void document_carries_what_charts_draw(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/ddp-scales-well"), *b;
+	size_t n;
+	char *j = to_json(a, &n);
+	const struct run_result *x, *y;
+
+	b = from_json(j, n);
+	assert_int_equal(b->nruns, a->nruns);
+	assert_true(b->cmp.valid);
+	assert_int_equal(b->cmp.baseline, a->cmp.baseline);
+	assert_int_equal(b->cmp.candidate, a->cmp.candidate);
+	x = &a->runs[a->cmp.candidate];
+	y = &b->runs[b->cmp.candidate];
+	assert_int_equal(y->slowest, x->slowest);
+	assert_int_equal(y->nmonitor, x->nmonitor);
+	assert_true(y->nmonitor > 0);
+	assert_int_equal(y->monitor[y->nmonitor - 1].memory_used, x->monitor[x->nmonitor - 1].memory_used);
+	assert_int_equal(y->nbw, x->nbw);
+	assert_int_equal(y->nsources, x->nsources);
+	assert_string_equal(y->sources[0].path, x->sources[0].path);
+	for (size_t g = 0; g < x->ngpu; g++) {
+		assert_int_equal(y->gpu[g].nsteps, x->gpu[g].nsteps);
+		assert_int_equal(y->gpu[g].steps[0].warmup, x->gpu[g].steps[0].warmup);
+		assert_true(y->gpu[g].steps[3].parts.idle == x->gpu[g].steps[3].parts.idle);
+		assert_int_equal(y->gpu[g].ntop, x->gpu[g].ntop);
+		assert_string_equal(y->gpu[g].top[0].label, x->gpu[g].top[0].label);
+		assert_int_equal(y->gpu[g].nlanes, x->gpu[g].nlanes);
+		assert_true(y->gpu[g].lanes_window_s == x->gpu[g].lanes_window_s);
+		assert_true(y->gpu[g].busy_s == x->gpu[g].busy_s);
+	}
+	assert_true(y->status_from_log == x->status_from_log);
+	free(j);
+	analysis_free(a);
+	analysis_free(b);
+}
+
+#define HEAD "{\"tool\": {\"name\": \"scaleaudit\", \"format\": 1}, "
+
+static void hostile_documents_get_one_error(void **state)
+{
+	char deep[200] = HEAD "\"x\": ";
+
+	expect_error("", "x.json: byte 0: not JSON: the file is empty");
+	expect_error(" \n", "x.json: byte 2: not JSON: the file is empty");
+	expect_error("garbage", "x.json: byte 0: not JSON: lexical error: invalid char in json text");
+	expect_error("{\"tool\": }", "x.json: byte 9: not JSON: parse error: unallowed token at this point in JSON text");
+	expect_error(HEAD "\"runs\": [", "x.json: byte 55: truncated: the JSON ends before the document is complete");
+	expect_error("[1, 2]", "x.json: byte 0: not a scaleaudit analysis: the document is an array, not an object");
+	expect_error("{}", "x.json: byte 0: not a scaleaudit analysis: no 'tool.name'");
+	expect_error("{\"tool\": {\"name\": \"nsys\"}}",
+		     "x.json: byte 18: not a scaleaudit analysis: 'tool.name' is 'nsys'");
+	expect_error("{\"tool\": {\"name\": \"scaleaudit\", \"version\": \"0.1.0\"}}",
+		     "x.json: byte 9: no 'tool.format': written by a scaleaudit older than format 1, "
+		     "which left out what a report is drawn from");
+	expect_error("{\"tool\": {\"name\": \"scaleaudit\", \"format\": 2}}",
+		     "x.json: byte 42: 'tool.format' is 2: this scaleaudit reads format 1");
+	expect_error("{\"tool\": {\"name\": \"scaleaudit\", \"format\": \"1\"}}",
+		     "x.json: byte 42: 'tool.format' is a string, not an integer");
+	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"gpus\": \"two\"}]}",
+		     "x.json: byte 77: 'runs[0].gpus' is a string, not an integer");
+	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"gpus\": 1.5}]}",
+		     "x.json: byte 77: 'runs[0].gpus' is a number, not an integer");
+	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"gpus\": 4294967296}]}",
+		     "x.json: byte 77: 'runs[0].gpus' is out of range");
+	expect_error(HEAD "\"runs\": [{\"gpus\": 1}]}",
+		     "x.json: byte 55: 'runs[0].name' is missing, not a string");
+	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"status\": \"finished\"}]}",
+		     "x.json: byte 79: 'runs[0].status' is 'finished', which this scaleaudit does not know");
+	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"step_time_s\": {\"median\": 1e999}}]}",
+		     "x.json: byte 95: 'runs[0].step_time_s.median' is out of range");
+	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"per_gpu\": [{\"steps\": [{\"warmup\": 1}]}]}]}",
+		     "x.json: byte 103: 'runs[0].per_gpu[0].steps[0].warmup' is a number, not true or false");
+	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"per_gpu\": [7]}]}",
+		     "x.json: byte 81: 'runs[0].per_gpu[0]' is a number, not an object");
+	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"slowest_gpu\": 3}]}",
+		     "x.json: byte 0: 'runs[0].slowest_gpu' is 3, but the run has 0 GPUs");
+	expect_error(HEAD "\"runs\": [{\"name\": \"a\"}], \"comparison\": {\"baseline\": \"b\"}}",
+		     "x.json: byte 98: 'comparison.baseline' names no run: 'b'");
+	for (int i = 0; i < 40; i++)
+		strcat(deep, "[");
+	expect_error(deep, "x.json: byte 82: nested deeper than 32 levels");
+}
+
+/* Keys of a later version are ignored; missing ones read as null. */
+static void unknown_keys_are_ignored(void **state)
+{
+	const char *doc = HEAD "\"later\": {\"x\": [1, {\"y\": null}]}, "
+		"\"runs\": [{\"name\": \"a\", \"gpus\": 2, \"new_key\": [true], "
+		"\"precision\": {\"matmul_share\": {\"bf16\": 0.9, \"fp12\": 0.1}}}]}";
+	struct analysis *a = from_json(doc, strlen(doc));
+
+	assert_int_equal(a->nruns, 1);
+	assert_string_equal(a->runs[0].name, "a");
+	assert_int_equal(a->runs[0].gpus, 2);
+	assert_int_equal(a->runs[0].global_batch, -1);
+	assert_true(isnan(a->runs[0].step_median_s));
+	assert_true(a->runs[0].matmul_share[DT_BF16] == 0.9);
+	assert_true(isnan(a->runs[0].matmul_share[DT_FP16]));
+	assert_false(a->cmp.valid);
+	assert_int_equal(a->cmp.verdict, VERDICT_NONE);
+	analysis_free(a);
+}
+
+/* analysis.json is told by its opening: an object whose first key is "tool". */
+static void sniffed_by_content(void **state)
+{
+	static const struct {
+		const char *head;
+		bool yes;
+	} cases[] = {
+		{ "{\"tool\": {", true }, { " \n\t{\n  \"tool\"", true }, { "{\"tool\"", true },
+		{ "{\"traceEvents\": [", false }, { "{\"too", false }, { "{", false }, { "", false },
+		{ "[{\"tool\": 1}]", false }, { "\"tool\"", false }, { "# trial.ini", false },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (analysis_json_sniff(cases[i].head, strlen(cases[i].head)) != cases[i].yes)
+			fail_msg("sniffing '%s' should say %d", cases[i].head, cases[i].yes);
+}
+
+/* Every prefix and many one-byte changes of a real document: an analysis or one error, never a crash. */
+static void damaged_documents_never_crash(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/fsdp-allgather");
+	size_t n, errors = 0;
+	char *j = to_json(a, &n), *err;
+
+	for (size_t len = 0; len < n; len += 1 + len / 8) {
+		err = parse_error(j, len);
+		errors += err != NULL;
+		free(err);
+	}
+	for (size_t at = 0; at < n; at += 37) {
+		char keep = j[at];
+
+		j[at] = (char)(at % 2 ? '"' : '{');
+		free(parse_error(j, n));
+		j[at] = keep;
+	}
+	assert_true(errors > 50);
+	free(j);
+	analysis_free(a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(samples_round_trip),
+		cmocka_unit_test(document_carries_what_charts_draw),
+		cmocka_unit_test(hostile_documents_get_one_error),
+		cmocka_unit_test(unknown_keys_are_ignored),
+		cmocka_unit_test(sniffed_by_content),
+		cmocka_unit_test(damaged_documents_never_crash),
+	};
+	int rc = cmocka_run_group_tests(tests, NULL, NULL);
+
+	text_release();
+	return rc;
+}
