@@ -1,6 +1,6 @@
 /*
- * analysis: from a loaded trial, the numbers and verdict of DESIGN §5, as a
- * struct analysis (analysis/result.h). The trial is only read.
+ * analysis: from a loaded trial, the numbers and verdict that docs/analysis.md
+ * defines, as a struct analysis (analysis/result.h). The trial is only read.
  *
  * Ownership: the analysis owns everything it points to (copies of what it
  * takes from the trial), so the trial may be freed as soon as analysis_run()

@@ -1,5 +1,5 @@
 /*
- * compare: baseline against candidate (DESIGN §5): speedup, efficiency,
+ * compare: baseline against candidate (docs/analysis.md): speedup, efficiency,
  * confounds, the exact loss attribution, and the hypothesis verdict.
  */
 #include <math.h>

@@ -22,7 +22,7 @@
 #include "core/diag.h"
 #include "core/model.h"
 
-/* The partition of a step window (DESIGN §5); the first four add up to the window. */
+/* The partition of a step window (docs/analysis.md); the first four add up to the window. */
 struct step_parts {
 	double compute;
 	double exposed_comm;

@@ -161,7 +161,7 @@ static double run_step_time(const struct run_result *rr, int64_t n)
 }
 
 /*
- * Warm-up (DESIGN §5) over the run's per-step time (slowest GPU per step
+ * Warm-up (docs/analysis.md) over the run's per-step time (slowest GPU per step
  * number): the first step always; further leading steps while more than 15%
  * above the median of the second half of the steps.
  */
@@ -690,8 +690,9 @@ static void run_facts(struct run_result *rr, const struct run *r)
 }
 
 /*
- * Without a trace, the training log's own step times are the windows (DESIGN
- * §5: "otherwise from the training log"); where the time went stays unknown.
+ * Without a trace, the training log's own step times are the windows
+ * (docs/analysis.md: step windows come from the training log when no trace
+ * has them); where the time went stays unknown.
  */
 static void log_steps(struct gpu_result *g, const struct run *r)
 {

@@ -2,7 +2,7 @@
  * cli: what the subcommands share. Only cli/ prints to the user and decides
  * exit statuses; the layers below return errors and record diagnostics.
  *
- * Exit statuses (DESIGN §2): 0 done (findings are output, not failure);
+ * Exit statuses (README.md, man/scaleaudit.1): 0 done (findings are output, not failure);
  * 1 the analysis could not be done (no usable input); 2 usage error;
  * 3 some inputs were unreadable but the rest was processed.
  */

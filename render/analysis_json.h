@@ -1,5 +1,5 @@
 /*
- * analysis_json: the analysis.json format (DESIGN §6), written from and read
+ * analysis_json: the analysis.json format (docs/analysis.md, docs/analysis.schema.json), written from and read
  * back into a struct analysis. One table of fields drives both directions, so
  * a document read and written again comes out byte for byte the same, and a
  * report drawn from analysis.json alone equals the one drawn from the trial.
