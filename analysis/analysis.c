@@ -35,6 +35,15 @@ const char *confound_name(enum confound_what w)
 	return names[w];
 }
 
+const char *confound_severity_name(enum confound_severity s)
+{
+	static const char *const names[] = {
+		[CFS_BLOCKING] = "blocking", [CFS_WARNING] = "warning", [CFS_UNVERIFIED] = "unverified",
+	};
+
+	return (unsigned)s < sizeof(names) / sizeof(names[0]) ? names[s] : NULL;
+}
+
 const char *verdict_name(enum verdict v)
 {
 	static const char *const names[] = {

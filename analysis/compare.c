@@ -47,13 +47,13 @@ static bool pick_runs(struct analysis *a, const struct trial *t)
 }
 
 static void add_confound(struct analysis *a, enum confound_what what, const char *b,
-			 const char *c, bool blocking, const char *why)
+			 const char *c, enum confound_severity sev, const char *why)
 {
 	struct comparison *cmp = &a->cmp;
 
 	xgrow(&cmp->confounds, &a->cap_confounds, cmp->nconfounds + 1, sizeof(*cmp->confounds));
 	cmp->confounds[cmp->nconfounds++] = (struct confound){
-		.what = what, .baseline = b, .candidate = c, .blocking = blocking, .why = why,
+		.what = what, .baseline = b, .candidate = c, .severity = sev, .why = why,
 	};
 }
 
@@ -63,17 +63,17 @@ static const char *num(struct analysis *a, int64_t v)
 }
 
 static void compare_int(struct analysis *a, enum confound_what w, int64_t b, int64_t c,
-			bool blocking, const char *why)
+			enum confound_severity sev, const char *why)
 {
 	if (b >= 0 && c >= 0 && b != c)
-		add_confound(a, w, num(a, b), num(a, c), blocking, why);
+		add_confound(a, w, num(a, b), num(a, c), sev, why);
 }
 
 static void compare_str(struct analysis *a, enum confound_what w, const char *b, const char *c,
 			const char *why)
 {
 	if (b && c && strcmp(b, c))
-		add_confound(a, w, b, c, true, why);
+		add_confound(a, w, b, c, CFS_BLOCKING, why);
 }
 
 static void confounds(struct analysis *a, const struct trial *t, const struct run_result *b,
@@ -86,23 +86,23 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 	if (b->precision_observed != DT_UNKNOWN && c->precision_observed != DT_UNKNOWN &&
 	    b->precision_observed != c->precision_observed)
 		add_confound(a, CF_PRECISION, dtype_name(b->precision_observed),
-			     dtype_name(c->precision_observed), true,
+			     dtype_name(c->precision_observed), CFS_BLOCKING,
 			     "the matmuls ran in another number format: the speedup cannot be "
 			     "attributed to the second GPU");
 	if (h != HYP_GLOBAL_BATCH && h != HYP_FEASIBILITY)
-		compare_int(a, CF_GLOBAL_BATCH, b->global_batch, c->global_batch, true,
+		compare_int(a, CF_GLOBAL_BATCH, b->global_batch, c->global_batch, CFS_BLOCKING,
 			    "a step processed a different number of examples: step times are not comparable");
 	if (h == HYP_GLOBAL_BATCH)
-		compare_int(a, CF_MICRO_BATCH, b->micro_batch, c->micro_batch, true,
+		compare_int(a, CF_MICRO_BATCH, b->micro_batch, c->micro_batch, CFS_BLOCKING,
 			    "each GPU processed a different batch: the throughput gain mixes batch size and hardware");
-	compare_int(a, CF_SEQ_LEN, b->seq_len, c->seq_len, true,
+	compare_int(a, CF_SEQ_LEN, b->seq_len, c->seq_len, CFS_BLOCKING,
 		    "the sequence length differs: a step did different work");
 	compare_str(a, CF_DATASET, bd->dataset.v, cd->dataset.v, "the runs read different data");
 	compare_str(a, CF_MODEL, bd->model.v, cd->model.v,
 		    "the runs trained different models");
 	if ((c->steps_measured >= 0 && c->steps_measured < MIN_STEADY_STEPS) ||
 	    (h != HYP_FEASIBILITY && b->steps_measured >= 0 && b->steps_measured < MIN_STEADY_STEPS))
-		add_confound(a, CF_STEPS, num(a, b->steps_measured), num(a, c->steps_measured), true,
+		add_confound(a, CF_STEPS, num(a, b->steps_measured), num(a, c->steps_measured), CFS_BLOCKING,
 			     analysis_printf(a, "fewer than %d steady steps: the step time is not reliable",
 					     MIN_STEADY_STEPS));
 }
@@ -131,7 +131,7 @@ static void attribute(struct comparison *cmp, const struct run_result *b, const 
 static const struct confound *first_blocking(const struct comparison *c)
 {
 	for (size_t i = 0; i < c->nconfounds; i++)
-		if (c->confounds[i].blocking)
+		if (c->confounds[i].severity == CFS_BLOCKING)
 			return &c->confounds[i];
 	return NULL;
 }

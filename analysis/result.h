@@ -154,11 +154,19 @@ enum confound_what {
 };
 const char *confound_name(enum confound_what w);	/* "precision", "global_batch", ... */
 
+/*
+ * How much a confound weighs: blocking makes the verdict inconclusive; a
+ * warning qualifies it; unverified says the fact is unknown for at least one
+ * run, so it could not be checked (the verdict's sentence says so).
+ */
+enum confound_severity { CFS_BLOCKING, CFS_WARNING, CFS_UNVERIFIED };
+const char *confound_severity_name(enum confound_severity s);	/* "blocking", ... */
+
 struct confound {
 	enum confound_what what;
 	const char *baseline;		/* the value on each side, as text */
 	const char *candidate;
-	bool blocking;			/* severity: blocking (verdict inconclusive) or warning */
+	enum confound_severity severity;
 	const char *why;		/* a sentence for people */
 };
 

@@ -83,7 +83,7 @@ static const char *coll_at(int v) { return coll_name((enum coll_op)v); }
 static const char *verdict_at(int v) { return verdict_name((enum verdict)v); }
 static const char *confound_at(int v) { return confound_name((enum confound_what)v); }
 static const char *severity_at(int v) { return diag_severity_name((enum diag_severity)v); }
-static const char *blocking_at(int v) { return v ? "blocking" : "warning"; }
+static const char *cf_severity_at(int v) { return confound_severity_name((enum confound_severity)v); }
 static const char *bw_source_at(int v) { return v ? "nccl-tests" : "trace"; }
 
 static const char *class_at(int v)
@@ -103,7 +103,7 @@ static const struct names coll_names = { coll_at, COLL_COUNT, false };
 static const struct names verdict_names = { verdict_at, VERDICT_INCONCLUSIVE + 1, false };
 static const struct names confound_names = { confound_at, CF_STEPS + 1, false };
 static const struct names severity_names = { severity_at, DIAG_INFO + 1, false };
-static const struct names blocking_names = { blocking_at, 2, false };
+static const struct names cf_severity_names = { cf_severity_at, CFS_UNVERIFIED + 1, false };
 static const struct names bw_source_names = { bw_source_at, 2, false };
 static const struct names class_names = { class_at, EVC_MEMORY + 1, false };
 
@@ -817,7 +817,7 @@ static const struct field confound_fields[] = {
 	F(struct confound, what, "what", K_ENUM, &confound_names),
 	F(struct confound, baseline, "baseline", K_STR, NULL),
 	F(struct confound, candidate, "candidate", K_STR, NULL),
-	F(struct confound, blocking, "severity", K_ENUM, &blocking_names),
+	F(struct confound, severity, "severity", K_ENUM, &cf_severity_names),
 	F(struct confound, why, "why", K_TEXT, NULL),
 	END
 };

@@ -229,7 +229,7 @@ static void lists(const struct analysis *a, FILE *f, bool color)
 	for (size_t i = 0; i < a->cmp.nconfounds; i++) {
 		const struct confound *c = &a->cmp.confounds[i];
 
-		fprintf(f, "  [%s] %s: %s against %s: %s\n", c->blocking ? "blocking" : "warning",
+		fprintf(f, "  [%s] %s: %s against %s: %s\n", confound_severity_name(c->severity),
 			confound_name(c->what), c->baseline ? c->baseline : "?",
 			c->candidate ? c->candidate : "?", c->why);
 	}

@@ -155,7 +155,7 @@ static void confounds(struct summary *s, const struct analysis *a)
 	for (i = 0; i < a->cmp.nconfounds; i++) {
 		const struct confound *c = &a->cmp.confounds[i];
 
-		add(s, SL_ITEM, "[%s] %s: %s (baseline) vs %s (candidate)%s%s", c->blocking ? "blocking" : "warning",
+		add(s, SL_ITEM, "[%s] %s: %s (baseline) vs %s (candidate)%s%s", confound_severity_name(c->severity),
 		    (unsigned)c->what <= CF_STEPS ? confound_texts[c->what] : "other",
 		    c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a",
 		    c->why ? ": " : "", c->why ? c->why : "");

@@ -168,7 +168,7 @@ static void precision_change_blocks(void **state)
 	assert_int_equal(a->runs[1].precision_observed, DT_TF32);
 	assert_int_equal(a->cmp.nconfounds, 1);
 	assert_int_equal(a->cmp.confounds[0].what, CF_PRECISION);
-	assert_true(a->cmp.confounds[0].blocking);
+	assert_int_equal(a->cmp.confounds[0].severity, CFS_BLOCKING);
 	assert_string_equal(a->cmp.confounds[0].baseline, "bf16");
 	assert_string_equal(a->cmp.confounds[0].candidate, "tf32");
 	assert_int_equal(a->cmp.verdict, VERDICT_INCONCLUSIVE);
