@@ -1,5 +1,8 @@
 /*
- * advice: recommendations, each with the numbers it rests on (docs/analysis.md, Recommendations).
+ * advice: recommendations, each with the numbers it rests on, and the rental
+ * options (docs/analysis.md, Recommendations). None is drawn from a
+ * comparison blocked by a confound other than global_batch: then the only
+ * advice is to repeat the trial without it.
  */
 #include <math.h>
 #include <string.h>
@@ -10,6 +13,7 @@
 #include "core/xalloc.h"
 
 #define DAY_S 86400.0
+#define MILLION 1e6
 
 static void add(struct analysis *a, const char *id, const char *text)
 {
@@ -17,41 +21,108 @@ static void add(struct analysis *a, const char *id, const char *text)
 	a->recs[a->nrecs++] = (struct recommendation){ .id = id, .text = text };
 }
 
-/* Two independent runs instead of one distributed run. */
+/*
+ * Two independent runs instead of one distributed run, by samples per second
+ * (the step time says nothing when the global batch changed): advised when
+ * the n-GPU run's throughput is under 0.8 n times the baseline's, or under n
+ * times it when the question is a sweep.
+ */
 static void independent_runs(struct analysis *a, const struct run_result *b,
 			     const struct run_result *c)
 {
-	double eff = a->cmp.scaling_efficiency;
-	int n = c->gpus;
+	double n = b->gpus > 0 ? (double)c->gpus / b->gpus : NAN;
+	double eff = a->cmp.throughput_ratio / n;
 
-	if (isnan(eff) || n < 2 || (eff >= ADVICE_MIN_EFFICIENCY && a->question != Q_HPARAM_SWEEP))
+	if (isnan(eff) || !(n > 1) ||
+	    !(eff < ADVICE_MIN_EFFICIENCY || (a->question == Q_HPARAM_SWEEP && eff < 1)))
 		return;
 	add(a, "two-independent-runs",
-	    analysis_printf(a, "run %d independent %d-GPU jobs instead of one %d-GPU job: at %.0f%% "
-			    "scaling efficiency, they finish %d configurations in %.0f%% of the time "
-			    "the %d-GPU job needs for them one after another (%.1f ms per step on %d "
-			    "GPU against %.1f ms on %d)",
-			    n, b->gpus, n, 100 * eff, n, 100 * eff, n, b->step_median_s * 1e3,
-			    b->gpus, c->step_median_s * 1e3, n));
+	    analysis_printf(a, "run %g independent %d-GPU jobs instead of one %d-GPU job: together they "
+			    "process %.1f samples/s (%g x %.1f) against %.1f, a scaling efficiency of %.0f%% "
+			    "by samples per second, so %g configurations finish in %.0f%% of the time the "
+			    "%d-GPU job needs for them one after another",
+			    n, b->gpus, c->gpus, n * b->samples_per_s, n, b->samples_per_s,
+			    c->samples_per_s, 100 * eff, n, 100 * eff, c->gpus));
 }
 
-/* The memory the job needs on one GPU, and where that figure comes from. */
-static int64_t one_gpu_need(const struct analysis *a, const char **from)
-{
-	const struct run_result *b = &a->runs[a->cmp.baseline], *c = &a->runs[a->cmp.candidate];
-	int64_t sum = 0;
+/* Strategies whose GPUs hold a share of the model (their peaks add up); the others hold replicas. */
+static const char *const split_strategies[] = { "pipeline", "tensor", "fsdp", "zero", "device_map" };
 
-	if (b->status == RUN_COMPLETED && b->ngpu == 1 && b->gpu[0].peak_memory > 0) {
-		*from = "the 1-GPU run's peak";
-		return b->gpu[0].peak_memory;
-	}
+static bool is_split(const char *strategy)
+{
+	if (!strategy)
+		return true;	/* unknown: the sum is the bound that cannot fall short */
+	for (size_t i = 0; i < sizeof(split_strategies) / sizeof(split_strategies[0]); i++)
+		if (!strcmp(strategy, split_strategies[i]))
+			return true;
+	return false;
+}
+
+/* The candidate's memory model: the sum of its GPUs' peaks for a split, one GPU's for replicas. */
+static int64_t model_need(struct analysis *a, const struct run_result *c, const char **why)
+{
+	bool split = is_split(c->strategy);
+	int64_t need = 0;
+
 	for (size_t g = 0; g < c->ngpu; g++) {
 		if (c->gpu[g].peak_memory < 0)
 			return -1;
-		sum += c->gpu[g].peak_memory;
+		need = split ? need + c->gpu[g].peak_memory :
+		       c->gpu[g].peak_memory > need ? c->gpu[g].peak_memory : need;
 	}
-	*from = "the sum of the GPUs' peaks";
-	return c->ngpu ? sum : -1;
+	*why = analysis_printf(a, "the %d-GPU %s run's memory model (%s)", c->gpus,
+			       c->strategy ? c->strategy : "(strategy unknown)",
+			       split ? "the sum of its GPUs' peaks" : "one GPU's peak: each holds a replica");
+	return c->ngpu ? need : -1;
+}
+
+/* What the baseline that ran out of memory needed: its peak plus the allocation that failed. */
+static int64_t failed_need(struct analysis *a, const struct run_result *b, const char **why)
+{
+	int64_t peak = -1;
+
+	if (b->status != RUN_FAILED_OOM)
+		return -1;
+	for (size_t g = 0; g < b->ngpu; g++)
+		if (b->gpu[g].peak_memory > peak)
+			peak = b->gpu[g].peak_memory;
+	if (peak < 0)
+		return -1;
+	if (b->failed_allocation < 0) {
+		*why = analysis_printf(a, "the failed %d-GPU run's peak of %.1f GB (its log names no "
+				       "failed allocation)", b->gpus, peak / 1e9);
+		return peak;
+	}
+	*why = analysis_printf(a, "the failed %d-GPU run's peak of %.1f GB plus the %.1f GB it failed "
+			       "to allocate", b->gpus, peak / 1e9, b->failed_allocation / 1e9);
+	return peak + b->failed_allocation;
+}
+
+/*
+ * The memory the job needs on one GPU, and where that figure comes from: a
+ * completed 1-GPU run's peak, else the larger of what the failed baseline
+ * needed and the candidate's memory model.
+ */
+static int64_t one_gpu_need(struct analysis *a, const char **from)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline], *c = &a->runs[a->cmp.candidate];
+	const char *fw = NULL, *mw = NULL;
+	int64_t fail, model;
+
+	if (b->status == RUN_COMPLETED && b->gpus == 1 && b->ngpu == 1 && b->gpu[0].peak_memory > 0) {
+		*from = "the 1-GPU run's peak";
+		return b->gpu[0].peak_memory;
+	}
+	fail = failed_need(a, b, &fw);
+	model = model_need(a, c, &mw);
+	if (fail < 0 && model < 0)
+		return -1;
+	if (fail < 0 || model < 0) {
+		*from = fail < 0 ? mw : fw;
+		return fail < 0 ? model : fail;
+	}
+	*from = analysis_printf(a, "the larger of %s, and %s, %.1f GB", fw, mw, model / 1e9);
+	return fail > model ? fail : model;
 }
 
 static void fits(struct analysis *a)
@@ -65,20 +136,21 @@ static void fits(struct analysis *a)
 			  " (no memory_reserve_gb in trial.ini)";
 	const struct gpu_model *one = gpu_lookup(FIT_GPU_FIRST, -1), *two = gpu_lookup(FIT_GPU_SECOND, -1);
 	double gb1 = one->memory_nominal / 1e9, gb2 = two->memory_nominal / 1e9;
+	const char *needs;
 
 	if (need < 0)
 		return;
+	needs = analysis_printf(a, "it needs %.1f GB, %s%s%s", need / 1e9, from, has_reserve ? "," : "", rsv);
 	if (need + reserve <= one->memory_nominal)
-		add(a, "fits-h200", analysis_printf(a, "the job fits one %s (%.0f GB): %s is %.1f GB%s",
-						    one->name, gb1, from, need / 1e9, rsv));
+		add(a, "fits-h200", analysis_printf(a, "the job fits one %s (%.0f GB): %s", one->name, gb1,
+						    needs));
 	else if (need + reserve <= two->memory_nominal)
 		add(a, "fits-mi300x", analysis_printf(a, "the job does not fit one %s but fits one %s "
-						      "(%.0f GB): %s is %.1f GB%s", one->name, two->name,
-						      gb2, from, need / 1e9, rsv));
+						      "(%.0f GB): %s", one->name, two->name, gb2, needs));
 	else
 		add(a, "needs-split", analysis_printf(a, "the job fits neither one %s (%.0f GB) nor one "
-						      "%s (%.0f GB): %s is %.1f GB%s", one->name, gb1,
-						      two->name, gb2, from, need / 1e9, rsv));
+						      "%s (%.0f GB): %s", one->name, gb1, two->name, gb2,
+						      needs));
 }
 
 static void nccl_transport(struct analysis *a, const struct run_result *c)
@@ -100,55 +172,105 @@ static void rebalance(struct analysis *a, const struct run_result *c)
 	add(a, "rebalance", analysis_printf(a, "rebalance the split: %s", c->imbalance.reason));
 }
 
-/* The smallest rental window (3, 7 or 30 days) that reaches the target. */
-static void rental(struct analysis *a, const struct trial *t, const struct run_result *c)
+/* The smallest rental window that holds `days`; -1 when none does. */
+static int32_t window_for(double days)
 {
-	static const int windows[] = { 3, 7, 30 };
-	double need_s = NAN;
-	const char *what = NULL;
-	int pick = 0;
+	static const int32_t windows[] = RENTAL_WINDOWS_DAYS;
 
-	if (t->target_samples.set && c->samples_per_s > 0) {
-		need_s = (double)t->target_samples.v / c->samples_per_s;
-		what = analysis_printf(a, "%lld samples at %.1f samples/s", (long long)t->target_samples.v,
-				       c->samples_per_s);
-	} else if (t->target_tokens.set && c->tokens_per_s > 0) {
-		need_s = (double)t->target_tokens.v / c->tokens_per_s;
-		what = analysis_printf(a, "%lld tokens at %.0f tokens/s", (long long)t->target_tokens.v,
-				       c->tokens_per_s);
-	}
-	if (isnan(need_s))
+	for (size_t i = 0; i < sizeof(windows) / sizeof(windows[0]); i++)
+		if (days <= windows[i])
+			return windows[i];
+	return -1;
+}
+
+/* One option: a run's GPUs at its throughput, to the trial's target and at its price. */
+static struct rental_option option_of(const struct trial *t, const struct run_result *r)
+{
+	struct rental_option o = {
+		.gpus = r->gpus, .samples_per_s = r->samples_per_s, .days_to_target = NAN,
+		.window_days = -1, .gpu_hours = NAN, .cost = NAN, .cost_per_million_samples = NAN,
+	};
+	double price = t->gpu_hour_price.set ? t->gpu_hour_price.v : NAN;
+
+	o.gpu_hours_per_million_samples = MILLION / r->samples_per_s / 3600 * r->gpus;
+	o.cost_per_million_samples = o.gpu_hours_per_million_samples * price;
+	if (t->target_samples.set)
+		o.days_to_target = (double)t->target_samples.v / r->samples_per_s / DAY_S;
+	else if (t->target_tokens.set && r->tokens_per_s > 0)
+		o.days_to_target = (double)t->target_tokens.v / r->tokens_per_s / DAY_S;
+	if (isnan(o.days_to_target))
+		return o;
+	o.window_days = window_for(o.days_to_target);
+	o.gpu_hours = o.days_to_target * 24 * r->gpus;
+	o.cost = o.gpu_hours * price;
+	return o;
+}
+
+/* "on 2 GPUs 4.2 days, a 7-day window (201 GPU-hours, cost 402)" */
+static const char *option_text(struct analysis *a, const struct rental_option *o)
+{
+	const char *cost = isnan(o->cost) ? "" : analysis_printf(a, ", cost %.0f", o->cost);
+
+	if (isnan(o->days_to_target))
+		return analysis_printf(a, "on %d GPU%s %.2f GPU-hours per million samples%s", o->gpus,
+				       o->gpus == 1 ? "" : "s", o->gpu_hours_per_million_samples,
+				       isnan(o->cost_per_million_samples) ? "" :
+				       analysis_printf(a, " (cost %.2f)", o->cost_per_million_samples));
+	return analysis_printf(a, "on %d GPU%s %.1f days, %s (%.0f GPU-hours%s)", o->gpus,
+			       o->gpus == 1 ? "" : "s", o->days_to_target,
+			       o->window_days > 0 ? analysis_printf(a, "a %d-day window", o->window_days) :
+			       "longer than a 30-day campaign", o->gpu_hours, cost);
+}
+
+/* The rental options (1 GPU and the candidate's n GPUs), and one recommendation that compares them. */
+static void rental(struct analysis *a, const struct trial *t, const struct run_result *b,
+		   const struct run_result *c)
+{
+	struct comparison *cmp = &a->cmp;
+	const struct run_result *runs[] = { b, c };
+	const char *text = NULL, *target;
+
+	cmp->options = arena_alloc(&a->arena, 2 * sizeof(*cmp->options));
+	for (size_t i = 0; i < 2; i++)
+		if (runs[i]->samples_per_s > 0 && runs[i]->gpus > 0)
+			cmp->options[cmp->noptions++] = option_of(t, runs[i]);
+	for (size_t i = 0; i < cmp->noptions; i++)
+		text = analysis_printf(a, "%s%s%s", text ? text : "", text ? "; " : "",
+				       option_text(a, &cmp->options[i]));
+	if (!text)
 		return;
-	for (size_t i = 0; i < 3 && !pick; i++)
-		if (need_s <= windows[i] * DAY_S)
-			pick = windows[i];
-	if (!pick) {
-		add(a, "rental-window", analysis_printf(a, "%s take %.1f days: longer than a 30-day campaign",
-							what, need_s / DAY_S));
-		return;
-	}
-	if (t->gpu_hour_price.set)
-		add(a, "rental-window",
-		    analysis_printf(a, "%s take %.1f days: a %d-day window fits; at %.2f per GPU-hour the "
-				    "training costs %.0f on %d GPUs", what, need_s / DAY_S, pick,
-				    t->gpu_hour_price.v, need_s / 3600 * c->gpus * t->gpu_hour_price.v,
-				    c->gpus));
-	else
-		add(a, "rental-window", analysis_printf(a, "%s take %.1f days: a %d-day window fits",
-							what, need_s / DAY_S, pick));
+	target = t->target_samples.set ?
+		 analysis_printf(a, "to %lld samples", (long long)t->target_samples.v) :
+		 t->target_tokens.set ? analysis_printf(a, "to %lld tokens", (long long)t->target_tokens.v) :
+		 NULL;
+	add(a, "rental-window",
+	    analysis_printf(a, "%s%s%s: %s%s", target ? target : "without a target",
+			    t->gpu_hour_price.set ? ", at " : "",
+			    t->gpu_hour_price.set ? analysis_printf(a, "%.2f per GPU-hour", t->gpu_hour_price.v) : "",
+			    text, target ? "" : " (set target_samples or target_tokens in trial.ini for "
+			    "the days and the rental window)"));
 }
 
 void analysis_advise(struct analysis *a, const struct trial *t)
 {
 	const struct run_result *b, *c;
+	const struct confound *block;
 
+	a->cmp.options = NULL;
+	a->cmp.noptions = 0;
 	if (!a->cmp.valid)
 		return;
+	if ((block = comparison_blocked(&a->cmp))) {
+		add(a, "repeat-trial", analysis_printf(a, "no advice is drawn from this comparison until "
+						       "the trial is repeated: %s",
+						       confound_sentence(a, block)));
+		return;
+	}
 	b = &a->runs[a->cmp.baseline];
 	c = &a->runs[a->cmp.candidate];
 	independent_runs(a, b, c);
 	fits(a);
 	nccl_transport(a, c);
 	rebalance(a, c);
-	rental(a, t, c);
+	rental(a, t, b, c);
 }

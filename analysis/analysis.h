@@ -22,7 +22,17 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 const char *run_inferred_strategy(const struct run_result *rr);
 /* Baseline, candidate, confounds, attribution and verdict (analysis/compare.c). */
 void analysis_compare(struct analysis *a, const struct trial *t);
-/* Recommendations (analysis/advice.c). */
+/*
+ * The verdict, its reason and criterion, and the answer to an hparam-sweep
+ * question, from what the comparison already holds (runs, speedup,
+ * throughput ratio, confounds) and a->expected_speedup (analysis/compare.c).
+ */
+void analysis_verdict(struct analysis *a);
+/* The first blocking confound other than global_batch: what no advice may be drawn past; NULL none. */
+const struct confound *comparison_blocked(const struct comparison *c);
+/* A blocking confound as a sentence for people, with both sides' values. */
+const char *confound_sentence(struct analysis *a, const struct confound *cf);
+/* Recommendations and the rental options (analysis/advice.c). */
 void analysis_advise(struct analysis *a, const struct trial *t);
 
 /* Adds a finding; message and source are copied; code as in diag_add (core/codes.h). */

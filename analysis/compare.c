@@ -136,6 +136,35 @@ static const struct confound *first_blocking(const struct comparison *c)
 	return NULL;
 }
 
+const struct confound *comparison_blocked(const struct comparison *c)
+{
+	for (size_t i = 0; i < c->nconfounds; i++)
+		if (c->confounds[i].severity == CFS_BLOCKING && c->confounds[i].what != CF_GLOBAL_BATCH)
+			return &c->confounds[i];
+	return NULL;
+}
+
+const char *confound_sentence(struct analysis *a, const struct confound *cf)
+{
+	const char *b = cf->baseline ? cf->baseline : "unknown", *c = cf->candidate ? cf->candidate : "unknown";
+
+	if (cf->what == CF_STEPS)	/* too few steps is not a difference between the runs */
+		return analysis_printf(a, "%s (steady steps: %s on the baseline, %s on the candidate)",
+				       cf->why, b, c);
+	return analysis_printf(a, "the runs differ in %s (%s against %s): %s", confound_name(cf->what),
+			       b, c, cf->why);
+}
+
+const char *answer_name(enum answer v)
+{
+	static const char *const names[] = {
+		[ANSWER_NONE] = NULL, [ANSWER_INDEPENDENT] = "independent-runs",
+		[ANSWER_DISTRIBUTED] = "distributed", [ANSWER_UNKNOWN] = "unknown",
+	};
+
+	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
+}
+
 static bool under_capacity(const struct run_result *r)
 {
 	if (!r->ngpu)
@@ -153,26 +182,43 @@ static const char *gpus(struct analysis *a, int n)
 	return analysis_printf(a, "%d GPU%s", n, n == 1 ? "" : "s");
 }
 
+/*
+ * A ratio as "1.73x", with as many decimals (up to 6) as it takes not to
+ * read as the threshold it was compared with: 1.0999 against 1.1 is
+ * "1.0999x", never "1.10x, below 1.1x".
+ */
+static const char *ratio(struct analysis *a, double v, double threshold)
+{
+	int dec = 2;
+
+	while (dec < 6 && v != threshold &&
+	       !strcmp(analysis_printf(a, "%.*f", dec, v), analysis_printf(a, "%.*f", dec, threshold)))
+		dec++;
+	return analysis_printf(a, "%.*fx", dec, v);
+}
+
 static void verdict_step_time(struct analysis *a, const struct run_result *b,
 			      const struct run_result *c)
 {
 	struct comparison *cmp = &a->cmp;
+	const char *steps;
 
 	if (isnan(cmp->speedup)) {
 		cmp->verdict = VERDICT_INCONCLUSIVE;
 		cmp->reason = "the step time of one of the runs is unknown";
-	} else if (cmp->speedup > EXPECTED_SPEEDUP_DEFAULT) {
+		return;
+	}
+	steps = analysis_printf(a, "a step takes %.1f ms on %s against %.1f ms on %s", c->step_median_s * 1e3,
+				gpus(a, c->gpus), b->step_median_s * 1e3, gpus(a, b->gpus));
+	if (cmp->speedup >= a->expected_speedup) {
 		cmp->verdict = VERDICT_CONFIRMED;
-		cmp->reason = analysis_printf(a, "a step takes %.1f ms on %s against %.1f ms on %s: "
-					      "%.2fx faster, %.0f%% scaling efficiency",
-					      c->step_median_s * 1e3, gpus(a, c->gpus), b->step_median_s * 1e3,
-					      gpus(a, b->gpus), cmp->speedup, 100 * cmp->scaling_efficiency);
+		cmp->reason = analysis_printf(a, "%s: %s faster, at least the expected %gx; %.0f%% scaling "
+					      "efficiency", steps, ratio(a, cmp->speedup, a->expected_speedup),
+					      a->expected_speedup, 100 * cmp->scaling_efficiency);
 	} else {
 		cmp->verdict = VERDICT_REFUTED;
-		cmp->reason = analysis_printf(a, "a step takes %.1f ms on %s against %.1f ms on %s: "
-					      "a speedup of %.2fx, not above %.1fx",
-					      c->step_median_s * 1e3, gpus(a, c->gpus), b->step_median_s * 1e3,
-					      gpus(a, b->gpus), cmp->speedup, EXPECTED_SPEEDUP_DEFAULT);
+		cmp->reason = analysis_printf(a, "%s: a speedup of %s, below the expected %gx", steps,
+					      ratio(a, cmp->speedup, a->expected_speedup), a->expected_speedup);
 	}
 }
 
@@ -182,6 +228,7 @@ static void verdict_global_batch(struct analysis *a, const struct run_result *b,
 	struct comparison *cmp = &a->cmp;
 	int64_t want = b->global_batch > 0 && c->gpus > 0 && b->gpus > 0 ?
 		       b->global_batch * c->gpus / b->gpus : -1;
+	bool enough = cmp->throughput_ratio >= a->expected_speedup;
 
 	if (want < 0 || c->global_batch < 0 || isnan(cmp->throughput_ratio)) {
 		cmp->verdict = VERDICT_INCONCLUSIVE;
@@ -190,17 +237,19 @@ static void verdict_global_batch(struct analysis *a, const struct run_result *b,
 		cmp->verdict = VERDICT_REFUTED;
 		cmp->reason = analysis_printf(a, "the candidate ran a global batch of %lld, not %lld",
 					      (long long)c->global_batch, (long long)want);
-	} else if (cmp->throughput_ratio <= EXPECTED_SPEEDUP_DEFAULT || !under_capacity(c)) {
+	} else if (!enough || !under_capacity(c)) {
 		cmp->verdict = VERDICT_REFUTED;
-		cmp->reason = cmp->throughput_ratio <= EXPECTED_SPEEDUP_DEFAULT ?
-			analysis_printf(a, "the global batch grew to %lld but throughput only by %.2fx",
-					(long long)c->global_batch, cmp->throughput_ratio) :
-			"a GPU of the candidate reached its memory capacity";
+		cmp->reason = !enough ?
+			analysis_printf(a, "the global batch grew to %lld but throughput only by %s, below "
+					"the expected %gx", (long long)c->global_batch,
+					ratio(a, cmp->throughput_ratio, a->expected_speedup), a->expected_speedup) :
+			"a GPU of the candidate reached its memory capacity, or its peak memory is unknown";
 	} else {
 		cmp->verdict = VERDICT_CONFIRMED;
-		cmp->reason = analysis_printf(a, "%s ran a global batch of %lld at %.2fx the throughput, "
-					      "every GPU under its memory capacity",
-					      gpus(a, c->gpus), (long long)c->global_batch, cmp->throughput_ratio);
+		cmp->reason = analysis_printf(a, "%s ran a global batch of %lld at %s the throughput (expected "
+					      "%gx), every GPU under its memory capacity", gpus(a, c->gpus),
+					      (long long)c->global_batch,
+					      ratio(a, cmp->throughput_ratio, a->expected_speedup), a->expected_speedup);
 	}
 }
 
@@ -229,15 +278,152 @@ static void verdict_feasibility(struct analysis *a, const struct run_result *b,
 	}
 }
 
+static const char *criterion_step_time(struct analysis *a, const struct run_result *b,
+				       const struct run_result *c)
+{
+	(void)b;
+	(void)c;
+	return analysis_printf(a, "step-time: confirmed when the speedup (1-GPU step time / n-GPU step "
+			       "time, medians) is at least %g (expected_speedup) with no blocking confound",
+			       a->expected_speedup);
+}
+
+static const char *criterion_global_batch(struct analysis *a, const struct run_result *b,
+					  const struct run_result *c)
+{
+	return analysis_printf(a, "global-batch: confirmed when %s run %d/%d times the global batch with "
+			       "a throughput ratio of at least %g (expected_speedup) and every GPU's peak "
+			       "memory under its capacity, with no blocking confound", gpus(a, c->gpus),
+			       c->gpus, b->gpus, a->expected_speedup);
+}
+
+static const char *criterion_feasibility(struct analysis *a, const struct run_result *b,
+					 const struct run_result *c)
+{
+	return analysis_printf(a, "feasibility: confirmed when the run failed on %s (out of memory, or "
+			       "no steady step) and completed its steps on %s with every GPU's peak "
+			       "memory under its capacity", gpus(a, b->gpus), gpus(a, c->gpus));
+}
+
+/* What each hypothesis is judged by. */
+static const struct {
+	void (*verdict)(struct analysis *a, const struct run_result *b, const struct run_result *c);
+	const char *(*criterion)(struct analysis *a, const struct run_result *b, const struct run_result *c);
+	bool blockable;		/* a blocking confound makes it inconclusive */
+} rules[] = {
+	[HYP_STEP_TIME] = { verdict_step_time, criterion_step_time, true },
+	[HYP_GLOBAL_BATCH] = { verdict_global_batch, criterion_global_batch, true },
+	[HYP_FEASIBILITY] = { verdict_feasibility, criterion_feasibility, false },
+};
+
+/* "precision of 1gpu unknown": what an unverified confound leaves open. */
+static const char *unverified_text(struct analysis *a, const struct confound *cf)
+{
+	const struct comparison *cmp = &a->cmp;
+	const char *b = a->runs[cmp->baseline].name, *c = a->runs[cmp->candidate].name;
+	char what[32];
+
+	snprintf(what, sizeof(what), "%s", confound_name(cf->what));
+	for (char *p = what; *p; p++)
+		*p = *p == '_' ? ' ' : *p;
+	if (!cf->baseline && !cf->candidate)
+		return analysis_printf(a, "%s of %s and %s unknown", what, b, c);
+	if (!cf->baseline || !cf->candidate)
+		return analysis_printf(a, "%s of %s unknown", what, cf->baseline ? c : b);
+	return analysis_printf(a, "%s not checked", what);
+}
+
+/* The verdict's sentence ends with what could not be verified: "(not verified: precision of 1gpu unknown)". */
+static void qualify(struct analysis *a)
+{
+	struct comparison *cmp = &a->cmp;
+	const char *open = NULL;
+
+	for (size_t i = 0; i < cmp->nconfounds; i++) {
+		if (cmp->confounds[i].severity != CFS_UNVERIFIED)
+			continue;
+		open = analysis_printf(a, "%s%s%s", open ? open : "", open ? "; " : "",
+				       unverified_text(a, &cmp->confounds[i]));
+	}
+	if (open && cmp->reason)
+		cmp->reason = analysis_printf(a, "%s (not verified: %s)", cmp->reason, open);
+}
+
+/* question = hparam-sweep: n independent runs against one n-GPU run, by samples per second. */
+static void answer(struct analysis *a, const struct run_result *b, const struct run_result *c)
+{
+	struct comparison *cmp = &a->cmp;
+	const struct confound *block = comparison_blocked(cmp);
+	double n = b->gpus > 0 ? (double)c->gpus / b->gpus : NAN;
+
+	if (a->question != Q_HPARAM_SWEEP)
+		return;
+	cmp->answer = ANSWER_UNKNOWN;
+	if (block) {
+		cmp->answer_reason = analysis_printf(a, "samples per second cannot be compared: %s",
+						     confound_sentence(a, block));
+	} else if (b->status == RUN_FAILED_OOM && c->samples_per_s > 0) {
+		cmp->answer = ANSWER_DISTRIBUTED;
+		cmp->answer_reason = analysis_printf(a, "the job ran out of memory on %s: only the %s run, at "
+						     "%.1f samples/s, can train it", gpus(a, b->gpus),
+						     gpus(a, c->gpus), c->samples_per_s);
+	} else if (!(b->samples_per_s > 0) || !(c->samples_per_s > 0) || isnan(n)) {
+		cmp->answer_reason = "the throughput of one of the runs is unknown";
+	} else {
+		cmp->answer = n * b->samples_per_s > c->samples_per_s ? ANSWER_INDEPENDENT : ANSWER_DISTRIBUTED;
+		cmp->answer_reason = analysis_printf(a, "%g independent %s runs process %.1f samples/s together "
+						     "(%g x %.1f), %s the %.1f samples/s of one %s run", n,
+						     analysis_printf(a, "%d-GPU", b->gpus), n * b->samples_per_s,
+						     n, b->samples_per_s,
+						     cmp->answer == ANSWER_INDEPENDENT ? "more than" : "no more than",
+						     c->samples_per_s, analysis_printf(a, "%d-GPU", c->gpus));
+	}
+}
+
+void analysis_verdict(struct analysis *a)
+{
+	struct comparison *cmp = &a->cmp;
+	const struct run_result *b = &a->runs[cmp->baseline], *c = &a->runs[cmp->candidate];
+	const struct confound *block = first_blocking(cmp);
+	enum hypothesis h = a->hypothesis;
+
+	cmp->answer = ANSWER_NONE;
+	cmp->answer_reason = cmp->criterion = NULL;
+	if (!cmp->valid)
+		return;
+	answer(a, b, c);
+	if ((unsigned)h >= sizeof(rules) / sizeof(rules[0]) || !rules[h].verdict) {
+		cmp->verdict = VERDICT_NONE;
+		cmp->reason = "trial.ini states no hypothesis (step-time, global-batch or feasibility)";
+		return;
+	}
+	cmp->criterion = rules[h].criterion(a, b, c);
+	if (block && rules[h].blockable) {
+		cmp->verdict = VERDICT_INCONCLUSIVE;
+		cmp->reason = confound_sentence(a, block);
+	} else {
+		rules[h].verdict(a, b, c);
+	}
+	qualify(a);
+}
+
+/* What trial.ini and the logs give the verdict and the advice besides the runs' numbers. */
+static void trial_facts(struct analysis *a, const struct trial *t)
+{
+	a->expected_speedup = t->expected_speedup.set ? t->expected_speedup.v : EXPECTED_SPEEDUP_DEFAULT;
+	for (size_t i = 0; i < a->nruns && i < t->nruns; i++)
+		a->runs[i].failed_allocation = t->runs[i].oom.src.file ? t->runs[i].oom.tried_bytes : -1;
+}
+
 void analysis_compare(struct analysis *a, const struct trial *t)
 {
 	struct comparison *cmp = &a->cmp;
 	const struct run_result *b, *c;
-	const struct confound *block;
 
 	cmp->speedup = cmp->throughput_ratio = cmp->scaling_efficiency = NAN;
 	cmp->attribution_s = (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN };
 	cmp->ideal_s = cmp->actual_s = NAN;
+	trial_facts(a, t);
 	if (!pick_runs(a, t)) {
 		cmp->reason = "the trial needs two runs with different GPU counts to compare";
 		return;
@@ -254,20 +440,5 @@ void analysis_compare(struct analysis *a, const struct trial *t)
 				  cmp->speedup * b->gpus / c->gpus;
 	confounds(a, t, b, c);
 	attribute(cmp, b, c);
-	if (a->hypothesis == HYP_UNSET) {
-		cmp->verdict = VERDICT_NONE;
-		cmp->reason = "trial.ini states no hypothesis (step-time, global-batch or feasibility)";
-	} else if ((block = first_blocking(cmp)) && a->hypothesis != HYP_FEASIBILITY) {
-		cmp->verdict = VERDICT_INCONCLUSIVE;
-		cmp->reason = analysis_printf(a, "the runs differ in %s (%s against %s): %s",
-					      confound_name(block->what),
-					      block->baseline ? block->baseline : "unknown",
-					      block->candidate ? block->candidate : "unknown", block->why);
-	} else if (a->hypothesis == HYP_STEP_TIME) {
-		verdict_step_time(a, b, c);
-	} else if (a->hypothesis == HYP_GLOBAL_BATCH) {
-		verdict_global_batch(a, b, c);
-	} else {
-		verdict_feasibility(a, b, c);
-	}
+	analysis_verdict(a);
 }

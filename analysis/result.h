@@ -147,6 +147,7 @@ struct run_result {
 	size_t nmonitor;
 	struct source *sources;		/* the files the run was read from (copies) */
 	size_t nsources;
+	int64_t failed_allocation;	/* bytes a CUDA OOM message says it tried to allocate; -1 */
 };
 
 enum confound_what {
@@ -170,6 +171,22 @@ struct confound {
 	const char *why;		/* a sentence for people */
 };
 
+/* The answer to `question = hparam-sweep`: n independent runs or one n-GPU run. */
+enum answer { ANSWER_NONE, ANSWER_INDEPENDENT, ANSWER_DISTRIBUTED, ANSWER_UNKNOWN };
+const char *answer_name(enum answer v);	/* "independent-runs", "distributed", "unknown"; NULL for NONE */
+
+/* One way to rent for the job (1 GPU, or the candidate's n GPUs), sized from its throughput. */
+struct rental_option {
+	int32_t gpus;
+	double samples_per_s;			/* the run's throughput */
+	double gpu_hours_per_million_samples;
+	double days_to_target;			/* target_samples or target_tokens; NaN without a target */
+	int32_t window_days;			/* 3, 7 or 30: the smallest that holds the days; -1 none */
+	double gpu_hours;			/* to the target; NaN without one */
+	double cost;				/* to the target at gpu_hour_price; NaN without both */
+	double cost_per_million_samples;	/* at gpu_hour_price; NaN without a price */
+};
+
 enum verdict { VERDICT_NONE, VERDICT_CONFIRMED, VERDICT_REFUTED, VERDICT_INCONCLUSIVE };
 const char *verdict_name(enum verdict v);	/* "confirmed", ...; NULL for NONE */
 
@@ -187,6 +204,11 @@ struct comparison {
 	double actual_s;		/* n x mean_n */
 	enum verdict verdict;
 	const char *reason;		/* a sentence with the numbers */
+	const char *criterion;		/* what the verdict tested, with its threshold; NULL with no verdict */
+	enum answer answer;		/* ANSWER_NONE unless question = hparam-sweep */
+	const char *answer_reason;	/* the answer's sentence with its numbers; NULL with no answer */
+	struct rental_option *options;	/* 1 GPU and n GPUs (in the arena); none when blocked */
+	size_t noptions;
 };
 
 struct recommendation {
@@ -206,6 +228,7 @@ struct analysis {
 	enum hypothesis hypothesis;
 	enum question question;
 	double memory_reserve_bytes;	/* trial.ini memory_reserve_gb in bytes; NaN unset */
+	double expected_speedup;	/* trial.ini expected_speedup, else EXPECTED_SPEEDUP_DEFAULT */
 	struct run_result *runs;
 	size_t nruns;
 	struct comparison cmp;

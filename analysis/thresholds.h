@@ -35,12 +35,15 @@
 
 /*
  * step-time and global-batch verdicts: the speedup (or throughput ratio) must
- * be above this to confirm. trial.ini's expected_speedup is to replace it
- * per trial; the manifest reader does not read that key yet.
+ * be at least this to confirm, unless trial.ini sets expected_speedup (the
+ * threshold written before the rental).
  */
 #define EXPECTED_SPEEDUP_DEFAULT 1.1
 
-/* Advice: below this scaling efficiency, n independent runs beat one n-GPU run. */
+/*
+ * Advice: below this scaling efficiency by samples per second (throughput
+ * ratio / n), n independent runs are advised instead of one n-GPU run.
+ */
 #define ADVICE_MIN_EFFICIENCY 0.8
 
 /*
@@ -56,5 +59,8 @@
  */
 #define FIT_GPU_FIRST "H200"
 #define FIT_GPU_SECOND "MI300X"
+
+/* Advice: the rental windows (days) a job's time to its target is fitted in, smallest first. */
+#define RENTAL_WINDOWS_DAYS { 3, 7, 30 }
 
 #endif

@@ -298,6 +298,7 @@ struct trial {
 	struct fact_i64 target_tokens;
 	struct fact_f64 gpu_hour_price;
 	struct fact_f64 memory_reserve_gb;
+	struct fact_f64 expected_speedup;	/* the verdict's threshold, written before the rental */
 	struct run *runs;
 	size_t nruns, cap_runs;
 	struct arena arena;	/* strings and small objects of the whole trial */

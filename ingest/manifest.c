@@ -39,6 +39,7 @@ static const struct key keys[] = {
 	{ "trial", "target_tokens", K_INT, T(target_tokens) },
 	{ "trial", "gpu_hour_price", K_NUM, T(gpu_hour_price) },
 	{ "trial", "memory_reserve_gb", K_NUM, T(memory_reserve_gb) },
+	{ "trial", "expected_speedup", K_NUM, T(expected_speedup) },
 	{ "run", "name", K_STR, (size_t)-1 },
 	{ "run", "gpus", K_INT, R(gpus) },
 	{ "run", "strategy", K_STR, R(strategy) },
@@ -122,6 +123,8 @@ static int set_value(struct manifest *m, const struct key *k, const char *value)
 
 		if (end == value || *end || !isfinite(v) || v < 0)
 			return bad(m, k->section, k->name, value, "a number");
+		if (v == 0 && !strcmp(k->name, "expected_speedup"))	/* a ratio: 0 confirms anything */
+			return bad(m, k->section, k->name, value, "a number above 0");
 		pos.file = intern_str(&t->strings, pos.file);
 		fact_set_f64(target(m, k), v, &pos);
 		return 0;

@@ -85,6 +85,7 @@ static const char *confound_at(int v) { return confound_name((enum confound_what
 static const char *severity_at(int v) { return diag_severity_name((enum diag_severity)v); }
 static const char *cf_severity_at(int v) { return confound_severity_name((enum confound_severity)v); }
 static const char *bw_source_at(int v) { return v ? "nccl-tests" : "trace"; }
+static const char *answer_at(int v) { return answer_name((enum answer)v); }
 
 static const char *class_at(int v)
 {
@@ -106,6 +107,7 @@ static const struct names severity_names = { severity_at, DIAG_INFO + 1, false }
 static const struct names cf_severity_names = { cf_severity_at, CFS_UNVERIFIED + 1, false };
 static const struct names bw_source_names = { bw_source_at, 2, false };
 static const struct names class_names = { class_at, EVC_MEMORY + 1, false };
+static const struct names answer_names = { answer_at, ANSWER_UNKNOWN + 1, true };
 
 /* --- where the reader is, and its first error --- */
 
@@ -699,6 +701,7 @@ static const struct field run_fields[] = {
 	F(struct run_result, status_from_log, "status_from_log", K_BOOL, NULL),
 	F(struct run_result, slowest, "slowest_gpu", K_INDEX, NULL),
 	F(struct run_result, monitor, "monitor", K_ARR, &run_monitor),
+	F(struct run_result, failed_allocation, "failed_allocation_bytes", K_COUNT, NULL),
 	END
 };
 
@@ -810,6 +813,7 @@ static const struct field trial_fields[] = {
 	SPECIAL("candidate", &trial_candidate),
 	F(struct analysis, question, "question", K_ENUM, &question_names),
 	F(struct analysis, memory_reserve_bytes, "memory_reserve_bytes", K_NUM, NULL),
+	F(struct analysis, expected_speedup, "expected_speedup", K_NUM, NULL),
 	END
 };
 
@@ -825,6 +829,21 @@ static const struct field confound_fields[] = {
 static const struct array cmp_confounds = {
 	offsetof(struct comparison, nconfounds), sizeof(struct confound), confound_fields, true };
 
+static const struct field option_fields[] = {
+	F(struct rental_option, gpus, "gpus", K_COUNT, NULL),
+	F(struct rental_option, samples_per_s, "samples_per_s", K_NUM, NULL),
+	F(struct rental_option, gpu_hours_per_million_samples, "gpu_hours_per_million_samples", K_NUM, NULL),
+	F(struct rental_option, days_to_target, "days_to_target", K_NUM, NULL),
+	F(struct rental_option, window_days, "window_days", K_COUNT, NULL),
+	F(struct rental_option, gpu_hours, "gpu_hours", K_NUM, NULL),
+	F(struct rental_option, cost, "cost", K_NUM, NULL),
+	F(struct rental_option, cost_per_million_samples, "cost_per_million_samples", K_NUM, NULL),
+	END
+};
+
+static const struct array cmp_options = {
+	offsetof(struct comparison, noptions), sizeof(struct rental_option), option_fields, false };
+
 static const struct field comparison_fields[] = {
 	SPECIAL("baseline", &cmp_baseline),
 	SPECIAL("candidate", &cmp_candidate),
@@ -837,6 +856,10 @@ static const struct field comparison_fields[] = {
 	F(struct comparison, actual_s, "actual_s", K_NUM, NULL),
 	F(struct comparison, verdict, "verdict", K_ENUM, &verdict_names),
 	F(struct comparison, reason, "reason", K_STR, NULL),
+	F(struct comparison, criterion, "criterion", K_STR, NULL),
+	F(struct comparison, answer, "answer", K_ENUM, &answer_names),
+	F(struct comparison, answer_reason, "answer_reason", K_STR, NULL),
+	F(struct comparison, options, "options", K_ARR, &cmp_options),
 	END
 };
 

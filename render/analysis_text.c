@@ -57,6 +57,15 @@ static const struct {
 	[DIAG_INFO] = { "note", "\033[1;36m" },
 };
 
+/* A name in capitals, as the first screen shouts a verdict or an answer. */
+static const char *upper(char *buf, size_t size, const char *s)
+{
+	snprintf(buf, size, "%s", s);
+	for (char *p = buf; *p; p++)
+		*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
+	return buf;
+}
+
 static void header(const struct analysis *a, FILE *f, bool color)
 {
 	const struct comparison *c = &a->cmp;
@@ -64,17 +73,18 @@ static void header(const struct analysis *a, FILE *f, bool color)
 	char up[32];
 
 	fprintf(f, "Trial: %s\n", a->title ? a->title : "(untitled: no title in trial.ini)");
+	if (answer_name(c->answer))	/* the question the trial was run for comes first */
+		fprintf(f, "Answer (%s): %s: %s\n", question_name(a->question),
+			upper(up, sizeof(up), answer_name(c->answer)), c->answer_reason);
 	fprintf(f, "Hypothesis: %s\n", hypothesis_name(a->hypothesis) ?
 		hypothesis_name(a->hypothesis) : "none written in trial.ini");
-	if (v) {
-		snprintf(up, sizeof(up), "%s", v);
-		for (char *p = up; *p; p++)
-			*p = (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p);
-		fprintf(f, "Verdict: %s%s%s: %s\n", color ? verdict_sgr[c->verdict] : "", up,
-			color ? SGR_RESET : "", c->reason);
-	} else {
+	if (v)
+		fprintf(f, "Verdict: %s%s%s: %s\n", color ? verdict_sgr[c->verdict] : "",
+			upper(up, sizeof(up), v), color ? SGR_RESET : "", c->reason);
+	else
 		fprintf(f, "Verdict: none: %s\n", c->reason ? c->reason : "nothing to compare");
-	}
+	if (c->criterion)
+		fprintf(f, "Criterion: %s\n", c->criterion);
 	fputc('\n', f);
 }
 

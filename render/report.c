@@ -151,6 +151,7 @@ static const struct {
 	[SL_HEADING] = { FONT_HEADING, 12 },
 	[SL_ITEM] = { FONT_BODY, 3 },
 	[SL_TEXT] = { FONT_BODY, 3 },
+	[SL_ANSWER] = { FONT_VERDICT, 14 },
 };
 
 static struct colour verdict_colour(enum verdict v)

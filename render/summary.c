@@ -184,6 +184,21 @@ static void findings(struct summary *s, const struct analysis *a)
 		add(s, SL_ITEM, "and %zu more in analysis.json", serious - shown);
 }
 
+/* question = hparam-sweep: the answer leads, before the hypothesis. */
+static void answer(struct summary *s, const struct analysis *a)
+{
+	static const char *const texts[] = {
+		[ANSWER_INDEPENDENT] = "independent runs", [ANSWER_DISTRIBUTED] = "one distributed run",
+		[ANSWER_UNKNOWN] = "unknown",
+	};
+
+	if (!compared(a) || a->cmp.answer == ANSWER_NONE ||
+	    (unsigned)a->cmp.answer >= sizeof(texts) / sizeof(texts[0]))
+		return;
+	add(s, SL_ANSWER, "%s", texts[a->cmp.answer]);
+	add(s, SL_REASON, "%s", a->cmp.answer_reason ? a->cmp.answer_reason : "no reason given");
+}
+
 void summary_build(struct summary *s, const struct analysis *a, const struct left_out *out, size_t nout)
 {
 	size_t i;
@@ -191,10 +206,13 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 	memset(s, 0, sizeof(*s));
 	s->verdict = compared(a) ? a->cmp.verdict : VERDICT_NONE;
 	add(s, SL_TITLE, "%s", a->title ? a->title : "Scaling trial");
+	answer(s, a);
 	meta(s, a);
 	add(s, SL_VERDICT, "%s", summary_verdict_text(s->verdict));
 	add(s, SL_REASON, "%s", a->cmp.reason ? a->cmp.reason
 	    : compared(a) ? "no reason given" : "no baseline and candidate to compare");
+	if (compared(a) && a->cmp.criterion)
+		add(s, SL_REASON, "Criterion: %s", a->cmp.criterion);
 	key_numbers(s, a);
 	confounds(s, a);
 	add(s, SL_HEADING, "Recommendations");
@@ -218,7 +236,7 @@ void summary_release(struct summary *s)
 
 static const char *const md_prefix[] = {
 	[SL_TITLE] = "# ", [SL_META] = "", [SL_VERDICT] = "**Verdict: ", [SL_REASON] = "",
-	[SL_HEADING] = "## ", [SL_ITEM] = "- ", [SL_TEXT] = "",
+	[SL_HEADING] = "## ", [SL_ITEM] = "- ", [SL_TEXT] = "", [SL_ANSWER] = "**Answer: ",
 };
 
 /* Appends text with Markdown's active characters escaped, so names like "run_1" stay literal. */
@@ -244,12 +262,13 @@ void summary_markdown(const struct summary *s, const char *const *ids, const cha
 			buf_addch(out, '\n');
 		buf_addstr(out, md_prefix[l->kind]);
 		md_escape(out, l->text);
-		buf_addstr(out, l->kind == SL_VERDICT ? "**" : "");
+		buf_addstr(out, l->kind == SL_VERDICT || l->kind == SL_ANSWER ? "**" : "");
 		/* Markdown joins adjacent lines: end a paragraph line with a hard break or a blank. */
 		if (l->kind == SL_META && next == SL_META)
 			buf_addstr(out, "  ");
 		buf_addch(out, '\n');
 		if (l->kind == SL_TITLE || l->kind == SL_HEADING || l->kind == SL_VERDICT || l->kind == SL_REASON
+		    || l->kind == SL_ANSWER
 		    || (l->kind == SL_META && next != SL_META))
 			buf_addch(out, '\n');
 	}

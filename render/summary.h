@@ -1,7 +1,7 @@
 /*
  * summary: the decision summary of an analysis as a list of typed lines
- * (title, verdict, key numbers, confounds, recommendations, charts left
- * out), written once and rendered twice: on page 1 of report.pdf and as
+ * (title, the answer to an hparam-sweep question, verdict and criterion, key
+ * numbers, confounds, recommendations, charts left out), written once and rendered twice: on page 1 of report.pdf and as
  * summary.md. A value that is not known reads "n/a".
  */
 #ifndef RENDER_SUMMARY_H
@@ -13,7 +13,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 
-enum sline_kind { SL_TITLE, SL_META, SL_VERDICT, SL_REASON, SL_HEADING, SL_ITEM, SL_TEXT };
+enum sline_kind { SL_TITLE, SL_META, SL_VERDICT, SL_REASON, SL_HEADING, SL_ITEM, SL_TEXT, SL_ANSWER };
 
 struct sline {
 	enum sline_kind kind;
