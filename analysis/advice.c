@@ -31,7 +31,7 @@ static void independent_runs(struct analysis *a, const struct run_result *b,
 			     const struct run_result *c)
 {
 	double n = b->gpus > 0 ? (double)c->gpus / b->gpus : NAN;
-	double eff = a->cmp.throughput_ratio / n;
+	double eff = c->samples_per_s / (n * b->samples_per_s);
 
 	if (isnan(eff) || !(n > 1) ||
 	    !(eff < ADVICE_MIN_EFFICIENCY || (a->question == Q_HPARAM_SWEEP && eff < 1)))

@@ -195,7 +195,7 @@ static void answer(struct summary *s, const struct analysis *a)
 	if (!compared(a) || a->cmp.answer == ANSWER_NONE ||
 	    (unsigned)a->cmp.answer >= sizeof(texts) / sizeof(texts[0]))
 		return;
-	add(s, SL_ANSWER, "%s", texts[a->cmp.answer]);
+	add(s, SL_ANSWER, "Answer: %s", texts[a->cmp.answer]);
 	add(s, SL_REASON, "%s", a->cmp.answer_reason ? a->cmp.answer_reason : "no reason given");
 }
 
@@ -236,7 +236,7 @@ void summary_release(struct summary *s)
 
 static const char *const md_prefix[] = {
 	[SL_TITLE] = "# ", [SL_META] = "", [SL_VERDICT] = "**Verdict: ", [SL_REASON] = "",
-	[SL_HEADING] = "## ", [SL_ITEM] = "- ", [SL_TEXT] = "", [SL_ANSWER] = "**Answer: ",
+	[SL_HEADING] = "## ", [SL_ITEM] = "- ", [SL_TEXT] = "", [SL_ANSWER] = "**",
 };
 
 /* Appends text with Markdown's active characters escaped, so names like "run_1" stay literal. */

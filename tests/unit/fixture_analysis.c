@@ -110,6 +110,7 @@ static void run_common(struct run_result *r, const char *name, int gpus, const c
 					   .saturated_rank = -1, .waiting_rank = -1 };
 	r->transport = "unknown";
 	r->link = "unknown";
+	r->failed_allocation = -1;
 }
 
 /* nvidia-smi every second: memory climbs to the peak over 5 s, utilisation 97% once running. */
@@ -267,6 +268,13 @@ static void comparison(struct analysis *a)
 	m->verdict = VERDICT_CONFIRMED;
 	m->reason = "speedup 1.78x (0.412 s -> 0.231 s per step) at the same global batch of 64, above 1.1, "
 		    "with no blocking confound";
+	m->criterion = "step-time: confirmed when the speedup is at least 1.1 (expected_speedup)";
+	m->answer = ANSWER_NONE;
+	/* 1e6 samples / (64 / 0.412 s) = 6437.5 s on 1 GPU; / (64 / 0.231 s) = 3609.4 s on 2 */
+	m->noptions = 2;
+	m->options = alloc(a, 2, sizeof(*m->options));
+	m->options[0] = (struct rental_option){ 1, 64 / 0.412, 6437.5 / 3600, NAN, -1, NAN, NAN, NAN };
+	m->options[1] = (struct rental_option){ 2, 64 / 0.231, 2 * 3609.375 / 3600, NAN, -1, NAN, NAN, NAN };
 }
 
 static void recommendations(struct analysis *a)
@@ -288,6 +296,7 @@ void fixture_analysis_ddp(struct analysis *a)
 	memset(a, 0, sizeof(*a));
 	a->title = "Does a second B200 halve the step time?";
 	a->hypothesis = HYP_STEP_TIME;
+	a->expected_speedup = 1.1;
 	a->question = Q_SINGLE_CONFIG;
 	a->nruns = 2;
 	a->runs = alloc(a, 2, sizeof(*a->runs));
@@ -302,6 +311,7 @@ void fixture_analysis_single(struct analysis *a)
 	memset(a, 0, sizeof(*a));
 	a->title = "One B200, no candidate yet";
 	a->hypothesis = HYP_STEP_TIME;
+	a->expected_speedup = 1.1;
 	a->question = Q_SINGLE_CONFIG;
 	a->nruns = 1;
 	a->runs = alloc(a, 1, sizeof(*a->runs));

@@ -1,0 +1,587 @@
+/*
+ * The verdict, its criterion, the hparam-sweep answer and the advice, on
+ * analyses built by hand (tests/unit/fixture_analysis.c): each rule at and
+ * around its threshold, advice withheld under each blocking confound, the
+ * one-GPU sizing rule, the rental options, and analyze's first screen.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analysis/analysis.h"
+#include "render/analysis_text.h"
+#include "render/summary.h"
+#include "tests/unit/fixture_analysis.h"
+
+#define GIB 1073741824LL
+
+/* The ddp fixture with no confound and no advice yet: the verdict is to be decided. */
+static void fresh(struct analysis *a)
+{
+	fixture_analysis_ddp(a);
+	a->cmp.nconfounds = 0;
+	a->cmp.confounds = NULL;
+	a->nrecs = 0;
+	a->recs = NULL;
+	a->cap_recs = 0;
+}
+
+static void done(struct analysis *a)
+{
+	free(a->recs);
+	free(a->cmp.confounds);
+	fixture_analysis_release(a);
+}
+
+/* Adds a confound to a fresh analysis (the array is malloc'd, as the analysis' own). */
+static void confound(struct analysis *a, enum confound_what w, const char *b, const char *c,
+		     enum confound_severity sev, const char *why)
+{
+	struct comparison *m = &a->cmp;
+
+	m->confounds = realloc(m->confounds, (m->nconfounds + 1) * sizeof(*m->confounds));
+	assert_non_null(m->confounds);
+	m->confounds[m->nconfounds++] = (struct confound){ w, b, c, sev, why };
+}
+
+static const struct recommendation *rec(const struct analysis *a, const char *id)
+{
+	for (size_t i = 0; i < a->nrecs; i++)
+		if (!strcmp(a->recs[i].id, id))
+			return &a->recs[i];
+	return NULL;
+}
+
+/* The text of the recommendation `id`; the test fails when there is none. */
+static const char *rec_text(const struct analysis *a, const char *id)
+{
+	const struct recommendation *r = rec(a, id);
+
+	if (!r)
+		fail_msg("no recommendation '%s'", id);
+	return r ? r->text : "";
+}
+
+static void advise(struct analysis *a, struct trial *t)
+{
+	a->nrecs = 0;
+	analysis_advise(a, t);
+}
+
+/* step-time: confirmed from speedup == expected_speedup exactly, refuted just below. */
+static void step_time_at_the_threshold(void **state)
+{
+	static const struct {
+		double speedup, expected;
+		enum verdict want;
+	} cases[] = {
+		{ 1.1, 1.1, VERDICT_CONFIRMED }, { 1.0999, 1.1, VERDICT_REFUTED },
+		{ 1.1001, 1.1, VERDICT_CONFIRMED }, { 1.9, 1.9, VERDICT_CONFIRMED },
+		{ 1.8999, 1.9, VERDICT_REFUTED }, { 0.95, 0.9, VERDICT_CONFIRMED },
+	};
+	struct analysis a;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fresh(&a);
+		a.cmp.speedup = cases[i].speedup;
+		a.expected_speedup = cases[i].expected;
+		analysis_verdict(&a);
+		if (a.cmp.verdict != cases[i].want)
+			fail_msg("speedup %g against %g: %s, want %s", cases[i].speedup, cases[i].expected,
+				 verdict_name(a.cmp.verdict), verdict_name(cases[i].want));
+		done(&a);
+	}
+}
+
+/* The trial: "does a second B200 halve the step time?" at 1.78x with expected_speedup = 1.9. */
+static void expected_speedup_missed(void **state)
+{
+	struct analysis a;
+
+	(void)state;
+	fresh(&a);
+	a.expected_speedup = 1.9;
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.verdict, VERDICT_REFUTED);
+	assert_string_equal(a.cmp.reason, "a step takes 231.0 ms on 2 GPUs against 412.0 ms on 1 GPU: "
+			    "a speedup of 1.78x, below the expected 1.9x");
+	assert_string_equal(a.cmp.criterion, "step-time: confirmed when the speedup (1-GPU step time / "
+			    "n-GPU step time, medians) is at least 1.9 (expected_speedup) with no blocking "
+			    "confound");
+	assert_int_equal(a.cmp.answer, ANSWER_NONE);
+	assert_null(a.cmp.answer_reason);
+	a.expected_speedup = 1.1;
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.verdict, VERDICT_CONFIRMED);
+	assert_string_equal(a.cmp.reason, "a step takes 231.0 ms on 2 GPUs against 412.0 ms on 1 GPU: "
+			    "1.78x faster, at least the expected 1.1x; 89% scaling efficiency");
+	done(&a);
+}
+
+/* A speedup that rounds to the threshold is printed with the digits that tell them apart. */
+static void ratio_never_reads_as_the_threshold(void **state)
+{
+	struct analysis a;
+
+	(void)state;
+	fresh(&a);
+	a.cmp.speedup = 1.0999;
+	analysis_verdict(&a);
+	assert_non_null(strstr(a.cmp.reason, "a speedup of 1.0999x, below the expected 1.1x"));
+	done(&a);
+}
+
+/* global-batch: n times the batch, throughput ratio >= expected, every GPU under capacity. */
+static void global_batch_rules(void **state)
+{
+	static const struct {
+		int64_t batch;		/* the candidate's global batch (the baseline's is 64) */
+		double ratio;
+		int64_t peak0;		/* GPU 0's peak */
+		enum verdict want;
+	} cases[] = {
+		{ 128, 1.1, FX_CAND_PEAK0, VERDICT_CONFIRMED },
+		{ 128, 1.0999, FX_CAND_PEAK0, VERDICT_REFUTED },
+		{ 64, 1.8, FX_CAND_PEAK0, VERDICT_REFUTED },
+		{ 128, 1.8, FX_B200_TOTAL, VERDICT_REFUTED },		/* at capacity: not under */
+		{ 128, 1.8, FX_B200_TOTAL - 1, VERDICT_CONFIRMED },
+		{ 128, 1.8, -1, VERDICT_REFUTED },			/* unknown peak */
+		{ -1, 1.8, FX_CAND_PEAK0, VERDICT_INCONCLUSIVE },
+	};
+	struct analysis a;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fresh(&a);
+		a.hypothesis = HYP_GLOBAL_BATCH;
+		a.runs[1].global_batch = cases[i].batch;
+		a.runs[1].gpu[0].peak_memory = cases[i].peak0;
+		a.cmp.throughput_ratio = cases[i].ratio;
+		analysis_verdict(&a);
+		if (a.cmp.verdict != cases[i].want)
+			fail_msg("case %zu: %s, want %s: %s", i, verdict_name(a.cmp.verdict),
+				 verdict_name(cases[i].want), a.cmp.reason);
+		done(&a);
+	}
+	fresh(&a);
+	a.hypothesis = HYP_GLOBAL_BATCH;
+	a.runs[1].global_batch = 128;
+	a.cmp.throughput_ratio = 1.05;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.reason, "the global batch grew to 128 but throughput only by 1.05x, "
+			    "below the expected 1.1x");
+	assert_string_equal(a.cmp.criterion, "global-batch: confirmed when 2 GPUs run 2/1 times the "
+			    "global batch with a throughput ratio of at least 1.1 (expected_speedup) and every "
+			    "GPU's peak memory under its capacity, with no blocking confound");
+	done(&a);
+}
+
+/* feasibility: the baseline failed and the candidate completed with every GPU under capacity. */
+static void feasibility_rules(void **state)
+{
+	static const struct {
+		enum run_status base;
+		int64_t base_steps;
+		enum run_status cand;
+		int64_t peak1;
+		enum verdict want;
+	} cases[] = {
+		{ RUN_FAILED_OOM, -1, RUN_COMPLETED, FX_CAND_PEAK1, VERDICT_CONFIRMED },
+		{ RUN_UNKNOWN, 0, RUN_COMPLETED, FX_CAND_PEAK1, VERDICT_CONFIRMED },	/* absent */
+		{ RUN_COMPLETED, 10, RUN_COMPLETED, FX_CAND_PEAK1, VERDICT_REFUTED },
+		{ RUN_FAILED_OOM, -1, RUN_FAILED_OOM, FX_CAND_PEAK1, VERDICT_REFUTED },
+		{ RUN_FAILED_OOM, -1, RUN_COMPLETED, FX_B200_TOTAL, VERDICT_REFUTED },
+	};
+	struct analysis a;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fresh(&a);
+		a.hypothesis = HYP_FEASIBILITY;
+		a.runs[0].status = cases[i].base;
+		a.runs[0].steps_measured = cases[i].base_steps;
+		a.runs[1].status = cases[i].cand;
+		a.runs[1].gpu[1].peak_memory = cases[i].peak1;
+		analysis_verdict(&a);
+		if (a.cmp.verdict != cases[i].want)
+			fail_msg("case %zu: %s, want %s: %s", i, verdict_name(a.cmp.verdict),
+				 verdict_name(cases[i].want), a.cmp.reason);
+		assert_string_equal(a.cmp.criterion, "feasibility: confirmed when the run failed on 1 GPU "
+				    "(out of memory, or no steady step) and completed its steps on 2 GPUs with "
+				    "every GPU's peak memory under its capacity");
+		done(&a);
+	}
+}
+
+/* Unverified facts do not block, but the verdict's sentence names them. */
+static void unverified_qualifies_the_verdict(void **state)
+{
+	struct analysis a;
+	const char *base = "a step takes 231.0 ms on 2 GPUs against 412.0 ms on 1 GPU: 1.78x faster, "
+			   "at least the expected 1.1x; 89% scaling efficiency";
+	char want[512];
+
+	(void)state;
+	fresh(&a);
+	confound(&a, CF_PRECISION, NULL, "bf16", CFS_UNVERIFIED, "the precision of one run is unknown");
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.verdict, VERDICT_CONFIRMED);
+	snprintf(want, sizeof(want), "%s (not verified: precision of b200-1gpu unknown)", base);
+	assert_string_equal(a.cmp.reason, want);
+	confound(&a, CF_GLOBAL_BATCH, "64", NULL, CFS_UNVERIFIED, "the global batch of one run is unknown");
+	confound(&a, CF_DATASET, "c4", "c4", CFS_WARNING, "a warning qualifies nothing here");
+	analysis_verdict(&a);
+	snprintf(want, sizeof(want), "%s (not verified: precision of b200-1gpu unknown; global batch of "
+		 "b200-2gpu-ddp unknown)", base);
+	assert_string_equal(a.cmp.reason, want);
+	done(&a);
+	fresh(&a);	/* both sides unknown, and the verdict is refuted */
+	a.expected_speedup = 1.9;
+	confound(&a, CF_PRECISION, NULL, NULL, CFS_UNVERIFIED, "the precision of both runs is unknown");
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.reason, "a step takes 231.0 ms on 2 GPUs against 412.0 ms on 1 GPU: a "
+			    "speedup of 1.78x, below the expected 1.9x (not verified: precision of b200-1gpu "
+			    "and b200-2gpu-ddp unknown)");
+	done(&a);
+}
+
+/* hparam-sweep: independent-runs when n x samples/s of 1 GPU > the n-GPU run's, else distributed. */
+static void sweep_answer(void **state)
+{
+	static const struct {
+		double thr1, thrn;
+		enum answer want;
+	} cases[] = {
+		{ 100, 199.99, ANSWER_INDEPENDENT }, { 100, 200, ANSWER_DISTRIBUTED },
+		{ 100, 250, ANSWER_DISTRIBUTED }, { NAN, 200, ANSWER_UNKNOWN },
+	};
+	struct analysis a;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		fresh(&a);
+		a.question = Q_HPARAM_SWEEP;
+		a.runs[0].samples_per_s = cases[i].thr1;
+		a.runs[1].samples_per_s = cases[i].thrn;
+		analysis_verdict(&a);
+		if (a.cmp.answer != cases[i].want)
+			fail_msg("%g and %g samples/s: %s, want %s", cases[i].thr1, cases[i].thrn,
+				 answer_name(a.cmp.answer), answer_name(cases[i].want));
+		done(&a);
+	}
+	fresh(&a);
+	a.question = Q_HPARAM_SWEEP;
+	a.runs[0].samples_per_s = 100;
+	a.runs[1].samples_per_s = 150;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.answer_reason, "2 independent 1-GPU runs process 200.0 samples/s "
+			    "together (2 x 100.0), more than the 150.0 samples/s of one 2-GPU run");
+	a.question = Q_SINGLE_CONFIG;
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.answer, ANSWER_NONE);
+	done(&a);
+	fresh(&a);		/* the 1-GPU run ran out of memory: only the distributed run trains */
+	a.question = Q_HPARAM_SWEEP;
+	a.runs[0].status = RUN_FAILED_OOM;
+	a.runs[0].samples_per_s = NAN;
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.answer, ANSWER_DISTRIBUTED);
+	done(&a);
+}
+
+static const struct {
+	enum confound_what what;
+	const char *b, *c;
+} blockers[] = {
+	{ CF_PRECISION, "bf16", "tf32" }, { CF_MICRO_BATCH, "64", "32" }, { CF_SEQ_LEN, "2048", "4096" },
+	{ CF_DATASET, "c4", "wiki" }, { CF_MODEL, "llama-1b", "llama-3b" }, { CF_STEPS, "10", "2" },
+};
+
+/* A blocking confound other than global_batch: inconclusive, answer unknown, no advice but repeat-trial. */
+static void blocked_comparison_gives_no_advice(void **state)
+{
+	struct trial *t = trial_new();
+	struct analysis a;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(blockers) / sizeof(blockers[0]); i++) {
+		fresh(&a);
+		a.question = Q_HPARAM_SWEEP;
+		a.runs[1].samples_per_s = 64 / 0.412;	/* 50% efficiency: would advise independent runs */
+		a.runs[1].transport = "net-socket";	/* ... and a transport fix */
+		a.cmp.throughput_ratio = 1.0;
+		confound(&a, blockers[i].what, blockers[i].b, blockers[i].c, CFS_BLOCKING, "they differ");
+		analysis_verdict(&a);
+		advise(&a, t);
+		assert_int_equal(a.cmp.verdict, VERDICT_INCONCLUSIVE);
+		assert_int_equal(a.cmp.answer, ANSWER_UNKNOWN);
+		assert_int_equal(a.nrecs, 1);
+		assert_string_equal(a.recs[0].id, "repeat-trial");
+		assert_int_equal(a.cmp.noptions, 0);
+		done(&a);
+	}
+	fresh(&a);
+	confound(&a, CF_PRECISION, "bf16", "tf32", CFS_BLOCKING, "the matmuls ran in another format");
+	advise(&a, t);
+	assert_string_equal(a.recs[0].text, "no advice is drawn from this comparison until the trial is "
+			    "repeated: the runs differ in precision (bf16 against tf32): the matmuls ran in "
+			    "another format");
+	done(&a);
+	trial_free(t);
+}
+
+/*
+ * The issue's trial: a global batch of 8 against 16 blocks the step-time
+ * verdict, but samples per second still compare: 1.93x is 96% efficiency,
+ * so no two-independent-runs (48% by step time would have advised them).
+ */
+static void global_batch_confound_still_advises_by_samples(void **state)
+{
+	struct trial *t = trial_new();
+	struct analysis a;
+
+	(void)state;
+	fresh(&a);
+	a.runs[0].global_batch = 8;
+	a.runs[1].global_batch = 16;
+	a.runs[0].samples_per_s = 196.0;
+	a.runs[1].samples_per_s = 378.0;
+	a.cmp.speedup = 0.96;
+	a.cmp.scaling_efficiency = 0.48;
+	a.cmp.throughput_ratio = 378.0 / 196.0;
+	confound(&a, CF_GLOBAL_BATCH, "8", "16", CFS_BLOCKING, "a step processed a different number of examples");
+	analysis_verdict(&a);
+	advise(&a, t);
+	assert_int_equal(a.cmp.verdict, VERDICT_INCONCLUSIVE);
+	assert_null(rec(&a, "two-independent-runs"));
+	assert_null(rec(&a, "repeat-trial"));
+	assert_non_null(rec(&a, "fits-mi300x"));
+	assert_int_equal(a.cmp.noptions, 2);
+	a.question = Q_HPARAM_SWEEP;		/* a sweep: 2 x 196 > 378, so independent runs */
+	analysis_verdict(&a);
+	advise(&a, t);
+	assert_int_equal(a.cmp.answer, ANSWER_INDEPENDENT);
+	assert_non_null(rec(&a, "two-independent-runs"));
+	assert_string_equal(rec_text(&a, "two-independent-runs"),
+			    "run 2 independent 1-GPU jobs instead of one 2-GPU job: together they process "
+			    "392.0 samples/s (2 x 196.0) against 378.0, a scaling efficiency of 96% by "
+			    "samples per second, so 2 configurations finish in 96% of the time the 2-GPU "
+			    "job needs for them one after another");
+	done(&a);
+	trial_free(t);
+}
+
+/* The sizing: the failed 1-GPU run's 83.9 GB plus a 3.5 GiB request, not the 83.6 GB sum. */
+static void sizing_from_the_larger_need(void **state)
+{
+	struct trial *t = trial_new();
+	struct analysis a;
+
+	(void)state;
+	fresh(&a);
+	a.hypothesis = HYP_FEASIBILITY;
+	a.memory_reserve_bytes = 8e9;
+	a.runs[0].status = RUN_FAILED_OOM;
+	a.runs[0].gpu[0].peak_memory = 83900000000LL;
+	a.runs[0].failed_allocation = 7 * GIB / 2;
+	a.runs[0].samples_per_s = NAN;
+	a.runs[1].strategy = "pipeline";
+	a.runs[1].gpu[0].peak_memory = 74900000000LL;
+	a.runs[1].gpu[1].peak_memory = 8700000000LL;
+	analysis_verdict(&a);
+	advise(&a, t);
+	assert_string_equal(rec_text(&a, "fits-h200"), "the job fits one H200 (141 GB): it needs 87.7 GB, "
+			    "the larger of the failed 1-GPU run's peak of 83.9 GB plus the 3.8 GB it failed to allocate, and "
+			    "the 2-GPU pipeline run's memory model (the sum of its GPUs' peaks), 83.6 GB, "
+			    "plus a reserve of 8 GB");
+	/* a larger split: the sum 74.9 + 60 = 134.9 GB wins over 87.7, and with the reserve needs an MI300X */
+	a.runs[1].gpu[1].peak_memory = 60000000000LL;
+	advise(&a, t);
+	assert_null(rec(&a, "fits-h200"));
+	assert_non_null(strstr(rec_text(&a, "fits-mi300x"), "it needs 134.9 GB"));
+	/* replicas: one GPU's peak (96.2 GB), not the sum of both (184.6 GB) */
+	a.runs[1].strategy = "ddp";
+	a.runs[1].gpu[0].peak_memory = FX_CAND_PEAK0;
+	a.runs[1].gpu[1].peak_memory = FX_CAND_PEAK1;
+	a.runs[0].failed_allocation = -1;
+	advise(&a, t);
+	assert_string_equal(rec_text(&a, "fits-h200"), "the job fits one H200 (141 GB): it needs "
+			    "96.2 GB, the larger of the failed 1-GPU run's peak of 83.9 GB (its log names no "
+			    "failed allocation), and the 2-GPU ddp run's memory model (one GPU's peak: each "
+			    "holds a replica), 96.2 GB, plus a reserve of 8 GB");
+	done(&a);
+	fresh(&a);		/* a completed 1-GPU run: its own peak is the need */
+	advise(&a, t);
+	assert_string_equal(rec_text(&a, "fits-mi300x"), "the job does not fit one H200 but fits one MI300X "
+			    "(192 GB): it needs 151.3 GB, the 1-GPU run's peak, plus a reserve of 0 GB");
+	done(&a);
+	trial_free(t);
+}
+
+static void close_to(double got, double want)
+{
+	if (fabs(got - want) > 1e-9 * (fabs(want) > 1 ? fabs(want) : 1))
+		fail_msg("got %.12g, want %.12g", got, want);
+}
+
+/* Options for 1 and 2 GPUs: per million samples without a target, days, window and cost with one. */
+static void rental_options(void **state)
+{
+	struct trial *t = trial_new();
+	struct srcpos pos = SRCPOS_LINE("t/trial.ini", 3);
+	double thr1 = 64 / 0.412, thr2 = 64 / 0.231;
+	struct analysis a;
+	const struct rental_option *o;
+
+	(void)state;
+	fresh(&a);
+	advise(&a, t);
+	assert_int_equal(a.cmp.noptions, 2);
+	o = &a.cmp.options[0];
+	assert_int_equal(o->gpus, 1);
+	close_to(o->samples_per_s, thr1);
+	close_to(o->gpu_hours_per_million_samples, 1e6 / thr1 / 3600);
+	assert_true(isnan(o->days_to_target) && isnan(o->cost) && isnan(o->cost_per_million_samples));
+	assert_int_equal(o->window_days, -1);
+	close_to(a.cmp.options[1].gpu_hours_per_million_samples, 2 * 1e6 / thr2 / 3600);
+	assert_string_equal(rec_text(&a, "rental-window"), "without a target: on 1 GPU 1.79 GPU-hours per "
+			    "million samples; on 2 GPUs 2.01 GPU-hours per million samples (set target_samples "
+			    "or target_tokens in trial.ini for the days and the rental window)");
+	fact_set_f64(&t->gpu_hour_price, 2.5, &pos);
+	advise(&a, t);
+	close_to(a.cmp.options[0].cost_per_million_samples, 2.5 * 1e6 / thr1 / 3600);
+	assert_true(isnan(a.cmp.options[0].cost));
+	/* 2e8 samples: 14.90 days on 1 GPU (a 30-day window), 8.35 days on 2 (a 30-day window too) */
+	fact_set_i64(&t->target_samples, 200000000, &pos);
+	advise(&a, t);
+	o = &a.cmp.options[0];
+	close_to(o->days_to_target, 2e8 / thr1 / 86400);
+	assert_int_equal(o->window_days, 30);
+	close_to(o->gpu_hours, 2e8 / thr1 / 3600);
+	close_to(o->cost, 2.5 * 2e8 / thr1 / 3600);
+	o = &a.cmp.options[1];
+	close_to(o->days_to_target, 2e8 / thr2 / 86400);
+	close_to(o->gpu_hours, 2 * 2e8 / thr2 / 3600);
+	assert_int_equal(o->window_days, 30);
+	assert_string_equal(rec_text(&a, "rental-window"), "to 200000000 samples, at 2.50 per GPU-hour: "
+			    "on 1 GPU 14.9 days, a 30-day window (358 GPU-hours, cost 894); on 2 GPUs 8.4 "
+			    "days, a 30-day window (401 GPU-hours, cost 1003)");
+	/* 1e9 samples take 74.5 days on 1 GPU: no window holds it */
+	t->target_samples.v = 1000000000;
+	advise(&a, t);
+	assert_int_equal(a.cmp.options[0].window_days, -1);
+	assert_int_equal(a.cmp.options[1].window_days, -1);
+	/* 4e7: 2.98 days on 1 GPU (3-day window), 1.67 on 2 */
+	t->target_samples.v = 40000000;
+	advise(&a, t);
+	assert_int_equal(a.cmp.options[0].window_days, 3);
+	assert_int_equal(a.cmp.options[1].window_days, 3);
+	/* 8e7: 5.96 days on 1 GPU (7-day window), 3.34 on 2 (7-day window) */
+	t->target_samples.v = 80000000;
+	advise(&a, t);
+	assert_int_equal(a.cmp.options[0].window_days, 7);
+	assert_int_equal(a.cmp.options[1].window_days, 7);
+	/* a token target: days from tokens/s */
+	t->target_samples.set = false;
+	fact_set_i64(&t->target_tokens, 100000000000LL, &pos);
+	advise(&a, t);
+	close_to(a.cmp.options[0].days_to_target, 1e11 / a.runs[0].tokens_per_s / 86400);
+	done(&a);
+	trial_free(t);
+}
+
+/* analyze's first screen leads with the answer, then the verdict and its criterion. */
+static void first_screen_leads_with_the_answer(void **state)
+{
+	struct analysis a;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	fresh(&a);
+	a.question = Q_HPARAM_SWEEP;
+	a.runs[0].samples_per_s = 100;
+	a.runs[1].samples_per_s = 150;
+	analysis_verdict(&a);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(analysis_write_text(&a, f, NULL), 0);
+	fclose(f);
+	*strstr(text, "\n\n") = '\0';		/* the first block */
+	assert_string_equal(text,
+			    "Trial: Does a second B200 halve the step time?\n"
+			    "Answer (hparam-sweep): INDEPENDENT-RUNS: 2 independent 1-GPU runs process 200.0 "
+			    "samples/s together (2 x 100.0), more than the 150.0 samples/s of one 2-GPU run\n"
+			    "Hypothesis: step-time\n"
+			    "Verdict: CONFIRMED: a step takes 231.0 ms on 2 GPUs against 412.0 ms on 1 GPU: "
+			    "1.78x faster, at least the expected 1.1x; 89% scaling efficiency\n"
+			    "Criterion: step-time: confirmed when the speedup (1-GPU step time / n-GPU step "
+			    "time, medians) is at least 1.1 (expected_speedup) with no blocking confound");
+	free(text);
+	done(&a);
+}
+
+/* summary.md and the report's first page: the answer comes right after the title. */
+static void summary_leads_with_the_answer(void **state)
+{
+	struct analysis a;
+	struct summary s;
+	struct buf md;
+
+	(void)state;
+	fresh(&a);
+	a.question = Q_HPARAM_SWEEP;
+	a.runs[0].samples_per_s = 100;
+	a.runs[1].samples_per_s = 250;
+	analysis_verdict(&a);
+	summary_build(&s, &a, NULL, 0);
+	assert_true(s.n > 3);
+	assert_int_equal(s.lines[1].kind, SL_ANSWER);
+	assert_string_equal(s.lines[1].text, "Answer: one distributed run");
+	assert_int_equal(s.lines[2].kind, SL_REASON);
+	assert_string_equal(s.lines[2].text, "2 independent 1-GPU runs process 200.0 samples/s together "
+			    "(2 x 100.0), no more than the 250.0 samples/s of one 2-GPU run");
+	buf_init(&md, 0);
+	summary_markdown(&s, NULL, NULL, NULL, 0, &md);
+	buf_addch(&md, '\0');
+	assert_non_null(strstr(md.data, "\n\n**Answer: one distributed run**\n\n2 independent"));
+	assert_non_null(strstr(md.data, "\nCriterion: step-time: confirmed when"));
+	buf_release(&md);
+	summary_release(&s);
+	a.question = Q_SINGLE_CONFIG;		/* no question: no answer line */
+	analysis_verdict(&a);
+	summary_build(&s, &a, NULL, 0);
+	for (size_t i = 0; i < s.n; i++)
+		assert_int_not_equal(s.lines[i].kind, SL_ANSWER);
+	summary_release(&s);
+	done(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(step_time_at_the_threshold),
+		cmocka_unit_test(expected_speedup_missed),
+		cmocka_unit_test(ratio_never_reads_as_the_threshold),
+		cmocka_unit_test(global_batch_rules),
+		cmocka_unit_test(feasibility_rules),
+		cmocka_unit_test(unverified_qualifies_the_verdict),
+		cmocka_unit_test(sweep_answer),
+		cmocka_unit_test(blocked_comparison_gives_no_advice),
+		cmocka_unit_test(global_batch_confound_still_advises_by_samples),
+		cmocka_unit_test(sizing_from_the_larger_need),
+		cmocka_unit_test(rental_options),
+		cmocka_unit_test(first_screen_leads_with_the_answer),
+		cmocka_unit_test(summary_leads_with_the_answer),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
