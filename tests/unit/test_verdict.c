@@ -334,6 +334,12 @@ static void blocked_comparison_gives_no_advice(void **state)
 			    "repeated: the runs differ in precision (bf16 against tf32): the matmuls ran in "
 			    "another format");
 	done(&a);
+	fresh(&a);		/* too few steps is no difference between the runs */
+	confound(&a, CF_STEPS, "10", "2", CFS_BLOCKING, "profile 7 or more active steps");
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.reason, "profile 7 or more active steps (steady steps: 10 on the "
+			    "baseline, 2 on the candidate)");
+	done(&a);
 	trial_free(t);
 }
 
