@@ -481,37 +481,53 @@ static void memory_saturation(struct analysis *a, struct run_result *rr)
 	}
 }
 
+/* "GPU 1 waits 179.2 ms per step (70% of its 255.1 ms step) for GPU 0" */
+static void add_wait(struct analysis *a, struct run_result *rr, const struct clock *clk, size_t w)
+{
+	const struct gpu_result *g = &rr->gpu[w];
+	int32_t peer = -1;
+	const char *whom;
+
+	if (w < clk->n && clk->rank[w].waited_for >= 0 && (size_t)clk->rank[w].waited_for < rr->ngpu)
+		peer = rr->gpu[clk->rank[w].waited_for].rank;
+	whom = peer >= 0 ? analysis_printf(a, "GPU %d", peer) : "a slower peer";
+	add_reason(a, &rr->imbalance,
+		   analysis_printf(a, "GPU %d waits %.1f ms per step (%.0f%% of its %.1f ms step) for %s",
+				   g->rank, g->step_s.exposed_comm_wait * 1e3, 100 * wait_share(g),
+				   g->mean_step_s * 1e3, whom),
+		   peer, g->rank);
+}
+
 /*
  * Waiting for a slower peer (a pipeline bubble, a straggler) above
- * ADVICE_PEER_WAIT_SHARE of a GPU's step: the GPU that waits longest, and
- * the peer it waited for longest in the matched collectives.
+ * ADVICE_PEER_WAIT_SHARE of a GPU's step: every GPU that does, the one that
+ * waits most first, each with the peer it waited for longest in the
+ * matched collectives. peer_wait_s/share are the largest, flagged or not.
  */
 static void peer_wait(struct analysis *a, struct run_result *rr, const struct clock *clk)
 {
 	struct imbalance *im = &rr->imbalance;
-	size_t w = SIZE_MAX;
-	int32_t peer = -1;
+	bool *done = xcalloc(rr->ngpu, sizeof(*done));
 
-	for (size_t g = 0; g < rr->ngpu; g++)
-		if (!isnan(wait_share(&rr->gpu[g])) &&
-		    (w == SIZE_MAX || wait_share(&rr->gpu[g]) > wait_share(&rr->gpu[w])))
-			w = g;
-	if (w == SIZE_MAX)
-		return;
-	im->peer_wait_s = rr->gpu[w].step_s.exposed_comm_wait;
-	im->peer_wait_share = wait_share(&rr->gpu[w]);
-	if (im->peer_wait_share <= ADVICE_PEER_WAIT_SHARE)
-		return;
-	if (w < clk->n && clk->rank[w].waited_for >= 0 && (size_t)clk->rank[w].waited_for < rr->ngpu)
-		peer = rr->gpu[clk->rank[w].waited_for].rank;
-	add_reason(a, im, peer >= 0 ?
-		   analysis_printf(a, "GPU %d waits %.1f ms per step (%.0f%% of its %.1f ms step) for "
-				   "GPU %d", rr->gpu[w].rank, im->peer_wait_s * 1e3,
-				   100 * im->peer_wait_share, rr->gpu[w].mean_step_s * 1e3, peer) :
-		   analysis_printf(a, "GPU %d waits %.1f ms per step (%.0f%% of its %.1f ms step) for "
-				   "a slower peer", rr->gpu[w].rank, im->peer_wait_s * 1e3,
-				   100 * im->peer_wait_share, rr->gpu[w].mean_step_s * 1e3),
-		   peer, rr->gpu[w].rank);
+	for (;;) {
+		size_t w = SIZE_MAX;
+
+		for (size_t g = 0; g < rr->ngpu; g++)
+			if (!done[g] && !isnan(wait_share(&rr->gpu[g])) &&
+			    (w == SIZE_MAX || wait_share(&rr->gpu[g]) > wait_share(&rr->gpu[w])))
+				w = g;
+		if (w == SIZE_MAX)
+			break;
+		if (isnan(im->peer_wait_s)) {
+			im->peer_wait_s = rr->gpu[w].step_s.exposed_comm_wait;
+			im->peer_wait_share = wait_share(&rr->gpu[w]);
+		}
+		if (!(wait_share(&rr->gpu[w]) > ADVICE_PEER_WAIT_SHARE))
+			break;
+		add_wait(a, rr, clk, w);
+		done[w] = true;
+	}
+	free(done);
 }
 
 /* Imbalance (docs/analysis.md): every reason that holds, memory, busy time and waiting. */

@@ -194,6 +194,35 @@ static void waiting_is_imbalance(void **state)
 	trial_free(t);
 }
 
+static void waiting_is_advised_as_rebalance(void **state)
+{
+	struct trial *t = pipeline(5, false);
+	struct run *r1 = trial_add_run(t, "1gpu", "t/1gpu");
+	struct rank *k = run_rank(r1, 0);
+	struct analysis *a;
+	const char *text = NULL;
+	struct srcpos pos = SRCPOS_LINE("t/trial.ini", 3);
+
+	t->hypothesis = HYP_STEP_TIME;
+	fact_set_str(t, &t->baseline, "1gpu", &pos);
+	for (int64_t s = 0; s < NSTEPS; s++) {
+		int64_t t0 = 1000 * MS + s * 100 * MS;
+
+		kernel(t, k, s, t0, t0 + 90 * MS, EVC_COMPUTE, COLL_NONE, "gemm");
+		kernel(t, k, s, t0 + 99 * MS, t0 + 100 * MS, EVC_MEMORY, COLL_NONE, "Memcpy DtoD");
+	}
+	a = analysis_run(t);
+	for (size_t i = 0; i < a->nrecs; i++)
+		if (!strcmp(a->recs[i].id, "rebalance"))
+			text = a->recs[i].text;
+	assert_non_null(text);
+	assert_non_null(strstr(text, "GPU 1 waits 30.0 ms per step (30% of its 100.0 ms step) for GPU 0; "
+			   "the waiting is for a slower peer (a pipeline bubble or a straggler), "
+			   "not a slow link"));
+	analysis_free(a);
+	trial_free(t);
+}
+
 static void one_rank_is_its_own_clock(void **state)
 {
 	struct trial *t = pipeline(5, false);
@@ -218,6 +247,7 @@ int main(void)
 		cmocka_unit_test(unmatched_counts_as_transfer),
 		cmocka_unit_test(groups_are_not_mixed),
 		cmocka_unit_test(waiting_is_imbalance),
+		cmocka_unit_test(waiting_is_advised_as_rebalance),
 		cmocka_unit_test(one_rank_is_its_own_clock),
 	};
 
