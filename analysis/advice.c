@@ -165,11 +165,26 @@ static void nccl_transport(struct analysis *a, const struct run_result *c)
 			    c->ngpu ? c->gpu[c->slowest].step_s.exposed_comm * 1e3 : NAN));
 }
 
+/*
+ * Rebalance the split on a flagged imbalance, with every reason. Waiting for
+ * a slower peer is a pipeline bubble or a straggler, not a slow link: the
+ * advice says so, so that nobody tunes NCCL for it.
+ */
 static void rebalance(struct analysis *a, const struct run_result *c)
 {
-	if (!c->imbalance.flagged)
+	const struct imbalance *im = &c->imbalance;
+
+	if (!im->flagged)
 		return;
-	add(a, "rebalance", analysis_printf(a, "rebalance the split: %s", c->imbalance.reason));
+	if (!(im->peer_wait_share > ADVICE_PEER_WAIT_SHARE)) {
+		add(a, "rebalance", analysis_printf(a, "rebalance the split: %s", im->reason));
+		return;
+	}
+	add(a, "rebalance",
+	    analysis_printf(a, "rebalance the split: %s; the waiting is for a slower peer (a "
+			    "pipeline bubble or a straggler), not a slow link: give the GPU that "
+			    "waits more of the work (layers, micro-batches) rather than tuning NCCL",
+			    im->reason));
 }
 
 /* The smallest rental window that holds `days`; -1 when none does. */

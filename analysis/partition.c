@@ -1,5 +1,6 @@
 #include "analysis/partition.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,23 +21,34 @@ static int by_time(const void *a, const void *b)
 }
 
 /* Adds a segment of length len with the open counts to window w. */
-static void account(struct parts_ns *w, const int64_t open[3], int64_t len)
+static void account(struct parts_ns *w, const int64_t open[IV_NCLASSES], int64_t len)
 {
+	bool comm = open[EVC_COMM] > 0 || open[IV_COMM_WAIT] > 0;
+	bool waiting = comm && open[EVC_COMM] <= 0;
+
 	if (open[EVC_COMPUTE] > 0)
 		w->compute += len;
-	else if (open[EVC_COMM] > 0)
+	else if (comm)
 		w->exposed_comm += len;
 	else if (open[EVC_MEMORY] > 0)
 		w->memory += len;
 	else
 		w->idle += len;
-	if (open[EVC_COMM] > 0)
+	if (waiting && open[EVC_COMPUTE] <= 0)
+		w->exposed_comm_wait += len;
+	if (comm)
 		w->comm_total += len;
+	if (waiting)
+		w->comm_wait += len;
+	if (open[EVC_MEMORY] > 0)
+		w->memory_total += len;
+	if (comm || open[EVC_COMPUTE] > 0 || open[EVC_MEMORY] > 0)
+		w->kernel_busy += len;
 }
 
 /* Accounts [from, to) across the windows it crosses; *w is the current window. */
 static void sweep_segment(const int64_t *bounds, size_t nwin, size_t *w, int64_t from,
-			  int64_t to, const int64_t open[3], struct parts_ns *out)
+			  int64_t to, const int64_t open[IV_NCLASSES], struct parts_ns *out)
 {
 	while (from < to && *w < nwin) {
 		int64_t wend = bounds[*w + 1];
@@ -59,14 +71,14 @@ void partition_windows(const struct interval *iv, size_t niv, const int64_t *bou
 {
 	struct edge *e = xmalloc(2 * (niv ? niv : 1) * sizeof(*e));
 	size_t ne = 0, w = 0;
-	int64_t open[3] = { 0, 0, 0 };
+	int64_t open[IV_NCLASSES] = { 0 };
 	int64_t t;
 
 	memset(out, 0, nwin * sizeof(*out));
 	if (!nwin)
 		goto done;
 	for (size_t i = 0; i < niv; i++) {
-		if (iv[i].end <= iv[i].start || iv[i].cls > EVC_MEMORY)
+		if (iv[i].end <= iv[i].start || iv[i].cls >= IV_NCLASSES)
 			continue;
 		e[ne++] = (struct edge){ iv[i].start, +1, iv[i].cls };
 		e[ne++] = (struct edge){ iv[i].end, -1, iv[i].cls };

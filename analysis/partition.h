@@ -5,7 +5,14 @@
  * stream) > only communication kernels > only memcpy/memset > nothing.
  * So compute + exposed_comm + memory + idle equals the window exactly.
  * comm_total is the union of communication kernels in the window and
- * overlapped_comm = comm_total - exposed_comm.
+ * overlapped_comm = comm_total - exposed_comm; memory_total the union of
+ * memcpy/memset and kernel_busy the union of everything.
+ *
+ * A communication kernel comes as two intervals: the part where it waits
+ * for a peer (class IV_COMM_WAIT) and the part where it transfers
+ * (EVC_COMM). An instant of communication is waiting only when no
+ * communication kernel is transferring then, so exposed_comm_wait <=
+ * exposed_comm and comm_wait <= comm_total.
  *
  * One sweep over all interval ends, O(n log n) for n intervals.
  */
@@ -24,12 +31,19 @@ struct parts_ns {
 	int64_t memory;
 	int64_t idle;
 	int64_t comm_total;
+	int64_t exposed_comm_wait;	/* the part of exposed_comm where every comm kernel waits */
+	int64_t comm_wait;		/* the same part of comm_total */
+	int64_t memory_total;		/* union of memcpy/memset */
+	int64_t kernel_busy;		/* union of all GPU work */
 };
+
+/* Interval classes: enum ev_class, and this one for a communication kernel's wait. */
+enum { IV_COMM_WAIT = EVC_MEMORY + 1, IV_NCLASSES };
 
 struct interval {
 	int64_t start;		/* ns */
 	int64_t end;		/* ns; an interval with end <= start covers nothing */
-	uint8_t cls;		/* enum ev_class */
+	uint8_t cls;		/* enum ev_class or IV_COMM_WAIT */
 };
 
 /*

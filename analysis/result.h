@@ -30,6 +30,10 @@ struct step_parts {
 	double idle;
 	double comm_total;	/* union of communication kernels */
 	double overlapped_comm;	/* comm_total - exposed_comm */
+	double exposed_comm_wait;	/* exposed_comm while every comm kernel waits for a peer */
+	double exposed_comm_transfer;	/* exposed_comm - exposed_comm_wait */
+	double memory_total;	/* union of memcpy/memset */
+	double kernel_busy;	/* union of all GPU work */
 };
 
 /* One step of one GPU, for the timeline charts. */
@@ -70,6 +74,7 @@ struct gpu_result {
 	double mean_step_s;		/* mean of this GPU's steady windows */
 	struct step_parts step_s;	/* means over steady steps; add up to mean_step_s */
 	double busy_s;			/* compute + memory per step: work that waits on no other GPU */
+	double clock_offset_s;		/* added to its times gives the lowest rank's clock; NaN unknown */
 	struct step_point *steps;	/* every step of this GPU, warm-up included */
 	size_t nsteps;
 	struct kernel_time *top;	/* by time per step, largest first */
@@ -88,6 +93,8 @@ struct coll_result {
 	double algbw_gbps;		/* bytes / time */
 	double busbw_gbps;		/* algbw x nccl-tests factor for the run's ranks */
 	double link_fraction;		/* busbw / the run's link_busbw_gbps; NaN when unknown */
+	double transfer_time_per_step_s;	/* time_per_step_s less the waiting for peers */
+	double transfer_busbw_gbps;	/* bus bandwidth over transfer time: what the link delivered */
 };
 
 /* One measured point of bus bandwidth by message size (nccl-tests or a trace's collectives). */
@@ -104,6 +111,8 @@ struct imbalance {
 	bool flagged;
 	int32_t saturated_rank;		/* the GPU that is saturated (or slowest); -1 none */
 	int32_t waiting_rank;		/* the GPU that waits */
+	double peer_wait_s;		/* the most exposed waiting for a peer of one GPU, per step */
+	double peer_wait_share;		/* that over the GPU's mean step; NaN with fewer than 2 GPUs */
 	const char *reason;		/* a sentence with the numbers; NULL when not flagged */
 };
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/clock.h"
 #include "analysis/kernels.h"
 #include "analysis/partition.h"
 #include "analysis/stats.h"
@@ -105,12 +106,22 @@ static void windows_of(const struct rank *k, struct windows *w)
 	free(s);
 }
 
-static struct interval *intervals_of(const struct rank *k)
+/* The rank's intervals; a communication kernel that waits for a peer is two. */
+static struct interval *intervals_of(const struct rank *k, const struct clock_rank *c,
+				     size_t *n)
 {
-	struct interval *iv = xmalloc((k->nev ? k->nev : 1) * sizeof(*iv));
+	struct interval *iv = xmalloc((2 * k->nev + 1) * sizeof(*iv));
+	size_t m = 0;
 
-	for (size_t i = 0; i < k->nev; i++)
-		iv[i] = (struct interval){ k->ev[i].start, k->ev[i].end, k->ev[i].cls };
+	for (size_t i = 0; i < k->nev; i++) {
+		const struct gpu_event *e = &k->ev[i];
+		int64_t wend = c->wait_end && e->cls == EVC_COMM ? c->wait_end[i] : e->start;
+
+		if (wend > e->start)
+			iv[m++] = (struct interval){ e->start, wend, IV_COMM_WAIT };
+		iv[m++] = (struct interval){ wend, e->end, e->cls };
+	}
+	*n = m;
 	return iv;
 }
 
@@ -126,16 +137,27 @@ static struct step_parts parts_s(const struct parts_ns *p)
 		.memory = ns_to_s(p->memory), .idle = ns_to_s(p->idle),
 		.comm_total = ns_to_s(p->comm_total),
 		.overlapped_comm = ns_to_s(p->comm_total - p->exposed_comm),
+		.exposed_comm_wait = ns_to_s(p->exposed_comm_wait),
+		.exposed_comm_transfer = ns_to_s(p->exposed_comm - p->exposed_comm_wait),
+		.memory_total = ns_to_s(p->memory_total), .kernel_busy = ns_to_s(p->kernel_busy),
 	};
 }
 
-/* Fills gpu->steps (all steps, warm-up not yet marked) from the rank's windows. */
-static void gpu_steps(struct gpu_result *g, const struct rank *k, const struct windows *w)
+/* Every part unknown. */
+static struct step_parts parts_unknown(void)
 {
-	struct interval *iv = intervals_of(k);
+	return (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+}
+
+/* Fills gpu->steps (all steps, warm-up not yet marked) from the rank's windows. */
+static void gpu_steps(struct gpu_result *g, const struct rank *k, const struct windows *w,
+		      const struct clock_rank *c)
+{
+	size_t niv;
+	struct interval *iv = intervals_of(k, c, &niv);
 	struct parts_ns *p = xmalloc((w->n ? w->n : 1) * sizeof(*p));
 
-	partition_windows(iv, k->nev, w->bounds, w->n, p);
+	partition_windows(iv, niv, w->bounds, w->n, p);
 	g->nsteps = w->n;
 	g->steps = xcalloc(w->n ? w->n : 1, sizeof(*g->steps));
 	for (size_t i = 0; i < w->n; i++) {
@@ -213,17 +235,23 @@ static void gpu_means(struct gpu_result *g)
 		s.idle += p->idle;
 		s.comm_total += p->comm_total;
 		s.overlapped_comm += p->overlapped_comm;
+		s.exposed_comm_wait += p->exposed_comm_wait;
+		s.exposed_comm_transfer += p->exposed_comm_transfer;
+		s.memory_total += p->memory_total;
+		s.kernel_busy += p->kernel_busy;
 		win += g->steps[i].window_s;
 		m++;
 	}
 	if (!m) {
 		g->mean_step_s = NAN;
-		g->step_s = (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN };
+		g->step_s = parts_unknown();
 		g->busy_s = NAN;
 		return;
 	}
 	g->step_s = (struct step_parts){ s.compute / m, s.exposed_comm / m, s.memory / m,
-					 s.idle / m, s.comm_total / m, s.overlapped_comm / m };
+					 s.idle / m, s.comm_total / m, s.overlapped_comm / m,
+					 s.exposed_comm_wait / m, s.exposed_comm_transfer / m,
+					 s.memory_total / m, s.kernel_busy / m };
 	g->mean_step_s = win / m;
 	g->busy_s = g->step_s.compute + g->step_s.memory;
 }
@@ -325,8 +353,12 @@ static int64_t last_warm_step(const struct gpu_result *g)
 	return last;
 }
 
-/* Communication per collective and dtype, per steady step, averaged over GPUs. */
-static void run_comm(struct run_result *rr, const struct run *r)
+/*
+ * Communication per collective and dtype, per steady step, averaged over
+ * GPUs; bandwidths are total bytes over total time (and over total transfer
+ * time), never a mean of per-call rates.
+ */
+static void run_comm(struct run_result *rr, const struct run *r, const struct clock *clk)
 {
 	struct coll_result acc[COLL_COUNT][DT_COUNT];
 	double steady = 0;
@@ -345,6 +377,7 @@ static void run_comm(struct run_result *rr, const struct run *r)
 			c = &acc[e->coll < COLL_COUNT ? e->coll : 0][e->dtype < DT_COUNT ? e->dtype : 0];
 			c->calls_per_step += 1;
 			c->time_per_step_s += ns_to_s(e->end - e->start);
+			c->transfer_time_per_step_s += ns_to_s(e->end - e->start - clock_wait_ns(clk, g, k->ev, i));
 			c->bytes_per_step += e->bytes > 0 ? (double)e->bytes : 0;
 		}
 	}
@@ -361,10 +394,14 @@ static void run_comm(struct run_result *rr, const struct run *r)
 			c.dtype = (enum dtype)dt;
 			c.calls_per_step /= steady;
 			c.time_per_step_s /= steady;
+			c.transfer_time_per_step_s /= steady;
 			c.bytes_per_step /= steady;
 			c.algbw_gbps = c.time_per_step_s > 0 && c.bytes_per_step > 0 ?
 				       c.bytes_per_step / c.time_per_step_s / 1e9 : NAN;
 			c.busbw_gbps = c.algbw_gbps * coll_busbw_factor(c.op, rr->gpus);
+			c.transfer_busbw_gbps = c.transfer_time_per_step_s > 0 && c.bytes_per_step > 0 ?
+						c.bytes_per_step / c.transfer_time_per_step_s / 1e9 *
+						coll_busbw_factor(c.op, rr->gpus) : NAN;
 			c.link_fraction = rr->link_busbw_gbps > 0 ? c.busbw_gbps / rr->link_busbw_gbps : NAN;
 			rr->coll[rr->ncoll++] = c;
 		}
@@ -407,14 +444,101 @@ static void run_precision(struct run_result *rr, const struct run *r, struct ker
 	}
 }
 
-static void run_imbalance(struct analysis *a, struct run_result *rr)
+/* A GPU's exposed waiting for a peer over its mean step; NaN unknown. */
+static double wait_share(const struct gpu_result *g)
+{
+	return g->mean_step_s > 0 ? g->step_s.exposed_comm_wait / g->mean_step_s : NAN;
+}
+
+/* Joins a reason to those found so far and names the GPUs of the first one. */
+static void add_reason(struct analysis *a, struct imbalance *im, const char *why,
+		       int32_t saturated, int32_t waiting)
+{
+	if (!im->reason) {
+		im->saturated_rank = saturated;
+		im->waiting_rank = waiting;
+	}
+	im->reason = im->reason ? analysis_printf(a, "%s; %s", im->reason, why) : why;
+}
+
+static void memory_saturation(struct analysis *a, struct run_result *rr)
+{
+	for (size_t h = 0; h < rr->ngpu; h++) {
+		for (size_t l = 0; l < rr->ngpu; l++) {
+			const struct gpu_result *x = &rr->gpu[h], *y = &rr->gpu[l];
+
+			if (x->memory_total <= 0 || y->memory_total <= 0 ||
+			    x->peak_memory <= IMBALANCE_MEMORY_HIGH * x->memory_total ||
+			    y->peak_memory >= IMBALANCE_MEMORY_LOW * y->memory_total)
+				continue;
+			add_reason(a, &rr->imbalance,
+				   analysis_printf(a, "GPU %d is at %.0f%% of its memory while GPU %d uses %.0f%%",
+						   x->rank, 100.0 * x->peak_memory / x->memory_total,
+						   y->rank, 100.0 * y->peak_memory / y->memory_total),
+				   x->rank, y->rank);
+			return;
+		}
+	}
+}
+
+/* "GPU 1 waits 179.2 ms per step (70% of its 255.1 ms step) for GPU 0" */
+static void add_wait(struct analysis *a, struct run_result *rr, const struct clock *clk, size_t w)
+{
+	const struct gpu_result *g = &rr->gpu[w];
+	int32_t peer = -1;
+	const char *whom;
+
+	if (w < clk->n && clk->rank[w].waited_for >= 0 && (size_t)clk->rank[w].waited_for < rr->ngpu)
+		peer = rr->gpu[clk->rank[w].waited_for].rank;
+	whom = peer >= 0 ? analysis_printf(a, "GPU %d", peer) : "a slower peer";
+	add_reason(a, &rr->imbalance,
+		   analysis_printf(a, "GPU %d waits %.1f ms per step (%.0f%% of its %.1f ms step) for %s",
+				   g->rank, g->step_s.exposed_comm_wait * 1e3, 100 * wait_share(g),
+				   g->mean_step_s * 1e3, whom),
+		   peer, g->rank);
+}
+
+/*
+ * Waiting for a slower peer (a pipeline bubble, a straggler) above
+ * ADVICE_PEER_WAIT_SHARE of a GPU's step: every GPU that does, the one that
+ * waits most first, each with the peer it waited for longest in the
+ * matched collectives. peer_wait_s/share are the largest, flagged or not.
+ */
+static void peer_wait(struct analysis *a, struct run_result *rr, const struct clock *clk)
+{
+	struct imbalance *im = &rr->imbalance;
+	bool *done = xcalloc(rr->ngpu, sizeof(*done));
+
+	for (;;) {
+		size_t w = SIZE_MAX;
+
+		for (size_t g = 0; g < rr->ngpu; g++)
+			if (!done[g] && !isnan(wait_share(&rr->gpu[g])) &&
+			    (w == SIZE_MAX || wait_share(&rr->gpu[g]) > wait_share(&rr->gpu[w])))
+				w = g;
+		if (w == SIZE_MAX)
+			break;
+		if (isnan(im->peer_wait_s)) {
+			im->peer_wait_s = rr->gpu[w].step_s.exposed_comm_wait;
+			im->peer_wait_share = wait_share(&rr->gpu[w]);
+		}
+		if (!(wait_share(&rr->gpu[w]) > ADVICE_PEER_WAIT_SHARE))
+			break;
+		add_wait(a, rr, clk, w);
+		done[w] = true;
+	}
+	free(done);
+}
+
+/* Imbalance (docs/analysis.md): every reason that holds, memory, busy time and waiting. */
+static void run_imbalance(struct analysis *a, struct run_result *rr, const struct clock *clk)
 {
 	struct imbalance *im = &rr->imbalance;
 	size_t hi_m = 0, lo_m = 0, hi_b = 0, lo_b = 0;
 	bool mem = true, busy = true;
 
-	*im = (struct imbalance){ .memory_ratio = NAN, .busy_ratio = NAN,
-				  .saturated_rank = -1, .waiting_rank = -1 };
+	*im = (struct imbalance){ .memory_ratio = NAN, .busy_ratio = NAN, .peer_wait_s = NAN,
+				  .peer_wait_share = NAN, .saturated_rank = -1, .waiting_rank = -1 };
 	if (rr->ngpu < 2)
 		return;
 	for (size_t g = 0; g < rr->ngpu; g++) {
@@ -435,37 +559,20 @@ static void run_imbalance(struct analysis *a, struct run_result *rr)
 		im->memory_ratio = (double)rr->gpu[hi_m].peak_memory / (double)rr->gpu[lo_m].peak_memory;
 	if (busy)
 		im->busy_ratio = rr->gpu[hi_b].busy_s / rr->gpu[lo_b].busy_s;
-	if (mem && im->memory_ratio > IMBALANCE_MEMORY_RATIO) {
-		im->reason = analysis_printf(a, "GPU %d holds %.1f GB at its peak, %.1fx the %.1f GB of GPU %d",
-					     rr->gpu[hi_m].rank, rr->gpu[hi_m].peak_memory / 1e9,
-					     im->memory_ratio, rr->gpu[lo_m].peak_memory / 1e9,
-					     rr->gpu[lo_m].rank);
-		im->saturated_rank = rr->gpu[hi_m].rank;
-		im->waiting_rank = rr->gpu[lo_m].rank;
-	}
-	for (size_t h = 0; mem && !im->reason && h < rr->ngpu; h++) {
-		for (size_t l = 0; l < rr->ngpu; l++) {
-			const struct gpu_result *x = &rr->gpu[h], *y = &rr->gpu[l];
-
-			if (x->memory_total <= 0 || y->memory_total <= 0 ||
-			    x->peak_memory <= IMBALANCE_MEMORY_HIGH * x->memory_total ||
-			    y->peak_memory >= IMBALANCE_MEMORY_LOW * y->memory_total)
-				continue;
-			im->reason = analysis_printf(a, "GPU %d is at %.0f%% of its memory while GPU %d uses %.0f%%",
-						     x->rank, 100.0 * x->peak_memory / x->memory_total,
-						     y->rank, 100.0 * y->peak_memory / y->memory_total);
-			im->saturated_rank = x->rank;
-			im->waiting_rank = y->rank;
-			break;
-		}
-	}
-	if (busy && !im->reason && im->busy_ratio > IMBALANCE_BUSY_RATIO) {
-		im->reason = analysis_printf(a, "GPU %d computes %.1f ms per step, %.2fx the %.1f ms of GPU %d, which waits",
-					     rr->gpu[hi_b].rank, rr->gpu[hi_b].busy_s * 1e3, im->busy_ratio,
-					     rr->gpu[lo_b].busy_s * 1e3, rr->gpu[lo_b].rank);
-		im->saturated_rank = rr->gpu[hi_b].rank;
-		im->waiting_rank = rr->gpu[lo_b].rank;
-	}
+	if (mem && im->memory_ratio > IMBALANCE_MEMORY_RATIO)
+		add_reason(a, im, analysis_printf(a, "GPU %d holds %.1f GB at its peak, %.1fx the %.1f GB of GPU %d",
+						  rr->gpu[hi_m].rank, rr->gpu[hi_m].peak_memory / 1e9,
+						  im->memory_ratio, rr->gpu[lo_m].peak_memory / 1e9,
+						  rr->gpu[lo_m].rank),
+			   rr->gpu[hi_m].rank, rr->gpu[lo_m].rank);
+	else if (mem)
+		memory_saturation(a, rr);
+	if (busy && im->busy_ratio > IMBALANCE_BUSY_RATIO)
+		add_reason(a, im, analysis_printf(a, "GPU %d computes %.1f ms per step, %.2fx the %.1f ms of GPU %d, which waits",
+						  rr->gpu[hi_b].rank, rr->gpu[hi_b].busy_s * 1e3, im->busy_ratio,
+						  rr->gpu[lo_b].busy_s * 1e3, rr->gpu[lo_b].rank),
+			   rr->gpu[hi_b].rank, rr->gpu[lo_b].rank);
+	peer_wait(a, rr, clk);
 	im->flagged = im->reason != NULL;
 }
 
@@ -585,7 +692,9 @@ static int by_op_bytes(const void *a, const void *b)
 
 /*
  * Bus bandwidth by message size from the trace's steady collectives: one
- * point per (collective, size), the mean over its calls on every GPU.
+ * point per (collective, size) over its calls on every GPU, total bytes
+ * over total time; for the same size and factor that is the count over the
+ * sum of 1 / rate, which serves nccl-tests rows (rates only) alike.
  */
 static void run_bw(struct run_result *rr, const struct run *r)
 {
@@ -630,9 +739,9 @@ static void run_bw(struct run_result *rr, const struct run *r)
 
 		while (k < n && p[k].op == p[i].op && p[k].bytes == p[i].bytes &&
 		       p[k].from_nccl_tests == p[i].from_nccl_tests)
-			total += p[k++].busbw_gbps;
+			total += 1 / p[k++].busbw_gbps;	/* time per byte */
 		p[m] = p[i];
-		p[m++].busbw_gbps = total / (double)(k - i);
+		p[m++].busbw_gbps = (double)(k - i) / total;
 		i = k;
 	}
 	rr->bw = p;
@@ -711,7 +820,7 @@ static void log_steps(struct gpu_result *g, const struct run *r)
 		g->steps[k] = (struct step_point){
 			.number = r->log[i].step >= 0 ? r->log[i].step : (int64_t)k,
 			.window_s = r->log[i].step_time_s,
-			.parts = { NAN, NAN, NAN, NAN, NAN, NAN },
+			.parts = parts_unknown(),
 		};
 		g->nsteps = k + 1;
 	}
@@ -754,8 +863,9 @@ static void init_gpu(struct gpu_result *g, const struct rank *k, int32_t index)
 	g->memory_total = k ? k->dev.memory_total : -1;
 	g->mean_step_s = NAN;
 	g->busy_s = NAN;
-	g->step_s = (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN };
+	g->step_s = parts_unknown();
 	g->lanes_window_s = NAN;
+	g->clock_offset_s = NAN;
 }
 
 /*
@@ -802,6 +912,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		      struct run_result *rr)
 {
 	struct windows *w;
+	struct clock clk;
 	struct kernel_memo *memo = kernel_memo_new();	/* one classification per kind of kernel */
 	int32_t idx[64];
 	size_t n = r->nranks ? r->nranks : gpus_without_traces(r, idx, 64);
@@ -818,13 +929,16 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 				 "run '%s' declares %lld GPUs but has traces of %zu ranks",
 				 r->name, (long long)r->declared.gpus.v, r->nranks);
 	w = xcalloc(n ? n : 1, sizeof(*w));
+	clock_align(a, t, r, &clk);
 	for (size_t g = 0; g < n; g++) {
 		const struct rank *k = r->nranks ? &r->ranks[g] : NULL;
 
 		init_gpu(&rr->gpu[g], k, k ? (int32_t)g : idx[g]);
 		if (k) {
 			windows_of(k, &w[g]);
-			gpu_steps(&rr->gpu[g], k, &w[g]);
+			gpu_steps(&rr->gpu[g], k, &w[g], &clk.rank[g]);
+			if (clk.rank[g].aligned)
+				rr->gpu[g].clock_offset_s = ns_to_s(clk.rank[g].offset_ns);
 		} else if (g == 0) {
 			log_steps(&rr->gpu[g], r);
 		}
@@ -855,9 +969,9 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	rr->link_busbw_gbps = NAN;
 	run_bw(rr, r);
 	nominal_link(rr);
-	run_comm(rr, r);
+	run_comm(rr, r, &clk);
 	run_precision(rr, r, memo);
-	run_imbalance(a, rr);
+	run_imbalance(a, rr, &clk);
 	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : run_inferred_strategy(rr);
 	rr->status = r->status != RUN_UNKNOWN ? r->status :
 		     rr->steps_measured > 0 ? RUN_COMPLETED : RUN_INCOMPLETE;
@@ -871,6 +985,6 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		free(w[g].bounds);
 	}
 	free(w);
+	clock_release(&clk);
 	kernel_memo_free(memo);
-	(void)t;
 }

@@ -47,9 +47,9 @@
 #define ADVICE_MIN_EFFICIENCY 0.8
 
 /*
- * Advice: waiting for a slower peer above this share of a GPU's step calls
- * for rebalancing the split. Not applied yet: the advice rebalances on the
- * imbalance flag only.
+ * Imbalance and advice: a GPU whose exposed waiting for a slower peer is
+ * above this share of its mean step is imbalance (run_imbalance), which
+ * advises rebalancing the split.
  */
 #define ADVICE_PEER_WAIT_SHARE 0.25
 

@@ -218,6 +218,7 @@ void trial_free(struct trial *t)
 		run_release(&t->runs[i]);
 	free(t->runs);
 	diags_release(&t->diags);
+	free(t->groups);
 	intern_release(&t->strings);
 	arena_release(&t->arena);
 	free(t);
@@ -300,6 +301,26 @@ void gpu_events_sort(struct gpu_event *ev, size_t n)
 {
 	if (n > 1)
 		qsort(ev, n, sizeof(*ev), by_start_end);
+}
+
+/* The event stays at 80 bytes: a trace holds millions of them. */
+_Static_assert(sizeof(struct gpu_event) <= 80, "struct gpu_event grew");
+
+uint16_t trial_group(struct trial *t, const char *s, size_t n)
+{
+	const char *name;
+
+	if (!n)
+		return 0;
+	name = intern(&t->strings, s, n);
+	for (size_t i = 0; i < t->ngroups; i++)
+		if (t->groups[i] == name)
+			return (uint16_t)(i + 1);
+	if (t->ngroups >= UINT16_MAX)
+		return 0;
+	xgrow(&t->groups, &t->cap_groups, t->ngroups + 1, sizeof(*t->groups));
+	t->groups[t->ngroups++] = name;
+	return (uint16_t)t->ngroups;
 }
 
 struct gpu_event *rank_add_event(struct rank *k)

@@ -76,8 +76,9 @@ struct gpu_event {
 	int64_t correlation;	/* launch correlation id; -1 none */
 	int64_t bytes;		/* memcpy/memset bytes, collective message bytes; -1 unknown */
 	int32_t stream;		/* stream id; -1 unknown */
-	int32_t device;		/* device index; -1 unknown */
 	int32_t step;		/* ProfilerStep number its launch fell in; -1 none */
+	int16_t device;		/* device index; -1 unknown (or beyond 32767) */
+	uint16_t group;		/* process group of a communication kernel: trial_group(); 0 unknown */
 	uint8_t kind;		/* enum ev_kind */
 	uint8_t cls;		/* enum ev_class */
 	uint8_t dtype;		/* enum dtype of its data; DT_UNKNOWN */
@@ -304,12 +305,20 @@ struct trial {
 	struct arena arena;	/* strings and small objects of the whole trial */
 	struct intern strings;	/* kernel names, op names, paths */
 	struct diags diags;	/* everything said about the inputs */
+	const char **groups;	/* process group names (interned); gpu_event.group - 1 indexes it */
+	size_t ngroups, cap_groups;
 };
 
 struct trial *trial_new(void);
 void trial_free(struct trial *t);
 struct run *trial_add_run(struct trial *t, const char *name, const char *dir);
 struct run *trial_find_run(struct trial *t, const char *name);	/* NULL if none */
+/*
+ * The id of the process group named s[0..n) ("0", "default_pg" ...), the
+ * same for every rank of the trial, so that the ranks' collectives can be
+ * matched: 1, 2, ... in first-seen order; 0 for an empty name or past 65535.
+ */
+uint16_t trial_group(struct trial *t, const char *s, size_t n);
 
 /* The rank numbered `rank` of the run, added if absent (rank -1 always adds). */
 struct rank *run_rank(struct run *r, int32_t rank);

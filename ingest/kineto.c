@@ -45,7 +45,7 @@ enum key {
 	K_TRACE_EVENTS, K_DEVPROPS, K_DISTINFO, K_BASETIME,
 	K_PH, K_CAT, K_NAME, K_PID, K_TID, K_TS, K_DUR, K_ARGS,
 	K_EXTID, K_CORR, K_DEVICE, K_STREAM, K_BYTES, K_INTYPE, K_INDIMS, K_COLLNAME,
-	K_INNELEMS, K_OUTNELEMS, K_DTYPE, K_GROUP, K_ALLOC, K_RESERVED, K_DEVID, K_DEVTYPE,
+	K_INNELEMS, K_OUTNELEMS, K_DTYPE, K_GROUP, K_PGNAME, K_PGID, K_ALLOC, K_RESERVED, K_DEVID, K_DEVTYPE,
 	K_ID, K_DNAME, K_MEM, K_CCMAJ, K_CCMIN, K_SMS,
 	K_RANK, K_WORLD, K_NCCLVER, K_BACKEND, K_PGCOUNT,
 };
@@ -62,11 +62,13 @@ struct pev {
 	int64_t pid, tid;	/* a string's trailing number ("stream 7"), else -1 */
 	int64_t ext, corr, device, stream, bytes;
 	int64_t in_nelems, out_nelems, group;
+	int64_t pg_id;		/* "Process Group ID" (April 2024 traces); -1 */
 	int64_t alloc, reserved, dev_id, dev_type;
 	char ph;
 	uint8_t cat;		/* enum cat */
 	int64_t byte;		/* offset of the event in the file */
 	struct buf name, intype, indims, coll, dtype;
+	struct buf pg;		/* "Process Group Name" */
 };
 
 struct pdev {
@@ -83,6 +85,7 @@ struct cpu_op {
 	const char *input_dims;	/* interned "[[4096,1024],[1024]]"; NULL */
 	int32_t parent;		/* innermost op around it on its thread; -1 */
 	uint8_t coll, dtype;	/* record_param_comms' collective; COLL_NONE */
+	uint16_t group;		/* its process group: trial_group(); 0 */
 };
 
 /* A runtime or driver call: where a correlation id was launched from. */
@@ -266,6 +269,7 @@ static const struct keydef arg_keys[] = {
 	NUM("In msg nelems", K_INNELEMS, in_nelems, 0),
 	NUM("Out msg nelems", K_OUTNELEMS, out_nelems, 0),
 	NUM("Group size", K_GROUP, group, 0),
+	KEY("Process Group Name", K_PGNAME), NUM("Process Group ID", K_PGID, pg_id, 0),
 	NUM("Total Allocated", K_ALLOC, alloc, 0), NUM("Total Reserved", K_RESERVED, reserved, 0),
 	NUM("Device Id", K_DEVID, dev_id, 0), NUM("Device Type", K_DEVTYPE, dev_type, 0),
 	{ NULL, 0, 0, 0 }
@@ -342,7 +346,7 @@ static void pev_reset(struct pev *e, int64_t byte)
 {
 	e->ts = e->dur = UNSET;
 	e->pid = e->tid = e->ext = e->corr = e->device = e->stream = e->bytes = -1;
-	e->in_nelems = e->out_nelems = e->group = -1;
+	e->in_nelems = e->out_nelems = e->group = e->pg_id = -1;
 	e->alloc = e->reserved = e->dev_id = e->dev_type = -1;
 	e->ph = 0;
 	e->cat = C_OTHER;
@@ -352,6 +356,7 @@ static void pev_reset(struct pev *e, int64_t byte)
 	buf_reset(&e->indims);
 	buf_reset(&e->coll);
 	buf_reset(&e->dtype);
+	buf_reset(&e->pg);
 }
 
 static const char *intern_buf(struct kt *k, const struct buf *b)
@@ -362,6 +367,28 @@ static const char *intern_buf(struct kt *k, const struct buf *b)
 static int32_t clamp32(int64_t v)
 {
 	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
+}
+
+static int16_t clamp16(int64_t v)
+{
+	return v < 0 || v > INT16_MAX ? -1 : (int16_t)v;
+}
+
+/*
+ * The event's process group: its "Process Group Name", else its numeric
+ * "Process Group ID" written the same way ("0"), so both layouts agree.
+ */
+static uint16_t group_of(struct kt *k, const struct pev *e)
+{
+	char num[24];
+	int n;
+
+	if (e->pg.len)
+		return trial_group(k->ctx->trial, e->pg.data, e->pg.len);
+	if (e->pg_id < 0)
+		return 0;
+	n = snprintf(num, sizeof(num), "%lld", (long long)e->pg_id);
+	return trial_group(k->ctx->trial, num, (size_t)n);
 }
 
 /* Communication kernels: collective and dtype from the name, then the args. */
@@ -434,7 +461,7 @@ static void on_gpu_work(struct kt *k, struct pev *e)
 		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0),
 		.name = intern_buf(k, &e->name), .correlation = e->corr, .bytes = -1,
 		.stream = clamp32(e->stream >= 0 ? e->stream : e->tid),
-		.device = clamp32(device), .step = -1, .kind = kind_of[e->cat],
+		.device = clamp16(device), .step = -1, .kind = kind_of[e->cat],
 		.cls = EVC_MEMORY, .dtype = DT_UNKNOWN, .coll = COLL_NONE,
 	};
 	if (device >= 0 && device < MAX_DEVICES)
@@ -445,8 +472,10 @@ static void on_gpu_work(struct kt *k, struct pev *e)
 	}
 	g->cls = EVC_COMPUTE;
 	classify_kernel(g, e);
-	if (g->cls == EVC_COMM)
+	if (g->cls == EVC_COMM) {
 		msg_bytes(g, msg_elems(e));
+		g->group = group_of(k, e);
+	}
 }
 
 static void on_cpu_op(struct kt *k, struct pev *e)
@@ -469,6 +498,7 @@ static void on_cpu_op(struct kt *k, struct pev *e)
 	if (e->coll.len) {
 		o->coll = kname_coll_of_text(e->coll.data, e->coll.len);
 		o->dtype = dtype_parse(e->dtype.data, e->dtype.len);
+		o->group = group_of(k, e);
 	}
 }
 
@@ -702,6 +732,8 @@ static void args_string(struct kt *k, const char *s, size_t n)
 		set_buf(&k->ev.coll, s, n);
 	else if (k->key == K_DTYPE)
 		set_buf(&k->ev.dtype, s, n);
+	else if (k->key == K_PGNAME)
+		set_buf(&k->ev.pg, s, n);
 	else if (k->key == K_INTYPE)
 		add_input_type(k, s, n);
 }
@@ -885,6 +917,7 @@ static void *kt_open(struct ingest_ctx *ctx)
 	buf_init(&k->ev.intype, MAX_NAME);
 	buf_init(&k->ev.indims, MAX_NAME);
 	buf_init(&k->ev.coll, MAX_NAME);
+	buf_init(&k->ev.pg, MAX_NAME);
 	buf_init(&k->ev.dtype, MAX_NAME);
 	buf_init(&k->dev.name, MAX_NAME);
 	return k;
@@ -1096,6 +1129,8 @@ static void comm_from_op(struct gpu_event *g, const struct kt *k, const struct c
 		if (o->coll != COLL_NONE) {
 			if (g->coll == COLL_NONE)
 				g->coll = o->coll;
+			if (!g->group)
+				g->group = o->group;
 			if (g->bytes < 0 && o->dtype != DT_UNKNOWN)
 				g->dtype = o->dtype;	/* nelems count the tensor's dtype */
 			else if (g->dtype == DT_UNKNOWN)
@@ -1374,6 +1409,7 @@ static void kt_free(void *st)
 	buf_release(&k->ev.intype);
 	buf_release(&k->ev.indims);
 	buf_release(&k->ev.coll);
+	buf_release(&k->ev.pg);
 	buf_release(&k->ev.dtype);
 	buf_release(&k->dev.name);
 	free(k->gev);

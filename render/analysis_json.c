@@ -454,6 +454,10 @@ static const struct field parts6[] = {
 	{ NULL, K_OBJ, 0, 0, parts4 },
 	F(struct step_parts, comm_total, "comm_total", K_NUM, NULL),
 	F(struct step_parts, overlapped_comm, "overlapped_comm", K_NUM, NULL),
+	F(struct step_parts, exposed_comm_wait, "exposed_comm_wait", K_NUM, NULL),
+	F(struct step_parts, exposed_comm_transfer, "exposed_comm_transfer", K_NUM, NULL),
+	F(struct step_parts, memory_total, "memory_total", K_NUM, NULL),
+	F(struct step_parts, kernel_busy, "kernel_busy", K_NUM, NULL),
 	END
 };
 
@@ -574,6 +578,7 @@ static const struct field gpu_fields[] = {
 	F(struct gpu_result, mean_step_s, "mean_step_s", K_NUM, NULL),
 	SUBAT(struct gpu_result, step_s, "step_s", parts6),
 	F(struct gpu_result, busy_s, "busy_s", K_NUM, NULL),
+	F(struct gpu_result, clock_offset_s, "clock_offset_s", K_NUM, NULL),
 	F(struct gpu_result, steps, "steps", K_ARR, &gpu_steps),
 	F(struct gpu_result, top, "top_kernels", K_ARR, &gpu_top),
 	F(struct gpu_result, lanes_window_s, "lanes_window_s", K_NUM, NULL),
@@ -589,6 +594,8 @@ static const struct field coll_fields[] = {
 	F(struct coll_result, calls_per_step, "calls_per_step", K_NUM, NULL),
 	F(struct coll_result, algbw_gbps, "algbw_gbps", K_NUM, NULL),
 	F(struct coll_result, busbw_gbps, "busbw_gbps", K_NUM, NULL),
+	F(struct coll_result, transfer_time_per_step_s, "transfer_time_per_step_s", K_NUM, NULL),
+	F(struct coll_result, transfer_busbw_gbps, "transfer_busbw_gbps", K_NUM, NULL),
 	F(struct coll_result, link_fraction, "link_fraction", K_NUM, NULL),
 	END
 };
@@ -624,6 +631,8 @@ static const struct field imbalance_fields[] = {
 	F(struct imbalance, reason, "reason", K_STR, NULL),
 	F(struct imbalance, saturated_rank, "saturated_rank", K_COUNT, NULL),
 	F(struct imbalance, waiting_rank, "waiting_rank", K_COUNT, NULL),
+	F(struct imbalance, peer_wait_s, "peer_wait_s", K_NUM, NULL),
+	F(struct imbalance, peer_wait_share, "peer_wait_share", K_NUM, NULL),
 	END
 };
 

@@ -198,7 +198,8 @@ static void set_bw(struct analysis *a, struct run_result *r)
 	r->coll = alloc(a, 1, sizeof(*r->coll));
 	r->coll[0] = (struct coll_result){ COLL_ALLREDUCE, DT_BF16, 2.0 * 26214400 * 19, 0.085, 19,
 					   2.0 * 26214400 * 19 / 0.085 / 1e9, 2.0 * 26214400 * 19 / 0.085 / 1e9,
-					   2.0 * 26214400 * 19 / 0.085 / 1e9 / 900 };
+					   2.0 * 26214400 * 19 / 0.085 / 1e9 / 900, 0.080,
+					   2.0 * 26214400 * 19 / 0.080 / 1e9 };
 }
 
 static void baseline(struct analysis *a, struct run_result *r)

@@ -366,6 +366,10 @@ static void test_era_frac(void **state)
 	assert_int_equal(e->bytes, 1048576 * 2);
 	assert_string_equal(e->op, "record_param_comms");
 	assert_int_equal(e->stream, 20);
+	/* its process group: record_param_comms' numeric "Process Group ID" 0, as "0" */
+	assert_int_equal(e->group, 1);
+	assert_int_equal(l->t->ngroups, 1);
+	assert_string_equal(l->t->groups[0], "0");
 	e = find_event(k, "triton_poi_fused_1");	/* one of two kernels of a graph launch */
 	assert_int_equal(e->correlation, 22);
 	assert_int_equal(e->step, 3);
@@ -414,6 +418,8 @@ static void test_era_base(void **state)
 	assert_int_equal(e->bytes, 1024 * 4);	/* Out msg nelems, the larger */
 	assert_string_equal(e->op, "c10d::_allgather_base_impl");
 	assert_int_equal(e->step, 10);
+	assert_int_equal(e->group, 1);	/* "Process Group Name" of its record_param_comms */
+	assert_string_equal(l->t->groups[0], "0");
 	e = find_event(k, "ncclSymkDevKernel_AllReduce_RSxLD_AGxST_bf16");
 	assert_int_equal(e->coll, COLL_ALLREDUCE);
 	assert_int_equal(e->dtype, DT_BF16);
@@ -779,7 +785,7 @@ static void test_real_nccl(void **state)
 	char path[4096];
 	struct trace_loaded *l;
 	const struct rank *k;
-	int allreduce = 0, bcast_f32 = 0, bcast_i64 = 0, with_op = 0;
+	int allreduce = 0, bcast_f32 = 0, bcast_i64 = 0, with_op = 0, in_group = 0;
 
 	(void)state;
 	real_path(path, sizeof(path), "hta__nccl_parser_config__nccl_data.json.gz");
@@ -794,6 +800,7 @@ static void test_real_nccl(void **state)
 		bcast_f32 += e->coll == COLL_BROADCAST && e->dtype == DT_FP32;
 		bcast_i64 += e->coll == COLL_BROADCAST && e->dtype == DT_INT64;
 		with_op += e->op && !strcmp(e->op, "record_param_comms");
+		in_group += e->group && !strcmp(l->t->groups[e->group - 1], "0");
 	}
 	/*
 	 * python3, Counter of (name, args dtype) over the nccl kernels: 15
@@ -806,6 +813,7 @@ static void test_real_nccl(void **state)
 	assert_int_equal(bcast_f32, 3);
 	assert_int_equal(bcast_i64, 3);
 	assert_int_equal(with_op, 21);
+	assert_int_equal(in_group, 21);	/* each kernel's "Process Group Name": "0" */
 	assert_string_equal(l->r->nccl_version.v, "2.17.1");
 	trace_unload(l);
 }

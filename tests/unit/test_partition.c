@@ -74,7 +74,7 @@ static void every_window_adds_up(void **state)
 		iv[i].start = (int64_t)(x % 1000);
 		x = x * 1103515245u + 12345u;
 		iv[i].end = iv[i].start + (int64_t)(x % 90);
-		iv[i].cls = (uint8_t)(i % 3);
+		iv[i].cls = (uint8_t)(i % IV_NCLASSES);
 	}
 	for (size_t i = 0; i < 9; i++)
 		b[i] = (int64_t)i * 125;
@@ -82,7 +82,30 @@ static void every_window_adds_up(void **state)
 	for (size_t i = 0; i < 8; i++) {
 		assert_int_equal(p[i].compute + p[i].exposed_comm + p[i].memory + p[i].idle, 125);
 		assert_true(p[i].comm_total >= p[i].exposed_comm);
+		assert_true(p[i].kernel_busy == 125 - p[i].idle);
+		assert_true(p[i].memory_total >= p[i].memory);
+		assert_true(p[i].exposed_comm_wait <= p[i].exposed_comm && p[i].comm_wait <= p[i].comm_total);
 	}
+}
+
+static void waiting_and_transfer(void **state)
+{
+	/*
+	 * compute 0..20; a kernel waits 10..40 then transfers 40..60; another
+	 * transfers 30..50; a copy 55..70. Waiting alone is exposed only 20..30;
+	 * 30..40 transfers, as one kernel does.
+	 */
+	struct interval iv[] = { { 0, 20, C }, { 10, 40, IV_COMM_WAIT }, { 40, 60, N },
+				 { 30, 50, N }, { 55, 70, M } };
+	int64_t b[] = { 0, 100 };
+	struct parts_ns p;
+
+	partition_windows(iv, 5, b, 1, &p);
+	check(&p, 20, 40, 10, 30, 50);
+	assert_int_equal(p.exposed_comm_wait, 10);
+	assert_int_equal(p.comm_wait, 20);
+	assert_int_equal(p.memory_total, 15);
+	assert_int_equal(p.kernel_busy, 70);
 }
 
 static void no_intervals_is_idle(void **state)
@@ -102,6 +125,7 @@ int main(void)
 		cmocka_unit_test(intervals_cross_windows),
 		cmocka_unit_test(every_window_adds_up),
 		cmocka_unit_test(no_intervals_is_idle),
+		cmocka_unit_test(waiting_and_transfer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
