@@ -30,9 +30,10 @@ static bool pick_runs(struct analysis *a, const struct trial *t)
 	if (t->baseline.v && base == SIZE_MAX)
 		analysis_finding(a, DIAG_WARNING, "baseline-missing", &t->baseline.src,
 				 "trial.ini names baseline '%s', but no run has that name", t->baseline.v);
-	for (size_t i = 0; base == SIZE_MAX && i < a->nruns; i++)
-		if (a->runs[i].gpus > 0 && (base == SIZE_MAX || a->runs[i].gpus < a->runs[base].gpus))
-			base = i;
+	if (base == SIZE_MAX)	/* the fewest GPUs: the first such run in name order */
+		for (size_t i = 0; i < a->nruns; i++)
+			if (a->runs[i].gpus > 0 && (base == SIZE_MAX || a->runs[i].gpus < a->runs[base].gpus))
+				base = i;
 	for (size_t i = 0; base != SIZE_MAX && i < a->nruns; i++) {
 		if (i == base || a->runs[i].gpus <= 0)
 			continue;
