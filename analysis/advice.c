@@ -160,9 +160,10 @@ static void nccl_transport(struct analysis *a, const struct run_result *c)
 	add(a, "fix-nccl-transport",
 	    analysis_printf(a, "NCCL moved the data over %s instead of GPU peer-to-peer: check "
 			    "NCCL_P2P_DISABLE, the GPUs' topology (nvidia-smi topo -m) and, on "
-			    "one host, NCCL_SHM/NCCL_SOCKET settings; exposed communication costs "
-			    "%.1f ms per step", !strcmp(c->transport, "shm") ? "shared host memory" : "sockets",
-			    c->ngpu ? c->gpu[c->slowest].step_s.exposed_comm * 1e3 : NAN));
+			    "one host, NCCL_SHM/NCCL_SOCKET settings; exposed transfer (not waiting for "
+			    "a peer) costs %.1f ms per step",
+			    !strcmp(c->transport, "shm") ? "shared host memory" : "sockets",
+			    c->ngpu ? c->gpu[c->slowest].step_s.exposed_comm_transfer * 1e3 : NAN));
 }
 
 /*
