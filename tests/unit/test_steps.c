@@ -1,21 +1,17 @@
 /*
  * Step windows on hand-made traces whose answers are known: the trailing
  * step, warm-up (step 0 and the 15% rule), the steady steps a verdict needs,
- * and the whole-span window of a trace without a closed step; with
- * step_windows read back from analysis.json.
+ * and the whole-span window of a trace without a closed step.
  */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
-#include "render/analysis_json.h"
 
 #define MS NS_PER_MS
 #define T0 (1000 * MS)
@@ -286,66 +282,6 @@ static void single_step_trails(void **state)
 	analysis_free(a);
 }
 
-static char *to_json(const struct analysis *a, size_t *len)
-{
-	char *s = NULL;
-	FILE *f = open_memstream(&s, len);
-
-	assert_non_null(f);
-	assert_int_equal(analysis_write_json(a, f), 0);
-	assert_int_equal(fclose(f), 0);
-	return s;
-}
-
-/* The document without blanks or newlines, in a static buffer. */
-static const char *squeezed(const char *s)
-{
-	static char out[1 << 16];
-	size_t n = 0;
-
-	for (; *s && n + 1 < sizeof(out); s++)
-		if (!strchr(" \n", *s))
-			out[n++] = *s;
-	out[n] = '\0';
-	return out;
-}
-
-/* step_windows and the new keys survive analysis.json; a window edited apart from per_gpu is refused. */
-static void windows_read_back(void **state)
-{
-	static const int64_t len[] = { 40, 40, 40, 40 };
-	struct analysis *a = one_run(len, 4, 1, 10), *b;
-	struct diags d = DIAGS_INIT;
-	size_t n;
-	char *s = to_json(a, &n), *at, *again;
-	size_t n2;
-
-	(void)state;
-	assert_non_null(strstr(squeezed(s), "\"step_windows\":[{\"step\":1,\"rank\":0,\"start_ns\":1000000000,"
-			       "\"dur_s\":0.04,\"warmup\":false,\"trailing\":false,\"compute\":0.01,"
-			       "\"exposed_comm\":0,\"memory\":0,\"idle\":0.03}"));
-	b = analysis_parse_json(s, n, "x.json", &d);
-	assert_non_null(b);
-	assert_int_equal(b->runs[0].steps_trailing, 1);
-	assert_true(b->runs[0].gpu[0].steps[3].trailing);
-	assert_int_equal(b->runs[0].gpu[0].steps[3].start_ns, T0 + 120 * MS);
-	again = to_json(b, &n2);
-	assert_int_equal(n2, n);
-	assert_memory_equal(again, s, n);
-	at = strstr(s, "\"dur_s\": 0.04");
-	assert_non_null(at);
-	memcpy(at, "\"dur_s\": 0.05", 13);
-	assert_null(analysis_parse_json(s, n, "x.json", &d));
-	assert_int_equal(d.count, 1);
-	assert_non_null(strstr(d.items[0].message, "'runs[0].step_windows[0]' (rank 0, step 1) is not "
-					 "the window of per_gpu's steps"));
-	diags_release(&d);
-	free(again);
-	free(s);
-	analysis_free(b);
-	analysis_free(a);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -358,7 +294,6 @@ int main(void)
 		cmocka_unit_test(one_steady_step_blocks),
 		cmocka_unit_test(no_steps_whole_span),
 		cmocka_unit_test(single_step_trails),
-		cmocka_unit_test(windows_read_back),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
