@@ -12,6 +12,8 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
+#include "core/buf.h"
+#include "render/charts.h"
 
 #define MS NS_PER_MS
 #define T0 (1000 * MS)
@@ -282,6 +284,27 @@ static void single_step_trails(void **state)
 	analysis_free(a);
 }
 
+/* The step-time chart joins the closed steps and draws the trailing one apart, hollow. */
+static void chart_shows_trailing_hollow(void **state)
+{
+	static const int64_t len[] = { 40, 40, 40, 40 };
+	struct analysis *a = one_run(len, 4, 1, 10);
+	struct chart_layout c;
+	struct buf b = BUF_INIT;
+	const char *why = NULL;
+
+	(void)state;
+	assert_int_equal(chart_build(0, a, &c, &why), 0);
+	buf_init(&b, 0);
+	assert_int_equal(chart_layout_dump(&c, &b), 0);
+	assert_non_null(strstr(b.data, "mark.0 = line baseline n=3 0,40 1,40 2,40 "));
+	assert_non_null(strstr(b.data, "mark.1 = line baseline hollow n=1 3,10 \"trailing\"\n"));
+	assert_non_null(strstr(b.data, "\"trailing (not measured)\""));
+	buf_release(&b);
+	chart_layout_release(&c);
+	analysis_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -294,6 +317,7 @@ int main(void)
 		cmocka_unit_test(one_steady_step_blocks),
 		cmocka_unit_test(no_steps_whole_span),
 		cmocka_unit_test(single_step_trails),
+		cmocka_unit_test(chart_shows_trailing_hollow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
