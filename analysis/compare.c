@@ -98,17 +98,16 @@ static const char *steady_count(struct analysis *a, const struct run_result *r)
 static void steps_confound(struct analysis *a, const struct run_result *b,
 			   const struct run_result *c, enum hypothesis h)
 {
-	const struct run_result *few = c;
 	int64_t nb = b->steps_measured > 0 ? b->steps_measured : 0;
 	int64_t nc = c->steps_measured > 0 ? c->steps_measured : 0;
-	enum confound_severity sev;
+	bool base = h != HYP_FEASIBILITY && nb < nc;	/* the baseline has fewer */
+	const struct run_result *few = base ? b : c;
+	int64_t n = base ? nb : nc;
 
-	if (h != HYP_FEASIBILITY && nb < nc)
-		few = b;
-	if ((few == b ? nb : nc) >= MIN_STEADY_STEPS)
+	if (n >= MIN_STEADY_STEPS)
 		return;
-	sev = (few == b ? nb : nc) >= WARN_STEADY_STEPS ? CFS_WARNING : CFS_BLOCKING;
-	add_confound(a, CF_STEPS, num(a, nb), num(a, nc), sev,
+	add_confound(a, CF_STEPS, num(a, nb), num(a, nc),
+		     n >= WARN_STEADY_STEPS ? CFS_WARNING : CFS_BLOCKING,
 		     analysis_printf(a, "%s; a step time needs %d on each side: profile %d or more "
 				     "active steps (torch.profiler.schedule(wait=1, warmup=1, active=%d))",
 				     steady_count(a, few), MIN_STEADY_STEPS, PROFILE_ACTIVE_STEPS,
