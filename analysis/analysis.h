@@ -18,6 +18,12 @@ void analysis_free(struct analysis *a);
 /* Per-run analysis (analysis/runs.c); fills rr from r. */
 void analysis_run_one(struct analysis *a, const struct trial *t, const struct run *r,
 		      struct run_result *rr);
+/*
+ * Warm-up steps among n closed steps in step order, with their numbers and
+ * times (analysis/runs.c): step 0 always, then leading steps while more than
+ * 15% above the median of the second half of the n.
+ */
+size_t steps_warmup_count(const int64_t *number, const double *t, size_t n);
 /* The parallel strategy a run's collectives and memory suggest, or NULL. */
 const char *run_inferred_strategy(const struct run_result *rr);
 /* Baseline, candidate, confounds, attribution and verdict (analysis/compare.c). */

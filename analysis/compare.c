@@ -77,6 +77,44 @@ static void compare_str(struct analysis *a, enum confound_what w, const char *b,
 		add_confound(a, w, b, c, CFS_BLOCKING, why);
 }
 
+/* "run '2gpu' has 1 steady step of 3 profiled (1 warm-up, 1 trailing)" */
+static const char *steady_count(struct analysis *a, const struct run_result *r)
+{
+	int64_t n = r->steps_measured > 0 ? r->steps_measured : 0;
+
+	if (r->steps_total <= 0)
+		return analysis_printf(a, "run '%s' has no profiled step", r->name);
+	return analysis_printf(a, "run '%s' has %lld steady step%s of %lld profiled (%lld warm-up, "
+			       "%lld trailing)", r->name, (long long)n, n == 1 ? "" : "s",
+			       (long long)r->steps_total, (long long)r->steps_warmup,
+			       (long long)r->steps_trailing);
+}
+
+/*
+ * Steady steps needed (docs/analysis.md): MIN_STEADY_STEPS on each side (the
+ * baseline's not under feasibility, where it may have failed); exactly
+ * WARN_STEADY_STEPS qualify the verdict; fewer block it. A run without steps
+ * has none.
+ */
+static void steps_confound(struct analysis *a, const struct run_result *b,
+			   const struct run_result *c, enum hypothesis h)
+{
+	int64_t nb = b->steps_measured > 0 ? b->steps_measured : 0;
+	int64_t nc = c->steps_measured > 0 ? c->steps_measured : 0;
+	bool base = h != HYP_FEASIBILITY && nb < nc;	/* the baseline has fewer */
+	const struct run_result *few = base ? b : c;
+	int64_t n = base ? nb : nc;
+
+	if (n >= MIN_STEADY_STEPS)
+		return;
+	add_confound(a, CF_STEPS, num(a, nb), num(a, nc),
+		     n >= WARN_STEADY_STEPS ? CFS_WARNING : CFS_BLOCKING,
+		     analysis_printf(a, "%s; a step time needs %d on each side: profile %d or more "
+				     "active steps (torch.profiler.schedule(wait=1, warmup=1, active=%d))",
+				     steady_count(a, few), MIN_STEADY_STEPS, PROFILE_ACTIVE_STEPS,
+				     PROFILE_ACTIVE_STEPS));
+}
+
 static void confounds(struct analysis *a, const struct trial *t, const struct run_result *b,
 		      const struct run_result *c)
 {
@@ -101,11 +139,7 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 	compare_str(a, CF_DATASET, bd->dataset.v, cd->dataset.v, "the runs read different data");
 	compare_str(a, CF_MODEL, bd->model.v, cd->model.v,
 		    "the runs trained different models");
-	if ((c->steps_measured >= 0 && c->steps_measured < MIN_STEADY_STEPS) ||
-	    (h != HYP_FEASIBILITY && b->steps_measured >= 0 && b->steps_measured < MIN_STEADY_STEPS))
-		add_confound(a, CF_STEPS, num(a, b->steps_measured), num(a, c->steps_measured), CFS_BLOCKING,
-			     analysis_printf(a, "fewer than %d steady steps: the step time is not reliable",
-					     MIN_STEADY_STEPS));
+	steps_confound(a, b, c, h);
 }
 
 /* n Cn - C1 ... with the slowest rank of each run: adds up to n mean_n - mean_1. */
@@ -149,9 +183,8 @@ const char *confound_sentence(struct analysis *a, const struct confound *cf)
 {
 	const char *b = cf->baseline ? cf->baseline : "unknown", *c = cf->candidate ? cf->candidate : "unknown";
 
-	if (cf->what == CF_STEPS)	/* too few steps is not a difference between the runs */
-		return analysis_printf(a, "%s (steady steps: %s on the baseline, %s on the candidate)",
-				       cf->why, b, c);
+	if (cf->what == CF_STEPS)	/* too few steps is not a difference: the message names the run */
+		return cf->why;
 	return analysis_printf(a, "the runs differ in %s (%s against %s): %s", confound_name(cf->what),
 			       b, c, cf->why);
 }

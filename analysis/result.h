@@ -41,6 +41,8 @@ struct step_point {
 	int64_t number;		/* ProfilerStep number */
 	double window_s;	/* the GPU step window */
 	bool warmup;
+	int64_t start_ns;	/* the window's start on the trace's clock; -1 unknown (a log's step) */
+	bool trailing;		/* the last profiled step: nothing closes its window; never steady */
 	struct step_parts parts;
 };
 
@@ -73,6 +75,7 @@ struct gpu_result {
 	int64_t peak_by_source[MEM_NSOURCES];	/* -1 where that source says nothing */
 	double mean_step_s;		/* mean of this GPU's steady windows */
 	struct step_parts step_s;	/* means over steady steps; add up to mean_step_s */
+	struct step_parts span_s;	/* no closed step window: the whole profiled span's partition; else NaN */
 	double busy_s;			/* compute + memory per step: work that waits on no other GPU */
 	double clock_offset_s;		/* added to its times gives the lowest rank's clock; NaN unknown */
 	struct step_point *steps;	/* every step of this GPU, warm-up included */
@@ -132,6 +135,7 @@ struct run_result {
 	int64_t steps_total;		/* steps seen on the slowest rank; -1 none */
 	int64_t steps_warmup;
 	int64_t steps_measured;
+	int64_t steps_trailing;		/* 1 when the last profiled step is left out as trailing */
 	double step_median_s;		/* over the slowest rank's steady windows */
 	double step_p10_s;
 	double step_p90_s;

@@ -149,7 +149,10 @@ static struct step_parts parts_unknown(void)
 	return (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 }
 
-/* Fills gpu->steps (all steps, warm-up not yet marked) from the rank's windows. */
+/*
+ * Fills gpu->steps (all steps, warm-up not yet marked) from the rank's
+ * windows. The last one is trailing: no next step closes its window.
+ */
 static void gpu_steps(struct gpu_result *g, const struct rank *k, const struct windows *w,
 		      const struct clock_rank *c)
 {
@@ -162,36 +165,88 @@ static void gpu_steps(struct gpu_result *g, const struct rank *k, const struct w
 	g->steps = xcalloc(w->n ? w->n : 1, sizeof(*g->steps));
 	for (size_t i = 0; i < w->n; i++) {
 		g->steps[i].number = w->number[i];
+		g->steps[i].start_ns = w->bounds[i];
 		g->steps[i].window_s = ns_to_s(w->bounds[i + 1] - w->bounds[i]);
+		g->steps[i].trailing = i + 1 == w->n;
 		g->steps[i].parts = parts_s(&p[i]);
 	}
 	free(p);
 	free(iv);
 }
 
-/* The run's time of step number n: the slowest GPU's window; NaN if no GPU has it. */
+/* A step that enters the statistics: neither warm-up nor trailing. */
+static bool steady(const struct step_point *p)
+{
+	return !p->warmup && !p->trailing;
+}
+
+/* The step numbers whose kernels enter a GPU's statistics: after < number < before. */
+struct steady_range {
+	int64_t after;		/* the last warm-up step; INT64_MIN when none */
+	int64_t before;		/* the trailing step; INT64_MAX when none */
+};
+
+static struct steady_range steady_range(const struct gpu_result *g)
+{
+	struct steady_range r = { INT64_MIN, INT64_MAX };
+
+	for (size_t i = 0; i < g->nsteps; i++) {
+		if (g->steps[i].warmup)
+			r.after = g->steps[i].number;
+		if (g->steps[i].trailing)
+			r.before = g->steps[i].number;
+	}
+	return r;
+}
+
+static bool in_steady(const struct steady_range *r, int64_t step)
+{
+	return step > r->after && step < r->before;
+}
+
+/* The run's time of step number n: the slowest GPU's closed window; NaN if no GPU closed it. */
 static double run_step_time(const struct run_result *rr, int64_t n)
 {
 	double t = NAN;
 
 	for (size_t g = 0; g < rr->ngpu; g++)
 		for (size_t i = 0; i < rr->gpu[g].nsteps; i++)
-			if (rr->gpu[g].steps[i].number == n &&
+			if (rr->gpu[g].steps[i].number == n && !rr->gpu[g].steps[i].trailing &&
 			    (isnan(t) || rr->gpu[g].steps[i].window_s > t))
 				t = rr->gpu[g].steps[i].window_s;
 	return t;
 }
 
 /*
- * Warm-up (docs/analysis.md) over the run's per-step time (slowest GPU per step
- * number): the first step always; further leading steps while more than 15%
- * above the median of the second half of the steps.
+ * How many of n closed steps (in step order) are warm-up: step 0 always,
+ * then leading steps while their time t is more than WARMUP_EXCESS above
+ * the median of the second half of the n.
+ */
+size_t steps_warmup_count(const int64_t *number, const double *t, size_t n)
+{
+	size_t warm;
+	double median;
+
+	if (!n)
+		return 0;
+	warm = number[0] == 0;
+	median = stats_median(t + n / 2, n - n / 2);
+	while (warm < n && t[warm] > median * (1 + WARMUP_EXCESS))
+		warm++;
+	return warm;
+}
+
+/*
+ * Warm-up (docs/analysis.md) over the run's per-step time (slowest GPU's
+ * closed window per step number), on the GPU with the most steps; the
+ * trailing step takes no part. The same step numbers are warm-up on every GPU.
  */
 static void mark_warmup(struct run_result *rr)
 {
 	const struct gpu_result *ref = NULL;
-	double *t, median;
-	size_t n, warm = 1;
+	int64_t *num, last_warm;
+	double *t;
+	size_t n, closed, warm;
 
 	for (size_t g = 0; g < rr->ngpu; g++)
 		if (!ref || rr->gpu[g].nsteps > ref->nsteps)
@@ -199,22 +254,69 @@ static void mark_warmup(struct run_result *rr)
 	if (!ref || !ref->nsteps)
 		return;
 	n = ref->nsteps;
+	closed = n - ref->steps[n - 1].trailing;
 	t = xmalloc(n * sizeof(*t));
-	for (size_t i = 0; i < n; i++)
-		t[i] = run_step_time(rr, ref->steps[i].number);
-	median = stats_median(t + n / 2, n - n / 2);
-	while (warm < n && t[warm] > median * (1 + WARMUP_EXCESS))
-		warm++;
-	if (warm > n)
-		warm = n;
+	num = xmalloc(n * sizeof(*num));
+	for (size_t i = 0; i < closed; i++) {
+		num[i] = ref->steps[i].number;
+		t[i] = run_step_time(rr, num[i]);
+	}
+	warm = steps_warmup_count(num, t, closed);
+	last_warm = warm ? num[warm - 1] : INT64_MIN;
 	for (size_t g = 0; g < rr->ngpu; g++)
 		for (size_t i = 0; i < rr->gpu[g].nsteps; i++)
-			rr->gpu[g].steps[i].warmup =
-				rr->gpu[g].steps[i].number <= ref->steps[warm - 1].number;
+			rr->gpu[g].steps[i].warmup = !rr->gpu[g].steps[i].trailing &&
+						     rr->gpu[g].steps[i].number <= last_warm;
 	rr->steps_total = (int64_t)n;
 	rr->steps_warmup = (int64_t)warm;
-	rr->steps_measured = (int64_t)n - rr->steps_warmup;
+	rr->steps_trailing = (int64_t)(n - closed);
+	rr->steps_measured = (int64_t)(closed - warm);
+	free(num);
 	free(t);
+}
+
+/*
+ * A GPU with no closed step window (no steps, or one, which trails): the
+ * whole profiled span, first to last GPU activity, partitioned as one window.
+ */
+static void gpu_span(struct gpu_result *g, const struct rank *k, const struct clock_rank *c)
+{
+	int64_t b[2] = { INT64_MAX, INT64_MIN };
+	struct interval *iv;
+	struct parts_ns p;
+	size_t niv;
+
+	if (g->nsteps > 1)
+		return;
+	for (size_t i = 0; i < k->nev; i++) {
+		if (k->ev[i].end <= k->ev[i].start)
+			continue;
+		b[0] = k->ev[i].start < b[0] ? k->ev[i].start : b[0];
+		b[1] = k->ev[i].end > b[1] ? k->ev[i].end : b[1];
+	}
+	if (b[1] <= b[0])
+		return;
+	iv = intervals_of(k, c, &niv);
+	partition_windows(iv, niv, b, 1, &p);
+	g->span_s = parts_s(&p);
+	free(iv);
+}
+
+/* A run whose traces close no step window says so, and how to capture steps. */
+static void check_step_windows(struct analysis *a, const struct run_result *rr, const struct run *r)
+{
+	size_t most = 0;
+
+	for (size_t g = 0; g < rr->ngpu; g++)
+		most = rr->gpu[g].nsteps > most ? rr->gpu[g].nsteps : most;
+	if (!r->nranks || most > 1)
+		return;
+	analysis_finding(a, DIAG_WARNING, "no-step-windows", NULL,
+			 "run '%s': %s, so the run has no step time; the whole profiled span is "
+			 "partitioned instead. Profile with torch.profiler.schedule(wait=1, warmup=1, "
+			 "active=7) and call prof.step() every iteration", r->name,
+			 most ? "the trace has a single step, which no next step closes" :
+				"the trace has no ProfilerStep#N");
 }
 
 /* Means over a GPU's steady steps. */
@@ -227,7 +329,7 @@ static void gpu_means(struct gpu_result *g)
 	for (size_t i = 0; i < g->nsteps; i++) {
 		const struct step_parts *p = &g->steps[i].parts;
 
-		if (g->steps[i].warmup)
+		if (!steady(&g->steps[i]))
 			continue;
 		s.compute += p->compute;
 		s.exposed_comm += p->exposed_comm;
@@ -268,7 +370,7 @@ static void step_stats(struct run_result *rr)
 	g = &rr->gpu[rr->slowest];
 	v = xmalloc((g->nsteps ? g->nsteps : 1) * sizeof(*v));
 	for (size_t i = 0; i < g->nsteps; i++)
-		if (!g->steps[i].warmup)
+		if (steady(&g->steps[i]))
 			v[n++] = g->steps[i].window_s;
 	rr->step_median_s = stats_median(v, n);
 	rr->step_p10_s = stats_percentile(v, n, 10);
@@ -342,17 +444,6 @@ static void gpu_memory(struct gpu_result *g, const struct run *r, const struct r
 		g->memory_total = capacity_by_name(g->name);
 }
 
-/* The number of a GPU's last warm-up step; INT64_MIN when none. */
-static int64_t last_warm_step(const struct gpu_result *g)
-{
-	int64_t last = INT64_MIN;
-
-	for (size_t i = 0; i < g->nsteps; i++)
-		if (g->steps[i].warmup)
-			last = g->steps[i].number;
-	return last;
-}
-
 /*
  * Communication per collective and dtype, per steady step, averaged over
  * GPUs; bandwidths are total bytes over total time (and over total transfer
@@ -366,13 +457,13 @@ static void run_comm(struct run_result *rr, const struct run *r, const struct cl
 	memset(acc, 0, sizeof(acc));
 	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
 		const struct rank *k = &r->ranks[g];
-		int64_t last_warm = last_warm_step(&rr->gpu[g]);
+		struct steady_range steps = steady_range(&rr->gpu[g]);
 
 		for (size_t i = 0; i < k->nev; i++) {
 			const struct gpu_event *e = &k->ev[i];
 			struct coll_result *c;
 
-			if (e->cls != EVC_COMM || e->step < 0 || e->step <= last_warm)
+			if (e->cls != EVC_COMM || e->step < 0 || !in_steady(&steps, e->step))
 				continue;
 			c = &acc[e->coll < COLL_COUNT ? e->coll : 0][e->dtype < DT_COUNT ? e->dtype : 0];
 			c->calls_per_step += 1;
@@ -604,17 +695,17 @@ static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank 
 {
 	struct kernel_time *t = NULL;
 	size_t n = 0, cap = 0;
-	int64_t last_warm = last_warm_step(g);
-	double steady = (double)g->nsteps;
+	struct steady_range steps = steady_range(g);
+	double nsteady = 0;
 
 	for (size_t i = 0; i < g->nsteps; i++)
-		steady -= g->steps[i].warmup;
-	for (size_t i = 0; steady > 0 && i < k->nev; i++) {
+		nsteady += steady(&g->steps[i]);
+	for (size_t i = 0; nsteady > 0 && i < k->nev; i++) {
 		const struct gpu_event *e = &k->ev[i];
 		const struct kernel_facts *f;
 		size_t j;
 
-		if (e->step < 0 || e->step <= last_warm)
+		if (e->step < 0 || !in_steady(&steps, e->step))
 			continue;
 		f = kernel_memo_get(memo, e);
 		if (f->label_index >= n) {	/* the memo's labels, zeroed up to this one */
@@ -636,8 +727,8 @@ static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank 
 	for (size_t i = 0; i < g->ntop; i++) {
 		g->top[i] = t[i];
 		g->top[i].label = arena_strdup(&a->arena, t[i].label);
-		g->top[i].time_per_step_s /= steady;
-		g->top[i].calls_per_step = (int64_t)llround((double)t[i].calls_per_step / steady);
+		g->top[i].time_per_step_s /= nsteady;
+		g->top[i].calls_per_step = (int64_t)llround((double)t[i].calls_per_step / nsteady);
 	}
 	free(t);
 }
@@ -655,12 +746,12 @@ static void gpu_lanes(struct analysis *a, struct gpu_result *g, const struct ran
 	int64_t from, to;
 
 	for (size_t i = 0; i < g->nsteps; i++)
-		if (!g->steps[i].warmup)
+		if (steady(&g->steps[i]))
 			v[n++] = g->steps[i].window_s;
 	median = stats_median(v, n);
 	free(v);
 	for (size_t i = 0; i < g->nsteps; i++)
-		if (!g->steps[i].warmup && (pick == SIZE_MAX ||
+		if (steady(&g->steps[i]) && (pick == SIZE_MAX ||
 		    fabs(g->steps[i].window_s - median) < fabs(g->steps[pick].window_s - median)))
 			pick = i;
 	if (pick == SIZE_MAX)
@@ -702,13 +793,13 @@ static void run_bw(struct run_result *rr, const struct run *r)
 	size_t n = 0, cap = 0, m = 0;
 
 	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
-		int64_t last_warm = last_warm_step(&rr->gpu[g]);
+		struct steady_range steps = steady_range(&rr->gpu[g]);
 
 		for (size_t i = 0; i < r->ranks[g].nev; i++) {
 			const struct gpu_event *e = &r->ranks[g].ev[i];
 
 			if (e->cls != EVC_COMM || e->bytes <= 0 || e->end <= e->start ||
-			    e->step < 0 || e->step <= last_warm)
+			    e->step < 0 || !in_steady(&steps, e->step))
 				continue;
 			xgrow(&p, &cap, n + 1, sizeof(*p));
 			p[n++] = (struct bw_point){ .op = (enum coll_op)e->coll, .bytes = e->bytes,
@@ -820,6 +911,7 @@ static void log_steps(struct gpu_result *g, const struct run *r)
 		g->steps[k] = (struct step_point){
 			.number = r->log[i].step >= 0 ? r->log[i].step : (int64_t)k,
 			.window_s = r->log[i].step_time_s,
+			.start_ns = -1,		/* a log's step time is whole: none trails */
 			.parts = parts_unknown(),
 		};
 		g->nsteps = k + 1;
@@ -864,6 +956,7 @@ static void init_gpu(struct gpu_result *g, const struct rank *k, int32_t index)
 	g->mean_step_s = NAN;
 	g->busy_s = NAN;
 	g->step_s = parts_unknown();
+	g->span_s = g->step_s;
 	g->lanes_window_s = NAN;
 	g->clock_offset_s = NAN;
 }
@@ -919,7 +1012,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 
 	memset(rr, 0, sizeof(*rr));
 	rr->name = r->name;
-	rr->steps_total = rr->steps_warmup = rr->steps_measured = -1;
+	rr->steps_total = rr->steps_warmup = rr->steps_measured = rr->steps_trailing = -1;
 	rr->ngpu = n;
 	rr->gpu = arena_alloc(&a->arena, (n ? n : 1) * sizeof(*rr->gpu));
 	rr->gpus = n ? (int32_t)n : r->declared.gpus.set ? (int32_t)r->declared.gpus.v : -1;
@@ -944,6 +1037,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		}
 	}
 	mark_warmup(rr);
+	check_step_windows(a, rr, r);
 	for (size_t g = 0; g < n && r->nranks > 1; g++)
 		if (!rr->gpu[g].nsteps && rr->steps_total > 0)
 			analysis_finding(a, DIAG_WARNING, "rank-without-steps", NULL,
@@ -956,6 +1050,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		gpu_means(&rr->gpu[g]);
 		gpu_memory(&rr->gpu[g], r, k, g == 0);
 		if (k) {
+			gpu_span(&rr->gpu[g], k, &clk.rank[g]);
 			gpu_top(a, &rr->gpu[g], k, memo);
 			gpu_lanes(a, &rr->gpu[g], k, &w[g]);
 		}

@@ -13,10 +13,17 @@
 #define WARMUP_EXCESS 0.15
 
 /*
- * Fewer steady steps than this on the candidate (or on the baseline, except
- * under feasibility) make a blocking `steps` confound.
+ * Steady steps a plain verdict needs on each side (the baseline's are not
+ * needed under feasibility) ...
  */
-#define MIN_STEADY_STEPS 5
+#define MIN_STEADY_STEPS 3
+/* ... this many give the verdict with a `steps` warning; fewer block it ... */
+#define WARN_STEADY_STEPS 2
+/*
+ * ... and the confound asks for this many active profiler steps: they leave
+ * 3 steady ones after step 0, the trailing step and 2 slow leading steps.
+ */
+#define PROFILE_ACTIVE_STEPS 7
 
 /* Precision: a dtype is the run's observed precision above this share of matmul-class time. */
 #define DOMINANT_DTYPE_SHARE 0.5

@@ -541,6 +541,8 @@ static const struct field step_fields[] = {
 	F(struct step_point, window_s, "window_s", K_NUM, NULL),
 	F(struct step_point, warmup, "warmup", K_BOOL, NULL),
 	{ NULL, K_OBJ, offsetof(struct step_point, parts), 0, parts6 },
+	F(struct step_point, start_ns, "start_ns", K_COUNT, NULL),
+	F(struct step_point, trailing, "trailing", K_BOOL, NULL),
 	END
 };
 
@@ -577,6 +579,7 @@ static const struct field gpu_fields[] = {
 	SPECIAL("peak_memory_by_source", &by_source),
 	F(struct gpu_result, mean_step_s, "mean_step_s", K_NUM, NULL),
 	SUBAT(struct gpu_result, step_s, "step_s", parts6),
+	SUBAT(struct gpu_result, span_s, "span_s", parts6),
 	F(struct gpu_result, busy_s, "busy_s", K_NUM, NULL),
 	F(struct gpu_result, clock_offset_s, "clock_offset_s", K_NUM, NULL),
 	F(struct gpu_result, steps, "steps", K_ARR, &gpu_steps),
@@ -665,6 +668,7 @@ static const struct field steps_fields[] = {
 	F(struct run_result, steps_total, "total", K_COUNT, NULL),
 	F(struct run_result, steps_warmup, "warmup", K_COUNT, NULL),
 	F(struct run_result, steps_measured, "measured", K_COUNT, NULL),
+	F(struct run_result, steps_trailing, "trailing", K_COUNT, NULL),
 	END
 };
 
@@ -681,6 +685,111 @@ static const struct field throughput_fields[] = {
 	F(struct run_result, tokens_per_s, "tokens_per_s", K_NUM, NULL),
 	END
 };
+
+/*
+ * step_windows: every step of every GPU, in rank order, so that anyone can
+ * check a number; "step" and "rank" first, then these. The per-GPU steps
+ * hold the same windows: the reader checks that both agree.
+ */
+static const struct field window_fields[] = {
+	F(struct step_point, start_ns, "start_ns", K_COUNT, NULL),
+	F(struct step_point, window_s, "dur_s", K_NUM, NULL),
+	F(struct step_point, warmup, "warmup", K_BOOL, NULL),
+	F(struct step_point, trailing, "trailing", K_BOOL, NULL),
+	{ NULL, K_OBJ, offsetof(struct step_point, parts), 0, parts4 },
+	END
+};
+
+static void write_windows(struct wctx *w, const void *base)
+{
+	const struct run_result *rr = base;
+
+	yajl_gen_array_open(w->g);
+	for (size_t g = 0; g < rr->ngpu; g++) {
+		for (size_t i = 0; i < rr->gpu[g].nsteps; i++) {
+			yajl_gen_map_open(w->g);
+			json_key(w->g, "step");
+			json_int(w->g, rr->gpu[g].steps[i].number);
+			json_key(w->g, "rank");
+			json_int(w->g, rr->gpu[g].rank);
+			write_fields(w, window_fields, &rr->gpu[g].steps[i]);
+			yajl_gen_map_close(w->g);
+		}
+	}
+	yajl_gen_array_close(w->g);
+}
+
+/* Two readings of one number: equal, or both unknown, or equal within rounding. */
+static bool same_num(double x, double y)
+{
+	return (isnan(x) && isnan(y)) || fabs(x - y) <= 1e-12 * fmax(1, fmax(fabs(x), fabs(y)));
+}
+
+static bool same_window(const struct step_point *x, const struct step_point *y)
+{
+	return x->start_ns == y->start_ns && x->warmup == y->warmup && x->trailing == y->trailing &&
+	       same_num(x->window_s, y->window_s) && same_num(x->parts.compute, y->parts.compute) &&
+	       same_num(x->parts.exposed_comm, y->parts.exposed_comm) &&
+	       same_num(x->parts.memory, y->parts.memory) && same_num(x->parts.idle, y->parts.idle);
+}
+
+/* The per-GPU step of a window's rank and step; NULL when none. */
+static const struct step_point *gpu_step(const struct run_result *rr, int64_t rank, int64_t step)
+{
+	for (size_t g = 0; g < rr->ngpu; g++)
+		for (size_t i = 0; rr->gpu[g].rank == rank && i < rr->gpu[g].nsteps; i++)
+			if (rr->gpu[g].steps[i].number == step)
+				return &rr->gpu[g].steps[i];
+	return NULL;
+}
+
+static int read_window(struct rctx *r, const struct jnode *c, const struct run_result *rr)
+{
+	static const struct field keys[] = {
+		F(struct step_point, number, "step", K_INT, NULL),
+		END
+	};
+	struct field rank_key = { "rank", K_INT, 0, sizeof(int64_t), NULL };
+	struct step_point p;
+	int64_t rank;
+	const struct step_point *g;
+
+	if (c->type != J_OBJ)
+		return wrong_type(r, c, "an object");
+	if (read_fields(r, c, keys, &p) < 0 || read_fields(r, c, window_fields, &p) < 0)
+		return -1;
+	r->obj = c;
+	if (read_int(r, &rank_key, jtree_member(c, "rank"), &rank) < 0)
+		return -1;
+	g = gpu_step(rr, rank, p.number);
+	if (!g || !same_window(g, &p))
+		return rfail(r, c, "'%s' (rank %lld, step %lld) is not the window of per_gpu's steps",
+			     r->path, (long long)rank, (long long)p.number);
+	return 0;
+}
+
+static int read_windows(struct rctx *r, const struct jnode *n, void *base)
+{
+	const struct run_result *rr = base;
+	size_t i = 0, total = 0;
+
+	if (n && n->type != J_NULL && n->type != J_ARR)
+		return wrong_type(r, n, "an array");
+	for (const struct jnode *c = n ? n->child : NULL; c; c = c->next, i++) {
+		size_t old = path_push(r, NULL, i);
+
+		if (read_window(r, c, rr) < 0)
+			return -1;
+		path_pop(r, old);
+	}
+	for (size_t g = 0; g < rr->ngpu; g++)
+		total += rr->gpu[g].nsteps;
+	if (n && n->type == J_ARR && i != total)
+		return rfail(r, n, "'%s' has %zu windows, but per_gpu has %zu steps", r->path, i, total);
+	return 0;
+}
+
+static const struct special step_windows = { write_windows, read_windows };
 
 static const struct array run_gpus = {
 	offsetof(struct run_result, ngpu), sizeof(struct gpu_result), gpu_fields, false };
@@ -704,6 +813,7 @@ static const struct field run_fields[] = {
 	SUB("throughput", throughput_fields),
 	F(struct run_result, examples_processed, "examples_processed", K_COUNT, NULL),
 	F(struct run_result, gpu, "per_gpu", K_ARR, &run_gpus),
+	SPECIAL("step_windows", &step_windows),
 	SUB("comm", comm_fields),
 	SUBAT(struct run_result, imbalance, "imbalance", imbalance_fields),
 	F(struct run_result, sources, "sources", K_ARR, &run_sources),

@@ -108,9 +108,28 @@ static void step_line(const struct analysis *a, size_t i, struct chart_layout *c
 
 	panel_line(p, cat, g->nsteps <= MARKERS_MAX ? MS_MARKERS : 0, run_label(a, i, c));
 	for (k = 0; k < g->nsteps; k++)
-		if (isfinite(g->steps[k].window_s))
+		if (isfinite(g->steps[k].window_s) && !g->steps[k].trailing)
 			panel_point(p, (double)k, MS(g->steps[k].window_s));
 	chart_add_legend(c, cat, 0, true, run_label(a, i, c));
+}
+
+/* The trailing step of one run, apart: a hollow marker, not joined; false when none. */
+static bool trailing_point(const struct analysis *a, size_t i, struct panel *p)
+{
+	const struct run_result *r = &a->runs[i];
+	const struct gpu_result *g = &r->gpu[r->slowest];
+	bool any = false;
+	size_t k;
+
+	for (k = 0; k < g->nsteps; k++) {
+		if (!g->steps[k].trailing || !isfinite(g->steps[k].window_s))
+			continue;
+		if (!any)
+			panel_line(p, run_cat(a, i), MS_MARKERS | MS_NOLINE | MS_HOLLOW, "trailing");
+		panel_point(p, (double)k, MS(g->steps[k].window_s));
+		any = true;
+	}
+	return any;
 }
 
 /*
@@ -143,7 +162,7 @@ static int chart_step_time(const struct analysis *a, struct chart_layout *c, con
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
 	struct panel *p;
 	double lo, hi, shaded_lo = NAN, shaded_hi = NAN;
-	bool any = false;
+	bool any = false, trailing = false;
 
 	for (k = 0; k < n; k++)
 		any |= has_steps(&a->runs[order[k]]);
@@ -171,6 +190,9 @@ static int chart_step_time(const struct analysis *a, struct chart_layout *c, con
 	for (k = 0; k < n; k++)
 		if (has_steps(&a->runs[order[k]]))
 			step_line(a, order[k], c, p);
+	for (k = 0; k < n; k++)
+		if (has_steps(&a->runs[order[k]]))
+			trailing |= trailing_point(a, order[k], p);
 	for (k = 0; k < n; k++) {
 		const struct run_result *r = &a->runs[order[k]];
 
@@ -180,6 +202,12 @@ static int chart_step_time(const struct analysis *a, struct chart_layout *c, con
 	}
 	if (!isnan(shaded_lo))
 		chart_add_legend(c, CAT_WARMUP, 0, false, "warm-up");
+	if (trailing) {
+		c->subtitle = "slowest GPU of each run; shaded: warm-up steps; hollow: the trailing "
+			      "step, not measured; dashed: steady median";
+		chart_add_legend(c, CAT_INK, MS_MARKERS | MS_NOLINE | MS_HOLLOW, true,
+				 "trailing (not measured)");
+	}
 	return 0;
 }
 

@@ -48,7 +48,12 @@ static void draw_marker(cairo_t *cr, double x, double y, unsigned style)
 		cairo_rectangle(cr, x - MARKER_R, y - MARKER_R, 2 * MARKER_R, 2 * MARKER_R);
 	else
 		cairo_arc(cr, x, y, MARKER_R, 0, 2 * M_PI);
-	cairo_fill(cr);
+	if (!(style & MS_HOLLOW)) {
+		cairo_fill(cr);
+		return;
+	}
+	cairo_set_dash(cr, NULL, 0, 0);
+	cairo_stroke(cr);
 }
 
 static void draw_line(cairo_t *cr, const struct panel *p, const struct mark *m)

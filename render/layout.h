@@ -66,6 +66,7 @@ enum mark_style {
 	MS_BOLD = 1 << 6,	/* label: in the category's colour rather than ink */
 	MS_NOLINE = 1 << 7,	/* line: markers only, not joined */
 	MS_BELOW = 1 << 8,	/* hline: its text under the line */
+	MS_HOLLOW = 1 << 9,	/* markers: an outline, not filled (a point that is not measured) */
 };
 
 struct mark {

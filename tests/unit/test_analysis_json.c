@@ -226,7 +226,11 @@ static void document_carries_what_charts_draw(void **state)
 		assert_int_equal(y->gpu[g].nlanes, x->gpu[g].nlanes);
 		assert_true(y->gpu[g].lanes_window_s == x->gpu[g].lanes_window_s);
 		assert_true(y->gpu[g].busy_s == x->gpu[g].busy_s);
+		assert_true(y->gpu[g].steps[x->gpu[g].nsteps - 1].trailing);
+		assert_int_equal(y->gpu[g].steps[3].start_ns, x->gpu[g].steps[3].start_ns);
+		assert_true(x->gpu[g].steps[3].start_ns > 0);
 	}
+	assert_int_equal(y->steps_trailing, 1);
 	assert_true(y->status_from_log == x->status_from_log);
 	free(j);
 	analysis_free(a);
@@ -275,6 +279,9 @@ static void hostile_documents_get_one_error(void **state)
 		     "x.json: byte 0: 'runs[0].slowest_gpu' is 3, but the run has 0 GPUs");
 	expect_error(HEAD "\"runs\": [{\"name\": \"a\"}], \"comparison\": {\"baseline\": \"b\"}}",
 		     "x.json: byte 98: 'comparison.baseline' names no run: 'b'");
+	expect_error(HEAD "\"runs\": [{\"name\": \"a\", \"per_gpu\": [{\"rank\": 0, \"steps\": [{\"step\": 1, "
+		     "\"window_s\": 0.04}]}], \"step_windows\": [{\"step\": 1, \"rank\": 0, \"dur_s\": 0.05}]}]}",
+		     "x.json: byte 154: 'runs[0].step_windows[0]' (rank 0, step 1) is not the window of per_gpu's steps");
 	for (int i = 0; i < 40; i++)
 		strcat(deep, "[");
 	expect_error(deep, "x.json: byte 82: nested deeper than 32 levels");

@@ -47,6 +47,10 @@ static void documented(void **state)
 	row(doc, "warm-up excess", v);
 	snprintf(v, sizeof(v), "%d", MIN_STEADY_STEPS);
 	row(doc, "steady steps", v);
+	snprintf(v, sizeof(v), "%d", WARN_STEADY_STEPS);
+	row(doc, "steady steps with a warning", v);
+	snprintf(v, sizeof(v), "%d", PROFILE_ACTIVE_STEPS);
+	row(doc, "active steps to profile", v);
 	snprintf(v, sizeof(v), "%g%%", DOMINANT_DTYPE_SHARE * 100);
 	row(doc, "dominant dtype", v);
 	snprintf(v, sizeof(v), "%g", IMBALANCE_MEMORY_RATIO);
