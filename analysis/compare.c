@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/thresholds.h"
+#include "core/gpu.h"
 #include "core/xalloc.h"
 
 /* True when the last component of dir is name. */
@@ -46,15 +47,45 @@ static bool pick_runs(struct analysis *a, const struct trial *t)
 	return true;
 }
 
+/* How each kind of confound is named in sentences; whole: its why is a sentence on its own. */
+static const struct {
+	const char *label;
+	bool whole;
+} kinds[CF_COUNT] = {
+	[CF_PRECISION] = { "precision", false }, [CF_GLOBAL_BATCH] = { "global batch", false },
+	[CF_MICRO_BATCH] = { "micro batch", false }, [CF_SEQ_LEN] = { "sequence length", false },
+	[CF_DATASET] = { "dataset", false }, [CF_MODEL] = { "model", false },
+	[CF_STEPS] = { "steady steps", true }, [CF_GPU_MODEL] = { "GPU model", false },
+};
+
+/*
+ * The confound's whole sentence (analysis.json `message`): the values
+ * compared and why it matters; "not verified: ..." for an unknown fact.
+ */
+static const char *confound_message(struct analysis *a, const struct confound *c)
+{
+	if (kinds[c->what].whole)
+		return c->why;
+	if (c->severity == CFS_UNVERIFIED)
+		return analysis_printf(a, "not verified: %s", c->why);
+	if (c->baseline && c->candidate)
+		return analysis_printf(a, "the runs differ in %s (%s against %s): %s",
+				       kinds[c->what].label, c->baseline, c->candidate, c->why);
+	return c->why;
+}
+
 static void add_confound(struct analysis *a, enum confound_what what, const char *b,
 			 const char *c, enum confound_severity sev, const char *why)
 {
 	struct comparison *cmp = &a->cmp;
+	struct confound *cf;
 
 	xgrow(&cmp->confounds, &a->cap_confounds, cmp->nconfounds + 1, sizeof(*cmp->confounds));
-	cmp->confounds[cmp->nconfounds++] = (struct confound){
+	cf = &cmp->confounds[cmp->nconfounds++];
+	*cf = (struct confound){
 		.what = what, .baseline = b, .candidate = c, .severity = sev, .why = why,
 	};
+	cf->message = confound_message(a, cf);
 }
 
 static const char *num(struct analysis *a, int64_t v)
@@ -76,6 +107,60 @@ static void compare_str(struct analysis *a, enum confound_what w, const char *b,
 		add_confound(a, w, b, c, CFS_BLOCKING, why);
 }
 
+/* "precision of 1gpu unknown", "GPU model of 1gpu and 2gpu unknown" */
+static const char *unknown_of(struct analysis *a, enum confound_what w, const char *b,
+			      const char *c)
+{
+	const struct comparison *cmp = &a->cmp;
+	const char *bn = a->runs[cmp->baseline].name, *cn = a->runs[cmp->candidate].name;
+
+	return analysis_printf(a, "%s of %s%s%s unknown", kinds[w].label, b ? "" : bn,
+			       !b && !c ? " and " : "", c ? "" : cn);
+}
+
+/*
+ * A fact the comparison rests on: blocking when both runs know it and it
+ * differs; when either run does not know it, a confound of severity
+ * `unknown` (unverified, or blocking where the hypothesis rests on it) whose
+ * why names the run that lacks it, with that side NULL.
+ */
+static void compare_fact(struct analysis *a, enum confound_what w, const char *b, const char *c,
+			 enum confound_severity unknown, const char *why)
+{
+	if (b && c) {
+		if (strcmp(b, c))
+			add_confound(a, w, b, c, CFS_BLOCKING, why);
+		return;
+	}
+	add_confound(a, w, b, c, unknown, unknown == CFS_UNVERIFIED ? unknown_of(a, w, b, c) :
+		     analysis_printf(a, "%s: %s", unknown_of(a, w, b, c), why));
+}
+
+/* A run's precision: the dominant matmul dtype, else the declared one (normalised); NULL. */
+static const char *run_precision(const struct run_result *r)
+{
+	return r->precision_observed != DT_UNKNOWN ? dtype_name(r->precision_observed) :
+	       r->precision_declared;
+}
+
+/*
+ * A run's GPU model: the GPU table's short name for its first named GPU,
+ * else that name as the logs spell it (a model the table does not know);
+ * NULL when no source names its GPUs.
+ */
+static const char *run_gpu_model(const struct run_result *r)
+{
+	for (size_t g = 0; g < r->ngpu; g++) {
+		const struct gpu_model *m;
+
+		if (!r->gpu[g].name)
+			continue;
+		m = gpu_lookup(r->gpu[g].name, r->gpu[g].memory_total);
+		return m ? m->name : r->gpu[g].name;
+	}
+	return NULL;
+}
+
 static void confounds(struct analysis *a, const struct trial *t, const struct run_result *b,
 		      const struct run_result *c)
 {
@@ -83,15 +168,17 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 	const struct run_facts *cd = &t->runs[a->cmp.candidate].declared;
 	enum hypothesis h = a->hypothesis;
 
-	if (b->precision_observed != DT_UNKNOWN && c->precision_observed != DT_UNKNOWN &&
-	    b->precision_observed != c->precision_observed)
-		add_confound(a, CF_PRECISION, dtype_name(b->precision_observed),
-			     dtype_name(c->precision_observed), CFS_BLOCKING,
-			     "the matmuls ran in another number format: the speedup cannot be "
-			     "attributed to the second GPU");
+	compare_fact(a, CF_PRECISION, run_precision(b), run_precision(c), CFS_UNVERIFIED,
+		     "the matmuls ran in another number format: the speedup cannot be "
+		     "attributed to the second GPU");
 	if (h != HYP_GLOBAL_BATCH && h != HYP_FEASIBILITY)
-		compare_int(a, CF_GLOBAL_BATCH, b->global_batch, c->global_batch, CFS_BLOCKING,
-			    "a step processed a different number of examples: step times are not comparable");
+		compare_fact(a, CF_GLOBAL_BATCH, num(a, b->global_batch), num(a, c->global_batch),
+			     CFS_UNVERIFIED,
+			     "a step processed a different number of examples: step times are not comparable");
+	if (h == HYP_GLOBAL_BATCH && (b->global_batch < 0 || c->global_batch < 0))
+		compare_fact(a, CF_GLOBAL_BATCH, num(a, b->global_batch), num(a, c->global_batch),
+			     CFS_BLOCKING, "the global-batch hypothesis rests on it: add global_batch "
+			     "to the run's run.ini");
 	if (h == HYP_GLOBAL_BATCH)
 		compare_int(a, CF_MICRO_BATCH, b->micro_batch, c->micro_batch, CFS_BLOCKING,
 			    "each GPU processed a different batch: the throughput gain mixes batch size and hardware");
@@ -100,6 +187,9 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 	compare_str(a, CF_DATASET, bd->dataset.v, cd->dataset.v, "the runs read different data");
 	compare_str(a, CF_MODEL, bd->model.v, cd->model.v,
 		    "the runs trained different models");
+	compare_fact(a, CF_GPU_MODEL, run_gpu_model(b), run_gpu_model(c), CFS_UNVERIFIED,
+		     "the runs used different GPU models: the speedup mixes the second GPU with "
+		     "another GPU");
 	if ((c->steps_measured >= 0 && c->steps_measured < MIN_STEADY_STEPS) ||
 	    (h != HYP_FEASIBILITY && b->steps_measured >= 0 && b->steps_measured < MIN_STEADY_STEPS))
 		add_confound(a, CF_STEPS, num(a, b->steps_measured), num(a, c->steps_measured), CFS_BLOCKING,

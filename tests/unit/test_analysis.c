@@ -71,6 +71,9 @@ static struct trial *two_runs(const char *prec2, int64_t gb2)
 	/* 2 GPUs: 60 ms steps, 45 ms GEMM, 10 ms all-reduce with 4 ms hidden */
 	fill_rank(t, run_rank(r2, 0), 60, 45, 10, 4, prec2);
 	fill_rank(t, run_rank(r2, 1), 60, 45, 10, 4, prec2);
+	for (size_t i = 0; i < 2; i++)	/* one GPU model on both sides: no gpu_model confound */
+		for (size_t k = 0; k < t->runs[i].nranks; k++)
+			t->runs[i].ranks[k].dev.name = "NVIDIA B200";
 	return t;
 }
 
