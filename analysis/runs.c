@@ -394,8 +394,10 @@ static void gpu_memory(struct analysis *a, struct gpu_result *g, const struct ru
 		set_max(&g->peak_by_source[MEM_LOG], r->log[i].memory_bytes);
 	if (v.peak >= 0 && (unfit = monitor_unfit(a, &v, k, g->peak_by_source[MEM_RESERVED])))
 		analysis_finding(a, DIAG_WARNING, "monitor-not-used", NULL,
-				 "run '%s', GPU %d: nvidia-smi's peak of %.1f GB is not the headline: %s",
-				 r->name, g->rank, v.peak / 1e9, unfit);
+				 "run '%s', GPU %d: nvidia-smi's peak of %s is not the headline: %s",
+				 r->name, g->rank, v.peak >= 100000000 ?
+				 analysis_printf(a, "%.1f GB", v.peak / 1e9) :
+				 analysis_printf(a, "%.0f MB", v.peak / 1e6), unfit);
 	if (!g->name && dev >= 0 && (size_t)dev < r->env.ngpus)
 		g->name = r->env.gpus[dev];	/* collect_env before the monitor */
 	if (!k || !gpu_models_differ(k->dev.name, k->dev.memory_total, v.name, v.total)) {
