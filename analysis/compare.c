@@ -143,22 +143,46 @@ static const char *run_precision(const struct run_result *r)
 	       r->precision_declared;
 }
 
-/*
- * A run's GPU model: the GPU table's short name for its first named GPU,
- * else that name as the logs spell it (a model the table does not know);
- * NULL when no source names its GPUs.
- */
-static const char *run_gpu_model(const struct run_result *r)
+/* A run's first GPU with a name; NULL when no source names its GPUs. */
+static const struct gpu_result *named_gpu(const struct run_result *r)
 {
-	for (size_t g = 0; g < r->ngpu; g++) {
-		const struct gpu_model *m;
-
-		if (!r->gpu[g].name)
-			continue;
-		m = gpu_lookup(r->gpu[g].name, r->gpu[g].memory_total);
-		return m ? m->name : r->gpu[g].name;
-	}
+	for (size_t g = 0; g < r->ngpu; g++)
+		if (r->gpu[g].name)
+			return &r->gpu[g];
 	return NULL;
+}
+
+/* The GPU table's short name for the GPU, else its name as the logs spell it; NULL. */
+static const char *model_name(const struct gpu_result *g, const struct gpu_model **m)
+{
+	*m = g ? gpu_lookup(g->name, g->memory_total) : NULL;
+	return *m ? (*m)->name : g ? g->name : NULL;
+}
+
+#define GPU_MODEL_WHY "the runs used different GPU models: the speedup mixes the second GPU with another GPU"
+
+/*
+ * The runs' GPU models (their first named GPUs) through the GPU table:
+ * blocking when they are different rows (or, the table knowing neither,
+ * different names); unverified when a run's GPU is unnamed, or only one of
+ * the two is in the table, so that they cannot be compared.
+ */
+static void compare_gpu_models(struct analysis *a, const struct run_result *b,
+			       const struct run_result *c)
+{
+	const struct gpu_result *gb = named_gpu(b), *gc = named_gpu(c);
+	const struct gpu_model *mb, *mc;
+	const char *bn = model_name(gb, &mb), *cn = model_name(gc, &mc);
+
+	if (!gb || !gc)
+		compare_fact(a, CF_GPU_MODEL, bn, cn, CFS_UNVERIFIED, GPU_MODEL_WHY);
+	else if (gpu_models_differ(gb->name, gb->memory_total, gc->name, gc->memory_total))
+		add_confound(a, CF_GPU_MODEL, bn, cn, CFS_BLOCKING, GPU_MODEL_WHY);
+	else if (!mb != !mc)
+		add_confound(a, CF_GPU_MODEL, bn, cn, CFS_UNVERIFIED,
+			     analysis_printf(a, "GPU model of %s unknown (%s is not in the GPU table)",
+					     a->runs[mb ? a->cmp.candidate : a->cmp.baseline].name,
+					     mb ? gc->name : gb->name));
 }
 
 static void confounds(struct analysis *a, const struct trial *t, const struct run_result *b,
@@ -187,9 +211,7 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 	compare_str(a, CF_DATASET, bd->dataset.v, cd->dataset.v, "the runs read different data");
 	compare_str(a, CF_MODEL, bd->model.v, cd->model.v,
 		    "the runs trained different models");
-	compare_fact(a, CF_GPU_MODEL, run_gpu_model(b), run_gpu_model(c), CFS_UNVERIFIED,
-		     "the runs used different GPU models: the speedup mixes the second GPU with "
-		     "another GPU");
+	compare_gpu_models(a, b, c);
 	if ((c->steps_measured >= 0 && c->steps_measured < MIN_STEADY_STEPS) ||
 	    (h != HYP_FEASIBILITY && b->steps_measured >= 0 && b->steps_measured < MIN_STEADY_STEPS))
 		add_confound(a, CF_STEPS, num(a, b->steps_measured), num(a, c->steps_measured), CFS_BLOCKING,

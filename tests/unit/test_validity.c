@@ -142,6 +142,26 @@ static void gpu_model_spellings_agree(void **state)
 	trial_free(t);
 }
 
+/* A name the GPU table does not know cannot be compared with one it knows: unverified. */
+static void gpu_model_not_in_table(void **state)
+{
+	struct trial *t = trial_of(HYP_STEP_TIME, "NVIDIA GA100", "NVIDIA A100-SXM4-40GB",
+				   BF16_GEMM, BF16_GEMM, 64);
+	struct analysis *a = analysis_run(t);
+	const struct confound *c = confound_of(a, CF_GPU_MODEL);
+
+	assert_int_equal(c->severity, CFS_UNVERIFIED);
+	assert_string_equal(c->baseline, "NVIDIA GA100");
+	assert_string_equal(c->candidate, "A100 SXM4 40GB");
+	assert_string_equal(c->why, "GPU model of 1gpu unknown (NVIDIA GA100 is not in the GPU table)");
+	analysis_free(a);
+	t->runs[1].ranks[0].dev.name = t->runs[1].ranks[1].dev.name = "nvidia ga100";
+	a = analysis_run(t);	/* neither in the table: the names decide, case aside */
+	assert_null(find_confound(a, CF_GPU_MODEL));
+	analysis_free(a);
+	trial_free(t);
+}
+
 /* Unknown facts: unverified, the unknown side null, the why naming the run; no block. */
 static void unknown_facts_are_unverified(void **state)
 {
@@ -458,6 +478,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(gpu_model_differs_blocks),
 		cmocka_unit_test(gpu_model_spellings_agree),
+		cmocka_unit_test(gpu_model_not_in_table),
 		cmocka_unit_test(unknown_facts_are_unverified),
 		cmocka_unit_test(unknown_on_both_sides),
 		cmocka_unit_test(unknown_global_batch_blocks_global_batch),
