@@ -30,6 +30,7 @@ const char *confound_name(enum confound_what w)
 		[CF_PRECISION] = "precision", [CF_GLOBAL_BATCH] = "global_batch",
 		[CF_MICRO_BATCH] = "micro_batch", [CF_SEQ_LEN] = "seq_len",
 		[CF_DATASET] = "dataset", [CF_MODEL] = "model", [CF_STEPS] = "steps",
+		[CF_GPU_MODEL] = "gpu_model",
 	};
 
 	return names[w];
@@ -121,31 +122,39 @@ static void findings_from_diags(struct analysis *a, const struct diags *d)
 	buf_release(&pos);
 }
 
-/* Declared and observed precision disagree: say so with both sources. */
-static void check_precision(struct analysis *a, const struct run *r, const struct run_result *rr)
+/* A declared precision's dtype; DT_UNKNOWN when unset or no dtype. */
+static enum dtype declared_dtype(const struct fact_str *f)
 {
-	const struct fact_str *decl = r->declared.precision.v ? &r->declared.precision :
-				      &r->logged.precision;
-	enum dtype want;
-	double share;
+	return f->v ? precision_parse(f->v, strlen(f->v)) : DT_UNKNOWN;
+}
 
-	if (!decl->v || rr->precision_observed == DT_UNKNOWN)
+/*
+ * The declared precision (run.ini's, else the log's; the first that names a
+ * dtype) becomes the run's precision_declared, normalised; a declaration
+ * that names no dtype is said to be unknown, and one that disagrees with the
+ * observed precision is a mismatch, each with its source.
+ */
+static void check_precision(struct analysis *a, const struct run *r, struct run_result *rr)
+{
+	const struct fact_str *decl = declared_dtype(&r->declared.precision) != DT_UNKNOWN ?
+				      &r->declared.precision : &r->logged.precision;
+	enum dtype want = declared_dtype(decl);
+
+	if (r->declared.precision.v && declared_dtype(&r->declared.precision) == DT_UNKNOWN)
+		analysis_finding(a, DIAG_WARNING, "precision-unchecked", &r->declared.precision.src,
+				 "run '%s': the declared precision '%s' names no dtype, so it is unknown: "
+				 "%s", rr->name, r->declared.precision.v,
+				 rr->precision_observed == DT_UNKNOWN ? "no kernel shows the precision either" :
+				 analysis_printf(a, "the observed %s is checked against no declaration",
+						 dtype_name(rr->precision_observed)));
+	rr->precision_declared = want != DT_UNKNOWN ? dtype_name(want) : NULL;
+	if (want == DT_UNKNOWN || rr->precision_observed == DT_UNKNOWN ||
+	    want == rr->precision_observed)
 		return;
-	want = dtype_parse(decl->v, strlen(decl->v));
-	if (want == DT_UNKNOWN) {
-		if (strstr(decl->v, "bf16"))
-			want = DT_BF16;
-		else if (strstr(decl->v, "fp16") || strstr(decl->v, "16-mixed"))
-			want = DT_FP16;
-		else
-			return;
-	}
-	if (want == rr->precision_observed)
-		return;
-	share = rr->matmul_share[rr->precision_observed];
 	analysis_finding(a, DIAG_WARNING, "precision-mismatch", &decl->src,
 			 "run '%s' says %s, but %.0f%% of its matmul time ran in %s kernels",
-			 rr->name, decl->v, 100 * share, dtype_name(rr->precision_observed));
+			 rr->name, decl->v, 100 * rr->matmul_share[rr->precision_observed],
+			 dtype_name(rr->precision_observed));
 }
 
 /* GPUs the monitor saw in a run, by distinct index. */
@@ -163,12 +172,123 @@ static size_t monitor_gpus(const struct run *r)
 	return n;
 }
 
+/*
+ * run.ini's gpus against the traces: against their world_size, or the ranks
+ * traced when none gives one. Fewer ranks traced than declared is a partial
+ * job (a warning); any other disagreement is an error, and the traces are
+ * believed (docs/analysis.md, GPU count).
+ */
+static void check_gpu_count(struct analysis *a, const struct run *r, const struct run_result *rr)
+{
+	const struct fact_i64 *d = &r->declared.gpus;
+	int32_t world = run_world_size(r);
+
+	if (!d->set || !r->nranks)
+		return;
+	if (world > 0 && d->v != world)
+		analysis_finding(a, DIAG_ERROR, "gpu-count-conflict", &d->src,
+				 "run '%s': run.ini says gpus = %lld, but its traces say world_size = %d: "
+				 "the run is counted as %d GPUs", rr->name, (long long)d->v, world, rr->gpus);
+	else if (world <= 0 && d->v < (int64_t)r->nranks)
+		analysis_finding(a, DIAG_ERROR, "gpu-count-conflict", &d->src,
+				 "run '%s': run.ini says gpus = %lld, but there are traces of %zu ranks: "
+				 "the run is counted as %d GPUs", rr->name, (long long)d->v, r->nranks, rr->gpus);
+	else if (world <= 0 && d->v > (int64_t)r->nranks)
+		analysis_finding(a, DIAG_WARNING, "gpu-count", &d->src,
+				 "run '%s' declares %lld GPUs but has traces of %zu ranks",
+				 rr->name, (long long)d->v, r->nranks);
+}
+
+/* A GPU as one source names it. */
+struct named_gpu {
+	const char *source;	/* "the trace", "collect_env", "nvidia-smi" */
+	const char *name;
+	int64_t memory;		/* bytes; -1 */
+};
+
+/* Device dev as each source names it, in the order they are believed; how many do. */
+static size_t gpu_names(const struct run *r, int32_t dev, struct named_gpu out[3])
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nranks; i++)
+		if (r->ranks[i].dev.index == dev && r->ranks[i].dev.name) {
+			out[n++] = (struct named_gpu){ "the trace", r->ranks[i].dev.name,
+						       r->ranks[i].dev.memory_total };
+			break;
+		}
+	if (dev >= 0 && (size_t)dev < r->env.ngpus && r->env.gpus[dev])
+		out[n++] = (struct named_gpu){ "collect_env", r->env.gpus[dev], -1 };
+	for (size_t i = 0; i < r->ngpu; i++)
+		if (r->gpu[i].gpu == dev && r->gpu[i].name) {
+			out[n++] = (struct named_gpu){ "nvidia-smi", r->gpu[i].name, r->gpu[i].memory_total };
+			break;
+		}
+	return n;
+}
+
+/*
+ * The GPU model of each device in the trace (deviceProperties), collect_env
+ * and nvidia-smi: where one names another model than the source believed
+ * first (in that order), a finding names both.
+ */
+static void check_gpu_models(struct analysis *a, const struct run *r, const struct run_result *rr)
+{
+	int32_t last = (int32_t)r->env.ngpus - 1;
+
+	for (size_t i = 0; i < r->nranks; i++)
+		if (r->ranks[i].dev.index > last)
+			last = r->ranks[i].dev.index;
+	for (size_t i = 0; i < r->ngpu; i++)
+		if (r->gpu[i].gpu > last)
+			last = r->gpu[i].gpu;
+	for (int32_t dev = 0; dev <= last && dev < 1024; dev++) {
+		struct named_gpu g[3];
+		size_t n = gpu_names(r, dev, g);
+
+		for (size_t j = 1; j < n; j++)
+			if (gpu_models_differ(g[0].name, g[0].memory, g[j].name, g[j].memory))
+				analysis_finding(a, DIAG_WARNING, "gpu-model-conflict", NULL,
+						 "run '%s', GPU %d: %s says %s, %s says %s: %s is believed",
+						 rr->name, dev, g[0].source, g[0].name, g[j].source,
+						 g[j].name, g[0].source);
+	}
+}
+
+/* GPU work launched outside any profiled step, per rank, where the rank has steps at all. */
+static void check_outside_steps(struct analysis *a, const struct run *r, const struct run_result *rr)
+{
+	for (size_t g = 0; g < r->nranks; g++) {
+		const struct rank *k = &r->ranks[g];
+		size_t in = 0, out = 0;
+		int64_t ns = 0;
+
+		for (size_t i = 0; i < k->nev; i++) {
+			if (k->ev[i].step >= 0) {
+				in++;
+				continue;
+			}
+			out++;
+			ns += k->ev[i].end - k->ev[i].start;
+		}
+		if (in && out)
+			analysis_finding(a, DIAG_INFO, "gpu-work-outside-steps", NULL,
+					 "run '%s', GPU %d: %zu of its %zu GPU activities (%.1f ms of GPU "
+					 "time) were launched outside any profiled step and enter no step's "
+					 "numbers", rr->name, k->rank >= 0 ? k->rank : (int)g, out, in + out,
+					 ns / 1e6);
+	}
+}
+
 /* What a run declares against what its logs show, and the values left unknown. */
 static void check_run(struct analysis *a, const struct run *r, const struct run_result *rr)
 {
 	const char *inferred;
 	size_t smi = monitor_gpus(r);
 
+	check_gpu_count(a, r, rr);
+	check_gpu_models(a, r, rr);
+	check_outside_steps(a, r, rr);
 	if (rr->ngpu && r->nranks && smi && smi != r->nranks)
 		analysis_finding(a, DIAG_INFO, "gpu-count", NULL,
 				 "run '%s': the traces show %zu ranks, nvidia-smi watched %zu GPUs",

@@ -24,6 +24,14 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
  * 15% above the median of the second half of the n.
  */
 size_t steps_warmup_count(const int64_t *number, const double *t, size_t n);
+/* The largest world_size the run's rank traces give; -1 when none gives one (analysis/runs.c). */
+int32_t run_world_size(const struct run *r);
+/*
+ * True when two GPU names (each with its total memory in bytes, -1 unknown)
+ * are different rows of the GPU table, or, when the table knows neither,
+ * different names; false when either is NULL or only one is known.
+ */
+bool gpu_models_differ(const char *a, int64_t amem, const char *b, int64_t bmem);
 /* The parallel strategy a run's collectives and memory suggest, or NULL. */
 const char *run_inferred_strategy(const struct run_result *rr);
 /* Baseline, candidate, confounds, attribution and verdict (analysis/compare.c). */

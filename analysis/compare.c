@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/thresholds.h"
+#include "core/gpu.h"
 #include "core/xalloc.h"
 
 /* True when the last component of dir is name. */
@@ -47,15 +48,45 @@ static bool pick_runs(struct analysis *a, const struct trial *t)
 	return true;
 }
 
+/* How each kind of confound is named in sentences; whole: its why is a sentence on its own. */
+static const struct {
+	const char *label;
+	bool whole;
+} kinds[CF_COUNT] = {
+	[CF_PRECISION] = { "precision", false }, [CF_GLOBAL_BATCH] = { "global batch", false },
+	[CF_MICRO_BATCH] = { "micro batch", false }, [CF_SEQ_LEN] = { "sequence length", false },
+	[CF_DATASET] = { "dataset", false }, [CF_MODEL] = { "model", false },
+	[CF_STEPS] = { "steady steps", true }, [CF_GPU_MODEL] = { "GPU model", false },
+};
+
+/*
+ * The confound's whole sentence (analysis.json `message`): the values
+ * compared and why it matters; "not verified: ..." for an unknown fact.
+ */
+static const char *confound_message(struct analysis *a, const struct confound *c)
+{
+	if (kinds[c->what].whole)
+		return c->why;
+	if (c->severity == CFS_UNVERIFIED)
+		return analysis_printf(a, "not verified: %s", c->why);
+	if (c->baseline && c->candidate)
+		return analysis_printf(a, "the runs differ in %s (%s against %s): %s",
+				       kinds[c->what].label, c->baseline, c->candidate, c->why);
+	return c->why;
+}
+
 static void add_confound(struct analysis *a, enum confound_what what, const char *b,
 			 const char *c, enum confound_severity sev, const char *why)
 {
 	struct comparison *cmp = &a->cmp;
+	struct confound *cf;
 
 	xgrow(&cmp->confounds, &a->cap_confounds, cmp->nconfounds + 1, sizeof(*cmp->confounds));
-	cmp->confounds[cmp->nconfounds++] = (struct confound){
+	cf = &cmp->confounds[cmp->nconfounds++];
+	*cf = (struct confound){
 		.what = what, .baseline = b, .candidate = c, .severity = sev, .why = why,
 	};
+	cf->message = confound_message(a, cf);
 }
 
 static const char *num(struct analysis *a, int64_t v)
@@ -115,6 +146,84 @@ static void steps_confound(struct analysis *a, const struct run_result *b,
 				     PROFILE_ACTIVE_STEPS));
 }
 
+/* "precision of 1gpu unknown", "GPU model of 1gpu and 2gpu unknown" */
+static const char *unknown_of(struct analysis *a, enum confound_what w, const char *b,
+			      const char *c)
+{
+	const struct comparison *cmp = &a->cmp;
+	const char *bn = a->runs[cmp->baseline].name, *cn = a->runs[cmp->candidate].name;
+
+	return analysis_printf(a, "%s of %s%s%s unknown", kinds[w].label, b ? "" : bn,
+			       !b && !c ? " and " : "", c ? "" : cn);
+}
+
+/*
+ * A fact the comparison rests on: blocking when both runs know it and it
+ * differs; when either run does not know it, a confound of severity
+ * `unknown` (unverified, or blocking where the hypothesis rests on it) whose
+ * why names the run that lacks it, with that side NULL.
+ */
+static void compare_fact(struct analysis *a, enum confound_what w, const char *b, const char *c,
+			 enum confound_severity unknown, const char *why)
+{
+	if (b && c) {
+		if (strcmp(b, c))
+			add_confound(a, w, b, c, CFS_BLOCKING, why);
+		return;
+	}
+	add_confound(a, w, b, c, unknown, unknown == CFS_UNVERIFIED ? unknown_of(a, w, b, c) :
+		     analysis_printf(a, "%s: %s", unknown_of(a, w, b, c), why));
+}
+
+/* A run's precision: the dominant matmul dtype, else the declared one (normalised); NULL. */
+static const char *run_precision(const struct run_result *r)
+{
+	return r->precision_observed != DT_UNKNOWN ? dtype_name(r->precision_observed) :
+	       r->precision_declared;
+}
+
+/* A run's first GPU with a name; NULL when no source names its GPUs. */
+static const struct gpu_result *named_gpu(const struct run_result *r)
+{
+	for (size_t g = 0; g < r->ngpu; g++)
+		if (r->gpu[g].name)
+			return &r->gpu[g];
+	return NULL;
+}
+
+/* The GPU table's short name for the GPU, else its name as the logs spell it; NULL. */
+static const char *model_name(const struct gpu_result *g, const struct gpu_model **m)
+{
+	*m = g ? gpu_lookup(g->name, g->memory_total) : NULL;
+	return *m ? (*m)->name : g ? g->name : NULL;
+}
+
+#define GPU_MODEL_WHY "the runs used different GPU models: the speedup mixes the second GPU with another GPU"
+
+/*
+ * The runs' GPU models (their first named GPUs) through the GPU table:
+ * blocking when they are different rows (or, the table knowing neither,
+ * different names); unverified when a run's GPU is unnamed, or only one of
+ * the two is in the table, so that they cannot be compared.
+ */
+static void compare_gpu_models(struct analysis *a, const struct run_result *b,
+			       const struct run_result *c)
+{
+	const struct gpu_result *gb = named_gpu(b), *gc = named_gpu(c);
+	const struct gpu_model *mb, *mc;
+	const char *bn = model_name(gb, &mb), *cn = model_name(gc, &mc);
+
+	if (!gb || !gc)
+		compare_fact(a, CF_GPU_MODEL, bn, cn, CFS_UNVERIFIED, GPU_MODEL_WHY);
+	else if (gpu_models_differ(gb->name, gb->memory_total, gc->name, gc->memory_total))
+		add_confound(a, CF_GPU_MODEL, bn, cn, CFS_BLOCKING, GPU_MODEL_WHY);
+	else if (!mb != !mc)
+		add_confound(a, CF_GPU_MODEL, bn, cn, CFS_UNVERIFIED,
+			     analysis_printf(a, "GPU model of %s unknown (%s is not in the GPU table)",
+					     a->runs[mb ? a->cmp.candidate : a->cmp.baseline].name,
+					     mb ? gc->name : gb->name));
+}
+
 static void confounds(struct analysis *a, const struct trial *t, const struct run_result *b,
 		      const struct run_result *c)
 {
@@ -122,15 +231,17 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 	const struct run_facts *cd = &t->runs[a->cmp.candidate].declared;
 	enum hypothesis h = a->hypothesis;
 
-	if (b->precision_observed != DT_UNKNOWN && c->precision_observed != DT_UNKNOWN &&
-	    b->precision_observed != c->precision_observed)
-		add_confound(a, CF_PRECISION, dtype_name(b->precision_observed),
-			     dtype_name(c->precision_observed), CFS_BLOCKING,
-			     "the matmuls ran in another number format: the speedup cannot be "
-			     "attributed to the second GPU");
+	compare_fact(a, CF_PRECISION, run_precision(b), run_precision(c), CFS_UNVERIFIED,
+		     "the matmuls ran in another number format: the speedup cannot be "
+		     "attributed to the second GPU");
 	if (h != HYP_GLOBAL_BATCH && h != HYP_FEASIBILITY)
-		compare_int(a, CF_GLOBAL_BATCH, b->global_batch, c->global_batch, CFS_BLOCKING,
-			    "a step processed a different number of examples: step times are not comparable");
+		compare_fact(a, CF_GLOBAL_BATCH, num(a, b->global_batch), num(a, c->global_batch),
+			     CFS_UNVERIFIED,
+			     "a step processed a different number of examples: step times are not comparable");
+	if (h == HYP_GLOBAL_BATCH && (b->global_batch < 0 || c->global_batch < 0))
+		compare_fact(a, CF_GLOBAL_BATCH, num(a, b->global_batch), num(a, c->global_batch),
+			     CFS_BLOCKING, "the global-batch hypothesis rests on it: add global_batch "
+			     "to the run's run.ini");
 	if (h == HYP_GLOBAL_BATCH)
 		compare_int(a, CF_MICRO_BATCH, b->micro_batch, c->micro_batch, CFS_BLOCKING,
 			    "each GPU processed a different batch: the throughput gain mixes batch size and hardware");
@@ -139,6 +250,7 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 	compare_str(a, CF_DATASET, bd->dataset.v, cd->dataset.v, "the runs read different data");
 	compare_str(a, CF_MODEL, bd->model.v, cd->model.v,
 		    "the runs trained different models");
+	compare_gpu_models(a, b, c);
 	steps_confound(a, b, c, h);
 }
 
@@ -181,12 +293,7 @@ const struct confound *comparison_blocked(const struct comparison *c)
 
 const char *confound_sentence(struct analysis *a, const struct confound *cf)
 {
-	const char *b = cf->baseline ? cf->baseline : "unknown", *c = cf->candidate ? cf->candidate : "unknown";
-
-	if (cf->what == CF_STEPS)	/* too few steps is not a difference: the message names the run */
-		return cf->why;
-	return analysis_printf(a, "the runs differ in %s (%s against %s): %s", confound_name(cf->what),
-			       b, c, cf->why);
+	return cf->message ? cf->message : confound_message(a, cf);
 }
 
 const char *answer_name(enum answer v)
@@ -355,19 +462,19 @@ static const char *unverified_text(struct analysis *a, const struct confound *cf
 {
 	const struct comparison *cmp = &a->cmp;
 	const char *b = a->runs[cmp->baseline].name, *c = a->runs[cmp->candidate].name;
-	char what[32];
+	const char *what = kinds[cf->what].label;
 
-	snprintf(what, sizeof(what), "%s", confound_name(cf->what));
-	for (char *p = what; *p; p++)
-		*p = *p == '_' ? ' ' : *p;
 	if (!cf->baseline && !cf->candidate)
 		return analysis_printf(a, "%s of %s and %s unknown", what, b, c);
 	if (!cf->baseline || !cf->candidate)
 		return analysis_printf(a, "%s of %s unknown", what, cf->baseline ? c : b);
-	return analysis_printf(a, "%s not checked", what);
+	return cf->why;		/* both known, yet not comparable: its why says why */
 }
 
-/* The verdict's sentence ends with what could not be verified: "(not verified: precision of 1gpu unknown)". */
+/*
+ * A verdict's sentence (confirmed or refuted) ends with what could not be
+ * verified: "(not verified: precision of 1gpu unknown)".
+ */
 static void qualify(struct analysis *a)
 {
 	struct comparison *cmp = &a->cmp;
@@ -379,7 +486,8 @@ static void qualify(struct analysis *a)
 		open = analysis_printf(a, "%s%s%s", open ? open : "", open ? "; " : "",
 				       unverified_text(a, &cmp->confounds[i]));
 	}
-	if (open && cmp->reason)
+	if (open && cmp->reason &&	/* an inconclusive verdict's reason is its blocking confound */
+	    (cmp->verdict == VERDICT_CONFIRMED || cmp->verdict == VERDICT_REFUTED))
 		cmp->reason = analysis_printf(a, "%s (not verified: %s)", cmp->reason, open);
 }
 

@@ -165,6 +165,8 @@ struct run_result {
 
 enum confound_what {
 	CF_PRECISION, CF_GLOBAL_BATCH, CF_MICRO_BATCH, CF_SEQ_LEN, CF_DATASET, CF_MODEL, CF_STEPS,
+	CF_GPU_MODEL,		/* the runs used different GPU models (core/gpu.h rows) */
+	CF_COUNT
 };
 const char *confound_name(enum confound_what w);	/* "precision", "global_batch", ... */
 
@@ -181,7 +183,8 @@ struct confound {
 	const char *baseline;		/* the value on each side, as text */
 	const char *candidate;
 	enum confound_severity severity;
-	const char *why;		/* a sentence for people */
+	const char *why;		/* a sentence for people; unverified: "precision of 1gpu unknown" */
+	const char *message;		/* the whole sentence: the values, and why it matters */
 };
 
 /* The answer to `question = hparam-sweep`: n independent runs or one n-GPU run. */

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "analysis/analysis.h"
 #include "analysis/clock.h"
@@ -407,23 +408,112 @@ static void set_max(int64_t *m, int64_t v)
 		*m = v;
 }
 
-/* Peak memory of one GPU from each source, the headline, and its capacity. */
-static void gpu_memory(struct gpu_result *g, const struct run *r, const struct rank *k,
-		       bool first_gpu)
+bool gpu_models_differ(const char *a, int64_t amem, const char *b, int64_t bmem)
+{
+	const struct gpu_model *ma, *mb;
+
+	if (!a || !b)
+		return false;
+	ma = gpu_lookup(a, amem);
+	mb = gpu_lookup(b, bmem);
+	if (ma && mb)
+		return ma != mb;
+	return !ma && !mb && strcasecmp(a, b);
+}
+
+/* What the monitor said of one GPU: its peak, capacity, name, and the span its samples cover. */
+struct monitor_view {
+	int64_t peak;		/* bytes; -1 */
+	int64_t total;		/* bytes; -1 */
+	const char *name;	/* NULL */
+	size_t samples;
+	int64_t first, last;	/* sample times, ns; -1 unknown */
+	int64_t gap;		/* the smallest step between two timed samples; -1 */
+};
+
+static void monitor_view(struct monitor_view *v, const struct run *r, int32_t dev)
+{
+	*v = (struct monitor_view){ .peak = -1, .total = -1, .first = -1, .last = -1, .gap = -1 };
+	for (size_t i = 0; i < r->ngpu; i++) {
+		const struct gpu_sample *x = &r->gpu[i];
+
+		if (x->gpu != dev)
+			continue;
+		v->samples++;
+		set_max(&v->peak, x->memory_used);
+		set_max(&v->total, x->memory_total);
+		if (!v->name)
+			v->name = x->name;
+		if (x->ts < 0)
+			continue;
+		if (v->last >= 0 && x->ts > v->last && (v->gap < 0 || x->ts - v->last < v->gap))
+			v->gap = x->ts - v->last;
+		if (v->first < 0 || x->ts < v->first)
+			v->first = x->ts;
+		if (x->ts > v->last)
+			v->last = x->ts;
+	}
+}
+
+/* The profiled span of a rank: first GPU activity to last; 0 without events. */
+static int64_t profiled_span(const struct rank *k)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+
+	for (size_t i = 0; k && i < k->nev; i++) {
+		if (k->ev[i].start < lo)
+			lo = k->ev[i].start;
+		if (k->ev[i].end > hi)
+			hi = k->ev[i].end;
+	}
+	return hi > lo ? hi - lo : 0;
+}
+
+/*
+ * Why the monitor may not give this GPU's peak (docs/analysis.md): it names
+ * another GPU model than the trace, reads less than the profiler reserved,
+ * or its samples cover less time than the trace profiled (one sample covers
+ * none; nvidia-smi prints local time without a zone, so only durations are
+ * compared). NULL when it may.
+ */
+static const char *monitor_unfit(struct analysis *a, const struct monitor_view *v,
+				 const struct rank *k, int64_t reserved)
+{
+	int64_t span = profiled_span(k);
+	int64_t covered;
+
+	if (k && gpu_models_differ(k->dev.name, k->dev.memory_total, v->name, v->total))
+		return analysis_printf(a, "it names another GPU (%s) than the trace (%s)", v->name,
+				       k->dev.name);
+	if (reserved >= 0 && v->peak < reserved)
+		return analysis_printf(a, "it reads less than the %.1f GB the profiler reserved",
+				       reserved / 1e9);
+	if (!span || (v->first < 0 && v->samples > 1))
+		return NULL;
+	covered = v->gap > 0 ? v->last - v->first + v->gap : 0;
+	if (covered >= span)
+		return NULL;
+	return analysis_printf(a, "its %zu sample%s cover %.1f s of the %.1f s profiled", v->samples,
+			       v->samples == 1 ? "" : "s", covered / 1e9, span / 1e9);
+}
+
+/*
+ * Peak memory of one GPU from each source, the headline, its name and its
+ * capacity. The monitor's reading is kept in peak_by_source but heads
+ * nothing when monitor_unfit() says so (a finding says why); a monitor that
+ * names another GPU gives neither name nor capacity.
+ */
+static void gpu_memory(struct analysis *a, struct gpu_result *g, const struct run *r,
+		       const struct rank *k, bool first_gpu)
 {
 	int32_t dev = g->device >= 0 ? g->device : g->rank;
-	int64_t smi_total = -1;
+	struct monitor_view v;
+	const char *unfit = NULL;
 
 	for (int s = 0; s < MEM_NSOURCES; s++)
 		g->peak_by_source[s] = -1;
-	for (size_t i = 0; i < r->ngpu; i++) {
-		if (r->gpu[i].gpu != dev)
-			continue;
-		set_max(&g->peak_by_source[MEM_NVSMI], r->gpu[i].memory_used);
-		set_max(&smi_total, r->gpu[i].memory_total);
-		if (!g->name)
-			g->name = r->gpu[i].name;
-	}
+	monitor_view(&v, r, dev);
+	g->peak_by_source[MEM_NVSMI] = v.peak;
 	for (size_t i = 0; k && i < k->nmem; i++) {
 		if (k->mem[i].device >= 0 && g->device >= 0 && k->mem[i].device != g->device)
 			continue;
@@ -432,14 +522,26 @@ static void gpu_memory(struct gpu_result *g, const struct run *r, const struct r
 	}
 	for (size_t i = 0; first_gpu && i < r->nlog; i++)
 		set_max(&g->peak_by_source[MEM_LOG], r->log[i].memory_bytes);
+	if (v.peak >= 0 && (unfit = monitor_unfit(a, &v, k, g->peak_by_source[MEM_RESERVED])))
+		analysis_finding(a, DIAG_WARNING, "monitor-not-used", NULL,
+				 "run '%s', GPU %d: nvidia-smi's peak of %s is not the headline: %s",
+				 r->name, g->rank, v.peak >= 100000000 ?
+				 analysis_printf(a, "%.1f GB", v.peak / 1e9) :
+				 analysis_printf(a, "%.0f MB", v.peak / 1e6), unfit);
+	if (!g->name && dev >= 0 && (size_t)dev < r->env.ngpus)
+		g->name = r->env.gpus[dev];	/* collect_env before the monitor */
+	if (!k || !gpu_models_differ(k->dev.name, k->dev.memory_total, v.name, v.total)) {
+		if (!g->name)
+			g->name = v.name;
+		if (g->memory_total < 0)
+			g->memory_total = v.total;
+	}
 	g->peak_memory = -1;
 	g->peak_source = NULL;
-	for (int s = 0; s < MEM_NSOURCES && g->peak_memory < 0; s++) {
+	for (int s = unfit ? MEM_RESERVED : 0; s < MEM_NSOURCES && g->peak_memory < 0; s++) {
 		g->peak_memory = g->peak_by_source[s];
 		g->peak_source = g->peak_memory >= 0 ? mem_source_name((enum mem_source)s) : NULL;
 	}
-	if (g->memory_total < 0)
-		g->memory_total = smi_total;
 	if (g->memory_total < 0)
 		g->memory_total = capacity_by_name(g->name);
 }
@@ -966,25 +1068,34 @@ static void init_gpu(struct gpu_result *g, const struct rank *k, int32_t index)
  * disagree on the world size (traces of different jobs), are findings. The
  * run's GPU count is the world size when the traces say it.
  */
-static void check_ranks(struct analysis *a, struct run_result *rr, const struct run *r)
+int32_t run_world_size(const struct run *r)
 {
 	int32_t world = -1;
+
+	for (size_t i = 0; i < r->nranks; i++)
+		if (r->ranks[i].world_size > world)
+			world = r->ranks[i].world_size;
+	return world;
+}
+
+static void check_ranks(struct analysis *a, const struct run *r)
+{
+	int32_t world = run_world_size(r);
 	char missing[256] = "";
 	size_t len = 0, nmissing = 0;
 
 	for (size_t i = 0; i < r->nranks; i++) {
 		int32_t w = r->ranks[i].world_size;
 
-		if (w > 0 && world > 0 && w != world)
+		if (w > 0 && w != world) {
 			analysis_finding(a, DIAG_WARNING, "mixed-jobs", NULL,
 					 "run '%s': rank traces disagree on the world size (%d and %d): "
-					 "are they from the same job?", r->name, world, w);
-		if (w > world)
-			world = w;
+					 "are they from the same job?", r->name, w, world);
+			break;
+		}
 	}
 	if (world <= (int32_t)r->nranks)
 		return;
-	rr->gpus = world;
 	for (int32_t k = 0; k < world; k++) {
 		size_t i;
 
@@ -1001,6 +1112,27 @@ static void check_ranks(struct analysis *a, struct run_result *rr, const struct 
 			 r->nranks, world, missing, nmissing > 8 ? ", ..." : "");
 }
 
+/*
+ * A run's GPU count (docs/analysis.md): its ranks' world_size where the
+ * traces give it, else the manifest's gpus, else the log's world size, else
+ * the GPUs seen (ranks traced, GPUs monitored); never fewer than the ranks
+ * traced; -1 when nothing says.
+ */
+static int32_t run_gpu_count(const struct run *r, size_t seen)
+{
+	int64_t n = run_world_size(r);
+
+	if (n <= 0 && r->declared.gpus.set)
+		n = r->declared.gpus.v;
+	if (n <= 0 && r->logged.gpus.set)
+		n = r->logged.gpus.v;
+	if (n <= 0)
+		n = (int64_t)seen;
+	if (n < (int64_t)r->nranks)
+		n = (int64_t)r->nranks;
+	return n > 0 && n < INT32_MAX ? (int32_t)n : -1;
+}
+
 void analysis_run_one(struct analysis *a, const struct trial *t, const struct run *r,
 		      struct run_result *rr)
 {
@@ -1015,12 +1147,8 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	rr->steps_total = rr->steps_warmup = rr->steps_measured = rr->steps_trailing = -1;
 	rr->ngpu = n;
 	rr->gpu = arena_alloc(&a->arena, (n ? n : 1) * sizeof(*rr->gpu));
-	rr->gpus = n ? (int32_t)n : r->declared.gpus.set ? (int32_t)r->declared.gpus.v : -1;
-	check_ranks(a, rr, r);
-	if (r->declared.gpus.set && r->nranks && r->declared.gpus.v != (int64_t)r->nranks)
-		analysis_finding(a, DIAG_WARNING, "gpu-count", &r->declared.gpus.src,
-				 "run '%s' declares %lld GPUs but has traces of %zu ranks",
-				 r->name, (long long)r->declared.gpus.v, r->nranks);
+	rr->gpus = run_gpu_count(r, n);
+	check_ranks(a, r);
 	w = xcalloc(n ? n : 1, sizeof(*w));
 	clock_align(a, t, r, &clk);
 	for (size_t g = 0; g < n; g++) {
@@ -1048,7 +1176,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		const struct rank *k = r->nranks ? &r->ranks[g] : NULL;
 
 		gpu_means(&rr->gpu[g]);
-		gpu_memory(&rr->gpu[g], r, k, g == 0);
+		gpu_memory(a, &rr->gpu[g], r, k, g == 0);
 		if (k) {
 			gpu_span(&rr->gpu[g], k, &clk.rank[g]);
 			gpu_top(a, &rr->gpu[g], k, memo);

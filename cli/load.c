@@ -45,6 +45,18 @@ static int from_json(const char *path, struct analysis **ap)
 	return *ap ? EXIT_DONE : EXIT_NO_INPUT;
 }
 
+/* Nothing to analyse: says so, with every file that gave nothing and why. */
+static int nothing_usable(const char *dir, const struct trial_stats *st)
+{
+	error("%s: no run has steps or a status to analyse (see 'scaleaudit inspect %s')", dir, dir);
+	for (size_t i = 0; i < st->nnotes; i++)
+		fprintf(stderr, "  %s: %s\n", st->notes[i].path, st->notes[i].why);
+	if (st->files && !st->nnotes)
+		fprintf(stderr, "  every one of its %zu files was read: none holds steps or a status\n",
+			st->files);
+	return EXIT_NO_INPUT;
+}
+
 static int from_trial(const char *dir, struct analysis **ap)
 {
 	struct diags d = DIAGS_INIT;
@@ -54,15 +66,24 @@ static int from_trial(const char *dir, struct analysis **ap)
 
 	print_diags(&d);
 	diags_release(&d);
-	if (!t)
-		return EXIT_NO_INPUT;
+	if (!t) {
+		ret = st.trials ? EXIT_USAGE : EXIT_NO_INPUT;
+		trial_stats_release(&st);
+		return ret;
+	}
 	ret = st.unreadable ? EXIT_PARTIAL : EXIT_DONE;
 	print_errors(&t->diags);	/* the rest are findings in the output */
 	if (t->nruns)
 		*ap = analysis_run(t);
 	else
 		ret = error("%s: no run found: a trial holds one directory per run", dir);
+	if (*ap && !usable(*ap)) {
+		analysis_free(*ap);
+		*ap = NULL;
+		ret = nothing_usable(dir, &st);
+	}
 	trial_free(t);	/* the analysis holds copies of what it needs */
+	trial_stats_release(&st);
 	return ret < 0 ? EXIT_NO_INPUT : ret;
 }
 
@@ -73,12 +94,8 @@ int load_and_analyze(const char *path, struct analysis **ap)
 
 	*ap = NULL;
 	ret = json ? from_json(path, ap) : from_trial(path, ap);
-	if (*ap && !usable(*ap)) {
-		if (json)
-			error("%s: no run in it has steps or a status to analyse", path);
-		else
-			error("%s: no run has steps or a status to analyse (see 'scaleaudit inspect %s')",
-			      path, path);
+	if (json && *ap && !usable(*ap)) {
+		error("%s: no run in it has steps or a status to analyse", path);
 		return EXIT_NO_INPUT;
 	}
 	return ret;

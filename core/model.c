@@ -104,6 +104,57 @@ enum dtype dtype_parse(const char *s, size_t n)
 	return DT_UNKNOWN;
 }
 
+/* Declared precisions that are no dtype name: Lightning's bit counts, Accelerate's "no". */
+static const struct {
+	const char *word;
+	enum dtype dt;
+} precision_words[] = {
+	{ "16", DT_FP16 }, { "16bit", DT_FP16 }, { "16-bit", DT_FP16 },
+	{ "32", DT_FP32 }, { "no", DT_FP32 }, { "64", DT_FP64 },
+};
+
+/* Mixed-precision affixes around a precision word, one of which is dropped. */
+static const char *const precision_prefixes[] = { "amp-", "amp_", "mixed-", "mixed_" };
+static const char *const precision_suffixes[] = { "-mixed", "_mixed", "-true", "_true" };
+
+/* s[0..n) without one affix of the table, in place. */
+static void drop_affix(const char **s, size_t *n)
+{
+	for (size_t i = 0; i < NELEM(precision_prefixes); i++) {
+		size_t k = strlen(precision_prefixes[i]);
+
+		if (*n > k && !strncasecmp(*s, precision_prefixes[i], k)) {
+			*s += k;
+			*n -= k;
+			return;
+		}
+	}
+	for (size_t i = 0; i < NELEM(precision_suffixes); i++) {
+		size_t k = strlen(precision_suffixes[i]);
+
+		if (*n > k && !strncasecmp(*s + *n - k, precision_suffixes[i], k)) {
+			*n -= k;
+			return;
+		}
+	}
+}
+
+enum dtype precision_parse(const char *s, size_t n)
+{
+	enum dtype dt;
+
+	while (n && isspace((unsigned char)*s))
+		s++, n--;
+	while (n && isspace((unsigned char)s[n - 1]))
+		n--;
+	drop_affix(&s, &n);
+	for (size_t i = 0; i < NELEM(precision_words); i++)
+		if (word_is(s, n, precision_words[i].word))
+			return precision_words[i].dt;
+	dt = dtype_parse(s, n);
+	return (dt >= DT_FP64 && dt <= DT_FP4) || dt == DT_INT8 ? dt : DT_UNKNOWN;
+}
+
 int dtype_size(enum dtype t)
 {
 	return (unsigned)t < DT_COUNT ? dtypes[t].size : 0;

@@ -46,6 +46,15 @@ enum dtype dtype_from_name(const char *s);	/* inverse of dtype_name; DT_UNKNOWN 
  * anything else, including declared precisions like "bf16-mixed".
  */
 enum dtype dtype_parse(const char *s, size_t n);
+/*
+ * A declared precision (run.ini `precision`, a training log's) as the dtype
+ * it names: fp32, tf32, bf16, fp16, fp8 (fp8-e4m3, fp8-e5m2), fp4, int8 or
+ * fp64 in any spelling dtype_parse() takes ("bfloat16", "torch.float16"),
+ * with a mixed-precision affix ("bf16-mixed", "amp-bf16", "16-true") or as
+ * Lightning's bit count ("16-mixed", "32"). DT_UNKNOWN for anything else,
+ * such as "banana" or an integer type other than int8.
+ */
+enum dtype precision_parse(const char *s, size_t n);
 int dtype_size(enum dtype t);			/* bytes per element; 0 when unknown or sub-byte */
 
 /* Collective operations, as NCCL names them (coll_name()). */

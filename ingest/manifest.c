@@ -53,6 +53,10 @@ static const struct key keys[] = {
 	{ "run", "steps", K_INT, R(steps) },
 };
 
+/* What a declared precision may be (core/model.h precision_parse()). */
+#define PRECISIONS "one of fp32, tf32, bf16, fp16, fp8, fp8-e4m3, fp8-e5m2, fp4, int8, fp64 " \
+	"(or an alias of one: bfloat16, torch.float16, bf16-mixed, amp-bf16, 16-mixed)"
+
 static const char *const strategies[] = {
 	"single", "ddp", "fsdp", "zero", "tensor", "pipeline", "device_map", NULL
 };
@@ -106,6 +110,8 @@ static int set_value(struct manifest *m, const struct key *k, const char *value)
 			return bad(m, k->section, k->name, value,
 				   "single, ddp, fsdp, zero, tensor, pipeline or device_map");
 		fact_set_str(t, target(m, k), value, &pos);
+		if (!strcmp(k->name, "precision") && precision_parse(value, strlen(value)) == DT_UNKNOWN)
+			return bad(m, k->section, k->name, value, PRECISIONS);	/* kept: the analysis says it is unknown */
 		return 0;
 	case K_INT: {
 		long long v;

@@ -340,30 +340,12 @@ static bool parse_size(const char *s, size_t n, double *out)
 	return false;
 }
 
-/*
- * Declared precisions that are no dtype name (Lightning's "bf16-mixed",
- * Accelerate's "no"), compared case-insensitively; any other text is a
- * dtype in one of its spellings (dtype_parse).
- */
-static const struct {
-	const char *text;	/* as a log prints it */
-	const char *dtype;	/* a dtype_name() */
-} precisions[] = {
-	{ "bf16-mixed", "bf16" }, { "bf16-true", "bf16" },
-	{ "16bit", "fp16" }, { "16-bit", "fp16" }, { "16-mixed", "fp16" }, { "16-true", "fp16" },
-	{ "32-true", "fp32" }, { "no", "fp32" },
-	{ "64-true", "fp64" },
-};
-
+/* A precision the log declares, as a dtype_name() (floating types only); NULL. */
 static const char *precision_name(const char *s, size_t n)
 {
-	enum dtype dt;
+	enum dtype dt = precision_parse(s, n);
 
-	for (size_t i = 0; i < sizeof(precisions) / sizeof(precisions[0]); i++)
-		if (strlen(precisions[i].text) == n && !strncasecmp(precisions[i].text, s, n))
-			return precisions[i].dtype;
-	dt = dtype_parse(s, n);
-	return dt >= DT_FP64 && dt <= DT_FP4 ? dtype_name(dt) : NULL;	/* floating types only */
+	return dt >= DT_FP64 && dt <= DT_FP4 ? dtype_name(dt) : NULL;
 }
 
 /* ---- one match ------------------------------------------------------- */

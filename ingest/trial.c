@@ -6,8 +6,10 @@
 #include <sys/stat.h>
 
 #include "core/arena.h"
+#include "core/buf.h"
 #include "core/xalloc.h"
 #include "ingest/ingest.h"
+#include "ingest/sniff.h"
 #include "ingest/walk.h"
 
 static const char *base_name(const char *path, char *buf, size_t size)
@@ -50,6 +52,12 @@ static struct run *run_for(struct trial *t, const char *file, size_t len)
 	return r;
 }
 
+static void note(struct trial_stats *s, const char *path, const char *why)
+{
+	xgrow(&s->notes, &s->cap_notes, s->nnotes + 1, sizeof(*s->notes));
+	s->notes[s->nnotes++] = (struct trial_note){ path, why };
+}
+
 static void count(struct trial_stats *s, const struct ingest_file *f)
 {
 	s->files++;
@@ -59,6 +67,8 @@ static void count(struct trial_stats *s, const struct ingest_file *f)
 		s->read++;
 	else
 		s->skipped++;
+	if (f->unreadable || !f->read)
+		note(s, f->path, f->skipped ? f->skipped : "cannot be read");
 }
 
 static void load_file(struct trial *t, const char *dir, const char *file, bool one_run,
@@ -75,8 +85,11 @@ static void load_file(struct trial *t, const char *dir, const char *file, bool o
 		r = run_for(t, file, len);
 	ingest_file(t, r, file, a, &f);
 	count(s, &f);
-	if (t->diags.errors > errors && !f.unreadable)
+	if (t->diags.errors > errors && !f.unreadable) {
 		s->unreadable++;
+		if (f.read)
+			note(s, f.path, "read only in part (the errors above say why)");
+	}
 	if (!r && f.sniff.format != FMT_TRIAL_INI && f.sniff.format != FMT_UNKNOWN) {
 		struct srcpos pos = SRCPOS_FILE(f.path);
 
@@ -84,6 +97,128 @@ static void load_file(struct trial *t, const char *dir, const char *file, bool o
 			  "%s at the top of the trial belongs to no run: move it into a run's directory",
 			  format_what(f.sniff.format));
 	}
+}
+
+/*
+ * Where in path, a file under dir, its part below dir begins (depth 0), or
+ * ends after depth directories (the length of that directory's path); 0 when
+ * the file is not that deep.
+ */
+static size_t dir_prefix(const char *dir, const char *path, int depth)
+{
+	const char *p = path + strlen(dir);
+
+	while (*p == '/')
+		p++;
+	if (!depth)
+		return (size_t)(p - path);
+	for (int i = 0; i < depth; i++) {
+		const char *slash = strchr(p, '/');
+
+		if (!slash)
+			return 0;
+		p = slash + 1;
+	}
+	return (size_t)(p - path - 1);
+}
+
+/* What the head of a file is, by its content; FMT_UNKNOWN when it cannot be read. */
+static enum format head_format(const char *path)
+{
+	unsigned char head[4096];
+	struct sniff sn;
+	FILE *f = fopen(path, "rb");
+	size_t n;
+
+	if (!f)
+		return FMT_UNKNOWN;
+	n = fread(head, 1, sizeof(head), f);
+	fclose(f);
+	sniff_bytes(head, n, n < sizeof(head), &sn);
+	return sn.format;
+}
+
+/*
+ * The trials below dir (docs: a directory of several trials is refused): a
+ * sub-directory that holds a trial.ini, or whose own sub-directories hold a
+ * run.ini (runs of a trial of its own). Names them in *d and returns how many.
+ */
+static size_t nested_trials(const char *dir, const struct walk *w, struct diags *d)
+{
+	struct buf names = BUF_INIT;
+	struct srcpos pos = SRCPOS_FILE(dir);
+	size_t n = 0, last = 0;
+	const char *prev = NULL;
+
+	buf_init(&names, 0);
+	for (size_t i = 0; i < w->n; i++) {
+		const char *f = w->files[i];
+		size_t one = dir_prefix(dir, f, 1), two = dir_prefix(dir, f, 2);
+		enum format fmt;
+
+		if (!one || (prev && one == last && !strncmp(prev, f, one)))
+			continue;	/* a top-level file, or a trial already named */
+		fmt = head_format(f);
+		if (fmt != FMT_TRIAL_INI && !(fmt == FMT_RUN_INI && two))
+			continue;
+		prev = f;
+		last = one;
+		if (n++ < 20)
+			buf_addf(&names, "%s%.*s", n > 1 ? ", " : "", (int)(one - dir_prefix(dir, f, 0)),
+				 f + dir_prefix(dir, f, 0));
+	}
+	if (n)
+		diag_error(d, "several-trials", &pos,
+			   "holds %zu trial%s, not the runs of one: %s%s: analyse one of them, "
+			   "or every one with 'scaleaudit batch %s'", n, n == 1 ? "" : "s", names.data,
+			   n > 20 ? ", ..." : "", dir);
+	buf_release(&names);
+	return n;
+}
+
+/* Same GPU work, event by event (readers hand events over sorted), same steps and memory samples. */
+static bool same_trace(const struct rank *x, const struct rank *y)
+{
+	if (x->nev != y->nev || x->nsteps != y->nsteps || x->nmem != y->nmem || !x->nev)
+		return false;
+	for (size_t i = 0; i < x->nev; i++)
+		if (x->ev[i].start != y->ev[i].start || x->ev[i].end != y->ev[i].end ||
+		    x->ev[i].name != y->ev[i].name)	/* interned: equal names, equal pointers */
+			return false;
+	return true;
+}
+
+/*
+ * One trace given twice as two ranks (a copied file, the same rank saved
+ * under two names): the later one is left out, with a warning naming both.
+ */
+static void drop_duplicate_traces(struct trial *t, struct run *r)
+{
+	for (size_t i = 0; i < r->nranks; i++) {
+		for (size_t j = i + 1; j < r->nranks;) {
+			struct rank *y = &r->ranks[j];
+			struct srcpos pos = SRCPOS_FILE(y->trace);
+
+			if (!same_trace(&r->ranks[i], y)) {
+				j++;
+				continue;
+			}
+			diag_warn(&t->diags, "duplicate-trace", &pos,
+				  "holds the same GPU work as %s (%zu events): one trace given as two "
+				  "ranks; this one is left out", r->ranks[i].trace, y->nev);
+			free(y->ev);
+			free(y->steps);
+			free(y->mem);
+			memmove(y, y + 1, (r->nranks - j - 1) * sizeof(*y));
+			r->nranks--;
+		}
+	}
+}
+
+void trial_stats_release(struct trial_stats *stats)
+{
+	free(stats->notes);
+	memset(stats, 0, sizeof(*stats));
 }
 
 struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *stats)
@@ -104,6 +239,10 @@ struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *s
 		walk_release(&w);
 		return NULL;
 	}
+	if ((stats->trials = nested_trials(dir, &w, d))) {
+		walk_release(&w);
+		return NULL;
+	}
 	for (size_t i = 0; i < w.n; i++)
 		if (run_part(dir, w.files[i]))
 			one_run = false;
@@ -111,6 +250,8 @@ struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *s
 	t->dir = intern_str(&t->strings, dir);
 	for (size_t i = 0; i < w.n; i++)
 		load_file(t, dir, w.files[i], one_run, &scratch, stats);
+	for (size_t i = 0; i < t->nruns; i++)
+		drop_duplicate_traces(t, &t->runs[i]);
 	arena_release(&scratch);
 	walk_release(&w);
 	return t;

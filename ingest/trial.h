@@ -11,17 +11,31 @@
 
 #include "core/model.h"
 
+/* A file that gave nothing, or less than it holds, and why. */
+struct trial_note {
+	const char *path;	/* interned in the trial */
+	const char *why;	/* static: "cannot be read", "not a format scaleaudit reads", ... */
+};
+
 struct trial_stats {
 	size_t files;		/* files looked at */
 	size_t read;		/* files something was read from */
 	size_t unreadable;	/* files that could not be read, or only in part */
 	size_t skipped;		/* files of no use (unknown format, nothing inside) */
+	size_t trials;		/* trials found below dir: when > 0 nothing was loaded */
+	struct trial_note *notes;	/* the unreadable and skipped files, in walk order (malloc'd) */
+	size_t nnotes, cap_notes;
 };
 
 /*
  * Loads dir. Returns the trial (diagnostics in trial->diags), or NULL after
- * recording in *d why nothing could be loaded (not a directory, no runs).
+ * recording in *d why nothing could be loaded (not a directory, no runs, or
+ * a directory of several trials: a sub-directory holds a trial.ini, or
+ * runs of its own with their run.ini; then stats->trials counts them and
+ * the message names them). Release stats with trial_stats_release(); its
+ * notes' paths live as long as the trial.
  */
 struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *stats);
+void trial_stats_release(struct trial_stats *stats);
 
 #endif

@@ -102,7 +102,7 @@ static const struct names question_names = { question_at, Q_HPARAM_SWEEP + 1, fa
 static const struct names dtype_names = { dtype_at, DT_COUNT, true };
 static const struct names coll_names = { coll_at, COLL_COUNT, false };
 static const struct names verdict_names = { verdict_at, VERDICT_INCONCLUSIVE + 1, false };
-static const struct names confound_names = { confound_at, CF_STEPS + 1, false };
+static const struct names confound_names = { confound_at, CF_COUNT, false };
 static const struct names severity_names = { severity_at, DIAG_INFO + 1, false };
 static const struct names cf_severity_names = { cf_severity_at, CFS_UNVERIFIED + 1, false };
 static const struct names bw_source_names = { bw_source_at, 2, false };
@@ -942,6 +942,7 @@ static const struct field confound_fields[] = {
 	F(struct confound, candidate, "candidate", K_STR, NULL),
 	F(struct confound, severity, "severity", K_ENUM, &cf_severity_names),
 	F(struct confound, why, "why", K_TEXT, NULL),
+	F(struct confound, message, "message", K_STR, NULL),
 	END
 };
 

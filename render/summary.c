@@ -26,6 +26,7 @@ static const char *const confound_texts[] = {
 	[CF_DATASET] = "dataset",
 	[CF_MODEL] = "model",
 	[CF_STEPS] = "steady steps",
+	[CF_GPU_MODEL] = "GPU model",
 };
 
 static const char *const hypothesis_texts[] = {
@@ -156,7 +157,7 @@ static void confounds(struct summary *s, const struct analysis *a)
 		const struct confound *c = &a->cmp.confounds[i];
 
 		add(s, SL_ITEM, "[%s] %s: %s (baseline) vs %s (candidate)%s%s", confound_severity_name(c->severity),
-		    (unsigned)c->what <= CF_STEPS ? confound_texts[c->what] : "other",
+		    (unsigned)c->what < CF_COUNT ? confound_texts[c->what] : "other",
 		    c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a",
 		    c->why ? ": " : "", c->why ? c->why : "");
 	}

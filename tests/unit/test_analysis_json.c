@@ -86,6 +86,7 @@ static struct analysis *analyse_dir(const char *dir)
 
 	assert_non_null(t);
 	diags_release(&d);
+	trial_stats_release(&st);
 	a = analysis_run(t);
 	trial_free(t);		/* before anything is rendered: the result must not need it */
 	return a;

@@ -47,7 +47,7 @@ static void confound(struct analysis *a, enum confound_what w, const char *b, co
 
 	m->confounds = realloc(m->confounds, (m->nconfounds + 1) * sizeof(*m->confounds));
 	assert_non_null(m->confounds);
-	m->confounds[m->nconfounds++] = (struct confound){ w, b, c, sev, why };
+	m->confounds[m->nconfounds++] = (struct confound){ w, b, c, sev, why, NULL };
 }
 
 static const struct recommendation *rec(const struct analysis *a, const char *id)
