@@ -153,7 +153,7 @@ def cmp_windows(t, gw, path):
         return
     offs = {x["rank"]: x["clock_offset_s"] for x in t["per_gpu"]}
     got = {(w.get("step"), w.get("rank")): w for w in gw if isinstance(w, dict)}
-    exact(sorted((w["step"], w["rank"]) for w in t["step_windows"]), sorted(got, key=str), path + " (step, rank)")
+    exact(sorted(((w["step"], w["rank"]) for w in t["step_windows"]), key=str), sorted(got, key=str), path + " (step, rank)")
     for tw in t["step_windows"]:
         w = got.get((tw["step"], tw["rank"]))
         if w is None:
@@ -227,7 +227,7 @@ def cmp_criterion(t, g, path):
 def cmp_options(t, g, path):
     """Each option (1 GPU and n GPUs), matched by its GPU count."""
     got = {o.get("gpus"): o for o in g or [] if isinstance(o, dict)}
-    exact(sorted(o["gpus"] for o in t), sorted(got, key=str), path + " (gpus)")
+    exact(sorted((o["gpus"] for o in t), key=str), sorted(got, key=str), path + " (gpus)")
     for o in t:
         go = got.get(o["gpus"])
         if go is None:
