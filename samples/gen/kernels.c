@@ -97,10 +97,48 @@ const char *c10_scalar(enum dtype t)
 	return t == DT_BF16 ? "BFloat16" : t == DT_FP16 ? "Half" : "Float";
 }
 
+/* What Inductor names the kernels of a torch.compile'd model: no dtype in them. */
+static const char *const triton_names[K_COUNT] = {
+	[K_EMBED] = "triton_poi_fused_embedding_0",
+	[K_LN] = "triton_per_fused_native_layer_norm_1",
+	[K_QKV] = "triton_tem_fused_mm_2",
+	[K_ATTN] = "triton_tem_fused_flex_attention_3",
+	[K_PROJ] = "triton_tem_fused_mm_4",
+	[K_ADD] = "triton_poi_fused_add_5",
+	[K_FC1] = "triton_tem_fused_mm_6",
+	[K_GELU] = "triton_poi_fused_gelu_7",
+	[K_FC2] = "triton_tem_fused_mm_8",
+	[K_HEAD] = "triton_tem_fused_mm_9",
+	[K_LOSS_MM] = "triton_tem_fused_mm_10",
+	[K_XENT] = "triton_red_fused__log_softmax_11",
+	[K_XENT_BWD] = "triton_red_fused__log_softmax_backward_data_0",
+	[K_HEAD_DG] = "triton_tem_fused_mm_1",
+	[K_HEAD_WG] = "triton_tem_fused_mm_2",
+	[K_FC2_DG] = "triton_tem_fused_mm_3",
+	[K_FC2_WG] = "triton_tem_fused_mm_4",
+	[K_GELU_BWD] = "triton_poi_fused_gelu_backward_5",
+	[K_FC1_DG] = "triton_tem_fused_mm_6",
+	[K_FC1_WG] = "triton_tem_fused_mm_7",
+	[K_LN_BWD] = "triton_per_fused_native_layer_norm_backward_8",
+	[K_PROJ_DG] = "triton_tem_fused_mm_9",
+	[K_PROJ_WG] = "triton_tem_fused_mm_10",
+	[K_ATTN_BWD] = "triton_tem_fused_flex_attention_backward_11",
+	[K_QKV_DG] = "triton_tem_fused_mm_12",
+	[K_QKV_WG] = "triton_tem_fused_mm_13",
+	[K_EMBED_BWD] = "triton_red_fused_embedding_dense_backward_14",
+};
+
+enum dtype kind_name_dtype(enum kkind k, int arch, enum dtype prec)
+{
+	if (!arch && triton_names[k])
+		return DT_UNKNOWN;
+	return kind_matmul_dtype(k, prec);
+}
+
 void kind_name(enum kkind k, int arch, enum dtype prec, char *out, size_t n)
 {
 	int i = (arch >= 100 ? 0 : 1) + (prec == DT_BF16 ? 0 : 2);
-	const char *s = kdefs[k].name[i];
+	const char *s = !arch && triton_names[k] ? triton_names[k] : kdefs[k].name[i];
 	const char *t = c10_type(prec);
 	size_t tl = strlen(t), o = 0;
 

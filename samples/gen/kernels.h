@@ -41,8 +41,12 @@ extern const struct kdef kdefs[K_COUNT];
 /* The dtype a matmul-class kernel of this kind computes in, for a run in
  * `prec`; DT_UNKNOWN when the kind is no matmul. */
 enum dtype kind_matmul_dtype(enum kkind k, enum dtype prec);
-/* Its kernel name (with "$T" replaced by the c10 type name) into out. */
+/* Its kernel name (with "$T" replaced by the c10 type name) into out; arch 0
+ * is a torch.compile'd model, whose compute kernels are Inductor's triton_*. */
 void kind_name(enum kkind k, int arch, enum dtype prec, char *out, size_t n);
+/* The matmul dtype its name (arch as for kind_name) shows; DT_UNKNOWN for
+ * no matmul or a name that shows none. */
+enum dtype kind_name_dtype(enum kkind k, int arch, enum dtype prec);
 const char *c10_type(enum dtype t);	/* "c10::BFloat16", "float" */
 const char *c10_scalar(enum dtype t);	/* "BFloat16", "Float": comm args dtype */
 

@@ -94,10 +94,10 @@ static void put_header(struct writer *w)
 			 "\"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\", "
 			 "\"backend_config\": \"cuda:nccl\", \"pg_size\": 2, \"ranks\": [0, 1]}], "
 			 "\"nccl_version\": \"2.26.2\"},\n", w->r, w->run->spec->gpus);
-	buf_addf(b, "  \"record_shapes\": 1,\n  \"profile_memory\": 1,\n"
+	buf_addf(b, "  \"record_shapes\": %d,\n  \"profile_memory\": 1,\n"
 		 "  \"cupti_version\": 26,\n  \"cuda_runtime_version\": 12080,\n  \"cuda_driver_version\": 12080,\n"
 		 "  \"baseTimeNanoseconds\": %lld,\n  \"displayTimeUnit\": \"ms\",\n  \"traceEvents\": [",
-		 (long long)w->base);
+		 w->run->spec->opaque ? 0 : 1, (long long)w->base);
 }
 
 static void put_meta(struct writer *w, int pid, int tid, const char *name, const char *key, const char *val)
@@ -225,10 +225,12 @@ static void put_cpu_op(struct writer *w, const struct sim_ev *e)
 	put_time(w, "ts", e->cpu_start);
 	buf_addstr(w->b, ", ");
 	put_dur(w, e->cpu_end - e->cpu_start);
-	buf_addf(w->b, ",\n    \"args\": {\n      \"External id\": %lld, ", (long long)e->ext);
+	buf_addf(w->b, ",\n    \"args\": {\n      \"External id\": %lld", (long long)e->ext);
+	if (e->kind == K_COMM || !w->run->spec->opaque)
+		buf_addstr(w->b, ", ");
 	if (e->kind == K_COMM)
 		put_coll_args(w, e);
-	else
+	else if (!w->run->spec->opaque)	/* record_shapes=False: no Input Dims/type */
 		put_inputs(w, e->kind);
 	buf_addf(w->b, ", \"Ev Idx\": %lld\n    }\n  }", (long long)w->ev_idx++);
 }
@@ -283,7 +285,7 @@ static void put_gpu(struct writer *w, const struct sim_ev *e)
 	if (e->kind == K_COMM)
 		snprintf(name, sizeof(name), "%s", coll_kernel(e));
 	else
-		kind_name((enum kkind)e->kind, w->run->gpu->arch, w->run->spec->prec, name, sizeof(name));
+		kind_name((enum kkind)e->kind, w->run->spec->opaque ? 0 : w->run->gpu->arch, w->run->spec->prec, name, sizeof(name));
 	open_ev(w);
 	buf_addf(w->b, "    \"ph\": \"f\", \"id\": %lld, \"pid\": %d, \"tid\": %d, ", (long long)e->corr, w->dev, e->stream);
 	put_time(w, "ts", e->start);

@@ -130,12 +130,13 @@ static void train_oom(struct buf *b, const struct sim_run *run)
 		   "    tr_loss_step = self.training_step(model, inputs, num_items_in_batch)\n"
 		   "  File \"/usr/local/lib/python3.11/site-packages/torch/autograd/graph.py\", line 825, in _engine_run_backward\n"
 		   "    return Variable._execution_engine.run_backward(  # Calls into the C++ engine to run the backward pass\n");
-	buf_addf(b, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 3.50 GiB. GPU 0 has a total capacity of "
+	buf_addf(b, "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate %d.%02d GiB. GPU 0 has a total capacity of "
 		 "%lld.%02lld GiB of which 1.02 GiB is free. Including non-PyTorch memory, this process has %lld.%02lld GiB "
 		 "memory in use. Of the allocated memory 74.61 GiB is allocated by PyTorch, and 2.87 GiB is reserved by "
 		 "PyTorch but unallocated. If reserved but unallocated memory is large try setting "
 		 "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid fragmentation.  See documentation for Memory "
 		 "Management  (https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)\n",
+		 LOGS_OOM_ALLOC_MIB / 1024, LOGS_OOM_ALLOC_MIB % 1024 * 100 / 1024,
 		 cap_c / 100, cap_c % 100, (cap_c - 102) / 100, (cap_c - 102) % 100);
 }
 
@@ -247,10 +248,11 @@ void logs_run_ini(struct buf *b, const struct sim_run *run)
 {
 	const struct run_spec *s = run->spec;
 
-	buf_addf(b, "[run]\nname = %s\ngpus = %d\nstrategy = %s\nprecision = %s\nglobal_batch = %d\n"
-		 "micro_batch = %d\ngrad_accum = %d\nseq_len = %d\ndataset = wikitext-103\n",
-		 s->dir, s->gpus, s->strategy, s->declared ? s->declared : dtype_name(s->prec), s->global_batch, s->micro_batch,
-		 s->grad_accum, s->seq_len);
+	buf_addf(b, "[run]\nname = %s\ngpus = %d\nstrategy = %s\n", s->dir, s->gpus, s->strategy);
+	if (!s->undeclared)
+		buf_addf(b, "precision = %s\n", s->declared ? s->declared : dtype_name(s->prec));
+	buf_addf(b, "global_batch = %d\nmicro_batch = %d\ngrad_accum = %d\nseq_len = %d\ndataset = wikitext-103\n",
+		 s->global_batch, s->micro_batch, s->grad_accum, s->seq_len);
 }
 
 void logs_trial_ini(struct buf *b, const struct scenario *sc)
@@ -259,4 +261,10 @@ void logs_trial_ini(struct buf *b, const struct scenario *sc)
 		 sc->title, sc->hypothesis, sc->runs[0].dir, sc->question);
 	if (sc->reserve_gb)
 		buf_addf(b, "memory_reserve_gb = %d\n", sc->reserve_gb);
+	if (sc->expected_centi)
+		buf_addf(b, "expected_speedup = %d.%02d\n", sc->expected_centi / 100, sc->expected_centi % 100);
+	if (sc->target_samples)
+		buf_addf(b, "target_samples = %lld\n", (long long)sc->target_samples);
+	if (sc->price_centi)
+		buf_addf(b, "gpu_hour_price = %d.%02d\n", sc->price_centi / 100, sc->price_centi % 100);
 }

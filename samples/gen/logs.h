@@ -18,4 +18,7 @@ void logs_trial_ini(struct buf *b, const struct scenario *sc);
 /* The largest memory.used nvidia-smi.csv shows for rank r, MiB. */
 int64_t logs_smi_peak_mib(const struct sim_run *run, int r);
 
+/* What the OOM traceback of a failed run says it tried to allocate, MiB (3.50 GiB). */
+#define LOGS_OOM_ALLOC_MIB 3584
+
 #endif

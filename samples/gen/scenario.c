@@ -19,12 +19,20 @@ const struct gpu_spec gpu_specs[GPU_COUNT] = {
 	  .stall_us = 1500, .slow_permille = { 1000, 1000 },			\
 	  .static_mib = { (stat_), 0 }, .act_mib = { (act_), 0 } }
 
+#define DDP_B200(slow1_, steps_)							\
+	{ .dir = "2gpu", .gpus = 2, .strategy = "ddp", .prec = DT_BF16,		\
+	  .global_batch = 16, .micro_batch = 8, .grad_accum = 1, .seq_len = 2048,	\
+	  .gpu = GPU_B200, .comm = COMM_DDP, .tr = TR_P2P, .link_gbps = 650,	\
+	  .params_m = 1200, .layers = 3, .steps = (steps_), .warm_steps = 1,	\
+	  .stall_us = 1500, .slow_permille = { 1000, (slow1_) },			\
+	  .static_mib = { 23000, 23000 }, .act_mib = { 4500, 4500 } }
+
 const struct scenario scenarios[] = {
 	{
 		.name = "ddp-scales-well",
 		.desc = "B200 bf16 DDP, global batch kept: buckets overlap the backward, step-time confirmed",
-		.title = "Llama-1B fine-tune: does a second B200 halve the step time?",
-		.hypothesis = "step-time", .question = "single-config",
+		.title = "Llama-1B fine-tune: does a second B200 cut the step time at least 1.6x?",
+		.hypothesis = "step-time", .question = "single-config", .expected_centi = 160,
 		.seed = 0x5ca1ea0d01, .epoch_s = 1764424800,
 		.runs = {
 			SINGLE(GPU_B200, DT_BF16, 16, 1200, 18400, 9000),
@@ -185,6 +193,118 @@ const struct scenario scenarios[] = {
 			  .warm_steps = 1, .stall_us = 300, .sync_lag = 2,
 			  .slow_permille = { 1000, 1010 },
 			  .static_mib = { 23000, 23000 }, .act_mib = { 4500, 4500 } },
+		},
+	},
+	{
+		.name = "gpu-model-mismatch",
+		.desc = "1-GPU baseline on an H100 against two B200s: the GPU models differ, a blocking confound",
+		.title = "Llama-1B fine-tune: two B200s against the H100 we have",
+		.hypothesis = "step-time", .question = "single-config",
+		.seed = 0x5ca1ea0d0a, .epoch_s = 1764457200,
+		.runs = {
+			{ .dir = "1gpu", .gpus = 1, .strategy = "single", .prec = DT_BF16,
+			  .global_batch = 16, .micro_batch = 16, .grad_accum = 1, .seq_len = 2048,
+			  .gpu = GPU_H100, .comm = COMM_NONE, .tr = TR_NONE,
+			  .params_m = 1200, .layers = 3, .steps = 6, .warm_steps = 1,
+			  .stall_us = 1500, .slow_permille = { 1000, 1000 },
+			  .static_mib = { 18400, 0 }, .act_mib = { 9000, 0 } },
+			DDP_B200(1007, 6),
+		},
+	},
+	{
+		.name = "unknown-precision",
+		.desc = "torch.compile'd 2-GPU run: Inductor kernel names, no shapes, no declared precision: precision unverified",
+		.title = "Llama-1B fine-tune: second B200, model torch.compile'd",
+		.hypothesis = "step-time", .question = "single-config",
+		.seed = 0x5ca1ea0d0b, .epoch_s = 1764460800,
+		.runs = {
+			{ .dir = "1gpu", .gpus = 1, .strategy = "single", .prec = DT_BF16, .undeclared = 1,
+			  .global_batch = 16, .micro_batch = 16, .grad_accum = 1, .seq_len = 2048,
+			  .gpu = GPU_B200, .comm = COMM_NONE, .tr = TR_NONE,
+			  .params_m = 1200, .layers = 3, .steps = 6, .warm_steps = 1,
+			  .stall_us = 1500, .slow_permille = { 1000, 1000 },
+			  .static_mib = { 18400, 0 }, .act_mib = { 9000, 0 } },
+			{ .dir = "2gpu", .gpus = 2, .strategy = "ddp", .prec = DT_BF16, .undeclared = 1, .opaque = 1,
+			  .global_batch = 16, .micro_batch = 8, .grad_accum = 1, .seq_len = 2048,
+			  .gpu = GPU_B200, .comm = COMM_DDP, .tr = TR_P2P, .link_gbps = 650,
+			  .params_m = 1200, .layers = 3, .steps = 6, .warm_steps = 1,
+			  .stall_us = 1500, .slow_permille = { 1000, 1004 },
+			  .static_mib = { 23000, 23000 }, .act_mib = { 4500, 4500 } },
+		},
+	},
+	{
+		.name = "short-capture",
+		.desc = "schedule(active=4) on both runs: step 0 warm-up, step 3 trailing, 2 steady steps: steps warning",
+		.title = "Llama-1B fine-tune: second B200, a short profile",
+		.hypothesis = "step-time", .question = "single-config",
+		.seed = 0x5ca1ea0d0c, .epoch_s = 1764464400,
+		.runs = {
+			{ .dir = "1gpu", .gpus = 1, .strategy = "single", .prec = DT_BF16,
+			  .global_batch = 16, .micro_batch = 16, .grad_accum = 1, .seq_len = 2048,
+			  .gpu = GPU_B200, .comm = COMM_NONE, .tr = TR_NONE,
+			  .params_m = 1200, .layers = 3, .steps = 4, .warm_steps = 1,
+			  .stall_us = 1500, .slow_permille = { 1000, 1000 },
+			  .static_mib = { 18400, 0 }, .act_mib = { 9000, 0 } },
+			DDP_B200(1009, 4),
+		},
+	},
+	{
+		.name = "expected-speedup-missed",
+		.desc = "B200 DDP at 1.7x where trial.ini expects 1.9x: refuted; a target and a price give each option's window and cost",
+		.title = "Llama-1B fine-tune: does a second B200 halve the step time (1.9x or better)?",
+		.hypothesis = "step-time", .question = "single-config", .expected_centi = 190,
+		.target_samples = 90000000, .price_centi = 550,
+		.seed = 0x5ca1ea0d0d, .epoch_s = 1764468000,
+		.runs = {
+			{ .dir = "1gpu", .gpus = 1, .strategy = "single", .prec = DT_BF16,
+			  .global_batch = 16, .micro_batch = 16, .grad_accum = 1, .seq_len = 2048,
+			  .gpu = GPU_B200, .comm = COMM_NONE, .tr = TR_NONE,
+			  .params_m = 1200, .layers = 3, .steps = 6, .warm_steps = 1,
+			  .stall_us = 1500, .slow_permille = { 1000, 1000 },
+			  .static_mib = { 18400, 0 }, .act_mib = { 9000, 0 } },
+			DDP_B200(1011, 6),
+		},
+	},
+	{
+		.name = "hparam-sweep-distributed",
+		.desc = "H100 sweep: one GPU needs activation checkpointing to fit, two do not: superlinear, answer distributed",
+		.title = "Sweep of learning rates on H100s: one 2-GPU run or two 1-GPU runs?",
+		.hypothesis = "step-time", .question = "hparam-sweep",
+		.seed = 0x5ca1ea0d0e, .epoch_s = 1764471600,
+		.runs = {
+			{ .dir = "1gpu", .gpus = 1, .strategy = "single", .prec = DT_BF16,
+			  .global_batch = 16, .micro_batch = 16, .grad_accum = 1, .recompute = 1, .seq_len = 2048,
+			  .gpu = GPU_H100, .comm = COMM_NONE, .tr = TR_NONE,
+			  .params_m = 1200, .layers = 3, .steps = 6, .warm_steps = 1,
+			  .stall_us = 1500, .slow_permille = { 1000, 1000 },
+			  .static_mib = { 18400, 0 }, .act_mib = { 21000, 0 } },
+			{ .dir = "2gpu", .gpus = 2, .strategy = "ddp", .prec = DT_BF16,
+			  .global_batch = 16, .micro_batch = 8, .grad_accum = 1, .seq_len = 2048,
+			  .gpu = GPU_H100, .comm = COMM_DDP, .tr = TR_P2P, .link_gbps = 360,
+			  .params_m = 1200, .layers = 3, .steps = 7, .warm_steps = 1,
+			  .stall_us = 1500, .slow_permille = { 1000, 1006 },
+			  .static_mib = { 23000, 23000 }, .act_mib = { 10500, 10500 } },
+		},
+	},
+	{
+		.name = "pipeline-bubble",
+		.desc = "H100 2-stage pipeline without micro-batches: each stage waits in SendRecv for the other (wait, not transfer)",
+		.title = "Llama-1B fine-tune: split across two H100s as a pipeline",
+		.hypothesis = "step-time", .question = "single-config",
+		.seed = 0x5ca1ea0d0f, .epoch_s = 1764475200,
+		.runs = {
+			{ .dir = "1gpu", .gpus = 1, .strategy = "single", .prec = DT_BF16,
+			  .global_batch = 8, .micro_batch = 8, .grad_accum = 1, .seq_len = 2048,
+			  .gpu = GPU_H100, .comm = COMM_NONE, .tr = TR_NONE,
+			  .params_m = 1200, .layers = 4, .steps = 7, .warm_steps = 1,
+			  .stall_us = 800, .slow_permille = { 1000, 1000 },
+			  .static_mib = { 18400, 0 }, .act_mib = { 4500, 0 } },
+			{ .dir = "2gpu", .gpus = 2, .strategy = "pipeline", .prec = DT_BF16,
+			  .global_batch = 8, .micro_batch = 8, .grad_accum = 1, .seq_len = 2048,
+			  .gpu = GPU_H100, .comm = COMM_PIPE, .tr = TR_P2P, .link_gbps = 150,
+			  .params_m = 1200, .layers = 4, .stage0_layers = 2, .steps = 7,
+			  .warm_steps = 2, .stall_us = 800, .slow_permille = { 1000, 1000 },
+			  .static_mib = { 10000, 8400 }, .act_mib = { 4500, 4500 } },
 		},
 	},
 };

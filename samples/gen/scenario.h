@@ -37,6 +37,9 @@ struct run_spec {
 	const char *strategy;	/* run.ini strategy */
 	enum dtype prec;	/* what the kernels run in: bf16 or tf32 */
 	const char *declared;	/* run.ini precision when it differs from prec; NULL */
+	int undeclared;		/* run.ini names no precision */
+	int opaque;		/* torch.compile'd: kernel names carry no dtype, record_shapes off */
+	int recompute;		/* activation checkpointing: each block's forward runs again in the backward */
 	int global_batch, micro_batch, grad_accum, seq_len;
 	enum gpu_model gpu;
 	enum comm_kind comm;
@@ -65,6 +68,9 @@ struct scenario {
 	const char *hypothesis;	/* step-time|global-batch|feasibility */
 	const char *question;	/* single-config|hparam-sweep */
 	int reserve_gb;		/* trial.ini memory_reserve_gb; 0 none */
+	int expected_centi;	/* trial.ini expected_speedup x 100; 0: not written (1.1) */
+	int64_t target_samples;	/* trial.ini target_samples; 0 none */
+	int price_centi;	/* trial.ini gpu_hour_price x 100 (USD); 0 none */
 	uint64_t seed;
 	int64_t epoch_s;	/* when the baseline job started, Unix s */
 	struct run_spec runs[2];	/* baseline, candidate */

@@ -157,7 +157,7 @@ static void build_forward(struct prog *p, const struct sim *m, int64_t act_elems
 		for (int k = 0; k < NFWD; k++) {
 			int i = add_item(p, IT_WORK, fwd_block[k], block_ranks(m, l), k ? WAIT_NONE : wait);
 
-			p->it[i].mem = k ? 0 : 1;
+			p->it[i].mem = k || s->recompute ? 0 : 1;
 		}
 	}
 }
@@ -180,6 +180,11 @@ static void build_backward(struct prog *p, const struct sim *m, int64_t act_elem
 			wait = add_comm(p, 3u, COLL_SENDRECV, s->prec, act_elems, act_elems, 1);
 		if (s->comm == COMM_FSDP && l > 0)
 			ag = fsdp_gather(p, m, block_params(s));
+		for (int k = 0; k < NFWD && s->recompute; k++) {	/* activation checkpointing */
+			i = add_item(p, IT_WORK, fwd_block[k], block_ranks(m, l), k ? WAIT_NONE : wait);
+			p->it[i].mem = k ? 0 : 1;
+			wait = WAIT_NONE;
+		}
 		for (int k = 0; k < NBWD; k++) {
 			i = add_item(p, IT_WORK, bwd_block[k], block_ranks(m, l), k ? WAIT_NONE : wait);
 			p->it[i].mem = k == NBWD - 1 ? -1 : 0;
@@ -399,6 +404,7 @@ static void run_comm(struct sim *m, struct item *it)
 	end = last + xfer_ns(m, it);
 	for (int r = 0; r < m->run->nranks; r++) {
 		e[r]->end = end;
+		e[r]->xfer = last;
 		m->rs[r].nfree = end;
 		if (end > m->rs[r].comm_all)
 			m->rs[r].comm_all = end;

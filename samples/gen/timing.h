@@ -28,6 +28,7 @@ struct sim_ev {
 	int64_t cpu_start, cpu_end;	/* the launching cpu_op, ns */
 	int64_t launch, launch_end;	/* the runtime call inside it */
 	int64_t start, end;		/* on the GPU */
+	int64_t xfer;			/* collective: when it started transferring (the latest rank's start) */
 	int64_t ext;			/* External id */
 	int64_t corr;			/* correlation id */
 	int64_t bytes;			/* memcpy/memset bytes; collective bytes (max of in/out) */

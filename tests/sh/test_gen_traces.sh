@@ -1,9 +1,11 @@
 #!/bin/bash
 # The files say what truth.json says: an independent reading of each sample's
 # Kineto traces and nvidia-smi CSV (python3, standard library) must give the
-# same step windows, partition, step statistics, collectives and peaks as the
-# truth the generator computed from its model. Guards the writers, not the
-# analysis: timestamps, correlation ids and args must encode the model exactly.
+# same step windows (trailing step apart), warm-up, partition (waiting and
+# transfer apart, after aligning the ranks' clocks on matched collectives),
+# step statistics, collectives and peaks as the truth the generator computed
+# from its model. Guards the writers, not the analysis: timestamps,
+# correlation ids and args must encode the model exactly.
 set -u
 TOP=${TOP:-$(pwd)}
 SAMPLES=$TOP/samples/trials
@@ -19,6 +21,7 @@ def ns(v):
 
 def load_rank(path):
     t = json.load(gzip.open(path), parse_float=decimal.Decimal)
+    base = int(t["baseTimeNanoseconds"])
     ev = t["traceEvents"]
     steps = sorted((int(e["name"].split("#")[1]), ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]))
                    for e in ev if e.get("cat") == "user_annotation" and e["name"].startswith("ProfilerStep#"))
@@ -33,25 +36,70 @@ def load_rank(path):
         l = launch[e["args"]["correlation"]]
         idx = [i for i, (n, a, b) in enumerate(steps) if a <= l <= b]
         assert len(idx) == 1, f"{path}: launch of correlation {e['args']['correlation']} in {len(idx)} steps"
-        gpu.append((ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), cls, idx[0], e))
+        # absolute ns on the rank's own clock; [start, end, class, step index, event, transfer start]
+        gpu.append([base + ns(e["ts"]), base + ns(e["ts"]) + ns(e["dur"]), cls, idx[0], e, None])
     return t, steps, gpu
+
+def comm_op(e):
+    return e["name"].split("(")[0].split("_")[1]
+
+def align(ranks):
+    """Clock offsets (median over matched collectives of end on rank 0 - end on
+    rank r), then each collective's transfer start = the latest aligned start."""
+    colls = []
+    for t, steps, gpu in ranks:
+        by = {}
+        for g in sorted((g for g in gpu if g[2] == "comm"), key=lambda g: g[0]):
+            by.setdefault(comm_op(g[4]), []).append(g)
+        colls.append(by)
+    offs = [0]
+    for r in range(1, len(ranks)):
+        d = [a[1] - b[1] for op in colls[0] for a, b in zip(colls[0][op], colls[r].get(op, []))]
+        offs.append(round(statistics.median(d)) if d else 0)   # whole ns: floats lose them at 1e18
+    for op in colls[0]:
+        assert all(len(c.get(op, [])) == len(colls[0][op]) for c in colls), f"unmatched {op} counts"
+        for k in range(len(colls[0][op])):
+            xs = max(c[op][k][0] + offs[r] for r, c in enumerate(colls))
+            for r, c in enumerate(colls):
+                c[op][k][5] = xs - offs[r]          # back on rank r's clock
+    return offs
+
+KEYS = ("compute", "exposed_comm", "exposed_comm_wait", "exposed_comm_transfer", "memory", "idle",
+        "comm_total", "overlapped_comm", "memory_total", "kernel_busy")
 
 def partition(gpu, a, b):
     edges = []
-    for s, e, cls, _, _ in gpu:
-        if e <= a or s >= b or e <= s:
-            continue
-        edges += [(max(s, a), 1, cls), (min(e, b), -1, cls)]
+    def add(s, e, cls):
+        s, e = max(s, a), min(e, b)
+        if e > s:
+            edges.extend([(s, 1, cls), (e, -1, cls)])
+    for s, e, cls, _, _, xs in gpu:
+        if cls == "comm":
+            x = min(max(xs, s), e) if xs is not None else s
+            add(s, x, "wait")
+            add(x, e, "xfer")
+        else:
+            add(s, e, cls)
     edges.sort(key=lambda x: (x[0], x[1]))
-    cnt = {"compute": 0, "comm": 0, "memory": 0}
-    part = dict(compute=0, exposed_comm=0, memory=0, idle=0, comm_total=0)
+    cnt = dict(compute=0, wait=0, xfer=0, memory=0)
+    part = {k: 0 for k in KEYS}
     t = a
     for x, d, cls in edges + [(b, 0, "compute")]:
         if x > t:
-            k = "compute" if cnt["compute"] else "exposed_comm" if cnt["comm"] else "memory" if cnt["memory"] else "idle"
-            part[k] += x - t
-            if cnt["comm"]:
+            comm = cnt["wait"] or cnt["xfer"]
+            if cnt["compute"]:
+                part["compute"] += x - t
+            elif comm:
+                part["exposed_comm"] += x - t
+                part["exposed_comm_transfer" if cnt["xfer"] else "exposed_comm_wait"] += x - t
+            else:
+                part["memory" if cnt["memory"] else "idle"] += x - t
+            if comm:
                 part["comm_total"] += x - t
+            if cnt["memory"]:
+                part["memory_total"] += x - t
+            if cnt["compute"] or comm:
+                part["kernel_busy"] += x - t
             t = x
         cnt[cls] += d
     part["overlapped_comm"] = part["comm_total"] - part["exposed_comm"]
@@ -61,8 +109,21 @@ def quantile(v, q):
     v = sorted(v); pos = q * (len(v) - 1); lo = int(pos); hi = min(lo + 1, len(v) - 1)
     return v[lo] + (v[hi] - v[lo]) * (pos - lo)
 
+def warmup(st, numbered0):
+    """Step numbered 0 always; then leading steps while > 1.15 x the median of
+    the second half of the non-trailing steps."""
+    m = len(st)
+    med2, k = statistics.median(st[m // 2:]), 1 if numbered0 else 0
+    while k < m and st[k] > 1.15 * med2:
+        k += 1
+    return k
+
 errors = []
 def close(want, got, what, rel=1e-6, abs_=2e-9):
+    if want is None or got is None:
+        if want is not got:
+            errors.append(f"{what}: truth {want!r}, files give {got!r}")
+        return
     if abs(want - got) > max(rel * abs(want), abs_):
         errors.append(f"{what}: truth {want!r}, files give {got!r}")
 
@@ -84,45 +145,69 @@ for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
                 errors.append(f"{where}: no OOM message in train.log")
             continue
         ranks = [load_rank(p) for p in traces]
+        offs = align(ranks)
         n = len(ranks[0][1])
+        m = n - 1                                   # the last step is trailing
         close(tr["steps"]["total"], n, f"{where} steps")
+        close(tr["steps"]["trailing"], 1, f"{where} trailing")
         wins = []
         for t, steps, gpu in ranks:
-            first = [min(s for s, e, c, i, _ in gpu if i == k) for k in range(n)]
-            last = max(e for s, e, c, i, _ in gpu if i == n - 1)
+            first = [min(g[0] for g in gpu if g[3] == k) for k in range(n)]
+            last = max(g[1] for g in gpu if g[3] == n - 1)
             wins.append([(first[k], first[k + 1] if k + 1 < n else last) for k in range(n)])
-        st = [max(w[k][1] - w[k][0] for w in wins) for k in range(n)]
-        med2 = statistics.median(st[n // 2:])
-        warm = 1
-        while warm < n and st[warm] > 1.15 * med2:
-            warm += 1
+        st = [max(w[k][1] - w[k][0] for w in wins) for k in range(m)]
+        numbered0 = ranks[0][1][0][0] == 0
+        warm = warmup(st, numbered0)
         close(tr["steps"]["warmup"], warm, f"{where} warmup")
+        # guard: no step the rule reads lies within 2% of its threshold, so a
+        # reading a few µs off cannot flip the count
+        med2 = statistics.median(st[m // 2:])
+        for k in range(min(warm + 1, m)):
+            if abs(st[k] - 1.15 * med2) < 0.02 * 1.15 * med2:
+                errors.append(f"{where}: step index {k} ({st[k] / 1e6:.2f} ms) is within 2% of the warm-up threshold")
+        close(tr["steps"]["measured"], m - warm, f"{where} measured")
         # guard: the definitions do not say whose step time the warm-up rule reads;
         # the samples must give the same count from any one rank's windows
         for r, w in enumerate(wins):
-            sr = [b - a for a, b in w]
-            m2, k = statistics.median(sr[n // 2:]), 1
-            while k < n and sr[k] > 1.15 * m2:
-                k += 1
+            k = warmup([b - a for a, b in w[:m]], numbered0)
             if k != warm:
                 errors.append(f"{where}: rank {r}'s windows alone give {k} warm-up steps, not {warm}")
         means = []
+        tw = {(w["step"], w["rank"]): w for w in tr["step_windows"]}
+        close(len(tw), n * len(ranks), f"{where} step_windows")
         for r, (t, steps, gpu) in enumerate(ranks):
-            parts = [partition(gpu, a, b) for a, b in wins[r][warm:]]
-            mean = {k: sum(p[k] for p in parts) / len(parts) / 1e9 for k in parts[0]}
-            mstep = sum(b - a for a, b in wins[r][warm:]) / len(parts) / 1e9
+            parts = [partition(gpu, a, b) for a, b in wins[r][warm:m]]
+            mean = {k: sum(p[k] for p in parts) / len(parts) / 1e9 for k in KEYS}
+            mstep = sum(b - a for a, b in wins[r][warm:m]) / len(parts) / 1e9
             means.append(mstep)
             g = tr["per_gpu"][r]
             close(g["mean_step_s"], mstep, f"{where} gpu{r} mean_step_s")
-            for k, v in g["step_s"].items():
-                close(v, mean[k], f"{where} gpu{r} {k}")
+            close(g["clock_offset_s"], offs[r] / 1e9, f"{where} gpu{r} clock_offset_s")
+            for k in KEYS:
+                close(g["step_s"][k], mean[k], f"{where} gpu{r} {k}")
+            a, b = min(x[0] for x in gpu), max(x[1] for x in gpu)
+            span = partition(gpu, a, b)
+            for k in KEYS:
+                close(g["span_s"][k], span[k] / 1e9, f"{where} gpu{r} span {k}")
+            for i, (a, b) in enumerate(wins[r]):
+                w = tw.get((steps[i][0], r))
+                if w is None:
+                    errors.append(f"{where}: no step_windows entry for step {steps[i][0]} rank {r}")
+                    continue
+                p = partition(gpu, a, b)
+                close(w["start_ns"], a, f"{where} step {steps[i][0]} rank {r} start_ns", abs_=0)
+                close(w["dur_s"], (b - a) / 1e9, f"{where} step {steps[i][0]} rank {r} dur_s")
+                for k in ("compute", "exposed_comm", "memory", "idle"):
+                    close(w[k], p[k] / 1e9, f"{where} step {steps[i][0]} rank {r} {k}")
+                if (w["warmup"], w["trailing"]) != (i < warm, i == n - 1):
+                    errors.append(f"{where}: step {steps[i][0]} rank {r} flags {w['warmup'], w['trailing']}")
             dp = t["deviceProperties"][r]
             close(g["memory_total_bytes"], dp["totalGlobalMem"], f"{where} gpu{r} totalGlobalMem", abs_=0)
             mem = [e for e in t["traceEvents"] if e.get("name") == "[memory]"]
             close(g["peak_memory_reserved_bytes"], max(e["args"]["Total Reserved"] for e in mem), f"{where} gpu{r} reserved", abs_=0)
         slow = max(range(len(means)), key=lambda r: (means[r], -r))
         close(tr["slowest_rank"], slow, f"{where} slowest rank", abs_=0)
-        v = [(b - a) / 1e9 for a, b in wins[slow][warm:]]
+        v = [(b - a) / 1e9 for a, b in wins[slow][warm:m]]
         close(tr["step_time_s"]["median"], quantile(v, 0.5), f"{where} median")
         close(tr["step_time_s"]["p10"], quantile(v, 0.1), f"{where} p10")
         close(tr["step_time_s"]["p90"], quantile(v, 0.9), f"{where} p90")
@@ -130,24 +215,25 @@ for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
         size = {"Float": 4, "BFloat16": 2, "Half": 2}
         coll = {}
         for t, steps, gpu in ranks:              # summed over ranks: the run's is their mean
-            for s, e, cls, i, ev in gpu:
-                if cls != "comm" or i < warm:
+            for s, e, cls, i, ev, xs in gpu:
+                if cls != "comm" or i < warm or i >= m:
                     continue
                 a = ev["args"]
-                op = ev["name"].split("(")[0].split("_")[1]
-                c = coll.setdefault(op, [0, 0, 0])
+                c = coll.setdefault(comm_op(ev), [0, 0, 0, 0])
                 c[0] += max(a["In msg nelems"], a["Out msg nelems"]) * size[a["dtype"]]
                 c[1] += e - s
                 c[2] += 1
-        m = (n - warm) * len(ranks)
+                c[3] += e - min(max(xs, s), e)
+        div = (m - warm) * len(ranks)
         for c in tr["comm"]["collectives"]:
             got = coll.get(c["op"])
             if not got:
                 errors.append(f"{where}: no {c['op']} kernels in the trace")
                 continue
-            close(c["bytes_per_step"], got[0] / m, f"{where} {c['op']} bytes")
-            close(c["time_per_step_s"], got[1] / m / 1e9, f"{where} {c['op']} time")
-            close(c["calls_per_step"], got[2] / m, f"{where} {c['op']} calls")
+            close(c["bytes_per_step"], got[0] / div, f"{where} {c['op']} bytes")
+            close(c["time_per_step_s"], got[1] / div / 1e9, f"{where} {c['op']} time")
+            close(c["calls_per_step"], got[2] / div, f"{where} {c['op']} calls")
+            close(c["transfer_time_per_step_s"], got[3] / div / 1e9, f"{where} {c['op']} transfer time")
         if not tr["comm"]["collectives"] and coll:
             errors.append(f"{where}: collectives in a run whose truth has none")
     print(f"checked {name}")

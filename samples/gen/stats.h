@@ -1,0 +1,70 @@
+/*
+ * stats: what the timing model's own intervals say about one run, by the
+ * definitions docs/generator.md writes down: step windows and their partition
+ * (waiting and transfer apart), the warm-up and trailing steps, step
+ * statistics, collectives, precision and imbalance. It never reads a written
+ * file back and never uses analysis/.
+ */
+#ifndef GEN_STATS_H
+#define GEN_STATS_H
+
+#include "samples/gen/timing.h"
+
+#define STATS_MAXS 64
+
+/* The parts of a window, in the order of analysis.json's step_s keys. The
+ * first of compute, exposed (= wait + xfer), memory and idle that holds at an
+ * instant takes it; the last four are unions reported beside the partition. */
+enum part {
+	P_COMPUTE, P_EXPOSED, P_WAIT, P_XFER, P_MEMORY, P_IDLE,
+	P_COMM_TOTAL, P_OVERLAPPED, P_MEM_TOTAL, P_BUSY, NPART
+};
+
+extern const char *const part_keys[NPART];	/* "compute", "exposed_comm", ... */
+
+/* One rank's windows (ns on the true clock) and their partition. */
+struct rank_stats {
+	int64_t start[STATS_MAXS], end[STATS_MAXS];
+	int64_t part[STATS_MAXS][NPART];
+	int64_t span_start, span_end;	/* first to last GPU activity */
+	int64_t span[NPART];		/* the partition of that span */
+	double mean[NPART];		/* over the steady steps, s */
+	double mean_step;		/* s */
+	double busy;			/* mean compute + memory: the GPU's own work, s */
+};
+
+struct coll_stat {
+	int coll, dt;
+	int64_t bytes, time, xfer, calls;	/* summed over steady steps; xfer = time transferring */
+};
+
+struct run_stats {
+	const struct sim_run *run;
+	int failed;
+	int n;			/* profiled steps */
+	int trailing;		/* 1: the last step, closed by nothing */
+	int warmup, measured;	/* steady steps are warmup .. n - trailing - 1 */
+	int slowest;
+	struct rank_stats rk[2];
+	double med, p10, p90, cv;
+	double sps, tps;
+	int64_t peak_smi[2];
+	struct coll_stat coll[3][8];	/* per rank, and [2] the run's: summed over ranks */
+	int ncoll[3];
+	double share[DT_COUNT];		/* of all matmul-class time (unknown dtype included) */
+	int observed;		/* enum dtype, DT_UNKNOWN when none over 50% */
+	int precision;		/* the run's: observed, else declared; DT_UNKNOWN */
+	double mem_ratio, busy_ratio;
+	int waits[2];		/* rank r's exposed waiting is over 25% of its mean step */
+	int flagged;
+	char reason[512];
+};
+
+/* Fills st from the simulated run (a failed run gets peaks only). */
+void run_stats(struct run_stats *st, const struct sim_run *run);
+
+/* Rank r's clock offset, s: (end of a collective on rank 0 - its end on rank
+ * r), both read on the trace clocks the generator wrote. */
+double stats_clock_offset_s(const struct sim_run *run, int r);
+
+#endif
