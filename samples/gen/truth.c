@@ -408,8 +408,10 @@ static const char *answer(const struct scenario *sc, const struct run_stats st[2
 
 	if (strcmp(sc->question, "hparam-sweep"))
 		return NULL;
-	if (vi->blocked || st[0].failed || st[1].failed)
+	if (vi->blocked || st[1].failed)
 		return "unknown";
+	if (st[0].failed)	/* one GPU cannot hold the job: only the distributed run trains it */
+		return "distributed";
 	return n * st[0].sps > st[1].sps ? "independent-runs" : "distributed";
 }
 
@@ -474,9 +476,11 @@ static void put_comparison(struct json *j, const struct scenario *sc, const stru
 	put_attribution(j, st);
 	put_verdict(j, sc, st, vi, speedup);
 	jstr(j, "answer", answer(sc, st, vi));
+	/* one option per run with a throughput; none from a blocked comparison */
 	jopen(j, "options", '[');
-	put_option(j, sc, &st[0]);
-	put_option(j, sc, &st[1]);
+	for (int i = 0; i < 2 && !vi->blocked; i++)
+		if (!st[i].failed)
+			put_option(j, sc, &st[i]);
 	jclose(j, ']');
 	jclose(j, '}');
 }
@@ -514,25 +518,28 @@ static int64_t one_gpu_need(const struct run_stats st[2])
 
 /* The recommendations the scenario warrants, and those it rules out (the test
  * checks both). Nothing is drawn from a comparison that a confound other than
- * global_batch blocks; the run-level ones (transport, rebalance, sizing) stand. */
+ * global_batch blocks: the one piece of advice is then to repeat the trial.
+ * Otherwise the rental options are always compared (without a target, by
+ * GPU-hours per million samples). */
 static void put_recommendations(struct json *j, const struct scenario *sc, const struct run_stats st[2],
 				const struct verdict_in *vi)
 {
 	static const char *const ids[] = { "two-independent-runs", "fix-nccl-transport", "rebalance",
-					   "fits-h200", "fits-mi300x", "rental-window" };
+					   "fits-h200", "fits-mi300x", "rental-window", "repeat-trial" };
 	int64_t need = one_gpu_need(st) + (int64_t)sc->reserve_gb * GB;
-	int n = st[1].run->nranks, ok = !vi->blocked && !st[0].failed;
-	int on[6];
+	int n = st[1].run->nranks, ok = !vi->blocked && !st[0].failed, free = !vi->blocked;
+	int on[7];
 
 	on[0] = ok && n * st[0].sps > st[1].sps &&
 		(st[1].sps / st[0].sps / n < 0.8 || !strcmp(sc->question, "hparam-sweep"));
-	on[1] = st[1].run->spec->tr == TR_SOCKET;
-	on[2] = st[1].flagged;
-	on[3] = need <= H200_BYTES;
-	on[4] = !on[3] && need <= MI300X_BYTES;
-	on[5] = ok && sc->target_samples > 0;
-	put_ids(j, "recommendations", ids, on, 6, 1);
-	put_ids(j, "recommendations_absent", ids, on, 6, 0);
+	on[1] = free && st[1].run->spec->tr == TR_SOCKET;
+	on[2] = free && st[1].flagged;
+	on[3] = free && need <= H200_BYTES;
+	on[4] = free && !on[3] && need <= MI300X_BYTES;
+	on[5] = free && !st[1].failed;
+	on[6] = vi->blocked;
+	put_ids(j, "recommendations", ids, on, 7, 1);
+	put_ids(j, "recommendations_absent", ids, on, 7, 0);
 	jint(j, "one_gpu_need_bytes", need);
 }
 

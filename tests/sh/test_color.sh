@@ -25,7 +25,7 @@ NO_COLOR=1 "$SCALEAUDIT" analyze --color "$good" > "$tmp/bare"
 "$SCALEAUDIT" analyze --color=auto "$good" > "$tmp/auto"
 
 verdict=$(grep '^Verdict: ' "$tmp/plain")
-[ "$verdict" = "Verdict: CONFIRMED: a step takes 42.4 ms on 2 GPUs against 73.4 ms on 1 GPU: 1.73x faster, at least the expected 1.1x; 86% scaling efficiency" ] ||
+[ "$verdict" = "Verdict: CONFIRMED: a step takes 42.4 ms on 2 GPUs against 73.4 ms on 1 GPU: 1.73x faster, at least the expected 1.6x; 86% scaling efficiency" ] ||
 	{ echo "unexpected verdict: $verdict"; fail=1; }
 expect "$tmp/always" "Verdict: $esc[1;32mCONFIRMED$esc[0m: ${verdict#Verdict: CONFIRMED: }"
 cmp -s "$tmp/always" "$tmp/bare" || { echo "--color alone under NO_COLOR is not --color=always"; fail=1; }
