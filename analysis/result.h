@@ -148,6 +148,9 @@ struct run_result {
 	size_t slowest;			/* index into gpu of the largest mean_step_s */
 	const char *transport;		/* p2p|shm|net-ib|net-socket|net-ofi|nvls|collnet|unknown */
 	const char *link;		/* nvlink|pcie|network|unknown */
+	const char *link_source;	/* the reader that said it ("nvidia-smi-topo", "nccl-log"), or
+					   "gpu-model" when inferred from the GPU table; NULL unknown */
+	double link_gbps;		/* the link's nominal GB/s per GPU and direction (GPU table); NaN */
 	const char *nccl_version;
 	struct coll_result *coll;
 	size_t ncoll;

@@ -987,8 +987,45 @@ static void run_facts(struct run_result *rr, const struct run *r)
 	if (rr->global_batch < 0 && rr->micro_batch > 0 && rr->gpus > 0)
 		rr->global_batch = rr->micro_batch * rr->gpus * (rr->grad_accum > 0 ? rr->grad_accum : 1);
 	rr->transport = r->transport.v;
-	rr->link = r->link.v;
 	rr->nccl_version = r->nccl_version.v;
+}
+
+/*
+ * Which reader said what the link is: nvidia-smi topo -m, or NCCL's
+ * topology lines (in their own log or inside the job's stdout).
+ */
+static const char *link_reader(const struct run *r, const char *path)
+{
+	for (size_t i = 0; path && i < r->nsources; i++)
+		if (!strcmp(r->sources[i].path, path) && !strcmp(r->sources[i].format, "nvidia-smi-topo"))
+			return "nvidia-smi-topo";
+	return "nccl-log";
+}
+
+/*
+ * The link between the run's GPUs: as nvidia-smi topo or NCCL's topology
+ * lines say (the only two readers that set it), else inferred from the GPU model of a multi-GPU run: NVLink for
+ * an SXM/NVSwitch board, PCIe for a PCIe-only card; an optional bridge or
+ * Infinity Fabric is left unknown. link_gbps is the GPU table's nominal
+ * bandwidth when the link is the one the model is built around.
+ */
+static void run_link(struct run_result *rr, const struct run *r)
+{
+	const struct gpu_model *m = rr->ngpu ? gpu_lookup(rr->gpu[0].name, rr->gpu[0].memory_total) : NULL;
+
+	rr->link_gbps = NAN;
+	if (r->link.v) {
+		rr->link = r->link.v;
+		rr->link_source = link_reader(r, r->link.src.file);
+	} else if (m && rr->gpus > 1 && (m->link == GPU_LINK_NVLINK || m->link == GPU_LINK_PCIE)) {
+		rr->link = m->link == GPU_LINK_NVLINK ? "nvlink" : "pcie";
+		rr->link_source = "gpu-model";
+	}
+	if (!m || !rr->link)
+		return;
+	if ((!strcmp(rr->link, "nvlink") && (m->link == GPU_LINK_NVLINK || m->link == GPU_LINK_NVLINK_BRIDGE)) ||
+	    (!strcmp(rr->link, "pcie") && m->link == GPU_LINK_PCIE))
+		rr->link_gbps = m->link_gbps;
 }
 
 /*
@@ -1189,6 +1226,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	}
 	step_stats(rr);
 	run_facts(rr, r);
+	run_link(rr, r);
 	rr->link_busbw_gbps = NAN;
 	run_bw(rr, r);
 	nominal_link(rr);

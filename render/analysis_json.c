@@ -619,6 +619,8 @@ static const struct array run_bw = {
 static const struct field comm_fields[] = {
 	F(struct run_result, transport, "transport", K_STR_UNKNOWN, NULL),
 	F(struct run_result, link, "link", K_STR_UNKNOWN, NULL),
+	F(struct run_result, link_source, "link_source", K_STR, NULL),
+	F(struct run_result, link_gbps, "link_gbps", K_NUM, NULL),
 	F(struct run_result, nccl_version, "nccl_version", K_STR, NULL),
 	F(struct run_result, link_busbw_gbps, "link_busbw_gbps", K_NUM, NULL),
 	F(struct run_result, link_busbw_source, "link_busbw_source", K_STR, NULL),

@@ -208,9 +208,13 @@ static void comm_lines(const struct analysis *a, FILE *f)
 
 		if (!r->ncoll && !r->transport)
 			continue;
-		fprintf(f, "Communication in %s: NCCL %s, transport %s, link %s\n", r->name,
+		fprintf(f, "Communication in %s: NCCL %s, transport %s, link %s%s", r->name,
 			r->nccl_version ? r->nccl_version : "(version unknown)",
-			r->transport ? r->transport : "unknown", r->link ? r->link : "unknown");
+			r->transport ? r->transport : "unknown", r->link ? r->link : "unknown",
+			r->link_source && !strcmp(r->link_source, "gpu-model") ? " (inferred from the GPU model)" : "");
+		if (!isnan(r->link_gbps))
+			fprintf(f, ", %.0f GB/s nominal per GPU and direction", r->link_gbps);
+		fputc('\n', f);
 		if (!isnan(r->link_busbw_gbps))
 			fprintf(f, "  link ceiling %.1f GB/s (%s)\n", r->link_busbw_gbps,
 				r->link_busbw_source);

@@ -456,6 +456,25 @@ static void bw_series(const struct analysis *a, size_t run, bool nccl_tests, str
 					    nccl_tests ? "nccl-tests" : "trace collectives"));
 }
 
+/*
+ * The link ceiling's label says how sure it is: "nvlink 900 GB/s
+ * (nccl-tests)" measured, "nominal nvlink 900 GB/s" from the GPU table, and
+ * "(inferred)" when the link itself was inferred from the GPU model.
+ */
+static const char *ceiling_label(const struct run_result *r, struct chart_layout *c)
+{
+	const char *link = r->link ? r->link : "link";
+	bool nominal = r->link_busbw_source && !strcmp(r->link_busbw_source, "nominal");
+	bool inferred = r->link_source && !strcmp(r->link_source, "gpu-model");
+
+	if (nominal)
+		return chart_strf(c, "nominal %s %.0f GB/s%s", link, r->link_busbw_gbps,
+				  inferred ? " (inferred)" : "");
+	if (r->link_busbw_source)
+		return chart_strf(c, "%s %.0f GB/s (%s)", link, r->link_busbw_gbps, r->link_busbw_source);
+	return chart_strf(c, "%s ceiling %.0f GB/s", link, r->link_busbw_gbps);
+}
+
 static void bw_panel(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
 {
 	struct panel *p = chart_add_panel(c, "message size", "bus bandwidth (GB/s)");
@@ -471,9 +490,7 @@ static void bw_panel(const struct analysis *a, const size_t *order, size_t n, st
 		bw_series(a, order[k], true, c, p);
 		bw_series(a, order[k], false, c, p);
 		if (r->nbw && isfinite(r->link_busbw_gbps))
-			panel_hline(p, CAT_REFERENCE, MS_DASHED, r->link_busbw_gbps,
-				    chart_strf(c, "%s ceiling %.0f GB/s", r->link ? r->link : "link",
-					       r->link_busbw_gbps));
+			panel_hline(p, CAT_REFERENCE, MS_DASHED, r->link_busbw_gbps, ceiling_label(r, c));
 	}
 }
 

@@ -106,6 +106,7 @@ static void run_common(struct run_result *r, const char *name, int gpus, const c
 	r->steps_warmup = 2;
 	r->steps_measured = NSTEPS - 2;
 	r->link_busbw_gbps = NAN;
+	r->link_gbps = NAN;
 	r->imbalance = (struct imbalance){ .memory_ratio = NAN, .busy_ratio = NAN,
 					   .saturated_rank = -1, .waiting_rank = -1 };
 	r->transport = "unknown";
@@ -191,8 +192,11 @@ static void set_bw(struct analysis *a, struct run_result *r)
 	r->bw[n + 1] = (struct bw_point){ COLL_ALLREDUCE, 26214400, 420, false };
 	r->bw[n + 2] = (struct bw_point){ COLL_ALLREDUCE, 1048576, 15, false };
 	r->link_busbw_gbps = 900;
+	r->link_busbw_source = "nccl-tests";
 	r->transport = "p2p";
 	r->link = "nvlink";
+	r->link_source = "nccl-log";
+	r->link_gbps = 900;
 	r->nccl_version = "2.26.2";
 	r->ncoll = 1;
 	r->coll = alloc(a, 1, sizeof(*r->coll));

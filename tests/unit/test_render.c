@@ -269,7 +269,7 @@ static void communication_layout(void **state)
 	has_line(d, "panel.0.x.ticks = 1 KiB 32 KiB 1 MiB 32 MiB 1 GiB");
 	has_line(d, "panel.0.x.scale = log2-bytes");
 	has_line(d, "panel.0.y.ticks = 0 200 400 600 800 1000");
-	has_line(d, "panel.0.mark.2 = hline reference dashed y=900 \"nvlink ceiling 900 GB/s\"");
+	has_line(d, "panel.0.mark.2 = hline reference dashed y=900 \"nvlink 900 GB/s (nccl-tests)\"");
 	has_line(d, "panel.0.mark.1 = line candidate n=3 24.6439,380 24.6439,420 20,15 \"trace\"");
 	/* exposed 21 + overlapped 64 = 85 ms on GPU 1: 25% exposed */
 	has_line(d, "panel.1.mark.4 = rect overlapped_comm x=0.7..1.3 y=21..85");

@@ -1,0 +1,33 @@
+#!/bin/bash
+# The link between a run's GPUs: as NCCL's topology lines (or nvidia-smi topo)
+# say, with link_source naming that reader; else inferred from the GPU model
+# of a multi-GPU run (link_source gpu-model) with the GPU table's nominal
+# bandwidth; a 1-GPU run's link is unknown. Known answers from the samples:
+# B200 NVLink 5 is 900 GB/s per direction, H100 SXM NVLink 4 450 GB/s, and the
+# nccl-over-sockets sample's NCCL log says NET/Socket.
+set -u
+: "${SCALEAUDIT:?}" "${TOP:?}"
+cd "$TOP" || exit 2
+. tests/skip.sh
+need_tool python3
+fail=0
+check() {	# check TRIAL RUN LINK SOURCE GBPS
+	"$SCALEAUDIT" analyze --json "samples/trials/$1" 2> /dev/null | python3 -c '
+import json, sys
+trial, run, link, source, gbps = sys.argv[1:]
+r = next(x for x in json.load(sys.stdin)["runs"] if x["name"] == run)
+c = r["comm"]
+got = (c["link"], c["link_source"], c["link_gbps"])
+want = (link, None if source == "null" else source, None if gbps == "null" else float(gbps))
+if got != want:
+    sys.exit(f"{trial}/{run}: link, link_source, link_gbps = {got}, want {want}")
+' "$1" "$2" "$3" "$4" "$5" || fail=1
+}
+check ddp-scales-well 2gpu nvlink gpu-model 900
+check ddp-scales-well 1gpu unknown null null
+check pipeline-bubble 2gpu nvlink gpu-model 450
+check nccl-over-sockets 2gpu network nccl-log null
+"$SCALEAUDIT" analyze samples/trials/ddp-scales-well 2> /dev/null | grep -qxF \
+	"Communication in 2gpu: NCCL 2.26.2, transport p2p, link nvlink (inferred from the GPU model), 900 GB/s nominal per GPU and direction" ||
+	{ echo "analyze does not say the link was inferred"; fail=1; }
+exit $fail
