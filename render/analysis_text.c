@@ -145,30 +145,69 @@ static void scaling(const struct analysis *a, FILE *f)
 	fputc('\n', f);
 }
 
+/* One GPU's row: its window and partition; "waiting" is exposed comm spent waiting for a peer. */
+static void time_row(FILE *f, const char *run, int rank, double window, const struct step_parts *p,
+		     int dp)
+{
+	char b[7][32];
+
+	fprintf(f, "%-12s %4d %9s %9s %13s %9s %9s %9s %11s\n", run, rank, fmt(b[0], 32, dp, window * 1e3),
+		fmt(b[1], 32, dp, p->compute * 1e3), fmt(b[2], 32, dp, p->exposed_comm * 1e3),
+		fmt(b[3], 32, dp, p->exposed_comm_wait * 1e3), fmt(b[4], 32, dp, p->memory * 1e3),
+		fmt(b[5], 32, dp, p->idle * 1e3), fmt(b[6], 32, dp, p->overlapped_comm * 1e3));
+}
+
+/* The span's length: its four parts add up to it. */
+static double span_len(const struct step_parts *p)
+{
+	return p->compute + p->exposed_comm + p->memory + p->idle;
+}
+
+static void time_header(FILE *f, const char *title, const char *window)
+{
+	fprintf(f, "%s\n", title);
+	fprintf(f, "%-12s %4s %9s %9s %13s %9s %9s %9s %11s\n", "run", "GPU", window, "compute",
+		"exposed comm", "waiting", "memory", "idle", "overlapped");
+}
+
+/*
+ * Where the time went: each GPU's mean steady step; then, for GPUs with no
+ * closed step window, their whole profiled span (to the microsecond: a
+ * capture without steps can be short).
+ */
 static void time_table(const struct analysis *a, FILE *f)
 {
-	char b[6][32];
+	bool steps = false, spans = false;
 
-	fprintf(f, "Where the time went, per steady step (ms):\n");
-	fprintf(f, "%-12s %4s %9s %9s %13s %9s %9s %11s\n", "run", "GPU", "step", "compute",
-		"exposed comm", "memory", "idle", "overlapped");
-	for (size_t i = 0; i < a->nruns; i++) {
-		const struct run_result *r = &a->runs[i];
+	for (size_t i = 0; i < a->nruns; i++)
+		for (size_t g = 0; g < a->runs[i].ngpu; g++) {
+			const struct gpu_result *x = &a->runs[i].gpu[g];
 
-		for (size_t g = 0; g < r->ngpu; g++) {
-			const struct gpu_result *x = &r->gpu[g];
-
-			if (isnan(x->mean_step_s))
-				continue;
-			fprintf(f, "%-12s %4d %9s %9s %13s %9s %9s %11s\n", r->name, x->rank,
-				fmt(b[0], 32, 1, x->mean_step_s * 1e3),
-				fmt(b[1], 32, 1, x->step_s.compute * 1e3),
-				fmt(b[2], 32, 1, x->step_s.exposed_comm * 1e3),
-				fmt(b[3], 32, 1, x->step_s.memory * 1e3),
-				fmt(b[4], 32, 1, x->step_s.idle * 1e3),
-				fmt(b[5], 32, 1, x->step_s.overlapped_comm * 1e3));
+			steps |= !isnan(x->mean_step_s);
+			spans |= isnan(x->mean_step_s) && !isnan(span_len(&x->span_s));
 		}
+	if (steps) {
+		time_header(f, "Where the time went, per steady step (ms; waiting = exposed comm spent "
+			    "waiting for a peer):", "step");
+		for (size_t i = 0; i < a->nruns; i++)
+			for (size_t g = 0; g < a->runs[i].ngpu; g++) {
+				const struct gpu_result *x = &a->runs[i].gpu[g];
+
+				if (!isnan(x->mean_step_s))
+					time_row(f, a->runs[i].name, x->rank, x->mean_step_s, &x->step_s, 1);
+			}
+		fputc('\n', f);
 	}
+	if (!spans)
+		return;
+	time_header(f, "No closed step window: the whole profiled span (ms):", "span");
+	for (size_t i = 0; i < a->nruns; i++)
+		for (size_t g = 0; g < a->runs[i].ngpu; g++) {
+			const struct gpu_result *x = &a->runs[i].gpu[g];
+
+			if (isnan(x->mean_step_s) && !isnan(span_len(&x->span_s)))
+				time_row(f, a->runs[i].name, x->rank, span_len(&x->span_s), &x->span_s, 3);
+		}
 	fputc('\n', f);
 }
 

@@ -15,10 +15,10 @@ run           GPUs status      precision global batch   step median p10-p90     
 2gpu against 1gpu: speedup 1.82x, scaling efficiency 91%, throughput ratio 1.82x
 Lost against perfect scaling: +40.0 ms per step (no trace says where)
 
-Where the time went, per steady step (ms):
-run           GPU      step   compute  exposed comm    memory      idle  overlapped
-1gpu            0     400.0         -             -         -         -           -
-2gpu            0     220.0         -             -         -         -           -
+Where the time went, per steady step (ms; waiting = exposed comm spent waiting for a peer):
+run           GPU      step   compute  exposed comm   waiting    memory      idle  overlapped
+1gpu            0     400.0         -             -         -         -         -           -
+2gpu            0     220.0         -             -         -         -         -           -
 
 Memory per GPU:
 run           GPU device                           peak from          capacity  used
