@@ -1,5 +1,11 @@
 #include "tests/unit/fixture_analysis.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -334,4 +340,19 @@ void fixture_analysis_single(struct analysis *a)
 void fixture_analysis_release(struct analysis *a)
 {
 	arena_release(&a->arena);
+}
+
+void close_to(double got, double want)
+{
+	if (!(fabs(got - want) <= 1e-9 * (fabs(want) > 1 ? fabs(want) : 1)))
+		fail_msg("got %.12g, want %.12g", got, want);
+}
+
+size_t findings_with(const struct analysis *a, const char *code)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nfindings; i++)
+		n += !strcmp(a->findings[i].code, code);
+	return n;
 }

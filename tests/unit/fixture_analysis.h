@@ -1,6 +1,6 @@
 /*
  * fixture_analysis: hand-built struct analysis values for the renderer's
- * tests, consistent with docs/analysis.md (parts add up to each window, the
+ * tests, and the asserts the analysis tests share; consistent with docs/analysis.md (parts add up to each window, the
  * attribution adds up to n x mean_n - mean_1). Linked into every unit test
  * binary; no main here.
  *
@@ -15,6 +15,10 @@
 #include "analysis/result.h"
 
 void fixture_analysis_ddp(struct analysis *a);
+/* got equals want within 1e-9 (relative above 1), else the test fails. */
+void close_to(double got, double want);
+/* How many findings of a carry the code. */
+size_t findings_with(const struct analysis *a, const char *code);
 void fixture_analysis_single(struct analysis *a);
 void fixture_analysis_release(struct analysis *a);
 

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
+#include "tests/unit/fixture_analysis.h"
 
 #define MS NS_PER_MS
 
@@ -77,12 +78,6 @@ static struct trial *two_runs(const char *prec2, int64_t gb2)
 	return t;
 }
 
-static void close_to(double got, double want)
-{
-	if (fabs(got - want) > 1e-9 * (fabs(want) > 1 ? fabs(want) : 1))
-		fail_msg("got %.12g, want %.12g", got, want);
-}
-
 static void scaling_numbers(void **state)
 {
 	struct trial *t = two_runs("nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT", 64);
@@ -129,15 +124,6 @@ static void scaling_numbers(void **state)
 	assert_int_equal(r2->examples_processed, 64 * 8);
 	analysis_free(a);
 	trial_free(t);
-}
-
-static size_t findings_with(const struct analysis *a, const char *code)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < a->nfindings; i++)
-		n += !strcmp(a->findings[i].code, code);
-	return n;
 }
 
 /* A declared precision in any spelling of its dtype is checked against the observed one. */

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
+#include "tests/unit/fixture_analysis.h"
 
 #define MS NS_PER_MS
 #define NSTEPS 6
@@ -59,12 +60,6 @@ static struct trial *pipeline(int64_t skew, bool extra)
 	return t;
 }
 
-static void close_to(double got, double want)
-{
-	if (!(fabs(got - want) <= 1e-9))
-		fail_msg("got %.12g, want %.12g", got, want);
-}
-
 /* A middle step, whatever warm-up and the last step's treatment are. */
 static const struct step_parts *step2(const struct gpu_result *g)
 {
@@ -77,15 +72,6 @@ static const struct step_parts *step2(const struct gpu_result *g)
 	return &none;
 }
 
-static size_t count_code(const struct analysis *a, const char *code)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < a->nfindings; i++)
-		n += !strcmp(a->findings[i].code, code);
-	return n;
-}
-
 static void offset_of_a_clock_ahead(void **state)
 {
 	struct trial *t = pipeline(5, false);
@@ -94,7 +80,7 @@ static void offset_of_a_clock_ahead(void **state)
 
 	close_to(r->gpu[0].clock_offset_s, 0);
 	close_to(r->gpu[1].clock_offset_s, -0.005);
-	assert_int_equal(count_code(a, "collective-count-mismatch"), 0);
+	assert_int_equal(findings_with(a, "collective-count-mismatch"), 0);
 	analysis_free(a);
 	trial_free(t);
 }
@@ -149,7 +135,7 @@ static void unmatched_counts_as_transfer(void **state)
 	close_to(p0->exposed_comm_transfer, 0.022);
 	close_to(p0->exposed_comm_wait, 0);
 	close_to(a->runs[0].gpu[1].clock_offset_s, -0.005);	/* the all-reduces still align */
-	assert_int_equal(count_code(a, "collective-count-mismatch"), 1);
+	assert_int_equal(findings_with(a, "collective-count-mismatch"), 1);
 	for (i = 0; strcmp(a->findings[i].code, "collective-count-mismatch"); i++)
 		;
 	assert_string_equal(a->findings[i].message, want);
@@ -168,7 +154,7 @@ static void groups_are_not_mixed(void **state)
 		if (r->ranks[1].ev[i].cls == EVC_COMM)
 			r->ranks[1].ev[i].group = trial_group(t, "tp", 2);
 	a = analysis_run(t);
-	assert_int_equal(count_code(a, "collective-count-mismatch"), 2);
+	assert_int_equal(findings_with(a, "collective-count-mismatch"), 2);
 	assert_true(isnan(a->runs[0].gpu[1].clock_offset_s));	/* nothing aligns it */
 	close_to(step2(&a->runs[0].gpu[1])->exposed_comm_wait, 0);
 	analysis_free(a);

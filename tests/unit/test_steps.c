@@ -14,15 +14,10 @@
 #include "analysis/analysis.h"
 #include "core/buf.h"
 #include "render/charts.h"
+#include "tests/unit/fixture_analysis.h"
 
 #define MS NS_PER_MS
 #define T0 (1000 * MS)
-
-static void close_to(double got, double want)
-{
-	if (!(fabs(got - want) <= 1e-9 * (fabs(want) > 1 ? fabs(want) : 1)))
-		fail_msg("got %.12g, want %.12g", got, want);
-}
 
 static void kernel(struct trial *t, struct rank *k, int64_t step, int64_t start, int64_t end,
 		   uint8_t cls)
@@ -66,15 +61,6 @@ static struct analysis *one_run(const int64_t *len, size_t n, int64_t first, int
 	a = analysis_run(t);
 	trial_free(t);
 	return a;
-}
-
-static size_t findings_with(const struct analysis *a, const char *code)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < a->nfindings; i++)
-		n += !strcmp(a->findings[i].code, code);
-	return n;
 }
 
 /* Step 0 is warm-up whatever its time; a capture that starts later has no forced warm-up. */

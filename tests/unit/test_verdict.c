@@ -433,12 +433,6 @@ static void sizing_from_the_larger_need(void **state)
 	trial_free(t);
 }
 
-static void close_to(double got, double want)
-{
-	if (fabs(got - want) > 1e-9 * (fabs(want) > 1 ? fabs(want) : 1))
-		fail_msg("got %.12g, want %.12g", got, want);
-}
-
 /* Options for 1 and 2 GPUs: per million samples without a target, days, window and cost with one. */
 static void rental_options(void **state)
 {
