@@ -1,8 +1,8 @@
 /*
  * fixture_analysis: hand-built struct analysis values for the renderer's
- * tests, and the asserts the analysis tests share; consistent with docs/analysis.md (parts add up to each window, the
- * attribution adds up to n x mean_n - mean_1). Linked into every unit test
- * binary; no main here.
+ * tests, consistent with docs/analysis.md (parts add up to each window, the
+ * attribution adds up to n x mean_n - mean_1), and the asserts the analysis
+ * tests share. Linked into every unit test binary; no main here.
  *
  *   ddp:    a 1-GPU B200 baseline and a 2-GPU DDP candidate, verdict confirmed
  *   single: the baseline alone, no comparison, no nvidia-smi samples
