@@ -263,11 +263,15 @@ static void comm_lines(const struct analysis *a, FILE *f)
 			if (!isnan(r->coll[c].link_fraction))
 				snprintf(frac, sizeof(frac), ", %.0f%% of the link",
 					 100 * r->coll[c].link_fraction);
-			fprintf(f, "  %-13s %-8s %9.1f MB/step %8.2f ms/step  busbw %s GB/s%s\n",
-				coll_name(r->coll[c].op),
-				r->coll[c].dtype ? dtype_name(r->coll[c].dtype) : "-",
-				r->coll[c].bytes_per_step / 1e6, r->coll[c].time_per_step_s * 1e3,
-				fmt(b1, sizeof(b1), 1, r->coll[c].busbw_gbps), frac);
+			const struct coll_result *x = &r->coll[c];
+			char mb[32], tb[32];
+
+			/* unknown message bytes are "-", never 0; transfer: the time no rank waited */
+			fprintf(f, "  %-13s %-8s %9s MB/step %8.2f ms/step  busbw %s GB/s (%s over transfer "
+				"time)%s\n", coll_name(x->op), x->dtype ? dtype_name(x->dtype) : "-",
+				fmt(mb, sizeof(mb), 1, x->bytes_per_step > 0 ? x->bytes_per_step / 1e6 : NAN),
+				x->time_per_step_s * 1e3, fmt(b1, sizeof(b1), 1, x->busbw_gbps),
+				fmt(tb, sizeof(tb), 1, x->transfer_busbw_gbps), frac);
 		}
 	}
 }

@@ -4,7 +4,8 @@
 # of a multi-GPU run (link_source gpu-model) with the GPU table's nominal
 # bandwidth; a 1-GPU run's link is unknown. Known answers from the samples:
 # B200 NVLink 5 is 900 GB/s per direction, H100 SXM NVLink 4 450 GB/s, and the
-# nccl-over-sockets sample's NCCL log says NET/Socket.
+# nccl-over-sockets sample's NCCL log says NET/Socket. Unknown message bytes
+# are '-', never 0 (a real 128-rank trace's SendRecv, when ../shared is there).
 set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 cd "$TOP" || exit 2
@@ -30,4 +31,16 @@ check nccl-over-sockets 2gpu network nccl-log null
 "$SCALEAUDIT" analyze samples/trials/ddp-scales-well 2> /dev/null | grep -qxF \
 	"Communication in 2gpu: NCCL 2.26.2, transport p2p, link nvlink (inferred from the GPU model), 900 GB/s nominal per GPU and direction" ||
 	{ echo "analyze does not say the link was inferred"; fail=1; }
+# bus bandwidth over all kernel time, and over transfer time only (no rank waiting)
+"$SCALEAUDIT" analyze samples/trials/ddp-scales-well 2> /dev/null | grep -qxF \
+	"  AllReduce     fp32        4800.0 MB/step     8.48 ms/step  busbw 566.2 GB/s (639.6 over transfer time), 63% of the link" ||
+	{ echo "analyze's collective line lacks the transfer bandwidth or the link share"; fail=1; }
+if [ -n "${SHARED:-}" ]; then
+	tmp=$(mktemp -d)
+	mkdir -p "$tmp/t/2gpu"
+	cp "$SHARED"/realdata/kineto_trace/hta__trace_filter__sampled_rank-[01].json.gz "$tmp/t/2gpu/"
+	"$SCALEAUDIT" analyze "$tmp/t" 2> /dev/null | grep -q "^  SendRecv      int8             - MB/step " ||
+		{ echo "unknown SendRecv bytes are not shown as '-'"; fail=1; }
+	rm -rf "$tmp"
+fi
 exit $fail
