@@ -250,7 +250,7 @@ struct env_info {
 	struct fact_str cuda_runtime;	/* the system's CUDA runtime: "12.8.93" */
 	struct fact_str driver;		/* "570.124.06" */
 	struct fact_str cudnn;		/* "9.2.1"; unset when several libraries disagree */
-	struct fact_str cuda_archs;	/* vLLM build flags: "7.5 8.0 ... 12.0+PTX" */
+	struct fact_str cuda_archs;	/* "CUDA Archs" or TORCH_CUDA_ARCH_LIST: "7.5 8.0 ... 12.0+PTX" */
 	const char **gpus;		/* interned GPU names, in CUDA order */
 	size_t ngpus;
 	struct env_library *libs;	/* [pip3] / [conda] lines, vLLM's version */
@@ -259,6 +259,12 @@ struct env_info {
 	size_t narch_warnings;
 	bool no_kernel_image;		/* "no kernel image is available for execution" */
 	struct srcpos no_kernel_image_src;
+	/* issue 12: what a Blackwell check needs of the stack */
+	struct fact_str torch_full;	/* "2.6.0+cu126": the version with its local part */
+	struct fact_str arch_list;	/* torch.cuda.get_arch_list(): "sm_50 ... sm_90" */
+	struct fact_str rocm_build;	/* "ROCM used to build PyTorch": "6.2.41133-dd7f95766" */
+	struct fact_str hip_runtime;	/* "HIP runtime version": "6.2.41133" */
+	struct fact_str miopen;		/* "MIOpen runtime version": "3.2.0" */
 };
 
 struct run {

@@ -1,5 +1,6 @@
 #include "ingest/collect_env.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,13 +15,14 @@
 
 enum pat {
 	P_KEY, P_GPU_ITEM, P_CUDNN_PATH, P_CUDNN_VERSION, P_LIB, P_ARCHS, P_ARCH_WARN,
-	P_SUPPORTS, P_NO_KERNEL, P_VERSION, P_COUNT
+	P_SUPPORTS, P_NO_KERNEL, P_VERSION, P_ARCH_LIST, P_ARCH_ENV, P_COUNT
 };
 
 static const char *const pattern_src[P_COUNT] = {
 	[P_KEY] = "^\\s*(PyTorch version|CUDA used to build PyTorch|CUDA runtime version|"
 		  "GPU models and configuration|Nvidia driver version|cuDNN version|"
-		  "vLLM Version)\\s*:[ \\t]*(.*?)\\s*$",
+		  "vLLM Version|ROCM used to build PyTorch|HIP runtime version|"
+		  "MIOpen runtime version)\\s*:[ \\t]*(.*?)\\s*$",
 	[P_GPU_ITEM] = "^\\s*GPU (\\d+): (.+?)\\s*$",
 	[P_CUDNN_PATH] = "^\\s*\\S*cudnn\\S*\\s*$",
 	[P_CUDNN_VERSION] = "libcudnn(?:_\\w+)?\\.so\\.(\\d+(?:\\.\\d+)*)\\s*$",
@@ -32,6 +34,11 @@ static const char *const pattern_src[P_COUNT] = {
 		       "((?:\\s+(?:sm|compute)_\\d+[a-z]?)+)",
 	[P_NO_KERNEL] = "no kernel image is available for execution on the device",
 	[P_VERSION] = "^\\d+(?:\\.\\d+)+$",
+	/* a printed torch.cuda.get_arch_list(), alone or after a label */
+	[P_ARCH_LIST] = "\\[\\s*('(?:sm|compute)_\\d+[a-z]?'(?:\\s*,\\s*'(?:sm|compute)_\\d+[a-z]?')*)"
+			"\\s*\\]\\s*$",
+	[P_ARCH_ENV] = "\\bTORCH_CUDA_ARCH_LIST\\s*[=:]\\s*[\"']?"
+		       "(\\d+\\.\\d+[a-z]?(?:\\+PTX)?(?:[; ]+\\d+\\.\\d+[a-z]?(?:\\+PTX)?)*)",
 };
 
 static pcre2_code *compiled[P_COUNT];
@@ -69,6 +76,7 @@ struct cenv {
 	size_t ncudnn;
 	struct fact_str suffix_cuda;	/* "12.6" from a version's "+cu126" */
 	struct fact_str pip_torch;	/* torch's version as pip or conda lists it */
+	struct fact_str pip_torch_full;	/* the same with its local part */
 	int64_t cudnn_line;	/* where "cuDNN version" was */
 	enum list list;
 	bool found;
@@ -177,6 +185,32 @@ static void cudnn_version(struct cenv *c, const char *v, size_t n, int64_t linen
 	c->found = true;
 }
 
+/* Keys whose value is the fact as printed. */
+static const struct plain_key {
+	const char *prefix;
+	size_t field;		/* offsetof(struct env_info, the fact) */
+} plain_keys[] = {
+	{ "CUDA used", offsetof(struct env_info, torch_cuda) },
+	{ "CUDA runtime", offsetof(struct env_info, cuda_runtime) },
+	{ "Nvidia driver", offsetof(struct env_info, driver) },
+	{ "ROCM used", offsetof(struct env_info, rocm_build) },
+	{ "HIP runtime", offsetof(struct env_info, hip_runtime) },
+	{ "MIOpen runtime", offsetof(struct env_info, miopen) },
+};
+
+static bool plain_key(struct cenv *c, const char *k, const char *v, size_t vn, int64_t lineno)
+{
+	for (size_t i = 0; i < sizeof(plain_keys) / sizeof(plain_keys[0]); i++) {
+		const struct plain_key *pk = &plain_keys[i];
+
+		if (!memcmp(k, pk->prefix, strlen(pk->prefix))) {
+			set(c, (struct fact_str *)((char *)&c->env + pk->field), v, vn, lineno);
+			return true;
+		}
+	}
+	return false;
+}
+
 static void key_line(struct cenv *c, const char *line, int64_t lineno)
 {
 	const char *k, *v;
@@ -185,16 +219,13 @@ static void key_line(struct cenv *c, const char *line, int64_t lineno)
 	group(1, line, &k, &kn);
 	if (!group(2, line, &v, &vn))
 		vn = 0, v = line;
-	if (!memcmp(k, "PyTorch", 7)) {
+	if (plain_key(c, k, v, vn, lineno)) {
+		return;
+	} else if (!memcmp(k, "PyTorch", 7)) {
+		set(c, &c->env.torch_full, v, vn, lineno);
 		torch_version(c, &c->env.torch, v, vn, lineno);
-	} else if (!memcmp(k, "CUDA used", 9)) {
-		set(c, &c->env.torch_cuda, v, vn, lineno);
-	} else if (!memcmp(k, "CUDA runtime", 12)) {
-		set(c, &c->env.cuda_runtime, v, vn, lineno);
 	} else if (!memcmp(k, "GPU models", 10)) {
 		gpu_models(c, v, vn);
-	} else if (!memcmp(k, "Nvidia driver", 13)) {
-		set(c, &c->env.driver, v, vn, lineno);
 	} else if (!memcmp(k, "cuDNN", 5)) {
 		cudnn_version(c, v, vn, lineno);
 	} else if (!memcmp(k, "vLLM", 4) && vn && v[0] >= '0' && v[0] <= '9') {
@@ -224,6 +255,29 @@ static bool list_line(struct cenv *c, const char *line, size_t len)
 			c->cudnn[c->ncudnn++] = v;
 	}
 	return true;
+}
+
+/*
+ * An arch list as blank-separated words: "sm_50 sm_90" from get_arch_list()'s
+ * "'sm_50', 'sm_90'", "8.0 9.0+PTX" from TORCH_CUDA_ARCH_LIST's "8.0;9.0+PTX".
+ */
+static void arch_words(struct cenv *c, struct fact_str *f, const char *p, size_t n,
+		       int64_t lineno)
+{
+	char out[512];
+	size_t k = 0;
+
+	for (size_t i = 0; i < n && k + 1 < sizeof(out); i++) {
+		bool sep = strchr("' ,;\t", p[i]) != NULL;
+
+		if (!sep)
+			out[k++] = p[i];
+		else if (k && out[k - 1] != ' ')
+			out[k++] = ' ';
+	}
+	while (k && out[k - 1] == ' ')
+		k--;
+	set(c, f, out, k, lineno);
 }
 
 static void arch_warning(struct cenv *c, const char *line, int64_t lineno)
@@ -289,8 +343,10 @@ static void lib_line(struct cenv *c, const char *line, int64_t lineno)
 	group(1, line, &p, &n);
 	group(2, line, &v, &vn);
 	add_lib(c, p, n, v, vn);
-	if (n == 5 && !memcmp(p, "torch", 5))
+	if (n == 5 && !memcmp(p, "torch", 5)) {
+		set(c, &c->pip_torch_full, v, vn, lineno);
 		torch_version(c, &c->pip_torch, v, vn, lineno);
+	}
 }
 
 static int cenv_line(void *st, const char *line, size_t len, int64_t lineno)
@@ -308,6 +364,12 @@ static int cenv_line(void *st, const char *line, size_t len, int64_t lineno)
 		lib_line(c, line, lineno);
 	else if (matches(P_ARCHS, line, len) && group(1, line, &p, &n))
 		set(c, &c->env.cuda_archs, p, n, lineno);
+	if (memmem(line, len, "_ARCH_LIST", 10) && matches(P_ARCH_ENV, line, len) &&
+	    group(1, line, &p, &n))
+		arch_words(c, &c->env.cuda_archs, p, n, lineno);
+	if (memmem(line, len, "'sm_", 4) && matches(P_ARCH_LIST, line, len) &&
+	    group(1, line, &p, &n))
+		arch_words(c, &c->env.arch_list, p, n, lineno);
 	/* these two appear in any log: cheap tests first */
 	if (memmem(line, len, "no kernel image", 15) && matches(P_NO_KERNEL, line, len))
 		no_kernel_image(c, lineno);
@@ -406,6 +468,11 @@ static void publish(struct cenv *c)
 		info_null(a, o, "cudnn_candidates");
 	}
 	info_str(a, o, "cuda_archs", e->cuda_archs.v);
+	info_str(a, o, "torch_full", e->torch_full.v);
+	info_str(a, o, "arch_list", e->arch_list.v);
+	info_str(a, o, "rocm_build", e->rocm_build.v);
+	info_str(a, o, "hip_runtime", e->hip_runtime.v);
+	info_str(a, o, "miopen", e->miopen.v);
 	arr = info_arr(a, o, "arch_warnings");
 	for (size_t i = 0; i < e->narch_warnings; i++)
 		info_warning(a, arr, NULL, &e->arch_warnings[i]);
@@ -431,6 +498,11 @@ static void commit(struct cenv *c)
 	commit_fact(t, &r->driver, &e->driver);
 	commit_fact(t, &r->cudnn, &e->cudnn);
 	commit_fact(t, &r->cuda_archs, &e->cuda_archs);
+	commit_fact(t, &r->torch_full, &e->torch_full);
+	commit_fact(t, &r->arch_list, &e->arch_list);
+	commit_fact(t, &r->rocm_build, &e->rocm_build);
+	commit_fact(t, &r->hip_runtime, &e->hip_runtime);
+	commit_fact(t, &r->miopen, &e->miopen);
 	if (!r->ngpus && e->ngpus) {
 		r->gpus = copy_to_arena(&t->arena, e->gpus, e->ngpus, sizeof(*e->gpus));
 		r->ngpus = e->ngpus;
@@ -462,8 +534,10 @@ static int cenv_finish(void *st)
 	if (!c->found)
 		return 0;
 	/* the wheel's CUDA from "+cu126" and torch from pip's list, when nothing said better */
-	if (!c->env.torch.v)
+	if (!c->env.torch.v) {
 		c->env.torch = c->pip_torch;
+		c->env.torch_full = c->pip_torch_full;
+	}
 	if (!c->env.torch_cuda.v)
 		c->env.torch_cuda = c->suffix_cuda;
 	if (!c->env.cudnn.v && c->ncudnn == 1) {

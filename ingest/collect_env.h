@@ -10,8 +10,16 @@
  *   "env": {"torch", "torch_cuda", "cuda_runtime", "driver", "cudnn",
  *           "gpus": [names], "arch_warning": {"gpu", "capability",
  *           "supported": [...]} or null, "no_kernel_image", "libraries": {name: version},
- *           "cudnn_candidates": [...], "cuda_archs", "arch_warnings": [...]}
- * where a value the file does not hold is null.
+ *           "cudnn_candidates": [...], "cuda_archs", "arch_warnings": [...],
+ *           "torch_full", "arch_list", "rocm_build", "hip_runtime", "miopen"}
+ * where a value the file does not hold is null. "torch" is the version
+ * without its local part, "torch_full" as printed ("2.6.0+cu126");
+ * "torch_cuda" is "CUDA used to build PyTorch", else the "+cu126" suffix
+ * (12.6). "cuda_archs" is vLLM's "CUDA Archs" or a TORCH_CUDA_ARCH_LIST
+ * setting in any log ("8.0 9.0+PTX"), "arch_list" a printed
+ * torch.cuda.get_arch_list() ("sm_50 sm_90"); the ROCm three are the
+ * report's "ROCM used to build PyTorch", "HIP runtime version" and
+ * "MIOpen runtime version".
  */
 #ifndef INGEST_COLLECT_ENV_H
 #define INGEST_COLLECT_ENV_H

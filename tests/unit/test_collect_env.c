@@ -180,6 +180,15 @@ static void test_real_h100_dev(void **state)
 	is_null(l.env, "libraries");
 	assert_false(info_get(l.env, "no_kernel_image")->v.b);
 	assert_int_equal(l.r->env.torch.src.line, 3);
+	/* the full version keeps the wheel's CUDA build */
+	str_is(l.env, "torch_full", "2.8.0.dev20250327+cu126");
+	assert_string_equal(l.r->env.torch_full.v, "2.8.0.dev20250327+cu126");
+	assert_int_equal(l.r->env.torch_full.src.line, 3);
+	/* "ROCM used to build PyTorch: N/A", "HIP runtime version: N/A" are no values */
+	is_null(l.env, "rocm_build");
+	is_null(l.env, "hip_runtime");
+	is_null(l.env, "miopen");
+	is_null(l.env, "arch_list");
 	env_unload(&l);
 }
 
@@ -339,6 +348,53 @@ static void test_classic(void **state)
 	str_is(libs, "torch", "2.8.0.dev20250408+cu128");	/* pip's, not conda's 2.7.0 */
 	str_is(libs, "pytorch-cuda", "12.8");
 	str_is(libs, "mkl", "2023.1.0");
+	str_is(l.env, "torch_full", "2.8.0.dev20250408+cu128");
+	env_unload(&l);
+}
+
+/* A ROCm build (pytorch/pytorch#44106): the ROCm, HIP and MIOpen versions, no CUDA. */
+static void test_rocm(void **state)
+{
+	struct env_loaded l;
+
+	(void)state;
+	env_load(&l, data("rocm-pytorch-44106.txt"));
+	versions_are(&l, "1.7.0a0", NULL, NULL, NULL, NULL);
+	str_is(l.env, "torch_full", "1.7.0a0+9ddd3df");
+	str_is(l.env, "rocm_build", "3.7.20315-077bcfa0");
+	str_is(l.env, "hip_runtime", "3.18.2");
+	str_is(l.env, "miopen", "2.6.0");
+	assert_string_equal(l.r->env.rocm_build.v, "3.7.20315-077bcfa0");
+	assert_int_equal(l.r->env.rocm_build.src.line, 5);
+	assert_string_equal(l.r->env.hip_runtime.v, "3.18.2");
+	assert_int_equal(l.r->env.hip_runtime.src.line, 17);
+	assert_string_equal(l.r->env.miopen.v, "2.6.0");
+	assert_int_equal(l.r->env.miopen.src.line, 18);
+	gpus_are(&l, 1, "Device 66a1");
+	env_unload(&l);
+}
+
+/*
+ * A shell trace then a report: TORCH_CUDA_ARCH_LIST's "8.0;9.0+PTX" as words,
+ * the printed get_arch_list(), and 2.6.0+cu126 whole beside "2.6.0".
+ */
+static void test_arch_list(void **state)
+{
+	struct env_loaded l;
+
+	(void)state;
+	env_load(&l, data("cu126-arch-list.log"));
+	versions_are(&l, "2.6.0", "12.6", "12.6.85", "570.86.16", NULL);
+	str_is(l.env, "torch_full", "2.6.0+cu126");
+	assert_string_equal(l.r->env.torch_full.v, "2.6.0+cu126");
+	assert_int_equal(l.r->env.torch_full.src.line, 6);
+	str_is(l.env, "cuda_archs", "8.0 9.0+PTX");
+	assert_int_equal(l.r->env.cuda_archs.src.line, 1);
+	str_is(l.env, "arch_list", "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90");
+	assert_string_equal(l.r->env.arch_list.v, "sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90");
+	assert_int_equal(l.r->env.arch_list.src.line, 4);
+	is_null(l.env, "rocm_build");
+	gpus_are(&l, 1, "NVIDIA GeForce RTX 5090");
 	env_unload(&l);
 }
 
@@ -610,6 +666,8 @@ int main(void)
 		cmocka_unit_test(test_real_same_line_gpu),
 		cmocka_unit_test(test_real_sm120),
 		cmocka_unit_test(test_classic),
+		cmocka_unit_test(test_rocm),
+		cmocka_unit_test(test_arch_list),
 		cmocka_unit_test(test_no_cuda),
 		cmocka_unit_test(test_old_warning),
 		cmocka_unit_test(test_lookalike),
