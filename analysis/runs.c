@@ -884,15 +884,35 @@ static int by_op_bytes(const void *a, const void *b)
 }
 
 /*
+ * The rank count whose nccl-tests tables speak for a run of `gpus` GPUs: that
+ * count when a table has it, else the largest one printed; -1 when no table
+ * said. Bus bandwidth depends on the count, so other tables are left out.
+ */
+static int32_t nccl_tests_ranks(const struct run *r, int64_t gpus)
+{
+	int32_t most = -1;
+
+	for (size_t i = 0; i < r->nnccl_tests; i++) {
+		if (r->nccl_tests[i].nranks == gpus)
+			return (int32_t)gpus;
+		if (r->nccl_tests[i].nranks > most)
+			most = r->nccl_tests[i].nranks;
+	}
+	return most;
+}
+
+/*
  * Bus bandwidth by message size from the trace's steady collectives: one
  * point per (collective, size) over its calls on every GPU, total bytes
  * over total time; for the same size and factor that is the count over the
- * sum of 1 / rate, which serves nccl-tests rows (rates only) alike.
+ * sum of 1 / rate, which serves nccl-tests rows (rates only) alike; only
+ * the nccl-tests tables of one rank count (nccl_tests_ranks()) take part.
  */
 static void run_bw(struct run_result *rr, const struct run *r)
 {
 	struct bw_point *p = NULL;
 	size_t n = 0, cap = 0, m = 0;
+	int32_t ranks = nccl_tests_ranks(r, rr->gpus);
 
 	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
 		struct steady_range steps = steady_range(&rr->gpu[g]);
@@ -914,7 +934,7 @@ static void run_bw(struct run_result *rr, const struct run *r)
 		enum coll_op op = t->op ? coll_from_name(t->op, strlen(t->op)) : COLL_NONE;
 		double bw = t->busbw_oop >= 0 ? t->busbw_oop : t->busbw_ip;
 
-		if (bw < 0 || t->bytes <= 0)
+		if (bw < 0 || t->bytes <= 0 || t->nranks != ranks)
 			continue;
 		xgrow(&p, &cap, n + 1, sizeof(*p));
 		p[n++] = (struct bw_point){ .op = op, .bytes = t->bytes, .busbw_gbps = bw,

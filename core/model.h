@@ -210,7 +210,7 @@ struct source {
  */
 struct nccl_test_row {
 	const char *op;		/* interned nccl-tests name, "all_reduce"; NULL unknown */
-	int32_t nranks;		/* device lines of its test; -1 unknown */
+	int32_t nranks;		/* device lines of its test, else nThread x nGpus; -1 unknown */
 	int32_t root;		/* -1 when not applicable or not printed */
 	int64_t bytes;		/* size (B) */
 	int64_t count;		/* elements */
@@ -298,6 +298,8 @@ struct run {
 	struct fact_f64 train_samples_per_s;	/* the trainer's own samples/s over the run */
 	/* --- the software stack (ingest/collect_env.c, issue 5) --- */
 	struct env_info env;
+	/* issue 12: "# nccl-tests version 2.20.0 ..." (ingest/nccl_tests.c) */
+	struct fact_str nccl_tests_version;	/* "2.20.0" */
 };
 
 enum hypothesis { HYP_UNSET, HYP_STEP_TIME, HYP_GLOBAL_BATCH, HYP_FEASIBILITY };

@@ -57,6 +57,7 @@ struct test {
 	double max_busbw;	/* NaN before the first row */
 	int64_t max_bytes;	/* -1 before the first row */
 	bool params;		/* its nThread line was seen */
+	int32_t nthread, ngpus;	/* that line's values; -1 none */
 	bool closed;		/* its footer was seen */
 	int8_t col[NCOL];	/* token index of each column; -1 absent */
 	int ncols;		/* tokens of its column header; 0 none */
@@ -70,23 +71,32 @@ struct nccl_tests {
 	struct device *devices;
 	size_t ndevices, cap_devices;
 	const char *version;	/* interned */
+	const char *tests_version;	/* interned "2.20.0" of the version line */
+	const char *tests_commit;	/* interned "b4d5bee" of the version line */
+	const char *headers;	/* interned NCCL the tests were compiled against */
 	int64_t lineno;
 	pcre2_match_data *md;
 };
 
-enum pat { P_PREFIX, P_PARAMS, P_DEVICE, P_HEADER, P_AVG, P_OP, P_LIBRARY, P_COMPILED, P_VERSION, NPAT };
+enum pat {
+	P_PREFIX, P_PARAMS, P_DEVICE, P_HEADER, P_AVG, P_OP, P_TESTS_VERSION, P_COMPILED, P_VERSION,
+	NPAT
+};
 
 static const char *const patterns[NPAT] = {
 	/* launcher prefixes: mpirun --tag-output, torchrun, Ray, srun --label */
 	[P_PREFIX] = "^(?:\\[\\d+,\\d+\\]<std\\w+>:|\\[rank\\d+\\]:|\\([\\w.-]+ pid=\\d+\\) |\\d+: )",
-	[P_PARAMS] = "^\\s*#?\\s*nThread\\s+\\d+\\s+nGpus\\s+(\\d+)",
+	[P_PARAMS] = "^\\s*#?\\s*nThread\\s+(\\d+)\\s+nGpus\\s+(\\d+)",
 	[P_DEVICE] = "^\\s*#?\\s*Rank\\s+(\\d+)\\s+(?:Group\\s+\\d+\\s+)?(?:Pid\\s+\\d+\\s+)?on\\s+(\\S+)"
 		     "\\s+device\\s+(\\d+)\\s+\\[[^\\]]*\\]\\s+(.*?)\\s*$",
 	[P_HEADER] = "^\\s*#?\\s*(?:size|bytes)\\s+(?:count|N)\\s+type\\s",
 	[P_AVG] = "^\\s*#?\\s*Avg bus bandwidth\\s*:\\s*(\\S+)",
 	[P_OP] = "\\b(all_reduce|all_gather|reduce_scatter|broadcast|reduce|alltoall|sendrecv|"
 		 "gather|scatter|hypercube)_perf(?:_mpi)?\\b(?!.*\\bconcluded\\b)",
-	[P_LIBRARY] = "^\\s*#?\\s*nccl-tests version .*\\bnccl-library=(\\d+)",
+	/* 2.13 to 2.17: "version 2.13.8 nccl-headers=N nccl-library=N"; 2.18+ adds "(commit)" */
+	[P_TESTS_VERSION] = "^\\s*#?\\s*nccl-tests version (\\S+)(?:\\s+\\(([0-9a-f]+)\\))?"
+			    "(?:.*?\\b(?:nccl-headers|NCCL_VERSION_CODE)=(\\d+))?"
+			    "(?:.*?\\b(?:nccl-library|ncclGetVersion)=(\\d+))?",
 	[P_COMPILED] = "^\\s*#?\\s*NCCL Tests compiled with NCCL (\\d+(?:\\.\\d+)*)",
 	[P_VERSION] = "\\bNCCL version (\\d+\\.\\d+\\.\\d+)",
 };
@@ -216,7 +226,7 @@ static struct test *new_test(struct nccl_tests *s)
 	xgrow(&s->tests, &s->cap_tests, s->ntests + 1, sizeof(*s->tests));
 	t = &s->tests[s->ntests++];
 	*t = (struct test){ .dtype = DT_UNKNOWN, .dev0 = s->ndevices, .avg_busbw = NAN,
-			    .max_busbw = NAN, .max_bytes = -1 };
+			    .max_busbw = NAN, .max_bytes = -1, .nthread = -1, .ngpus = -1 };
 	memset(t->col, -1, sizeof(t->col));
 	return t;
 }
@@ -244,13 +254,26 @@ static void on_op(struct nccl_tests *s, const char *op)
 		t->op = op;
 }
 
-static void on_params(struct nccl_tests *s)
+static void on_params(struct nccl_tests *s, const char *p, const PCRE2_SIZE *ov)
 {
 	struct test *t = cur(s);
 
 	t = test_for(s, !t || t->rows || t->closed || t->params || t->ndev || t->ncols);
-	if (t)
-		t->params = true;
+	if (!t)
+		return;
+	t->params = true;
+	t->nthread = (int32_t)strtol(p + ov[2], NULL, 10);
+	t->ngpus = (int32_t)strtol(p + ov[4], NULL, 10);
+}
+
+/* Its ranks: the device lines, else nThread x nGpus (one process); -1 unknown. */
+static int32_t test_ranks(const struct test *t)
+{
+	if (t->ndev)
+		return (int32_t)t->ndev;
+	if (t->nthread > 0 && t->ngpus > 0 && t->nthread <= 65536 && t->ngpus <= 65536)
+		return t->nthread * t->ngpus > 65536 ? -1 : t->nthread * t->ngpus;
+	return -1;
 }
 
 static void on_device(struct nccl_tests *s, const char *p, const PCRE2_SIZE *ov)
@@ -372,7 +395,7 @@ static void fill_row(struct nccl_tests *s, struct test *t, const struct tok *tk,
 	int64_t root;
 
 	w->op = t->op;
-	w->nranks = t->ndev ? (int32_t)t->ndev : -1;
+	w->nranks = test_ranks(t);
 	tok_int(&tk[col[C_SIZE]], &w->bytes);
 	tok_int(&tk[col[C_COUNT]], &w->count);
 	w->dtype = (uint8_t)tok_dtype(&tk[col[C_TYPE]], &known);
@@ -451,17 +474,34 @@ static bool on_row(struct nccl_tests *s, const char *p, size_t n)
 	return true;
 }
 
-/* The nccl-tests version line gives the library as NCCL_VERSION_CODE (2.19.3 = 21903). */
-static void on_library(struct nccl_tests *s, const char *p, const PCRE2_SIZE *ov)
+/* An NCCL_VERSION_CODE as "X.Y.Z" (2.19.3 = 21903; before 2.9, 2.8.4 = 2804). */
+static const char *nccl_code(struct nccl_tests *s, const char *p)
 {
-	long code = strtol(p + ov[2], NULL, 10);
+	long code = strtol(p, NULL, 10);
 	char text[32];
 
 	if (code < 10000)
 		snprintf(text, sizeof(text), "%ld.%ld.%ld", code / 1000, code % 1000 / 100, code % 100);
 	else
 		snprintf(text, sizeof(text), "%ld.%ld.%ld", code / 10000, code % 10000 / 100, code % 100);
-	s->version = intern_str(&s->ctx->trial->strings, text);
+	return intern_str(&s->ctx->trial->strings, text);
+}
+
+/* The version line: nccl-tests' own version, the NCCL compiled against and the one loaded. */
+static void on_tests_version(struct nccl_tests *s, const char *p, const PCRE2_SIZE *ov)
+{
+	struct trial *t = s->ctx->trial;
+	struct srcpos pos = SRCPOS_LINE(s->ctx->path, s->lineno);
+	if (!s->tests_version) {
+		s->tests_version = intern(&t->strings, p + ov[2], ov[3] - ov[2]);
+		fact_set_str(t, &s->ctx->run->nccl_tests_version, s->tests_version, &pos);
+	}
+	if (ov[4] != PCRE2_UNSET && !s->tests_commit)
+		s->tests_commit = intern(&t->strings, p + ov[4], ov[5] - ov[4]);
+	if (ov[6] != PCRE2_UNSET && !s->headers)
+		s->headers = nccl_code(s, p + ov[6]);
+	if (ov[8] != PCRE2_UNSET)
+		s->version = nccl_code(s, p + ov[8]);
 }
 
 static void on_version(struct nccl_tests *s, const char *p, const PCRE2_SIZE *ov)
@@ -480,11 +520,11 @@ static bool classify(struct nccl_tests *s, const char *p, size_t n)
 	} else if ((ov = match(s, P_DEVICE, p, n))) {
 		on_device(s, p, ov);
 	} else if ((ov = match(s, P_PARAMS, p, n))) {
-		on_params(s);
+		on_params(s, p, ov);
 	} else if ((ov = match(s, P_AVG, p, n))) {
 		on_avg(s, p, ov);
-	} else if ((ov = match(s, P_LIBRARY, p, n))) {
-		on_library(s, p, ov);
+	} else if ((ov = match(s, P_TESTS_VERSION, p, n))) {
+		on_tests_version(s, p, ov);
 	} else if ((ov = match(s, P_COMPILED, p, n))) {
 		s->version = intern(&s->ctx->trial->strings, p + ov[2], ov[3] - ov[2]);
 	} else {
@@ -567,7 +607,17 @@ static void describe_test(struct arena *a, struct info *arr, const struct test *
 	struct info *o = info_obj(a, arr, NULL);
 
 	info_str(a, o, "op", t->op);
-	info_int(a, o, "gpus", (int64_t)t->ndev);
+	if (test_ranks(t) >= 0)
+		info_int(a, o, "gpus", test_ranks(t));
+	else
+		info_null(a, o, "gpus");
+	if (t->params) {
+		info_int(a, o, "nthread", t->nthread);
+		info_int(a, o, "ngpus", t->ngpus);
+	} else {
+		info_null(a, o, "nthread");
+		info_null(a, o, "ngpus");
+	}
 	info_str(a, o, "dtype", t->rows && t->dtype != DT_UNKNOWN ? dtype_name(t->dtype) : NULL);
 	info_int(a, o, "rows", t->rows);
 	info_num(a, o, "avg_busbw_gbps", t->avg_busbw);
@@ -621,6 +671,9 @@ static int tests_finish(void *st)
 	describe_totals(s, o, ntests);
 	describe_devices(s, o);
 	info_str(a, o, "nccl_version", s->version);
+	info_str(a, o, "nccl_tests_version", s->tests_version);
+	info_str(a, o, "nccl_tests_commit", s->tests_commit);
+	info_str(a, o, "nccl_headers", s->headers);
 	results = info_arr(a, o, "results");
 	for (size_t i = 0; i < s->ntests; i++)
 		if (!test_empty(&s->tests[i]))

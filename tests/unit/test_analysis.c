@@ -234,6 +234,55 @@ static void link_fraction_from_nccl_tests(void **state)
 	trial_free(t);
 }
 
+static void add_row(struct trial *t, struct run *r, const char *op, int64_t bytes,
+		    int32_t nranks, double busbw)
+{
+	struct nccl_test_row *row = run_add_nccl_test_row(r);
+
+	row->op = intern_str(&t->strings, op);
+	row->bytes = bytes;
+	row->nranks = nranks;
+	row->busbw_oop = busbw;
+	row->busbw_ip = -1;
+}
+
+/* The nccl-tests bandwidth of (op, bytes) in a run's bandwidth points; NaN when none. */
+static double tests_bw(const struct run_result *rr, enum coll_op op, int64_t bytes)
+{
+	for (size_t i = 0; i < rr->nbw; i++)
+		if (rr->bw[i].from_nccl_tests && rr->bw[i].op == op && rr->bw[i].bytes == bytes)
+			return rr->bw[i].busbw_gbps;
+	return NAN;
+}
+
+/*
+ * nccl-tests tables of different GPU counts are never averaged: the 2-GPU run
+ * takes its 2-GPU rows (not the mean with the 8-GPU 200 GB/s or the 1-GPU
+ * reduce's local copy); the 1-GPU run, with no 1-GPU table, the largest count.
+ */
+static void nccl_tests_kept_apart_by_gpus(void **state)
+{
+	struct trial *t = two_runs("nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT", 64);
+	struct analysis *a;
+
+	add_row(t, &t->runs[1], "all_reduce", 1 << 20, 2, 40.0);
+	add_row(t, &t->runs[1], "all_reduce", 1 << 20, 8, 200.0);
+	add_row(t, &t->runs[1], "reduce", 1 << 21, 1, 5000.0);
+	add_row(t, &t->runs[1], "reduce", 1 << 21, 2, 10.0);
+	add_row(t, &t->runs[0], "all_reduce", 1 << 20, 4, 30.0);
+	add_row(t, &t->runs[0], "all_reduce", 1 << 20, 8, 150.0);
+	a = analysis_run(t);
+	assert_int_equal(a->runs[1].gpus, 2);
+	close_to(a->runs[1].link_busbw_gbps, 40.0);
+	close_to(tests_bw(&a->runs[1], COLL_ALLREDUCE, 1 << 20), 40.0);
+	close_to(tests_bw(&a->runs[1], COLL_REDUCE, 1 << 21), 10.0);
+	assert_int_equal(a->runs[0].gpus, 1);
+	close_to(a->runs[0].link_busbw_gbps, 150.0);
+	close_to(tests_bw(&a->runs[0], COLL_ALLREDUCE, 1 << 20), 150.0);
+	analysis_free(a);
+	trial_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -243,6 +292,7 @@ int main(void)
 		cmocka_unit_test(global_batch_change_blocks),
 		cmocka_unit_test(low_efficiency_advises_independent_runs),
 		cmocka_unit_test(link_fraction_from_nccl_tests),
+		cmocka_unit_test(nccl_tests_kept_apart_by_gpus),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

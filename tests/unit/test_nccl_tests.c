@@ -421,6 +421,98 @@ static void long_line_and_noise(void **state)
 	unload(&x);
 }
 
+/* The 2025 version line: nccl-tests' version and commit, the NCCL compiled against and loaded. */
+static void version_line(void **state)
+{
+	struct loaded x;
+	const struct info *o, *r;
+
+	if (!load_real(&x, "nccl_tests/issue-dgx-spark-playbooks-pr103_2nodes_GB10_v2.20.0_new-header.txt"))
+		skip_without_shared();
+	o = nt(&x);
+	assert_string_equal(get_str(o, "nccl_tests_version"), "2.20.0");
+	assert_string_equal(get_str(o, "nccl_tests_commit"), "b4d5bee");
+	assert_string_equal(get_str(o, "nccl_headers"), "2.31.2");	/* 23102 */
+	assert_string_equal(get_str(o, "nccl_version"), "2.31.2");
+	assert_string_equal(x.r->nccl_tests_version.v, "2.20.0");
+	assert_int_equal(x.r->nccl_tests_version.src.line, 1);
+	/* two processes of nGpus 1 on two hosts: the device lines count the ranks */
+	r = info_get(o, "results")->child;
+	assert_int_equal(get_int(r, "gpus"), 2);
+	assert_int_equal(get_int(r, "nthread"), 1);
+	assert_int_equal(get_int(r, "ngpus"), 1);
+	assert_int_equal(x.r->nccl_tests[3].nranks, 2);
+	unload(&x);
+}
+
+/*
+ * The older line without a commit, behind srun's "0: " label, headers and
+ * library apart; no device lines, so nThread x nGpus gives the ranks.
+ */
+static void version_line_older_form(void **state)
+{
+	static const char log[] =
+		"0: # nccl-tests version 2.13.8 nccl-headers=21903 nccl-library=22005\n"
+		"0: # nThread 2 nGpus 4 minBytes 8 maxBytes 16 step: 2(factor) warmup iters: 5 iters: 20 agg iters: 1 validation: 1 graph: 0\n"
+		"0: #       size         count      type   redop    root     time   algbw   busbw #wrong     time   algbw   busbw #wrong\n"
+		"0:            8             2     float     sum      -1    12.25    0.00    0.00      0    12.00    0.00    0.00      0\n";
+	struct loaded x;
+	const struct info *o, *r;
+
+	(void)state;
+	load_str(&x, log);
+	o = nt(&x);
+	assert_string_equal(get_str(o, "nccl_tests_version"), "2.13.8");
+	assert_null(get_str(o, "nccl_tests_commit"));
+	assert_string_equal(get_str(o, "nccl_headers"), "2.19.3");
+	assert_string_equal(get_str(o, "nccl_version"), "2.20.5");
+	assert_string_equal(x.r->nccl_tests_version.v, "2.13.8");
+	r = info_get(o, "results")->child;
+	assert_int_equal(get_int(r, "gpus"), 8);
+	assert_int_equal(get_int(r, "nthread"), 2);
+	assert_int_equal(get_int(r, "ngpus"), 4);
+	assert_int_equal(x.r->nnccl_tests, 1);
+	assert_int_equal(x.r->nccl_tests[0].nranks, 8);
+	unload(&x);
+}
+
+/* The autodl file's 1-GPU reduce_perf between 2-GPU tests: its rows say 1 rank. */
+static void gpu_count_per_table(void **state)
+{
+	static const int64_t ngpus[] = { 2, 2, 2, 2, 1, 2 };
+	struct loaded x;
+	size_t i = 0;
+
+	if (!load_real(&x, "nccl_tests/autodl_2x_RTX2080Ti_PCIe_nccl-tests_allreduce_allgather_bcast_reduce_alltoall.txt"))
+		skip_without_shared();
+	for (const struct info *e = info_get(nt(&x), "results")->child; e; e = e->next, i++) {
+		assert_int_equal(get_int(e, "ngpus"), ngpus[i]);
+		assert_int_equal(get_int(e, "nthread"), 1);
+	}
+	assert_null(get_str(nt(&x), "nccl_tests_version"));
+	assert_null(x.r->nccl_tests_version.v);
+	assert_int_equal(x.r->nccl_tests[111].nranks, 2);	/* the 2-GPU reduce's last row */
+	assert_int_equal(x.r->nccl_tests[112].nranks, 1);	/* line 179: the 1-GPU reduce's first */
+	assert_int_equal(x.r->nccl_tests[112].line, 179);
+	assert_int_equal(x.r->nccl_tests[140].nranks, 2);	/* alltoall */
+	unload(&x);
+}
+
+/* Rows with no device lines and no parameter line: the count is unknown, not 0. */
+static void gpu_count_unknown(void **state)
+{
+	struct loaded x;
+	const struct info *r;
+
+	if (!load_real(&x, "nccl_tests/issue-nccl-1435_2xGPU_all_gather_bfloat16.txt"))
+		skip_without_shared();
+	r = info_get(nt(&x), "results")->child;
+	assert_int_equal(get_int(r, "gpus"), -1);	/* JSON null */
+	assert_int_equal(get_int(r, "ngpus"), -1);
+	assert_int_equal(x.r->nccl_tests[0].nranks, -1);
+	unload(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -434,6 +526,10 @@ int main(void)
 		cmocka_unit_test(tests_split_without_op),
 		cmocka_unit_test(not_rows),
 		cmocka_unit_test(long_line_and_noise),
+		cmocka_unit_test(version_line),
+		cmocka_unit_test(version_line_older_form),
+		cmocka_unit_test(gpu_count_per_table),
+		cmocka_unit_test(gpu_count_unknown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
