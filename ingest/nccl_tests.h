@@ -19,8 +19,17 @@
  *   gpus, devices   device lines of the test that listed the most
  *   nccl_version    from the nccl-library code, "compiled with NCCL X" or a
  *                   "NCCL version X" line of the same file
- *   results         one object per test: op, gpus, dtype, rows,
+ *   nccl_tests_version, nccl_tests_commit, nccl_headers
+ *                   the "# nccl-tests version 2.20.0 (b4d5bee)
+ *                   nccl-headers=23102 ..." line (the first is also the
+ *                   run's nccl_tests_version fact); null when not printed
+ *   results         one object per test: op, gpus (its ranks: the device
+ *                   lines, else nThread x nGpus, else null), nthread and
+ *                   ngpus of its parameter line, dtype, rows,
  *                   avg_busbw_gbps, max_busbw_gbps, max_bytes
+ *
+ * Each row carries its test's rank count (nccl_test_row.nranks) so that
+ * tables of different GPU counts are never mixed.
  */
 #ifndef INGEST_NCCL_TESTS_H
 #define INGEST_NCCL_TESTS_H

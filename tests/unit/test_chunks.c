@@ -321,7 +321,8 @@ static size_t check_dir(const char *dir)
 
 static void test_data_files(void **state)
 {
-	static const char *const dirs[] = { "collect_env", "gpumon", "nsys", "trainlog", "cli/unknown" };
+	static const char *const dirs[] = { "collect_env", "gpumon", "nsys", "trainlog", "cli/unknown",
+					    "nccl_tests" };
 	const char *top = getenv("TOP");
 	char dir[4096];
 	size_t checked = 0;

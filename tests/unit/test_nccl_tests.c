@@ -498,6 +498,37 @@ static void gpu_count_per_table(void **state)
 	unload(&x);
 }
 
+/* tests/data: a 2-GPU table with device lines, then an nGpus 8 one without. */
+static void two_gpu_counts(void **state)
+{
+	static const int32_t ranks[] = { 2, 2, 8, 8 };
+	const char *top = getenv("TOP");
+	char path[4096];
+	struct loaded x;
+	const struct info *o, *r;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/tests/data/nccl_tests/two-gpu-counts.log",
+		 top && *top ? top : ".");
+	load_path(&x, path);
+	o = nt(&x);
+	assert_string_equal(get_str(o, "nccl_tests_version"), "2.13.8");
+	assert_string_equal(get_str(o, "nccl_headers"), "2.20.5");
+	assert_string_equal(get_str(o, "nccl_version"), "2.20.5");
+	assert_int_equal(arr_len(o, "results"), 2);
+	r = info_get(o, "results")->child;
+	assert_int_equal(get_int(r, "gpus"), 2);
+	assert_num(get_num(r, "avg_busbw_gbps"), 65.005);
+	r = r->next;
+	assert_int_equal(get_int(r, "gpus"), 8);
+	assert_int_equal(get_int(r, "ngpus"), 8);
+	assert_num(get_num(r, "max_busbw_gbps"), 175.02);
+	assert_int_equal(x.r->nnccl_tests, 4);
+	for (size_t i = 0; i < 4; i++)
+		assert_int_equal(x.r->nccl_tests[i].nranks, ranks[i]);
+	unload(&x);
+}
+
 /* Rows with no device lines and no parameter line: the count is unknown, not 0. */
 static void gpu_count_unknown(void **state)
 {
@@ -530,6 +561,7 @@ int main(void)
 		cmocka_unit_test(version_line_older_form),
 		cmocka_unit_test(gpu_count_per_table),
 		cmocka_unit_test(gpu_count_unknown),
+		cmocka_unit_test(two_gpu_counts),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
