@@ -939,7 +939,8 @@ static void run_bw(struct run_result *rr, const struct run *r)
 		xgrow(&p, &cap, n + 1, sizeof(*p));
 		p[n++] = (struct bw_point){ .op = op, .bytes = t->bytes, .busbw_gbps = bw,
 					    .from_nccl_tests = true };
-		if (op == COLL_ALLREDUCE && (isnan(rr->link_busbw_gbps) || bw > rr->link_busbw_gbps)) {
+		if (op == COLL_ALLREDUCE && bw > 0 &&	/* 0: one GPU, no link crossed */
+		    (isnan(rr->link_busbw_gbps) || bw > rr->link_busbw_gbps)) {
 			rr->link_busbw_gbps = bw;	/* the best the link showed */
 			rr->link_busbw_source = "nccl-tests";
 		}

@@ -283,6 +283,20 @@ static void nccl_tests_kept_apart_by_gpus(void **state)
 	trial_free(t);
 }
 
+/* A 1-GPU all_reduce table reports 0 GB/s: it crossed no link and sets no ceiling. */
+static void one_gpu_nccl_tests_set_no_ceiling(void **state)
+{
+	struct trial *t = two_runs("nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT", 64);
+	struct analysis *a;
+
+	add_row(t, &t->runs[0], "all_reduce", 1 << 20, 1, 0.0);
+	a = analysis_run(t);
+	assert_true(isnan(a->runs[0].link_busbw_gbps));
+	assert_null(a->runs[0].link_busbw_source);
+	analysis_free(a);
+	trial_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,6 +307,7 @@ int main(void)
 		cmocka_unit_test(low_efficiency_advises_independent_runs),
 		cmocka_unit_test(link_fraction_from_nccl_tests),
 		cmocka_unit_test(nccl_tests_kept_apart_by_gpus),
+		cmocka_unit_test(one_gpu_nccl_tests_set_no_ceiling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
