@@ -1,7 +1,8 @@
 /*
  * The Nsight Systems console table reader: the real console outputs of
  * ../shared/realdata/nsys, tables of both report-name eras and title forms
- * inside a training log, every chunk size, and tables cut short.
+ * inside a training log, every chunk size, and tables cut short; then what
+ * analysis/nsys_summary.c makes of them.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -11,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "analysis/nsys_summary.h"
 #include "core/buf.h"
 #include "core/diag.h"
 #include "core/info.h"
@@ -319,6 +321,66 @@ static void not_tables(void **state)
 	unload(&x);
 }
 
+/* The A100 notes: 100 NVTX "iteration" ranges give the step; "Warmup" is no step. */
+static void summary_of_real_notes(void **state)
+{
+	struct loaded x;
+	struct nsys_summary s;
+
+	(void)state;
+	if (!load_real(&x, "nsys/ayush-os_nsight-systems-deep-dive_README_nsys-profile-stats-console-tables_A100.md"))
+		skip_without_shared();
+	nsys_summary_of_run(x.r, &s);
+	assert_true(s.present);
+	assert_num(s.gpu_ns[EVC_COMPUTE], 440366064.0);
+	assert_num(s.gpu_ns[EVC_COMM], 0);
+	assert_num(s.gpu_ns[EVC_MEMORY], 7406598221.0);
+	assert_num(s.gpu_total_ns, 440366064.0 + 7406598221.0);
+	assert_string_equal(s.step_range, "iteration");
+	assert_int_equal(s.steps, 100);
+	assert_num(s.step_ns, 38056582.5);
+	unload(&x);
+}
+
+/* ProfilerStep#N ranges count as one family; too few instances give no step. */
+static void summary_step_families(void **state)
+{
+	struct nsys_row nvtx[] = {
+		{ .name = "ProfilerStep#1", .instances = 1, .avg_ns = 900, .med_ns = 900 },
+		{ .name = ":forward", .instances = 40, .avg_ns = 10, .med_ns = 10 },
+		{ .name = "ProfilerStep#2", .instances = 1, .avg_ns = 300, .med_ns = 300 },
+		{ .name = "ProfilerStep#3", .instances = 1, .avg_ns = 100, .med_ns = NAN },
+		{ .name = "ProfilerStep#4", .instances = 1, .avg_ns = 200, .med_ns = 200 },
+		{ .name = "ProfilerStep#5", .instances = 1, .avg_ns = 400, .med_ns = 400 },
+		{ .name = ":Train_Step 7", .instances = 4, .avg_ns = 50, .med_ns = 50 },
+	};
+	struct trial *t = trial_new();
+	struct run *r = trial_add_run(t, "r", ".");
+	struct nsys_summary s;
+
+	(void)state;
+	r->nsys_nvtx = nvtx;
+	r->nnsys_nvtx = 7;
+	nsys_summary_of_run(r, &s);
+	assert_false(s.present);
+	assert_string_equal(s.step_range, "ProfilerStep#1");
+	assert_int_equal(s.steps, 5);
+	assert_num(s.step_ns, 300);	/* median of 900, 300, 100, 200, 400 */
+	nvtx[6].instances = 6;
+	nsys_summary_of_run(r, &s);
+	assert_string_equal(s.step_range, ":Train_Step 7");
+	assert_int_equal(s.steps, 6);
+	assert_num(s.step_ns, 50);
+	r->nnsys_nvtx = 2;
+	nsys_summary_of_run(r, &s);
+	assert_null(s.step_range);
+	assert_int_equal(s.steps, 0);
+	assert_true(isnan(s.step_ns));
+	r->nsys_nvtx = NULL;
+	r->nnsys_nvtx = 0;
+	trial_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -329,6 +391,8 @@ int main(void)
 		cmocka_unit_test(two_files_of_one_run),
 		cmocka_unit_test(truncated_tables),
 		cmocka_unit_test(not_tables),
+		cmocka_unit_test(summary_of_real_notes),
+		cmocka_unit_test(summary_step_families),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
