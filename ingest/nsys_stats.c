@@ -434,7 +434,9 @@ static void commit(struct ns *n, enum list l, struct nsys_row **arr, size_t *len
 		r->avg_ns = r->instances > 0 ? r->total_ns / (double)r->instances : NAN;
 	}
 	*len = n->nrows[l];
-	*arr = arena_alloc(&n->ctx->trial->arena, *len * sizeof(**arr) + 1);
+	if (!*len)
+		return;
+	*arr = arena_alloc(&n->ctx->trial->arena, *len * sizeof(**arr));
 	memcpy(*arr, n->rows[l], *len * sizeof(**arr));
 }
 
