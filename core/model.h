@@ -267,6 +267,20 @@ struct env_info {
 	struct fact_str miopen;		/* "MIOpen runtime version": "3.2.0" */
 };
 
+/*
+ * One row of an Nsight Systems console summary table, summed by name over
+ * the tables of a run (ingest/nsys_stats.c, issue 12).
+ */
+struct nsys_row {
+	const char *name;	/* interned kernel name, memory operation or NVTX range; ends in U+2026 where the report cut it */
+	int64_t instances;	/* instances, operations; -1 unknown */
+	double total_ns;	/* time of all instances; NaN unknown */
+	double avg_ns;		/* NaN unknown */
+	double med_ns;		/* NaN unknown, or when summed over several tables */
+	double bytes;		/* memory operations: bytes of all instances; NaN unknown */
+	uint8_t cls;		/* enum ev_class: kernels by name, memory operations EVC_MEMORY */
+};
+
 struct run {
 	const char *name;	/* run.ini name, else the directory's base name */
 	const char *dir;	/* the directory */
@@ -300,6 +314,14 @@ struct run {
 	struct env_info env;
 	/* issue 12: "# nccl-tests version 2.20.0 ..." (ingest/nccl_tests.c) */
 	struct fact_str nccl_tests_version;	/* "2.20.0" */
+	/* --- Nsight Systems console summary tables (ingest/nsys_stats.c, issue 12); arrays in the trial's arena --- */
+	struct nsys_row *nsys_kernels;	/* cuda_gpu_kern_sum rows by kernel name */
+	size_t nnsys_kernels;
+	struct nsys_row *nsys_memops;	/* cuda_gpu_mem_time_sum / _size_sum rows by operation */
+	size_t nnsys_memops;
+	struct nsys_row *nsys_nvtx;	/* nvtx_sum rows by range name */
+	size_t nnsys_nvtx;
+	int32_t nsys_tables;		/* summary tables read (every report kind) */
 };
 
 enum hypothesis { HYP_UNSET, HYP_STEP_TIME, HYP_GLOBAL_BATCH, HYP_FEASIBILITY };

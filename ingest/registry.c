@@ -10,6 +10,7 @@
 #include "ingest/nccl_tests.h"
 #include "ingest/nsys_csv.h"
 #include "ingest/nsys_sqlite.h"
+#include "ingest/nsys_stats.h"
 #include "ingest/trainlog.h"
 
 /* Readers of whole files, by the format name they declare. */
@@ -34,6 +35,7 @@ const struct reader *const line_readers[] = {
 	&gpumon_table_reader,
 	&collect_env_reader,
 	&nsys_csv_reader,
+	&nsys_stats_reader,
 	NULL
 };
 
