@@ -369,7 +369,7 @@ static void test_era_frac(void **state)
 	/* its process group: record_param_comms' numeric "Process Group ID" 0, as "0" */
 	assert_int_equal(e->group, 1);
 	assert_int_equal(l->t->ngroups, 1);
-	assert_string_equal(l->t->groups[0], "0");
+	assert_string_equal(l->t->groups[0].name, "0");
 	e = find_event(k, "triton_poi_fused_1");	/* one of two kernels of a graph launch */
 	assert_int_equal(e->correlation, 22);
 	assert_int_equal(e->step, 3);
@@ -419,7 +419,7 @@ static void test_era_base(void **state)
 	assert_string_equal(e->op, "c10d::_allgather_base_impl");
 	assert_int_equal(e->step, 10);
 	assert_int_equal(e->group, 1);	/* "Process Group Name" of its record_param_comms */
-	assert_string_equal(l->t->groups[0], "0");
+	assert_string_equal(l->t->groups[0].name, "0");
 	e = find_event(k, "ncclSymkDevKernel_AllReduce_RSxLD_AGxST_bf16");
 	assert_int_equal(e->coll, COLL_ALLREDUCE);
 	assert_int_equal(e->dtype, DT_BF16);
@@ -800,7 +800,7 @@ static void test_real_nccl(void **state)
 		bcast_f32 += e->coll == COLL_BROADCAST && e->dtype == DT_FP32;
 		bcast_i64 += e->coll == COLL_BROADCAST && e->dtype == DT_INT64;
 		with_op += e->op && !strcmp(e->op, "record_param_comms");
-		in_group += e->group && !strcmp(l->t->groups[e->group - 1], "0");
+		in_group += e->group && !strcmp(l->t->groups[e->group - 1].name, "0");
 	}
 	/*
 	 * python3, Counter of (name, args dtype) over the nccl kernels: 15
