@@ -100,7 +100,7 @@ static void mismatch(struct analysis *a, const struct trial *t, const struct run
 			 "not matched across GPUs, so their time counts as transfer and aligns no clock",
 			 r->name, op != COLL_NONE ? coll_name(op) : "communication",
 			 group && t && group <= t->ngroups ? " of process group " : "",
-			 group && t && group <= t->ngroups ? t->groups[group - 1] : "", counts);
+			 group && t && group <= t->ngroups ? t->groups[group - 1].name : "", counts);
 }
 
 /*

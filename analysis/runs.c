@@ -547,27 +547,62 @@ static void gpu_memory(struct analysis *a, struct gpu_result *g, const struct ru
 }
 
 /*
+ * The ranks a collective ran among: its process group's size where the
+ * trace gives it (pg_config), else the run's GPU count.
+ */
+static int32_t coll_nranks(const struct trial *t, const struct gpu_event *e, int32_t gpus)
+{
+	int32_t n = t ? trial_group_size(t, e->group) : -1;
+
+	return n > 0 ? n : gpus;
+}
+
+/*
+ * The bus bandwidth factor of a collective's calls: one group size's factor,
+ * or over calls of several sizes the bytes-weighted mean of theirs.
+ */
+struct busbw_acc {
+	int32_t nranks;		/* the calls' group size; 0 none yet, -2 several */
+	double bus_bytes;	/* the calls' bytes times their factor */
+};
+
+static void busbw_add(struct busbw_acc *b, enum coll_op op, int32_t nranks, int64_t bytes)
+{
+	b->nranks = !b->nranks || b->nranks == nranks ? nranks : -2;
+	b->bus_bytes += bytes > 0 ? (double)bytes * coll_busbw_factor(op, nranks) : 0;
+}
+
+static double busbw_factor(const struct busbw_acc *b, enum coll_op op, double bytes)
+{
+	return b->nranks != -2 ? coll_busbw_factor(op, b->nranks) : b->bus_bytes / bytes;
+}
+
+/*
  * Communication per collective and dtype, per steady step, averaged over
  * GPUs; bandwidths are total bytes over total time (and over total transfer
  * time), never a mean of per-call rates.
  */
-static void run_comm(struct run_result *rr, const struct run *r, const struct clock *clk)
+static void run_comm(struct run_result *rr, const struct trial *t, const struct run *r,
+		     const struct clock *clk)
 {
 	struct coll_result acc[COLL_COUNT][DT_COUNT];
+	struct busbw_acc bus[COLL_COUNT][DT_COUNT];
 	double steady = 0;
 
 	memset(acc, 0, sizeof(acc));
+	memset(bus, 0, sizeof(bus));
 	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
 		const struct rank *k = &r->ranks[g];
 		struct steady_range steps = steady_range(&rr->gpu[g]);
 
 		for (size_t i = 0; i < k->nev; i++) {
 			const struct gpu_event *e = &k->ev[i];
-			struct coll_result *c;
+			int op = e->coll < COLL_COUNT ? e->coll : 0, dt = e->dtype < DT_COUNT ? e->dtype : 0;
+			struct coll_result *c = &acc[op][dt];
 
 			if (e->cls != EVC_COMM || e->step < 0 || !in_steady(&steps, e->step))
 				continue;
-			c = &acc[e->coll < COLL_COUNT ? e->coll : 0][e->dtype < DT_COUNT ? e->dtype : 0];
+			busbw_add(&bus[op][dt], (enum coll_op)op, coll_nranks(t, e, rr->gpus), e->bytes);
 			c->calls_per_step += 1;
 			c->time_per_step_s += ns_to_s(e->end - e->start);
 			c->transfer_time_per_step_s += ns_to_s(e->end - e->start - clock_wait_ns(clk, g, k->ev, i));
@@ -580,9 +615,11 @@ static void run_comm(struct run_result *rr, const struct run *r, const struct cl
 	for (int op = 0; op < COLL_COUNT; op++) {
 		for (int dt = 0; dt < DT_COUNT; dt++) {
 			struct coll_result c = acc[op][dt];
+			double factor;
 
 			if (!c.calls_per_step || steady <= 0)
 				continue;
+			factor = busbw_factor(&bus[op][dt], (enum coll_op)op, c.bytes_per_step);
 			c.op = (enum coll_op)op;
 			c.dtype = (enum dtype)dt;
 			c.calls_per_step /= steady;
@@ -591,10 +628,10 @@ static void run_comm(struct run_result *rr, const struct run *r, const struct cl
 			c.bytes_per_step /= steady;
 			c.algbw_gbps = c.time_per_step_s > 0 && c.bytes_per_step > 0 ?
 				       c.bytes_per_step / c.time_per_step_s / 1e9 : NAN;
-			c.busbw_gbps = c.algbw_gbps * coll_busbw_factor(c.op, rr->gpus);
+			c.busbw_gbps = c.algbw_gbps * factor;
 			c.transfer_busbw_gbps = c.transfer_time_per_step_s > 0 && c.bytes_per_step > 0 ?
 						c.bytes_per_step / c.transfer_time_per_step_s / 1e9 *
-						coll_busbw_factor(c.op, rr->gpus) : NAN;
+						factor : NAN;
 			c.link_fraction = rr->link_busbw_gbps > 0 ? c.busbw_gbps / rr->link_busbw_gbps : NAN;
 			rr->coll[rr->ncoll++] = c;
 		}
@@ -908,7 +945,7 @@ static int32_t nccl_tests_ranks(const struct run *r, int64_t gpus)
  * sum of 1 / rate, which serves nccl-tests rows (rates only) alike; only
  * the nccl-tests tables of one rank count (nccl_tests_ranks()) take part.
  */
-static void run_bw(struct run_result *rr, const struct run *r)
+static void run_bw(struct run_result *rr, const struct trial *trial, const struct run *r)
 {
 	struct bw_point *p = NULL;
 	size_t n = 0, cap = 0, m = 0;
@@ -926,7 +963,8 @@ static void run_bw(struct run_result *rr, const struct run *r)
 			xgrow(&p, &cap, n + 1, sizeof(*p));
 			p[n++] = (struct bw_point){ .op = (enum coll_op)e->coll, .bytes = e->bytes,
 						    .busbw_gbps = (double)e->bytes / (double)(e->end - e->start) *
-								  coll_busbw_factor((enum coll_op)e->coll, rr->gpus) };
+								  coll_busbw_factor((enum coll_op)e->coll,
+										    coll_nranks(trial, e, rr->gpus)) };
 		}
 	}
 	for (size_t i = 0; i < r->nnccl_tests; i++) {
@@ -1249,9 +1287,9 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	run_facts(rr, r);
 	run_link(rr, r);
 	rr->link_busbw_gbps = NAN;
-	run_bw(rr, r);
+	run_bw(rr, t, r);
 	nominal_link(rr);
-	run_comm(rr, r, &clk);
+	run_comm(rr, t, r, &clk);
 	run_precision(rr, r, memo);
 	run_imbalance(a, rr, &clk);
 	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : run_inferred_strategy(rr);

@@ -357,6 +357,15 @@ void gpu_events_sort(struct gpu_event *ev, size_t n)
 /* The event stays at 80 bytes: a trace holds millions of them. */
 _Static_assert(sizeof(struct gpu_event) <= 80, "struct gpu_event grew");
 
+static uint16_t group_push(struct trial *t, const struct process_group *g)
+{
+	if (t->ngroups >= UINT16_MAX)
+		return 0;
+	xgrow(&t->groups, &t->cap_groups, t->ngroups + 1, sizeof(*t->groups));
+	t->groups[t->ngroups++] = *g;
+	return (uint16_t)t->ngroups;
+}
+
 uint16_t trial_group(struct trial *t, const char *s, size_t n)
 {
 	const char *name;
@@ -365,13 +374,46 @@ uint16_t trial_group(struct trial *t, const char *s, size_t n)
 		return 0;
 	name = intern(&t->strings, s, n);
 	for (size_t i = 0; i < t->ngroups; i++)
-		if (t->groups[i] == name)
+		if (t->groups[i].name == name && t->groups[i].size < 0)
 			return (uint16_t)(i + 1);
-	if (t->ngroups >= UINT16_MAX)
+	return group_push(t, &(struct process_group){ .name = name, .size = -1 });
+}
+
+static bool same_members(const struct process_group *a, const struct process_group *b)
+{
+	if (a->size != b->size || a->nranks != b->nranks || !a->ranks != !b->ranks)
+		return false;
+	return !a->nranks || !memcmp(a->ranks, b->ranks, a->nranks * sizeof(*a->ranks));
+}
+
+uint16_t trial_group_add(struct trial *t, const struct process_group *g)
+{
+	struct process_group c;
+	int32_t *ranks = NULL;
+
+	if (!g->name || !*g->name)
 		return 0;
-	xgrow(&t->groups, &t->cap_groups, t->ngroups + 1, sizeof(*t->groups));
-	t->groups[t->ngroups++] = name;
-	return (uint16_t)t->ngroups;
+	if (g->size < 0 && !g->ranks)	/* nothing known but the name */
+		return trial_group(t, g->name, strlen(g->name));
+	c = (struct process_group){ .name = intern(&t->strings, g->name, strlen(g->name)),
+				    .desc = g->desc ? intern(&t->strings, g->desc, strlen(g->desc)) : NULL,
+				    .size = g->size >= 0 ? g->size : (int32_t)g->nranks,
+				    .ranks = g->ranks, .nranks = g->ranks ? g->nranks : 0 };
+	for (size_t i = 0; i < t->ngroups; i++)
+		if (t->groups[i].name == c.name && t->groups[i].size >= 0 &&
+		    same_members(&t->groups[i], &c))
+			return (uint16_t)(i + 1);
+	if (c.nranks) {
+		ranks = arena_alloc(&t->arena, c.nranks * sizeof(*ranks));
+		memcpy(ranks, c.ranks, c.nranks * sizeof(*ranks));
+	}
+	c.ranks = ranks;
+	return group_push(t, &c);
+}
+
+int32_t trial_group_size(const struct trial *t, uint16_t id)
+{
+	return id && id <= t->ngroups ? t->groups[id - 1].size : -1;
 }
 
 struct gpu_event *rank_add_event(struct rank *k)

@@ -324,6 +324,20 @@ struct run {
 	int32_t nsys_tables;		/* summary tables read (every report kind) */
 };
 
+/*
+ * A process group (issue 12): its name, and its members where the trace's
+ * distributedInfo.pg_config lists them. Groups of one name but other
+ * members (rank 0 alone in a 1-GPU run, ranks 0 and 1 in a 2-GPU run) are
+ * distinct entries.
+ */
+struct process_group {
+	const char *name;	/* interned "0", "tp"; never NULL */
+	const char *desc;	/* interned "default_pg"; NULL not given */
+	int32_t size;		/* ranks in the group; -1 unknown */
+	const int32_t *ranks;	/* its global ranks, in the trial's arena; NULL unknown */
+	size_t nranks;		/* entries of ranks */
+};
+
 enum hypothesis { HYP_UNSET, HYP_STEP_TIME, HYP_GLOBAL_BATCH, HYP_FEASIBILITY };
 enum question { Q_UNSET, Q_SINGLE_CONFIG, Q_HPARAM_SWEEP };
 
@@ -344,7 +358,7 @@ struct trial {
 	struct arena arena;	/* strings and small objects of the whole trial */
 	struct intern strings;	/* kernel names, op names, paths */
 	struct diags diags;	/* everything said about the inputs */
-	const char **groups;	/* process group names (interned); gpu_event.group - 1 indexes it */
+	struct process_group *groups;	/* gpu_event.group - 1 indexes it */
 	size_t ngroups, cap_groups;
 };
 
@@ -358,6 +372,16 @@ struct run *trial_find_run(struct trial *t, const char *name);	/* NULL if none *
  * matched: 1, 2, ... in first-seen order; 0 for an empty name or past 65535.
  */
 uint16_t trial_group(struct trial *t, const char *s, size_t n);
+/*
+ * The id of the group g describes (name, description, size and ranks, which
+ * are copied; a size of -1 with ranks is their count): an entry of the same
+ * name, size and ranks is reused, else one is added. A g with neither size
+ * nor ranks is trial_group() of its name. 0 when g has no name or past 65535
+ * groups.
+ */
+uint16_t trial_group_add(struct trial *t, const struct process_group *g);
+/* The size of group id; -1 when it is not known (id 0, or a name-only group). */
+int32_t trial_group_size(const struct trial *t, uint16_t id);
 
 /* The rank numbered `rank` of the run, added if absent (rank -1 always adds). */
 struct rank *run_rank(struct run *r, int32_t rank);

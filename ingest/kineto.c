@@ -1,5 +1,6 @@
 #include "ingest/kineto.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -37,6 +38,9 @@ enum ctn {
 	CT_DEVICES,	/* "deviceProperties": [ device, ... ] */
 	CT_DEVICE,
 	CT_DIST,	/* "distributedInfo" */
+	CT_PGCONFIG,	/* its "pg_config": [ group, ... ] */
+	CT_PG,		/* { "pg_name", "pg_desc", "pg_size", "ranks" } */
+	CT_PGRANKS,	/* the group's "ranks": [ 0, 1, ... ] */
 	CT_COUNT
 };
 
@@ -47,7 +51,8 @@ enum key {
 	K_EXTID, K_CORR, K_DEVICE, K_STREAM, K_BYTES, K_INTYPE, K_INDIMS, K_COLLNAME,
 	K_INNELEMS, K_OUTNELEMS, K_DTYPE, K_GROUP, K_PGNAME, K_PGID, K_ALLOC, K_RESERVED, K_DEVID, K_DEVTYPE,
 	K_ID, K_DNAME, K_MEM, K_CCMAJ, K_CCMIN, K_SMS,
-	K_RANK, K_WORLD, K_NCCLVER, K_BACKEND, K_PGCOUNT,
+	K_RANK, K_WORLD, K_NCCLVER, K_BACKEND, K_PGCOUNT, K_PGCONFIG,
+	K_PGNAME_CFG, K_PGDESC, K_PGSIZE, K_PGRANKS, K_SIZE,
 };
 
 /* Event categories, both the current names and the 2021 ones. */
@@ -64,6 +69,7 @@ struct pev {
 	int64_t in_nelems, out_nelems, group;
 	int64_t pg_id;		/* "Process Group ID" (April 2024 traces); -1 */
 	int64_t alloc, reserved, dev_id, dev_type;
+	int64_t size;		/* a ROCm runtime call's "size" (hipMemcpy bytes); -1 */
 	char ph;
 	uint8_t cat;		/* enum cat */
 	int64_t byte;		/* offset of the event in the file */
@@ -91,6 +97,16 @@ struct cpu_op {
 /* A runtime or driver call: where a correlation id was launched from. */
 struct launch {
 	int64_t ts, tid, ext, corr;
+	int64_t bytes;		/* the bytes a ROCm hipMemcpy/hipMemset call names; -1 */
+};
+
+/* A process group of distributedInfo.pg_config, as read. */
+struct pg_read {
+	const char *name, *desc;	/* interned; NULL not given */
+	int64_t size;		/* "pg_size"; -1 */
+	int32_t *ranks;		/* "ranks"; NULL none */
+	size_t nranks, cap_ranks;
+	bool bad_rank;		/* a rank that is no int32: the list is dropped */
 };
 
 struct kt {
@@ -110,6 +126,11 @@ struct kt {
 	bool bad_base;		/* it was given, but out of range */
 	int64_t rank, world, pg_count;	/* distributedInfo; -1 not given */
 	const char *nccl_version, *backend;	/* interned; NULL */
+	struct pg_read *pgs;	/* pg_config, in file order */
+	size_t npgs, cap_pgs;
+	bool has_pgs;		/* the trace gives pg_config (perhaps empty) */
+	const char **gnames;	/* the events' group names (interned); gpu_event.group - 1 */
+	size_t ngnames, cap_gnames;
 	struct gpu_event *gev;
 	size_t ngev, cap_gev;
 	struct cpu_op *ops;
@@ -264,7 +285,8 @@ static const struct keydef event_keys[] = {
 static const struct keydef arg_keys[] = {
 	NUM("External id", K_EXTID, ext, 0), NUM("correlation", K_CORR, corr, 0),
 	NUM("device", K_DEVICE, device, 0), NUM("stream", K_STREAM, stream, 0),
-	NUM("bytes", K_BYTES, bytes, 0), KEY("Input type", K_INTYPE), KEY("Input Dims", K_INDIMS),
+	NUM("bytes", K_BYTES, bytes, 0), NUM("size", K_SIZE, size, 0),
+	KEY("Input type", K_INTYPE), KEY("Input Dims", K_INDIMS),
 	KEY("Collective name", K_COLLNAME), KEY("dtype", K_DTYPE),
 	NUM("In msg nelems", K_INNELEMS, in_nelems, 0),
 	NUM("Out msg nelems", K_OUTNELEMS, out_nelems, 0),
@@ -285,12 +307,20 @@ static const struct keydef device_keys[] = {
 static const struct keydef dist_keys[] = {
 	KEY("rank", K_RANK), KEY("world_size", K_WORLD),
 	KEY("nccl_version", K_NCCLVER), KEY("backend", K_BACKEND), KEY("pg_count", K_PGCOUNT),
+	KEY("pg_config", K_PGCONFIG),
+	{ NULL, 0, 0, 0 }
+};
+
+/* A pg_config entry; the April 2024 layout has "uid" instead of "pg_desc" (not read). */
+static const struct keydef pg_keys[] = {
+	KEY("pg_name", K_PGNAME_CFG), KEY("pg_desc", K_PGDESC), KEY("pg_size", K_PGSIZE),
+	KEY("ranks", K_PGRANKS),
 	{ NULL, 0, 0, 0 }
 };
 
 static const struct keydef *const keys_of[CT_COUNT] = {
 	[CT_ROOT] = root_keys, [CT_EVENT] = event_keys, [CT_ARGS] = arg_keys,
-	[CT_DEVICE] = device_keys, [CT_DIST] = dist_keys,
+	[CT_DEVICE] = device_keys, [CT_DIST] = dist_keys, [CT_PG] = pg_keys,
 };
 
 /* Which container opens where: anything not listed is skipped. */
@@ -310,6 +340,9 @@ static const struct {
 	{ CT_ARGS, K_INDIMS, false, CT_INDIMS },
 	{ CT_INDIMS, K_NONE, false, CT_INDIMS },	/* one shape per input */
 	{ CT_DEVICES, K_NONE, true, CT_DEVICE },
+	{ CT_DIST, K_PGCONFIG, false, CT_PGCONFIG },
+	{ CT_PGCONFIG, K_NONE, true, CT_PG },
+	{ CT_PG, K_PGRANKS, false, CT_PGRANKS },
 };
 
 static const struct {
@@ -347,7 +380,7 @@ static void pev_reset(struct pev *e, int64_t byte)
 	e->ts = e->dur = UNSET;
 	e->pid = e->tid = e->ext = e->corr = e->device = e->stream = e->bytes = -1;
 	e->in_nelems = e->out_nelems = e->group = e->pg_id = -1;
-	e->alloc = e->reserved = e->dev_id = e->dev_type = -1;
+	e->alloc = e->reserved = e->dev_id = e->dev_type = e->size = -1;
 	e->ph = 0;
 	e->cat = C_OTHER;
 	e->byte = byte;
@@ -374,9 +407,25 @@ static int16_t clamp16(int64_t v)
 	return v < 0 || v > INT16_MAX ? -1 : (int16_t)v;
 }
 
+/* The trace's own id (1, 2, ...) of the group named s[0..n); 0 past 65535. */
+static uint16_t local_group(struct kt *k, const char *s, size_t n)
+{
+	const char *name = intern(&k->ctx->trial->strings, s, n);
+
+	for (size_t i = 0; i < k->ngnames; i++)
+		if (k->gnames[i] == name)
+			return (uint16_t)(i + 1);
+	if (k->ngnames >= UINT16_MAX)
+		return 0;
+	xgrow(&k->gnames, &k->cap_gnames, k->ngnames + 1, sizeof(*k->gnames));
+	k->gnames[k->ngnames++] = name;
+	return (uint16_t)k->ngnames;
+}
+
 /*
  * The event's process group: its "Process Group Name", else its numeric
  * "Process Group ID" written the same way ("0"), so both layouts agree.
+ * The id is the trace's own until finish() makes it the trial's.
  */
 static uint16_t group_of(struct kt *k, const struct pev *e)
 {
@@ -384,11 +433,11 @@ static uint16_t group_of(struct kt *k, const struct pev *e)
 	int n;
 
 	if (e->pg.len)
-		return trial_group(k->ctx->trial, e->pg.data, e->pg.len);
+		return local_group(k, e->pg.data, e->pg.len);
 	if (e->pg_id < 0)
 		return 0;
 	n = snprintf(num, sizeof(num), "%lld", (long long)e->pg_id);
-	return trial_group(k->ctx->trial, num, (size_t)n);
+	return local_group(k, num, (size_t)n);
 }
 
 /* Communication kernels: collective and dtype from the name, then the args. */
@@ -508,7 +557,7 @@ static void on_launch(struct kt *k, struct pev *e)
 		return;
 	xgrow(&k->launches, &k->cap_launch, k->nlaunch + 1, sizeof(*k->launches));
 	k->launches[k->nlaunch++] = (struct launch){
-		.ts = e->ts, .tid = e->tid, .ext = e->ext, .corr = e->corr,
+		.ts = e->ts, .tid = e->tid, .ext = e->ext, .corr = e->corr, .bytes = e->size,
 	};
 }
 
@@ -638,6 +687,39 @@ static void dist_number(struct kt *k, const char *s, size_t n)
 		k->pg_count = v;
 }
 
+/* The pg_config entry being read: the last one opened. */
+static struct pg_read *cur_pg(struct kt *k)
+{
+	assert(k->npgs > 0);
+	return &k->pgs[k->npgs - 1];
+}
+
+/* A number inside a pg_config entry: its size, a rank, or a numeric name. */
+static void pg_number(struct kt *k, const char *s, size_t n)
+{
+	struct pg_read *g = cur_pg(k);
+	int64_t v;
+
+	if (top(k) == CT_PG && k->key == K_PGNAME_CFG) {
+		g->name = intern(&k->ctx->trial->strings, s, n);
+		return;
+	}
+	if (dec_scaled(s, n, 0, &v) < 0)
+		v = -1;
+	if (top(k) == CT_PG && k->key == K_PGSIZE) {
+		g->size = v >= 0 && v <= INT32_MAX ? v : -1;
+		return;
+	}
+	if (top(k) != CT_PGRANKS)
+		return;
+	if (v < 0 || v > INT32_MAX) {
+		g->bad_rank = true;
+		return;
+	}
+	xgrow(&g->ranks, &g->cap_ranks, g->nranks + 1, sizeof(*g->ranks));
+	g->ranks[g->nranks++] = (int32_t)v;
+}
+
 static void base_number(struct kt *k, const char *s, size_t n)
 {
 	int64_t v;
@@ -676,6 +758,8 @@ static int cb_number(void *ctx, const char *s, size_t n)
 		base_number(k, s, n);
 	else if (top(k) == CT_DIST)
 		dist_number(k, s, n);
+	else if (top(k) == CT_PG || top(k) == CT_PGRANKS)
+		pg_number(k, s, n);
 	d = current_key(k);
 	t = target_of(k, top(k));
 	if (d && d->off >= 0 && t && dec_scaled(s, n, d->shift, &v) == 0)
@@ -728,7 +812,11 @@ static void add_input_type(struct kt *k, const char *s, size_t n)
 
 static void args_string(struct kt *k, const char *s, size_t n)
 {
-	if (k->key == K_COLLNAME)
+	int64_t v;
+
+	if ((k->key == K_SIZE || k->key == K_BYTES) && dec_scaled(s, n, 0, &v) == 0)
+		*(k->key == K_SIZE ? &k->ev.size : &k->ev.bytes) = v;	/* ROCm: "size": "2560" */
+	else if (k->key == K_COLLNAME)
 		set_buf(&k->ev.coll, s, n);
 	else if (k->key == K_DTYPE)
 		set_buf(&k->ev.dtype, s, n);
@@ -770,6 +858,11 @@ static int cb_string(void *ctx, const unsigned char *us, size_t n)
 		break;
 	case CT_DIST:
 		dist_string(k, s, n);
+		break;
+	case CT_PG:
+		if (k->key == K_PGNAME_CFG || k->key == K_PGDESC)
+			*(k->key == K_PGNAME_CFG ? &cur_pg(k)->name : &cur_pg(k)->desc) =
+				intern(&k->ctx->trial->strings, s, n);
 		break;
 	}
 	return 1;
@@ -816,6 +909,11 @@ static void push(struct kt *k, bool map)
 		}
 	}
 	k->has_devs |= child == CT_DEVICES;
+	k->has_pgs |= child == CT_PGCONFIG;
+	if (child == CT_PG) {
+		xgrow(&k->pgs, &k->cap_pgs, k->npgs + 1, sizeof(*k->pgs));
+		k->pgs[k->npgs++] = (struct pg_read){ .size = -1 };
+	}
 	if (child == CT_INDIMS)
 		add_dims(k, "[", 1);
 	if (k->depth < MAX_DEPTH)
@@ -1187,6 +1285,8 @@ static void link_events(struct kt *k)
 		if (!imap_get(&l.by_corr, g->correlation, &li))
 			continue;
 		la = &k->launches[li];
+		if (g->kind != EV_KERNEL && g->bytes < 0)
+			g->bytes = la->bytes;	/* ROCm: the hipMemcpy's "size" */
 		g->step = (int32_t)step_at(l.cpu_steps, l.ncpu_steps, la->ts);
 		o = op_of_launch(k, &l.by_ext, la);
 		if (!o)
@@ -1198,6 +1298,40 @@ static void link_events(struct kt *k)
 			comm_from_op(g, k, o);
 	}
 	links_release(&l);
+}
+
+/* The first pg_config entry named name (interned); NULL when none is. */
+static const struct pg_read *pg_named(const struct kt *k, const char *name)
+{
+	for (size_t i = 0; i < k->npgs; i++)
+		if (k->pgs[i].name == name)
+			return &k->pgs[i];
+	return NULL;
+}
+
+/*
+ * Makes the events' group ids, the trace's own so far, the trial's: a group
+ * that pg_config lists is known with its size and ranks, any other by its
+ * name alone.
+ */
+static void resolve_groups(struct kt *k)
+{
+	struct trial *t = k->ctx->trial;
+	uint16_t *id = xmalloc((k->ngnames + 1) * sizeof(*id));
+
+	id[0] = 0;
+	for (size_t i = 0; i < k->ngnames; i++) {
+		const struct pg_read *p = pg_named(k, k->gnames[i]);
+		bool ranks = p && p->nranks && !p->bad_rank;
+
+		id[i + 1] = p ? trial_group_add(t, &(struct process_group){
+				.name = p->name, .desc = p->desc, .size = (int32_t)p->size,
+				.ranks = ranks ? p->ranks : NULL, .nranks = ranks ? p->nranks : 0 }) :
+			trial_group(t, k->gnames[i], strlen(k->gnames[i]));
+	}
+	for (size_t i = 0; i < k->ngev; i++)
+		k->gev[i].group = k->gev[i].group <= k->ngnames ? id[k->gev[i].group] : 0;
+	free(id);
 }
 
 /* Moves src's elements to the end of dst, handing the array over when dst is empty. */
@@ -1310,6 +1444,45 @@ static void describe_devices(struct kt *k)
 	}
 }
 
+/* Ranks as ranges: "0-3, 8, 10-11". */
+static void ranks_text(struct buf *b, const int32_t *r, size_t n)
+{
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && r[j] == r[j - 1] + 1; j++)
+			;
+		buf_addf(b, "%s%d", i ? ", " : "", (int)r[i]);
+		if (j - i > 1)
+			buf_addf(b, "-%d", (int)r[j - 1]);
+	}
+}
+
+/* pg_config: each group's name, description, size and ranks; null without it. */
+static void describe_groups(struct kt *k)
+{
+	struct ingest_ctx *c = k->ctx;
+	struct info *arr;
+	struct buf b;
+
+	if (!k->has_pgs) {
+		info_null(c->arena, c->info, "groups");
+		return;
+	}
+	arr = info_arr(c->arena, c->info, "groups");
+	buf_init(&b, 0);
+	for (size_t i = 0; i < k->npgs; i++) {
+		const struct pg_read *p = &k->pgs[i];
+		struct info *o = info_obj(c->arena, arr, NULL);
+
+		buf_reset(&b);
+		ranks_text(&b, p->ranks, p->nranks);
+		info_str(c->arena, o, "name", p->name);
+		info_str(c->arena, o, "description", p->desc);
+		info_i64_or_null(c, o, "size", p->size);
+		info_str(c->arena, o, "ranks", p->nranks && !p->bad_rank ? b.data : NULL);
+	}
+	buf_release(&b);
+}
+
 static int cmp_int64p(const void *pa, const void *pb)
 {
 	return cmp_i64(*(const int64_t *)pa, *(const int64_t *)pb);
@@ -1352,6 +1525,7 @@ static void describe(struct kt *k, const struct rank *rk, size_t steps_from,
 	info_str(c->arena, c->info, "nccl_version", k->nccl_version);
 	info_str(c->arena, c->info, "backend", k->backend);
 	info_i64_or_null(c, c->info, "process_groups", k->pg_count);
+	describe_groups(k);
 }
 
 static int64_t count_comm(const struct kt *k)
@@ -1380,6 +1554,7 @@ static int kt_finish(void *st)
 		diag_warn(k->ctx->diags, "bad-base", &pos,
 			  "\"baseTimeNanoseconds\" is out of range: times are kept relative");
 	link_events(k);
+	resolve_groups(k);
 	comm = count_comm(k);
 	if (!k->ngev && k->events && ret == 0 && !k->failed)
 		diag_warn(k->ctx->diags, "cpu-only", &pos,
@@ -1418,6 +1593,10 @@ static void kt_free(void *st)
 	free(k->steps);
 	free(k->mem);
 	free(k->devs);
+	for (size_t i = 0; i < k->npgs; i++)
+		free(k->pgs[i].ranks);
+	free(k->pgs);
+	free(k->gnames);
 	free(k);
 }
 

@@ -2,8 +2,10 @@
  * kineto: the reader of PyTorch profiler (Kineto) Chrome traces, `.json` or
  * `.json.gz`, streamed through yajl's push parser. It fills one rank of the
  * run: GPU work (kernels, memcpy, memset) with the CPU op and ProfilerStep
- * of its launch, step marks, [memory] samples and the rank's own device,
- * and says in ctx->info what it read.
+ * of its launch, step marks, [memory] samples and the rank's own device;
+ * each collective's process group, with its size and ranks where
+ * distributedInfo.pg_config lists them, goes to the trial's group table
+ * (trial_group_add()). It says in ctx->info what it read.
  *
  * Memory grows with the events kept (growable arrays, interned names),
  * never with the size of the file: no tree of the JSON is built.

@@ -149,12 +149,13 @@ static void dump_rank(struct buf *b, const struct rank *k)
 	for (size_t i = 0; i < k->nev; i++) {
 		const struct gpu_event *e = &k->ev[i];
 
-		buf_addf(b, "ev %lld %lld %s op=%s in=%s dims=%s c=%lld b=%lld s=%d d=%d st=%d %d%d%d%d\n",
+		buf_addf(b, "ev %lld %lld %s op=%s in=%s dims=%s c=%lld b=%lld s=%d d=%d st=%d g=%d "
+			 "%d%d%d%d\n",
 			 (long long)e->start, (long long)e->end, e->name, e->op ? e->op : "-",
 			 e->input_types ? e->input_types : "-", e->input_dims ? e->input_dims : "-",
 			 (long long)e->correlation,
 			 (long long)e->bytes, (int)e->stream, (int)e->device, (int)e->step,
-			 e->kind, e->cls, e->dtype, e->coll);
+			 (int)e->group, e->kind, e->cls, e->dtype, e->coll);
 	}
 	for (size_t i = 0; i < k->nsteps; i++)
 		buf_addf(b, "step %lld %lld %lld %d\n", (long long)k->steps[i].number,
@@ -164,6 +165,14 @@ static void dump_rank(struct buf *b, const struct rank *k)
 		buf_addf(b, "mem %lld %lld %lld %d\n", (long long)k->mem[i].ts,
 			 (long long)k->mem[i].allocated, (long long)k->mem[i].reserved,
 			 (int)k->mem[i].device);
+}
+
+static void dump_group(struct buf *b, const struct process_group *g)
+{
+	buf_addf(b, "group %s %s %d", g->name, g->desc ? g->desc : "-", (int)g->size);
+	for (size_t i = 0; i < g->nranks; i++)
+		buf_addf(b, "%c%d", i ? ',' : ' ', (int)g->ranks[i]);
+	buf_addch(b, '\n');
 }
 
 /* The info tree as text: the test's own, so that it depends on no renderer. */
@@ -227,6 +236,8 @@ static char *digest(const char *data, size_t len, size_t chunk)
 	buf_init(&b, 0);
 	for (size_t i = 0; i < r->nranks; i++)
 		dump_rank(&b, &r->ranks[i]);
+	for (size_t i = 0; i < t->ngroups; i++)
+		dump_group(&b, &t->groups[i]);
 	dump_info(&b, ctx.info);
 	for (size_t i = 0; i < t->diags.count; i++) {
 		buf_addch(&b, '\n');
@@ -369,7 +380,7 @@ static void test_era_frac(void **state)
 	/* its process group: record_param_comms' numeric "Process Group ID" 0, as "0" */
 	assert_int_equal(e->group, 1);
 	assert_int_equal(l->t->ngroups, 1);
-	assert_string_equal(l->t->groups[0], "0");
+	assert_string_equal(l->t->groups[0].name, "0");
 	e = find_event(k, "triton_poi_fused_1");	/* one of two kernels of a graph launch */
 	assert_int_equal(e->correlation, 22);
 	assert_int_equal(e->step, 3);
@@ -419,7 +430,7 @@ static void test_era_base(void **state)
 	assert_string_equal(e->op, "c10d::_allgather_base_impl");
 	assert_int_equal(e->step, 10);
 	assert_int_equal(e->group, 1);	/* "Process Group Name" of its record_param_comms */
-	assert_string_equal(l->t->groups[0], "0");
+	assert_string_equal(l->t->groups[0].name, "0");
 	e = find_event(k, "ncclSymkDevKernel_AllReduce_RSxLD_AGxST_bf16");
 	assert_int_equal(e->coll, COLL_ALLREDUCE);
 	assert_int_equal(e->dtype, DT_BF16);
@@ -458,7 +469,7 @@ static void test_chunks(void **state)
 {
 	static const char *const files[] = { "era-2021.json", "era-frac.json", "era-base.json",
 					     "deep.json", "invalid.json", "bare.json",
-					     "edge-times.json" };
+					     "edge-times.json", "pg-config.json", "pg-after.json" };
 	char path[4096];
 
 	(void)state;
@@ -664,6 +675,136 @@ static void test_duplicate_rank(void **state)
 	trial_free(t);
 }
 
+/* ---- process groups (pg_config) and ROCm copy sizes ---- */
+
+/* The group of the communication kernel named name. */
+static const struct process_group *group_of_kernel(const struct trace_loaded *l, const char *name)
+{
+	const struct gpu_event *e = find_event(&l->r->ranks[0], name);
+
+	assert_true(e->group > 0 && e->group <= l->t->ngroups);
+	return &l->t->groups[e->group - 1];
+}
+
+/*
+ * pg_config before traceEvents: each kernel's "Process Group Name" finds
+ * its group with size and ranks; a name pg_config lacks is known by name
+ * alone; a rank list with a negative rank is dropped, its size kept.
+ */
+static void test_pg_config(void **state)
+{
+	char path[4096];
+	struct trace_loaded *l;
+	const struct process_group *g;
+	const struct info *groups, *o;
+	const struct rank *k;
+
+	(void)state;
+	data_path(path, sizeof(path), "pg-config.json");
+	l = trace_load(path);
+	k = &l->r->ranks[0];
+	assert_int_equal(k->rank, 3);
+	g = group_of_kernel(l, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL");
+	assert_string_equal(g->name, "1");
+	assert_string_equal(g->desc, "tp");
+	assert_int_equal(g->size, 2);
+	assert_int_equal(g->nranks, 2);
+	assert_int_equal(g->ranks[0], 2);
+	assert_int_equal(g->ranks[1], 3);
+	g = group_of_kernel(l, "ncclDevKernel_AllGather_RING_LL");
+	assert_string_equal(g->name, "0");
+	assert_string_equal(g->desc, "default_pg");
+	assert_int_equal(g->size, 4);
+	assert_int_equal(g->nranks, 4);
+	g = group_of_kernel(l, "ncclDevKernel_SendRecv_Sum_i8_RING_SIMPLE");
+	assert_string_equal(g->name, "9");	/* not in pg_config */
+	assert_int_equal(g->size, -1);
+	assert_null(g->ranks);
+	g = group_of_kernel(l, "ncclDevKernel_Broadcast_RING_LL");
+	assert_string_equal(g->name, "3");
+	assert_int_equal(g->size, 2);
+	assert_null(g->ranks);	/* [-1, 3] */
+	assert_int_equal(l->t->ngroups, 4);	/* "2" (pp) has no collective here */
+	/* inspect: all four, as pg_config lists them; the nested "extra" is not read */
+	groups = info_get(l->f.info, "groups");
+	assert_int_equal(groups->type, INFO_ARR);
+	o = groups->child;
+	assert_string_equal(info_get(o, "name")->v.s, "0");
+	assert_string_equal(info_get(o, "description")->v.s, "default_pg");
+	assert_int_equal(info_i(o, "size"), 4);
+	assert_string_equal(info_get(o, "ranks")->v.s, "0-3");
+	o = o->next->next;
+	assert_string_equal(info_get(o, "name")->v.s, "2");
+	assert_int_equal(info_i(o, "size"), 2);
+	assert_string_equal(info_get(o, "ranks")->v.s, "1, 3");
+	o = o->next;
+	assert_string_equal(info_get(o, "name")->v.s, "3");
+	assert_int_equal(info_get(o, "ranks")->type, INFO_NULL);
+	assert_null(o->next);
+	assert_int_equal(info_i(l->f.info, "process_groups"), 4);
+	/* copies: the launching call's "size" where the copy has no "bytes" (ROCm) */
+	assert_int_equal(find_event(k, "Memcpy HtoD (Host -> Device)")->bytes, 4096);
+	assert_int_equal(find_event(k, "Memset (Device)")->bytes, 512);
+	assert_int_equal(find_event(k, "Memcpy DtoD (Device -> Device)")->bytes, 100);
+	assert_int_equal(find_event(k, "Memcpy DtoH (Device -> Host)")->bytes, -1);	/* "0x10" */
+	assert_int_equal(l->t->diags.count, 0);
+	trace_unload(l);
+}
+
+/*
+ * The April 2024 layout: distributedInfo after traceEvents, "uid" for
+ * "pg_desc", a numeric pg_name, and "Process Group ID" on record_param_comms.
+ */
+static void test_pg_after(void **state)
+{
+	char path[4096];
+	struct trace_loaded *l;
+	const struct process_group *g;
+	const struct info *o;
+
+	(void)state;
+	data_path(path, sizeof(path), "pg-after.json");
+	l = trace_load(path);
+	g = group_of_kernel(l, "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)");
+	assert_string_equal(g->name, "0");
+	assert_null(g->desc);
+	assert_int_equal(g->size, 2);
+	assert_int_equal(g->nranks, 2);
+	g = group_of_kernel(l, "ncclKernel_Broadcast_RING_LL_Sum_int8_t(ncclDevComm*, unsigned long, ncclWork*)");
+	assert_string_equal(g->name, "1");
+	assert_int_equal(g->size, 1);
+	assert_int_equal(g->ranks[0], 1);
+	o = info_get(l->f.info, "groups")->child->next;
+	assert_string_equal(info_get(o, "name")->v.s, "1");
+	assert_int_equal(info_get(o, "description")->type, INFO_NULL);
+	assert_string_equal(info_get(o, "ranks")->v.s, "1");
+	trace_unload(l);
+}
+
+/* Group "0" of two traces with other members: two entries of the trial, not one. */
+static void test_pg_two_traces(void **state)
+{
+	char path[4096];
+	struct trial *t = trial_new();
+	struct run *r = trial_add_run(t, "run", ".");
+	struct arena a = ARENA_INIT;
+	struct ingest_file f;
+	size_t zeros = 0;
+
+	(void)state;
+	data_path(path, sizeof(path), "pg-config.json");
+	assert_int_equal(ingest_file(t, r, path, &a, &f), 0);
+	data_path(path, sizeof(path), "pg-after.json");
+	assert_int_equal(ingest_file(t, r, path, &a, &f), 0);
+	assert_int_equal(ingest_file(t, r, path, &a, &f), 0);	/* the same members again */
+	for (size_t i = 0; i < t->ngroups; i++)
+		zeros += !strcmp(t->groups[i].name, "0");
+	assert_int_equal(zeros, 2);
+	assert_int_equal(t->ngroups, 6);	/* 1, 0 (4 ranks), 9, 3; then 0 (2 ranks), 1 (1 rank) */
+	arena_release(&a);
+	trial_free(t);
+}
+
 /* ---- real traces ---- */
 
 struct truth {
@@ -674,24 +815,31 @@ struct truth {
 	int64_t in_step;	/* GPU events whose launch lies in a CPU ProfilerStep */
 	int64_t first;		/* start of the first GPU event, ns; -1 none */
 	int64_t comm_bytes;	/* sum of the communication kernels' message bytes */
+	int64_t copy_bytes;	/* sum of memcpy and memset bytes (ROCm: the hipMemcpy's "size") */
+	int64_t groups;		/* pg_config entries; -1 none */
+	int64_t comm_sized;	/* communication kernels whose group pg_config sizes */
+	int64_t group_size;	/* that size when they share one; -1 */
 };
 
 /*
  * Computed once by tests/data/kineto/truth.py (Python's json module over the
  * whole file, Decimal for the times), independently of this reader:
  *   python3 tests/data/kineto/truth.py ../shared/realdata/kineto_trace/ *.json.gz
- * (-1: the trace does not say)
+ * (-1: the trace does not say). The MI250 trace's 5120 copy bytes are its two
+ * HtoD copies, whose own args carry no size, at the "size": "2560" of the
+ * hipMemcpyWithStream each was launched by; nccl_data's 21 collectives run
+ * in pg_config's group "0" of pg_size 2.
  */
 static const struct truth truths[] = {
-	{ "hta__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz", 14, 2, 0, 70, 21, 0, 0, 2, 0, -1, -1, "AMD Radeon Graphics", 16, 1739836029603454206LL, 0 },
-	{ "hta__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 0, 0, 0, 4, 0, 0, 0, 1, 0, 34, 300, NULL, 0, -1, 0 },
-	{ "hta__critical_path__cuda_event_sync__event_sync_trace.json.gz", 4, 1, 0, 10, 12, 0, 0, 1, 0, 0, -1, "NVIDIA A100-PG509-200", 5, 1707417525512145000LL, 0 },
-	{ "hta__nccl_parser_config__nccl_data.json.gz", 2700, 960, 114, 14346, 8740, 0, 21, 3, 0, 0, 2, "NVIDIA A100-PG509-200", 3774, 1716423322422880181LL, 307323096 },
-	{ "hta__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", 4350, 1600, 145, 23910, 15329, 0, 0, 5, 0, 0, 1, "Tesla V100-SXM2-32GB", 6095, 1712195495505582988LL, 0 },
-	{ "hta__trace_compare__base__base.json.gz", 6, 6, 6, 6, 5, 0, 0, 2, 0, 1, -1, NULL, 2, 1661938466265125000LL, 0 },
-	{ "hta__trace_filter__sampled_rank-0.json.gz", 1154, 40, 10, 2329, 1204, 0, 10, 2, 0, 0, 128, NULL, 1204, 1682725898082228000LL, 0 },
-	{ "hta__trace_filter__sampled_rank-1.json.gz", 1104, 40, 10, 2302, 1154, 0, 10, 2, 0, 1, 128, NULL, 1154, 1682725898082381000LL, 0 },
-	{ "hta__triton_example__triton_example.json.gz", 1, 0, 0, 3, 1, 1, 0, 1, 0, -1, -1, "NVIDIA A100-PG509-200", 1, 1730156791097444592LL, 0 },
+	{ "hta__amd_trace__mi250_minitoy_train_ROCm6_2_kineto.json.gz", 14, 2, 0, 70, 21, 0, 0, 2, 0, -1, -1, "AMD Radeon Graphics", 16, 1739836029603454206LL, 0, 5120, -1, 0, -1 },
+	{ "hta__cpu_only__rank-34.Jul_15_10_52_41.1074.pt.trace.json.gz", 0, 0, 0, 4, 0, 0, 0, 1, 0, 34, 300, NULL, 0, -1, 0, 0, 11, 0, -1 },
+	{ "hta__critical_path__cuda_event_sync__event_sync_trace.json.gz", 4, 1, 0, 10, 12, 0, 0, 1, 0, 0, -1, "NVIDIA A100-PG509-200", 5, 1707417525512145000LL, 0, 1, -1, 0, -1 },
+	{ "hta__nccl_parser_config__nccl_data.json.gz", 2700, 960, 114, 14346, 8740, 0, 21, 3, 0, 0, 2, "NVIDIA A100-PG509-200", 3774, 1716423322422880181LL, 307323096, 716464101, 1, 21, 2 },
+	{ "hta__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz", 4350, 1600, 145, 23910, 15329, 0, 0, 5, 0, 0, 1, "Tesla V100-SXM2-32GB", 6095, 1712195495505582988LL, 0, 799910160, 1, 0, -1 },
+	{ "hta__trace_compare__base__base.json.gz", 6, 6, 6, 6, 5, 0, 0, 2, 0, 1, -1, NULL, 2, 1661938466265125000LL, 0, 9777180, -1, 0, -1 },
+	{ "hta__trace_filter__sampled_rank-0.json.gz", 1154, 40, 10, 2329, 1204, 0, 10, 2, 0, 0, 128, NULL, 1204, 1682725898082228000LL, 0, 222097863, -1, 0, -1 },
+	{ "hta__trace_filter__sampled_rank-1.json.gz", 1104, 40, 10, 2302, 1154, 0, 10, 2, 0, 1, 128, NULL, 1154, 1682725898082381000LL, 0, 3362442928, -1, 0, -1 },
+	{ "hta__triton_example__triton_example.json.gz", 1, 0, 0, 3, 1, 1, 0, 1, 0, -1, -1, "NVIDIA A100-PG509-200", 1, 1730156791097444592LL, 0, 0, -1, 0, -1 },
 };
 
 static void test_real(void **state)
@@ -701,7 +849,9 @@ static void test_real(void **state)
 	struct trace_loaded *l;
 	const struct info *ev;
 	const struct rank *k;
-	int64_t in_step = 0, comm_bytes = 0;
+	int64_t in_step = 0, comm_bytes = 0, copy_bytes = 0, comm_sized = 0, group_size = -1;
+	const struct info *groups;
+	int64_t ngroups = 0;
 
 	real_path(path, sizeof(path), w->file);
 	l = trace_load(path);
@@ -732,9 +882,23 @@ static void test_real(void **state)
 		in_step += k->ev[i].step >= 0;
 		if (k->ev[i].cls == EVC_COMM && k->ev[i].bytes > 0)
 			comm_bytes += k->ev[i].bytes;
+		if (k->ev[i].kind != EV_KERNEL && k->ev[i].bytes > 0)
+			copy_bytes += k->ev[i].bytes;
+		if (k->ev[i].cls == EVC_COMM && trial_group_size(l->t, k->ev[i].group) > 0) {
+			int32_t n = trial_group_size(l->t, k->ev[i].group);
+
+			group_size = !comm_sized++ || group_size == n ? n : -1;
+		}
 	}
 	assert_int_equal(in_step, w->in_step);
 	assert_int_equal(comm_bytes, w->comm_bytes);
+	assert_int_equal(copy_bytes, w->copy_bytes);
+	assert_int_equal(comm_sized, w->comm_sized);
+	assert_int_equal(group_size, w->group_size);
+	groups = info_get(l->f.info, "groups");
+	for (const struct info *g = groups->child; g; g = g->next)
+		ngroups++;
+	assert_int_equal(groups->type == INFO_NULL ? -1 : ngroups, w->groups);
 	assert_int_equal(k->nev ? k->ev[0].start : -1, w->first);
 	assert_int_equal(l->t->diags.errors, 0);
 	trace_unload(l);
@@ -800,7 +964,7 @@ static void test_real_nccl(void **state)
 		bcast_f32 += e->coll == COLL_BROADCAST && e->dtype == DT_FP32;
 		bcast_i64 += e->coll == COLL_BROADCAST && e->dtype == DT_INT64;
 		with_op += e->op && !strcmp(e->op, "record_param_comms");
-		in_group += e->group && !strcmp(l->t->groups[e->group - 1], "0");
+		in_group += e->group && !strcmp(l->t->groups[e->group - 1].name, "0");
 	}
 	/*
 	 * python3, Counter of (name, args dtype) over the nccl kernels: 15
@@ -837,6 +1001,9 @@ int main(void)
 		cmocka_unit_test(test_real_nccl),
 		cmocka_unit_test(test_bare_array),
 		cmocka_unit_test(test_edge_times),
+		cmocka_unit_test(test_pg_config),
+		cmocka_unit_test(test_pg_after),
+		cmocka_unit_test(test_pg_two_traces),
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]), NREAL = sizeof(truths) / sizeof(truths[0]) };
 	struct CMUnitTest tests[NFIXED + NREAL];

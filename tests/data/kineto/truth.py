@@ -50,11 +50,23 @@ def main(path):
     comm_bytes = sum(max(e['args'].get('In msg nelems', 0), e['args'].get('Out msg nelems', 0)) *
                      {'Float': 4, 'BFloat16': 2, 'Half': 2, 'Double': 8, 'Long': 8, 'Int': 4, 'Char': 1, 'Byte': 1}.get(e['args'].get('dtype'), 0)
                      for e in comm)
-    print('{ "%s", %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %s, %d, %s, %d },' % (
+    # copies: their own "bytes", else the launching call's "size" (ROCm hipMemcpy, a string)
+    size_of = {e['args']['correlation']: int(e['args']['size']) for e in X
+               if e.get('cat') in ('cuda_runtime', 'cuda_driver') and 'correlation' in e.get('args', {})
+               and str(e['args'].get('size', '')).isdigit()}
+    copy_bytes = sum(e['args']['bytes'] if 'bytes' in e['args'] else size_of.get(e['args'].get('correlation'), 0)
+                     for e in gpu if e.get('cat') != 'kernel')
+    # pg_config: its entries; the comm kernels whose own group name it lists, and their pg_size
+    pgs = dist.get('pg_config')
+    size = {str(g['pg_name']): g['pg_size'] for g in pgs or []}
+    names = [e['args'].get('Process Group Name', str(e['args'].get('Process Group ID', ''))) for e in comm]
+    sized = [size[n] for n in names if n in size]
+    print('{ "%s", %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %d, %s, %d, %s, %d, %d, %d, %d, %d },' % (
         path.split('/')[-1], cnt['kernel'], cnt['gpu_memcpy'], cnt['gpu_memset'], cnt['cpu_op'],
         cnt['cuda_runtime'], cnt['cuda_driver'], len(comm), len(steps), len(mem),
         dist.get('rank', -1), dist.get('world_size', -1), '"%s"' % name if name else 'NULL',
-        in_step, '%dLL' % first if first is not None else '-1', comm_bytes))
+        in_step, '%dLL' % first if first is not None else '-1', comm_bytes, copy_bytes,
+        len(pgs) if pgs is not None else -1, len(sized), sized[0] if len(set(sized)) == 1 else -1))
 
 for p in sys.argv[1:]:
     main(p)
