@@ -137,6 +137,14 @@ struct fact_i64 { int64_t v; bool set; struct srcpos src; };
 struct fact_f64 { double v; bool set; struct srcpos src; };
 struct fact_str { const char *v; struct srcpos src; };	/* v == NULL: unset */
 
+/* An NCCL_* variable as the NCCL log echoes it ("NCCL_P2P_DISABLE set by environment to 1"). */
+#define NCCL_MAX_SETTINGS 32
+struct nccl_setting {
+	const char *name;	/* interned "NCCL_P2P_DISABLE" */
+	const char *value;	/* interned "1", as printed (a trailing '.' dropped) */
+	struct srcpos src;	/* where it was first echoed */
+};
+
 /* What a run says about itself: once from its manifest, once from its logs. */
 struct run_facts {
 	struct fact_i64 gpus;
@@ -292,6 +300,9 @@ struct run {
 	struct fact_f64 train_samples_per_s;	/* the trainer's own samples/s over the run */
 	/* --- the software stack (ingest/collect_env.c, issue 5) --- */
 	struct env_info env;
+	/* --- NCCL_* settings the NCCL log echoes (ingest/nccl_log.c, issue 12) --- */
+	struct nccl_setting nccl_env[NCCL_MAX_SETTINGS];	/* in order first seen */
+	size_t nnccl_env;
 };
 
 enum hypothesis { HYP_UNSET, HYP_STEP_TIME, HYP_GLOBAL_BATCH, HYP_FEASIBILITY };
