@@ -1,6 +1,7 @@
 #include "ingest/nccl_log.h"
 
 #include "core/pattern.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,23 @@ static const struct path_kind {
 	{ "NVL", "nvlink" }, { "NVB", "nvlink" }, { "C2C", "nvlink" },
 	{ "PIX", "pcie" }, { "PXB", "pcie" }, { "PXN", "pcie" }, { "PHB", "pcie" }, { "SYS", "pcie" },
 };
+
+/*
+ * NCCL's bandwidth of one NVLink by GPU generation (its topology model,
+ * GB/s): an "+ NVL[bw]" line is that times the number of links.
+ */
+static const struct nvlink_gen {
+	double per_link;
+	const char *gen;	/* for inspect */
+} nvlink_gens[] = {
+	{ 18.0, "1" },		/* sm_60 */
+	{ 20.0, "2 or 3" },	/* sm_70, sm_80 */
+	{ 12.0, "3" },		/* sm_86 */
+	{ 20.6, "4" },		/* sm_90 */
+	{ 40.1, "5" },		/* sm_100 */
+};
+
+#define MAX_NVLINKS 18	/* links one GPU has at most */
 
 /* NCCL_* values that switch a transport off: they explain a slow one. */
 static const struct disabling {
@@ -164,7 +182,9 @@ static const struct rule {
 	[P_CHANNELS] = { .scope = MSG, .re = "^\\d+ coll channels, (?:\\d+ collnet channels, )?(\\d+) nvls channels",
 			 .fn = on_channels },
 	[P_NVLS] = { .scope = MSG, .re = "^Connected NVLS\\b", .fn = on_nvls },
-	[P_NVLS_COMM] = { .scope = MSG, .re = "^NVLS comm \\S+ headRank -?\\d+ nHeads \\d+", .fn = on_nvls },
+	/* "NVLS comm 0x... headRank 7 nHeads 8 ..." (2.19+), "NVLS Head  4:  4 12" (2.22) */
+	[P_NVLS_COMM] = { .scope = MSG, .re = "^NVLS (?:comm \\S+ headRank -?\\d+ nHeads \\d+|Head +\\d+:)",
+			  .fn = on_nvls },
 	[P_NVLS_MC] = { .scope = MSG, .re = "^NVLS multicast support is available\\b", .fn = on_nvls_mc },
 	[P_COLLNET] = { .scope = MSG, .re = "^(?:rank \\d+ )?Connected [Cc]oll[Nn]et\\b", .fn = on_collnet },
 	[P_GRAPH] = { .scope = MSG, .re = "^Pattern \\d+, crossNic \\d+, nChannels \\d+, .*?\\btype ([A-Z0-9]+)/",
@@ -250,8 +270,8 @@ static void warn_disabling(struct nccl_log *s, const struct nccl_setting *e)
 
 		if (strcmp(e->name, d->name) || !e->value || strcmp(e->value, d->value))
 			continue;
-		diag_warn(s->ctx->diags, "nccl-env-disabled", &e->src,
-			  "\"%s=%s\" set by the environment turns off %s", e->name, e->value, d->what);
+		diag_add(s->ctx->diags, DIAG_INFO, "nccl-env-disabled", &e->src,
+			 "\"%s=%s\" set by the environment turns off %s", e->name, e->value, d->what);
 	}
 }
 
@@ -641,6 +661,49 @@ static void describe_comms(struct nccl_log *s, struct info *nccl)
 	}
 }
 
+/*
+ * The NVLink generation and link count that explain NCCL's "+ NVL[bw]"
+ * figure: the one generation whose per-link bandwidth divides it into 1 to
+ * 18 links; NULL (and *links -1) when none or several do.
+ */
+static const struct nvlink_gen *nvlink_of(double bw, int *links)
+{
+	const struct nvlink_gen *found = NULL;
+
+	*links = -1;
+	for (size_t i = 0; i < sizeof(nvlink_gens) / sizeof(nvlink_gens[0]); i++) {
+		double n = bw / nvlink_gens[i].per_link;
+		int k = (int)(n + 0.5);
+
+		if (k < 1 || k > MAX_NVLINKS || fabs(bw - k * nvlink_gens[i].per_link) > 0.05)
+			continue;
+		if (found) {
+			*links = -1;
+			return NULL;	/* ambiguous */
+		}
+		found = &nvlink_gens[i];
+		*links = k;
+	}
+	return found;
+}
+
+static void describe_nvlink(const struct nccl_log *s, struct info *nccl)
+{
+	struct arena *a = s->ctx->arena;
+	int links;
+	const struct nvlink_gen *g = nvlink_of(s->nvl_bw, &links);
+
+	if (s->nvl_bw > 0)
+		info_num(a, nccl, "nvlink_bw_gbs", s->nvl_bw);
+	else
+		info_null(a, nccl, "nvlink_bw_gbs");
+	if (g)
+		info_int(a, nccl, "nvlinks", links);
+	else
+		info_null(a, nccl, "nvlinks");
+	info_str(a, nccl, "nvlink_gen", g ? g->gen : NULL);
+}
+
 /* The NCCL_* settings: an object in inspect, the run's nccl_env facts. */
 static void describe_settings(struct nccl_log *s, struct info *nccl)
 {
@@ -710,10 +773,7 @@ static int nccl_finish(void *st)
 	for (size_t i = 0; i < s->ntransports; i++)
 		info_str(a, arr, NULL, transport_names[s->order[i]]);
 	info_str(a, nccl, "link", link);
-	if (s->nvl_bw > 0)
-		info_num(a, nccl, "nvlink_bw_gbs", s->nvl_bw);
-	else
-		info_null(a, nccl, "nvlink_bw_gbs");
+	describe_nvlink(s, nccl);
 	describe_settings(s, nccl);
 	describe_colls(s, nccl);
 	info_int(a, nccl, "warnings", s->warnings);
