@@ -73,7 +73,7 @@ static const struct code_info table[] = {
 	  "The log holds more than 4096 distinct collectives (operation, dtype and count); those past the limit were counted but not added to the communication table.",
 	  "Log fewer steps with `NCCL_DEBUG_SUBSYS=COLL`, or leave COLL out: the traces give the collectives too." },
 	{ "nccl-env-disabled", I, CODE_INPUT, "NCCL log reader",
-	  "The NCCL log echoes an `NCCL_*` setting from the job's environment that turns a transport off (`NCCL_P2P_DISABLE=1`, `NCCL_P2P_LEVEL=LOC`, `NCCL_SHM_DISABLE=1`): NCCL then moves data a slower way, which explains a slow transport.",
+	  "The NCCL log echoes an `NCCL_*` setting from the job's environment that turns a transport off (`NCCL_P2P_DISABLE=1`, `NCCL_P2P_LEVEL=LOC` or `0`, `NCCL_SHM_DISABLE=1`): NCCL then moves data a slower way, which explains a slow transport.",
 	  "Unset the variable unless it works around a known fault (a hang with peer-to-peer on some consumer boards), and run again." },
 	{ "nccl-error", W, CODE_INPUT, "NCCL log reader",
 	  "NCCL reported an error in the log; the message quotes it.",

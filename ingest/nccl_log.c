@@ -73,6 +73,7 @@ static const struct disabling {
 } disablings[] = {
 	{ "NCCL_P2P_DISABLE", "1", "peer-to-peer access between GPUs" },
 	{ "NCCL_P2P_LEVEL", "LOC", "peer-to-peer access between GPUs" },
+	{ "NCCL_P2P_LEVEL", "0", "peer-to-peer access between GPUs" },	/* the old numeric LOC */
 	{ "NCCL_SHM_DISABLE", "1", "the shared host memory transport" },
 };
 

@@ -707,8 +707,13 @@ static void settings_and_disabling(void **state)
 	assert_string_equal(x.t->diags.items[0].message,
 			    "\"NCCL_P2P_DISABLE=1\" set by the environment turns off peer-to-peer access between GPUs");
 	unload(&x);
-	load_str(&x, "h:1:1 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 0\n");
+	load_str(&x, "h:1:1 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 0\n"
+		 "h:1:1 [0] NCCL INFO NCCL_SHM_DISABLE set by environment to 0\n"
+		 "h:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to NVL\n");
 	assert_int_equal(count_diags(&x, "nccl-env-disabled", NULL), 0);
+	unload(&x);
+	load_str(&x, "h:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to 0\n");
+	assert_int_equal(count_diags(&x, "nccl-env-disabled", NULL), 1);
 	unload(&x);
 }
 
