@@ -137,6 +137,14 @@ struct fact_i64 { int64_t v; bool set; struct srcpos src; };
 struct fact_f64 { double v; bool set; struct srcpos src; };
 struct fact_str { const char *v; struct srcpos src; };	/* v == NULL: unset */
 
+/* An NCCL_* variable as the NCCL log echoes it ("NCCL_P2P_DISABLE set by environment to 1"). */
+#define NCCL_MAX_SETTINGS 32
+struct nccl_setting {
+	const char *name;	/* interned "NCCL_P2P_DISABLE" */
+	const char *value;	/* interned "1", as printed (a trailing '.' dropped) */
+	struct srcpos src;	/* where it was first echoed */
+};
+
 /* What a run says about itself: once from its manifest, once from its logs. */
 struct run_facts {
 	struct fact_i64 gpus;
@@ -322,6 +330,9 @@ struct run {
 	struct nsys_row *nsys_nvtx;	/* nvtx_sum rows by range name */
 	size_t nnsys_nvtx;
 	int32_t nsys_tables;		/* summary tables read (every report kind) */
+	/* --- NCCL_* settings the NCCL log echoes (ingest/nccl_log.c, issue 12) --- */
+	struct nccl_setting nccl_env[NCCL_MAX_SETTINGS];	/* in order first seen */
+	size_t nnccl_env;
 };
 
 /*

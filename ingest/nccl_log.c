@@ -1,6 +1,7 @@
 #include "ingest/nccl_log.h"
 
 #include "core/pattern.h"
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,35 @@ static const struct path_kind {
 } path_kinds[] = {
 	{ "NVL", "nvlink" }, { "NVB", "nvlink" }, { "C2C", "nvlink" },
 	{ "PIX", "pcie" }, { "PXB", "pcie" }, { "PXN", "pcie" }, { "PHB", "pcie" }, { "SYS", "pcie" },
+};
+
+/*
+ * NCCL's bandwidth of one NVLink by GPU generation (its topology model,
+ * GB/s): an "+ NVL[bw]" line is that times the number of links.
+ */
+static const struct nvlink_gen {
+	double per_link;
+	const char *gen;	/* for inspect */
+} nvlink_gens[] = {
+	{ 18.0, "1" },		/* sm_60 */
+	{ 20.0, "2 or 3" },	/* sm_70, sm_80 */
+	{ 12.0, "3" },		/* sm_86 */
+	{ 20.6, "4" },		/* sm_90 */
+	{ 40.1, "5" },		/* sm_100 */
+};
+
+#define MAX_NVLINKS 18	/* links one GPU has at most */
+
+/* NCCL_* values that switch a transport off: they explain a slow one. */
+static const struct disabling {
+	const char *name;
+	const char *value;	/* the value that disables */
+	const char *what;	/* what it turns off */
+} disablings[] = {
+	{ "NCCL_P2P_DISABLE", "1", "peer-to-peer access between GPUs" },
+	{ "NCCL_P2P_LEVEL", "LOC", "peer-to-peer access between GPUs" },
+	{ "NCCL_P2P_LEVEL", "0", "peer-to-peer access between GPUs" },	/* the old numeric LOC */
+	{ "NCCL_SHM_DISABLE", "1", "the shared host memory transport" },
 };
 
 /* ncclDataType_t in NCCL's own order (nccl.h): the number a COLL line's datatype prints. */
@@ -107,6 +137,9 @@ struct nccl_log {
 	int64_t coll_lines;
 	int64_t coll_dropped;	/* COLL lines of aggregates past MAX_AGG */
 	int64_t warnings, errors, timeouts;
+	double nvl_bw;		/* largest "+ NVL[bw]" of the topology dump, GB/s; 0 none */
+	struct nccl_setting settings[NCCL_MAX_SETTINGS];	/* NCCL_* echoed, first value of each */
+	size_t nsettings;
 	int64_t lineno;		/* line being read */
 	pcre2_match_data *md;
 };
@@ -119,14 +152,15 @@ enum scope { MSG, LINE };
 
 enum pat {
 	P_VERSION, P_DRIVER, P_INIT, P_NRANKS, P_TIMINGS, P_CONN, P_COLL, P_CHANNELS,
-	P_NVLS, P_GRAPH, P_WARN, P_WATCHDOG, P_NCCL_ERROR_IN, P_NCCL_RESULT, P_NCCL_FAILURE,
+	P_NVLS, P_NVLS_COMM, P_NVLS_MC, P_COLLNET, P_GRAPH, P_TOPO_NVL, P_SETTING, P_WARN, P_WATCHDOG, P_NCCL_ERROR_IN, P_NCCL_RESULT, P_NCCL_FAILURE,
 	P_BARE_VERSION, NPAT
 };
 
 typedef void handler(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov);
 
 static handler on_version, on_driver, on_init, on_nranks, on_conn, on_coll, on_channels,
-	       on_nvls, on_graph, on_warn, on_watchdog, on_error, on_error_in;
+	       on_nvls, on_nvls_mc, on_collnet, on_graph, on_topo_nvl, on_setting, on_warn, on_watchdog,
+	       on_error, on_error_in;
 
 static const struct rule {
 	const char *re;		/* first: the pattern table reads it */
@@ -149,8 +183,17 @@ static const struct rule {
 	[P_CHANNELS] = { .scope = MSG, .re = "^\\d+ coll channels, (?:\\d+ collnet channels, )?(\\d+) nvls channels",
 			 .fn = on_channels },
 	[P_NVLS] = { .scope = MSG, .re = "^Connected NVLS\\b", .fn = on_nvls },
+	/* "NVLS comm 0x... headRank 7 nHeads 8 ..." (2.19+), "NVLS Head  4:  4 12" (2.22) */
+	[P_NVLS_COMM] = { .scope = MSG, .re = "^NVLS (?:comm \\S+ headRank -?\\d+ nHeads \\d+|Head +\\d+:)",
+			  .fn = on_nvls },
+	[P_NVLS_MC] = { .scope = MSG, .re = "^NVLS multicast support is available\\b", .fn = on_nvls_mc },
+	[P_COLLNET] = { .scope = MSG, .re = "^(?:rank \\d+ )?Connected [Cc]oll[Nn]et\\b", .fn = on_collnet },
 	[P_GRAPH] = { .scope = MSG, .re = "^Pattern \\d+, crossNic \\d+, nChannels \\d+, .*?\\btype ([A-Z0-9]+)/",
 		      .fn = on_graph },
+	/* the topology dump (NCCL_DEBUG_SUBSYS=GRAPH): "+ NVL[480.0] - NVS/0", "+ NVL[40.0] - GPU/1C000" */
+	[P_TOPO_NVL] = { .scope = MSG, .re = "^\\s*\\+ NVL\\[(\\d+(?:\\.\\d+)?)\\] - (?:GPU|NVS)/", .fn = on_topo_nvl },
+	[P_SETTING] = { .scope = MSG, .re = "^(NCCL_[A-Z0-9_]+) set (?:by environment )?to (.*?)\\.?\\s*$",
+			.fn = on_setting },
 	[P_WARN] = { .scope = LINE, .re = "(?:^\\s*|\\] (?:[\\w./+-]+:\\d+ )?)NCCL WARN ?(.*)$", .fn = on_warn },
 	[P_WATCHDOG] = { .scope = LINE, .re = "Watchdog caught collective operation timeout: WorkNCCL\\("
 			       "SeqNum=(\\d+), OpType=(\\w+)(?:, NumelIn=(\\d+), NumelOut=(\\d+))?, "
@@ -219,6 +262,18 @@ static void set_version(struct nccl_log *s, const char *v, const char *build)
 	}
 	if (!s->cuda_build)
 		s->cuda_build = build;
+}
+
+static void warn_disabling(struct nccl_log *s, const struct nccl_setting *e)
+{
+	for (size_t i = 0; i < sizeof(disablings) / sizeof(disablings[0]); i++) {
+		const struct disabling *d = &disablings[i];
+
+		if (strcmp(e->name, d->name) || !e->value || strcmp(e->value, d->value))
+			continue;
+		diag_add(s->ctx->diags, DIAG_INFO, "nccl-env-disabled", &e->src,
+			 "\"%s=%s\" set by the environment turns off %s", e->name, e->value, d->what);
+	}
 }
 
 static void on_version(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
@@ -322,16 +377,54 @@ static void on_conn(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
 	}
 }
 
+/* "32 coll channels, 32 collnet channels, 32 nvls channels, ...": NVLS channels need NVSwitch. */
 static void on_channels(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
 {
-	if (group_int(p, ov, 1, 10) > 0)
-		see_link(s, "nvlink");	/* NVLS channels need NVSwitch */
+	if (group_int(p, ov, 1, 10) <= 0)
+		return;
+	see_transport(s, T_NVLS);
+	see_link(s, "nvlink");
 }
 
 static void on_nvls(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
 {
 	see_transport(s, T_NVLS);
 	see_link(s, "nvlink");
+}
+
+/* Multicast (NVLink SHARP) exists only on GPUs an NVSwitch joins; NVLS may still go unused. */
+static void on_nvls_mc(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
+{
+	see_link(s, "nvlink");
+}
+
+static void on_collnet(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
+{
+	see_transport(s, T_COLLNET);
+}
+
+static void on_topo_nvl(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
+{
+	double bw = strtod(p + ov[2], NULL);
+
+	see_link(s, "nvlink");
+	if (bw > s->nvl_bw)
+		s->nvl_bw = bw;
+}
+
+static void on_setting(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
+{
+	const char *name = group_str(s, p, ov, 1);
+	struct nccl_setting *e;
+
+	for (size_t i = 0; i < s->nsettings; i++)
+		if (s->settings[i].name == name)
+			return;		/* every rank echoes it: the first says it */
+	if (s->nsettings == NCCL_MAX_SETTINGS)
+		return;
+	e = &s->settings[s->nsettings++];
+	*e = (struct nccl_setting){ .name = name, .value = group_str(s, p, ov, 2), .src = here(s) };
+	warn_disabling(s, e);
 }
 
 static void on_graph(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)
@@ -569,6 +662,67 @@ static void describe_comms(struct nccl_log *s, struct info *nccl)
 	}
 }
 
+/*
+ * The NVLink generation and link count that explain NCCL's "+ NVL[bw]"
+ * figure: the one generation whose per-link bandwidth divides it into 1 to
+ * 18 links; NULL (and *links -1) when none or several do.
+ */
+static const struct nvlink_gen *nvlink_of(double bw, int *links)
+{
+	const struct nvlink_gen *found = NULL;
+
+	*links = -1;
+	for (size_t i = 0; i < sizeof(nvlink_gens) / sizeof(nvlink_gens[0]); i++) {
+		double n = bw / nvlink_gens[i].per_link;
+		int k = (int)(n + 0.5);
+
+		if (k < 1 || k > MAX_NVLINKS || fabs(bw - k * nvlink_gens[i].per_link) > 0.05)
+			continue;
+		if (found) {
+			*links = -1;
+			return NULL;	/* ambiguous */
+		}
+		found = &nvlink_gens[i];
+		*links = k;
+	}
+	return found;
+}
+
+static void describe_nvlink(const struct nccl_log *s, struct info *nccl)
+{
+	struct arena *a = s->ctx->arena;
+	int links;
+	const struct nvlink_gen *g = nvlink_of(s->nvl_bw, &links);
+
+	if (s->nvl_bw > 0)
+		info_num(a, nccl, "nvlink_bw_gbs", s->nvl_bw);
+	else
+		info_null(a, nccl, "nvlink_bw_gbs");
+	if (g)
+		info_int(a, nccl, "nvlinks", links);
+	else
+		info_null(a, nccl, "nvlinks");
+	info_str(a, nccl, "nvlink_gen", g ? g->gen : NULL);
+}
+
+/* The NCCL_* settings: an object in inspect, the run's nccl_env facts. */
+static void describe_settings(struct nccl_log *s, struct info *nccl)
+{
+	struct info *o = info_obj(s->ctx->arena, nccl, "settings");
+	struct run *r = s->ctx->run;
+
+	for (size_t i = 0; i < s->nsettings; i++) {
+		const struct nccl_setting *e = &s->settings[i];
+		size_t j;
+
+		info_str(s->ctx->arena, o, e->name, e->value);
+		for (j = 0; j < r->nnccl_env && r->nccl_env[j].name != e->name; j++)
+			;
+		if (j == r->nnccl_env && j < NCCL_MAX_SETTINGS)
+			r->nccl_env[r->nnccl_env++] = *e;
+	}
+}
+
 /* The link: explicit evidence, else "network" when every transport went over one. */
 static const char *final_link(const struct nccl_log *s, int64_t *line)
 {
@@ -620,6 +774,8 @@ static int nccl_finish(void *st)
 	for (size_t i = 0; i < s->ntransports; i++)
 		info_str(a, arr, NULL, transport_names[s->order[i]]);
 	info_str(a, nccl, "link", link);
+	describe_nvlink(s, nccl);
+	describe_settings(s, nccl);
 	describe_colls(s, nccl);
 	info_int(a, nccl, "warnings", s->warnings);
 	info_int(a, nccl, "errors", s->errors + s->timeouts);

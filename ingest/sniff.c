@@ -52,8 +52,9 @@ enum format format_from_name(const char *name)
 
 /*
  * Text signatures, in order of preference: the first format that matches
- * names the file; every match sets its bit in `contains`. Patterns are
- * multi-line (^ and $ at line ends) and see the head of the file only.
+ * names the file (but see members[] below); every match sets its bit in
+ * `contains`. Patterns are multi-line (^ and $ at line ends) and see the
+ * head of the file only.
  */
 static const struct signature {
 	const char *re;		/* first: the pattern table reads it */
@@ -200,6 +201,75 @@ static void sniff_binary(const unsigned char *p, size_t n, struct sniff *out)
 		out->contains = 1u << out->format;
 }
 
+/*
+ * Formats that share files (nccl-tests prints NCCL's own lines between its
+ * header and table): what makes a line one of theirs. Among these the
+ * format of most lines names the file, never a few header lines.
+ */
+static const struct member {
+	const char *re;		/* first: the pattern table reads it */
+	enum format format;
+} members[] = {
+	{ "^\\s*#|^\\s*\\d+\\s+\\d+\\s+\\w+\\s+\\w+\\s", FMT_NCCL_TESTS },
+	{ "\\bNCCL (?:INFO|WARN|TRACE)\\b|^\\s*NCCL version \\d", FMT_NCCL_LOG },
+};
+
+#define NMEMBER (sizeof(members) / sizeof(members[0]))
+
+static pcre2_code *member_code[NMEMBER];
+static struct pattern_table member_table = PATTERN_TABLE(members, member_code, 0);
+
+static const struct member *member_of(enum format f)
+{
+	for (size_t i = 0; i < NMEMBER; i++)
+		if (members[i].format == f)
+			return &members[i];
+	return NULL;
+}
+
+/* Lines of head[0..len) that pattern i of the member table matches. */
+static size_t count_lines(const char *p, const char *end, size_t i)
+{
+	size_t n = 0;
+
+	while (p < end) {
+		const char *e = memchr(p, '\n', (size_t)(end - p));
+
+		if (!e)
+			e = end;
+		n += pattern_find(&member_table, i, p, (size_t)(e - p));
+		p = e + 1;
+	}
+	return n;
+}
+
+/*
+ * When the preferred format is one of the members: the member format the
+ * head contains with the most lines; a tie keeps the preferred one.
+ */
+static enum format majority(const unsigned char *head, size_t len, uint32_t contains, enum format preferred)
+{
+	enum format best = preferred;
+	size_t most = 0;
+
+	if (!member_of(preferred) || !pattern_compile(&member_table))
+		return preferred;
+	most = count_lines((const char *)head, (const char *)head + len,
+			   (size_t)(member_of(preferred) - members));
+	for (size_t i = 0; i < NMEMBER; i++) {
+		size_t n;
+
+		if (members[i].format == preferred || !(contains & (1u << members[i].format)))
+			continue;
+		n = count_lines((const char *)head, (const char *)head + len, i);
+		if (n > most) {
+			most = n;
+			best = members[i].format;
+		}
+	}
+	return best;
+}
+
 void sniff_bytes(const unsigned char *head, size_t len, bool complete, struct sniff *out)
 {
 	enum format json;
@@ -235,6 +305,8 @@ void sniff_bytes(const unsigned char *head, size_t len, bool complete, struct sn
 		if (out->format == FMT_UNKNOWN)
 			out->format = f;
 	}
+	if (out->contains & (out->contains - 1))
+		out->format = majority(head, len, out->contains, out->format);
 	if (out->format == FMT_UNKNOWN)
 		out->why = complete ? "text of no known format" :
 				      "text of no known format in its first 256 KiB";

@@ -4,7 +4,8 @@
 # of a multi-GPU run (link_source gpu-model) with the GPU table's nominal
 # bandwidth; a 1-GPU run's link is unknown. Known answers from the samples:
 # B200 NVLink 5 is 900 GB/s per direction, H100 SXM NVLink 4 450 GB/s, and the
-# nccl-over-sockets sample's NCCL log says NET/Socket. Unknown message bytes
+# nccl-over-sockets sample's NCCL log says NET/Socket; NCCL's GRAPH lines
+# outrank the GPU model. Unknown message bytes
 # are '-', never 0 (a real 128-rank trace's SendRecv, when ../shared is there).
 set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
@@ -35,6 +36,19 @@ check nccl-over-sockets 2gpu network nccl-log null
 "$SCALEAUDIT" analyze samples/trials/ddp-scales-well 2> /dev/null | grep -qxF \
 	"  AllReduce     fp32        4800.0 MB/step     8.48 ms/step  busbw 566.2 GB/s (639.6 over transfer time), 63% of the link" ||
 	{ echo "analyze's collective line lacks the transfer bandwidth or the link share"; fail=1; }
+# NCCL's GRAPH lines decide the link over the GPU model: a real topology excerpt
+# (two GPUs through the CPUs, "type SYS/PIX") added to the B200 sample's 2gpu run
+tmp=$(mktemp -d)
+cp -r samples/trials/ddp-scales-well "$tmp/t" && rm -f "$tmp/t/truth.json"
+cp tests/data/nccl/nccl-1358_2GPU_GRAPH-topology_SYS-PIX.txt "$tmp/t/2gpu/nccl-graph.log"
+"$SCALEAUDIT" analyze --json "$tmp/t" 2> /dev/null | python3 -c '
+import json, sys
+r = next(x for x in json.load(sys.stdin)["runs"] if x["name"] == "2gpu")["comm"]
+got = (r["link"], r["link_source"], r["link_gbps"])
+if got != ("pcie", "nccl-log", None):
+    sys.exit(f"link from NCCL GRAPH lines: {got}, want (pcie, nccl-log, None)")
+' || fail=1
+rm -rf "$tmp"
 if [ -n "${SHARED:-}" ]; then
 	tmp=$(mktemp -d)
 	mkdir -p "$tmp/t/2gpu"

@@ -140,6 +140,9 @@ static void dump_facts(struct buf *b, const struct run *r)
 	buf_addf(b, "status %d @%lld oom @%lld env gpus %zu libs %zu arch %zu\n", r->status,
 		 (long long)r->status_src.line, (long long)r->oom.src.line, r->env.ngpus,
 		 r->env.nlibs, r->env.narch_warnings);
+	for (size_t i = 0; i < r->nnccl_env; i++)
+		buf_addf(b, "nccl-env %s=%s @%lld\n", r->nccl_env[i].name, r->nccl_env[i].value,
+			 (long long)r->nccl_env[i].src.line);
 }
 
 static char *dump_model(const struct trial *t, const struct run *r)
@@ -321,8 +324,8 @@ static size_t check_dir(const char *dir)
 
 static void test_data_files(void **state)
 {
-	static const char *const dirs[] = { "collect_env", "gpumon", "nsys", "trainlog", "cli/unknown",
-					    "nccl_tests" };
+	static const char *const dirs[] = { "collect_env", "gpumon", "nsys", "trainlog", "nccl",
+					    "cli/unknown", "nccl_tests" };
 	const char *top = getenv("TOP");
 	char dir[4096];
 	size_t checked = 0;
@@ -452,7 +455,7 @@ static void test_split_edges(void **state)
 static void test_split_files(void **state)
 {
 	static const char *const dirs[] = { "collect_env", "gpumon", "nsys", "trainlog", "kineto",
-					    "cli/unknown" };
+					    "nccl", "cli/unknown" };
 	const char *top = getenv("TOP");
 	const char *shared = getenv("SHARED");
 	char pattern[4096];

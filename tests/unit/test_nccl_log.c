@@ -7,6 +7,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +20,7 @@
 #include "core/model.h"
 #include "core/xalloc.h"
 #include "ingest/ingest.h"
+#include "ingest/sniff.h"
 #include "tests/unit/ingest_fixture.h"
 #include "tests/unit/skip.h"
 
@@ -513,6 +515,208 @@ static void absent_and_mixed(void **state)
 	unload(&x);
 }
 
+/* Loads tests/data/nccl/name (under $TOP when set). */
+static void load_data(struct loaded *x, const char *name)
+{
+	const char *top = getenv("TOP");
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/tests/data/nccl/%s", top ? top : ".", name);
+	load_path(x, path);
+}
+
+/*
+ * The real excerpts of tests/data/nccl (tests/data/nccl/PROVENANCE.md),
+ * read by hand: transports, link and the line that says it, NCCL_*
+ * settings ("NAME=value" joined with ','), NVLink figure and links.
+ */
+static const struct excerpt {
+	const char *file;
+	const char *transports;
+	const char *link;	/* NULL: null */
+	int64_t link_line;
+	const char *settings;
+	double nvlink_bw;	/* 0: null */
+	int64_t nvlinks;	/* -1: null */
+	const char *nvlink_gen;
+} excerpts[] = {
+	/* P2P/CUMEM lines first, then "NVLS comm ... headRank" on line 10 */
+	{ "nccl-1410_8xH100_P2P-CUMEM_NVLS-comm.txt", "p2p,nvls", "nvlink", 10, "", 0, -1, NULL },
+	/* NCCL_ALGO echoed by three ranks; "0 nvls channels" says nothing */
+	{ "nccl-892_8xH800_NCCL_ALGO-env_0-nvls-channels.txt", "p2p", NULL, 0,
+	  "NCCL_ALGO=Tree,Ring,,CollnetDirect,CollnetChain,NVLS", 0, -1, NULL },
+	{ "nccl-1538_16xGPU_NVLS-multicast_NVLS-Head.txt", "nvls", "nvlink", 2, "", 0, -1, NULL },
+	/* MNNVL lines with state 3 are not read as NVLink; the trailing '.' is NCCL's, not the value's */
+	{ "nccl-1769_GB200_MNNVL_NCCL_NVLS_ENABLE-env.txt", "", NULL, 0, "NCCL_NVLS_ENABLE=1", 0, -1, NULL },
+	{ "nccl-tests-228_8xGPU_NCCL_IB-env.txt", "", NULL, 0,
+	  "NCCL_IB_DISABLE=0,NCCL_IB_HCA=mlx5_2:1,mlx5_0:1", 0, -1, NULL },
+	/* graph "type NVL/PIX" on line 2; NVL[370.8] = 18 x 20.6 (NVLink 4, Hopper) */
+	{ "nccl-1189_2nodes_2xH20_GRAPH-topology_NVL-NVS.txt", "", "nvlink", 2, "NCCL_PXN_DISABLE=1",
+	  370.8, 18, "4" },
+	/* graph "type SYS/PIX" on line 8: PCIe through the CPUs */
+	{ "nccl-1358_2GPU_GRAPH-topology_SYS-PIX.txt", "", "pcie", 8, "", 0, -1, NULL },
+};
+
+/* The settings object as "NAME=value" joined with ','. */
+static void get_settings(const struct info *o, char *out, size_t size)
+{
+	const struct info *v = info_get(o, "settings");
+
+	assert_non_null(v);
+	assert_int_equal(v->type, INFO_OBJ);
+	out[0] = '\0';
+	for (const struct info *e = v->child; e; e = e->next) {
+		assert_int_equal(e->type, INFO_STR);
+		snprintf(out + strlen(out), size - strlen(out), "%s%s=%s", out[0] ? "," : "", e->key, e->v.s);
+	}
+}
+
+static void check_excerpt(const struct excerpt *e)
+{
+	struct loaded x;
+	const struct info *o;
+	char list[512];
+
+	load_data(&x, e->file);
+	assert_string_equal(format_name(x.f.sniff.format), "nccl-log");
+	o = nccl(&x);
+	get_list(o, "transports", list, sizeof(list));
+	assert_string_equal(list, e->transports);
+	assert_str_or_null(get_str(o, "link"), e->link);
+	assert_str_or_null(x.r->link.v, e->link);
+	assert_int_equal(x.r->link.src.line, e->link_line);
+	get_settings(o, list, sizeof(list));
+	assert_string_equal(list, e->settings);
+	if (e->nvlink_bw > 0)
+		assert_true(get_num(o, "nvlink_bw_gbs") == e->nvlink_bw);
+	else
+		assert_true(isnan(get_num(o, "nvlink_bw_gbs")));
+	assert_int_equal(get_int(o, "nvlinks"), e->nvlinks);
+	assert_str_or_null(get_str(o, "nvlink_gen"), e->nvlink_gen);
+	unload(&x);
+}
+
+static void real_excerpts(void **state)
+{
+	for (size_t i = 0; i < sizeof(excerpts) / sizeof(excerpts[0]); i++)
+		check_excerpt(&excerpts[i]);
+}
+
+/*
+ * Each NVLS, CollNet and P2P line form with its facts: an NCCL 2.25 log
+ * whose only NVLS word is "32 nvls channels" has the nvls transport, and
+ * P2P/CUMEM, P2P/CUMEM/read, P2P/IPC are all p2p.
+ */
+static void nvls_collnet_p2p_forms(void **state)
+{
+	static const struct {
+		const char *line;
+		const char *transports;
+		const char *link;
+	} forms[] = {
+		{ "h:1:1 [0] NCCL INFO 32 coll channels, 32 collnet channels, 32 nvls channels, 32 p2p channels, 32 p2p channels per peer\n",
+		  "nvls", "nvlink" },
+		{ "h:1:1 [0] NCCL INFO 24 coll channels, 0 nvls channels, 32 p2p channels, 32 p2p channels per peer\n",
+		  "", NULL },
+		{ "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via NVLS\n", "nvls", "nvlink" },
+		{ "h:1:1 [0] NCCL INFO Connected NVLS tree\n", "nvls", "nvlink" },
+		{ "h:1:1 [0] NCCL INFO NVLS multicast support is available on dev 0\n", "", "nvlink" },
+		{ "h:1:1 [0] NCCL INFO NVLS multicast support is not available on dev 0\n", "", NULL },
+		{ "h:1:1 [0] NCCL INFO rank 0 Connected CollNet\n", "collnet", NULL },
+		{ "h:1:1 [0] NCCL INFO Channel 01/0 : 0[0] -> 1[1] via COLLNET/direct\n", "collnet", NULL },
+		{ "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM\n", "p2p", NULL },
+		{ "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n", "p2p", NULL },
+		{ "h:1:1 [0] NCCL INFO Channel 00 : 0[1e0] -> 1[1f0] via P2P/IPC\n", "p2p", NULL },
+		{ "h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/MNNVL\n", "p2p", "nvlink" },
+		{ "h:1:1 [0] NCCL INFO + NVL[40.0] - GPU/1C000\n", "", "nvlink" },
+		{ "h:1:1 [0] NCCL INFO Pattern 4, crossNic 0, nChannels 2, bw 12.000000/12.000000, type PHB/PIX, sameChannels 1\n",
+		  "", "pcie" },
+	};
+
+	for (size_t i = 0; i < sizeof(forms) / sizeof(forms[0]); i++) {
+		struct loaded x;
+		char list[64];
+
+		load_str(&x, forms[i].line);
+		get_list(nccl(&x), "transports", list, sizeof(list));
+		if (strcmp(list, forms[i].transports))
+			fail_msg("form %zu: transports \"%s\", want \"%s\"", i, list, forms[i].transports);
+		assert_str_or_null(x.r->link.v, forms[i].link);
+		unload(&x);
+	}
+}
+
+/* The NVLink figure explained: one generation divides it into 1..18 links, or nothing is said. */
+static void nvlink_links(void **state)
+{
+	static const struct {
+		const char *bw;
+		int64_t links;
+		const char *gen;
+	} want[] = {
+		{ "240.0", 12, "2 or 3" },	/* A100 SXM: 12 x 20.0 (20 x 12.0 is more links than a GPU has) */
+		{ "721.8", 18, "5" },		/* 18 x 40.1 */
+		{ "40.0", 2, "2 or 3" },
+		{ "36.0", -1, NULL },		/* 2 x 18.0 and 3 x 12.0 */
+		{ "33.3", -1, NULL },		/* no generation */
+	};
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		char line[128];
+		struct loaded x;
+
+		snprintf(line, sizeof(line), "h:1:1 [0] NCCL INFO                + NVL[%s] - NVS/0\n", want[i].bw);
+		load_str(&x, line);
+		assert_int_equal(get_int(nccl(&x), "nvlinks"), want[i].links);
+		assert_str_or_null(get_str(nccl(&x), "nvlink_gen"), want[i].gen);
+		unload(&x);
+	}
+}
+
+/*
+ * NCCL_* settings: the first value of each name is the run's fact, and
+ * one that turns a transport off is a warning at its line, once.
+ */
+static void settings_and_disabling(void **state)
+{
+	static const char log[] =
+		"h:1:1 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 1\n"
+		"h:1:2 [1] NCCL INFO NCCL_P2P_DISABLE set by environment to 1\n"
+		"h:1:1 [0] NCCL INFO NCCL_SHM_DISABLE set by environment to 1.\n"
+		"h:1:1 [0] NCCL INFO NCCL_PROTO set by environment to LL128\n"
+		"h:1:1 [0] NCCL INFO NCCL_NET_GDR_LEVEL set by environment to PHB\n"
+		"h:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to LOC\n"
+		"h:1:1 [0] NCCL INFO NCCL_IB_DISABLE set by environment to 1.\n"
+		"h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via SHM/direct/direct\n";
+	struct loaded x;
+	char list[512];
+	int64_t line = 0;
+
+	load_str(&x, log);
+	get_settings(nccl(&x), list, sizeof(list));
+	assert_string_equal(list, "NCCL_P2P_DISABLE=1,NCCL_SHM_DISABLE=1,NCCL_PROTO=LL128,"
+			    "NCCL_NET_GDR_LEVEL=PHB,NCCL_P2P_LEVEL=LOC,NCCL_IB_DISABLE=1");
+	assert_int_equal(x.r->nnccl_env, 6);
+	assert_string_equal(x.r->nccl_env[0].name, "NCCL_P2P_DISABLE");
+	assert_string_equal(x.r->nccl_env[0].value, "1");
+	assert_int_equal(x.r->nccl_env[0].src.line, 1);
+	assert_string_equal(x.r->nccl_env[3].name, "NCCL_NET_GDR_LEVEL");
+	assert_int_equal(x.r->nccl_env[3].src.line, 5);
+	assert_int_equal(count_diags(&x, "nccl-env-disabled", &line), 3);
+	assert_int_equal(line, 1);
+	assert_string_equal(x.t->diags.items[0].message,
+			    "\"NCCL_P2P_DISABLE=1\" set by the environment turns off peer-to-peer access between GPUs");
+	unload(&x);
+	load_str(&x, "h:1:1 [0] NCCL INFO NCCL_P2P_DISABLE set by environment to 0\n"
+		 "h:1:1 [0] NCCL INFO NCCL_SHM_DISABLE set by environment to 0\n"
+		 "h:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to NVL\n");
+	assert_int_equal(count_diags(&x, "nccl-env-disabled", NULL), 0);
+	unload(&x);
+	load_str(&x, "h:1:1 [0] NCCL INFO NCCL_P2P_LEVEL set by environment to 0\n");
+	assert_int_equal(count_diags(&x, "nccl-env-disabled", NULL), 1);
+	unload(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -530,6 +734,10 @@ int main(void)
 		cmocka_unit_test(binary_noise),
 		cmocka_unit_test(stops_mid_line),
 		cmocka_unit_test(absent_and_mixed),
+		cmocka_unit_test(real_excerpts),
+		cmocka_unit_test(nvls_collnet_p2p_forms),
+		cmocka_unit_test(nvlink_links),
+		cmocka_unit_test(settings_and_disabling),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -72,6 +72,45 @@ static void logs_mix_formats(void **state)
 	assert_true(contains & (1u << FMT_TRAIN_LOG));
 }
 
+/*
+ * NCCL's own lines and nccl-tests' share files: the format of most lines
+ * names the file, whatever comes first; three header lines inside an NCCL
+ * debug log do not make it nccl-tests, and a table with NCCL INFO lines
+ * between its rows stays nccl-tests.
+ */
+static void majority_of_lines(void **state)
+{
+	static const char debug_log[] =
+		"# nThread 1 nGpus 2 minBytes 8 maxBytes 1024 step: 2(factor) warmup iters: 5 iters: 20\n"
+		"h:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"#\n"
+		"h:1:1 [0] NCCL INFO cudaDriverVersion 12080\n"
+		"# Using devices\n"
+		"h:1:1 [0] NCCL INFO NCCL version 2.25.1+cuda12.8\n"
+		"h:1:1 [0] NCCL INFO 32 coll channels, 32 collnet channels, 32 nvls channels, 32 p2p channels\n"
+		"h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n";
+	static const char tests_log[] =
+		"# nThread 1 nGpus 2 minBytes 8 maxBytes 1024 step: 2(factor) warmup iters: 5 iters: 20\n"
+		"#\n"
+		"h:1:1 [0] NCCL INFO Bootstrap : Using eth0:10.0.0.1<0>\n"
+		"#       size         count      type   redop    root     time   algbw   busbw #wrong\n"
+		"h:1:1 [0] NCCL INFO Channel 00/0 : 0[0] -> 1[1] via P2P/CUMEM/read\n"
+		"        1024           256     float     sum      -1    7.09    0.14    0.14      0\n"
+		"        2048           512     float     sum      -1    7.19    0.28    0.28      0\n";
+	uint32_t contains;
+
+	assert_int_equal(sniff_str(debug_log, &contains), FMT_NCCL_LOG);
+	assert_true(contains & (1u << FMT_NCCL_TESTS));
+	assert_int_equal(sniff_str(tests_log, &contains), FMT_NCCL_TESTS);
+	assert_true(contains & (1u << FMT_NCCL_LOG));
+	/* one line each: the tie keeps the order of preference */
+	assert_int_equal(sniff_str("# nThread 1 nGpus 2 minBytes 8\nh:1:1 [0] NCCL INFO x\n", NULL),
+			 FMT_NCCL_TESTS);
+	/* a training log keeps its name however many NCCL lines it holds */
+	assert_int_equal(sniff_str("{'loss': 2.31, 'epoch': 0.1}\nh:1:1 [0] NCCL INFO a\n"
+				   "h:1:1 [0] NCCL INFO b\n", NULL), FMT_TRAIN_LOG);
+}
+
 static void binary_magic(void **state)
 {
 	unsigned char elf[64] = { 0x7f, 'E', 'L', 'F', 2, 1, 1 };
@@ -145,6 +184,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_format_has_a_signature),
 		cmocka_unit_test(logs_mix_formats),
+		cmocka_unit_test(majority_of_lines),
 		cmocka_unit_test(binary_magic),
 		cmocka_unit_test(nothing_known),
 		cmocka_unit_test(noise_inside_a_log),
