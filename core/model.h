@@ -292,6 +292,10 @@ struct run {
 	struct fact_f64 train_samples_per_s;	/* the trainer's own samples/s over the run */
 	/* --- the software stack (ingest/collect_env.c, issue 5) --- */
 	struct env_info env;
+	/* --- logs-only numbers (ingest/trainlog.c, issue 12) --- */
+	struct fact_f64 train_steps_per_s;	/* the trainer's own steps/s over the run (HF) */
+	int64_t log_reserved_peak;	/* largest reserved figure a training log printed, bytes; 0 none */
+	int64_t log_allocated_peak;	/* largest allocated (or unnamed) figure, bytes; 0 none */
 };
 
 enum hypothesis { HYP_UNSET, HYP_STEP_TIME, HYP_GLOBAL_BATCH, HYP_FEASIBILITY };
