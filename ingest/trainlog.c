@@ -768,7 +768,7 @@ static void apply(struct trainlog *st, const struct row *r, const struct hit *h,
 	apply_markers(st, r);
 	if (r->kind & K_OOM)
 		add_oom(st, h);
-	if (r->kind & K_MEMORY)
+	if (r->kind & K_MEMORY || r == &user_row)	/* users' lines may hold only memory */
 		apply_memory(st, h);
 	if (r->kind & K_DONE)
 		apply_summary(st, h);

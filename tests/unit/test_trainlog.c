@@ -803,6 +803,8 @@ static void test_patterns(void **state)
 	assert_near(nval(g.train, "step_time_s_median"), 0.30);
 	assert_int_equal(ival(g.train, "global_batch"), 64);
 	assert_string_equal(sval(g.train, "precision"), "bf16");
+	/* a memory group alone: no step record, but the file's peak */
+	assert_int_equal(ival(g.train, "peak_memory_bytes"), llround(2048.5 * 1048576.0));
 	unload(&g);
 
 	/* a bad file is refused whole, each bad line named; the good patterns stay */
