@@ -32,7 +32,7 @@ enum field {
 	F_RESERVED_GIB, F_ALLOCATED_GIB, F_RESERVED_MIB, F_ALLOCATED_MIB,
 	/* facts about the run */
 	F_GLOBAL_BATCH, F_MICRO_BATCH, F_GRAD_ACCUM, F_PRECISION, F_TOTAL_STEPS,
-	F_WORLD_SIZE, F_TRAIN_RUNTIME, F_STEPS_PER_S,
+	F_WORLD_SIZE, F_TRAIN_RUNTIME, F_STEPS_PER_S, F_SEQ_LEN,
 	/* an out-of-memory message */
 	F_OOM_TRIED, F_OOM_GPU, F_OOM_CAPACITY, F_OOM_ALLOCATED, F_OOM_FREE,
 	F_OOM_RESERVED, F_OOM_UNALLOCATED,
@@ -61,7 +61,7 @@ static const struct {
 	[F_TRAIN_RUNTIME] = { "train_runtime", T_NUM },
 	[F_RESERVED_GIB] = { "reserved_gib", T_NUM }, [F_ALLOCATED_GIB] = { "allocated_gib", T_NUM },
 	[F_RESERVED_MIB] = { "reserved_mib", T_NUM }, [F_ALLOCATED_MIB] = { "allocated_mib", T_NUM },
-	[F_STEPS_PER_S] = { "steps_per_s", T_NUM },
+	[F_STEPS_PER_S] = { "steps_per_s", T_NUM }, [F_SEQ_LEN] = { "seq_len", T_NUM },
 	[F_OOM_TRIED] = { "oom_tried", T_SIZE }, [F_OOM_GPU] = { "oom_gpu", T_NUM },
 	[F_OOM_CAPACITY] = { "oom_capacity", T_SIZE },
 	[F_OOM_ALLOCATED] = { "oom_allocated", T_SIZE }, [F_OOM_FREE] = { "oom_free", T_SIZE },
@@ -83,6 +83,7 @@ enum kind {
 	K_NO_BF16 = 1 << 9,	/* DeepSpeed says bf16 is off */
 	K_NO_FP16 = 1 << 10,	/* DeepSpeed says fp16 is off */
 	K_MEMORY = 1 << 11,	/* memory figures outside a step record */
+	K_LOCAL_TPS = 1 << 12,	/* tokens/s of one GPU: step time = micro batch x seq len / it */
 };
 #define K_RECORD (K_STEP | K_METRIC | K_PROGRESS)
 
@@ -176,7 +177,7 @@ static const struct row rows[] = {
 	/* torchtitan (ANSI colours are stripped before matching) */
 	{ FW_TORCHTITAN, K_HEADER, "Training starts at step", NULL,
 	  "Training starts at step \\d+" },
-	{ FW_TORCHTITAN, K_STEP, "step:", NULL,
+	{ FW_TORCHTITAN, K_STEP | K_LOCAL_TPS, "step:", NULL,
 	  "\\bstep:\\s*(?<step>\\d+)\\s+loss:\\s*(?<loss>" NUM ")"
 	  OPT("\\bmemory:\\s*(?<reserved_gib>" NUM ")\\s*GiB")	/* max reserved */
 	  OPT("\\btps:\\s*(?<tokens_per_s>" NUM ")") },
@@ -216,6 +217,10 @@ static const struct row rows[] = {
 	  "(?i)(?:\\bTotal optimization steps|\\btrain_iters|\\btotal steps)"
 	  SEP "(?<total_steps>" INT ")\\b" },
 	{ FW_NONE, 0, NULL, NULL, "(?i)\\bworld[ _]size" SEP "(?<world_size>\\d+)\\b" },
+	/* as Megatron's dump, torchtitan's start line and HF arguments print it (not JSON) */
+	{ FW_NONE, 0, NULL, NULL,
+	  "(?i)(?<![\\w'\"])(?:seq_length|sequence length|max_seq_length)"
+	  "(?:\\s*[:=]\\s*|\\s+(?:\\.{2,}\\s*)?)(?<seq_len>" INT ")\\b" },
 	{ FW_NONE, 0, NULL, NULL,
 	  "(?i)\\bmixed[ _]precision(?: type)?\\s*[:=]\\s*['\"]?"
 	  "(?<precision>bf16|fp16|fp8|no)\\b" },
@@ -514,7 +519,7 @@ static void set_framework(struct trainlog *st, const struct row *r)
 static const char *const fact_words[] = {
 	[F_GLOBAL_BATCH] = "global batch", [F_MICRO_BATCH] = "micro batch",
 	[F_GRAD_ACCUM] = "gradient accumulation", [F_TOTAL_STEPS] = "total steps",
-	[F_WORLD_SIZE] = "world size",
+	[F_WORLD_SIZE] = "world size", [F_SEQ_LEN] = "sequence length",
 };
 
 static void set_i64(struct trainlog *st, enum field f, struct fact_i64 *mine,
@@ -576,6 +581,8 @@ static void apply_facts(struct trainlog *st, const struct row *r, const struct h
 		set_i64(st, F_TOTAL_STEPS, &st->facts.steps, &run->steps, h->v[F_TOTAL_STEPS]);
 	if (h->has[F_WORLD_SIZE])
 		set_i64(st, F_WORLD_SIZE, &st->facts.gpus, &run->gpus, h->v[F_WORLD_SIZE]);
+	if (h->has[F_SEQ_LEN])
+		set_i64(st, F_SEQ_LEN, &st->facts.seq_len, &run->seq_len, h->v[F_SEQ_LEN]);
 	apply_precision(st, r, h);
 }
 
@@ -650,6 +657,21 @@ static void push(double **v, size_t *n, size_t *cap, double x)
 	(*v)[(*n)++] = x;
 }
 
+/*
+ * torchtitan's tps counts the tokens of one GPU's batches (divided by the
+ * non-data-parallel size): with the log's local batch and sequence length,
+ * one step is micro batch x seq len / tps seconds (exact for data and fully
+ * sharded parallelism); -1 when either is unknown.
+ */
+static double local_tps_time(struct trainlog *st, const struct hit *h)
+{
+	const struct run_facts *f = &st->facts;
+
+	if (positive(h, F_TOKENS_PER_S) <= 0 || !f->micro_batch.set || !f->seq_len.set)
+		return -1;
+	return (double)(f->micro_batch.v * f->seq_len.v) / h->v[F_TOKENS_PER_S];
+}
+
 static bool has_step_field(const struct hit *h)
 {
 	for (int f = 0; f <= F_LAST_STEP_FIELD; f++)
@@ -695,6 +717,8 @@ static void add_record(struct trainlog *st, const struct row *r, const struct hi
 	l = run_add_log_step(st->ctx->run);
 	l->step = step;
 	l->step_time_s = step_time(h);
+	if (l->step_time_s < 0 && r->kind & K_LOCAL_TPS)
+		l->step_time_s = local_tps_time(st, h);
 	l->loss = h->has[F_LOSS] ? h->v[F_LOSS] : NAN;
 	l->samples_per_s = positive(h, F_SAMPLES_PER_S);
 	if (l->samples_per_s < 0 && l->step_time_s > 0 && positive(h, F_GLOBAL_BATCH) > 0)

@@ -6,7 +6,7 @@
 # - megatron-log-only: "elapsed time per iteration (ms)" of iterations 1-6; iteration 1 is
 #   warm-up (2150 > 1.15 x 805, the median of the second half), so 1 GPU's median is that of
 #   820 810 800 805 815 = 810 ms and 2 GPUs' that of 450 440 445 455 440 = 445 ms; global batch
-#   8; peak memory = "max reserved" MB (MiB) of rank 0: 16022.0 and 9050.0.
+#   8, seq_length 2048; peak memory = "max reserved" MB (MiB) of rank 0: 16022.0 and 9050.0.
 # - hf-log-only: HF Trainer logs with no per-step time: step time = train_runtime / "Total
 #   optimization steps" = 250.0 / 125 = 2.0 s and 140.0 / 125 = 1.12 s; samples/s as the
 #   trainer printed them (8.0, 14.286).
@@ -48,6 +48,7 @@ checks += [
     ((m1["step_time_s"]["median"], m2["step_time_s"]["median"]), (0.81, 0.445)),
     (round(mc["speedup"], 9), round(0.81 / 0.445, 9)),
     (round(m2["throughput"]["samples_per_s"], 6), round(8 / 0.445, 6)),
+    (round(m2["throughput"]["tokens_per_s"], 3), round(8 / 0.445 * 2048, 3)),	# seq_length 2048
     (m1["per_gpu"][0]["peak_memory_bytes"], 16022 * MiB),
     (m1["per_gpu"][0]["peak_memory_source"], "log"),
     (m2["per_gpu"][0]["peak_memory_bytes"], 9050 * MiB),

@@ -457,6 +457,10 @@ static void test_torchtitan(void **state)
 	assert_int_equal(ival(g.train, "peak_memory_bytes"), llround(66.91 * 1073741824.0));
 	assert_int_equal(g.r->log_reserved_peak, llround(66.91 * 1073741824.0));
 	assert_int_equal(g.r->log_allocated_peak, 0);
+	/* tps is one GPU's: a step is local batch 8 x sequence length 2048 / tps */
+	assert_int_equal(g.r->logged.seq_len.v, 2048);
+	assert_near(g.r->log[1].step_time_s, 8 * 2048 / 5856.0);
+	assert_near(nval(g.train, "step_time_s_median"), 8 * 2048 / 5856.0);
 	assert_string_equal(sval(g.train, "status"), "completed");
 	/* the start line: local 8, global 64, accumulation 1, 300 steps */
 	assert_int_equal(ival(g.train, "micro_batch"), 8);
