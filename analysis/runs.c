@@ -1097,6 +1097,8 @@ static void summary_steps(struct run_result *rr, const struct run *r)
 	rr->time_source = "log-summary";
 	if (r->train_samples_per_s.set)
 		rr->samples_per_s = r->train_samples_per_s.v;
+	else if (rr->global_batch > 0)
+		rr->samples_per_s = (double)rr->global_batch / t;
 }
 
 /* Where a run without traces takes its numbers from, said in a finding. */

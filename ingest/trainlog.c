@@ -39,8 +39,6 @@ enum field {
 	NFIELD
 };
 #define F_LAST_STEP_FIELD F_BATCHES
-#define F_FIRST_MEM F_RESERVED_GIB
-#define F_LAST_MEM F_ALLOCATED_MIB
 
 enum ftype { T_NUM, T_SIZE, T_TEXT };
 
