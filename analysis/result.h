@@ -164,6 +164,8 @@ struct run_result {
 	struct source *sources;		/* the files the run was read from (copies) */
 	size_t nsources;
 	int64_t failed_allocation;	/* bytes a CUDA OOM message says it tried to allocate; -1 */
+	const char *time_source;	/* step time and throughput from: "trace", "log-iterations",
+					   "log-summary" (whole job, start-up included); NULL none */
 };
 
 enum confound_what {

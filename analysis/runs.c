@@ -520,7 +520,10 @@ static void gpu_memory(struct analysis *a, struct gpu_result *g, const struct ru
 		set_max(&g->peak_by_source[MEM_RESERVED], k->mem[i].reserved);
 		set_max(&g->peak_by_source[MEM_ALLOCATED], k->mem[i].allocated);
 	}
-	for (size_t i = 0; first_gpu && i < r->nlog; i++)
+	if (first_gpu)		/* the largest reserved figure the log printed, else allocated */
+		g->peak_by_source[MEM_LOG] = r->log_reserved_peak ? r->log_reserved_peak :
+					     r->log_allocated_peak ? r->log_allocated_peak : -1;
+	for (size_t i = 0; first_gpu && g->peak_by_source[MEM_LOG] < 0 && i < r->nlog; i++)
 		set_max(&g->peak_by_source[MEM_LOG], r->log[i].memory_bytes);
 	if (v.peak >= 0 && (unfit = monitor_unfit(a, &v, k, g->peak_by_source[MEM_RESERVED])))
 		analysis_finding(a, DIAG_WARNING, "monitor-not-used", NULL,
@@ -1087,33 +1090,102 @@ static void run_link(struct run_result *rr, const struct run *r)
 		rr->link_gbps = m->link_gbps;
 }
 
+/* A log line's step time: its own, else the global batch over its samples/s; -1. */
+static double log_window(const struct log_step *l, int64_t batch)
+{
+	if (l->step_time_s > 0)
+		return l->step_time_s;
+	if (batch > 0 && l->samples_per_s > 0)
+		return (double)batch / l->samples_per_s;
+	return -1;
+}
+
 /*
- * Without a trace, the training log's own step times are the windows
+ * Without a trace, the training log's per-iteration lines are the windows
  * (docs/analysis.md: step windows come from the training log when no trace
- * has them); where the time went stays unknown.
+ * has them): the time each line printed, else the global batch over the
+ * samples/s it printed; where the time went stays unknown.
  */
 static void log_steps(struct gpu_result *g, const struct run *r)
 {
+	int64_t batch = ifact_or(&r->declared.global_batch, &r->logged.global_batch);
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nlog; i++)
-		n += r->log[i].step_time_s > 0;
+		n += log_window(&r->log[i], batch) > 0;
 	if (!n)
 		return;
 	g->steps = xcalloc(n, sizeof(*g->steps));
 	for (size_t i = 0; i < r->nlog; i++) {
 		size_t k = g->nsteps;
+		double t = log_window(&r->log[i], batch);
 
-		if (r->log[i].step_time_s <= 0)
+		if (t <= 0)
 			continue;
 		g->steps[k] = (struct step_point){
 			.number = r->log[i].step >= 0 ? r->log[i].step : (int64_t)k,
-			.window_s = r->log[i].step_time_s,
+			.window_s = t,
 			.start_ns = -1,		/* a log's step time is whole: none trails */
 			.parts = parts_unknown(),
 		};
 		g->nsteps = k + 1;
 	}
+}
+
+/*
+ * A run without traces whose log lines give no step time: the trainer's
+ * whole-job summary (HF's train_runtime over the steps of a completed run,
+ * else 1 / train_steps_per_second, and its train_samples_per_second). It
+ * holds start-up, evaluation and saving, so it is labelled "log-summary".
+ * A completed run's summary covers all its steps: they count as measured,
+ * so that the comparison is not blocked for want of profiled steps.
+ */
+static void summary_steps(struct run_result *rr, const struct run *r)
+{
+	bool whole = r->train_runtime_s.set && r->logged.steps.set && r->status == RUN_COMPLETED;
+	double t = whole ? r->train_runtime_s.v / (double)r->logged.steps.v :
+		   r->train_steps_per_s.set ? 1.0 / r->train_steps_per_s.v : -1;
+
+	if (!(t > 0))
+		return;
+	if (whole) {	/* the summary covers every step of the job, none left out */
+		rr->steps_total = rr->steps_measured = r->logged.steps.v;
+		rr->steps_warmup = rr->steps_trailing = 0;
+	}
+	rr->step_median_s = t;
+	rr->time_source = "log-summary";
+	if (r->train_samples_per_s.set)
+		rr->samples_per_s = r->train_samples_per_s.v;
+	else if (rr->global_batch > 0)
+		rr->samples_per_s = (double)rr->global_batch / t;
+}
+
+/* Where a run without traces takes its numbers from, said in a finding. */
+static void log_timing_finding(struct analysis *a, const struct run_result *rr, const struct run *r)
+{
+	const struct gpu_result *g = rr->ngpu ? &rr->gpu[0] : NULL;
+	const char *mem = g && g->peak_source && !strcmp(g->peak_source, "log") ?
+			  analysis_printf(a, "; peak memory is the log's largest %s figure (%.1f GB)",
+					  r->log_reserved_peak ? "reserved" : "allocated",
+					  g->peak_memory / 1e9) : "";
+
+	if (!rr->time_source || !strcmp(rr->time_source, "trace"))
+		return;
+	if (!strcmp(rr->time_source, "log-summary")) {
+		analysis_finding(a, DIAG_WARNING, "log-summary-timing", NULL,
+				 "run '%s': step time (%.4g s) and throughput come from the trainer's "
+				 "whole-job summary, which includes start-up, evaluation and saving: "
+				 "trust them less than per-iteration times (a speedup from them leans "
+				 "toward 1x); no trace, so where the time went is unknown%s", r->name,
+				 rr->step_median_s, mem);
+		return;
+	}
+	analysis_finding(a, DIAG_INFO, "log-timing", NULL,
+			 "run '%s': step time (%.4g s) and throughput come from the training log's "
+			 "per-iteration lines (%lld steady of %lld, %lld warm-up), as good as the "
+			 "job's own timer; no trace, so where the time went is unknown%s", r->name,
+			 rr->step_median_s, (long long)rr->steps_measured,
+			 (long long)rr->steps_total, (long long)rr->steps_warmup, mem);
 }
 
 /* GPUs of a run without traces: from the monitor's GPU indexes, else from the manifest. */
@@ -1284,6 +1356,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 			rr->slowest = g;
 	}
 	step_stats(rr);
+	rr->time_source = !isnan(rr->step_median_s) ? (r->nranks ? "trace" : "log-iterations") : NULL;
 	run_facts(rr, r);
 	run_link(rr, r);
 	rr->link_busbw_gbps = NAN;
@@ -1297,9 +1370,13 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		     rr->steps_measured > 0 ? RUN_COMPLETED : RUN_INCOMPLETE;
 	rr->samples_per_s = rr->global_batch > 0 && rr->step_median_s > 0 ?
 			    (double)rr->global_batch / rr->step_median_s : NAN;
+	if (!r->nranks && isnan(rr->step_median_s))
+		summary_steps(rr, r);
 	rr->tokens_per_s = rr->seq_len > 0 ? rr->samples_per_s * (double)rr->seq_len : NAN;
 	rr->examples_processed = rr->global_batch > 0 && rr->steps_measured >= 0 ?
 				 rr->global_batch * rr->steps_measured : -1;
+	if (!r->nranks)
+		log_timing_finding(a, rr, r);
 	for (size_t g = 0; g < n; g++) {
 		free(w[g].number);
 		free(w[g].bounds);

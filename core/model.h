@@ -333,6 +333,10 @@ struct run {
 	/* --- NCCL_* settings the NCCL log echoes (ingest/nccl_log.c, issue 12) --- */
 	struct nccl_setting nccl_env[NCCL_MAX_SETTINGS];	/* in order first seen */
 	size_t nnccl_env;
+	/* --- logs-only numbers (ingest/trainlog.c, issue 12) --- */
+	struct fact_f64 train_steps_per_s;	/* the trainer's own steps/s over the run (HF) */
+	int64_t log_reserved_peak;	/* largest reserved figure a training log printed, bytes; 0 none */
+	int64_t log_allocated_peak;	/* largest allocated (or unnamed) figure, bytes; 0 none */
 };
 
 /*

@@ -28,9 +28,11 @@ enum field {
 	/* a step record */
 	F_STEP, F_STEP_TIME, F_STEP_TIME_MS, F_LOSS, F_SAMPLES_PER_S, F_TOKENS_PER_S,
 	F_MEMORY_GIB, F_IT_PER_S, F_S_PER_IT, F_EPOCH, F_BATCH, F_BATCHES,
+	/* memory peaks: reserved or allocated, in GiB or MiB (a step record's or not) */
+	F_RESERVED_GIB, F_ALLOCATED_GIB, F_RESERVED_MIB, F_ALLOCATED_MIB,
 	/* facts about the run */
 	F_GLOBAL_BATCH, F_MICRO_BATCH, F_GRAD_ACCUM, F_PRECISION, F_TOTAL_STEPS,
-	F_WORLD_SIZE, F_TRAIN_RUNTIME,
+	F_WORLD_SIZE, F_TRAIN_RUNTIME, F_STEPS_PER_S, F_SEQ_LEN,
 	/* an out-of-memory message */
 	F_OOM_TRIED, F_OOM_GPU, F_OOM_CAPACITY, F_OOM_ALLOCATED, F_OOM_FREE,
 	F_OOM_RESERVED, F_OOM_UNALLOCATED,
@@ -55,6 +57,9 @@ static const struct {
 	[F_GRAD_ACCUM] = { "grad_accum", T_NUM }, [F_PRECISION] = { "precision", T_TEXT },
 	[F_TOTAL_STEPS] = { "total_steps", T_NUM }, [F_WORLD_SIZE] = { "world_size", T_NUM },
 	[F_TRAIN_RUNTIME] = { "train_runtime", T_NUM },
+	[F_RESERVED_GIB] = { "reserved_gib", T_NUM }, [F_ALLOCATED_GIB] = { "allocated_gib", T_NUM },
+	[F_RESERVED_MIB] = { "reserved_mib", T_NUM }, [F_ALLOCATED_MIB] = { "allocated_mib", T_NUM },
+	[F_STEPS_PER_S] = { "steps_per_s", T_NUM }, [F_SEQ_LEN] = { "seq_len", T_NUM },
 	[F_OOM_TRIED] = { "oom_tried", T_SIZE }, [F_OOM_GPU] = { "oom_gpu", T_NUM },
 	[F_OOM_CAPACITY] = { "oom_capacity", T_SIZE },
 	[F_OOM_ALLOCATED] = { "oom_allocated", T_SIZE }, [F_OOM_FREE] = { "oom_free", T_SIZE },
@@ -75,6 +80,8 @@ enum kind {
 	K_ERROR = 1 << 8,	/* the exception line that ends a traceback */
 	K_NO_BF16 = 1 << 9,	/* DeepSpeed says bf16 is off */
 	K_NO_FP16 = 1 << 10,	/* DeepSpeed says fp16 is off */
+	K_MEMORY = 1 << 11,	/* memory figures outside a step record */
+	K_LOCAL_TPS = 1 << 12,	/* tokens/s of one GPU: step time = micro batch x seq len / it */
 };
 #define K_RECORD (K_STEP | K_METRIC | K_PROGRESS)
 
@@ -124,7 +131,9 @@ static const struct row rows[] = {
 	{ FW_HF, K_SEEN, "{'eval_", NULL, "\\{'eval_\\w+': " },
 	{ FW_HF, K_DONE, "'train_runtime': ", NULL,
 	  "'train_runtime': (?<train_runtime>" NUM ")"
-	  OPT("'train_samples_per_second': (?<samples_per_s>" NUM ")") },
+	  OPT("'train_samples_per_second': (?<samples_per_s>" NUM ")")
+	  OPT("'train_steps_per_second': (?<steps_per_s>" NUM ")")
+	  OPT("'train_tokens_per_second': (?<tokens_per_s>" NUM ")") },
 	{ FW_HF, 0, "bf16=True", "bf16", "(?<![\\w-])bf16=True\\b" },
 	{ FW_HF, 0, "fp16=True", "fp16", "(?<![\\w-])fp16=True\\b" },
 
@@ -135,6 +144,11 @@ static const struct row rows[] = {
 	  OPT("global batch size:\\s*(?<global_batch>\\d+)")
 	  OPT("\\blm[ _]loss:\\s*(?<loss>" NUM ")")
 	  OPT("samples/sec:\\s*(?<samples_per_s>" NUM ")") },
+	/* report_memory(): MB there are MiB (bytes / 1024 / 1024) */
+	{ FW_MEGATRON, K_MEMORY, "memory (MB)", NULL,
+	  "\\bmemory \\(MB\\)\\s*\\|\\s*allocated:\\s*" NUM
+	  OPT("\\|\\s*max allocated:\\s*(?<allocated_mib>" NUM ")")
+	  OPT("\\|\\s*max reserved:\\s*(?<reserved_mib>" NUM ")") },
 	{ FW_MEGATRON, 0, "bf16 ..", "bf16", "(?<![\\w.-])bf16 \\.{2,} True\\b" },
 	{ FW_MEGATRON, 0, "fp16 ..", "fp16", "(?<![\\w.-])fp16 \\.{2,} True\\b" },
 	{ FW_MEGATRON, 0, "params_dtype", NULL,
@@ -155,15 +169,15 @@ static const struct row rows[] = {
 	{ FW_DEEPSPEED, K_STEP, "global_step=", NULL,
 	  "\\bglobal_step=(?<step>\\d+)"
 	  OPT("\\bCurrSamplesPerSec=(?<samples_per_s>" NUM ")")
-	  OPT("\\bMaxMemAllocated=(?<memory_gib>" NUM ")GB") },
+	  OPT("\\bMaxMemAllocated=(?<allocated_gib>" NUM ")GB") },	/* GB = 2^30 bytes */
 	{ FW_DEEPSPEED, 0, "dist_world_size=", NULL, "\\bdist_world_size=(?<world_size>\\d+)" },
 
 	/* torchtitan (ANSI colours are stripped before matching) */
 	{ FW_TORCHTITAN, K_HEADER, "Training starts at step", NULL,
 	  "Training starts at step \\d+" },
-	{ FW_TORCHTITAN, K_STEP, "step:", NULL,
+	{ FW_TORCHTITAN, K_STEP | K_LOCAL_TPS, "step:", NULL,
 	  "\\bstep:\\s*(?<step>\\d+)\\s+loss:\\s*(?<loss>" NUM ")"
-	  OPT("\\bmemory:\\s*(?<memory_gib>" NUM ")\\s*GiB")
+	  OPT("\\bmemory:\\s*(?<reserved_gib>" NUM ")\\s*GiB")	/* max reserved */
 	  OPT("\\btps:\\s*(?<tokens_per_s>" NUM ")") },
 	{ FW_TORCHTITAN, K_DONE, "Training completed", NULL, "\\bINFO - Training completed\\b" },
 	{ FW_NONE, 0, "mixed_precision_param", NULL,
@@ -201,6 +215,10 @@ static const struct row rows[] = {
 	  "(?i)(?:\\bTotal optimization steps|\\btrain_iters|\\btotal steps)"
 	  SEP "(?<total_steps>" INT ")\\b" },
 	{ FW_NONE, 0, NULL, NULL, "(?i)\\bworld[ _]size" SEP "(?<world_size>\\d+)\\b" },
+	/* as Megatron's dump, torchtitan's start line and HF arguments print it (not JSON) */
+	{ FW_NONE, 0, NULL, NULL,
+	  "(?i)(?<![\\w'\"])(?:seq_length|sequence length|max_seq_length)"
+	  "(?:\\s*[:=]\\s*|\\s+(?:\\.{2,}\\s*)?)(?<seq_len>" INT ")\\b" },
 	{ FW_NONE, 0, NULL, NULL,
 	  "(?i)\\bmixed[ _]precision(?: type)?\\s*[:=]\\s*['\"]?"
 	  "(?<precision>bf16|fp16|fp8|no)\\b" },
@@ -446,6 +464,11 @@ struct trainlog {
 	size_t ntimes, cap_times;
 	double *rates;		/* samples/s of this file's records */
 	size_t nrates, cap_rates;
+	double *tokens;		/* tokens/s of this file's records */
+	size_t ntokens, cap_tokens;
+	int64_t reserved_peak;	/* the largest reserved figure printed, bytes; 0 none */
+	int64_t allocated_peak;	/* the largest allocated (or unnamed) one; 0 none */
+	double summary_tokens;	/* train_tokens_per_second; < 0 none */
 	size_t nsteps;		/* step records from this file */
 	int64_t max_step;	/* -1 none */
 	double progress;	/* last progress-bar position; -1 none */
@@ -476,6 +499,7 @@ static void *tl_open(struct ingest_ctx *ctx)
 	st->progress = -1;
 	st->runtime = -1;
 	st->summary_rate = -1;
+	st->summary_tokens = -1;
 	st->oom.src = SRCPOS_NONE;
 	return st;
 }
@@ -493,7 +517,7 @@ static void set_framework(struct trainlog *st, const struct row *r)
 static const char *const fact_words[] = {
 	[F_GLOBAL_BATCH] = "global batch", [F_MICRO_BATCH] = "micro batch",
 	[F_GRAD_ACCUM] = "gradient accumulation", [F_TOTAL_STEPS] = "total steps",
-	[F_WORLD_SIZE] = "world size",
+	[F_WORLD_SIZE] = "world size", [F_SEQ_LEN] = "sequence length",
 };
 
 static void set_i64(struct trainlog *st, enum field f, struct fact_i64 *mine,
@@ -555,6 +579,8 @@ static void apply_facts(struct trainlog *st, const struct row *r, const struct h
 		set_i64(st, F_TOTAL_STEPS, &st->facts.steps, &run->steps, h->v[F_TOTAL_STEPS]);
 	if (h->has[F_WORLD_SIZE])
 		set_i64(st, F_WORLD_SIZE, &st->facts.gpus, &run->gpus, h->v[F_WORLD_SIZE]);
+	if (h->has[F_SEQ_LEN])
+		set_i64(st, F_SEQ_LEN, &st->facts.seq_len, &run->seq_len, h->v[F_SEQ_LEN]);
 	apply_precision(st, r, h);
 }
 
@@ -580,6 +606,68 @@ static double step_time(const struct hit *h)
 	if (positive(h, F_IT_PER_S) > 0)
 		return 1.0 / h->v[F_IT_PER_S];
 	return -1;
+}
+
+#define GIB 1073741824.0
+#define MIB 1048576.0
+
+/* The memory figures a match may hold, in the order a step record takes its own. */
+static const struct {
+	enum field f;
+	double scale;		/* bytes per unit as the framework means it */
+	bool reserved;		/* a reserved figure, else allocated or unnamed */
+} mem_fields[] = {
+	{ F_RESERVED_GIB, GIB, true }, { F_RESERVED_MIB, MIB, true },
+	{ F_ALLOCATED_GIB, GIB, false }, { F_ALLOCATED_MIB, MIB, false },
+	{ F_MEMORY_GIB, GIB, false },
+};
+
+static void set_peak(int64_t *peak, int64_t v)
+{
+	if (v > *peak)
+		*peak = v;
+}
+
+/* Keeps the peaks of the match's memory figures; returns its first one, bytes, or -1. */
+static int64_t apply_memory(struct trainlog *st, const struct hit *h)
+{
+	struct run *run = st->ctx->run;
+	int64_t first = -1;
+
+	for (size_t i = 0; i < sizeof(mem_fields) / sizeof(mem_fields[0]); i++) {
+		enum field f = mem_fields[i].f;
+		int64_t b;
+
+		if (positive(h, f) < 0 || h->v[f] >= 1e9)
+			continue;
+		b = (int64_t)round(h->v[f] * mem_fields[i].scale);
+		set_peak(mem_fields[i].reserved ? &st->reserved_peak : &st->allocated_peak, b);
+		set_peak(mem_fields[i].reserved ? &run->log_reserved_peak : &run->log_allocated_peak, b);
+		if (first < 0)
+			first = b;
+	}
+	return first;
+}
+
+static void push(double **v, size_t *n, size_t *cap, double x)
+{
+	xgrow(v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = x;
+}
+
+/*
+ * torchtitan's tps counts the tokens of one GPU's batches (divided by the
+ * non-data-parallel size): with the log's local batch and sequence length,
+ * one step is micro batch x seq len / tps seconds (exact for data and fully
+ * sharded parallelism); -1 when either is unknown.
+ */
+static double local_tps_time(struct trainlog *st, const struct hit *h)
+{
+	const struct run_facts *f = &st->facts;
+
+	if (positive(h, F_TOKENS_PER_S) <= 0 || !f->micro_batch.set || !f->seq_len.set)
+		return -1;
+	return (double)(f->micro_batch.v * f->seq_len.v) / h->v[F_TOKENS_PER_S];
 }
 
 static bool has_step_field(const struct hit *h)
@@ -627,24 +715,25 @@ static void add_record(struct trainlog *st, const struct row *r, const struct hi
 	l = run_add_log_step(st->ctx->run);
 	l->step = step;
 	l->step_time_s = step_time(h);
+	if (l->step_time_s < 0 && r->kind & K_LOCAL_TPS)
+		l->step_time_s = local_tps_time(st, h);
 	l->loss = h->has[F_LOSS] ? h->v[F_LOSS] : NAN;
 	l->samples_per_s = positive(h, F_SAMPLES_PER_S);
+	if (l->samples_per_s < 0 && l->step_time_s > 0 && positive(h, F_GLOBAL_BATCH) > 0)
+		l->samples_per_s = h->v[F_GLOBAL_BATCH] / l->step_time_s;	/* Megatron */
 	l->tokens_per_s = positive(h, F_TOKENS_PER_S);
-	l->memory_bytes = positive(h, F_MEMORY_GIB) >= 0 && h->v[F_MEMORY_GIB] < 1e6 ?
-			  (int64_t)round(h->v[F_MEMORY_GIB] * 1073741824.0) : -1;
+	l->memory_bytes = apply_memory(st, h);
 	st->ctx->src->events++;
 	st->nsteps++;
 	st->rec_this_line = true;
 	if (step > st->max_step)
 		st->max_step = step;
-	if (l->step_time_s >= 0) {
-		xgrow(&st->times, &st->cap_times, st->ntimes + 1, sizeof(*st->times));
-		st->times[st->ntimes++] = l->step_time_s;
-	}
-	if (l->samples_per_s >= 0) {
-		xgrow(&st->rates, &st->cap_rates, st->nrates + 1, sizeof(*st->rates));
-		st->rates[st->nrates++] = l->samples_per_s;
-	}
+	if (l->step_time_s >= 0)
+		push(&st->times, &st->ntimes, &st->cap_times, l->step_time_s);
+	if (l->samples_per_s >= 0)
+		push(&st->rates, &st->nrates, &st->cap_rates, l->samples_per_s);
+	if (l->tokens_per_s >= 0)
+		push(&st->tokens, &st->ntokens, &st->cap_tokens, l->tokens_per_s);
 	if (total > 0 && step >= total && !st->done_line)
 		st->done_line = st->lineno;
 }
@@ -673,6 +762,10 @@ static void apply_summary(struct trainlog *st, const struct hit *h)
 		st->summary_rate = h->v[F_SAMPLES_PER_S];
 		fact_set_f64(&run->train_samples_per_s, st->summary_rate, &pos);
 	}
+	if (positive(h, F_TOKENS_PER_S) >= 0 && st->summary_tokens < 0)
+		st->summary_tokens = h->v[F_TOKENS_PER_S];
+	if (positive(h, F_STEPS_PER_S) > 0)
+		fact_set_f64(&run->train_steps_per_s, h->v[F_STEPS_PER_S], &pos);
 }
 
 /* Markers that say how the run went. */
@@ -697,6 +790,8 @@ static void apply(struct trainlog *st, const struct row *r, const struct hit *h,
 	apply_markers(st, r);
 	if (r->kind & K_OOM)
 		add_oom(st, h);
+	if (r->kind & K_MEMORY || r == &user_row)	/* users' lines may hold only memory */
+		apply_memory(st, h);
 	if (r->kind & K_DONE)
 		apply_summary(st, h);
 	else if (r->kind & K_RECORD && rank <= 0 && !st->rec_this_line)
@@ -895,11 +990,37 @@ static void describe_oom(struct trainlog *st, struct info *train)
 	info_int(a, o, "line", m->src.line);
 }
 
+/*
+ * The median of a file's per-iteration values in log order, over the steady
+ * ones: from three values on, the first (whose interval holds the start-up)
+ * is left out. NAN when there are none.
+ */
+static double steady_median(double *v, size_t n)
+{
+	size_t skip = n >= 3;
+
+	return median(v + skip, n - skip);
+}
+
+static void describe_throughput(struct trainlog *st, struct info *o)
+{
+	struct arena *a = st->ctx->arena;
+	bool iter = st->nrates || st->ntokens;
+	bool summary = st->summary_rate >= 0 || st->summary_tokens >= 0;
+
+	info_num(a, o, "samples_per_s", iter ? steady_median(st->rates, st->nrates) :
+		 st->summary_rate >= 0 ? st->summary_rate : NAN);
+	info_num(a, o, "tokens_per_s", iter ? steady_median(st->tokens, st->ntokens) :
+		 st->summary_tokens >= 0 ? st->summary_tokens : NAN);
+	info_str(a, o, "throughput_source", iter ? "iterations" : summary ? "summary" : NULL);
+	info_bytes(a, o, "peak_memory_bytes", st->reserved_peak ? st->reserved_peak :
+		   st->allocated_peak ? st->allocated_peak : -1);
+}
+
 static void describe(struct trainlog *st)
 {
 	struct arena *a = st->ctx->arena;
 	struct info *o = info_obj(a, st->ctx->info, "train");
-	double rate = st->summary_rate >= 0 ? st->summary_rate : median(st->rates, st->nrates);
 
 	info_str(a, o, "framework", framework_names[st->fw]);
 	info_fact(a, o, "global_batch", &st->facts.global_batch);
@@ -911,7 +1032,7 @@ static void describe(struct trainlog *st)
 	info_num(a, o, "step_time_s_median", median(st->times, st->ntimes));
 	describe_oom(st, o);
 	info_num(a, o, "train_runtime_s", st->runtime >= 0 ? st->runtime : NAN);
-	info_num(a, o, "samples_per_s", rate);
+	describe_throughput(st, o);
 }
 
 static int tl_finish(void *p)
@@ -939,6 +1060,7 @@ static void tl_free(void *p)
 	buf_release(&st->clean);
 	free(st->times);
 	free(st->rates);
+	free(st->tokens);
 	free(st);
 }
 

@@ -4,8 +4,13 @@
  * Trainer, Megatron-LM, DeepSpeed, torchtitan, Lightning, plain "step N ...
  * time X" lines), each row a PCRE2 pattern whose named groups say what the
  * line holds. It fills the run's logged facts, its log steps, its status and
- * the numbers of a CUDA out-of-memory message, and the file's "train" object
- * for inspect.
+ * the numbers of a CUDA out-of-memory message, the run's whole-job summary
+ * (HF train_runtime, samples/s, steps/s: kept apart from the per-iteration
+ * lines) and the largest reserved and allocated memory figures printed (in
+ * each framework's unit: Megatron's MB are MiB, DeepSpeed's GB are GiB), and
+ * the file's "train" object for inspect (samples_per_s, tokens_per_s: the
+ * median of the steady per-iteration lines, else the summary's;
+ * throughput_source; peak_memory_bytes).
  *
  * Users' own formats come from a patterns file (trainlog_load_patterns),
  * tried before the built-in profiles. The patterns are process-wide state.
@@ -41,6 +46,8 @@ extern const struct reader trainlog_reader;
  * captures with named groups:
  *   step, step_time (seconds), step_time_ms, loss, samples_per_s,
  *   tokens_per_s, memory_gib, global_batch, micro_batch, grad_accum,
+ *   reserved_gib, allocated_gib, reserved_mib, allocated_mib (memory peaks,
+ *   kept from any line; the largest reserved figure is the file's peak),
  *   precision (text such as "bf16", "torch.float16", "16-mixed"),
  *   total_steps, world_size.
  * A line matching a pattern that captures any of step, step_time,

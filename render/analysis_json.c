@@ -679,6 +679,7 @@ static const struct field step_time_fields[] = {
 	F(struct run_result, step_p10_s, "p10", K_NUM, NULL),
 	F(struct run_result, step_p90_s, "p90", K_NUM, NULL),
 	F(struct run_result, step_cv, "cv", K_NUM, NULL),
+	F(struct run_result, time_source, "source", K_STR, NULL),	/* and of throughput */
 	END
 };
 

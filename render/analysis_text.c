@@ -102,6 +102,8 @@ static void runs_table(const struct analysis *a, FILE *f)
 
 		if (isnan(r->step_median_s))
 			snprintf(range, sizeof(range), "-");
+		else if (isnan(r->step_p10_s))	/* a whole-job summary: one figure */
+			snprintf(range, sizeof(range), "%.1f -", r->step_median_s * 1e3);
 		else
 			snprintf(range, sizeof(range), "%.1f %.1f-%.1f", r->step_median_s * 1e3,
 				 r->step_p10_s * 1e3, r->step_p90_s * 1e3);

@@ -196,6 +196,11 @@ static void test_real_hf_deepspeed_2nodes(void **state)
 	assert_near(nval(o, "samples_per_s"), 21.283);
 	assert_near(g.r->train_runtime_s.v, 2233.4294);
 	assert_near(g.r->train_samples_per_s.v, 21.283);
+	assert_near(g.r->train_steps_per_s.v, 1.331);
+	assert_int_equal(g.r->train_steps_per_s.src.line, 231);
+	assert_string_equal(sval(o, "throughput_source"), "summary");	/* no per-line rate */
+	assert_null_member(o, "tokens_per_s");
+	assert_null_member(o, "peak_memory_bytes");
 	assert_null_member(o, "precision");
 	assert_null_member(o, "oom");
 	assert_int_equal(g.f.sniff.format, FMT_TRAIN_LOG);
@@ -412,6 +417,14 @@ static void test_megatron(void **state)
 	assert_near(nval(g.train, "step_time_s_median"), 0.6613);
 	assert_string_equal(sval(g.train, "status"), "completed");	/* iteration 30/30 */
 	assert_int_equal(g.r->status_src.line, 12);
+	/* samples/s = global batch 8 over each line's time; the first line left out */
+	assert_near(g.r->log[0].samples_per_s, 8 / 0.7005);
+	assert_near(nval(g.train, "samples_per_s"), (8 / 0.6597 + 8 / 0.6613) / 2);
+	assert_string_equal(sval(g.train, "throughput_source"), "iterations");
+	/* line 10: memory (MB) are MiB: max reserved 3000.0, max allocated 2345.6 */
+	assert_int_equal(ival(g.train, "peak_memory_bytes"), 3000 * 1048576LL);
+	assert_int_equal(g.r->log_reserved_peak, 3000 * 1048576LL);
+	assert_int_equal(g.r->log_allocated_peak, llround(2345.6 * 1048576.0));
 	unload(&g);
 
 	load_data(&g, "neox.log");
@@ -436,6 +449,18 @@ static void test_torchtitan(void **state)
 	assert_int_equal(g.r->log[1].memory_bytes, (int64_t)llround(49.66 * 1073741824.0));
 	assert_int_equal(g.r->log[2].step, 300);
 	assert_near(g.r->log[2].tokens_per_s, 10050);
+	/* tps of steps 100, 200, 300 (rank 0): the first left out */
+	assert_near(nval(g.train, "tokens_per_s"), (5856 + 10050) / 2.0);
+	assert_null_member(g.train, "samples_per_s");
+	assert_string_equal(sval(g.train, "throughput_source"), "iterations");
+	/* "memory: 66.91GiB(37.51%)" is the largest max-reserved figure */
+	assert_int_equal(ival(g.train, "peak_memory_bytes"), llround(66.91 * 1073741824.0));
+	assert_int_equal(g.r->log_reserved_peak, llround(66.91 * 1073741824.0));
+	assert_int_equal(g.r->log_allocated_peak, 0);
+	/* tps is one GPU's: a step is local batch 8 x sequence length 2048 / tps */
+	assert_int_equal(g.r->logged.seq_len.v, 2048);
+	assert_near(g.r->log[1].step_time_s, 8 * 2048 / 5856.0);
+	assert_near(nval(g.train, "step_time_s_median"), 8 * 2048 / 5856.0);
 	assert_string_equal(sval(g.train, "status"), "completed");
 	/* the start line: local 8, global 64, accumulation 1, 300 steps */
 	assert_int_equal(ival(g.train, "micro_batch"), 8);
@@ -505,6 +530,45 @@ static void test_deepspeed_timers(void **state)
 	assert_near(g.r->log[1].samples_per_s, 7.99);
 	assert_int_equal(g.r->log[1].memory_bytes, (int64_t)llround(63.50 * 1073741824.0));
 	assert_near(nval(g.train, "samples_per_s"), (7.63 + 7.99) / 2);
+	assert_string_equal(sval(g.train, "throughput_source"), "iterations");
+	/* MaxMemAllocated=63.50GB, GB meaning 2^30 bytes; no reserved figure */
+	assert_int_equal(ival(g.train, "peak_memory_bytes"), llround(63.50 * 1073741824.0));
+	assert_int_equal(g.r->log_allocated_peak, llround(63.50 * 1073741824.0));
+	assert_int_equal(g.r->log_reserved_peak, 0);
+	unload(&g);
+}
+
+/*
+ * The steady median leaves the first of three or more lines out; per-line
+ * values win over the whole-job summary, which is used only without them.
+ */
+static void test_throughput_sources(void **state)
+{
+	static const char ds[] =
+		"global_step=10, CurrSamplesPerSec=2.0, MaxMemAllocated=1.5GB\n"
+		"global_step=20, CurrSamplesPerSec=8.0, MaxMemAllocated=2.5GB\n"
+		"global_step=30, CurrSamplesPerSec=6.0, MaxMemAllocated=2.0GB\n"
+		"global_step=40, CurrSamplesPerSec=7.0, MaxMemAllocated=2.0GB\n"
+		"{'train_runtime': 50.0, 'train_samples_per_second': 3.0, "
+		"'train_steps_per_second': 0.8, 'train_tokens_per_second': 4096.5}\n";
+	static const char hf[] =
+		"{'train_runtime': 50.0, 'train_samples_per_second': 3.0, "
+		"'train_steps_per_second': 0.8, 'train_tokens_per_second': 4096.5}\n";
+	struct got g;
+
+	(void)state;
+	load_text(&g, ds, sizeof(ds) - 1);
+	assert_near(nval(g.train, "samples_per_s"), 7.0);	/* median of 8, 6, 7 */
+	assert_null_member(g.train, "tokens_per_s");
+	assert_string_equal(sval(g.train, "throughput_source"), "iterations");
+	assert_int_equal(ival(g.train, "peak_memory_bytes"), llround(2.5 * 1073741824.0));
+	assert_near(g.r->train_steps_per_s.v, 0.8);
+	unload(&g);
+	load_text(&g, hf, sizeof(hf) - 1);
+	assert_near(nval(g.train, "samples_per_s"), 3.0);
+	assert_near(nval(g.train, "tokens_per_s"), 4096.5);
+	assert_string_equal(sval(g.train, "throughput_source"), "summary");
+	assert_null_member(g.train, "peak_memory_bytes");
 	unload(&g);
 }
 
@@ -743,6 +807,8 @@ static void test_patterns(void **state)
 	assert_near(nval(g.train, "step_time_s_median"), 0.30);
 	assert_int_equal(ival(g.train, "global_batch"), 64);
 	assert_string_equal(sval(g.train, "precision"), "bf16");
+	/* a memory group alone: no step record, but the file's peak */
+	assert_int_equal(ival(g.train, "peak_memory_bytes"), llround(2048.5 * 1048576.0));
 	unload(&g);
 
 	/* a bad file is refused whole, each bad line named; the good patterns stay */
@@ -801,6 +867,7 @@ int main(void)
 		cmocka_unit_test(test_plain_and_traceback),
 		cmocka_unit_test(test_deepspeed_timers),
 		cmocka_unit_test(test_deepspeed_json),
+		cmocka_unit_test(test_throughput_sources),
 		cmocka_unit_test(test_lightning_progress),
 		cmocka_unit_test(test_crlf),
 		cmocka_unit_test(test_cr_splits),

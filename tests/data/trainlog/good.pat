@@ -3,3 +3,4 @@
 
 it=(?<step>\d+) took (?<step_time>[\d.]+)s nll=(?<loss>[\d.]+)
 ^config: bs=(?<global_batch>\d+) dtype=(?<precision>\w+)
+^peak mem (?<reserved_mib>[\d.]+) MiB
