@@ -11,9 +11,15 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "analysis/analysis.h"
 #include "core/buf.h"
+#include "core/xalloc.h"
+#include "ingest/trial.h"
+#include "render/analysis_text.h"
 #include "ingest/memtimeline.h"
 #include "tests/unit/ingest_fixture.h"
 #include "tests/unit/skip.h"
@@ -40,14 +46,21 @@ static const char coalesced_text[] =
 static const int64_t want_at_peak[MEMCAT_COUNT] = { 300, 300, 400, 500, 600, 700, 150, 800 };
 static const int64_t want_cat_peak[MEMCAT_COUNT] = { 1000, 300, 400, 550, 600, 700, 150, 800 };
 
+/* Peaks as read (got_*) against those wanted. */
+static void check_peaks(int64_t got_peak, const int64_t *got_at, const int64_t *got_cat,
+			int64_t peak, const int64_t *at, const int64_t *cat)
+{
+	assert_int_equal(got_peak, peak);
+	for (int c = 0; c < MEMCAT_COUNT; c++) {
+		assert_int_equal(got_at[c], at[c]);
+		assert_int_equal(got_cat[c], cat[c]);
+	}
+}
+
 static void check_timeline(const struct mem_timeline *m, int64_t peak, const int64_t *at,
 			   const int64_t *cat)
 {
-	assert_int_equal(m->peak, peak);
-	for (int c = 0; c < MEMCAT_COUNT; c++) {
-		assert_int_equal(m->at_peak[c], at[c]);
-		assert_int_equal(m->cat_peak[c], cat[c]);
-	}
+	check_peaks(m->peak, m->at_peak, m->cat_peak, peak, at, cat);
 }
 
 static void test_device_from_name(void **state)
@@ -238,6 +251,75 @@ static void test_real(void **state)
 	unload(&x);
 }
 
+static void put(const char *dir, const char *name, const char *text)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+static const char log_text[] = "step 0 loss 2.0 step_time 0.9\nstep 1 loss 2.0 step_time 0.2\n"
+			       "step 2 loss 2.0 step_time 0.2\nstep 3 loss 2.0 step_time 0.2\n";
+
+/*
+ * A trial whose 2-GPU run has a raw timeline of device 1 and a coalesced
+ * one of device 0: each GPU gets its own, the 1-GPU run none, and analyze's
+ * memory section lists the categories at the peak.
+ */
+static void test_analysis(void **state)
+{
+	char *dir = xstrdup("/tmp/test_memtimeline.XXXXXX"), sub[4200], *text;
+	struct diags d = DIAGS_INIT;
+	struct trial_stats st;
+	struct trial *t;
+	struct analysis *a;
+	const struct run_result *rr;
+	size_t n;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	put(dir, "trial.ini", "[trial]\nhypothesis = step-time\nbaseline = 1gpu\n");
+	snprintf(sub, sizeof(sub), "%s/1gpu", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	put(sub, "run.ini", "[run]\ngpus=1\n");
+	put(sub, "train.log", log_text);
+	snprintf(sub, sizeof(sub), "%s/2gpu", dir);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	put(sub, "run.ini", "[run]\ngpus=2\n");
+	put(sub, "train.log", log_text);
+	put(sub, "mem_rank1.raw.json", raw_text);
+	put(sub, "mem_rank0.json", "[[1], [[0, 0, 0, 0, 0, 2000000000, 0, 0, 0]]]");
+	t = trial_load(dir, &d, &st);
+	assert_non_null(t);
+	a = analysis_run(t);
+	rr = !strcmp(a->runs[0].name, "2gpu") ? &a->runs[0] : &a->runs[1];
+	assert_int_equal(rr->ngpu, 2);
+	assert_int_equal(rr->gpu[0].timeline_peak, 2000000000);
+	assert_int_equal(rr->gpu[0].timeline_at_peak[MEMCAT_ACTIVATION], 2000000000);
+	check_peaks(rr->gpu[1].timeline_peak, rr->gpu[1].timeline_at_peak,
+		    rr->gpu[1].timeline_cat_peak, 3750, want_at_peak, want_cat_peak);
+	rr = rr == &a->runs[0] ? &a->runs[1] : &a->runs[0];
+	assert_int_equal(rr->gpu[0].timeline_peak, -1);
+	f = open_memstream(&text, &n);
+	assert_int_equal(analysis_write_text(a, f, NULL), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "  GPU 0 tensors at the timeline's peak (GB): activation 2.00, "
+				     "in all 2.00\n"));
+	free(text);
+	analysis_free(a);
+	trial_free(t);
+	diags_release(&d);
+	trial_stats_release(&st);
+	assert_int_equal(remove_tree(dir), 0);
+	free(dir);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -250,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_invalid),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_real),
+		cmocka_unit_test(test_analysis),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
