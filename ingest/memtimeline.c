@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <yajl/yajl_parse.h>
 
 #include "core/xalloc.h"
+#include "ingest/jsonfeed.h"
 
 #define RAW_FIELDS 4		/* time, action, bytes, category */
 #define ROW_FIELDS (MEMCAT_COUNT + 1)	/* a leading 0, then one per category */
@@ -22,12 +22,7 @@ enum form { FORM_UNDECIDED, FORM_RAW, FORM_COALESCED };
 
 struct mt {
 	struct ingest_ctx *ctx;
-	yajl_handle yh;
-	int64_t chunk_base;	/* file offset of the chunk being parsed */
-	int64_t last_ok;	/* file offset just after the last token parsed */
-	int64_t tok;		/* first byte of the token after it; -1 not seen yet */
-	bool tok_sep;		/* a ',' was passed on the way to it */
-	bool failed;		/* the JSON is broken: nothing more is parsed */
+	struct jsonfeed jf;
 	int depth;		/* open containers */
 	int64_t elem;		/* index of the outer list's element being read */
 	enum form form;
@@ -152,14 +147,12 @@ static void decide(struct mt *k, enum form f)
 
 static int64_t here(const struct mt *k)
 {
-	return k->chunk_base + (int64_t)yajl_get_bytes_consumed(k->yh);
+	return jsonfeed_here(&k->jf);
 }
 
 static void mark(struct mt *k)
 {
-	k->last_ok = here(k);
-	k->tok = -1;
-	k->tok_sep = false;
+	jsonfeed_mark(&k->jf);
 }
 
 /* A value that is no integer inside a record or row spoils it; elsewhere it is ignored. */
@@ -306,12 +299,10 @@ static void *mt_open(struct ingest_ctx *ctx)
 	struct mt *k = xcalloc(1, sizeof(*k));
 
 	k->ctx = ctx;
-	k->yh = yajl_alloc(&callbacks, NULL, k);
-	if (!k->yh) {
+	if (jsonfeed_init(&k->jf, &callbacks, k) < 0) {
 		free(k);
 		return NULL;
 	}
-	k->tok = -1;
 	k->nheld = -1;
 	k->m.peak = -1;
 	for (int c = 0; c < MEMCAT_COUNT; c++)
@@ -319,55 +310,30 @@ static void *mt_open(struct ingest_ctx *ctx)
 	return k;
 }
 
-static int json_error(struct mt *k, int64_t byte, bool at_end)
+/* The JSON broke: an error at its byte; what was read before is kept. */
+static int json_error(struct mt *k)
 {
-	unsigned char *msg = yajl_get_error(k->yh, 0, NULL, 0);
-	size_t n = strlen((const char *)msg);
-	struct srcpos pos = SRCPOS_BYTE(k->ctx->path, byte);
+	char *msg = jsonfeed_message(&k->jf);
+	struct srcpos pos = SRCPOS_BYTE(k->ctx->path, k->jf.error_byte);
 
-	while (n && strchr(" .\n", msg[n - 1]))
-		n--;
-	k->failed = true;
 	k->ctx->src->errors++;
-	if (at_end)
+	if (k->jf.at_end)
 		diag_error(k->ctx->diags, "truncated", &pos,
-			   "the memory timeline ends inside its JSON (%.*s): the %lld records "
-			   "before are kept", (int)n, msg, (long long)k->records);
+			   "the memory timeline ends inside its JSON (%s): the %lld records "
+			   "before are kept", msg, (long long)k->records);
 	else
-		diag_error(k->ctx->diags, "invalid-json", &pos, "invalid JSON: %.*s", (int)n, msg);
-	yajl_free_error(k->yh, msg);
+		diag_error(k->ctx->diags, "invalid-json", &pos, "invalid JSON: %s", msg);
+	free(msg);
 	return -1;
 }
 
-/* The first byte after the last good token and one separator, if it lies in buf. */
-static void next_token(struct mt *k, const char *buf, size_t len)
-{
-	size_t i = k->last_ok > k->chunk_base ? (size_t)(k->last_ok - k->chunk_base) : 0;
-
-	while (k->tok < 0 && i < len) {
-		char c = buf[i++];
-
-		if (strchr(" \t\r\n", c) || (!k->tok_sep && (c == ',' || c == ':')))
-			k->tok_sep |= c == ',' || c == ':';
-		else
-			k->tok = k->chunk_base + (int64_t)i - 1;
-	}
-}
-
-/* An error is placed at the token after the last good one, wherever the chunks were cut. */
 static int mt_feed(void *st, const char *buf, size_t len)
 {
 	struct mt *k = st;
-	yajl_status s;
 
-	if (k->failed)
+	if (k->jf.failed)
 		return -1;
-	s = yajl_parse(k->yh, (const unsigned char *)buf, len);
-	next_token(k, buf, len);
-	if (s != yajl_status_ok)
-		return json_error(k, k->tok >= 0 ? k->tok : k->chunk_base + (int64_t)len, false);
-	k->chunk_base += (int64_t)len;
-	return 0;
+	return jsonfeed_feed(&k->jf, buf, len) < 0 ? json_error(k) : 0;
 }
 
 static void describe_categories(struct ingest_ctx *c, const char *key, const int64_t *v)
@@ -403,9 +369,9 @@ static int mt_finish(void *st)
 	struct mt *k = st;
 	int ret = 0;
 
-	if (!k->failed && yajl_complete_parse(k->yh) != yajl_status_ok)
-		ret = json_error(k, k->chunk_base, true);
-	if (k->form == FORM_UNDECIDED && k->nheld >= 0 && !k->failed)
+	if (!k->jf.failed && jsonfeed_end(&k->jf) < 0)
+		ret = json_error(k);
+	if (k->form == FORM_UNDECIDED && k->nheld >= 0 && !k->jf.failed)
 		decide(k, FORM_RAW);	/* a list of one record */
 	if (k->open)
 		measure(k);
@@ -428,7 +394,7 @@ static void mt_free(void *st)
 {
 	struct mt *k = st;
 
-	yajl_free(k->yh);
+	jsonfeed_release(&k->jf);
 	free(k);
 }
 

@@ -169,44 +169,36 @@ static void test_bad_record(void **state)
 	unload(&x);
 }
 
-/* Cut short: an error at the end names the file and byte; the records before count. */
-static void test_truncated(void **state)
+/*
+ * Cut short, or broken: one error names the file and the byte, at every
+ * chunk size; the records before it count.
+ */
+static void test_broken(void **state)
 {
-	static const char text[] = "[[-1, 1, 5, 0], [7, 2, 6, 1], [8, 2,";
-	struct loaded x;
-	struct buf b;
+	static const struct { const char *name, *text, *want; } cases[] = {
+		{ "cut.json", "[[-1, 1, 5, 0], [7, 2, 6, 1], [8, 2,",
+		  "cut.json: byte 36: the memory timeline ends inside its JSON (parse error: "
+		  "premature EOF): the 2 records before are kept" },
+		{ "bad.json", "[[-1, 1, 5, 0], [7, 2, 6, 1]] x",
+		  "bad.json: byte 30: invalid JSON: parse error: trailing garbage" },
+	};
 
 	(void)state;
-	for (size_t chunk = 0; chunk <= 64; chunk++) {
-		load_chunks(&x, "cut.json", text, sizeof(text) - 1, chunk);
-		assert_int_equal(x.t->diags.count, 1);
-		buf_init(&b, 0);
-		diag_format(&x.t->diags.items[0], &b);
-		assert_string_equal(b.data, "cut.json: byte 36: the memory timeline ends inside its "
-				    "JSON (parse error: premature EOF): the 2 records before are kept");
-		buf_release(&b);
-		assert_int_equal(x.r->memtl[0].peak, 11);
-		unload(&x);
-	}
-}
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (size_t chunk = 0; chunk <= 64; chunk++) {
+			struct loaded x;
+			struct buf b;
 
-static void test_invalid(void **state)
-{
-	static const char text[] = "[[-1, 1, 5, 0], [7, 2, 6, 1]] x";
-	struct loaded x;
-	struct buf b;
-
-	(void)state;
-	for (size_t chunk = 0; chunk <= 64; chunk++) {
-		load_chunks(&x, "bad.json", text, sizeof(text) - 1, chunk);
-		assert_int_equal(x.t->diags.count, 1);
-		buf_init(&b, 0);
-		diag_format(&x.t->diags.items[0], &b);
-		assert_string_equal(b.data, "bad.json: byte 30: invalid JSON: parse error: trailing "
-				    "garbage");
-		buf_release(&b);
-		assert_int_equal(x.r->memtl[0].peak, 11);
-		unload(&x);
+			load_chunks(&x, cases[i].name, cases[i].text, strlen(cases[i].text), chunk);
+			assert_int_equal(x.t->diags.count, 1);
+			buf_init(&b, 0);
+			diag_format(&x.t->diags.items[0], &b);
+			assert_string_equal(b.data, cases[i].want);
+			buf_release(&b);
+			assert_int_equal(x.r->memtl[0].peak, 11);
+			assert_int_equal(x.r->sources[0].events, 2);
+			unload(&x);
+		}
 	}
 }
 
@@ -328,8 +320,7 @@ int main(void)
 		cmocka_unit_test(test_coalesced),
 		cmocka_unit_test(test_chunks),
 		cmocka_unit_test(test_bad_record),
-		cmocka_unit_test(test_truncated),
-		cmocka_unit_test(test_invalid),
+		cmocka_unit_test(test_broken),
 		cmocka_unit_test(test_empty),
 		cmocka_unit_test(test_real),
 		cmocka_unit_test(test_analysis),
