@@ -20,6 +20,7 @@
 #include "core/xalloc.h"
 #include "ingest/trial.h"
 #include "render/analysis_text.h"
+#include "render/summary.h"
 #include "ingest/memtimeline.h"
 #include "tests/unit/ingest_fixture.h"
 #include "tests/unit/skip.h"
@@ -255,6 +256,19 @@ static void put(const char *dir, const char *name, const char *text)
 	assert_int_equal(fclose(f), 0);
 }
 
+/* One of the summary's lines is exactly want. */
+static void summary_has(const struct analysis *a, const char *want)
+{
+	struct summary sum;
+	size_t found = 0;
+
+	summary_build(&sum, a, NULL, 0);
+	for (size_t i = 0; i < sum.n; i++)
+		found += !strcmp(sum.lines[i].text, want);
+	summary_release(&sum);
+	assert_int_equal(found, 1);
+}
+
 static const char log_text[] = "step 0 loss 2.0 step_time 0.9\nstep 1 loss 2.0 step_time 0.2\n"
 			       "step 2 loss 2.0 step_time 0.2\nstep 3 loss 2.0 step_time 0.2\n";
 
@@ -304,6 +318,7 @@ static void test_analysis(void **state)
 	assert_non_null(strstr(text, "  GPU 0 tensors at the timeline's peak (GB): activation 2.00, "
 				     "in all 2.00\n"));
 	free(text);
+	summary_has(a, "2gpu GPU 0: tensors at the memory timeline's peak 2.00 GB (activation 2.00 GB)");
 	analysis_free(a);
 	trial_free(t);
 	diags_release(&d);
