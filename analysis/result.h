@@ -85,6 +85,10 @@ struct gpu_result {
 	struct lane_span *lanes;	/* the median steady step's busy intervals */
 	size_t nlanes;
 	double lanes_window_s;		/* that step's window */
+	/* --- the PyTorch memory timeline of this device (issue 12); not a peak_by_source --- */
+	int64_t timeline_peak;			/* tensor bytes at the timeline's peak; -1 no timeline */
+	int64_t timeline_at_peak[MEMCAT_COUNT];	/* each category's bytes at that peak; -1 */
+	int64_t timeline_cat_peak[MEMCAT_COUNT];/* each category's own peak; -1 */
 };
 
 struct coll_result {

@@ -498,6 +498,25 @@ static const char *monitor_unfit(struct analysis *a, const struct monitor_view *
 }
 
 /*
+ * The memory timeline of device dev (docs/analysis.md): of the run's
+ * timelines of that device, the one with the largest peak. It heads
+ * nothing: it counts only the tensors the profiler saw.
+ */
+static void gpu_timeline(struct gpu_result *g, const struct run *r, int32_t dev)
+{
+	const struct mem_timeline *best = NULL;
+
+	for (size_t i = 0; i < r->nmemtl; i++)
+		if (r->memtl[i].device == dev && (!best || r->memtl[i].peak > best->peak))
+			best = &r->memtl[i];
+	g->timeline_peak = best ? best->peak : -1;
+	for (int c = 0; c < MEMCAT_COUNT; c++) {
+		g->timeline_at_peak[c] = best ? best->at_peak[c] : -1;
+		g->timeline_cat_peak[c] = best ? best->cat_peak[c] : -1;
+	}
+}
+
+/*
  * Peak memory of one GPU from each source, the headline, its name and its
  * capacity. The monitor's reading is kept in peak_by_source but heads
  * nothing when monitor_unfit() says so (a finding says why); a monitor that
@@ -514,6 +533,7 @@ static void gpu_memory(struct analysis *a, struct gpu_result *g, const struct ru
 		g->peak_by_source[s] = -1;
 	monitor_view(&v, r, dev);
 	g->peak_by_source[MEM_NVSMI] = v.peak;
+	gpu_timeline(g, r, dev);
 	for (size_t i = 0; k && i < k->nmem; i++) {
 		if (k->mem[i].device >= 0 && g->device >= 0 && k->mem[i].device != g->device)
 			continue;
@@ -1188,7 +1208,27 @@ static void log_timing_finding(struct analysis *a, const struct run_result *rr, 
 			 (long long)rr->steps_total, (long long)rr->steps_warmup, mem);
 }
 
-/* GPUs of a run without traces: from the monitor's GPU indexes, else from the manifest. */
+
+/* The devices of a run's memory timelines, each once, in reading order (issue 12). */
+static size_t timeline_devices(const struct run *r, int32_t *idx, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nmemtl && n < max; i++) {
+		size_t j;
+
+		for (j = 0; j < n && idx[j] != r->memtl[i].device; j++)
+			;
+		if (j == n)
+			idx[n++] = r->memtl[i].device;
+	}
+	return n;
+}
+
+/*
+ * GPUs of a run without traces: from the monitor's GPU indexes, else from
+ * the manifest, else from its memory timelines' devices.
+ */
 static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max)
 {
 	size_t n = 0;
@@ -1213,7 +1253,7 @@ static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max)
 	} else if (r->nlog && max) {
 		idx[n++] = 0;	/* a log of steps ran on at least one GPU */
 	}
-	return n;
+	return n ? n : timeline_devices(r, idx, max);
 }
 
 static void init_gpu(struct gpu_result *g, const struct rank *k, int32_t index)

@@ -259,6 +259,7 @@ void run_release(struct run *r)
 	free(r->log);
 	free(r->sources);
 	free(r->nccl_tests);
+	free(r->memtl);
 }
 
 void trial_free(struct trial *t)
@@ -480,6 +481,31 @@ struct nccl_test_row *run_add_nccl_test_row(struct run *r)
 				     .wrong_oop = -1, .time_ip_ns = -1, .algbw_ip = -1,
 				     .busbw_ip = -1, .wrong_ip = -1 };
 	return w;
+}
+
+struct mem_timeline *run_add_mem_timeline(struct run *r)
+{
+	struct mem_timeline *m;
+
+	xgrow(&r->memtl, &r->cap_memtl, r->nmemtl + 1, sizeof(*r->memtl));
+	m = &r->memtl[r->nmemtl++];
+	memset(m, 0, sizeof(*m));
+	m->peak = -1;
+	for (int c = 0; c < MEMCAT_COUNT; c++)
+		m->at_peak[c] = m->cat_peak[c] = -1;
+	return m;
+}
+
+const char *mem_category_name(enum mem_category c)
+{
+	static const char *const names[MEMCAT_COUNT] = {
+		[MEMCAT_PARAMETER] = "parameter", [MEMCAT_OPTIMIZER_STATE] = "optimizer_state",
+		[MEMCAT_INPUT] = "input", [MEMCAT_TEMPORARY] = "temporary",
+		[MEMCAT_ACTIVATION] = "activation", [MEMCAT_GRADIENT] = "gradient",
+		[MEMCAT_AUTOGRAD_DETAIL] = "autograd_detail", [MEMCAT_UNKNOWN] = "unknown",
+	};
+
+	return (unsigned)c < MEMCAT_COUNT ? names[c] : "unknown";
 }
 
 bool fact_set_i64(struct fact_i64 *f, int64_t v, const struct srcpos *src)

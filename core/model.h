@@ -289,6 +289,28 @@ struct nsys_row {
 	uint8_t cls;		/* enum ev_class: kernels by name, memory operations EVC_MEMORY */
 };
 
+/*
+ * Tensor memory by the category PyTorch's memory profiler gives it, in the
+ * order of its exports' category index (export_memory_timeline). Added for
+ * ingest/memtimeline.c (issue 12).
+ */
+enum mem_category {
+	MEMCAT_PARAMETER, MEMCAT_OPTIMIZER_STATE, MEMCAT_INPUT, MEMCAT_TEMPORARY,
+	MEMCAT_ACTIVATION, MEMCAT_GRADIENT, MEMCAT_AUTOGRAD_DETAIL, MEMCAT_UNKNOWN,
+	MEMCAT_COUNT
+};
+const char *mem_category_name(enum mem_category c);	/* "parameter", "optimizer_state", ... */
+
+/* One memory timeline file: one device's peak, and its categories (issue 12). */
+struct mem_timeline {
+	const char *path;	/* interned file it was read from */
+	int32_t device;		/* the CUDA ordinal its file name gives, else 0 (PyTorch's default) */
+	int64_t samples;	/* distinct instants read */
+	int64_t peak;		/* bytes of all categories together at their peak; -1 none */
+	int64_t at_peak[MEMCAT_COUNT];	/* bytes of each category at that instant */
+	int64_t cat_peak[MEMCAT_COUNT];	/* each category's own peak, at any instant */
+};
+
 struct run {
 	const char *name;	/* run.ini name, else the directory's base name */
 	const char *dir;	/* the directory */
@@ -337,6 +359,9 @@ struct run {
 	struct fact_f64 train_steps_per_s;	/* the trainer's own steps/s over the run (HF) */
 	int64_t log_reserved_peak;	/* largest reserved figure a training log printed, bytes; 0 none */
 	int64_t log_allocated_peak;	/* largest allocated (or unnamed) figure, bytes; 0 none */
+	/* --- PyTorch memory timelines (ingest/memtimeline.c, issue 12) --- */
+	struct mem_timeline *memtl;		/* one per file, in reading order */
+	size_t nmemtl, cap_memtl;
 };
 
 /*
@@ -419,6 +444,7 @@ struct mem_sample *rank_add_mem(struct rank *k);
 struct gpu_sample *run_add_gpu_sample(struct run *r);
 struct log_step *run_add_log_step(struct run *r);
 struct nccl_test_row *run_add_nccl_test_row(struct run *r);	/* unknown fields -1/NULL */
+struct mem_timeline *run_add_mem_timeline(struct run *r);	/* peaks -1, device 0 */
 
 /* Sets a fact unless it is already set; returns true when it was set now. */
 bool fact_set_i64(struct fact_i64 *f, int64_t v, const struct srcpos *src);

@@ -6,6 +6,7 @@
 #include "ingest/gpumon.h"
 #include "ingest/kineto.h"
 #include "ingest/manifest.h"
+#include "ingest/memtimeline.h"
 #include "ingest/nccl_log.h"
 #include "ingest/nccl_tests.h"
 #include "ingest/nsys_csv.h"
@@ -16,6 +17,7 @@
 /* Readers of whole files, by the format name they declare. */
 static const struct reader *const file_readers[] = {
 	&kineto_reader,
+	&memtimeline_reader,
 	&nsys_sqlite_reader,
 	&trial_ini_reader,
 	&run_ini_reader,

@@ -569,6 +569,16 @@ static const struct array gpu_top = {
 static const struct array gpu_lanes = {
 	offsetof(struct gpu_result, nlanes), sizeof(struct lane_span), lane_fields, false };
 
+/* Bytes by memory category, in enum mem_category order: null where unknown. */
+#define CAT(c, k) { k, K_COUNT, (c) * sizeof(int64_t), sizeof(int64_t), NULL }
+static const struct field category_fields[] = {
+	CAT(MEMCAT_PARAMETER, "parameter"), CAT(MEMCAT_OPTIMIZER_STATE, "optimizer_state"),
+	CAT(MEMCAT_INPUT, "input"), CAT(MEMCAT_TEMPORARY, "temporary"),
+	CAT(MEMCAT_ACTIVATION, "activation"), CAT(MEMCAT_GRADIENT, "gradient"),
+	CAT(MEMCAT_AUTOGRAD_DETAIL, "autograd_detail"), CAT(MEMCAT_UNKNOWN, "unknown"),
+	END
+};
+
 static const struct field gpu_fields[] = {
 	F(struct gpu_result, rank, "rank", K_COUNT, NULL),
 	F(struct gpu_result, device, "device", K_COUNT, NULL),
@@ -586,6 +596,9 @@ static const struct field gpu_fields[] = {
 	F(struct gpu_result, top, "top_kernels", K_ARR, &gpu_top),
 	F(struct gpu_result, lanes_window_s, "lanes_window_s", K_NUM, NULL),
 	F(struct gpu_result, lanes, "lanes", K_ARR, &gpu_lanes),
+	F(struct gpu_result, timeline_peak, "timeline_peak_bytes", K_COUNT, NULL),
+	SUBAT(struct gpu_result, timeline_at_peak, "timeline_at_peak_bytes", category_fields),
+	SUBAT(struct gpu_result, timeline_cat_peak, "timeline_category_peak_bytes", category_fields),
 	END
 };
 

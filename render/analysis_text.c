@@ -213,6 +213,22 @@ static void time_table(const struct analysis *a, FILE *f)
 	fputc('\n', f);
 }
 
+/*
+ * The memory timeline's tensors at their peak, one line per GPU that has
+ * one: each category that holds memory then, in GB, and their sum.
+ */
+static void timeline_line(FILE *f, const struct gpu_result *x)
+{
+	if (x->timeline_peak <= 0)
+		return;
+	fprintf(f, "  GPU %d tensors at the timeline's peak (GB):", x->rank);
+	for (int c = 0; c < MEMCAT_COUNT; c++)
+		if (x->timeline_at_peak[c] > 0)
+			fprintf(f, " %s %.2f,", mem_category_name((enum mem_category)c),
+				x->timeline_at_peak[c] / 1e9);
+	fprintf(f, " in all %.2f\n", x->timeline_peak / 1e9);
+}
+
 static void memory_table(const struct analysis *a, FILE *f)
 {
 	char b1[32], b2[32];
@@ -233,6 +249,7 @@ static void memory_table(const struct analysis *a, FILE *f)
 				x->name ? x->name : "-", gb(b1, sizeof(b1), x->peak_memory),
 				x->peak_source ? x->peak_source : "-",
 				gb(b2, sizeof(b2), x->memory_total), pct);
+			timeline_line(f, x);
 		}
 		if (r->imbalance.flagged)
 			fprintf(f, "  %s is unbalanced: %s\n", r->name, r->imbalance.reason);

@@ -113,6 +113,24 @@ static void meta(struct summary *s, const struct analysis *a)
 	}
 }
 
+/* What fills a GPU, from its memory timeline: each category holding memory at the peak. */
+static void timeline_item(struct summary *s, const struct run_result *r, size_t g)
+{
+	const struct gpu_result *x = &r->gpu[g];
+	char cats[512] = "";
+	size_t len = 0;
+
+	if (x->timeline_peak <= 0)
+		return;
+	for (int c = 0; c < MEMCAT_COUNT && len < sizeof(cats); c++)
+		if (x->timeline_at_peak[c] > 0)
+			len += (size_t)snprintf(cats + len, sizeof(cats) - len, "%s%s %.2f GB",
+						len ? ", " : "", mem_category_name((enum mem_category)c),
+						x->timeline_at_peak[c] / 1e9);
+	add(s, SL_ITEM, "%s GPU %d: tensors at the memory timeline's peak %.2f GB (%s)", run_name(r),
+	    x->rank >= 0 ? x->rank : (int)g, x->timeline_peak / 1e9, cats);
+}
+
 static void key_numbers(struct summary *s, const struct analysis *a)
 {
 	const struct comparison *m = &a->cmp;
@@ -134,10 +152,12 @@ static void key_numbers(struct summary *s, const struct analysis *a)
 		    r->steps_measured >= 0 ? num((double)r->steps_measured, 0, "") : "n/a",
 		    r->steps_warmup >= 0 ? num((double)r->steps_warmup, 0, "") : "n/a",
 		    num(r->samples_per_s, 1, ""));
-		for (g = 0; g < r->ngpu; g++)
+		for (g = 0; g < r->ngpu; g++) {
 			add(s, SL_ITEM, "%s GPU %d: peak memory %s of %s (%s)", run_name(r),
 			    r->gpu[g].rank >= 0 ? r->gpu[g].rank : (int)g, gb(r->gpu[g].peak_memory),
 			    gb(r->gpu[g].memory_total), r->gpu[g].peak_source ? r->gpu[g].peak_source : "no source");
+			timeline_item(s, r, g);
+		}
 		if (r->imbalance.flagged)
 			add(s, SL_ITEM, "Imbalance in %s: %s", run_name(r),
 			    r->imbalance.reason ? r->imbalance.reason : "flagged");

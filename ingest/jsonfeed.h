@@ -1,0 +1,44 @@
+/*
+ * jsonfeed: a yajl push parser fed by a READ_BYTES reader, with the file
+ * positions its diagnostics name. An error is placed at the first byte of
+ * the token after the last good one, so the byte is the same wherever the
+ * input was cut into chunks (yajl's own offset is not).
+ *
+ * The reader's yajl callbacks call jsonfeed_mark() at every token; memory
+ * is yajl's own (through xmalloc: out of memory is fatal), released by
+ * jsonfeed_release().
+ */
+#ifndef INGEST_JSONFEED_H
+#define INGEST_JSONFEED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <yajl/yajl_parse.h>
+
+struct jsonfeed {
+	yajl_handle yh;
+	int64_t chunk_base;	/* file offset of the chunk being parsed */
+	int64_t last_ok;	/* file offset just after the last token parsed */
+	int64_t tok;		/* first byte of the token after it; -1 not seen yet */
+	bool tok_sep;		/* a ':' or ',' was passed on the way to it */
+	bool failed;		/* the JSON is broken: nothing more is parsed */
+	int64_t error_byte;	/* where it broke; -1 while it has not */
+	bool at_end;		/* it broke at the end of the input: cut short */
+};
+
+/* 0, or -1 when yajl cannot be set up; callbacks get ctx. */
+int jsonfeed_init(struct jsonfeed *j, const yajl_callbacks *cb, void *ctx);
+void jsonfeed_release(struct jsonfeed *j);
+/* Notes that a token ended where the parser is now: call from every callback. */
+void jsonfeed_mark(struct jsonfeed *j);
+/* The file offset just after the token being reported (in a callback). */
+int64_t jsonfeed_here(const struct jsonfeed *j);
+/* Parses buf; 0, or -1 once the JSON is broken (failed and error_byte set). */
+int jsonfeed_feed(struct jsonfeed *j, const char *buf, size_t len);
+/* The end of the input: 0, or -1 when the JSON is broken or cut short (at_end). */
+int jsonfeed_end(struct jsonfeed *j);
+/* yajl's message for the failure, lowercase and without its trailing period: freed by the caller. */
+char *jsonfeed_message(struct jsonfeed *j);
+
+#endif
