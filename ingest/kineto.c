@@ -12,6 +12,7 @@
 #include "core/imap.h"
 #include "core/kname.h"
 #include "core/xalloc.h"
+#include "ingest/jsonfeed.h"
 
 #define MAX_DEPTH 64		/* deeper containers are skipped whole */
 #define MAX_NAME (64 * 1024)	/* longer names and strings are cut */
@@ -111,12 +112,7 @@ struct pg_read {
 
 struct kt {
 	struct ingest_ctx *ctx;
-	yajl_handle yh;
-	int64_t chunk_base;	/* file offset of the chunk being parsed */
-	int64_t last_ok;	/* file offset just after the last value parsed */
-	int64_t tok;		/* the next token's first byte; -1 not seen yet */
-	bool tok_sep;		/* a ':' or ',' was passed on the way to it */
-	bool failed;		/* the JSON is broken: nothing more is parsed */
+	struct jsonfeed jf;	/* the parser, and where its error lies */
 	uint8_t stack[MAX_DEPTH];
 	int depth;		/* open containers; past MAX_DEPTH only counted */
 	uint8_t key;		/* enum key of the innermost object's current member */
@@ -645,15 +641,13 @@ static uint8_t top(const struct kt *k)
 
 static int64_t here(const struct kt *k)
 {
-	return k->chunk_base + (int64_t)yajl_get_bytes_consumed(k->yh);
+	return jsonfeed_here(&k->jf);
 }
 
 /* Notes where the last good token ended, so that an error can name the next. */
 static void mark(struct kt *k)
 {
-	k->last_ok = here(k);
-	k->tok = -1;
-	k->tok_sep = false;
+	jsonfeed_mark(&k->jf);
 }
 
 static const struct keydef *current_key(const struct kt *k)
@@ -978,38 +972,16 @@ static const yajl_callbacks callbacks = {
 
 /* ---- the reader ---- */
 
-static void *yx_malloc(void *ctx, size_t n)
-{
-	(void)ctx;
-	return xmalloc(n);
-}
-
-static void *yx_realloc(void *ctx, void *p, size_t n)
-{
-	(void)ctx;
-	return xrealloc(p, n);
-}
-
-static void yx_free(void *ctx, void *p)
-{
-	(void)ctx;
-	free(p);
-}
-
 static void *kt_open(struct ingest_ctx *ctx)
 {
-	/* through xmalloc: out of memory is fatal in yajl too; yajl copies this */
-	yajl_alloc_funcs af = { yx_malloc, yx_realloc, yx_free, NULL };
 	struct kt *k = xcalloc(1, sizeof(*k));
 
 	k->ctx = ctx;
-	k->yh = yajl_alloc(&callbacks, &af, k);
-	if (!k->yh) {
+	if (jsonfeed_init(&k->jf, &callbacks, k) < 0) {
 		free(k);
 		return NULL;
 	}
 	k->base = k->first = k->last = UNSET;
-	k->tok = -1;
 	k->rank = k->world = k->pg_count = -1;
 	buf_init(&k->ev.name, MAX_NAME);
 	buf_init(&k->ev.intype, MAX_NAME);
@@ -1021,65 +993,31 @@ static void *kt_open(struct ingest_ctx *ctx)
 	return k;
 }
 
-/* yajl's message, lowercase and without its trailing period or newline. */
-static int json_error(struct kt *k, int64_t byte, bool at_end)
+/* The JSON broke at jf.error_byte (at_end: the trace was cut short): one diagnostic, -1. */
+static int json_error(struct kt *k)
 {
-	unsigned char *msg = yajl_get_error(k->yh, 0, NULL, 0);
-	size_t n = strlen((const char *)msg);
-	struct srcpos pos = SRCPOS_BYTE(k->ctx->path, byte);
+	char *msg = jsonfeed_message(&k->jf);
+	struct srcpos pos = SRCPOS_BYTE(k->ctx->path, k->jf.error_byte);
 
-	while (n && strchr(" .\n", msg[n - 1]))
-		n--;
-	k->failed = true;
 	k->ctx->src->errors++;
-	if (at_end)
+	if (k->jf.at_end)
 		diag_error(k->ctx->diags, "truncated", &pos,
-			   "the trace ends inside its JSON (%.*s): the %lld events before are kept",
-			   (int)n, msg, (long long)k->events);
+			   "the trace ends inside its JSON (%s): the %lld events before are kept",
+			   msg, (long long)k->events);
 	else
-		diag_error(k->ctx->diags, "invalid-json", &pos, "invalid JSON: %.*s", (int)n, msg);
-	yajl_free_error(k->yh, msg);
+		diag_error(k->ctx->diags, "invalid-json", &pos, "invalid JSON: %s", msg);
+	free(msg);
 	return -1;
 }
 
-/*
- * Finds the token after the last good one, if it starts in buf: past blanks
- * and one separator.
- */
-static void find_token(struct kt *k, const char *buf, size_t len)
-{
-	size_t i = k->last_ok > k->chunk_base ? (size_t)(k->last_ok - k->chunk_base) : 0;
-
-	for (; k->tok < 0 && i < len; i++) {
-		char c = buf[i];
-
-		if (c == ' ' || c == '\t' || c == '\r' || c == '\n')
-			continue;
-		if (!k->tok_sep && (c == ':' || c == ',')) {
-			k->tok_sep = true;
-			continue;
-		}
-		k->tok = k->chunk_base + (int64_t)i;
-	}
-}
-
-/*
- * An error is placed at the start of the token after the last good one:
- * yajl's own offset depends on where the chunks were cut.
- */
+/* An error is placed where jsonfeed puts it: the same byte wherever the chunks were cut. */
 static int kt_feed(void *st, const char *buf, size_t len)
 {
 	struct kt *k = st;
-	yajl_status s;
 
-	if (k->failed)
+	if (k->jf.failed)
 		return -1;
-	s = yajl_parse(k->yh, (const unsigned char *)buf, len);
-	find_token(k, buf, len);
-	if (s != yajl_status_ok)
-		return json_error(k, k->tok >= 0 ? k->tok : k->chunk_base + (int64_t)len, false);
-	k->chunk_base += (int64_t)len;
-	return 0;
+	return jsonfeed_feed(&k->jf, buf, len) < 0 ? json_error(k) : 0;
 }
 
 /* ---- finish: times, links, the model, the summary ---- */
@@ -1546,8 +1484,8 @@ static int kt_finish(void *st)
 	int64_t comm;
 	int ret = 0;
 
-	if (!k->failed && yajl_complete_parse(k->yh) != yajl_status_ok)
-		ret = json_error(k, k->chunk_base, true);
+	if (!k->jf.failed && jsonfeed_end(&k->jf) < 0)
+		ret = json_error(k);
 	if (k->base != UNSET)
 		shift_times(k, k->base);
 	if (k->bad_base)
@@ -1556,7 +1494,7 @@ static int kt_finish(void *st)
 	link_events(k);
 	resolve_groups(k);
 	comm = count_comm(k);
-	if (!k->ngev && k->events && ret == 0 && !k->failed)
+	if (!k->ngev && k->events && ret == 0 && !k->jf.failed)
 		diag_warn(k->ctx->diags, "cpu-only", &pos,
 			  "no GPU activity in the trace (CPU-only profile)");
 	else if (!k->ngev && k->events)
@@ -1579,7 +1517,7 @@ static void kt_free(void *st)
 {
 	struct kt *k = st;
 
-	yajl_free(k->yh);
+	jsonfeed_release(&k->jf);
 	buf_release(&k->ev.name);
 	buf_release(&k->ev.intype);
 	buf_release(&k->ev.indims);
