@@ -169,7 +169,13 @@ struct run_result {
 	size_t nsources;
 	int64_t failed_allocation;	/* bytes a CUDA OOM message says it tried to allocate; -1 */
 	const char *time_source;	/* step time and throughput from: "trace", "log-iterations",
-					   "log-summary" (whole job, start-up included); NULL none */
+					   "log-summary" (whole job, start-up included), "nsys-nvtx"
+					   (an NVTX range of Nsight Systems summary tables); NULL none */
+	/* Nsight Systems console tables (no timeline): totals over the profile; NaN/NULL without tables */
+	double nsys_compute_s;		/* kernel time of compute kernels */
+	double nsys_comm_s;		/* kernel time of communication kernels */
+	double nsys_memory_s;		/* memcpy/memset time */
+	const char *nsys_step_range;	/* the NVTX range taken for the steps; NULL none */
 };
 
 enum confound_what {

@@ -12,6 +12,7 @@
 #include "analysis/analysis.h"
 #include "analysis/clock.h"
 #include "analysis/kernels.h"
+#include "analysis/nsys_summary.h"
 #include "analysis/partition.h"
 #include "analysis/stats.h"
 #include "analysis/thresholds.h"
@@ -1180,6 +1181,35 @@ static void summary_steps(struct run_result *rr, const struct run *r)
 		rr->samples_per_s = (double)rr->global_batch / t;
 }
 
+/*
+ * What Nsight Systems console tables say of a run (analysis/nsys_summary.c):
+ * GPU time by class over the profile, always; and, for a run without traces
+ * or a log step time, the step time as the median of the NVTX range that
+ * marks the steps. Tables hold totals, not a timeline: warm-up cannot be told
+ * apart (every instance counts) and where the time went stays unknown.
+ */
+static void nsys_tables(struct run_result *rr, const struct run *r)
+{
+	struct nsys_summary s;
+
+	nsys_summary_of_run(r, &s);
+	rr->nsys_compute_s = rr->nsys_comm_s = rr->nsys_memory_s = NAN;
+	if (s.present) {
+		rr->nsys_compute_s = s.gpu_ns[EVC_COMPUTE] / 1e9;
+		rr->nsys_comm_s = s.gpu_ns[EVC_COMM] / 1e9;
+		rr->nsys_memory_s = s.gpu_ns[EVC_MEMORY] / 1e9;
+	}
+	rr->nsys_step_range = s.step_range;
+	if (r->nranks || !isnan(rr->step_median_s) || !s.step_range || !(s.step_ns > 0))
+		return;
+	rr->step_median_s = s.step_ns / 1e9;
+	rr->steps_total = rr->steps_measured = s.steps;
+	rr->steps_warmup = rr->steps_trailing = 0;
+	rr->time_source = "nsys-nvtx";
+	if (rr->global_batch > 0)
+		rr->samples_per_s = (double)rr->global_batch / rr->step_median_s;
+}
+
 /* Where a run without traces takes its numbers from, said in a finding. */
 static void log_timing_finding(struct analysis *a, const struct run_result *rr, const struct run *r)
 {
@@ -1191,6 +1221,17 @@ static void log_timing_finding(struct analysis *a, const struct run_result *rr, 
 
 	if (!rr->time_source || !strcmp(rr->time_source, "trace"))
 		return;
+	if (!strcmp(rr->time_source, "nsys-nvtx")) {
+		analysis_finding(a, DIAG_INFO, "nsys-timing", NULL,
+				 "run '%s': step time (%.4g s) is the median of the NVTX range '%s' over "
+				 "%lld instances in Nsight Systems summary tables, warm-up included (tables "
+				 "hold totals, not a timeline); GPU time over the profile: compute %.3g s, "
+				 "communication %.3g s, memory %.3g s (overlap counted twice); where the time "
+				 "of a step went is unknown", r->name, rr->step_median_s, rr->nsys_step_range,
+				 (long long)rr->steps_measured, rr->nsys_compute_s, rr->nsys_comm_s,
+				 rr->nsys_memory_s);
+		return;
+	}
 	if (!strcmp(rr->time_source, "log-summary")) {
 		analysis_finding(a, DIAG_WARNING, "log-summary-timing", NULL,
 				 "run '%s': step time (%.4g s) and throughput come from the trainer's "
@@ -1406,12 +1447,13 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	run_precision(rr, r, memo);
 	run_imbalance(a, rr, &clk);
 	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : run_inferred_strategy(rr);
-	rr->status = r->status != RUN_UNKNOWN ? r->status :
-		     rr->steps_measured > 0 ? RUN_COMPLETED : RUN_INCOMPLETE;
 	rr->samples_per_s = rr->global_batch > 0 && rr->step_median_s > 0 ?
 			    (double)rr->global_batch / rr->step_median_s : NAN;
 	if (!r->nranks && isnan(rr->step_median_s))
 		summary_steps(rr, r);
+	nsys_tables(rr, r);
+	rr->status = r->status != RUN_UNKNOWN ? r->status :	/* once every source of steps is known */
+		     rr->steps_measured > 0 ? RUN_COMPLETED : RUN_INCOMPLETE;
 	rr->tokens_per_s = rr->seq_len > 0 ? rr->samples_per_s * (double)rr->seq_len : NAN;
 	rr->examples_processed = rr->global_batch > 0 && rr->steps_measured >= 0 ?
 				 rr->global_batch * rr->steps_measured : -1;

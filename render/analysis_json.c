@@ -696,6 +696,14 @@ static const struct field step_time_fields[] = {
 	END
 };
 
+static const struct field nsys_fields[] = {
+	F(struct run_result, nsys_compute_s, "compute_s", K_NUM, NULL),
+	F(struct run_result, nsys_comm_s, "comm_s", K_NUM, NULL),
+	F(struct run_result, nsys_memory_s, "memory_s", K_NUM, NULL),
+	F(struct run_result, nsys_step_range, "step_range", K_STR, NULL),
+	END
+};
+
 static const struct field throughput_fields[] = {
 	F(struct run_result, samples_per_s, "samples_per_s", K_NUM, NULL),
 	F(struct run_result, tokens_per_s, "tokens_per_s", K_NUM, NULL),
@@ -837,6 +845,7 @@ static const struct field run_fields[] = {
 	F(struct run_result, slowest, "slowest_gpu", K_INDEX, NULL),
 	F(struct run_result, monitor, "monitor", K_ARR, &run_monitor),
 	F(struct run_result, failed_allocation, "failed_allocation_bytes", K_COUNT, NULL),
+	SUB("nsys_tables", nsys_fields),
 	END
 };
 
