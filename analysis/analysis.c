@@ -353,6 +353,7 @@ static void detach_run(struct analysis *a, const struct run *r, struct run_resul
 	rr->transport = own(a, rr->transport);
 	rr->link = own(a, rr->link);
 	rr->nccl_version = own(a, rr->nccl_version);
+	rr->nsys_step_range = own(a, rr->nsys_step_range);
 	for (size_t g = 0; g < rr->ngpu; g++) {
 		rr->gpu[g].name = own(a, rr->gpu[g].name);
 		for (size_t k = 0; k < rr->gpu[g].ntop; k++)
