@@ -1,0 +1,117 @@
+/*
+ * Unit tests of render/numfmt: the exact strings of every quantity the
+ * report prints, at the edges of the digit rule (10, 1, rounding across a
+ * boundary, zero, tiny, negative, unknown).
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "render/numfmt.h"
+
+static void one_decimal_from_ten_three_digits_below(void **state)
+{
+	char b[NUMFMT_LEN];
+
+	assert_string_equal(numfmt_num(b, 73.4), "73.4");
+	assert_string_equal(numfmt_num(b, 73.25), "73.2");	/* 73.25 is 73.2499.. in binary */
+	assert_string_equal(numfmt_num(b, 555.8), "555.8");
+	assert_string_equal(numfmt_num(b, 1234.56), "1234.6");
+	assert_string_equal(numfmt_num(b, 10), "10.0");
+	assert_string_equal(numfmt_num(b, 8.476), "8.48");
+	assert_string_equal(numfmt_num(b, 1), "1.00");
+	assert_string_equal(numfmt_num(b, 0.4234), "0.423");
+	assert_string_equal(numfmt_num(b, 0.04171), "0.0417");
+	assert_string_equal(numfmt_num(b, -39.24), "-39.2");
+	assert_string_equal(numfmt_num(b, -0.5), "-0.500");
+}
+
+static void digits_are_chosen_after_rounding(void **state)
+{
+	char b[NUMFMT_LEN];
+
+	assert_string_equal(numfmt_num(b, 9.996), "10.0");
+	assert_string_equal(numfmt_num(b, 0.9996), "1.00");
+	assert_string_equal(numfmt_num(b, 9.994), "9.99");
+}
+
+static void zero_tiny_and_unknown(void **state)
+{
+	char b[NUMFMT_LEN];
+
+	assert_string_equal(numfmt_num(b, 0), "0");
+	assert_string_equal(numfmt_num(b, -0.0), "0");
+	assert_string_equal(numfmt_num(b, 4e-7), "0");
+	assert_string_equal(numfmt_num(b, 1.234e-6), "0.000001");
+	assert_string_equal(numfmt_num(b, NAN), "n/a");
+	assert_string_equal(numfmt_num(b, INFINITY), "n/a");
+	assert_string_equal(numfmt_signed(b, 0), "0");
+	assert_string_equal(numfmt_signed(b, 6.6), "+6.60");
+	assert_string_equal(numfmt_signed(b, -39.24), "-39.2");
+}
+
+static void durations_choose_their_unit(void **state)
+{
+	char b[NUMFMT_LEN];
+
+	assert_string_equal(numfmt_duration(b, 0.0734), "73.4 ms");
+	assert_string_equal(numfmt_duration(b, 0.5558), "555.8 ms");
+	assert_string_equal(numfmt_duration(b, 0.00848), "8.48 ms");
+	assert_string_equal(numfmt_duration(b, 0.000423), "0.423 ms");
+	assert_string_equal(numfmt_duration(b, 1.2345), "1234.5 ms");
+	assert_string_equal(numfmt_duration(b, 12.34), "12.3 s");
+	assert_string_equal(numfmt_duration(b, 0), "0 ms");
+	assert_string_equal(numfmt_duration(b, NAN), "n/a");
+	assert_string_equal(numfmt_duration_signed(b, 0.0066), "+6.60 ms");
+	assert_string_equal(numfmt_duration_signed(b, -0.0392), "-39.2 ms");
+	assert_string_equal(numfmt_duration_signed(b, 0.0116), "+11.6 ms");
+}
+
+static void percents_ratios_and_rates(void **state)
+{
+	char b[NUMFMT_LEN];
+
+	assert_string_equal(numfmt_percent(b, 0.864), "86%");
+	assert_string_equal(numfmt_percent(b, 1.0), "100%");
+	assert_string_equal(numfmt_percent(b, 0.004), "0%");
+	assert_string_equal(numfmt_percent(b, -0.004), "0%");
+	assert_string_equal(numfmt_percent(b, NAN), "n/a");
+	assert_string_equal(numfmt_ratio(b, 1.734), "1.73x");
+	assert_string_equal(numfmt_ratio(b, 0.132), "0.13x");
+	assert_string_equal(numfmt_ratio(b, 12.4), "12.40x");
+	assert_string_equal(numfmt_ratio(b, NAN), "n/a");
+	assert_string_equal(numfmt_gbps(b, 566.2), "566.2 GB/s");
+	assert_string_equal(numfmt_gbps(b, 2.134), "2.13 GB/s");
+}
+
+static void bytes_and_counts(void **state)
+{
+	char b[NUMFMT_LEN];
+
+	assert_string_equal(numfmt_gb(b, 49.7e9), "49.7 GB");
+	assert_string_equal(numfmt_gb(b, 5.2e9), "5.20 GB");
+	assert_string_equal(numfmt_gb(b, 191503138816.0), "191.5 GB");
+	assert_string_equal(numfmt_gb(b, -1), "n/a");
+	assert_string_equal(numfmt_gib(b, 3758096384.0), "3.50 GiB");
+	assert_string_equal(numfmt_gib(b, 150.0 * 1073741824), "150.0 GiB");
+	assert_string_equal(numfmt_count(b, 16), "16");
+	assert_string_equal(numfmt_count(b, 1234567), "1234567");
+	assert_string_equal(numfmt_count(b, -1), "n/a");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(one_decimal_from_ten_three_digits_below),
+		cmocka_unit_test(digits_are_chosen_after_rounding),
+		cmocka_unit_test(zero_tiny_and_unknown),
+		cmocka_unit_test(durations_choose_their_unit),
+		cmocka_unit_test(percents_ratios_and_rates),
+		cmocka_unit_test(bytes_and_counts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
