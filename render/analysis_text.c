@@ -3,41 +3,18 @@
 #include <math.h>
 #include <string.h>
 
-/* A number with `dec` decimals, or "-" when unknown. */
-static const char *fmt(char *buf, size_t size, int dec, double v)
+#include "render/numfmt.h"
+
+/* A table cell from numfmt, "-" where it says n/a (unknown). */
+static const char *cell(const char *s)
 {
-	if (isnan(v))
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%.*f", dec, v);
-	return buf;
+	return strcmp(s, "n/a") ? s : "-";
 }
 
-/* A number followed by its unit, or "unknown". */
-static const char *unit(char *buf, size_t size, int dec, double v, const char *u)
+/* A figure in a sentence from numfmt, "unknown" where it says n/a. */
+static const char *known(const char *s)
 {
-	if (isnan(v))
-		snprintf(buf, size, "unknown");
-	else
-		snprintf(buf, size, "%.*f%s", dec, v, u);
-	return buf;
-}
-
-static const char *fmt_int(char *buf, size_t size, int64_t v)
-{
-	if (v < 0)
-		snprintf(buf, size, "-");
-	else
-		snprintf(buf, size, "%lld", (long long)v);
-	return buf;
-}
-
-static const char *gb(char *buf, size_t size, int64_t bytes)
-{
-	if (bytes < 0)
-		return fmt(buf, size, 1, NAN);
-	snprintf(buf, size, "%.1f GB", bytes / 1e9);
-	return buf;
+	return strcmp(s, "n/a") ? s : "unknown";
 }
 
 /* The colour of each verdict word and severity word when colour is on. */
@@ -90,7 +67,7 @@ static void header(const struct analysis *a, FILE *f, bool color)
 
 static void runs_table(const struct analysis *a, FILE *f)
 {
-	char b1[32], b2[32], b3[32];
+	char b1[NUMFMT_LEN], b2[NUMFMT_LEN], b3[32];
 
 	fprintf(f, "%-12s %5s %-11s %-9s %12s %21s %14s %8s %10s\n", "run", "GPUs", "status",
 		"precision", "global batch", "step median p10-p90", "throughput", "steps", "strategy");
@@ -98,21 +75,22 @@ static void runs_table(const struct analysis *a, FILE *f)
 		"ms", "samples/s", "steady", "");
 	for (size_t i = 0; i < a->nruns; i++) {
 		const struct run_result *r = &a->runs[i];
-		char range[128];
+		char range[128], m[NUMFMT_LEN], lo[NUMFMT_LEN], hi[NUMFMT_LEN];
 
+		numfmt_num(m, r->step_median_s * 1e3);
 		if (isnan(r->step_median_s))
 			snprintf(range, sizeof(range), "-");
 		else if (isnan(r->step_p10_s))	/* a whole-job summary: one figure */
-			snprintf(range, sizeof(range), "%.1f -", r->step_median_s * 1e3);
+			snprintf(range, sizeof(range), "%s -", m);
 		else
-			snprintf(range, sizeof(range), "%.1f %.1f-%.1f", r->step_median_s * 1e3,
-				 r->step_p10_s * 1e3, r->step_p90_s * 1e3);
+			snprintf(range, sizeof(range), "%s %s-%s", m, numfmt_num(lo, r->step_p10_s * 1e3),
+				 numfmt_num(hi, r->step_p90_s * 1e3));
 		fprintf(f, "%-12s %5d %-11s %-9s %12s %21s %14s ", r->name, r->gpus,
 			run_status_name(r->status),
 			r->precision_observed != DT_UNKNOWN ? dtype_name(r->precision_observed) :
 			r->precision_declared ? r->precision_declared : "-",
-			fmt_int(b1, sizeof(b1), r->global_batch), range,
-			fmt(b2, sizeof(b2), 1, r->samples_per_s));
+			cell(numfmt_count(b1, r->global_batch)), range,
+			cell(numfmt_num(b2, r->samples_per_s)));
 		if (r->steps_total >= 0)
 			snprintf(b3, sizeof(b3), "%lld/%lld", (long long)r->steps_measured,
 				 (long long)r->steps_total);
@@ -126,37 +104,38 @@ static void runs_table(const struct analysis *a, FILE *f)
 static void scaling(const struct analysis *a, FILE *f)
 {
 	const struct comparison *c = &a->cmp;
-	char b1[32], b2[32], b3[32];
+	char b1[NUMFMT_LEN], b2[NUMFMT_LEN], b3[NUMFMT_LEN], b4[NUMFMT_LEN], b5[NUMFMT_LEN];
 
 	if (!c->valid)
 		return;
 	fprintf(f, "%s against %s: speedup %s, scaling efficiency %s, throughput ratio %s\n",
 		a->runs[c->candidate].name, a->runs[c->baseline].name,
-		unit(b1, sizeof(b1), 2, c->speedup, "x"),
-		unit(b2, sizeof(b2), 0, 100 * c->scaling_efficiency, "%"),
-		unit(b3, sizeof(b3), 2, c->throughput_ratio, "x"));
+		known(numfmt_ratio(b1, c->speedup)), known(numfmt_percent(b2, c->scaling_efficiency)),
+		known(numfmt_ratio(b3, c->throughput_ratio)));
 	if (!isnan(c->ideal_s) && !isnan(c->attribution_s.compute))
-		fprintf(f, "Lost against perfect scaling (n x step - 1-GPU step, ms): compute %+.1f, "
-			"exposed comm %+.1f, memory %+.1f, idle %+.1f = %+.1f\n",
-			c->attribution_s.compute * 1e3, c->attribution_s.exposed_comm * 1e3,
-			c->attribution_s.memory * 1e3, c->attribution_s.idle * 1e3,
-			(c->actual_s - c->ideal_s) * 1e3);
+		fprintf(f, "Lost against perfect scaling (n x step - 1-GPU step, ms): compute %s, "
+			"exposed comm %s, memory %s, idle %s = %s\n",
+			numfmt_signed(b1, c->attribution_s.compute * 1e3),
+			numfmt_signed(b2, c->attribution_s.exposed_comm * 1e3),
+			numfmt_signed(b3, c->attribution_s.memory * 1e3),
+			numfmt_signed(b4, c->attribution_s.idle * 1e3),
+			numfmt_signed(b5, (c->actual_s - c->ideal_s) * 1e3));
 	else if (!isnan(c->ideal_s))
-		fprintf(f, "Lost against perfect scaling: %+.1f ms per step (no trace says where)\n",
-			(c->actual_s - c->ideal_s) * 1e3);
+		fprintf(f, "Lost against perfect scaling: %s per step (no trace says where)\n",
+			numfmt_duration_signed(b1, c->actual_s - c->ideal_s));
 	fputc('\n', f);
 }
 
 /* One GPU's row: its window and partition; "waiting" is exposed comm spent waiting for a peer. */
-static void time_row(FILE *f, const char *run, int rank, double window, const struct step_parts *p,
-		     int dp)
+static void time_row(FILE *f, const char *run, int rank, double window, const struct step_parts *p)
 {
-	char b[7][32];
+	char b[7][NUMFMT_LEN];
 
-	fprintf(f, "%-12s %4d %9s %9s %13s %9s %9s %9s %11s\n", run, rank, fmt(b[0], 32, dp, window * 1e3),
-		fmt(b[1], 32, dp, p->compute * 1e3), fmt(b[2], 32, dp, p->exposed_comm * 1e3),
-		fmt(b[3], 32, dp, p->exposed_comm_wait * 1e3), fmt(b[4], 32, dp, p->memory * 1e3),
-		fmt(b[5], 32, dp, p->idle * 1e3), fmt(b[6], 32, dp, p->overlapped_comm * 1e3));
+	fprintf(f, "%-12s %4d %9s %9s %13s %9s %9s %9s %11s\n", run, rank,
+		cell(numfmt_num(b[0], window * 1e3)), cell(numfmt_num(b[1], p->compute * 1e3)),
+		cell(numfmt_num(b[2], p->exposed_comm * 1e3)),
+		cell(numfmt_num(b[3], p->exposed_comm_wait * 1e3)), cell(numfmt_num(b[4], p->memory * 1e3)),
+		cell(numfmt_num(b[5], p->idle * 1e3)), cell(numfmt_num(b[6], p->overlapped_comm * 1e3)));
 }
 
 /* The span's length: its four parts add up to it. */
@@ -174,8 +153,8 @@ static void time_header(FILE *f, const char *title, const char *window)
 
 /*
  * Where the time went: each GPU's mean steady step; then, for GPUs with no
- * closed step window, their whole profiled span (to the microsecond: a
- * capture without steps can be short).
+ * closed step window, their whole profiled span (a capture without steps
+ * can be short: numfmt keeps three significant digits below 10 ms).
  */
 static void time_table(const struct analysis *a, FILE *f)
 {
@@ -196,7 +175,7 @@ static void time_table(const struct analysis *a, FILE *f)
 				const struct gpu_result *x = &a->runs[i].gpu[g];
 
 				if (!isnan(x->mean_step_s))
-					time_row(f, a->runs[i].name, x->rank, x->mean_step_s, &x->step_s, 1);
+					time_row(f, a->runs[i].name, x->rank, x->mean_step_s, &x->step_s);
 			}
 		fputc('\n', f);
 	}
@@ -208,7 +187,7 @@ static void time_table(const struct analysis *a, FILE *f)
 			const struct gpu_result *x = &a->runs[i].gpu[g];
 
 			if (isnan(x->mean_step_s) && !isnan(span_len(&x->span_s)))
-				time_row(f, a->runs[i].name, x->rank, span_len(&x->span_s), &x->span_s, 3);
+				time_row(f, a->runs[i].name, x->rank, span_len(&x->span_s), &x->span_s);
 		}
 	fputc('\n', f);
 }
@@ -219,19 +198,21 @@ static void time_table(const struct analysis *a, FILE *f)
  */
 static void timeline_line(FILE *f, const struct gpu_result *x)
 {
+	char b[NUMFMT_LEN];
+
 	if (x->timeline_peak <= 0)
 		return;
 	fprintf(f, "  GPU %d tensors at the timeline's peak (GB):", x->rank);
 	for (int c = 0; c < MEMCAT_COUNT; c++)
 		if (x->timeline_at_peak[c] > 0)
-			fprintf(f, " %s %.2f,", mem_category_name((enum mem_category)c),
-				x->timeline_at_peak[c] / 1e9);
-	fprintf(f, " in all %.2f\n", x->timeline_peak / 1e9);
+			fprintf(f, " %s %s,", mem_category_name((enum mem_category)c),
+				numfmt_num(b, x->timeline_at_peak[c] / 1e9));
+	fprintf(f, " in all %s\n", numfmt_num(b, x->timeline_peak / 1e9));
 }
 
 static void memory_table(const struct analysis *a, FILE *f)
 {
-	char b1[32], b2[32];
+	char b1[NUMFMT_LEN], b2[NUMFMT_LEN];
 
 	fprintf(f, "Memory per GPU:\n");
 	fprintf(f, "%-12s %4s %-26s %10s %-11s %10s %5s\n", "run", "GPU", "device", "peak", "from",
@@ -241,14 +222,14 @@ static void memory_table(const struct analysis *a, FILE *f)
 
 		for (size_t g = 0; g < r->ngpu; g++) {
 			const struct gpu_result *x = &r->gpu[g];
-			char pct[16] = "-";
+			char pct[NUMFMT_LEN] = "-";
 
 			if (x->peak_memory >= 0 && x->memory_total > 0)
-				snprintf(pct, sizeof(pct), "%.0f%%", 100.0 * x->peak_memory / x->memory_total);
+				numfmt_percent(pct, (double)x->peak_memory / (double)x->memory_total);
 			fprintf(f, "%-12s %4d %-26.26s %10s %-11s %10s %5s\n", r->name, x->rank,
-				x->name ? x->name : "-", gb(b1, sizeof(b1), x->peak_memory),
+				x->name ? x->name : "-", cell(numfmt_gb(b1, (double)x->peak_memory)),
 				x->peak_source ? x->peak_source : "-",
-				gb(b2, sizeof(b2), x->memory_total), pct);
+				cell(numfmt_gb(b2, (double)x->memory_total)), pct);
 			timeline_line(f, x);
 		}
 		if (r->imbalance.flagged)
@@ -259,7 +240,7 @@ static void memory_table(const struct analysis *a, FILE *f)
 
 static void comm_lines(const struct analysis *a, FILE *f)
 {
-	char b1[32];
+	char b1[NUMFMT_LEN];
 
 	for (size_t i = 0; i < a->nruns; i++) {
 		const struct run_result *r = &a->runs[i];
@@ -271,26 +252,26 @@ static void comm_lines(const struct analysis *a, FILE *f)
 			r->transport ? r->transport : "unknown", r->link ? r->link : "unknown",
 			r->link_source && !strcmp(r->link_source, "gpu-model") ? " (inferred from the GPU model)" : "");
 		if (!isnan(r->link_gbps))
-			fprintf(f, ", %.0f GB/s nominal per GPU and direction", r->link_gbps);
+			fprintf(f, ", %s nominal per GPU and direction", numfmt_gbps(b1, r->link_gbps));
 		fputc('\n', f);
 		if (!isnan(r->link_busbw_gbps))
-			fprintf(f, "  link ceiling %.1f GB/s (%s)\n", r->link_busbw_gbps,
+			fprintf(f, "  link ceiling %s (%s)\n", numfmt_gbps(b1, r->link_busbw_gbps),
 				r->link_busbw_source);
 		for (size_t c = 0; c < r->ncoll; c++) {
-			char frac[32] = "";
+			char frac[NUMFMT_LEN + 16] = "", pc[NUMFMT_LEN];
 
 			if (!isnan(r->coll[c].link_fraction))
-				snprintf(frac, sizeof(frac), ", %.0f%% of the link",
-					 100 * r->coll[c].link_fraction);
+				snprintf(frac, sizeof(frac), ", %s of the link",
+					 numfmt_percent(pc, r->coll[c].link_fraction));
 			const struct coll_result *x = &r->coll[c];
-			char mb[32], tb[32];
+			char mb[NUMFMT_LEN], ms[NUMFMT_LEN], tb[NUMFMT_LEN];
 
 			/* unknown message bytes are "-", never 0; transfer: the time no rank waited */
-			fprintf(f, "  %-13s %-8s %9s MB/step %8.2f ms/step  busbw %s GB/s (%s over transfer "
+			fprintf(f, "  %-13s %-8s %9s MB/step %8s ms/step  busbw %s GB/s (%s over transfer "
 				"time)%s\n", coll_name(x->op), x->dtype ? dtype_name(x->dtype) : "-",
-				fmt(mb, sizeof(mb), 1, x->bytes_per_step > 0 ? x->bytes_per_step / 1e6 : NAN),
-				x->time_per_step_s * 1e3, fmt(b1, sizeof(b1), 1, x->busbw_gbps),
-				fmt(tb, sizeof(tb), 1, x->transfer_busbw_gbps), frac);
+				cell(numfmt_num(mb, x->bytes_per_step > 0 ? x->bytes_per_step / 1e6 : NAN)),
+				cell(numfmt_num(ms, x->time_per_step_s * 1e3)), cell(numfmt_num(b1, x->busbw_gbps)),
+				cell(numfmt_num(tb, x->transfer_busbw_gbps)), frac);
 		}
 	}
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/gpu.h"
+#include "render/numfmt.h"
 
 #define MS(s) ((s) * 1e3)
 #define GB(b) ((double)(b) / 1e9)
@@ -84,17 +85,27 @@ static int gpu_number(const struct gpu_result *g, size_t index)
 	return g->rank >= 0 ? g->rank : (int)index;
 }
 
-/* "412 ms", "12.3 ms", "0.42 ms": as many decimals as a reader needs. */
+/* prefix then the duration through numfmt: "412.3 ms", "12.3 ms", "0.423 ms". */
 static const char *fmt_ms(struct chart_layout *c, const char *prefix, double ms)
 {
-	int decimals = fabs(ms) >= 100 ? 0 : fabs(ms) >= 10 ? 1 : 2;
+	char b[NUMFMT_LEN];
 
-	return chart_strf(c, "%s%.*f ms", prefix, decimals, ms);
+	return chart_strf(c, "%s%s", prefix, numfmt_duration(b, ms / 1e3));
 }
 
 static const char *fmt_signed_ms(struct chart_layout *c, double ms)
 {
-	return fmt_ms(c, ms >= 0 ? "+" : "", ms);
+	char b[NUMFMT_LEN];
+
+	return chart_strf(c, "%s", numfmt_duration_signed(b, ms / 1e3));
+}
+
+/* A size in GB through numfmt: "151.3 GB", "8.66 GB". */
+static const char *fmt_gb(struct chart_layout *c, double gb)
+{
+	char b[NUMFMT_LEN];
+
+	return chart_strf(c, "%s", numfmt_gb(b, gb * 1e9));
 }
 
 /* 1. Step time over steps. */
@@ -359,7 +370,7 @@ static void memory_bar(const struct analysis *a, size_t run, size_t gi, struct c
 	if (g->memory_total >= g->peak_memory && g->memory_total - g->peak_memory < g->memory_total / 8)
 		at = GB(g->memory_total);
 	panel_rect(p, run_cat(a, run), x - 0.3, 0, x + 0.3, GB(g->peak_memory));
-	panel_label(p, CAT_INK, MS_ABOVE, x, at, chart_strf(c, "%.1f GB", GB(g->peak_memory)));
+	panel_label(p, CAT_INK, MS_ABOVE, x, at, fmt_gb(c, GB(g->peak_memory)));
 	if (g->memory_total < 0)
 		return;
 	panel_line(p, CAT_INK, 0, "capacity");
@@ -507,6 +518,7 @@ static void overlap_panel(const struct analysis *a, const size_t *order, size_t 
 		for (gi = 0; gi < r->ngpu; gi++) {
 			const struct step_parts *s = &r->gpu[gi].step_s;
 			double x, e, o;
+			char b[NUMFMT_LEN];
 
 			if (!isfinite(s->exposed_comm) || !isfinite(s->overlapped_comm) || !run_has_comm(r))
 				continue;
@@ -515,8 +527,8 @@ static void overlap_panel(const struct analysis *a, const size_t *order, size_t 
 			o = MS(s->overlapped_comm);
 			panel_rect(p, CAT_EXPOSED_COMM, x - 0.3, 0, x + 0.3, e);
 			panel_rect(p, CAT_OVERLAPPED_COMM, x - 0.3, e, x + 0.3, e + o);
-			panel_label(p, CAT_INK, MS_ABOVE, x, e + o, chart_strf(c, "%.0f%% exposed",
-						e + o > 0 ? 100 * e / (e + o) : 0));
+			panel_label(p, CAT_INK, MS_ABOVE, x, e + o, chart_strf(c, "%s exposed",
+						numfmt_percent(b, e + o > 0 ? e / (e + o) : 0)));
 		}
 	}
 	chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, "exposed comm");

@@ -16,7 +16,13 @@ fail=0
 
 "$SCALEAUDIT" analyze samples/trials/pipeline-bubble > "$tmp/bubble.txt" 2> /dev/null
 python3 - "$tmp/bubble.txt" samples/trials/pipeline-bubble/truth.json <<'PY' || fail=1
-import json, sys
+import json, math, sys
+def numfmt(v):  # render/numfmt's rule: one decimal from 10 up, three significant digits below
+    if abs(v) < 1e-6:
+        return "0"
+    dec = lambda m: 1 if m >= 10 else min(6, 2 - math.floor(math.log10(m)))
+    d = min(dec(abs(v)), dec(round(abs(v), dec(abs(v)))))
+    return "%.*f" % (d, v)
 text = open(sys.argv[1]).read().splitlines()
 truth = json.load(open(sys.argv[2]))
 head = text.index(next(l for l in text if l.startswith("Where the time went")))
@@ -31,8 +37,8 @@ for line in text[head + 2:]:
 bad = 0
 for r in truth["runs"]:
     for g in r["per_gpu"]:
-        want_step = "%.1f" % (g["mean_step_s"] * 1e3)
-        want_wait = "%.1f" % (g["step_s"]["exposed_comm_wait"] * 1e3)
+        want_step = numfmt(g["mean_step_s"] * 1e3)
+        want_wait = numfmt(g["step_s"]["exposed_comm_wait"] * 1e3)
         got = rows.get((r["name"], g["rank"]))
         if not got or got[2] != want_step or got[5] != want_wait:
             print(f"{r['name']} GPU {g['rank']}: want step {want_step} waiting {want_wait}, got {got}")

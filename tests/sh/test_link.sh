@@ -30,7 +30,7 @@ check ddp-scales-well 1gpu unknown null null
 check pipeline-bubble 2gpu nvlink gpu-model 450
 check nccl-over-sockets 2gpu network nccl-log null
 "$SCALEAUDIT" analyze samples/trials/ddp-scales-well 2> /dev/null | grep -qxF \
-	"Communication in 2gpu: NCCL 2.26.2, transport p2p, link nvlink (inferred from the GPU model), 900 GB/s nominal per GPU and direction" ||
+	"Communication in 2gpu: NCCL 2.26.2, transport p2p, link nvlink (inferred from the GPU model), 900.0 GB/s nominal per GPU and direction" ||
 	{ echo "analyze does not say the link was inferred"; fail=1; }
 # bus bandwidth over all kernel time, and over transfer time only (no rank waiting)
 "$SCALEAUDIT" analyze samples/trials/ddp-scales-well 2> /dev/null | grep -qxF \

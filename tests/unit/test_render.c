@@ -193,8 +193,8 @@ static void step_time_layout(void **state)
 	has_line(d, "panel.0.mark.0 = vspan warmup x=-0.5..1.5 \"warm-up\"");
 	has_line(d, "panel.0.mark.1 = line baseline n=12 0,1850 1,560 2,410 3,412 4,414 5,411 6,413 7,412 "
 		 "8,415 9,409 10,412 11,412 \"baseline: b200-1gpu (1 GPU)\"");
-	has_line(d, "panel.0.mark.3 = hline baseline dashed y=412 \"median 412 ms\"");
-	has_line(d, "panel.0.mark.4 = hline candidate dashed y=231 \"median 231 ms\"");
+	has_line(d, "panel.0.mark.3 = hline baseline dashed y=412 \"median 412.0 ms\"");
+	has_line(d, "panel.0.mark.4 = hline candidate dashed y=231 \"median 231.0 ms\"");
 	free(d);
 }
 
@@ -208,9 +208,9 @@ static void breakdown_layout(void **state)
 	/* baseline 380 + 0 + 12 + 20 = 412 ms; candidate GPU 1 196 + 21 + 6 + 8 = 231 ms */
 	has_line(d, "panel.0.mark.0 = rect compute x=-0.32..0.32 y=0..380");
 	has_line(d, "panel.0.mark.3 = rect idle x=-0.32..0.32 y=392..412");
-	has_line(d, "panel.0.mark.4 = label ink at=0,412 \"412 ms\"");
+	has_line(d, "panel.0.mark.4 = label ink at=0,412 \"412.0 ms\"");
 	has_line(d, "panel.0.mark.11 = rect exposed_comm x=1.68..2.32 y=196..217");
-	has_line(d, "panel.0.mark.14 = label ink at=2,231 \"231 ms\"");
+	has_line(d, "panel.0.mark.14 = label ink at=2,231 \"231.0 ms\"");
 	has_line(d, "panel.0.y.ticks = 0 100 200 300 400 500");
 	free(d);
 }
