@@ -14,6 +14,7 @@
 
 #define MARKER_R 2.8
 #define LINE_W 1.8
+#define BAND_ALPHA 0.22		/* an MS_BAND rect: the lines show through */
 
 cairo_status_t file_write(void *closure, const unsigned char *data, unsigned int len)
 {
@@ -84,15 +85,21 @@ static void draw_mark(cairo_t *cr, const struct panel *p, const struct mark *m)
 	switch (m->kind) {
 	case MARK_RECT:
 		set_colour(cr, m->cat, m->style);
+		if (m->style & MS_BAND) {
+			struct colour c = category_style(m->cat)->c;
+
+			cairo_set_source_rgba(cr, c.r, c.g, c.b, BAND_ALPHA);
+		}
 		cairo_rectangle(cr, x0, y1, x1 - x0, y0 - y1);
 		cairo_fill(cr);
 		break;
 	case MARK_VSPAN:
 		set_colour(cr, m->cat, m->style);
-		cairo_rectangle(cr, x0, r->y, x1 - x0, r->h);
+		if (m->style & MS_STRIP)	/* one run's rows at the plot's foot */
+			cairo_rectangle(cr, x0, r->y + r->h - (m->y0 + 1) * STRIP_H, x1 - x0, STRIP_H);
+		else
+			cairo_rectangle(cr, x0, r->y, x1 - x0, r->h);
 		cairo_fill(cr);
-		if (m->text)
-			text_draw(cr, FONT_NOTE, m->text, (x0 + x1) / 2, r->y + r->h - 3, 0.5, 1, 0, 0, ink());
 		break;
 	case MARK_HLINE:
 		set_colour(cr, m->cat, m->style);
@@ -101,19 +108,46 @@ static void draw_mark(cairo_t *cr, const struct panel *p, const struct mark *m)
 		cairo_move_to(cr, r->x, y0);
 		cairo_line_to(cr, r->x + r->w, y0);
 		cairo_stroke(cr);
-		if (m->text)
-			text_draw(cr, FONT_NOTE, m->text, r->x + r->w - 3, m->style & MS_BELOW ? y0 + 2 : y0 - 1,
-				  1, m->style & MS_BELOW ? 0 : 1, 0, 0,
-				  category_style(m->cat == CAT_REFERENCE ? CAT_INK : m->cat)->c);
 		break;
 	case MARK_LABEL:
-		text_draw(cr, FONT_NOTE, m->text, x0 + (m->style & MS_RIGHT ? 3 : 0), y0 - (m->style & MS_ABOVE ? 2 : 0),
-			  m->style & MS_RIGHT ? 0 : 0.5, m->style & MS_ABOVE ? 1 : 0.5, 0, 0,
-			  category_style(m->cat)->c);
 		break;
 	case MARK_LINE:
 		draw_line(cr, p, m);
 		break;
+	}
+}
+
+/* The colour of a mark's text: a label's own, a line's, ink for reference lines and spans. */
+static struct colour text_colour(const struct mark *m)
+{
+	if (m->kind == MARK_VSPAN || (m->kind == MARK_HLINE && m->cat == CAT_REFERENCE))
+		return ink();
+	return category_style(m->cat)->c;
+}
+
+/* The texts of p's marks where the placer put them, a leader to a moved one's mark. */
+static void draw_texts(cairo_t *cr, const struct panel *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nmarks; i++) {
+		const struct mark *m = &p->marks[i];
+		const struct rect *b = &m->box;
+
+		if (!m->text || b->w <= 0)
+			continue;
+		if (m->leader) {
+			struct colour c = text_colour(m);
+
+			cairo_set_source_rgb(cr, c.r, c.g, c.b);
+			set_dash(cr, 0);
+			cairo_set_line_width(cr, 0.6);
+			cairo_move_to(cr, m->anchor.x, m->anchor.y);
+			cairo_line_to(cr, fmin(fmax(m->anchor.x, b->x), b->x + b->w),
+				      m->anchor.y < b->y ? b->y : b->y + b->h);
+			cairo_stroke(cr);
+		}
+		text_draw(cr, FONT_NOTE, m->text, b->x, b->y, 0, 0, 0, 0, text_colour(m));
 	}
 }
 
@@ -190,6 +224,7 @@ static void draw_panel(cairo_t *cr, const struct panel *p, double left)
 	for (i = 0; i < p->nmarks; i++)
 		draw_mark(cr, p, &p->marks[i]);
 	cairo_restore(cr);
+	draw_texts(cr, p);
 	set_colour(cr, CAT_INK, 0);
 	set_dash(cr, 0);
 	cairo_set_line_width(cr, 1);

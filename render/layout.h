@@ -3,8 +3,11 @@
  * canvas, the title, the legend boxes, one or two panels each with its plot
  * rectangle, axes (range, ticks with their labels, units in the label) and
  * marks (bars, lines, reference lines, shaded spans, labels) in data
- * coordinates. chart_finish() measures the text and places everything;
- * draw.c only paints what is here, and tests read chart_layout_dump().
+ * coordinates. chart_finish() measures the text and places everything,
+ * every text box included: its label placer keeps any two texts apart and
+ * off the lines and bars, moving a text (stacked, with a leader) or moving
+ * it into the legend rather than overprinting. draw.c only paints what is
+ * here, and tests read chart_layout_dump().
  *
  * Ownership: a chart_layout owns its strings (an arena) and arrays;
  * chart_layout_release() frees them.
@@ -67,7 +70,12 @@ enum mark_style {
 	MS_NOLINE = 1 << 7,	/* line: markers only, not joined */
 	MS_BELOW = 1 << 8,	/* hline: its text under the line */
 	MS_HOLLOW = 1 << 9,	/* markers: an outline, not filled (a point that is not measured) */
+	/* added for the label placer and chart 01 (issue 13): */
+	MS_STRIP = 1 << 10,	/* vspan: a strip along the plot's foot, row y0 from 0, not full height */
+	MS_BAND = 1 << 11,	/* rect: translucent, under the lines (a p10-p90 band) */
 };
+
+#define STRIP_H 5.0		/* an MS_STRIP row's height, canvas units */
 
 struct mark {
 	enum mark_kind kind;
@@ -76,6 +84,11 @@ struct mark {
 	double x0, y0, x1, y1;
 	size_t first, npts;	/* MARK_LINE */
 	const char *text;	/* label, or a line's name; NULL */
+	/* set by chart_finish's label placer (issue 13), for a label's, hline's or vspan's text: */
+	struct rect box;	/* where the text is drawn, canvas units; w == 0: not drawn */
+	struct point anchor;	/* the point of the mark the text names */
+	bool leader;		/* moved away from its mark: a thin line joins box and anchor */
+	bool in_legend;		/* no room near its mark: the text is a legend entry instead */
 };
 
 struct panel {
@@ -87,6 +100,7 @@ struct panel {
 	size_t nmarks, cap_marks;
 	struct point *pts;
 	size_t npts, cap_pts;
+	struct rect title_box;	/* the title's text, set by chart_finish (issue 13) */
 };
 
 struct legend_entry {
@@ -96,6 +110,7 @@ struct legend_entry {
 	const char *label;
 	struct rect swatch;	/* set by chart_finish */
 	struct point text;	/* top-left of the label */
+	struct rect box;	/* swatch and label together, set by chart_finish (issue 13) */
 };
 
 struct chart_layout {
@@ -110,6 +125,7 @@ struct chart_layout {
 	struct panel panel[PANELS_MAX];
 	int npanels;
 	struct arena arena;	/* strings */
+	struct rect title_box, subtitle_box, note_box;	/* set by chart_finish (issue 13) */
 };
 
 void chart_init(struct chart_layout *c, const char *id, const char *title);
@@ -131,14 +147,28 @@ struct mark *panel_label(struct panel *p, enum category cat, unsigned style, dou
 struct mark *panel_line(struct panel *p, enum category cat, unsigned style, const char *name);
 void panel_point(struct panel *p, double x, double y);
 
-/* Computes the axes' ranges and ticks, measures text and places every box. */
+/*
+ * Computes the axes' ranges and ticks, measures text and places every box.
+ * Texts of marks are placed in mark order, each at the first free spot of
+ * its candidates (its usual spot first, then the other sides of its mark,
+ * then stacked away with a leader): free means inside the plot (or up to
+ * 20 units above it), clear of every other text box by a unit, and off
+ * every line, marker and bar. With no free spot the text takes a spot clear
+ * of other texts that crosses the fewest marks; with none at all it becomes
+ * a legend entry (up to LEGEND_MAX) and the chart is laid out again.
+ */
 void chart_finish(struct chart_layout *c);
 
 /* Canvas coordinates of data values in a finished panel. */
 double panel_px(const struct panel *p, double x);
 double panel_py(const struct panel *p, double y);
 
-/* Appends the layout as "key = value" lines, for tests. Returns 0; -1 if out grew past its ceiling. */
+/*
+ * Appends the layout as "key = value" lines, for tests: ranges, ticks, marks,
+ * then every text box as "box.N = x y w h what \"text\"" (what: title,
+ * subtitle, note, legend.I, panel.P.title, panel.P.mark.K; a moved text adds
+ * " leader"). Returns 0; -1 if out grew past its ceiling.
+ */
 int chart_layout_dump(const struct chart_layout *c, struct buf *out);
 
 #endif
