@@ -168,12 +168,76 @@ static bool has_steps(const struct run_result *r)
 	return r->ngpu > 0 && r->slowest < r->ngpu && r->gpu[r->slowest].nsteps > 0;
 }
 
+/*
+ * The warm-up shading: one full-height band when every run warms up over
+ * the same steps; else a strip per run along the plot's foot in the run's
+ * colour, so that no run's band covers another's counted steps. Labelled
+ * once. Returns false when no run has warm-up steps.
+ */
+static bool warmup_bands(const struct analysis *a, const size_t *order, size_t n, struct panel *p)
+{
+	double lo[MAX_ORDER], hi[MAX_ORDER];
+	size_t k, nw = 0, first = n;
+	bool same = true;
+
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		lo[k] = NAN;
+		if (!has_steps(r))
+			continue;
+		if (!warmup_span(&r->gpu[r->slowest], &lo[k], &hi[k])) {
+			lo[k] = NAN;
+			same = false;	/* a run without warm-up: its first steps count */
+			continue;
+		}
+		if (first == n)
+			first = k;
+		same &= lo[k] == lo[first] && hi[k] == hi[first];
+		nw++;
+	}
+	if (nw && same) {
+		panel_vspan(p, CAT_WARMUP, lo[first], hi[first], "warm-up");
+		return true;
+	}
+	for (k = 0, nw = 0; k < n; k++) {
+		struct mark *m;
+
+		if (isnan(lo[k]))
+			continue;
+		m = panel_vspan(p, run_cat(a, order[k]), lo[k], hi[k], nw ? NULL : "warm-up");
+		m->style = MS_STRIP | MS_LIGHT;
+		m->y0 = m->y1 = (double)nw++;
+	}
+	return nw > 0;
+}
+
+/* A run's p10-p90 band of steady step times, across its steady steps. */
+static bool spread_band(const struct analysis *a, size_t i, struct panel *p)
+{
+	const struct run_result *r = &a->runs[i];
+	const struct gpu_result *g = &r->gpu[r->slowest];
+	double lo = INFINITY, hi = -INFINITY;
+	size_t k;
+
+	if (!isfinite(r->step_p10_s) || !isfinite(r->step_p90_s))
+		return false;
+	for (k = 0; k < g->nsteps; k++)
+		if (!g->steps[k].warmup && !g->steps[k].trailing && isfinite(g->steps[k].window_s)) {
+			lo = fmin(lo, (double)k - 0.3);
+			hi = fmax(hi, (double)k + 0.3);
+		}
+	if (lo > hi)
+		return false;
+	panel_rect(p, run_cat(a, i), lo, MS(r->step_p10_s), hi, MS(r->step_p90_s))->style = MS_BAND;
+	return true;
+}
+
 static int chart_step_time(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
 	struct panel *p;
-	double lo, hi, shaded_lo = NAN, shaded_hi = NAN;
-	bool any = false, trailing = false;
+	bool any = false, trailing = false, warmup, band = false;
 
 	for (k = 0; k < n; k++)
 		any |= has_steps(&a->runs[order[k]]);
@@ -182,22 +246,14 @@ static int chart_step_time(const struct analysis *a, struct chart_layout *c, con
 		return 1;
 	}
 	chart_init(c, "01-step-time", "Step time over the run");
-	c->subtitle = "slowest GPU of each run; shaded: warm-up steps; dashed: steady median";
 	p = chart_add_panel(c, "profiled step, in order", "step time (ms)");
 	p->y.zero = true;
 	p->x.tight = true;
 	p->x.min_step = 1;
-	for (k = 0; k < n; k++) {
-		const struct run_result *r = &a->runs[order[k]];
-
-		if (!has_steps(r) || !warmup_span(&r->gpu[r->slowest], &lo, &hi))
-			continue;
-		if (lo == shaded_lo && hi == shaded_hi)
-			continue;
-		panel_vspan(p, CAT_WARMUP, lo, hi, isnan(shaded_lo) ? "warm-up" : NULL);
-		shaded_lo = lo;
-		shaded_hi = hi;
-	}
+	warmup = warmup_bands(a, order, n, p);
+	for (k = 0; k < n; k++)
+		if (has_steps(&a->runs[order[k]]))
+			band |= spread_band(a, order[k], p);
 	for (k = 0; k < n; k++)
 		if (has_steps(&a->runs[order[k]]))
 			step_line(a, order[k], c, p);
@@ -211,14 +267,18 @@ static int chart_step_time(const struct analysis *a, struct chart_layout *c, con
 			panel_hline(p, run_cat(a, order[k]), MS_DASHED, MS(r->step_median_s),
 				    fmt_ms(c, "median ", MS(r->step_median_s)));
 	}
-	if (!isnan(shaded_lo))
-		chart_add_legend(c, CAT_WARMUP, 0, false, "warm-up");
-	if (trailing) {
-		c->subtitle = "slowest GPU of each run; shaded: warm-up steps; hollow: the trailing "
-			      "step, not measured; dashed: steady median";
+	if (warmup)
+		chart_add_legend(c, p->marks[0].cat, p->marks[0].style & MS_LIGHT,
+				 false, p->marks[0].style & MS_STRIP ? "warm-up (strip per run)" : "warm-up");
+	if (band)
+		chart_add_legend(c, CAT_REFERENCE, MS_LIGHT, false, "p10-p90 of steady steps");
+	if (trailing)
 		chart_add_legend(c, CAT_INK, MS_MARKERS | MS_NOLINE | MS_HOLLOW, true,
 				 "trailing (not measured)");
-	}
+	c->subtitle = chart_strf(c, "slowest GPU of each run; %s%s%sdashed: steady median",
+				 band ? "band: p10-p90 of its steady steps; " : "",
+				 warmup ? "shaded: warm-up steps; " : "",
+				 trailing ? "hollow: the trailing step, not measured; " : "");
 	return 0;
 }
 

@@ -371,6 +371,7 @@ static void place_frame(struct chart_layout *c)
 /* The label placer: every text box of the chart, placed one at a time. */
 
 #define LABEL_PAD 1.0		/* clearance between two texts */
+#define INK_INSET 2.0		/* a text box's empty edge above the capitals and below the descenders */
 #define ABOVE_PLOT 20.0		/* how far over the plot a text may rise */
 #define STACK_MAX 8		/* stacked spots tried each way */
 #define CANDS_MAX (8 + 4 * STACK_MAX)
@@ -440,12 +441,13 @@ static int line_hits(const struct panel *p, const struct mark *m, struct rect r)
 	return hits;
 }
 
-/* How many lines, markers and bars of p the box r lies on. */
+/* How many lines, markers and bars of p the inked part of box r lies on. */
 static int mark_hits(const struct panel *p, struct rect r)
 {
 	int hits = 0;
 	size_t i;
 
+	r = (struct rect){ r.x + INK_INSET / 2, r.y + INK_INSET, r.w - INK_INSET, r.h - 2 * INK_INSET };
 	for (i = 0; i < p->nmarks; i++) {
 		const struct mark *m = &p->marks[i];
 		double y = panel_py(p, m->y0);

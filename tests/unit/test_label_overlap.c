@@ -27,6 +27,7 @@
 #include "render/charts.h"
 #include "render/layout.h"
 #include "render/text.h"
+#include "tests/unit/fixture_analysis.h"
 
 #define BOXES_MAX 512
 #define EPS 0.01		/* the dump's rounding */
@@ -148,15 +149,16 @@ static void every_chart_of_every_sample(void **state)
 
 /*
  * Five medians 1 ms apart and a line through their right ends: the texts
- * cannot all sit at their usual spot, and none may overprint another.
+ * cannot all sit at their usual spot; none may overprint another or lie on
+ * another median's line.
  */
 static void close_medians_are_kept_apart(void **state)
 {
 	struct chart_layout c;
 	struct panel *p;
 	struct buf d;
-	int k, leaders = 0;
-	size_t i;
+	int k, placed = 0;
+	size_t i, j;
 
 	(void)state;
 	chart_init(&c, "close", "Close medians");
@@ -179,13 +181,71 @@ static void close_medians_are_kept_apart(void **state)
 
 		if (m->kind != MARK_HLINE)
 			continue;
-		/* placed (and then off the step line) or moved into the legend */
+		/* placed or moved into the legend, never dropped */
 		assert_true(m->box.w > 0 || m->in_legend);
-		leaders += m->leader;
+		for (j = 0; j < p->nmarks && m->box.w > 0; j++) {
+			double y = panel_py(p, p->marks[j].y0);
+
+			/* no text's inked part (2 units in from its box) on any median line */
+			if (p->marks[j].kind == MARK_HLINE && m->box.y + 2 < y && y < m->box.y + m->box.h - 2)
+				fail_msg("\"%s\" lies on the line of \"%s\"", m->text, p->marks[j].text);
+		}
+		placed += m->box.w > 0;
 	}
-	assert_true(leaders > 0);	/* five texts in 4 units of height: some are stacked */
+	assert_true(placed >= 4);
 	buf_release(&d);
 	chart_layout_release(&c);
+}
+
+/* The dump of chart 01 of a, finished; the caller frees it. */
+static char *step_time_dump(const struct analysis *a)
+{
+	struct chart_layout c;
+	struct buf d;
+	const char *why;
+
+	buf_init(&d, 0);
+	assert_int_equal(chart_build(0, a, &c, &why), 0);
+	assert_int_equal(chart_layout_dump(&c, &d), 0);
+	buf_addch(&d, '\0');
+	check_boxes("01-step-time", d.data, c.width, c.height);
+	chart_layout_release(&c);
+	return buf_detach(&d);
+}
+
+static void contains(const char *dump, const char *line)
+{
+	if (!strstr(dump, line))
+		fail_msg("no \"%s\" in:\n%s", line, dump);
+}
+
+/*
+ * Chart 01 shades warm-up over the full height only when every run warms
+ * up over the same steps; when the candidate warms up one step longer, each
+ * run gets a strip at the foot in its colour, so that the candidate's third
+ * step, counted for the baseline, is not shaded, and "warm-up" is written once.
+ */
+static void warm_ups_that_differ_get_a_strip_per_run(void **state)
+{
+	struct analysis a;
+	struct gpu_result *g;
+	char *d;
+
+	(void)state;
+	fixture_analysis_ddp(&a);
+	d = step_time_dump(&a);
+	contains(d, "panel.0.mark.0 = vspan warmup x=-0.5..1.5 \"warm-up\"\n");
+	assert_null(strstr(d, "strip"));
+	free(d);
+
+	g = &a.runs[a.cmp.candidate].gpu[a.runs[a.cmp.candidate].slowest];
+	g->steps[2].warmup = true;
+	d = step_time_dump(&a);
+	contains(d, "panel.0.mark.0 = vspan baseline light strip x=-0.5..1.5 \"warm-up\"\n");
+	contains(d, "panel.0.mark.1 = vspan candidate light strip x=-0.5..2.5\n");
+	contains(d, "\"warm-up (strip per run)\"");
+	free(d);
+	fixture_analysis_release(&a);
 }
 
 static int teardown(void **state)
@@ -200,6 +260,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(every_chart_of_every_sample),
 		cmocka_unit_test(close_medians_are_kept_apart),
+		cmocka_unit_test(warm_ups_that_differ_get_a_strip_per_run),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, teardown);

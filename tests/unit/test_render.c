@@ -191,10 +191,13 @@ static void step_time_layout(void **state)
 	/* x: steps 0..11 plus the warm-up span from -0.5, fitted, ticks by 2 inside */
 	has_line(d, "panel.0.x.ticks = 0 2 4 6 8 10");
 	has_line(d, "panel.0.mark.0 = vspan warmup x=-0.5..1.5 \"warm-up\"");
-	has_line(d, "panel.0.mark.1 = line baseline n=12 0,1850 1,560 2,410 3,412 4,414 5,411 6,413 7,412 "
+	/* each run's p10-p90 band over its steady steps 2..11, under the lines */
+	has_line(d, "panel.0.mark.1 = rect baseline band x=1.7..11.3 y=410..414.1");
+	has_line(d, "panel.0.mark.2 = rect candidate band x=1.7..11.3 y=229..233");
+	has_line(d, "panel.0.mark.3 = line baseline n=12 0,1850 1,560 2,410 3,412 4,414 5,411 6,413 7,412 "
 		 "8,415 9,409 10,412 11,412 \"baseline: b200-1gpu (1 GPU)\"");
-	has_line(d, "panel.0.mark.3 = hline baseline dashed y=412 \"median 412.0 ms\"");
-	has_line(d, "panel.0.mark.4 = hline candidate dashed y=231 \"median 231.0 ms\"");
+	has_line(d, "panel.0.mark.5 = hline baseline dashed y=412 \"median 412.0 ms\"");
+	has_line(d, "panel.0.mark.6 = hline candidate dashed y=231 \"median 231.0 ms\"");
 	free(d);
 }
 
