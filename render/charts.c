@@ -6,6 +6,7 @@
 
 #include "core/gpu.h"
 #include "render/numfmt.h"
+#include "render/text.h"
 
 #define MS(s) ((s) * 1e3)
 #define GB(b) ((double)(b) / 1e9)
@@ -709,6 +710,50 @@ static void sort_rows(const struct kseries *s, size_t ns, const char **rows, siz
 		}
 }
 
+/* A row's value label: each series' ms per step in legend order, "-" where it has none. */
+static const char *kernel_values(const struct kseries *s, size_t ns, const char *row, struct chart_layout *c)
+{
+	char text[256] = "", b[NUMFMT_LEN];
+	size_t k, len = 0;
+
+	for (k = 0; k < ns && len < sizeof(text); k++) {
+		double v = kernel_ms(s[k].g, row);
+
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s", k ? " / " : "",
+					isfinite(v) ? numfmt_num(b, v) : "-");
+	}
+	return chart_strf(c, "%s ms", text);
+}
+
+/*
+ * Each row's values right of its longest bar. The axis reaches far enough
+ * for every label to fit, the plot taken as the canvas less its margins,
+ * the kernel names (at most 45% of it, as chart_finish caps them) and 20.
+ */
+static void kernel_labels(const struct kseries *s, size_t ns, const char **rows, size_t n,
+			  struct chart_layout *c, struct panel *p)
+{
+	double area_w = c->width - 28, names = 0, plot_w, w, h;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		text_size(FONT_TICK, rows[i], 0, &w, &h);
+		names = fmax(names, w);
+	}
+	plot_w = area_w - fmin(names, 0.45 * area_w) - 20;
+	for (i = 0; i < n; i++) {
+		const char *text = kernel_values(s, ns, rows[i], c);
+		double v = row_max(s, ns, rows[i]);
+
+		if (!isfinite(v))
+			continue;
+		text_size(FONT_NOTE, text, 0, &w, &h);
+		if (w + 6 < plot_w)
+			p->x.min_hi = fmax(isnan(p->x.min_hi) ? 0 : p->x.min_hi, v / (1 - (w + 6) / plot_w));
+		panel_label(p, CAT_INK, MS_RIGHT, v, (double)(n - 1 - i), text);
+	}
+}
+
 static int chart_kernels(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	struct kseries s[4];
@@ -725,7 +770,8 @@ static int chart_kernels(const struct analysis *a, struct chart_layout *c, const
 	}
 	sort_rows(s, ns, rows, n);
 	n = n > TOP_KERNELS ? TOP_KERNELS : n;
-	c->subtitle = "mean over steady steps, per GPU; the largest kernels of any GPU";
+	c->subtitle = ns > 1 ? "mean over steady steps, per GPU; the largest kernels of any GPU; "
+		"values in ms per step, in the legend's order" : "mean over steady steps; the largest kernels";
 	p = chart_add_panel(c, "time per step (ms)", "");
 	p->x.zero = true;
 	for (i = n; i-- > 0;) {
@@ -738,6 +784,7 @@ static int chart_kernels(const struct analysis *a, struct chart_layout *c, const
 				panel_rect(p, s[k].cat, 0, top - h * 0.9, v, top)->style = s[k].style;
 		}
 	}
+	kernel_labels(s, ns, rows, n, c, p);
 	for (k = 0; k < ns; k++)
 		chart_add_legend(c, s[k].cat, s[k].style, false, s[k].label);
 	return 0;

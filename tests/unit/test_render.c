@@ -289,9 +289,14 @@ static void kernels_layout(void **state)
 	/* largest first from the top: GEMM 250 (baseline), AllReduce 85 (candidate GPU 1), ... Adam 7 */
 	has_line(d, "panel.0.y.cats = Adam (multi-tensor) | Memcpy HtoD | LayerNorm | elementwise (PyTorch) | "
 		 "flash-attn bwd | flash-attn fwd | AllReduce bf16 (NCCL) | GEMM bf16 (cuBLAS)");
-	has_line(d, "panel.0.x.ticks = 0 50 100 150 200 250 300");
+	/* the axis reaches past 250 far enough for GEMM's values to fit right of its bar */
+	has_line(d, "panel.0.x.ticks = 0 100 200 300 400");
 	has_line(d, "panel.0.mark.20 = rect baseline x=0..250 y=7.16..7.4");
 	has_line(d, "panel.0.mark.19 = rect candidate light x=0..85 y=5.62667..5.86667");
+	/* each row's values in the legend's order, right of its longest bar: 183.2 + 250/400 x 430.9 + 3 */
+	has_line(d, "panel.0.mark.23 = label ink at=250,7 \"250.0 / 127.0 / 128.0 ms\"");
+	has_line(d, "panel.0.mark.24 = label ink at=85,6 \"- / 83.0 / 85.0 ms\"");
+	has_line(d, "box.5 = 455.48 110.62 141.98 13.39 panel.0.mark.23 \"250.0 / 127.0 / 128.0 ms\"");
 	assert_null(strstr(d, "rect baseline x=0..83"));	/* the baseline has no AllReduce */
 	free(d);
 }
