@@ -67,6 +67,7 @@ enum mark_style {
 	MS_NOLINE = 1 << 7,	/* line: markers only, not joined */
 	MS_BELOW = 1 << 8,	/* hline: its text under the line */
 	MS_HOLLOW = 1 << 9,	/* markers: an outline, not filled (a point that is not measured) */
+	MS_HATCHED = 1 << 10,	/* rect, legend box: lighter, with diagonal lines (waiting for a peer) */
 };
 
 struct mark {
@@ -110,7 +111,12 @@ struct chart_layout {
 	struct panel panel[PANELS_MAX];
 	int npanels;
 	struct arena arena;	/* strings */
+	/* issue 13: a warning band under the title while a blocking confound stands; NULL none */
+	const char *banner;
+	struct rect banner_box;	/* set by chart_finish: the band; its text inset by BANNER_PAD */
 };
+
+#define BANNER_PAD 4.0		/* the banner's text inside its band */
 
 void chart_init(struct chart_layout *c, const char *id, const char *title);
 void chart_layout_release(struct chart_layout *c);
