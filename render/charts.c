@@ -840,14 +840,14 @@ static size_t lanes_step(const struct gpu_result *g)
 /*
  * How long after the earliest GPU of its run GPU gi started the step it
  * shows, on the run's common clock (each trace's clock plus its
- * clock_offset_s), in seconds; 0 for a lone GPU; NaN where a start or an
- * offset is unknown. Each GPU shows its own median step, so two GPUs may
- * show different steps: they are then placed where they ran.
+ * clock_offset_s), in seconds: against the same step number on every GPU,
+ * since each GPU shows its own median step; 0 for a lone GPU; NaN where a
+ * start or an offset is unknown.
  */
 static double common_shift(const struct run_result *r, size_t gi)
 {
 	const struct gpu_result *g = &r->gpu[gi];
-	size_t p = lanes_step(g), h, q;
+	size_t p = lanes_step(g), h, k;
 	double shift = 0;
 
 	if (r->ngpu < 2)
@@ -857,13 +857,14 @@ static double common_shift(const struct run_result *r, size_t gi)
 	for (h = 0; h < r->ngpu; h++) {
 		const struct gpu_result *o = &r->gpu[h];
 
-		if (!o->nlanes)
-			continue;
-		q = lanes_step(o);
-		if (q == SIZE_MAX || o->steps[q].start_ns < 0 || !isfinite(o->clock_offset_s))
-			return NAN;
-		shift = fmax(shift, (double)(g->steps[p].start_ns - o->steps[q].start_ns) / 1e9 +
-				    g->clock_offset_s - o->clock_offset_s);
+		for (k = 0; k < o->nsteps; k++) {
+			if (o->steps[k].number != g->steps[p].number || o->steps[k].start_ns < 0)
+				continue;
+			if (!isfinite(o->clock_offset_s))
+				return NAN;
+			shift = fmax(shift, (double)(g->steps[p].start_ns - o->steps[k].start_ns) / 1e9 +
+					    g->clock_offset_s - o->clock_offset_s);
+		}
 	}
 	return shift;
 }
@@ -921,15 +922,15 @@ static double partner_start(const struct gpu_result *g, double shift, double s, 
 /*
  * Where GPU gi's communication span from s to e (its own step's time) stops
  * waiting for a peer: the latest start of the matching span on every GPU of
- * the run, as DESIGN's waiting; NaN (all transfer) for a lone GPU, or where
- * a GPU has no matching span in the step it shows.
+ * the run, as DESIGN's waiting; NaN (all transfer) for a lone GPU, where
+ * the GPUs show different steps, or where one has no matching span.
  */
 static double wait_until(const struct run_result *r, const double *shift, size_t gi, double s, double e)
 {
 	double latest = shift[gi] + s, at;
 	size_t h;
 
-	if (r->ngpu < 2 || !isfinite(shift[gi]))
+	if (r->ngpu < 2 || !isfinite(shift[gi]) || steps_differ(r))
 		return NAN;
 	for (h = 0; h < r->ngpu; h++) {
 		if (h == gi || !r->gpu[h].nlanes)
@@ -1075,7 +1076,7 @@ static int chart_timeline(const struct analysis *a, struct chart_layout *c, cons
 
 	chart_init(c, "07-timeline", "One steady step, GPU by GPU");
 	chart_set_banner(a, c);
-	p = chart_add_panel(c, "time on the run's common clock, from its first GPU's step start (ms)", "");
+	p = chart_add_panel(c, "time from the run's first GPU to start the step, common clock (ms)", "");
 	p->x.zero = true;
 	p->x.tight = true;
 	for (k = n; k-- > 0;)
@@ -1084,7 +1085,8 @@ static int chart_timeline(const struct analysis *a, struct chart_layout *c, cons
 		*why = "no timeline: no GPU has a steady step's kernels";
 		return 1;
 	}
-	c->subtitle = common ? "each GPU's median steady step, on its run's common clock (GPU traces aligned); "
+	c->subtitle = common ? "each GPU's median steady step on its run's common clock (traces aligned), from the first GPU "
+			       "to start that step; "
 			       "lanes per GPU: compute (top), comm (middle), memory (bottom)"
 		: "each GPU's median steady step, each on its own clock (no clock offset to align them); "
 		  "lanes per GPU: compute (top), comm (middle), memory (bottom)";
