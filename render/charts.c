@@ -251,7 +251,7 @@ static const char *gpu_cat_label(const struct analysis *a, size_t run, size_t gi
 	return chart_strf(c, "%s\nGPU %d", r->name ? r->name : "run", gpu_number(&r->gpu[gi], gi));
 }
 
-/* Exposed communication split as DESIGN's waiting vs transfer; false where the analysis has no split. */
+/* Exposed communication split into waiting for a peer and transfer; false where the analysis has no split. */
 static bool comm_split(const struct step_parts *s)
 {
 	return isfinite(s->exposed_comm_wait) && isfinite(s->exposed_comm_transfer);
@@ -922,7 +922,7 @@ static double partner_start(const struct gpu_result *g, double shift, double s, 
 /*
  * Where GPU gi's communication span from s to e (its own step's time) stops
  * waiting for a peer: the latest start of the matching span on every GPU of
- * the run, as DESIGN's waiting; NaN (all transfer) for a lone GPU, where
+ * the run, as docs/analysis.md defines waiting; NaN (all transfer) for a lone GPU, where
  * the GPUs show different steps, or where one has no matching span.
  */
 static double wait_until(const struct run_result *r, const double *shift, size_t gi, double s, double e)
@@ -998,7 +998,7 @@ static void exposed_piece(struct comm_row *w, double s, double e, double wait)
 		comm_rect(w, CAT_EXPOSED_COMM, 0, s, e);
 }
 
-/* One communication span: overlapped where compute runs, exposed elsewhere (DESIGN's partition). */
+/* One communication span: overlapped where compute runs, exposed elsewhere (the step partition). */
 static void comm_span(struct comm_row *w, double s, double e, double wait)
 {
 	double cur = s;
