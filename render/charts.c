@@ -896,55 +896,6 @@ static const char *lane_label(const struct analysis *a, size_t run, size_t gi, s
 	return chart_strf(c, "%s, step %lld", gpu_cat_label(a, run, gi, c), (long long)r->gpu[gi].steps[p].number);
 }
 
-/*
- * The start, on the common clock, of the communication span of g that
- * matches the one from s to e (common clock too): of those that overlap it,
- * the one that ends nearest its end, since a transfer between GPUs ends at
- * almost the same instant on each. NaN when none overlaps.
- */
-static double partner_start(const struct gpu_result *g, double shift, double s, double e)
-{
-	double best = NAN, gap = INFINITY;
-	size_t i;
-
-	for (i = 0; i < g->nlanes; i++) {
-		const struct lane_span *l = &g->lanes[i];
-
-		if (l->cls != EVC_COMM || shift + l->start_s > e || shift + l->end_s < s ||
-		    fabs(shift + l->end_s - e) >= gap)
-			continue;
-		gap = fabs(shift + l->end_s - e);
-		best = shift + l->start_s;
-	}
-	return best;
-}
-
-/*
- * Where GPU gi's communication span from s to e (its own step's time) stops
- * waiting for a peer: the latest start of the matching span on every GPU of
- * the run, as docs/analysis.md defines waiting; NaN (all transfer) for a lone GPU, where
- * the GPUs show different steps, or where one has no matching span.
- */
-static double wait_until(const struct run_result *r, const double *shift, size_t gi, double s, double e)
-{
-	double latest = shift[gi] + s, at;
-	size_t h;
-
-	if (r->ngpu < 2 || !isfinite(shift[gi]) || steps_differ(r))
-		return NAN;
-	for (h = 0; h < r->ngpu; h++) {
-		if (h == gi || !r->gpu[h].nlanes)
-			continue;
-		if (!isfinite(shift[h]))
-			return NAN;
-		at = partner_start(&r->gpu[h], shift[h], shift[gi] + s, shift[gi] + e);
-		if (!isfinite(at))
-			return NAN;
-		latest = fmax(latest, at);
-	}
-	return latest - shift[gi];
-}
-
 struct span {
 	double s, e;
 };
@@ -954,6 +905,13 @@ static int by_start(const void *x, const void *y)
 	const struct span *a = x, *b = y;
 
 	return (a->s > b->s) - (a->s < b->s);
+}
+
+static int by_value(const void *x, const void *y)
+{
+	const double *a = x, *b = y;
+
+	return (*a > *b) - (*a < *b);
 }
 
 /* The compute spans of g, sorted by start, in a malloc'd array. */
@@ -968,6 +926,71 @@ static struct span *compute_spans(const struct gpu_result *g, size_t *n)
 			v[(*n)++] = (struct span){ g->lanes[i].start_s, g->lanes[i].end_s };
 	qsort(v, *n, sizeof(*v), by_start);
 	return v;
+}
+
+/* One run on its common clock: each GPU's shift and its communication starts (common clock, sorted). */
+struct run_clock {
+	const struct run_result *r;
+	double *shift;		/* common_shift() of each GPU */
+	double **starts;	/* each GPU's communication spans' starts, shift included, in order */
+	size_t *nstarts;
+	bool match;		/* the k-th spans of the GPUs can be matched: same step, as many spans */
+};
+
+static void run_clock_init(struct run_clock *k, const struct run_result *r)
+{
+	size_t n = r->ngpu ? r->ngpu : 1, gi, i;
+
+	k->r = r;
+	k->shift = xmalloc(n * sizeof(*k->shift));
+	k->starts = xcalloc(n, sizeof(*k->starts));
+	k->nstarts = xcalloc(n, sizeof(*k->nstarts));
+	k->match = r->ngpu > 1 && !steps_differ(r);
+	for (gi = 0; gi < r->ngpu; gi++) {
+		const struct gpu_result *g = &r->gpu[gi];
+
+		k->shift[gi] = common_shift(r, gi);
+		k->starts[gi] = xmalloc((g->nlanes ? g->nlanes : 1) * sizeof(**k->starts));
+		for (i = 0; i < g->nlanes; i++)
+			if (g->lanes[i].cls == EVC_COMM && isfinite(g->lanes[i].start_s))
+				k->starts[gi][k->nstarts[gi]++] = k->shift[gi] + g->lanes[i].start_s;
+		qsort(k->starts[gi], k->nstarts[gi], sizeof(**k->starts), by_value);
+		if (g->nlanes && (!isfinite(k->shift[gi]) || k->nstarts[gi] != k->nstarts[0]))
+			k->match = false;
+	}
+}
+
+static void run_clock_release(struct run_clock *k)
+{
+	size_t gi;
+
+	for (gi = 0; gi < k->r->ngpu; gi++)
+		free(k->starts[gi]);
+	free(k->starts);
+	free(k->nstarts);
+	free(k->shift);
+}
+
+/*
+ * Where GPU gi's communication span that starts at s (its own step's time)
+ * stops waiting for a peer, as docs/analysis.md defines waiting: its k-th
+ * span in start order is matched with the k-th of every GPU of the run, and
+ * it waits until the latest of their starts. NaN (all transfer) where the
+ * spans cannot be matched (a lone GPU, different steps or span counts).
+ */
+static double wait_until(const struct run_clock *k, size_t gi, double s)
+{
+	double at = k->shift[gi] + s, latest = at;
+	size_t h, i = 0;
+
+	if (!k->match)
+		return NAN;
+	while (i < k->nstarts[gi] && k->starts[gi][i] < at)
+		i++;
+	for (h = 0; h < k->r->ngpu; h++)
+		if (k->r->gpu[h].nlanes && i < k->nstarts[h])
+			latest = fmax(latest, k->starts[h][i]);
+	return latest - k->shift[gi];
 }
 
 /* What the comm lane of one row needs: its centre, its shift (s), the compute spans under it. */
@@ -1017,22 +1040,22 @@ static void comm_span(struct comm_row *w, double s, double e, double wait)
 }
 
 /* One GPU's row at y; returns true when it drew waiting for a peer. */
-static bool timeline_row(const struct run_result *r, const double *shift, size_t gi, double y, struct panel *p)
+static bool timeline_row(const struct run_clock *k, size_t gi, double y, struct panel *p)
 {
-	const struct gpu_result *g = &r->gpu[gi];
-	struct comm_row w = { p, y, isfinite(shift[gi]) ? shift[gi] : 0, NULL, 0, false };
+	const struct gpu_result *g = &k->r->gpu[gi];
+	struct comm_row w = { p, y, isfinite(k->shift[gi]) ? k->shift[gi] : 0, NULL, 0, false };
 	struct span *busy = compute_spans(g, &w.nbusy);
-	size_t k;
+	size_t i;
 
 	w.busy = busy;
-	for (k = 0; k < g->nlanes; k++) {
-		const struct lane_span *l = &g->lanes[k];
+	for (i = 0; i < g->nlanes; i++) {
+		const struct lane_span *l = &g->lanes[i];
 		double mid;
 
 		if (l->cls > EVC_MEMORY || !isfinite(l->start_s) || !isfinite(l->end_s))
 			continue;
 		if (l->cls == EVC_COMM) {
-			comm_span(&w, l->start_s, l->end_s, wait_until(r, shift, gi, l->start_s, l->end_s));
+			comm_span(&w, l->start_s, l->end_s, wait_until(k, gi, l->start_s));
 			continue;
 		}
 		mid = y + lanes[l->cls].offset;
@@ -1053,18 +1076,17 @@ static bool timeline_run(const struct analysis *a, size_t run, struct chart_layo
 			 bool *waited)
 {
 	const struct run_result *r = &a->runs[run];
-	double *shift = xmalloc((r->ngpu ? r->ngpu : 1) * sizeof(*shift));
+	struct run_clock k;
 	bool common = true;
 	size_t gi;
 
-	for (gi = 0; gi < r->ngpu; gi++) {
-		shift[gi] = common_shift(r, gi);
-		common &= isfinite(shift[gi]) || !r->gpu[gi].nlanes;
-	}
+	run_clock_init(&k, r);
+	for (gi = 0; gi < r->ngpu; gi++)
+		common &= isfinite(k.shift[gi]) || !r->gpu[gi].nlanes;
 	for (gi = r->ngpu; gi-- > 0;)
 		if (r->gpu[gi].nlanes)
-			*waited |= timeline_row(r, shift, gi, (double)axis_add_cat(&p->y, lane_label(a, run, gi, c)), p);
-	free(shift);
+			*waited |= timeline_row(&k, gi, (double)axis_add_cat(&p->y, lane_label(a, run, gi, c)), p);
+	run_clock_release(&k);
 	return common;
 }
 
