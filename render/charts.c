@@ -325,7 +325,8 @@ static int chart_breakdown(const struct analysis *a, struct chart_layout *c, con
 			if (!parts_known(s))
 				continue;
 			breakdown_bar(c, p, gpu_cat_label(a, order[k], gi, c), s);
-			split |= comm_split(s) && s->exposed_comm_wait > 0;
+			/* the legend names the hatched box where one shows: 0.2% of the step or more */
+			split |= comm_split(s) && s->exposed_comm_wait >= r->gpu[gi].mean_step_s / 500;
 		}
 	}
 	if (p->x.ncats == 0) {
@@ -999,7 +1000,8 @@ struct comm_row {
 	double mid, shift;
 	const struct span *busy;
 	size_t nbusy;
-	bool waited;		/* set when a waiting piece was drawn */
+	double visible;		/* a waiting piece this long (s) shows at the chart's width */
+	bool waited;		/* set when a visible waiting piece was drawn: the legend names it */
 };
 
 static void comm_rect(struct comm_row *w, enum category cat, unsigned style, double s, double e)
@@ -1014,7 +1016,7 @@ static void exposed_piece(struct comm_row *w, double s, double e, double wait)
 
 	if (until > s) {
 		comm_rect(w, CAT_EXPOSED_COMM, MS_HATCHED, s, until);
-		w->waited = true;
+		w->waited |= until - s >= w->visible;
 		s = until;
 	}
 	if (e > s)
@@ -1043,7 +1045,8 @@ static void comm_span(struct comm_row *w, double s, double e, double wait)
 static bool timeline_row(const struct run_clock *k, size_t gi, double y, struct panel *p)
 {
 	const struct gpu_result *g = &k->r->gpu[gi];
-	struct comm_row w = { p, y, isfinite(k->shift[gi]) ? k->shift[gi] : 0, NULL, 0, false };
+	struct comm_row w = { p, y, isfinite(k->shift[gi]) ? k->shift[gi] : 0, NULL, 0,
+			      isfinite(g->lanes_window_s) ? g->lanes_window_s / 500 : 0, false };
 	struct span *busy = compute_spans(g, &w.nbusy);
 	size_t i;
 
