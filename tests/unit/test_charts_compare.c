@@ -131,6 +131,21 @@ static double rects_at(const char *dump, const char *cat, bool hatched, double x
 	return sum;
 }
 
+/* The summed width (x1 - x0) of the rects of category cat, hatched or not, whose y range holds y. */
+static double widths_at(const char *dump, const char *cat, bool hatched, double y)
+{
+	char name[64], rest[32];
+	double sum = 0, a, b, lo, hi;
+	const char *p;
+
+	for (p = strstr(dump, " = rect "); p; p = strstr(p + 1, " = rect "))
+		if (sscanf(p, " = rect %63s %31s", name, rest) == 2 && !strcmp(name, cat) &&
+		    hatched == !strcmp(rest, "hatched") && range_of(p, " x=", &a, &b) &&
+		    range_of(p, " y=", &lo, &hi) && lo <= y && y <= hi)
+			sum += b - a;
+	return sum;
+}
+
 static void near(double got, double want, double tol)
 {
 	if (!(fabs(got - want) <= tol))
@@ -262,6 +277,29 @@ static void timeline_on_common_clock(void **state)
 	analysis_free(a);
 }
 
+/*
+ * ddp-scales-well: both GPUs show step 8, whose partition in analysis.json
+ * gives GPU 0 1.665 ms of exposed comm, 0.145 ms of it waiting, and GPU 1
+ * 1.215 ms, none waiting. The timeline's comm lane colours the same time:
+ * exposed where no compute kernel runs, hatched while GPU 1 had not started.
+ */
+static void timeline_agrees_with_the_partition(void **state)
+{
+	struct analysis *a = analyse("samples/trials/ddp-scales-well");
+	char *d = chart_dump(a, "07-timeline");
+
+	(void)state;
+	assert_non_null(d);
+	value_is(d, "panel.0.y.cats", "2gpu\\nGPU 1 | 2gpu\\nGPU 0 | 1gpu\\nGPU 0");
+	near(widths_at(d, "exposed_comm", true, 1), 0.145, 2e-3);
+	near(widths_at(d, "exposed_comm", false, 1) + widths_at(d, "exposed_comm", true, 1), 1.665, 2e-3);
+	near(widths_at(d, "exposed_comm", true, 0), 0, 0);
+	near(widths_at(d, "exposed_comm", false, 0), 1.215, 2e-3);
+	assert_true(widths_at(d, "overlapped_comm", false, 0) > 5);	/* most of the AllReduce hides under backward */
+	free(d);
+	analysis_free(a);
+}
+
 /* The hand-built DDP run with GPU 1's clock 37 ms ahead and its step started 0.1 ms after GPU 0's. */
 static void timeline_applies_clock_offsets(void **state)
 {
@@ -301,6 +339,7 @@ int main(void)
 		cmocka_unit_test(breakdown_wait_and_transfer),
 		cmocka_unit_test(timeline_on_common_clock),
 		cmocka_unit_test(timeline_applies_clock_offsets),
+		cmocka_unit_test(timeline_agrees_with_the_partition),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
