@@ -2,11 +2,13 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/gpu.h"
 #include "render/numfmt.h"
 #include "render/text.h"
+#include "core/xalloc.h"
 
 #define MS(s) ((s) * 1e3)
 #define GB(b) ((double)(b) / 1e9)
@@ -247,6 +249,7 @@ static int chart_step_time(const struct analysis *a, struct chart_layout *c, con
 		return 1;
 	}
 	chart_init(c, "01-step-time", "Step time over the run");
+	chart_set_banner(a, c);
 	p = chart_add_panel(c, "profiled step, in order", "step time (ms)");
 	p->y.zero = true;
 	p->x.tight = true;
@@ -320,6 +323,17 @@ static const char *gpu_cat_label(const struct analysis *a, size_t run, size_t gi
 	return chart_strf(c, "%s\nGPU %d", r->name ? r->name : "run", gpu_number(&r->gpu[gi], gi));
 }
 
+/* Exposed communication split into waiting for a peer and transfer; false where the analysis has no split. */
+static bool comm_split(const struct step_parts *s)
+{
+	return isfinite(s->exposed_comm_wait) && isfinite(s->exposed_comm_transfer);
+}
+
+/*
+ * One GPU's stacked bar. Exposed communication is drawn as two boxes where
+ * the analysis splits it: transfer (solid), then waiting for a peer
+ * (hatched); they add up to the exposed part.
+ */
 static void breakdown_bar(struct chart_layout *c, struct panel *p, const char *label,
 			  const struct step_parts *s)
 {
@@ -329,42 +343,118 @@ static void breakdown_bar(struct chart_layout *c, struct panel *p, const char *l
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		double v = MS(part_of(s, i));
 
+		if (parts[i].cat == CAT_EXPOSED_COMM && comm_split(s) && s->exposed_comm_wait > 0) {
+			double t = MS(s->exposed_comm_transfer), w = MS(s->exposed_comm_wait);
+
+			panel_rect(p, CAT_EXPOSED_COMM, x - 0.32, y, x + 0.32, y + t);
+			panel_rect(p, CAT_EXPOSED_COMM, x - 0.32, y + t, x + 0.32, y + t + w)->style = MS_HATCHED;
+			y += t + w;
+			continue;
+		}
 		panel_rect(p, parts[i].cat, x - 0.32, y, x + 0.32, y + v);
 		y += v;
 	}
 	panel_label(p, CAT_INK, MS_ABOVE, x, y, fmt_ms(c, "", y));
 }
 
-static void legend_parts(struct chart_layout *c)
+/* The parts' legend; split: exposed comm as transfer and waiting for a peer. */
+static void legend_parts_split(struct chart_layout *c, bool split)
 {
 	size_t i;
 
-	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		chart_add_legend(c, parts[i].cat, 0, false, category_style(parts[i].cat)->label);
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (parts[i].cat != CAT_EXPOSED_COMM || !split) {
+			chart_add_legend(c, parts[i].cat, 0, false, category_style(parts[i].cat)->label);
+			continue;
+		}
+		chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, "exposed comm: transfer");
+		chart_add_legend(c, CAT_EXPOSED_COMM, MS_HATCHED, false, "exposed comm: waiting for a peer");
+	}
+}
+
+static void legend_parts(struct chart_layout *c)
+{
+	legend_parts_split(c, false);
 }
 
 static int chart_breakdown(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k, gi;
 	struct panel *p;
+	bool split = false;
 
 	chart_init(c, "02-breakdown", "Where each GPU's step goes");
+	chart_set_banner(a, c);
 	c->subtitle = "mean over steady steps; the four parts add up to the step window";
 	p = chart_add_panel(c, "run and GPU", "time per step (ms)");
 	p->y.zero = true;
 	for (k = 0; k < n; k++) {
 		const struct run_result *r = &a->runs[order[k]];
 
-		for (gi = 0; gi < r->ngpu; gi++)
-			if (parts_known(&r->gpu[gi].step_s))
-				breakdown_bar(c, p, gpu_cat_label(a, order[k], gi, c), &r->gpu[gi].step_s);
+		for (gi = 0; gi < r->ngpu; gi++) {
+			const struct step_parts *s = &r->gpu[gi].step_s;
+
+			if (!parts_known(s))
+				continue;
+			breakdown_bar(c, p, gpu_cat_label(a, order[k], gi, c), s);
+			/* the legend names the hatched box where one shows: 0.2% of the step or more */
+			split |= comm_split(s) && s->exposed_comm_wait >= r->gpu[gi].mean_step_s / 500;
+		}
 	}
 	if (p->x.ncats == 0) {
 		*why = "no step breakdown: no GPU has steady steps with a known partition";
 		return 1;
 	}
-	legend_parts(c);
+	if (split)
+		c->subtitle = "mean over steady steps; the four parts add up to the step window; exposed comm "
+			      "split into transfer and waiting for a slower peer (hatched)";
+	legend_parts_split(c, split);
 	return 0;
+}
+
+/* The not-comparable banner of comparison charts. */
+
+/* How a blocking confound reads in the banner, by enum confound_what. */
+static const char *const confound_phrases[CF_COUNT] = {
+	[CF_PRECISION] = "precision differs",
+	[CF_GLOBAL_BATCH] = "global batch differs",
+	[CF_MICRO_BATCH] = "micro batch differs",
+	[CF_SEQ_LEN] = "sequence length differs",
+	[CF_DATASET] = "dataset differs",
+	[CF_MODEL] = "model differs",
+	[CF_STEPS] = "too few steady steps",
+	[CF_GPU_MODEL] = "GPU models differ",
+};
+
+/*
+ * "Not comparable: precision differs (1gpu bf16, 2gpu tf32); numbers shown
+ * for reference", one clause per blocking confound but those in the mask
+ * (1u << what: a chart that corrects for one); NULL when none stands.
+ */
+static const char *banner_text(const struct analysis *a, struct chart_layout *c, unsigned skip)
+{
+	const char *base, *cand, *text = NULL;
+	size_t i;
+
+	if (!compared(a))
+		return NULL;
+	base = a->runs[a->cmp.baseline].name ? a->runs[a->cmp.baseline].name : "baseline";
+	cand = a->runs[a->cmp.candidate].name ? a->runs[a->cmp.candidate].name : "candidate";
+	for (i = 0; i < a->cmp.nconfounds; i++) {
+		const struct confound *f = &a->cmp.confounds[i];
+
+		if (f->severity != CFS_BLOCKING || (unsigned)f->what >= CF_COUNT || (skip & 1u << f->what))
+			continue;
+		text = chart_strf(c, "%s%s%s (%s %s, %s %s)", text ? text : "Not comparable: ", text ? "; " : "",
+				  confound_phrases[f->what], base, f->baseline ? f->baseline : "?", cand,
+				  f->candidate ? f->candidate : "?");
+	}
+	return text ? chart_strf(c, "%s; numbers shown for reference", text) : NULL;
+}
+
+void chart_set_banner(const struct analysis *a, struct chart_layout *c)
+{
+	c->banner = banner_text(a, c, 0);
 }
 
 /* 3. Scaling waterfall: ideal, the loss by category, actual. */
@@ -379,21 +469,69 @@ static void connector(struct panel *p, double x, double y)
 	panel_point(p, x + 0.66, y);
 }
 
+/*
+ * Under a global-batch change a step is not the same work: the factor that
+ * scales the candidate's GPU time to the baseline's global batch (B1 / Bn),
+ * or 1 when the batches are the same or unknown, or the baseline's parts are.
+ */
+static double work_factor(const struct analysis *a)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline], *n = &a->runs[a->cmp.candidate];
+
+	if (b->global_batch <= 0 || n->global_batch <= 0 || b->global_batch == n->global_batch ||
+	    b->slowest >= b->ngpu || !parts_known(&b->gpu[b->slowest].step_s))
+		return 1;
+	return (double)b->global_batch / (double)n->global_batch;
+}
+
+/*
+ * Category i's loss in ms, n Cn f - C1: the attribution (n Cn - C1) with the
+ * candidate's part scaled by f to the baseline's work.
+ */
+static double waterfall_loss(const struct analysis *a, size_t i, double f)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline];
+	double d = part_of(&a->cmp.attribution_s, i);
+
+	if (f == 1)
+		return MS(d);
+	return MS((d + part_of(&b->gpu[b->slowest].step_s, i)) * f - part_of(&b->gpu[b->slowest].step_s, i));
+}
+
+static void waterfall_titles(const struct analysis *a, struct chart_layout *c, double f, struct panel **p)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline], *n = &a->runs[a->cmp.candidate];
+
+	chart_init(c, "03-waterfall", "Where the extra GPU time went");
+	c->banner = banner_text(a, c, f == 1 ? 0 : 1u << CF_GLOBAL_BATCH);
+	if (f == 1) {
+		c->subtitle = chart_strf(c, "GPU time per step: ideal = the baseline's step; actual = %d GPUs x the "
+					 "candidate's step", n->gpus);
+		*p = chart_add_panel(c, "from the ideal to the actual, by category", "GPU time per step (ms)");
+		return;
+	}
+	c->subtitle = chart_strf(c, "GPU time per %lld samples (the baseline's global batch): the candidate's step did %gx the work "
+				 "(global batch %lld against %lld), so its GPU time is scaled by %lld/%lld",
+				 (long long)b->global_batch, 1 / f, (long long)n->global_batch,
+				 (long long)b->global_batch, (long long)b->global_batch, (long long)n->global_batch);
+	*p = chart_add_panel(c, "from the ideal to the actual, by category",
+			     chart_strf(c, "GPU time per %lld samples (ms)", (long long)b->global_batch));
+}
+
 static int chart_waterfall(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	const struct comparison *m = &a->cmp;
 	struct panel *p;
-	double y, x;
+	double y, x, f, actual;
 	size_t i;
 
 	if (!compared(a) || !isfinite(m->ideal_s) || !isfinite(m->actual_s) || !parts_known(&m->attribution_s)) {
 		*why = "no scaling waterfall: needs a baseline and a candidate with step breakdowns";
 		return 1;
 	}
-	chart_init(c, "03-waterfall", "Where the extra GPU time went");
-	c->subtitle = chart_strf(c, "GPU time per step: ideal = the baseline's step; actual = %d GPUs x the candidate's step",
-				 a->runs[m->candidate].gpus);
-	p = chart_add_panel(c, "from the ideal to the actual, by category", "GPU time per step (ms)");
+	f = work_factor(a);
+	actual = MS(m->actual_s * f);
+	waterfall_titles(a, c, f, &p);
 	p->y.zero = true;
 	x = (double)axis_add_cat(&p->x, "ideal");
 	panel_rect(p, CAT_BASELINE, x - 0.34, 0, x + 0.34, MS(m->ideal_s));
@@ -401,7 +539,7 @@ static int chart_waterfall(const struct analysis *a, struct chart_layout *c, con
 	y = MS(m->ideal_s);
 	connector(p, x, y);
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		double d = MS(part_of(&m->attribution_s, i));
+		double d = waterfall_loss(a, i, f);
 
 		x = (double)axis_add_cat(&p->x, waterfall_labels[i]);
 		panel_rect(p, parts[i].cat, x - 0.34, y, x + 0.34, y + d);
@@ -410,8 +548,8 @@ static int chart_waterfall(const struct analysis *a, struct chart_layout *c, con
 		connector(p, x, y);
 	}
 	x = (double)axis_add_cat(&p->x, chart_strf(c, "actual\n(%d GPUs)", a->runs[m->candidate].gpus));
-	panel_rect(p, CAT_CANDIDATE, x - 0.34, 0, x + 0.34, MS(m->actual_s));
-	panel_label(p, CAT_INK, MS_ABOVE, x, MS(m->actual_s), fmt_ms(c, "", MS(m->actual_s)));
+	panel_rect(p, CAT_CANDIDATE, x - 0.34, 0, x + 0.34, actual);
+	panel_label(p, CAT_INK, MS_ABOVE, x, actual, fmt_ms(c, "", actual));
 	chart_add_legend(c, CAT_BASELINE, 0, false, "ideal (baseline)");
 	legend_parts(c);
 	chart_add_legend(c, CAT_CANDIDATE, 0, false, "actual (candidate)");
@@ -790,7 +928,7 @@ static int chart_kernels(const struct analysis *a, struct chart_layout *c, const
 	return 0;
 }
 
-/* 7. One steady step's timeline per GPU. */
+/* 7. One steady step's timeline per GPU, on each run's common clock. */
 
 static const struct {
 	enum category cat;
@@ -801,51 +939,306 @@ static const struct {
 	[EVC_MEMORY] = { CAT_MEMORY, -0.25 },
 };
 
-static void timeline_row(const struct gpu_result *g, double y, struct panel *p)
-{
-	size_t k;
+#define LANE_H 0.1		/* half a lane's height, in rows */
 
-	for (k = 0; k < g->nlanes; k++) {
-		const struct lane_span *l = &g->lanes[k];
+/* The steady step whose busy intervals g->lanes holds (its window is lanes_window_s); SIZE_MAX none. */
+static size_t lanes_step(const struct gpu_result *g)
+{
+	size_t k, pick = SIZE_MAX;
+
+	for (k = 0; k < g->nsteps; k++) {
+		const struct step_point *s = &g->steps[k];
+
+		if (s->warmup || s->trailing || !isfinite(s->window_s))
+			continue;
+		if (pick == SIZE_MAX || fabs(s->window_s - g->lanes_window_s) < fabs(g->steps[pick].window_s - g->lanes_window_s))
+			pick = k;
+	}
+	return pick;
+}
+
+/*
+ * How long after the earliest GPU of its run GPU gi started the step it
+ * shows, on the run's common clock (each trace's clock plus its
+ * clock_offset_s), in seconds: against the same step number on every GPU,
+ * since each GPU shows its own median step; 0 for a lone GPU; NaN where a
+ * start or an offset is unknown.
+ */
+static double common_shift(const struct run_result *r, size_t gi)
+{
+	const struct gpu_result *g = &r->gpu[gi];
+	size_t p = lanes_step(g), h, k;
+	double shift = 0;
+
+	if (r->ngpu < 2)
+		return 0;
+	if (p == SIZE_MAX || g->steps[p].start_ns < 0 || !isfinite(g->clock_offset_s))
+		return NAN;
+	for (h = 0; h < r->ngpu; h++) {
+		const struct gpu_result *o = &r->gpu[h];
+
+		for (k = 0; k < o->nsteps; k++) {
+			if (o->steps[k].number != g->steps[p].number || o->steps[k].start_ns < 0)
+				continue;
+			if (!isfinite(o->clock_offset_s))
+				return NAN;
+			shift = fmax(shift, (double)(g->steps[p].start_ns - o->steps[k].start_ns) / 1e9 +
+					    g->clock_offset_s - o->clock_offset_s);
+		}
+	}
+	return shift;
+}
+
+/* Whether the GPUs of r show different steps (their labels then say which). */
+static bool steps_differ(const struct run_result *r)
+{
+	size_t gi, p, first = SIZE_MAX;
+
+	for (gi = 0; gi < r->ngpu; gi++) {
+		if (!r->gpu[gi].nlanes || (p = lanes_step(&r->gpu[gi])) == SIZE_MAX)
+			continue;
+		if (first == SIZE_MAX)
+			first = gi;
+		else if (r->gpu[gi].steps[p].number != r->gpu[first].steps[lanes_step(&r->gpu[first])].number)
+			return true;
+	}
+	return false;
+}
+
+/* "2gpu\nGPU 1", with ", step 5" where the run's GPUs show different steps. */
+static const char *lane_label(const struct analysis *a, size_t run, size_t gi, struct chart_layout *c)
+{
+	const struct run_result *r = &a->runs[run];
+	size_t p = lanes_step(&r->gpu[gi]);
+
+	if (!steps_differ(r) || p == SIZE_MAX)
+		return gpu_cat_label(a, run, gi, c);
+	return chart_strf(c, "%s, step %lld", gpu_cat_label(a, run, gi, c), (long long)r->gpu[gi].steps[p].number);
+}
+
+struct span {
+	double s, e;
+};
+
+static int by_start(const void *x, const void *y)
+{
+	const struct span *a = x, *b = y;
+
+	return (a->s > b->s) - (a->s < b->s);
+}
+
+static int by_value(const void *x, const void *y)
+{
+	const double *a = x, *b = y;
+
+	return (*a > *b) - (*a < *b);
+}
+
+/* The compute spans of g, sorted by start, in a malloc'd array. */
+static struct span *compute_spans(const struct gpu_result *g, size_t *n)
+{
+	struct span *v = xmalloc((g->nlanes ? g->nlanes : 1) * sizeof(*v));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < g->nlanes; i++)
+		if (g->lanes[i].cls == EVC_COMPUTE && isfinite(g->lanes[i].start_s) && isfinite(g->lanes[i].end_s))
+			v[(*n)++] = (struct span){ g->lanes[i].start_s, g->lanes[i].end_s };
+	qsort(v, *n, sizeof(*v), by_start);
+	return v;
+}
+
+/* One run on its common clock: each GPU's shift and its communication starts (common clock, sorted). */
+struct run_clock {
+	const struct run_result *r;
+	double *shift;		/* common_shift() of each GPU */
+	double **starts;	/* each GPU's communication spans' starts, shift included, in order */
+	size_t *nstarts;
+	bool match;		/* the k-th spans of the GPUs can be matched: same step, as many spans */
+};
+
+static void run_clock_init(struct run_clock *k, const struct run_result *r)
+{
+	size_t n = r->ngpu ? r->ngpu : 1, gi, i;
+
+	k->r = r;
+	k->shift = xmalloc(n * sizeof(*k->shift));
+	k->starts = xcalloc(n, sizeof(*k->starts));
+	k->nstarts = xcalloc(n, sizeof(*k->nstarts));
+	k->match = r->ngpu > 1 && !steps_differ(r);
+	for (gi = 0; gi < r->ngpu; gi++) {
+		const struct gpu_result *g = &r->gpu[gi];
+
+		k->shift[gi] = common_shift(r, gi);
+		k->starts[gi] = xmalloc((g->nlanes ? g->nlanes : 1) * sizeof(**k->starts));
+		for (i = 0; i < g->nlanes; i++)
+			if (g->lanes[i].cls == EVC_COMM && isfinite(g->lanes[i].start_s))
+				k->starts[gi][k->nstarts[gi]++] = k->shift[gi] + g->lanes[i].start_s;
+		qsort(k->starts[gi], k->nstarts[gi], sizeof(**k->starts), by_value);
+		if (g->nlanes && (!isfinite(k->shift[gi]) || k->nstarts[gi] != k->nstarts[0]))
+			k->match = false;
+	}
+}
+
+static void run_clock_release(struct run_clock *k)
+{
+	size_t gi;
+
+	for (gi = 0; gi < k->r->ngpu; gi++)
+		free(k->starts[gi]);
+	free(k->starts);
+	free(k->nstarts);
+	free(k->shift);
+}
+
+/*
+ * Where GPU gi's communication span that starts at s (its own step's time)
+ * stops waiting for a peer, as docs/analysis.md defines waiting: its k-th
+ * span in start order is matched with the k-th of every GPU of the run, and
+ * it waits until the latest of their starts. NaN (all transfer) where the
+ * spans cannot be matched (a lone GPU, different steps or span counts).
+ */
+static double wait_until(const struct run_clock *k, size_t gi, double s)
+{
+	double at = k->shift[gi] + s, latest = at;
+	size_t h, i = 0;
+
+	if (!k->match)
+		return NAN;
+	while (i < k->nstarts[gi] && k->starts[gi][i] < at)
+		i++;
+	for (h = 0; h < k->r->ngpu; h++)
+		if (k->r->gpu[h].nlanes && i < k->nstarts[h])
+			latest = fmax(latest, k->starts[h][i]);
+	return latest - k->shift[gi];
+}
+
+/* What the comm lane of one row needs: its centre, its shift (s), the compute spans under it. */
+struct comm_row {
+	struct panel *p;
+	double mid, shift;
+	const struct span *busy;
+	size_t nbusy;
+	double visible;		/* a waiting piece this long (s) shows at the chart's width */
+	bool waited;		/* set when a visible waiting piece was drawn: the legend names it */
+};
+
+static void comm_rect(struct comm_row *w, enum category cat, unsigned style, double s, double e)
+{
+	panel_rect(w->p, cat, MS(w->shift + s), w->mid - LANE_H, MS(w->shift + e), w->mid + LANE_H)->style = style;
+}
+
+/* Exposed communication from s to e: waiting for a peer (hatched) until wait, transfer after. */
+static void exposed_piece(struct comm_row *w, double s, double e, double wait)
+{
+	double until = isfinite(wait) ? fmin(e, wait) : s;
+
+	if (until > s) {
+		comm_rect(w, CAT_EXPOSED_COMM, MS_HATCHED, s, until);
+		w->waited |= until - s >= w->visible;
+		s = until;
+	}
+	if (e > s)
+		comm_rect(w, CAT_EXPOSED_COMM, 0, s, e);
+}
+
+/* One communication span: overlapped where compute runs, exposed elsewhere (the step partition). */
+static void comm_span(struct comm_row *w, double s, double e, double wait)
+{
+	double cur = s;
+	size_t i;
+
+	for (i = 0; i < w->nbusy && w->busy[i].s < e && cur < e; i++) {
+		if (w->busy[i].e <= cur)
+			continue;
+		if (w->busy[i].s > cur)
+			exposed_piece(w, cur, w->busy[i].s, wait);
+		comm_rect(w, CAT_OVERLAPPED_COMM, 0, fmax(cur, w->busy[i].s), fmin(e, w->busy[i].e));
+		cur = fmax(cur, w->busy[i].e);
+	}
+	if (cur < e)
+		exposed_piece(w, cur, e, wait);
+}
+
+/* One GPU's row at y; returns true when it drew waiting for a peer. */
+static bool timeline_row(const struct run_clock *k, size_t gi, double y, struct panel *p)
+{
+	const struct gpu_result *g = &k->r->gpu[gi];
+	struct comm_row w = { p, y, isfinite(k->shift[gi]) ? k->shift[gi] : 0, NULL, 0,
+			      isfinite(g->lanes_window_s) ? g->lanes_window_s / 500 : 0, false };
+	struct span *busy = compute_spans(g, &w.nbusy);
+	size_t i;
+
+	w.busy = busy;
+	for (i = 0; i < g->nlanes; i++) {
+		const struct lane_span *l = &g->lanes[i];
 		double mid;
 
 		if (l->cls > EVC_MEMORY || !isfinite(l->start_s) || !isfinite(l->end_s))
 			continue;
+		if (l->cls == EVC_COMM) {
+			comm_span(&w, l->start_s, l->end_s, wait_until(k, gi, l->start_s));
+			continue;
+		}
 		mid = y + lanes[l->cls].offset;
-		panel_rect(p, lanes[l->cls].cat, MS(l->start_s), mid - 0.1, MS(l->end_s), mid + 0.1);
+		panel_rect(p, lanes[l->cls].cat, MS(w.shift + l->start_s), mid - LANE_H, MS(w.shift + l->end_s),
+			   mid + LANE_H);
 	}
+	free(busy);
 	if (isfinite(g->lanes_window_s)) {
 		panel_line(p, CAT_INK, MS_DASHED, "window end");
-		panel_point(p, MS(g->lanes_window_s), y - 0.42);
-		panel_point(p, MS(g->lanes_window_s), y + 0.42);
+		panel_point(p, MS(w.shift + g->lanes_window_s), y - 0.42);
+		panel_point(p, MS(w.shift + g->lanes_window_s), y + 0.42);
 	}
+	return w.waited;
+}
+
+/* Lays out one run's rows, last GPU lowest; returns false when a GPU could not be put on the common clock. */
+static bool timeline_run(const struct analysis *a, size_t run, struct chart_layout *c, struct panel *p,
+			 bool *waited)
+{
+	const struct run_result *r = &a->runs[run];
+	struct run_clock k;
+	bool common = true;
+	size_t gi;
+
+	run_clock_init(&k, r);
+	for (gi = 0; gi < r->ngpu; gi++)
+		common &= isfinite(k.shift[gi]) || !r->gpu[gi].nlanes;
+	for (gi = r->ngpu; gi-- > 0;)
+		if (r->gpu[gi].nlanes)
+			*waited |= timeline_row(&k, gi, (double)axis_add_cat(&p->y, lane_label(a, run, gi, c)), p);
+	run_clock_release(&k);
+	return common;
 }
 
 static int chart_timeline(const struct analysis *a, struct chart_layout *c, const char **why)
 {
-	size_t order[MAX_ORDER], n = run_order(a, order), k, gi;
+	size_t order[MAX_ORDER], n = run_order(a, order), k;
 	struct panel *p;
+	bool common = true, waited = false;
 
 	chart_init(c, "07-timeline", "One steady step, GPU by GPU");
-	c->subtitle = "the median steady step; lanes per GPU: compute (top), comm (middle), memory (bottom)";
-	p = chart_add_panel(c, "time since the step's start (ms)", "");
+	chart_set_banner(a, c);
+	p = chart_add_panel(c, "time from the run's first GPU to start the step, common clock (ms)", "");
 	p->x.zero = true;
 	p->x.tight = true;
-	for (k = n; k-- > 0;) {
-		const struct run_result *r = &a->runs[order[k]];
-
-		for (gi = r->ngpu; gi-- > 0;) {
-			if (!r->gpu[gi].nlanes)
-				continue;
-			timeline_row(&r->gpu[gi], (double)axis_add_cat(&p->y, gpu_cat_label(a, order[k], gi, c)), p);
-		}
-	}
+	for (k = n; k-- > 0;)
+		common &= timeline_run(a, order[k], c, p, &waited);
 	if (!p->y.ncats) {
 		*why = "no timeline: no GPU has a steady step's kernels";
 		return 1;
 	}
+	c->subtitle = common ? "each GPU's median steady step on its run's common clock (traces aligned), from the first GPU "
+			       "to start that step; "
+			       "lanes per GPU: compute (top), comm (middle), memory (bottom)"
+		: "each GPU's median steady step, each on its own clock (no clock offset to align them); "
+		  "lanes per GPU: compute (top), comm (middle), memory (bottom)";
 	chart_add_legend(c, CAT_COMPUTE, 0, false, "compute");
-	chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, "communication");
+	chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, waited ? "exposed comm: transfer" : "exposed comm");
+	if (waited)
+		chart_add_legend(c, CAT_EXPOSED_COMM, MS_HATCHED, false, "exposed comm: waiting for a peer");
+	chart_add_legend(c, CAT_OVERLAPPED_COMM, 0, false, "overlapped comm (under compute)");
 	chart_add_legend(c, CAT_MEMORY, 0, false, "memory (copy/set)");
 	chart_add_legend(c, CAT_INK, MS_DASHED, true, "end of the step window");
 	return 0;

@@ -29,4 +29,12 @@ extern const size_t chart_ndefs;
  */
 int chart_build(size_t i, const struct analysis *a, struct chart_layout *c, const char **why);
 
+/*
+ * Sets c->banner (call it after chart_init) to the warning every chart
+ * comparing runs carries while a blocking confound stands: "Not comparable:
+ * precision differs (1gpu bf16, 2gpu tf32); numbers shown for reference".
+ * Leaves it NULL when the comparison has no blocking confound.
+ */
+void chart_set_banner(const struct analysis *a, struct chart_layout *c);
+
 #endif

@@ -31,6 +31,48 @@ static void set_colour(cairo_t *cr, enum category cat, unsigned style)
 		cairo_set_source_rgb(cr, c.r, c.g, c.b);
 }
 
+/* The category's colour mixed with white: keep = 0 white, 1 the colour. */
+static void set_tint(cairo_t *cr, enum category cat, double keep)
+{
+	struct colour c = category_style(cat)->c;
+
+	cairo_set_source_rgb(cr, 1 - (1 - c.r) * keep, 1 - (1 - c.g) * keep, 1 - (1 - c.b) * keep);
+}
+
+#define HATCH_GAP 4.0
+
+/* A box in the category's colour, lighter, struck through by diagonal lines of the colour. */
+static void fill_hatched(cairo_t *cr, enum category cat, double x, double y, double w, double h)
+{
+	double d;
+
+	cairo_save(cr);
+	cairo_rectangle(cr, x, y, w, h);
+	cairo_clip(cr);
+	set_tint(cr, cat, 0.35);
+	cairo_paint(cr);
+	set_tint(cr, cat, 1);
+	cairo_set_dash(cr, NULL, 0, 0);
+	cairo_set_line_width(cr, 1.1);
+	for (d = -h; d < w; d += HATCH_GAP) {
+		cairo_move_to(cr, x + d, y + h);
+		cairo_line_to(cr, x + d + h, y);
+	}
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
+static void fill_box(cairo_t *cr, enum category cat, unsigned style, double x, double y, double w, double h)
+{
+	if (style & MS_HATCHED) {
+		fill_hatched(cr, cat, x, y, w, h);
+		return;
+	}
+	set_colour(cr, cat, style);
+	cairo_rectangle(cr, x, y, w, h);
+	cairo_fill(cr);
+}
+
 static void set_dash(cairo_t *cr, unsigned style)
 {
 	static const double dash[] = { 5, 3 };
@@ -84,14 +126,15 @@ static void draw_mark(cairo_t *cr, const struct panel *p, const struct mark *m)
 
 	switch (m->kind) {
 	case MARK_RECT:
-		set_colour(cr, m->cat, m->style);
 		if (m->style & MS_BAND) {
 			struct colour c = category_style(m->cat)->c;
 
 			cairo_set_source_rgba(cr, c.r, c.g, c.b, BAND_ALPHA);
+			cairo_rectangle(cr, x0, y1, x1 - x0, y0 - y1);
+			cairo_fill(cr);
+			break;
 		}
-		cairo_rectangle(cr, x0, y1, x1 - x0, y0 - y1);
-		cairo_fill(cr);
+		fill_box(cr, m->cat, m->style, x0, y1, x1 - x0, y0 - y1);
 		break;
 	case MARK_VSPAN:
 		set_colour(cr, m->cat, m->style);
@@ -256,11 +299,26 @@ static void draw_legend(cairo_t *cr, const struct chart_layout *c)
 			if (e->style & (MS_MARKERS | MS_SQUARES))
 				draw_marker(cr, s->x + s->w / 2, s->y + s->h / 2, e->style);
 		} else {
-			cairo_rectangle(cr, s->x, s->y, s->w, s->h);
-			cairo_fill(cr);
+			fill_box(cr, e->cat, e->style, s->x, s->y, s->w, s->h);
 		}
 		text_draw(cr, FONT_LEGEND, e->label, e->text.x, e->text.y, 0, 0, 0, 0, ink());
 	}
+}
+
+/* The not-comparable warning: a pale band with a border, its text in the warning colour. */
+static void draw_banner(cairo_t *cr, const struct chart_layout *c)
+{
+	const struct rect *b = &c->banner_box;
+
+	set_tint(cr, CAT_WARNING, 0.1);
+	cairo_rectangle(cr, b->x, b->y, b->w, b->h);
+	cairo_fill_preserve(cr);
+	set_colour(cr, CAT_WARNING, 0);
+	set_dash(cr, 0);
+	cairo_set_line_width(cr, 1);
+	cairo_stroke(cr);
+	text_draw(cr, FONT_SUBTITLE, c->banner, b->x + BANNER_PAD, b->y + BANNER_PAD, 0, 0, 0,
+		  b->w - 2 * BANNER_PAD, category_style(CAT_WARNING)->c);
 }
 
 void chart_draw(cairo_t *cr, const struct chart_layout *c)
@@ -273,6 +331,8 @@ void chart_draw(cairo_t *cr, const struct chart_layout *c)
 	cairo_fill(cr);
 	cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND);
 	text_draw(cr, FONT_TITLE, c->title, c->title_at.x, c->title_at.y, 0, 0, 0, c->width - 28, ink());
+	if (c->banner)
+		draw_banner(cr, c);
 	if (c->subtitle)
 		text_draw(cr, FONT_SUBTITLE, c->subtitle, c->subtitle_at.x, c->subtitle_at.y, 0, 0, 0,
 			  c->width - 28, category_style(CAT_REFERENCE)->c);

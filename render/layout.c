@@ -285,6 +285,11 @@ static double place_header(struct chart_layout *c)
 	c->title_box = (struct rect){ PAD, y, w, h };
 	y += h + 2;
 	c->subtitle_box = c->note_box = (struct rect){ 0, 0, 0, 0 };
+	if (c->banner) {
+		text_size(FONT_SUBTITLE, c->banner, c->width - 2 * PAD - 2 * BANNER_PAD, &w, &h);
+		c->banner_box = (struct rect){ PAD, y + 1, c->width - 2 * PAD, h + 2 * BANNER_PAD };
+		y += c->banner_box.h + 4;
+	}
 	if (c->subtitle) {
 		c->subtitle_at = (struct point){ PAD, y };
 		text_size(FONT_SUBTITLE, c->subtitle, c->width - 2 * PAD, &w, &h);
@@ -638,6 +643,7 @@ static int place_texts(struct chart_layout *c, bool may_move)
 	int i, moved = 0;
 
 	placed_add(&pl, c->title_box);
+	placed_add(&pl, c->banner_box);
 	placed_add(&pl, c->subtitle_box);
 	placed_add(&pl, c->note_box);
 	for (i = 0; i < c->nlegend; i++)
@@ -721,6 +727,8 @@ static void dump_mark(const struct panel *p, const struct mark *m, struct buf *o
 		buf_addstr(out, " strip");
 	if (m->style & MS_BAND)
 		buf_addstr(out, " band");
+	if (m->style & MS_HATCHED)
+		buf_addstr(out, " hatched");
 	switch (m->kind) {
 	case MARK_RECT:
 		buf_addf(out, " x=%g..%g y=%g..%g", m->x0, m->x1, m->y0, m->y1);
@@ -790,6 +798,8 @@ int chart_layout_dump(const struct chart_layout *c, struct buf *out)
 	size_t k;
 
 	buf_addf(out, "chart = %s\ntitle = %s\n", c->id, c->title);
+	if (c->banner)
+		buf_addf(out, "banner = %s\n", c->banner);
 	if (c->subtitle)
 		buf_addf(out, "subtitle = %s\n", c->subtitle);
 	if (c->note)
@@ -798,8 +808,9 @@ int chart_layout_dump(const struct chart_layout *c, struct buf *out)
 	for (i = 0; i < c->nlegend; i++) {
 		const struct legend_entry *e = &c->legend[i];
 
-		buf_addf(out, "legend.%d = %s%s \"%s\" at=%.1f,%.1f\n", i, category_style(e->cat)->name,
-			 e->style & MS_LIGHT ? " light" : "", e->label, e->swatch.x, e->swatch.y);
+		buf_addf(out, "legend.%d = %s%s%s \"%s\" at=%.1f,%.1f\n", i, category_style(e->cat)->name,
+			 e->style & MS_LIGHT ? " light" : "", e->style & MS_HATCHED ? " hatched" : "",
+			 e->label, e->swatch.x, e->swatch.y);
 	}
 	for (i = 0; i < c->npanels; i++) {
 		const struct panel *p = &c->panel[i];

@@ -73,6 +73,7 @@ enum mark_style {
 	/* added for the label placer and chart 01 (issue 13): */
 	MS_STRIP = 1 << 10,	/* vspan: a strip along the plot's foot, row y0 from 0, not full height */
 	MS_BAND = 1 << 11,	/* rect: translucent, under the lines (a p10-p90 band) */
+	MS_HATCHED = 1 << 12,	/* rect, legend box: lighter, with diagonal lines (waiting for a peer) */
 };
 
 #define STRIP_H 5.0		/* an MS_STRIP row's height, canvas units */
@@ -126,7 +127,12 @@ struct chart_layout {
 	int npanels;
 	struct arena arena;	/* strings */
 	struct rect title_box, subtitle_box, note_box;	/* set by chart_finish (issue 13) */
+	/* issue 13: a warning band under the title while a blocking confound stands; NULL none */
+	const char *banner;
+	struct rect banner_box;	/* set by chart_finish: the band; its text inset by BANNER_PAD */
 };
+
+#define BANNER_PAD 4.0		/* the banner's text inside its band */
 
 void chart_init(struct chart_layout *c, const char *id, const char *title);
 void chart_layout_release(struct chart_layout *c);

@@ -17,6 +17,7 @@ static const struct category_style categories[CAT_COUNT] = {
 	[CAT_WARMUP] = { "warmup", "warm-up", { 0.90, 0.90, 0.90 } },
 	[CAT_INK] = { "ink", "ink", { 0.13, 0.13, 0.13 } },
 	[CAT_GRID] = { "grid", "grid", { 0.88, 0.88, 0.88 } },
+	[CAT_WARNING] = { "warning", "not comparable", { 0x8B / 255.0, 0x2E / 255.0, 0x00 / 255.0 } },
 };
 
 const struct category_style *category_style(enum category c)

@@ -22,6 +22,7 @@ enum category {
 	CAT_WARMUP,		/* the warm-up shading */
 	CAT_INK,		/* text, axes */
 	CAT_GRID,
+	CAT_WARNING,		/* issue 13: the not-comparable banner */
 	CAT_COUNT
 };
 

@@ -309,8 +309,12 @@ static void timeline_layout(void **state)
 	assert_non_null(d);
 	has_line(d, "panel.0.y.cats = b200-2gpu-ddp\\nGPU 1 | b200-2gpu-ddp\\nGPU 0 | b200-1gpu\\nGPU 0");
 	has_line(d, "panel.0.x.ticks = 0 100 200 300 400");
-	has_line(d, "panel.0.mark.3 = rect exposed_comm x=101..152 y=-0.1..0.1");
-	has_line(d, "panel.0.mark.23 = line ink dashed n=2 412,1.58 412,2.42 \"window end\"");
+	/* comm under compute is overlapped; GPU 0 waits for GPU 1 to start the second AllReduce */
+	has_line(d, "panel.0.mark.3 = rect overlapped_comm x=101..152 y=-0.1..0.1");
+	has_line(d, "panel.0.mark.4 = rect exposed_comm x=152..186 y=-0.1..0.1");
+	has_line(d, "panel.0.mark.13 = rect exposed_comm hatched x=150..152 y=0.9..1.1");
+	has_line(d, "panel.0.mark.14 = rect exposed_comm x=152..183 y=0.9..1.1");
+	has_line(d, "panel.0.mark.24 = line ink dashed n=2 412,1.58 412,2.42 \"window end\"");
 	free(d);
 }
 

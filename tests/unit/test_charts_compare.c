@@ -1,0 +1,346 @@
+/*
+ * Unit tests of the charts that compare runs (issue 13): the not-comparable
+ * banner, the per-sample waterfall under a global-batch change, exposed
+ * communication split into waiting and transfer, and the timeline on each
+ * run's common clock. Charts are built from the sample trials and read
+ * through chart_layout_dump(); expected numbers are the sample's
+ * analysis.json values, worked through by hand here.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "analysis/analysis.h"
+#include "core/buf.h"
+#include "ingest/trial.h"
+#include "render/charts.h"
+#include "tests/unit/fixture_analysis.h"
+
+static struct analysis *analyse(const char *dir)
+{
+	struct diags d = DIAGS_INIT;
+	struct trial_stats st;
+	struct trial *t = trial_load(dir, &d, &st);
+	struct analysis *a;
+
+	assert_non_null(t);
+	diags_release(&d);
+	trial_stats_release(&st);
+	a = analysis_run(t);
+	trial_free(t);
+	return a;
+}
+
+/* The layout dump of chart `id` of a, malloc'd; NULL when the chart is left out. */
+static char *chart_dump(const struct analysis *a, const char *id)
+{
+	struct chart_layout c;
+	const char *why;
+	struct buf b;
+	size_t i = 0;
+
+	while (i < chart_ndefs && strcmp(chart_defs[i].id, id))
+		i++;
+	assert_true(i < chart_ndefs);
+	buf_init(&b, 0);
+	if (chart_build(i, a, &c, &why) == 0)
+		assert_int_equal(chart_layout_dump(&c, &b), 0);
+	chart_layout_release(&c);
+	if (!b.len) {
+		buf_release(&b);
+		return NULL;
+	}
+	return buf_detach(&b);
+}
+
+/* The value of "key = value" in dump, malloc'd; NULL when absent. */
+static char *value_of(const char *dump, const char *key)
+{
+	size_t n = strlen(key);
+	const char *p, *end;
+	char *v;
+
+	for (p = dump; p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		if (!strncmp(p, key, n) && !strncmp(p + n, " = ", 3))
+			break;
+	if (!p)
+		return NULL;
+	p += n + 3;
+	end = strchr(p, '\n');
+	end = end ? end : p + strlen(p);
+	v = malloc((size_t)(end - p) + 1);
+	assert_non_null(v);
+	memcpy(v, p, (size_t)(end - p));
+	v[end - p] = '\0';
+	return v;
+}
+
+static void value_is(const char *dump, const char *key, const char *want)
+{
+	char *v = value_of(dump, key);
+
+	if (!v || strcmp(v, want))
+		fail_msg("%s: got \"%s\", want \"%s\"", key, v ? v : "(none)", want);
+	free(v);
+}
+
+/* The range "key=lo..hi" at s ("0..40.8" too, which sscanf's %lf misreads as "0." and ".40.8"). */
+static bool range_of(const char *s, const char *key, double *lo, double *hi)
+{
+	const char *p = strstr(s, key), *dots, *nl = strchr(s, '\n');
+	char left[64];
+
+	if (!p || (nl && p > nl) || !(dots = strstr(p, "..")) || (size_t)(dots - p) >= sizeof(left) + strlen(key))
+		return false;
+	p += strlen(key);
+	memcpy(left, p, (size_t)(dots - p));
+	left[dots - p] = '\0';
+	*lo = strtod(left, NULL);
+	*hi = strtod(dots + 2, NULL);
+	return true;
+}
+
+/*
+ * The summed height (y1 - y0) of the rects of category cat, hatched or not,
+ * whose x range holds x; and in *x0 the left end of the first one.
+ */
+static double rects_at(const char *dump, const char *cat, bool hatched, double x, double *x0)
+{
+	char name[64], rest[32];
+	double sum = 0, a, b, lo, hi;
+	const char *p;
+	bool first = true;
+
+	for (p = strstr(dump, " = rect "); p; p = strstr(p + 1, " = rect ")) {
+		if (sscanf(p, " = rect %63s %31s", name, rest) != 2 || strcmp(name, cat) ||
+		    hatched != !strcmp(rest, "hatched") || !range_of(p, " x=", &a, &b) || !range_of(p, " y=", &lo, &hi))
+			continue;
+		if (a > x || b < x)
+			continue;
+		if (first && x0)
+			*x0 = a;
+		first = false;
+		sum += hi - lo;
+	}
+	return sum;
+}
+
+/* The summed width (x1 - x0) of the rects of category cat, hatched or not, whose y range holds y. */
+static double widths_at(const char *dump, const char *cat, bool hatched, double y)
+{
+	char name[64], rest[32];
+	double sum = 0, a, b, lo, hi;
+	const char *p;
+
+	for (p = strstr(dump, " = rect "); p; p = strstr(p + 1, " = rect "))
+		if (sscanf(p, " = rect %63s %31s", name, rest) == 2 && !strcmp(name, cat) &&
+		    hatched == !strcmp(rest, "hatched") && range_of(p, " x=", &a, &b) &&
+		    range_of(p, " y=", &lo, &hi) && lo <= y && y <= hi)
+			sum += b - a;
+	return sum;
+}
+
+static void near(double got, double want, double tol)
+{
+	if (!(fabs(got - want) <= tol))
+		fail_msg("got %.9g, want %.9g (within %g)", got, want, tol);
+}
+
+#define PRECISION_BANNER "Not comparable: precision differs (1gpu bf16, 2gpu tf32); numbers shown for reference"
+
+/* Every chart comparing the runs of ddp-precision-changed carries the banner, word for word. */
+static void banner_on_precision_changed(void **state)
+{
+	static const char *const ids[] = { "01-step-time", "02-breakdown", "03-waterfall", "07-timeline" };
+	struct analysis *a = analyse("samples/trials/ddp-precision-changed");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
+		char *d = chart_dump(a, ids[i]);
+
+		assert_non_null(d);
+		value_is(d, "banner", PRECISION_BANNER);
+		free(d);
+	}
+	analysis_free(a);
+}
+
+/* A comparison without a blocking confound: no chart has a banner. */
+static void no_banner_on_scales_well(void **state)
+{
+	struct analysis *a = analyse("samples/trials/ddp-scales-well");
+	size_t drawn = 0;
+
+	(void)state;
+	for (size_t i = 0; i < chart_ndefs; i++) {
+		char *d = chart_dump(a, chart_defs[i].id);
+
+		if (!d)
+			continue;
+		drawn++;
+		assert_null(value_of(d, "banner"));
+		free(d);
+	}
+	assert_int_equal(drawn, 8);	/* all but the replay */
+	analysis_free(a);
+}
+
+/*
+ * ddp-global-batch-changed: the candidate's step did 16 samples, the
+ * baseline's 8. Its analysis.json: baseline GPU 0 and candidate GPU 1 (the
+ * slowest) step parts, below. The waterfall is per 8 samples: each category
+ * n Cn 8/16 - C1, never the per-step n Cn - C1 (+39.2 ms compute).
+ */
+static void waterfall_per_sample(void **state)
+{
+	static const double base[4] = { 0.03917054357142857, 0, 6.631599999999998e-05, 0.0016094275714285714 };
+	static const double cand[4] = { 0.039205017857142865, 0.0015089602857142857, 6.631599999999998e-05,
+					0.0016144105714285715 };
+	static const char *const cats[4] = { "compute", "exposed_comm", "memory", "idle" };
+	struct analysis *a = analyse("samples/trials/ddp-global-batch-changed");
+	char *d = chart_dump(a, "03-waterfall"), *v;
+	double ideal = 0.040846287142857145e3, actual = 0.08478940942857141e3 * 8 / 16, sum = ideal;
+
+	(void)state;
+	assert_non_null(d);
+	value_is(d, "panel.0.y.label", "GPU time per 8 samples (ms)");
+	v = value_of(d, "subtitle");
+	assert_non_null(strstr(v, "did 2x the work (global batch 16 against 8)"));
+	free(v);
+	assert_null(value_of(d, "banner"));	/* the chart corrects for the one blocking confound */
+	near(rects_at(d, "baseline", false, 0, NULL), ideal, 1e-3);
+	for (int i = 0; i < 4; i++) {
+		double want = (2 * cand[i] * 8 / 16 - base[i]) * 1e3;
+
+		near(rects_at(d, cats[i], false, i + 1, NULL), fabs(want), 2e-4);
+		sum += want;
+	}
+	near(rects_at(d, "compute", false, 1, NULL), 0.0344743, 2e-4);	/* not 39.2 */
+	near(rects_at(d, "candidate", false, 5, NULL), actual, 1e-3);
+	near(sum, actual, 1e-9);	/* the bars add up */
+	free(d);
+	analysis_free(a);
+}
+
+/*
+ * pipeline-bubble's 2-GPU run: GPU 0 exposes 42.003666 ms of communication
+ * per step, of it 41.08269775 ms waiting for GPU 1 (analysis.json); the
+ * breakdown draws the two boxes, which add up to the exposed part.
+ */
+static void breakdown_wait_and_transfer(void **state)
+{
+	struct analysis *a = analyse("samples/trials/pipeline-bubble");
+	char *d = chart_dump(a, "02-breakdown");
+	double wait, transfer;
+
+	(void)state;
+	assert_non_null(d);
+	wait = rects_at(d, "exposed_comm", true, 1, NULL);
+	transfer = rects_at(d, "exposed_comm", false, 1, NULL);
+	near(wait, 41.08269775, 1e-3);
+	near(transfer, 42.003666 - 41.08269775, 1e-3);
+	near(wait + transfer, 42.003666, 1e-3);
+	near(rects_at(d, "exposed_comm", true, 0, NULL), 0, 0);	/* the 1-GPU run waits for nobody */
+	assert_non_null(strstr(d, "legend.1 = exposed_comm \"exposed comm: transfer\""));
+	assert_non_null(strstr(d, "legend.2 = exposed_comm hatched \"exposed comm: waiting for a peer\""));
+	free(d);
+	analysis_free(a);
+}
+
+/*
+ * clock-offset: GPU 1's trace clock runs 37 ms ahead (clock_offset_s
+ * -0.037). It shows step 24, which it started 1764451841548452091 ns on its
+ * clock, GPU 0 at 1764451841511462137: on the common clock GPU 1 started
+ * 10 us first, so its lanes start at 0, not 36.99 ms on.
+ */
+static void timeline_on_common_clock(void **state)
+{
+	struct analysis *a = analyse("samples/trials/clock-offset");
+	char *d = chart_dump(a, "07-timeline");
+	double x0 = NAN, shift = (double)(1764451841548452091LL - 1764451841511462137LL) / 1e9 - 0.037;
+
+	(void)state;
+	assert_non_null(d);
+	value_is(d, "panel.0.y.cats", "2gpu\\nGPU 1, step 24 | 2gpu\\nGPU 0, step 26 | 1gpu\\nGPU 0");
+	near(shift, -10.046e-6, 1e-9);
+	rects_at(d, "memory", false, 0.005, &x0);	/* the first memcpy of each row, 0 to 12.485 us */
+	near(x0, 0, 0);
+	assert_non_null(strstr(d, "rect memory x=0..0.012485 y=-0.35..-0.15"));	/* GPU 1's row */
+	assert_non_null(strstr(d, "legend.2 = overlapped_comm \"overlapped comm (under compute)\""));
+	free(d);
+	analysis_free(a);
+}
+
+/*
+ * ddp-scales-well: both GPUs show step 8, whose partition in analysis.json
+ * gives GPU 0 1.665 ms of exposed comm, 0.145 ms of it waiting, and GPU 1
+ * 1.215 ms, none waiting. The timeline's comm lane colours the same time:
+ * exposed where no compute kernel runs, hatched while GPU 1 had not started.
+ */
+static void timeline_agrees_with_the_partition(void **state)
+{
+	struct analysis *a = analyse("samples/trials/ddp-scales-well");
+	char *d = chart_dump(a, "07-timeline");
+
+	(void)state;
+	assert_non_null(d);
+	value_is(d, "panel.0.y.cats", "2gpu\\nGPU 1 | 2gpu\\nGPU 0 | 1gpu\\nGPU 0");
+	near(widths_at(d, "exposed_comm", true, 1), 0.145, 2e-3);
+	near(widths_at(d, "exposed_comm", false, 1) + widths_at(d, "exposed_comm", true, 1), 1.665, 2e-3);
+	near(widths_at(d, "exposed_comm", true, 0), 0, 0);
+	near(widths_at(d, "exposed_comm", false, 0), 1.215, 2e-3);
+	assert_true(widths_at(d, "overlapped_comm", false, 0) > 5);	/* most of the AllReduce hides under backward */
+	free(d);
+	analysis_free(a);
+}
+
+/* The hand-built DDP run with GPU 1's clock 37 ms ahead and its step started 0.1 ms after GPU 0's. */
+static void timeline_applies_clock_offsets(void **state)
+{
+	struct analysis a;
+	struct run_result *r;
+	char *d;
+
+	(void)state;
+	fixture_analysis_ddp(&a);
+	r = &a.runs[a.cmp.candidate];
+	for (size_t k = 0; k < r->gpu[0].nsteps; k++) {
+		r->gpu[0].steps[k].start_ns = 1000000000 + (int64_t)k * 250000000;
+		r->gpu[1].steps[k].start_ns = r->gpu[0].steps[k].start_ns + 37100000;
+	}
+	r->gpu[0].clock_offset_s = 0;
+	r->gpu[1].clock_offset_s = -0.037;
+	d = chart_dump(&a, "07-timeline");
+	assert_non_null(d);
+	/* GPU 1 (row 0): its memcpy from 0 to 3 ms of its step, 0.1 ms after GPU 0's start */
+	assert_non_null(strstr(d, "panel.0.mark.0 = rect memory x=0.1..3.1 y=-0.35..-0.15\n"));
+	assert_non_null(strstr(d, "rect memory x=0..3 y=0.65..0.85\n"));	/* GPU 0 (row 1) */
+	r->gpu[1].clock_offset_s = NAN;	/* unknown: each GPU on its own clock, and said */
+	free(d);
+	d = chart_dump(&a, "07-timeline");
+	assert_non_null(strstr(d, "panel.0.mark.0 = rect memory x=0..3 y=-0.35..-0.15\n"));
+	assert_non_null(strstr(d, "each on its own clock (no clock offset to align them)"));
+	free(d);
+	fixture_analysis_release(&a);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(banner_on_precision_changed),
+		cmocka_unit_test(no_banner_on_scales_well),
+		cmocka_unit_test(waterfall_per_sample),
+		cmocka_unit_test(breakdown_wait_and_transfer),
+		cmocka_unit_test(timeline_on_common_clock),
+		cmocka_unit_test(timeline_applies_clock_offsets),
+		cmocka_unit_test(timeline_agrees_with_the_partition),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
