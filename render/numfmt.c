@@ -6,18 +6,18 @@
 #define TINY 1e-6		/* smaller magnitudes read 0 */
 #define MAX_DECIMALS 6
 
-/* Decimals for a magnitude m > 0: one from 10 up, else three significant digits. */
+/* Decimals for a magnitude m > 0: one from 1 up, else three significant digits. */
 static int decimals_for(double m)
 {
 	int d;
 
-	if (m >= 10)
+	if (m >= 1)
 		return 1;
 	d = 2 - (int)floor(log10(m));
 	return d > MAX_DECIMALS ? MAX_DECIMALS : d;
 }
 
-/* The decimals for v as it will read after rounding (9.996 reads 10.0). */
+/* The decimals for v as it will read after rounding (0.9996 reads 1.0). */
 static int decimals(double v)
 {
 	double m = fabs(v), p;

@@ -17,10 +17,10 @@ fail=0
 "$SCALEAUDIT" analyze samples/trials/pipeline-bubble > "$tmp/bubble.txt" 2> /dev/null
 python3 - "$tmp/bubble.txt" samples/trials/pipeline-bubble/truth.json <<'PY' || fail=1
 import json, math, sys
-def numfmt(v):  # render/numfmt's rule: one decimal from 10 up, three significant digits below
+def numfmt(v):  # render/numfmt's rule: one decimal from 1 up, three significant digits below
     if abs(v) < 1e-6:
         return "0"
-    dec = lambda m: 1 if m >= 10 else min(6, 2 - math.floor(math.log10(m)))
+    dec = lambda m: 1 if m >= 1 else min(6, 2 - math.floor(math.log10(m)))
     d = min(dec(abs(v)), dec(round(abs(v), dec(abs(v)))))
     return "%.*f" % (d, v)
 text = open(sys.argv[1]).read().splitlines()

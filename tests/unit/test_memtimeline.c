@@ -315,8 +315,8 @@ static void test_analysis(void **state)
 	f = open_memstream(&text, &n);
 	assert_int_equal(analysis_write_text(a, f, NULL), 0);
 	fclose(f);
-	assert_non_null(strstr(text, "  GPU 0 tensors at the timeline's peak (GB): activation 2.00, "
-				     "in all 2.00\n"));
+	assert_non_null(strstr(text, "  GPU 0 tensors at the timeline's peak (GB): activation 2.0, "
+				     "in all 2.0\n"));
 	free(text);
 	summary_has(a, "2gpu GPU 0: tensors at the memory timeline's peak 2.00 GB (activation 2.00 GB)");
 	analysis_free(a);

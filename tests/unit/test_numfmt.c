@@ -1,6 +1,6 @@
 /*
  * Unit tests of render/numfmt: the exact strings of every quantity the
- * report prints, at the edges of the digit rule (10, 1, rounding across a
+ * report prints, at the edges of the digit rule (1, rounding across a
  * boundary, zero, tiny, negative, unknown).
  */
 #include <math.h>
@@ -12,7 +12,7 @@
 
 #include "render/numfmt.h"
 
-static void one_decimal_from_ten_three_digits_below(void **state)
+static void one_decimal_from_one_three_digits_below(void **state)
 {
 	char b[NUMFMT_LEN];
 
@@ -21,8 +21,9 @@ static void one_decimal_from_ten_three_digits_below(void **state)
 	assert_string_equal(numfmt_num(b, 555.8), "555.8");
 	assert_string_equal(numfmt_num(b, 1234.56), "1234.6");
 	assert_string_equal(numfmt_num(b, 10), "10.0");
-	assert_string_equal(numfmt_num(b, 8.476), "8.48");
-	assert_string_equal(numfmt_num(b, 1), "1.00");
+	assert_string_equal(numfmt_num(b, 8.476), "8.5");
+	assert_string_equal(numfmt_num(b, 1), "1.0");
+	assert_string_equal(numfmt_num(b, 0.999), "0.999");
 	assert_string_equal(numfmt_num(b, 0.4234), "0.423");
 	assert_string_equal(numfmt_num(b, 0.04171), "0.0417");
 	assert_string_equal(numfmt_num(b, -39.24), "-39.2");
@@ -33,9 +34,10 @@ static void digits_are_chosen_after_rounding(void **state)
 {
 	char b[NUMFMT_LEN];
 
-	assert_string_equal(numfmt_num(b, 9.996), "10.0");
-	assert_string_equal(numfmt_num(b, 0.9996), "1.00");
-	assert_string_equal(numfmt_num(b, 9.994), "9.99");
+	assert_string_equal(numfmt_num(b, 9.96), "10.0");
+	assert_string_equal(numfmt_num(b, 0.9996), "1.0");
+	assert_string_equal(numfmt_num(b, 0.09996), "0.100");
+	assert_string_equal(numfmt_num(b, 0.9994), "0.999");
 }
 
 static void zero_tiny_and_unknown(void **state)
@@ -49,7 +51,8 @@ static void zero_tiny_and_unknown(void **state)
 	assert_string_equal(numfmt_num(b, NAN), "n/a");
 	assert_string_equal(numfmt_num(b, INFINITY), "n/a");
 	assert_string_equal(numfmt_signed(b, 0), "0");
-	assert_string_equal(numfmt_signed(b, 6.6), "+6.60");
+	assert_string_equal(numfmt_signed(b, 6.6), "+6.6");
+	assert_string_equal(numfmt_signed(b, 0.0558), "+0.0558");
 	assert_string_equal(numfmt_signed(b, -39.24), "-39.2");
 }
 
@@ -59,13 +62,13 @@ static void durations_choose_their_unit(void **state)
 
 	assert_string_equal(numfmt_duration(b, 0.0734), "73.4 ms");
 	assert_string_equal(numfmt_duration(b, 0.5558), "555.8 ms");
-	assert_string_equal(numfmt_duration(b, 0.00848), "8.48 ms");
+	assert_string_equal(numfmt_duration(b, 0.00848), "8.5 ms");
 	assert_string_equal(numfmt_duration(b, 0.000423), "0.423 ms");
 	assert_string_equal(numfmt_duration(b, 1.2345), "1234.5 ms");
 	assert_string_equal(numfmt_duration(b, 12.34), "12.3 s");
 	assert_string_equal(numfmt_duration(b, 0), "0 ms");
 	assert_string_equal(numfmt_duration(b, NAN), "n/a");
-	assert_string_equal(numfmt_duration_signed(b, 0.0066), "+6.60 ms");
+	assert_string_equal(numfmt_duration_signed(b, 0.0066), "+6.6 ms");
 	assert_string_equal(numfmt_duration_signed(b, -0.0392), "-39.2 ms");
 	assert_string_equal(numfmt_duration_signed(b, 0.0116), "+11.6 ms");
 }
@@ -84,7 +87,8 @@ static void percents_ratios_and_rates(void **state)
 	assert_string_equal(numfmt_ratio(b, 12.4), "12.40x");
 	assert_string_equal(numfmt_ratio(b, NAN), "n/a");
 	assert_string_equal(numfmt_gbps(b, 566.2), "566.2 GB/s");
-	assert_string_equal(numfmt_gbps(b, 2.134), "2.13 GB/s");
+	assert_string_equal(numfmt_gbps(b, 2.134), "2.1 GB/s");
+	assert_string_equal(numfmt_gbps(b, 0.5), "0.500 GB/s");
 }
 
 static void bytes_and_counts(void **state)
@@ -92,10 +96,10 @@ static void bytes_and_counts(void **state)
 	char b[NUMFMT_LEN];
 
 	assert_string_equal(numfmt_gb(b, 49.7e9), "49.7 GB");
-	assert_string_equal(numfmt_gb(b, 5.2e9), "5.20 GB");
+	assert_string_equal(numfmt_gb(b, 8.66e9), "8.7 GB");
 	assert_string_equal(numfmt_gb(b, 191503138816.0), "191.5 GB");
 	assert_string_equal(numfmt_gb(b, -1), "n/a");
-	assert_string_equal(numfmt_gib(b, 3758096384.0), "3.50 GiB");
+	assert_string_equal(numfmt_gib(b, 3758096384.0), "3.5 GiB");
 	assert_string_equal(numfmt_gib(b, 150.0 * 1073741824), "150.0 GiB");
 	assert_string_equal(numfmt_count(b, 16), "16");
 	assert_string_equal(numfmt_count(b, 1234567), "1234567");
@@ -105,7 +109,7 @@ static void bytes_and_counts(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(one_decimal_from_ten_three_digits_below),
+		cmocka_unit_test(one_decimal_from_one_three_digits_below),
 		cmocka_unit_test(digits_are_chosen_after_rounding),
 		cmocka_unit_test(zero_tiny_and_unknown),
 		cmocka_unit_test(durations_choose_their_unit),

@@ -230,7 +230,7 @@ static void waterfall_layout(void **state)
 	has_line(d, "panel.0.mark.4 = label ink at=1,424 \"+12.0 ms\"");
 	has_line(d, "panel.0.mark.6 = rect exposed_comm x=1.66..2.34 y=424..466");
 	has_line(d, "panel.0.mark.12 = rect idle x=3.66..4.34 y=462..466");
-	has_line(d, "panel.0.mark.13 = label ink at=4,466 \"-4.00 ms\"");
+	has_line(d, "panel.0.mark.13 = label ink at=4,466 \"-4.0 ms\"");
 	has_line(d, "panel.0.mark.15 = rect candidate x=4.66..5.34 y=0..462");
 	has_line(d, "panel.0.y.label = GPU time per step (ms)");
 	free(d);

@@ -283,8 +283,8 @@ static void chart_shows_trailing_hollow(void **state)
 	assert_int_equal(chart_build(0, a, &c, &why), 0);
 	buf_init(&b, 0);
 	assert_int_equal(chart_layout_dump(&c, &b), 0);
-	assert_non_null(strstr(b.data, "mark.0 = line baseline n=3 0,40 1,40 2,40 "));
-	assert_non_null(strstr(b.data, "mark.1 = line baseline hollow n=1 3,10 \"trailing\"\n"));
+	assert_non_null(strstr(b.data, "= line baseline n=3 0,40 1,40 2,40 "));
+	assert_non_null(strstr(b.data, "= line baseline hollow n=1 3,10 \"trailing\"\n"));
 	assert_non_null(strstr(b.data, "\"trailing (not measured)\""));
 	buf_release(&b);
 	chart_layout_release(&c);
