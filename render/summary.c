@@ -216,12 +216,15 @@ static bool why_confound(struct summary *s, const struct analysis *a)
 			continue;
 		if (c->what == CF_STEPS)	/* not a difference between the runs: too few steps to measure */
 			add(s, SL_LEAD, "Why: %s", c->why ? c->why : "too few steady steps to measure a step time");
+		else if (!isfinite(a->cmp.speedup))
+			add(s, SL_LEAD, "Why: the runs differ in %s (%s against %s)%s%s",
+			    summary_confound_text(c->what), c->baseline ? c->baseline : "n/a",
+			    c->candidate ? c->candidate : "n/a", c->why ? ": " : "", c->why ? c->why : "");
 		else
 				add(s, SL_LEAD, "Why: the measured speedup of %s (%s against %s) mixes the extra GPU with the "
 			    "change of %s (%s against %s): repeat the trial with it unchanged", num(a->cmp.speedup, 2, "x"),
 			    ms(a->runs[a->cmp.baseline].step_median_s), ms(a->runs[a->cmp.candidate].step_median_s),
-			    (unsigned)c->what < CF_COUNT ? confound_texts[c->what] : "another fact",
-			    c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a");
+			    summary_confound_text(c->what), c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a");
 		return true;
 	}
 	return false;
