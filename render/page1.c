@@ -2,8 +2,10 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "core/xalloc.h"
 #include "render/draw.h"
 #include "render/text.h"
 
@@ -12,6 +14,7 @@
 #define CHART_CANVAS_H 270.0
 #define CHART_BOX_W 300.0
 #define COLUMN_GAP 18.0
+#define CHART_RUNS_MAX 6	/* bars: more would not be read at this size */
 #define CELL_PAD 4.0
 
 /* --- the headline chart --- */
@@ -37,6 +40,21 @@ static enum category bar_cat(const struct analysis *a, size_t i)
 static bool run_failed(const struct run_result *r)
 {
 	return r->status == RUN_FAILED_OOM || r->status == RUN_FAILED;
+}
+
+/* The k-th run in the chart's order: the baseline and the candidate first, then the others. */
+static size_t chart_run(const struct analysis *a, size_t k)
+{
+	size_t seen = 1;
+
+	if (!compared(a) || a->cmp.baseline == a->cmp.candidate)
+		return k;
+	if (k < 2)
+		return k == 0 ? a->cmp.baseline : a->cmp.candidate;
+	for (size_t i = 0; i < a->nruns; i++)
+		if (i != a->cmp.baseline && i != a->cmp.candidate && ++seen == k)
+			return i;
+	return k;
 }
 
 static void run_bar(const struct analysis *a, size_t i, struct chart_layout *c, struct panel *p)
@@ -84,8 +102,8 @@ int page1_chart(const struct analysis *a, struct chart_layout *c)
 		chart_layout_release(c);
 		return 1;
 	}
-	for (i = 0; i < a->nruns; i++)
-		run_bar(a, i, c, p);
+	for (i = 0; i < a->nruns && i < CHART_RUNS_MAX; i++)
+		run_bar(a, chart_run(a, i), c, p);
 	if (compared(a))
 		independent_bar(a, c, p);
 	for (i = 0; i < a->cmp.nconfounds && compared(a); i++)
@@ -244,26 +262,39 @@ static void rule(cairo_t *cr, double x0, double x1, double y, enum category cat)
 	cairo_stroke(cr);
 }
 
-/* Draws the table of lines l[0..n) (a head and its rows) from y; returns the y under it. */
-static double table_draw(cairo_t *cr, const struct sline *l, size_t n, double x, double y, double width, bool draw)
+/*
+ * Draws the table lines l[0..n) (a head and its rows, or rows that go on)
+ * from *y, as many as end above bottom, but at least one row; draw false
+ * only measures. Returns how many lines it took.
+ */
+static size_t table_draw(cairo_t *cr, const struct sline *l, size_t n, double x, double *y, double width,
+			 double bottom, bool draw)
 {
+	size_t at_least = l[0].kind == SL_TABLE_HEAD ? 2 : 1, i;
 	double cw[COLS_MAX];
 	size_t cols = table_widths(l, n, width, cw);
 
-	y += style_of(SL_TABLE_HEAD)->before;
-	for (size_t i = 0; i < n; i++) {
+	*y += style_of(SL_TABLE_HEAD)->before;
+	for (i = 0; i < n; i++) {
 		double h = row_h(&l[i], cw, cols), cx = x;
 
+		if (i >= at_least && *y + h > bottom)
+			break;
 		for (size_t c = 0; draw && c < cols && c < l[i].ncells; c++) {
-			text_at(cr, style_of(l[i].kind), l[i].cells[c], cx + CELL_PAD, y + CELL_PAD,
+			text_at(cr, style_of(l[i].kind), l[i].cells[c], cx + CELL_PAD, *y + CELL_PAD,
 				cw[c] - 2 * CELL_PAD, category_style(CAT_INK)->c);
 			cx += cw[c];
 		}
-		y += h;
+		*y += h;
 		if (draw)
-			rule(cr, x, x + width, y, i == 0 ? CAT_INK : CAT_GRID);
+			rule(cr, x, x + width, *y, l[i].kind == SL_TABLE_HEAD ? CAT_INK : CAT_GRID);
 	}
-	return y;
+	return i;
+}
+
+static bool is_table(const struct sline *l)
+{
+	return l->kind == SL_TABLE_HEAD || l->kind == SL_TABLE_ROW;
 }
 
 /* The end of the table that starts at line i. */
@@ -325,7 +356,7 @@ static size_t items_after(const struct summary *s, size_t from, size_t to)
 	size_t n = 0;
 
 	for (size_t i = from; i < to; i++)
-		n += s->lines[i].kind == SL_ITEM;
+		n += s->lines[i].kind == SL_ITEM || s->lines[i].kind == SL_TABLE_ROW;
 	return n;
 }
 
@@ -346,11 +377,13 @@ static size_t page1_rest(struct pager *p, size_t i)
 		const struct sline *l = &s->lines[i];
 		double need = line_h(l, width);
 
-		if (l->kind == SL_TABLE_HEAD) {
+		if (is_table(l)) {
 			size_t k = table_end(s, i);
 
-			p->y = table_draw(p->cr, &s->lines[i], k - i, m, p->y, width, true);
-			i = k - 1;
+			i += table_draw(p->cr, l, k - i, m, &p->y, width, bottom_of(p) - reserve, true);
+			if (i < k)
+				break;
+			i--;
 			continue;
 		}
 		if (l->kind == SL_HEADING && i + 1 < end)
@@ -381,6 +414,37 @@ static void new_page(struct pager *p)
 	p->y = p->g->margin;
 }
 
+/*
+ * Flows the table lines from i over pages, its head again on top of each
+ * page it goes on to; returns the line after the table.
+ */
+static size_t table_flow(struct pager *p, size_t i)
+{
+	const struct sline *lines = p->s->lines;
+	size_t k = table_end(p->s, i), head = i;
+	struct sline *chunk = xmalloc((k - i + 1) * sizeof(*chunk));
+	double y = p->y;
+
+	while (head > 0 && lines[head].kind != SL_TABLE_HEAD)
+		head--;
+	table_draw(p->cr, &lines[i], k - i < 2 ? k - i : 2, p->g->margin, &y, width_of(p), INFINITY, false);
+	if (y > bottom_of(p) && p->y > p->g->margin)	/* not even the head and a row: the next page */
+		new_page(p);
+	while (i < k) {
+		size_t n = 0, took;
+
+		if (lines[i].kind != SL_TABLE_HEAD && lines[head].kind == SL_TABLE_HEAD)
+			chunk[n++] = lines[head];
+		memcpy(chunk + n, lines + i, (k - i) * sizeof(*chunk));
+		took = table_draw(p->cr, chunk, n + k - i, p->g->margin, &p->y, width_of(p), bottom_of(p), true);
+		i += took - n;
+		if (i < k)
+			new_page(p);
+	}
+	free(chunk);
+	return k;
+}
+
 /* Flows lines [from, to) over pages: a heading moves to the next page with its first line. */
 static void flow(struct pager *p, size_t from, size_t to)
 {
@@ -390,14 +454,8 @@ static void flow(struct pager *p, size_t from, size_t to)
 		const struct sline *l = &p->s->lines[i];
 		double need = line_h(l, width);
 
-		if (l->kind == SL_TABLE_HEAD) {
-			size_t k = table_end(p->s, i);
-			double h = table_draw(p->cr, l, k - i, m, 0, width, false);
-
-			if (p->y + h > bottom_of(p) && p->y > m)
-				new_page(p);
-			p->y = table_draw(p->cr, l, k - i, m, p->y, width, true);
-			i = k - 1;
+		if (is_table(l)) {
+			i = table_flow(p, i) - 1;
 			continue;
 		}
 		if (l->kind == SL_HEADING && i + 1 < to)

@@ -263,6 +263,63 @@ static void long_advice_is_cut_not_spilled(void **state)
 	assert_int_equal(remove_tree(dir), 0);
 }
 
+/* Forty runs: page 1 takes the rows that fit and page 2 goes on with the rest of the table. */
+static void many_runs_stay_on_the_page(void **state)
+{
+	char dir[] = "/tmp/test_page1.XXXXXX", *p1, *p2, want[64];
+	struct diags d = DIAGS_INIT;
+	struct run_result *runs;
+	struct analysis a;
+	size_t shown = 0, more = 0, nruns = 40;
+	const char *m;
+
+	(void)state;
+	skip_unless_tool("pdftotext");
+	assert_non_null(mkdtemp(dir));
+	fixture_analysis_ddp(&a);
+	runs = a.runs;		/* the copies share its arrays: the fixture frees them once, through runs */
+	a.runs = arena_alloc(&a.arena, nruns * sizeof(*a.runs));
+	for (size_t i = 0; i < nruns; i++) {
+		char *name = arena_alloc(&a.arena, 16);
+
+		a.runs[i] = runs[i ? 1 : 0];
+		snprintf(name, 16, "run-%02zu", i);
+		a.runs[i].name = name;
+	}
+	a.nruns = nruns;
+	assert_int_equal(report_write(&a, dir, &d), 0);
+	a.runs = runs;
+	a.nruns = 2;
+	p1 = page_text(dir, 1);
+	p2 = page_text(dir, 2);
+	/* page 2 goes on from the first row page 1 left out, to the last */
+	for (shown = 0; shown < nruns; shown++) {
+		snprintf(want, sizeof(want), "run-%02zu", shown);
+		if (strstr(p2, want))
+			break;
+	}
+	assert_true(shown >= 6 && shown < nruns);	/* the chart names the first 6: the table more */
+	for (size_t i = shown; i < nruns; i++) {
+		snprintf(want, sizeof(want), "run-%02zu", i);
+		assert_null(strstr(p1, want));
+	}
+	m = strstr(p1, "\xe2\x80\xa6 ");
+	assert_non_null(m);
+	assert_int_equal(sscanf(m, "\xe2\x80\xa6 %zu more on page 2", &more), 1);
+	assert_int_equal(more, nruns - shown + 1 + 2);	/* the rows left, the confound, 2 recommendations */
+	assert_null(strstr(p1, "Recommendations"));
+	assert_memory_equal(p2, "Run\n\nGPUs\n", 10);	/* the table's head again on top */
+	free(p2);
+	p2 = page_text(dir, 3);		/* the table goes on over a third page, rows in order */
+	assert_non_null(strstr(p2, "run-39"));
+	assert_true(strstr(p2, "run-39") < strstr(p2, "Recommendations"));
+	free(p1);
+	free(p2);
+	diags_release(&d);
+	fixture_analysis_release(&a);
+	assert_int_equal(remove_tree(dir), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -273,6 +330,7 @@ int main(void)
 		cmocka_unit_test(markdown_has_the_table),
 		cmocka_unit_test(commands_wrap_whole),
 		cmocka_unit_test(long_advice_is_cut_not_spilled),
+		cmocka_unit_test(many_runs_stay_on_the_page),
 	};
 	int rc = cmocka_run_group_tests(tests, NULL, NULL);
 
