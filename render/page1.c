@@ -211,15 +211,26 @@ static double line_draw(cairo_t *cr, const struct summary *s, const struct sline
 
 #define COLS_MAX 12
 
+/* The width all columns take when none is wider than cap. */
+static double capped(const double *cw, size_t cols, double cap)
+{
+	double sum = 0;
+
+	for (size_t c = 0; c < cols; c++)
+		sum += fmin(cw[c], cap);
+	return sum;
+}
+
 /*
- * Column widths: each column's widest cell, unwrapped; when they do not fit
- * width, the columns wider than an even share give up the excess in
- * proportion, so narrow columns stay whole and long cells wrap.
+ * Column widths: each column's widest cell, unwrapped. When they do not fit
+ * width, the widest columns are cut down to one common width, found by
+ * bisection, so that narrow columns stay whole and only the longest cells
+ * wrap; when they fit, the room left is shared out evenly.
  */
 static size_t table_widths(const struct sline *l, size_t n, double width, double *cw)
 {
 	size_t cols = l[0].ncells < COLS_MAX ? l[0].ncells : COLS_MAX, i, c;
-	double total = 0, narrow = 0, wide = 0;
+	double total = 0, lo = 0, hi = width;
 
 	for (c = 0; c < cols; c++) {
 		cw[c] = 0;
@@ -228,17 +239,17 @@ static size_t table_widths(const struct sline *l, size_t n, double width, double
 				cw[c] = fmax(cw[c], text_w(style_of(l[i].kind), l[i].cells[c]) + 2 * CELL_PAD + 2);
 		total += cw[c];
 	}
-	for (c = 0; c < cols; c++) {
-		if (total <= width)
-			cw[c] += (width - total) / cols;
-		else if (cw[c] <= width / cols)
-			narrow += cw[c];
-		else
-			wide += cw[c];
+	for (c = 0; c < cols && total <= width; c++)
+		cw[c] += (width - total) / cols;
+	if (total <= width)
+		return cols;
+	for (int k = 0; k < 40; k++) {
+		double mid = (lo + hi) / 2;
+
+		*(capped(cw, cols, mid) > width ? &hi : &lo) = mid;
 	}
-	for (c = 0; c < cols && total > width; c++)
-		if (cw[c] > width / cols)
-			cw[c] *= (width - narrow) / wide;
+	for (c = 0; c < cols; c++)
+		cw[c] = fmin(cw[c], lo);
 	return cols;
 }
 
