@@ -311,7 +311,8 @@ static bool why_attribution(struct summary *s, const struct analysis *a)
 	size_t which;
 
 	if (!largest_part(a, &which, &total)) {
-		add(s, SL_LEAD, "Why: not known: no profiler trace splits the steps into compute and communication");
+		add(s, SL_LEAD, "Why: not known: no timeline of the GPU work (a profiler trace) splits the steps "
+		    "into compute and communication");
 		return true;
 	}
 	if (total > 0)
