@@ -12,6 +12,7 @@
 #include "core/xalloc.h"
 #include "render/charts.h"
 #include "render/draw.h"
+#include "render/page1.h"
 #include "render/summary.h"
 #include "render/text.h"
 
@@ -30,6 +31,8 @@ struct report {
 	struct left_out out[CHARTS_MAX];	/* the charts left out */
 	size_t nout;
 	struct summary sum;
+	struct chart_layout headline;	/* page 1's chart */
+	bool has_headline;
 };
 
 /* Creates dir and its missing parents, like mkdir -p. */
@@ -140,59 +143,6 @@ static int build_charts(struct report *r, const char *dir)
 	return 0;
 }
 
-static const struct {
-	enum font_role font;
-	double before;		/* space above, points */
-} sline_styles[] = {
-	[SL_TITLE] = { FONT_PAGE_TITLE, 0 },
-	[SL_META] = { FONT_BODY, 2 },
-	[SL_VERDICT] = { FONT_VERDICT, 14 },
-	[SL_REASON] = { FONT_CAPTION, 4 },
-	[SL_HEADING] = { FONT_HEADING, 12 },
-	[SL_ITEM] = { FONT_BODY, 3 },
-	[SL_TEXT] = { FONT_BODY, 3 },
-	[SL_ANSWER] = { FONT_VERDICT, 14 },
-};
-
-static struct colour verdict_colour(enum verdict v)
-{
-	static const enum category cats[] = {
-		[VERDICT_NONE] = CAT_INK,
-		[VERDICT_CONFIRMED] = CAT_MEMORY,
-		[VERDICT_REFUTED] = CAT_EXPOSED_COMM,
-		[VERDICT_INCONCLUSIVE] = CAT_OVERLAPPED_COMM,
-	};
-
-	return category_style((unsigned)v <= VERDICT_INCONCLUSIVE ? cats[v] : CAT_INK)->c;
-}
-
-/* Page 1 (and more when it runs long): the summary, line by line. */
-static void draw_summary(cairo_t *cr, const struct summary *s)
-{
-	const double width = PAGE_W - 2 * MARGIN;
-	double y = MARGIN;
-	size_t i;
-
-	for (i = 0; i < s->n; i++) {
-		const struct sline *l = &s->lines[i];
-		enum font_role f = sline_styles[l->kind].font;
-		double indent = l->kind == SL_ITEM ? 14 : 0, w, h;
-		struct colour c = l->kind == SL_VERDICT ? verdict_colour(s->verdict) : category_style(CAT_INK)->c;
-
-		text_size(f, l->text, width - indent, &w, &h);
-		y += sline_styles[l->kind].before;
-		if (y + h > PAGE_H - MARGIN) {
-			cairo_show_page(cr);
-			y = MARGIN;
-		}
-		if (l->kind == SL_ITEM)
-			text_draw(cr, f, "\xe2\x80\xa2", MARGIN + 3, y, 0, 0, 0, 0, c);
-		text_draw(cr, f, l->text, MARGIN + indent, y, 0, 0, 0, width - indent, c);
-		y += h;
-	}
-	cairo_show_page(cr);
-}
-
 static void draw_chart_page(cairo_t *cr, const struct chart_layout *c, const char *caption)
 {
 	double scale = (PAGE_W - 2 * MARGIN) / c->width;
@@ -218,7 +168,8 @@ static int write_pdf(FILE *f, void *ctx)
 	pdf_set_date(s);
 	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, r->a->title ? r->a->title : "Scaling trial");
 	cr = cairo_create(s);
-	draw_summary(cr, &r->sum);
+	summary_pages_draw(cr, &r->sum, r->has_headline ? &r->headline : NULL,
+			   &(struct page_geom){ PAGE_W, PAGE_H, MARGIN });
 	for (i = 0; i < r->ncharts; i++)
 		draw_chart_page(cr, &r->charts[i], r->captions[i]);
 	st = cairo_status(cr);
@@ -268,11 +219,14 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 	if (!rc)
 		rc = build_charts(r, dir);
 	summary_build(&r->sum, a, r->out, r->nout);
+	r->has_headline = !page1_chart(a, &r->headline);
 	if (!rc)
 		rc = write_atomic(pdf, write_pdf, r, d);
 	if (!rc)
 		rc = write_atomic(md, write_markdown, r, d);
 	summary_release(&r->sum);
+	if (r->has_headline)
+		chart_layout_release(&r->headline);
 	for (i = 0; i < r->ncharts; i++)
 		chart_layout_release(&r->charts[i]);
 	free(charts);

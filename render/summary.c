@@ -42,6 +42,11 @@ static bool compared(const struct analysis *a)
 	return a->cmp.valid && a->cmp.baseline < a->nruns && a->cmp.candidate < a->nruns;
 }
 
+const char *summary_confound_text(enum confound_what w)
+{
+	return (unsigned)w < CF_COUNT ? confound_texts[w] : "another fact";
+}
+
 const char *summary_verdict_text(enum verdict v)
 {
 	return (unsigned)v < sizeof(verdict_texts) / sizeof(verdict_texts[0]) ? verdict_texts[v] : "NO VERDICT";
@@ -59,8 +64,7 @@ static void add(struct summary *s, enum sline_kind kind, const char *fmt, ...)
 	vsnprintf(tmp, sizeof(tmp), fmt, ap);
 	va_end(ap);
 	xgrow(&s->lines, &s->cap, s->n + 1, sizeof(*s->lines));
-	s->lines[s->n].kind = kind;
-	s->lines[s->n].text = arena_strdup(&s->arena, tmp);
+	s->lines[s->n] = (struct sline){ kind, arena_strdup(&s->arena, tmp), NULL, 0 };
 	s->n++;
 }
 
@@ -95,24 +99,6 @@ static const char *run_name(const struct run_result *r)
 	return r->name ? r->name : "run";
 }
 
-static void meta(struct summary *s, const struct analysis *a)
-{
-	const struct comparison *m = &a->cmp;
-	size_t i;
-
-	add(s, SL_META, "Hypothesis: %s", hypothesis_texts[(unsigned)a->hypothesis <= HYP_FEASIBILITY ? a->hypothesis : 0]);
-	for (i = 0; i < a->nruns; i++) {
-		const struct run_result *r = &a->runs[i];
-		const char *role = !compared(a) ? "Run" : i == m->baseline ? "Baseline"
-			: i == m->candidate ? "Candidate" : "Other run";
-
-		add(s, SL_META, "%s: %s, %d GPU%s%s%s, %s, global batch %s", role, run_name(r), r->gpus,
-		    r->gpus == 1 ? "" : "s", r->ngpu && r->gpu[0].name ? " " : "",
-		    r->ngpu && r->gpu[0].name ? r->gpu[0].name : "", r->strategy ? r->strategy : "strategy n/a",
-		    r->global_batch >= 0 ? num((double)r->global_batch, 0, "") : "n/a");
-	}
-}
-
 /* What fills a GPU, from its memory timeline: each category holding memory at the peak. */
 static void timeline_item(struct summary *s, const struct run_result *r, size_t g)
 {
@@ -137,6 +123,7 @@ static void key_numbers(struct summary *s, const struct analysis *a)
 	size_t i, g;
 
 	add(s, SL_HEADING, "Key numbers");
+	add(s, SL_ITEM, "Hypothesis: %s", hypothesis_texts[(unsigned)a->hypothesis <= HYP_FEASIBILITY ? a->hypothesis : 0]);
 	if (compared(a)) {
 		add(s, SL_ITEM, "Speedup %s: median step %s on the baseline, %s on the candidate",
 		    num(m->speedup, 2, "x"), ms(a->runs[m->baseline].step_median_s),
@@ -164,13 +151,278 @@ static void key_numbers(struct summary *s, const struct analysis *a)
 	}
 }
 
+/* --- the decision: why, and the table of the runs --- */
+
+#define DASH " \xe2\x80\x94 "	/* an em dash between a verdict and its sentence */
+#define GIB (1024.0 * 1024.0 * 1024.0)
+
+/* How a run ended, for the table and the why line; failures with their cause. */
+static const char *const status_texts[] = {
+	[RUN_UNKNOWN] = "ended", [RUN_COMPLETED] = "completed", [RUN_FAILED_OOM] = "failed: CUDA out of memory",
+	[RUN_FAILED] = "failed", [RUN_INCOMPLETE] = "incomplete",
+};
+
+static const char *status_text(const struct run_result *r, char *b, size_t size)
+{
+	const char *st = (unsigned)r->status < sizeof(status_texts) / sizeof(status_texts[0])
+		? status_texts[r->status] : "ended";
+
+	if (r->status == RUN_FAILED_OOM && r->failed_allocation > 0)	/* PyTorch prints GiB: so do we */
+		snprintf(b, size, "%s (needed %s GiB more)", st, num(r->failed_allocation / GIB, 1, ""));
+	else if (r->status == RUN_FAILED_OOM || r->status == RUN_FAILED || r->steps_measured < 0)
+		snprintf(b, size, "%s", st);
+	else
+		snprintf(b, size, "%s, %s steady step%s", st, num((double)r->steps_measured, 0, ""),
+			 r->steps_measured == 1 ? "" : "s");
+	return b;
+}
+
+static bool failed(const struct run_result *r)
+{
+	return r->status == RUN_FAILED_OOM || r->status == RUN_FAILED;
+}
+
+/* The GPU with the largest peak memory; -1 when none is known. */
+static int fullest_gpu(const struct run_result *r)
+{
+	int best = -1;
+
+	for (size_t g = 0; g < r->ngpu; g++)
+		if (r->gpu[g].peak_memory >= 0 && (best < 0 || r->gpu[g].peak_memory > r->gpu[best].peak_memory))
+			best = (int)g;
+	return best;
+}
+
+/* "74.9 GB / 85.0 GB": the fullest GPU's peak against its capacity, with its number when there are several. */
+static const char *peak_text(const struct run_result *r, char *b, size_t size)
+{
+	int g = fullest_gpu(r);
+
+	if (g < 0)
+		return "n/a";
+	snprintf(b, size, "%s / %s", gb(r->gpu[g].peak_memory), gb(r->gpu[g].memory_total));
+	if (r->ngpu > 1)
+		snprintf(b + strlen(b), size - strlen(b), " (GPU %d)", r->gpu[g].rank >= 0 ? r->gpu[g].rank : g);
+	return b;
+}
+
+/* The blocking confound stands first: nothing else explains a comparison it blocks. */
+static bool why_confound(struct summary *s, const struct analysis *a)
+{
+	for (size_t i = 0; i < a->cmp.nconfounds; i++) {
+		const struct confound *c = &a->cmp.confounds[i];
+
+		if (c->severity != CFS_BLOCKING)
+			continue;
+		if (c->what == CF_STEPS)	/* not a difference between the runs: too few steps to measure */
+			add(s, SL_LEAD, "Why: %s", c->why ? c->why : "too few steady steps to measure a step time");
+		else if (!isfinite(a->cmp.speedup))
+			add(s, SL_LEAD, "Why: the runs differ in %s (%s against %s)%s%s",
+			    summary_confound_text(c->what), c->baseline ? c->baseline : "n/a",
+			    c->candidate ? c->candidate : "n/a", c->why ? ": " : "", c->why ? c->why : "");
+		else
+				add(s, SL_LEAD, "Why: the measured speedup of %s (%s against %s) mixes the extra GPU with the "
+			    "change of %s (%s against %s): repeat the trial with it unchanged", num(a->cmp.speedup, 2, "x"),
+			    ms(a->runs[a->cmp.baseline].step_median_s), ms(a->runs[a->cmp.candidate].step_median_s),
+			    summary_confound_text(c->what), c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a");
+		return true;
+	}
+	return false;
+}
+
+/* A failed run of the two explains the verdict: what failed and how full the other's GPUs were. */
+static bool why_failed(struct summary *s, const struct analysis *a)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline], *c = &a->runs[a->cmp.candidate];
+	const struct run_result *f = failed(b) ? b : failed(c) ? c : NULL, *other = f == b ? c : b;
+	char st[160], peak[96], other_peak[96];
+
+	if (!f)
+		return false;
+	status_text(f, st, sizeof(st));
+	add(s, SL_LEAD, "Why: on %d GPU%s the run %s, at a peak of %s; on %d GPU%s it %s, at a peak of %s", f->gpus,
+	    f->gpus == 1 ? "" : "s", st, peak_text(f, peak, sizeof(peak)), other->gpus, other->gpus == 1 ? "" : "s",
+	    status_texts[(unsigned)other->status < sizeof(status_texts) / sizeof(status_texts[0]) ? other->status : 0],
+	    peak_text(other, other_peak, sizeof(other_peak)));
+	return true;
+}
+
+static const char *const part_texts[] = { "compute", "exposed communication", "memory copies", "idle time" };
+
+static double part(const struct step_parts *p, size_t i)
+{
+	const double v[] = { p->compute, p->exposed_comm, p->memory, p->idle };
+
+	return v[i];
+}
+
+/* The attribution term that moved most, and the loss it belongs to; false when unknown. */
+static bool largest_part(const struct analysis *a, size_t *which, double *total)
+{
+	*total = 0;
+	*which = 0;
+	for (size_t i = 0; i < 4; i++) {
+		double v = part(&a->cmp.attribution_s, i);
+
+		if (!isfinite(v))
+			return false;
+		*total += v;
+		if (fabs(v) > fabs(part(&a->cmp.attribution_s, *which)))
+			*which = i;
+	}
+	return true;
+}
+
+/* NCCL's slow transports between GPUs of one host, as people say them. */
+static const struct {
+	const char *transport;
+	const char *words;
+} slow_transports[] = {
+	{ "net-socket", "sockets" },
+	{ "shm", "shared host memory" },
+};
+
+static bool why_transport(struct summary *s, const struct analysis *a)
+{
+	const struct run_result *c = &a->runs[a->cmp.candidate];
+	double total;
+	size_t k, which;
+
+	if (!c->transport || c->gpus < 2)
+		return false;
+	for (k = 0; k < sizeof(slow_transports) / sizeof(slow_transports[0]); k++)
+		if (!strcmp(c->transport, slow_transports[k].transport))
+			break;
+	if (k == sizeof(slow_transports) / sizeof(slow_transports[0]))
+		return false;
+	if (!largest_part(a, &which, &total))
+		total = NAN;
+	add(s, SL_LEAD, "Why: NCCL sent the data over %s (%s), not GPU to GPU: exposed communication takes %s of "
+	    "the %s per step that %d GPUs lose against 1", slow_transports[k].words, c->transport,
+	    ms(a->cmp.attribution_s.exposed_comm), ms(total), c->gpus);
+	return true;
+}
+
+/* The largest term of the attribution: where n GPUs lost (or won) time against one. */
+static bool why_attribution(struct summary *s, const struct analysis *a)
+{
+	int n = a->runs[a->cmp.candidate].gpus;
+	double total;
+	size_t which;
+
+	if (!largest_part(a, &which, &total)) {
+		add(s, SL_LEAD, "Why: not known: no timeline of the GPU work (a profiler trace) splits the steps "
+		    "into compute and communication");
+		return true;
+	}
+	if (total > 0)
+		add(s, SL_LEAD, "Why: %d GPUs lose %s per step against perfect scaling (%d x %s against %s); "
+		    "the largest part is %s: %s", n, ms(total), n, ms(a->cmp.actual_s / (n > 0 ? n : 1)),
+		    ms(a->cmp.ideal_s), part_texts[which], ms(part(&a->cmp.attribution_s, which)));
+	else
+		add(s, SL_LEAD, "Why: %d GPUs beat perfect scaling by %s per step; %s changed most: %s", n,
+		    ms(-total), part_texts[which], ms(part(&a->cmp.attribution_s, which)));
+	return true;
+}
+
+/* One line of why: the first rule that has something to say. */
+static void why(struct summary *s, const struct analysis *a)
+{
+	static bool (*const rules[])(struct summary *, const struct analysis *) = {
+		why_confound, why_failed, why_transport, why_attribution,
+	};
+
+	if (!compared(a)) {
+		add(s, SL_LEAD, "Why: not known: no baseline and candidate to compare");
+		return;
+	}
+	for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]) && !rules[i](s, a); i++)
+		;
+}
+
+#define TABLE_COLS 9
+
+static void add_cells(struct summary *s, enum sline_kind kind, const char *const *cells)
+{
+	const char **copy = arena_alloc(&s->arena, TABLE_COLS * sizeof(*copy));
+	struct buf joined;
+
+	buf_init(&joined, 0);
+	for (size_t i = 0; i < TABLE_COLS; i++) {
+		copy[i] = arena_strdup(&s->arena, cells[i]);
+		buf_addf(&joined, "%s%s", i ? "; " : "", cells[i]);
+	}
+	add(s, kind, "%s", joined.data);
+	s->lines[s->n - 1].cells = copy;
+	s->lines[s->n - 1].ncells = TABLE_COLS;
+	buf_release(&joined);
+}
+
+static const char *precision_text(const struct run_result *r, char *b, size_t size)
+{
+	const char *seen = r->precision_observed != DT_UNKNOWN ? dtype_name(r->precision_observed) : NULL;
+
+	if (seen && r->precision_declared && strcmp(seen, r->precision_declared))
+		snprintf(b, size, "%s (declared %s)", seen, r->precision_declared);
+	else if (!seen && r->precision_declared)
+		snprintf(b, size, "%s (declared)", r->precision_declared);
+	else
+		snprintf(b, size, "%s", seen ? seen : "n/a");
+	return b;
+}
+
+static const char *transport_text(const struct run_result *r, char *b, size_t size)
+{
+	bool t = r->transport && strcmp(r->transport, "unknown"), l = r->link && strcmp(r->link, "unknown");
+
+	if (r->gpus == 1)
+		return "none (1 GPU)";
+	if (!t && !l)
+		return "n/a";
+	snprintf(b, size, "%s / %s%s", t ? r->transport : "n/a", l ? r->link : "n/a",
+		 l && r->link_source && !strcmp(r->link_source, "gpu-model") ? " (by GPU model)" : "");
+	return b;
+}
+
+/* The runs side by side: what each ran on, how it ended, and what it measured. */
+static void run_table(struct summary *s, const struct analysis *a)
+{
+	static const char *const head[TABLE_COLS] = {
+		"Run", "GPUs", "Status", "Precision", "Global batch", "Step time", "Samples/s",
+		"Peak / capacity", "Transport / link",
+	};
+
+	add_cells(s, SL_TABLE_HEAD, head);
+	for (size_t i = 0; i < a->nruns; i++) {
+		const struct run_result *r = &a->runs[i];
+		const char *role = !compared(a) ? "" : i == a->cmp.baseline ? " (baseline)"
+			: i == a->cmp.candidate ? " (candidate)" : "";
+		char name[160], gpus[160], st[160], prec[96], peak[96], tr[96];
+		const char *cells[TABLE_COLS];
+
+		snprintf(name, sizeof(name), "%s%s", run_name(r), role);
+		snprintf(gpus, sizeof(gpus), "%d%s%s", r->gpus, r->ngpu && r->gpu[0].name ? " x " : "",
+			 r->ngpu && r->gpu[0].name ? r->gpu[0].name : "");
+		cells[0] = name;
+		cells[1] = gpus;
+		cells[2] = status_text(r, st, sizeof(st));
+		cells[3] = precision_text(r, prec, sizeof(prec));
+		cells[4] = r->global_batch >= 0 ? num((double)r->global_batch, 0, "") : "n/a";
+		cells[5] = ms(r->step_median_s);
+		cells[6] = num(r->samples_per_s, 1, "");
+		cells[7] = peak_text(r, peak, sizeof(peak));
+		cells[8] = transport_text(r, tr, sizeof(tr));
+		add_cells(s, SL_TABLE_ROW, cells);
+	}
+}
+
 static void confounds(struct summary *s, const struct analysis *a)
 {
 	size_t i;
 
 	if (!compared(a))
 		return;
-	add(s, SL_HEADING, "Confounds");
+	add(s, SL_HEADING, "Confounds and unverified facts");
 	if (!a->cmp.nconfounds)
 		add(s, SL_ITEM, "none found");
 	for (i = 0; i < a->cmp.nconfounds; i++) {
@@ -216,8 +468,8 @@ static void answer(struct summary *s, const struct analysis *a)
 	if (!compared(a) || a->cmp.answer == ANSWER_NONE ||
 	    (unsigned)a->cmp.answer >= sizeof(texts) / sizeof(texts[0]))
 		return;
-	add(s, SL_ANSWER, "Answer: %s", texts[a->cmp.answer]);
-	add(s, SL_REASON, "%s", a->cmp.answer_reason ? a->cmp.answer_reason : "no reason given");
+	add(s, SL_ANSWER, "Answer: %s" DASH "%s", texts[a->cmp.answer],
+	    a->cmp.answer_reason ? a->cmp.answer_reason : "no reason given");
 }
 
 void summary_build(struct summary *s, const struct analysis *a, const struct left_out *out, size_t nout)
@@ -228,19 +480,20 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 	s->verdict = compared(a) ? a->cmp.verdict : VERDICT_NONE;
 	add(s, SL_TITLE, "%s", a->title ? a->title : "Scaling trial");
 	answer(s, a);
-	meta(s, a);
-	add(s, SL_VERDICT, "%s", summary_verdict_text(s->verdict));
-	add(s, SL_REASON, "%s", a->cmp.reason ? a->cmp.reason
+	add(s, SL_VERDICT, "%s" DASH "%s", summary_verdict_text(s->verdict), a->cmp.reason ? a->cmp.reason
 	    : compared(a) ? "no reason given" : "no baseline and candidate to compare");
 	if (compared(a) && a->cmp.criterion)
 		add(s, SL_REASON, "Criterion: %s", a->cmp.criterion);
-	key_numbers(s, a);
+	why(s, a);
+	run_table(s, a);
 	confounds(s, a);
 	add(s, SL_HEADING, "Recommendations");
 	if (!a->nrecs)
 		add(s, SL_ITEM, "none");
 	for (i = 0; i < a->nrecs; i++)
 		add(s, SL_ITEM, "%s", a->recs[i].text ? a->recs[i].text : a->recs[i].id);
+	s->decision_end = s->n;
+	key_numbers(s, a);
 	findings(s, a);
 	if (nout)
 		add(s, SL_HEADING, "Charts left out");
@@ -258,6 +511,7 @@ void summary_release(struct summary *s)
 static const char *const md_prefix[] = {
 	[SL_TITLE] = "# ", [SL_META] = "", [SL_VERDICT] = "**Verdict: ", [SL_REASON] = "",
 	[SL_HEADING] = "## ", [SL_ITEM] = "- ", [SL_TEXT] = "", [SL_ANSWER] = "**",
+	[SL_LEAD] = "", [SL_TABLE_HEAD] = "| ", [SL_TABLE_ROW] = "| ",
 };
 
 /* Appends text with Markdown's active characters escaped, so names like "run_1" stay literal. */
@@ -268,6 +522,22 @@ static void md_escape(struct buf *out, const char *text)
 			buf_addch(out, '\\');
 		buf_addch(out, *text);
 	}
+}
+
+/* A table line as a Markdown table row; the head is followed by its delimiter row. */
+static void md_row(const struct sline *l, struct buf *out)
+{
+	for (size_t c = 0; c < l->ncells; c++) {
+		md_escape(out, l->cells[c]);
+		buf_addstr(out, " |");
+		buf_addstr(out, c + 1 < l->ncells ? " " : "\n");
+	}
+	if (l->kind != SL_TABLE_HEAD)
+		return;
+	buf_addch(out, '|');
+	for (size_t c = 0; c < l->ncells; c++)
+		buf_addstr(out, "---|");
+	buf_addch(out, '\n');
 }
 
 void summary_markdown(const struct summary *s, const char *const *ids, const char *const *titles,
@@ -282,6 +552,12 @@ void summary_markdown(const struct summary *s, const char *const *ids, const cha
 		if (l->kind == SL_HEADING && i > 0 && s->lines[i - 1].kind == SL_ITEM)
 			buf_addch(out, '\n');
 		buf_addstr(out, md_prefix[l->kind]);
+		if (l->cells) {
+			md_row(l, out);
+			if (next != SL_TABLE_ROW)
+				buf_addch(out, '\n');
+			continue;
+		}
 		md_escape(out, l->text);
 		buf_addstr(out, l->kind == SL_VERDICT || l->kind == SL_ANSWER ? "**" : "");
 		/* Markdown joins adjacent lines: end a paragraph line with a hard break or a blank. */
@@ -289,7 +565,7 @@ void summary_markdown(const struct summary *s, const char *const *ids, const cha
 			buf_addstr(out, "  ");
 		buf_addch(out, '\n');
 		if (l->kind == SL_TITLE || l->kind == SL_HEADING || l->kind == SL_VERDICT || l->kind == SL_REASON
-		    || l->kind == SL_ANSWER
+		    || l->kind == SL_ANSWER || l->kind == SL_LEAD
 		    || (l->kind == SL_META && next != SL_META))
 			buf_addch(out, '\n');
 	}

@@ -1,8 +1,11 @@
 /*
- * summary: the decision summary of an analysis as a list of typed lines
- * (title, the answer to an hparam-sweep question, verdict and criterion, key
- * numbers, confounds, recommendations, charts left out), written once and rendered twice: on page 1 of report.pdf and as
- * summary.md. A value that is not known reads "n/a".
+ * summary: the decision summary of an analysis as a list of typed lines,
+ * written once and rendered on report.pdf's first pages, as summary.md (and
+ * report.html). It opens with the decision, lines [0, decision_end): the
+ * title, the answer to an hparam-sweep question, the verdict in one sentence,
+ * its criterion, one line of why, a table of the runs, confounds and
+ * unverified facts, recommendations. Key numbers, findings and the charts
+ * left out follow. A value that is not known reads "n/a".
  */
 #ifndef RENDER_SUMMARY_H
 #define RENDER_SUMMARY_H
@@ -13,11 +16,25 @@
 #include "core/arena.h"
 #include "core/buf.h"
 
-enum sline_kind { SL_TITLE, SL_META, SL_VERDICT, SL_REASON, SL_HEADING, SL_ITEM, SL_TEXT, SL_ANSWER };
+enum sline_kind {
+	SL_TITLE, SL_META, SL_VERDICT, SL_REASON, SL_HEADING, SL_ITEM, SL_TEXT, SL_ANSWER,
+	/* issue 13: */
+	SL_LEAD,	/* one emphasised line under the verdict: "Why: ..." */
+	SL_TABLE_HEAD,	/* a table's header row: cells */
+	SL_TABLE_ROW,	/* a row of the table the last SL_TABLE_HEAD opened: as many cells */
+};
 
+/*
+ * One line. SL_VERDICT's text is the verdict and its sentence ("CONFIRMED —
+ * a step takes ..."); SL_ANSWER's the answer and its sentence. Table lines
+ * carry cells; their text is the cells joined by "; " for a renderer that
+ * has no tables. Everything is owned by the summary's arena.
+ */
 struct sline {
 	enum sline_kind kind;
 	const char *text;
+	const char *const *cells;	/* SL_TABLE_HEAD, SL_TABLE_ROW; else NULL */
+	size_t ncells;
 };
 
 struct summary {
@@ -25,6 +42,7 @@ struct summary {
 	size_t n, cap;
 	enum verdict verdict;
 	struct arena arena;	/* the lines' text */
+	size_t decision_end;	/* lines before it are the decision: page 1, the head of summary.md */
 };
 
 /* A chart that is left out, for the summary's list. */
@@ -38,6 +56,9 @@ void summary_release(struct summary *s);
 
 /* The verdict in words for the big line: "CONFIRMED", ..., "NO VERDICT". */
 const char *summary_verdict_text(enum verdict v);
+
+/* A confound's subject as people read it: "global batch", "GPU model". */
+const char *summary_confound_text(enum confound_what w);
 
 /* Appends s as Markdown; the charts that were drawn follow, as links to charts/ID.png. */
 void summary_markdown(const struct summary *s, const char *const *ids, const char *const *titles,

@@ -7,6 +7,7 @@
 #define RENDER_TEXT_H
 
 #include <cairo.h>
+#include <stddef.h>
 
 #include "render/style.h"
 
@@ -21,6 +22,19 @@ void text_size(enum font_role r, const char *s, double wrap, double *w, double *
  */
 double text_draw(cairo_t *cr, enum font_role r, const char *s, double x, double y,
 		 double ax, double ay, double angle, double wrap, struct colour c);
+
+/*
+ * Like text_size() and text_draw() with (x, y) the top left, for sentences:
+ * a line never breaks inside a hyphenated word ("nvidia-smi") nor between a
+ * command and its flags ("nvidia-smi topo -m" inside parentheses, else at
+ * least "topo -m"), so a command copied from the page still works.
+ */
+void text_size_prose(enum font_role r, const char *s, double wrap, double *w, double *h);
+double text_draw_prose(cairo_t *cr, enum font_role r, const char *s, double x, double y, double wrap,
+		       struct colour c);
+
+/* Where the lines of s, wrapped as prose at wrap, start (byte offsets, at most max); returns how many lines. */
+size_t text_prose_lines(enum font_role r, const char *s, double wrap, size_t *starts, size_t max);
 
 /*
  * Frees the measuring context and pango's default font map, so that leak

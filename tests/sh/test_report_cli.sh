@@ -1,6 +1,6 @@
 #!/bin/bash
 # scaleaudit report on a sample trial: every file is there, two runs write
-# the same bytes, the PDF has the summary page and one page per chart drawn,
+# the same bytes, the PDF has the summary's 2 pages and one page per chart drawn,
 # and an output directory that cannot be made is one clear error.
 set -u
 . tests/skip.sh
@@ -24,10 +24,10 @@ charts=$(ls "$tmp/r1/charts" | grep -c '\.png$')
 [ "$charts" -eq 8 ] || { echo "$charts charts drawn, expected 8 (all but replay)"; fail=1; }
 if command -v pdfinfo > /dev/null; then
 	pages=$(pdfinfo "$tmp/r1/report.pdf" | awk '/^Pages:/ {print $2}')
-	[ "$pages" -eq $((charts + 1)) ] || { echo "$pages PDF pages, expected $((charts + 1))"; fail=1; }
+	[ "$pages" -eq $((charts + 2)) ] || { echo "$pages PDF pages, expected $((charts + 2))"; fail=1; }
 	pdftotext "$tmp/r1/report.pdf" - | grep -q CONFIRMED || { echo "no verdict in the PDF text"; fail=1; }
 fi
-grep -q '^\*\*Verdict: CONFIRMED\*\*$' "$tmp/r1/summary.md" || { echo "no verdict in summary.md"; fail=1; }
+grep -q '^\*\*Verdict: CONFIRMED — a step takes' "$tmp/r1/summary.md" || { echo "no verdict in summary.md"; fail=1; }
 python3 -c "import json,sys; a=json.load(open(sys.argv[1])); sys.exit(a['comparison']['verdict'] != 'confirmed')" \
 	"$tmp/r1/analysis.json" || { echo "analysis.json verdict is not confirmed"; fail=1; }
 

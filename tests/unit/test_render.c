@@ -544,7 +544,7 @@ static void summary_lists_what_was_left_out(void **state)
 
 	md = slurp_at(dir, "summary.md", &len);
 	assert_non_null(md);
-	assert_non_null(strstr(md, "**Verdict: NO VERDICT**"));
+	assert_non_null(strstr(md, "**Verdict: NO VERDICT \xe2\x80\x94 no baseline and candidate to compare**"));
 	assert_non_null(strstr(md, "## Charts left out\n\n- 03-waterfall: no scaling waterfall"));
 	assert_non_null(strstr(md, "- 05-communication: no communication: single-GPU runs only\n"));
 	assert_non_null(strstr(md, "- 08-monitor: no memory and utilisation over time"));
@@ -563,7 +563,7 @@ static void summary_markdown_has_the_numbers(void **state)
 	md = slurp_at(report_of(&ddp_report), "summary.md", &len);
 	assert_non_null(md);
 	assert_non_null(strstr(md, "# Does a second B200 halve the step time?\n"));
-	assert_non_null(strstr(md, "**Verdict: CONFIRMED**"));
+	assert_non_null(strstr(md, "**Verdict: CONFIRMED \xe2\x80\x94 speedup 1.78x"));
 	/* 0.412 / 0.231 = 1.7835; 0.412 / (2 x 0.231) = 0.8918 */
 	assert_non_null(strstr(md, "- Speedup 1.78x: median step 412 ms on the baseline, 231 ms on the candidate\n"));
 	assert_non_null(strstr(md, "- Scaling efficiency 89%; throughput ratio 1.78x\n"));
@@ -623,7 +623,7 @@ static void report_pdf_pages_and_text(void **state)
 	char *info, *text;
 
 	info = pdf_tool("pdfinfo", dir);
-	has_line(info, "Pages:           9");		/* the summary, then the 8 charts */
+	has_line(info, "Pages:           10");		/* the decision, the rest of the summary, the 8 charts */
 	has_line(info, "CreationDate:    Thu Jan  1 00:00:00 1970 UTC");
 	has_line(info, "Title:           Does a second B200 halve the step time?");
 	text = pdf_tool("pdftotext", dir);
@@ -644,7 +644,7 @@ static void report_pdf_single_run(void **state)
 {
 	char *info = pdf_tool("pdfinfo", report_of(&single_report));
 
-	has_line(info, "Pages:           6");		/* the summary, then 5 charts: 3 are left out */
+	has_line(info, "Pages:           7");		/* the summary's 2 pages, then 5 charts: 3 are left out */
 	free(info);
 }
 

@@ -1,0 +1,62 @@
+#!/bin/bash
+# Page 1 of report.pdf on the hard samples: the sentence under the title
+# answers the trial's question (a sweep's answer first), the why line names
+# the cause (sockets first), a failed run reads its cause with the figure the
+# generator wrote into its log, and on every sample page 1 holds the whole
+# decision, page 2 goes on with the rest, no page ends on a heading and no
+# line ends inside a command's flag.
+set -u
+. tests/skip.sh
+need_tool pdftotext
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0
+
+# The text of page P of trial T's report: as laid out (-layout) or in drawing order (-raw).
+page() { pdftotext "$3" -f "$2" -l "$2" "$tmp/$1/report.pdf" - 2> /dev/null; }
+# The lines of page P as laid out, without leading blanks and empty lines.
+lines() { page "$1" "$2" -layout | sed 's/^ *//' | grep -v '^$'; }
+
+for t in samples/trials/* tests/data/trials/*; do
+	n=$(basename "$t")
+	"$SCALEAUDIT" report "$t" -o "$tmp/$n" > /dev/null 2>&1 || { echo "$n: report failed"; fail=1; continue; }
+	lines "$n" 1 | grep -q '^Recommendations' || { echo "$n: page 1 has no recommendations"; fail=1; }
+	first=$(lines "$n" 2 | head -1)
+	case "$first" in
+	"Key numbers" | *"(continued)"*) ;;
+	*) echo "$n: page 2 starts with '$first', not the rest of the summary"; fail=1 ;;
+	esac
+	pages=$(pdfinfo "$tmp/$n/report.pdf" 2> /dev/null | awk '/^Pages:/ {print $2}')
+	for ((p = 1; p <= ${pages:-2}; p++)); do
+		last=$(lines "$n" "$p" | tail -1)
+		case "$last" in
+		"Confounds and unverified facts" | Recommendations | "Key numbers" | "Findings about the inputs" | \
+		"Charts left out" | *"(continued)")
+			echo "$n: page $p ends with the heading '$last'"; fail=1 ;;
+		esac
+	done
+	page "$n" 1 -layout | grep -E ' -$' && { echo "$n: a line of page 1 ends inside a flag"; fail=1; }
+done
+
+# The first line in drawing order with a verdict's or an answer's dash: under the title, whatever its length.
+sentence() { page "$1" 1 -raw | grep -m1 ' — '; }
+case "$(sentence ddp-scales-well)" in
+"CONFIRMED — a step takes 42.4 ms on 2 GPUs"*) ;;
+*) echo "ddp-scales-well: page 1 opens with '$(sentence ddp-scales-well)'"; fail=1 ;;
+esac
+case "$(sentence hparam-sweep-independent)" in
+"Answer: independent runs — "*) ;;
+*) echo "hparam-sweep-independent: page 1 opens with '$(sentence hparam-sweep-independent)'"; fail=1 ;;
+esac
+why=$(page nccl-over-sockets 1 -raw | tr '\n' ' ' | grep -o 'Why: [^:]*')
+[ "$why" = "Why: NCCL sent the data over sockets (net-socket), not GPU to GPU" ] ||
+	{ echo "nccl-over-sockets: the why line is '$why'"; fail=1; }
+
+# The generator's log says "Tried to allocate" LOGS_OOM_ALLOC_MIB MiB: that in GiB, one decimal.
+mib=$(awk '/define LOGS_OOM_ALLOC_MIB/ {print $3}' samples/gen/logs.h)
+gib=$(awk -v m="$mib" 'BEGIN {printf "%.1f", m / 1024}')
+page pipeline-oom-feasibility 1 -raw | tr '\n' ' ' | tr -s ' ' |
+	grep -qF "failed: CUDA out of memory (needed $gib GiB more)" ||
+	{ echo "pipeline-oom-feasibility: no 'failed: CUDA out of memory (needed $gib GiB more)' on page 1"; fail=1; }
+grep -qF "| failed: CUDA out of memory (needed $gib GiB more) |" "$tmp/pipeline-oom-feasibility/summary.md" ||
+	{ echo "pipeline-oom-feasibility: summary.md's table has no cause"; fail=1; }
+exit $fail
