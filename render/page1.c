@@ -7,6 +7,7 @@
 
 #include "core/xalloc.h"
 #include "render/draw.h"
+#include "render/numfmt.h"
 #include "render/text.h"
 
 /* The headline chart's canvas, and the box it is painted into on page 1 (points). */
@@ -27,7 +28,9 @@ static bool compared(const struct analysis *a)
 /* The numbers of the chart's labels: one local function, as the summary's. */
 static const char *fmt_rate(struct chart_layout *c, double v)
 {
-	return chart_strf(c, "%.1f", v);
+	char b[NUMFMT_LEN];
+
+	return chart_strf(c, "%s", numfmt_num(b, v));
 }
 
 static enum category bar_cat(const struct analysis *a, size_t i)

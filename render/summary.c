@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "render/numfmt.h"
 
 #define FINDINGS_MAX 8
 
@@ -68,30 +69,39 @@ static void add(struct summary *s, enum sline_kind kind, const char *fmt, ...)
 	s->n++;
 }
 
-/* Formatting into small rotating buffers, so that one line can hold several numbers. */
+/* Numbers through render/numfmt, into small rotating buffers, so that one line can hold several. */
 #define NBUF 8
-static const char *num(double v, int decimals, const char *unit)
+static char *ring(void)
 {
-	static char bufs[NBUF][48];
+	static char bufs[NBUF][NUMFMT_LEN];
 	static int next;
-	char *b = bufs[next++ % NBUF];
 
-	if (!isfinite(v))
-		return "n/a";
-	snprintf(b, 48, "%.*f%s", decimals, v, unit);
-	return b;
+	return bufs[next++ % NBUF];
+}
+
+static const char *num(double v)
+{
+	return numfmt_num(ring(), v);
+}
+
+static const char *count(int64_t n)
+{
+	return numfmt_count(ring(), n);
+}
+
+static const char *ratio(double v)
+{
+	return numfmt_ratio(ring(), v);
 }
 
 static const char *ms(double s)
 {
-	double v = s * 1e3;
-
-	return num(v, fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2, " ms");
+	return numfmt_duration(ring(), s);
 }
 
 static const char *gb(int64_t bytes)
 {
-	return bytes < 0 ? "n/a" : num((double)bytes / 1e9, 1, " GB");
+	return numfmt_gb(ring(), (double)bytes);
 }
 
 static const char *run_name(const struct run_result *r)
@@ -110,11 +120,11 @@ static void timeline_item(struct summary *s, const struct run_result *r, size_t 
 		return;
 	for (int c = 0; c < MEMCAT_COUNT && len < sizeof(cats); c++)
 		if (x->timeline_at_peak[c] > 0)
-			len += (size_t)snprintf(cats + len, sizeof(cats) - len, "%s%s %.2f GB",
+			len += (size_t)snprintf(cats + len, sizeof(cats) - len, "%s%s %s",
 						len ? ", " : "", mem_category_name((enum mem_category)c),
-						x->timeline_at_peak[c] / 1e9);
-	add(s, SL_ITEM, "%s GPU %d: tensors at the memory timeline's peak %.2f GB (%s)", run_name(r),
-	    x->rank >= 0 ? x->rank : (int)g, x->timeline_peak / 1e9, cats);
+						numfmt_gb(ring(), (double)x->timeline_at_peak[c]));
+	add(s, SL_ITEM, "%s GPU %d: tensors at the memory timeline's peak %s (%s)", run_name(r),
+	    x->rank >= 0 ? x->rank : (int)g, numfmt_gb(ring(), (double)x->timeline_peak), cats);
 }
 
 static void key_numbers(struct summary *s, const struct analysis *a)
@@ -126,19 +136,19 @@ static void key_numbers(struct summary *s, const struct analysis *a)
 	add(s, SL_ITEM, "Hypothesis: %s", hypothesis_texts[(unsigned)a->hypothesis <= HYP_FEASIBILITY ? a->hypothesis : 0]);
 	if (compared(a)) {
 		add(s, SL_ITEM, "Speedup %s: median step %s on the baseline, %s on the candidate",
-		    num(m->speedup, 2, "x"), ms(a->runs[m->baseline].step_median_s),
+		    ratio(m->speedup), ms(a->runs[m->baseline].step_median_s),
 		    ms(a->runs[m->candidate].step_median_s));
 		add(s, SL_ITEM, "Scaling efficiency %s; throughput ratio %s",
-		    num(m->scaling_efficiency * 100, 0, "%"), num(m->throughput_ratio, 2, "x"));
+		    numfmt_percent(ring(), m->scaling_efficiency), ratio(m->throughput_ratio));
 	}
 	for (i = 0; i < a->nruns; i++) {
 		const struct run_result *r = &a->runs[i];
 
 		add(s, SL_ITEM, "%s: step %s (p10 %s, p90 %s), %s steady steps after %s warm-up, %s samples/s",
 		    run_name(r), ms(r->step_median_s), ms(r->step_p10_s), ms(r->step_p90_s),
-		    r->steps_measured >= 0 ? num((double)r->steps_measured, 0, "") : "n/a",
-		    r->steps_warmup >= 0 ? num((double)r->steps_warmup, 0, "") : "n/a",
-		    num(r->samples_per_s, 1, ""));
+		    count(r->steps_measured),
+		    count(r->steps_warmup),
+		    num(r->samples_per_s));
 		for (g = 0; g < r->ngpu; g++) {
 			add(s, SL_ITEM, "%s GPU %d: peak memory %s of %s (%s)", run_name(r),
 			    r->gpu[g].rank >= 0 ? r->gpu[g].rank : (int)g, gb(r->gpu[g].peak_memory),
@@ -154,7 +164,6 @@ static void key_numbers(struct summary *s, const struct analysis *a)
 /* --- the decision: why, and the table of the runs --- */
 
 #define DASH " \xe2\x80\x94 "	/* an em dash between a verdict and its sentence */
-#define GIB (1024.0 * 1024.0 * 1024.0)
 
 /* How a run ended, for the table and the why line; failures with their cause. */
 static const char *const status_texts[] = {
@@ -168,11 +177,11 @@ static const char *status_text(const struct run_result *r, char *b, size_t size)
 		? status_texts[r->status] : "ended";
 
 	if (r->status == RUN_FAILED_OOM && r->failed_allocation > 0)	/* PyTorch prints GiB: so do we */
-		snprintf(b, size, "%s (needed %s GiB more)", st, num(r->failed_allocation / GIB, 1, ""));
+		snprintf(b, size, "%s (needed %s more)", st, numfmt_gib(ring(), r->failed_allocation));
 	else if (r->status == RUN_FAILED_OOM || r->status == RUN_FAILED || r->steps_measured < 0)
 		snprintf(b, size, "%s", st);
 	else
-		snprintf(b, size, "%s, %s steady step%s", st, num((double)r->steps_measured, 0, ""),
+		snprintf(b, size, "%s, %s steady step%s", st, count(r->steps_measured),
 			 r->steps_measured == 1 ? "" : "s");
 	return b;
 }
@@ -222,7 +231,7 @@ static bool why_confound(struct summary *s, const struct analysis *a)
 			    c->candidate ? c->candidate : "n/a", c->why ? ": " : "", c->why ? c->why : "");
 		else
 				add(s, SL_LEAD, "Why: the measured speedup of %s (%s against %s) mixes the extra GPU with the "
-			    "change of %s (%s against %s): repeat the trial with it unchanged", num(a->cmp.speedup, 2, "x"),
+			    "change of %s (%s against %s): repeat the trial with it unchanged", ratio(a->cmp.speedup),
 			    ms(a->runs[a->cmp.baseline].step_median_s), ms(a->runs[a->cmp.candidate].step_median_s),
 			    summary_confound_text(c->what), c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a");
 		return true;
@@ -407,9 +416,9 @@ static void run_table(struct summary *s, const struct analysis *a)
 		cells[1] = gpus;
 		cells[2] = status_text(r, st, sizeof(st));
 		cells[3] = precision_text(r, prec, sizeof(prec));
-		cells[4] = r->global_batch >= 0 ? num((double)r->global_batch, 0, "") : "n/a";
+		cells[4] = count(r->global_batch);
 		cells[5] = ms(r->step_median_s);
-		cells[6] = num(r->samples_per_s, 1, "");
+		cells[6] = num(r->samples_per_s);
 		cells[7] = peak_text(r, peak, sizeof(peak));
 		cells[8] = transport_text(r, tr, sizeof(tr));
 		add_cells(s, SL_TABLE_ROW, cells);

@@ -318,7 +318,7 @@ static void test_analysis(void **state)
 	assert_non_null(strstr(text, "  GPU 0 tensors at the timeline's peak (GB): activation 2.0, "
 				     "in all 2.0\n"));
 	free(text);
-	summary_has(a, "2gpu GPU 0: tensors at the memory timeline's peak 2.00 GB (activation 2.00 GB)");
+	summary_has(a, "2gpu GPU 0: tensors at the memory timeline's peak 2.0 GB (activation 2.0 GB)");
 	analysis_free(a);
 	trial_free(t);
 	diags_release(&d);

@@ -58,7 +58,7 @@ static void decision_comes_first(void **state)
 			    "the same global batch of 64, above 1.1, with no blocking confound");
 	/* attribution 2 x (196, 21, 6, 8) ms - (380, 0, 12, 20) ms = 12 + 42 + 0 - 4 = 50 ms */
 	assert_string_equal(s.lines[3].text, "Why: 2 GPUs lose 50.0 ms per step against perfect scaling "
-			    "(2 x 231 ms against 412 ms); the largest part is exposed communication: 42.0 ms");
+			    "(2 x 231.0 ms against 412.0 ms); the largest part is exposed communication: 42.0 ms");
 	assert_string_equal(s.lines[7].text, "Confounds and unverified facts");
 	assert_string_equal(s.lines[9].text, "Recommendations");
 	assert_string_equal(s.lines[s.decision_end].text, "Key numbers");
@@ -74,11 +74,11 @@ static void run_table_cells(void **state)
 	};
 	/* 64 / 0.412 = 155.3 samples/s; 64 / 0.231 = 277.1; GPU 0 holds the candidate's larger peak */
 	static const char *const base[] = {
-		"b200-1gpu (baseline)", "1 x NVIDIA B200", "completed, 10 steady steps", "bf16", "64", "412 ms",
+		"b200-1gpu (baseline)", "1 x NVIDIA B200", "completed, 10 steady steps", "bf16", "64", "412.0 ms",
 		"155.3", "151.3 GB / 191.5 GB", "none (1 GPU)",
 	};
 	static const char *const cand[] = {
-		"b200-2gpu-ddp (candidate)", "2 x NVIDIA B200", "completed, 10 steady steps", "bf16", "64", "231 ms",
+		"b200-2gpu-ddp (candidate)", "2 x NVIDIA B200", "completed, 10 steady steps", "bf16", "64", "231.0 ms",
 		"277.1", "96.2 GB / 191.5 GB (GPU 0)", "p2p / nvlink",
 	};
 	struct analysis a;
@@ -96,7 +96,7 @@ static void run_table_cells(void **state)
 		assert_string_equal(h[2].cells[c], cand[c]);
 	}
 	assert_string_equal(h[1].text, "b200-1gpu (baseline); 1 x NVIDIA B200; completed, 10 steady steps; bf16; "
-			    "64; 412 ms; 155.3; 151.3 GB / 191.5 GB; none (1 GPU)");
+			    "64; 412.0 ms; 155.3; 151.3 GB / 191.5 GB; none (1 GPU)");
 	summary_release(&s);
 	fixture_analysis_release(&a);
 }
@@ -144,8 +144,8 @@ static void why_rules_in_order(void **state)
 	summary_release(&s);
 	a.cmp.confounds[0].severity = CFS_BLOCKING;
 	summary_build(&s, &a, NULL, 0);
-	assert_string_equal(line_of(&s, SL_LEAD)->text, "Why: the measured speedup of 1.78x (412 ms against "
-			    "231 ms) mixes the extra GPU with the change of dataset (c4-en shards 0-7 against c4-en "
+	assert_string_equal(line_of(&s, SL_LEAD)->text, "Why: the measured speedup of 1.78x (412.0 ms against "
+			    "231.0 ms) mixes the extra GPU with the change of dataset (c4-en shards 0-7 against c4-en "
 			    "shards 0-15): repeat the trial with it unchanged");
 	summary_release(&s);
 	fixture_analysis_release(&a);
@@ -170,7 +170,7 @@ static void markdown_has_the_table(void **state)
 				       "Samples/s | Peak / capacity | Transport / link |\n"
 				       "|---|---|---|---|---|---|---|---|---|\n"
 				       "| b200-1gpu (baseline) | 1 x NVIDIA B200 | completed, 10 steady steps | bf16 | "
-				       "64 | 412 ms | 155.3 | 151.3 GB / 191.5 GB | none (1 GPU) |\n"));
+				       "64 | 412.0 ms | 155.3 | 151.3 GB / 191.5 GB | none (1 GPU) |\n"));
 	assert_non_null(strstr(md.data, "| p2p / nvlink |\n\n## Confounds and unverified facts\n"));
 	/* the decision, then what followed before */
 	assert_true(strstr(md.data, "## Recommendations") < strstr(md.data, "## Key numbers"));

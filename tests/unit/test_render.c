@@ -565,7 +565,7 @@ static void summary_markdown_has_the_numbers(void **state)
 	assert_non_null(strstr(md, "# Does a second B200 halve the step time?\n"));
 	assert_non_null(strstr(md, "**Verdict: CONFIRMED \xe2\x80\x94 speedup 1.78x"));
 	/* 0.412 / 0.231 = 1.7835; 0.412 / (2 x 0.231) = 0.8918 */
-	assert_non_null(strstr(md, "- Speedup 1.78x: median step 412 ms on the baseline, 231 ms on the candidate\n"));
+	assert_non_null(strstr(md, "- Speedup 1.78x: median step 412.0 ms on the baseline, 231.0 ms on the candidate\n"));
 	assert_non_null(strstr(md, "- Scaling efficiency 89%; throughput ratio 1.78x\n"));
 	assert_non_null(strstr(md, "- b200-2gpu-ddp GPU 1: peak memory 88.4 GB of 191.5 GB (nvidia-smi)\n"));
 	assert_non_null(strstr(md, "- \\[warning\\] dataset: c4-en shards 0-7 (baseline) vs c4-en shards 0-15 (candidate)"));
@@ -629,7 +629,7 @@ static void report_pdf_pages_and_text(void **state)
 	text = pdf_tool("pdftotext", dir);
 	squeeze(text);
 	assert_non_null(strstr(text, "CONFIRMED"));
-	assert_non_null(strstr(text, "Speedup 1.78x: median step 412 ms on the baseline, 231 ms on the candidate"));
+	assert_non_null(strstr(text, "Speedup 1.78x: median step 412.0 ms on the baseline, 231.0 ms on the candidate"));
 	assert_non_null(strstr(text, "Scaling efficiency 89%"));
 	assert_non_null(strstr(text, "peak memory 151.3 GB of 191.5 GB"));
 	assert_non_null(strstr(text, "[warning] dataset"));
