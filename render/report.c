@@ -12,6 +12,7 @@
 #include "core/xalloc.h"
 #include "render/charts.h"
 #include "render/draw.h"
+#include "render/html.h"
 #include "render/summary.h"
 #include "render/text.h"
 
@@ -156,14 +157,7 @@ static const struct {
 
 static struct colour verdict_colour(enum verdict v)
 {
-	static const enum category cats[] = {
-		[VERDICT_NONE] = CAT_INK,
-		[VERDICT_CONFIRMED] = CAT_MEMORY,
-		[VERDICT_REFUTED] = CAT_EXPOSED_COMM,
-		[VERDICT_INCONCLUSIVE] = CAT_OVERLAPPED_COMM,
-	};
-
-	return category_style((unsigned)v <= VERDICT_INCONCLUSIVE ? cats[v] : CAT_INK)->c;
+	return category_style(summary_verdict_category(v))->c;
 }
 
 /* Page 1 (and more when it runs long): the summary, line by line. */
@@ -249,10 +243,24 @@ static int write_markdown(FILE *f, void *ctx)
 	return rc;
 }
 
+static int write_html(FILE *f, void *ctx)
+{
+	const struct report *r = ctx;
+	struct buf b;
+	int rc;
+
+	buf_init(&b, 0);
+	rc = html_report(r->a, r->charts, r->captions, r->ncharts, r->out, r->nout, &b);
+	if (!rc && fwrite(b.data, 1, b.len, f) != b.len)
+		rc = -1;
+	buf_release(&b);
+	return rc;
+}
+
 int report_write(const struct analysis *a, const char *dir, struct diags *d)
 {
 	struct report *r;
-	char *charts, *pdf, *md;
+	char *charts, *pdf, *md, *html;
 	size_t i;
 	int rc;
 
@@ -262,6 +270,7 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 	charts = xasprintf("%s/charts", dir);
 	pdf = xasprintf("%s/report.pdf", dir);
 	md = xasprintf("%s/summary.md", dir);
+	html = xasprintf("%s/report.html", dir);
 	r->a = a;
 	r->d = d;
 	rc = make_dirs(charts, d);
@@ -272,12 +281,15 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 		rc = write_atomic(pdf, write_pdf, r, d);
 	if (!rc)
 		rc = write_atomic(md, write_markdown, r, d);
+	if (!rc)
+		rc = write_atomic(html, write_html, r, d);
 	summary_release(&r->sum);
 	for (i = 0; i < r->ncharts; i++)
 		chart_layout_release(&r->charts[i]);
 	free(charts);
 	free(pdf);
 	free(md);
+	free(html);
 	free(r);
 	return rc;
 }

@@ -12,6 +12,7 @@
 #include "analysis/result.h"
 #include "core/arena.h"
 #include "core/buf.h"
+#include "render/style.h"
 
 enum sline_kind { SL_TITLE, SL_META, SL_VERDICT, SL_REASON, SL_HEADING, SL_ITEM, SL_TEXT, SL_ANSWER };
 
@@ -38,6 +39,9 @@ void summary_release(struct summary *s);
 
 /* The verdict in words for the big line: "CONFIRMED", ..., "NO VERDICT". */
 const char *summary_verdict_text(enum verdict v);
+
+/* The colour of the verdict line, as a category: memory green confirmed, exposed-comm red refuted... */
+enum category summary_verdict_category(enum verdict v);
 
 /* Appends s as Markdown; the charts that were drawn follow, as links to charts/ID.png. */
 void summary_markdown(const struct summary *s, const char *const *ids, const char *const *titles,
