@@ -1,0 +1,42 @@
+#!/bin/bash
+# report.html in a real browser: for every sample trial (samples/trials/*,
+# tests/data/trials/*) the report is written, then chromium --headless loads
+# it at a desktop size (1280x900) and, for the trials hardest to lay out, a
+# phone's (390x844). From the DOM: the first heading is the verdict, one
+# drawn <svg> per chart file, no <script> in the report, nothing wider than
+# its box; from the screenshot: the expected size, not blank. The overflow is
+# measured by tests/sh/html_measure.js, injected into a temporary copy of the
+# page (the report itself carries no script). Skips when chromium is absent.
+set -u
+. tests/skip.sh
+need_tool chromium
+need_tool python3
+export SOURCE_DATE_EPOCH=1700000000
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail=0 n=0 views=0
+phone=' ddp-precision-changed hparam-sweep-distributed nccl-over-sockets pipeline-oom-feasibility log-only '
+
+view() {	# view REPORT-DIR WIDTH HEIGHT: loads the measuring copy once, checks DOM and screenshot
+	local r=$1 w=$2 h=$3 page=$1/measure.html
+	{ sed '/<\/body>/,$d' "$r/report.html"; printf '<script>\nvar measure_width = %d;\n' "$w"; cat tests/sh/html_measure.js
+	  printf '</script>\n</body>\n</html>\n'; } > "$page"
+	timeout 60 chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$tmp/profile" \
+		--window-size="$w,$h" --screenshot="$r/shot-$w.png" --dump-dom "file://$page" \
+		> "$r/dom-$w.html" 2> "$r/chromium.err" ||
+		{ echo "$(basename "$r"): chromium exited $? at ${w}x$h"; tail -3 "$r/chromium.err"; fail=1; return; }
+	python3 tests/sh/html_check.py "$r" "$r/dom-$w.html" "$r/shot-$w.png" "$w" "$h" || fail=1
+	views=$((views + 1))
+}
+
+for t in samples/trials/*/ tests/data/trials/*/; do
+	name=$(basename "$t") r=$tmp/$(basename "$t")
+	"$SCALEAUDIT" report "$t" -o "$r" > /dev/null 2> "$tmp/err"
+	rc=$?
+	[ $rc -eq 0 ] || [ $rc -eq 3 ] || { echo "$name: report exited $rc"; cat "$tmp/err"; fail=1; continue; }
+	n=$((n + 1))
+	view "$r" 1280 900
+	case "$phone" in *" $name "*) view "$r" 390 844 ;; esac
+done
+[ $n -eq 19 ] || { echo "$n sample trials, expected 19"; fail=1; }
+[ $views -eq 24 ] || { echo "$views pages loaded, expected 24 (19 desktop, 5 phone)"; fail=1; }
+exit $fail
