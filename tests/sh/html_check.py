@@ -7,10 +7,12 @@ REPORT-DIR holds report.html, analysis.json and charts/; DOM.html is
 chromium's --dump-dom of a copy of report.html with html_measure.js injected;
 SHOT.png its --screenshot at WIDTH x HEIGHT. Checks that the first heading is
 the verdict of analysis.json, one drawn <svg> per chart file (not of zero
-size, in its viewBox's proportions), no <script> in the report itself,
+size, in its viewBox's proportions), no id used twice (a glyph of one chart
+would show in another), no <script> in the report itself,
 nothing wider than its box or the window, and a screenshot of the expected
 size that is not blank. Prints each problem; exits 1 when there is one.
 """
+import collections
 import glob
 import html.parser
 import json
@@ -34,10 +36,12 @@ class Page(html.parser.HTMLParser):
         self.svgs = 0
         self.scripts = 0
         self.measure = None
+        self.ids = []
 
     def handle_starttag(self, tag, attrs):
         if tag == "html":
             self.measure = dict(attrs).get("data-measure")
+        self.ids += [v for k, v in attrs if k == "id"]
         self.svgs += tag == "svg"
         self.scripts += tag == "script"
         if tag in HEADINGS and self.first_heading is None:
@@ -116,6 +120,9 @@ def main():
     page = parse(dom)
     if page.first_heading != want:
         problems.append("the first heading is %r, not the verdict %r" % (page.first_heading, want))
+    shared = sorted(i for i, k in collections.Counter(page.ids).items() if k > 1)
+    if shared:
+        problems.append("%d ids used twice, as %s" % (len(shared), shared[0]))
     if page.svgs != charts:
         problems.append("%d <svg> on the page for %d charts" % (page.svgs, charts))
     if page.measure is None:
