@@ -118,6 +118,8 @@ def main():
     if report.scripts:
         problems.append("report.html holds %d <script>" % report.scripts)
     page = parse(dom)
+    if page.scripts != 1:
+        problems.append("the browser built %d <script>, not the one injected" % page.scripts)
     if page.first_heading != want:
         problems.append("the first heading is %r, not the verdict %r" % (page.first_heading, want))
     shared = sorted(i for i, k in collections.Counter(page.ids).items() if k > 1)

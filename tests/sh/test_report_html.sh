@@ -4,7 +4,7 @@
 # it at a desktop size (1280x900) and, for the trials hardest to lay out, a
 # phone's (390x844). From the DOM: the first heading is the verdict, one
 # drawn <svg> per chart file, no <script> in the report, nothing wider than
-# its box, no id twice; from the screenshot: the expected size, not blank;
+# its box, no id twice, a title with markup shown as text; from the screenshot: the expected size, not blank;
 # printed, one page for the summary and one a chart. The overflow is
 # measured by tests/sh/html_measure.js, injected into a temporary copy of the
 # page (the report itself carries no script). Skips when chromium is absent.
@@ -38,6 +38,18 @@ for t in samples/trials/*/ tests/data/trials/*/; do
 	view "$r" 1280 900
 	case "$phone" in *" $name "*) view "$r" 390 844 ;; esac
 done
+# A title with markup in it is text on the page, never markup (html_check counts the scripts).
+h=$tmp/hostile-trial
+cp -r samples/trials/ddp-scales-well "$h"
+sed -i "s|^title = .*|title = <script>alert(1)</script> \\& \"x\" 'y'|" "$h/trial.ini"
+if "$SCALEAUDIT" report "$h" -o "$tmp/hostile" > /dev/null 2> "$tmp/err"; then
+	view "$tmp/hostile" 1280 900
+	grep -qF "<title>&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot; &#39;y&#39;</title>" \
+		"$tmp/hostile/report.html" || { echo "the title is not escaped as expected"; fail=1; }
+else
+	echo "report of a trial with markup in its title exited $?"; cat "$tmp/err"; fail=1
+fi
+
 # Printed, the summary is page 1 and each chart starts a page of its own, under its title.
 r=$tmp/ddp-scales-well
 if command -v pdfinfo > /dev/null && command -v pdftotext > /dev/null && [ -s "$r/report.html" ]; then
@@ -55,5 +67,5 @@ if command -v pdfinfo > /dev/null && command -v pdftotext > /dev/null && [ -s "$
 	[ $page -eq $((charts + 2)) ] || { echo "summary.md lists $((page - 2)) charts, not $charts"; fail=1; }
 fi
 [ $n -eq 19 ] || { echo "$n sample trials, expected 19"; fail=1; }
-[ $views -eq 24 ] || { echo "$views pages loaded, expected 24 (19 desktop, 5 phone)"; fail=1; }
+[ $views -eq 25 ] || { echo "$views pages loaded, expected 25 (19 desktop, 5 phone, 1 hostile title)"; fail=1; }
 exit $fail
