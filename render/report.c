@@ -157,7 +157,14 @@ static const struct {
 
 static struct colour verdict_colour(enum verdict v)
 {
-	return category_style(summary_verdict_category(v))->c;
+	static const enum category cats[] = {
+		[VERDICT_NONE] = CAT_INK,
+		[VERDICT_CONFIRMED] = CAT_MEMORY,
+		[VERDICT_REFUTED] = CAT_EXPOSED_COMM,
+		[VERDICT_INCONCLUSIVE] = CAT_OVERLAPPED_COMM,
+	};
+
+	return category_style((unsigned)v <= VERDICT_INCONCLUSIVE ? cats[v] : CAT_INK)->c;
 }
 
 /* Page 1 (and more when it runs long): the summary, line by line. */

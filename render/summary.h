@@ -40,11 +40,11 @@ void summary_release(struct summary *s);
 /* The verdict in words for the big line: "CONFIRMED", ..., "NO VERDICT". */
 const char *summary_verdict_text(enum verdict v);
 
-/* The colour of the verdict line, as a category: memory green confirmed, exposed-comm red refuted... */
-enum category summary_verdict_category(enum verdict v);
-
 /* Appends s as Markdown; the charts that were drawn follow, as links to charts/ID.png. */
 void summary_markdown(const struct summary *s, const char *const *ids, const char *const *titles,
 		      const char *const *captions, size_t ncharts, struct buf *out);
+
+/* The colour of the verdict line, as a category: confirmed green, refuted vermilion, inconclusive orange. */
+enum category summary_verdict_category(enum verdict v);
 
 #endif
