@@ -1,7 +1,6 @@
 #include "render/html.h"
 
 #include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,33 +29,39 @@ static const char css[] =
 	"@media print{main{max-width:none;padding:0}.chart{break-before:page;page-break-before:always;"
 	"break-inside:avoid}}\n";
 
-/* How a summary line is written; item lines are gathered into one list. */
+/* How a summary line is written; consecutive lines of one group (a list) share its container. */
+struct group {
+	const char *open, *close;
+};
+
+static const struct group list = { "<ul>\n", "</ul>\n" };
+
 struct tag {
 	const char *open, *close;
-	bool item;
+	const struct group *group;	/* NULL: none */
 };
 
 static struct tag line_tag(enum sline_kind k)
 {
 	switch (k) {
 	case SL_TITLE:
-		return (struct tag){ "<p class=\"title\">", "</p>", false };
+		return (struct tag){ "<p class=\"title\">", "</p>", NULL };
 	case SL_META:
-		return (struct tag){ "<p class=\"meta\">", "</p>", false };
+		return (struct tag){ "<p class=\"meta\">", "</p>", NULL };
 	case SL_VERDICT:
-		return (struct tag){ "<h1 class=\"verdict\">", "</h1>", false };
+		return (struct tag){ "<h1 class=\"verdict\">", "</h1>", NULL };
 	case SL_REASON:
-		return (struct tag){ "<p class=\"reason\">", "</p>", false };
+		return (struct tag){ "<p class=\"reason\">", "</p>", NULL };
 	case SL_HEADING:
-		return (struct tag){ "<h2>", "</h2>", false };
+		return (struct tag){ "<h2>", "</h2>", NULL };
 	case SL_ITEM:
-		return (struct tag){ "<li>", "</li>", true };
+		return (struct tag){ "<li>", "</li>", &list };
 	case SL_TEXT:
-		return (struct tag){ "<p>", "</p>", false };
+		return (struct tag){ "<p>", "</p>", NULL };
 	case SL_ANSWER:
-		return (struct tag){ "<p class=\"answer\">", "</p>", false };
+		return (struct tag){ "<p class=\"answer\">", "</p>", NULL };
 	default:	/* a kind this file does not know yet: its text as a paragraph */
-		return (struct tag){ "<p>", "</p>", false };
+		return (struct tag){ "<p>", "</p>", NULL };
 	}
 }
 
@@ -89,22 +94,24 @@ static void head(struct buf *h, const char *title, enum verdict v)
 
 static void summary_lines(struct buf *h, const struct summary *s)
 {
-	bool in_list = false;
+	const struct group *in = NULL;
 	size_t i;
 
 	for (i = 0; i < s->n; i++) {
 		struct tag t = line_tag(s->lines[i].kind);
 
-		if (t.item != in_list)
-			buf_addstr(h, t.item ? "<ul>\n" : "</ul>\n");
-		in_list = t.item;
+		if (t.group != in && in)
+			buf_addstr(h, in->close);
+		if (t.group != in && t.group)
+			buf_addstr(h, t.group->open);
+		in = t.group;
 		buf_addstr(h, t.open);
 		html_escape(h, s->lines[i].text);
 		buf_addstr(h, t.close);
 		buf_addch(h, '\n');
 	}
-	if (in_list)
-		buf_addstr(h, "</ul>\n");
+	if (in)
+		buf_addstr(h, in->close);
 }
 
 /* What in cairo's SVG names an id or refers to one: each is followed by the id itself. */
