@@ -126,6 +126,7 @@ static void one_svg_per_chart(void **state)
 		buf_release(&cap);
 	}
 	assert_int_equal(p.ncharts + p.nout, chart_ndefs);
+	assert_non_null(strstr(h, "<h2>Charts left out</h2>"));
 	assert_int_equal(count(strstr(h, "<h2>Charts left out</h2>"), "<li>"), p.nout);
 	assert_non_null(strstr(h, "<li>09-replay: "));		/* no fixture has a replay */
 	page_release(&p);
