@@ -66,7 +66,8 @@ static const struct command commands[] = {
 	  .synopsis = "TRIAL",
 	  .description = "Reads every log of the trial directory TRIAL (its runs are its "
 		"subdirectories), decides what the second GPU bought and why, and writes into "
-		"DIR: report.pdf, summary.md, analysis.json and the charts as PNG and SVG. "
+		"DIR: report.pdf, report.html (the same in one self-contained web page), "
+		"summary.md, analysis.json and the charts as PNG and SVG. "
 		"Then prints the paths of report.pdf, summary.md and analysis.json. "
 		"TRIAL may also be an analysis.json that report wrote: the report is drawn "
 		"again from it alone, without the logs." },

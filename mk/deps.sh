@@ -3,9 +3,13 @@
 #   deps.sh ensure    install only if something is missing (quiet when all is there)
 #   deps.sh install   install whatever is missing, saying what
 # Nothing is downloaded from anywhere but the system's own apt sources.
+# A package marked "optional" is wanted by tests only (chromium, for the
+# browser test of report.html): when it cannot be installed, deps.sh says so
+# and succeeds, and the tests that need it skip.
 set -eu
 
-# pkg-config name (or "header:PATH" / "file:PATH") and the Debian package that provides it
+# pkg-config name (or "header:PATH" / "file:PATH" / "cmd:NAME"), the Debian package that provides it,
+# and "optional" for a test tool whose absence is a skip
 list='
 pkg-config:pkg-config              pkg-config
 header:/usr/include/csv.h          libcsv-dev
@@ -25,6 +29,7 @@ cmd:pdftotext                      poppler-utils
 cmd:groff                          groff-base
 cmd:cc                             gcc
 cmd:make                           make
+cmd:chromium                       chromium optional
 '
 
 have() {
@@ -37,19 +42,36 @@ have() {
 }
 
 missing=
-echo "$list" | { while read -r what pkg; do
+echo "$list" | { while read -r what pkg opt; do
 	[ -n "$what" ] || continue
-	have "$what" || printf '%s\n' "$pkg"
+	have "$what" || printf '%s %s\n' "${opt:-required}" "$pkg"
 done; } > "${TMPDIR:-/tmp}/scaleaudit-deps.$$"
-missing=$(sort -u "${TMPDIR:-/tmp}/scaleaudit-deps.$$" | tr '\n' ' ')
+missing=$(awk '$1 == "required" { print $2 }' "${TMPDIR:-/tmp}/scaleaudit-deps.$$" | sort -u | tr '\n' ' ')
+optional=$(awk '$1 == "optional" { print $2 }' "${TMPDIR:-/tmp}/scaleaudit-deps.$$" | sort -u | tr '\n' ' ')
+optional=${optional% }
 rm -f "${TMPDIR:-/tmp}/scaleaudit-deps.$$"
 
-if [ -z "$missing" ]; then
+if [ -z "$missing$optional" ]; then
 	[ "${1:-ensure}" = install ] && echo "deps: everything is installed"
 	exit 0
 fi
 
+# Optional packages are tried once; their failure is a line, never an error.
+try_optional() {
+	[ -n "$optional" ] || return 0
+	# shellcheck disable=SC2086
+	if $sudo apt-get install -y -q --no-install-recommends $optional >/dev/null 2>&1; then
+		echo "deps: installed $optional"
+	else
+		echo "deps: could not install $optional; the tests that need it will skip"
+	fi
+}
+
 if ! command -v apt-get >/dev/null 2>&1; then
+	if [ -z "$missing" ]; then
+		echo "deps: $optional not installed (not a Debian-like system); the tests that need it will skip"
+		exit 0
+	fi
 	echo "deps: missing packages: $missing" >&2
 	echo "deps: this is not a Debian-like system; install their equivalents by hand" >&2
 	exit 1
@@ -59,15 +81,21 @@ sudo=
 if [ "$(id -u)" != 0 ]; then
 	if command -v sudo >/dev/null 2>&1; then
 		sudo=sudo
+	elif [ -z "$missing" ]; then
+		echo "deps: $optional not installed (run as root, or install sudo); the tests that need it will skip"
+		exit 0
 	else
 		echo "deps: missing packages: $missing (run as root, or install sudo)" >&2
 		exit 1
 	fi
 fi
 
-echo "deps: installing $missing"
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -q >/dev/null
-# shellcheck disable=SC2086
-$sudo apt-get install -y -q --no-install-recommends $missing >/dev/null
+$sudo apt-get update -q >/dev/null || [ -z "$missing" ]
+if [ -n "$missing" ]; then
+	echo "deps: installing $missing"
+	# shellcheck disable=SC2086
+	$sudo apt-get install -y -q --no-install-recommends $missing >/dev/null
+fi
+try_optional
 echo "deps: done"

@@ -171,21 +171,9 @@ static void text_at(cairo_t *cr, const struct pstyle *st, const char *text, doub
 	cairo_restore(cr);
 }
 
-static struct colour verdict_colour(enum verdict v)
-{
-	static const enum category cats[] = {
-		[VERDICT_NONE] = CAT_INK,
-		[VERDICT_CONFIRMED] = CAT_MEMORY,
-		[VERDICT_REFUTED] = CAT_EXPOSED_COMM,
-		[VERDICT_INCONCLUSIVE] = CAT_OVERLAPPED_COMM,
-	};
-
-	return category_style((unsigned)v <= VERDICT_INCONCLUSIVE ? cats[v] : CAT_INK)->c;
-}
-
 static struct colour line_colour(const struct summary *s, const struct sline *l)
 {
-	return l->kind == SL_VERDICT ? verdict_colour(s->verdict) : category_style(CAT_INK)->c;
+	return l->kind == SL_VERDICT ? category_style(summary_verdict_category(s->verdict))->c : category_style(CAT_INK)->c;
 }
 
 /* A line's height with the space above it, at width. */

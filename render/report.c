@@ -12,6 +12,7 @@
 #include "core/xalloc.h"
 #include "render/charts.h"
 #include "render/draw.h"
+#include "render/html.h"
 #include "render/page1.h"
 #include "render/summary.h"
 #include "render/text.h"
@@ -200,10 +201,24 @@ static int write_markdown(FILE *f, void *ctx)
 	return rc;
 }
 
+static int write_html(FILE *f, void *ctx)
+{
+	const struct report *r = ctx;
+	struct buf b;
+	int rc;
+
+	buf_init(&b, 0);
+	rc = html_report(r->a, r->charts, r->captions, r->ncharts, r->out, r->nout, &b);
+	if (!rc && fwrite(b.data, 1, b.len, f) != b.len)
+		rc = -1;
+	buf_release(&b);
+	return rc;
+}
+
 int report_write(const struct analysis *a, const char *dir, struct diags *d)
 {
 	struct report *r;
-	char *charts, *pdf, *md;
+	char *charts, *pdf, *md, *html;
 	size_t i;
 	int rc;
 
@@ -213,6 +228,7 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 	charts = xasprintf("%s/charts", dir);
 	pdf = xasprintf("%s/report.pdf", dir);
 	md = xasprintf("%s/summary.md", dir);
+	html = xasprintf("%s/report.html", dir);
 	r->a = a;
 	r->d = d;
 	rc = make_dirs(charts, d);
@@ -224,6 +240,8 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 		rc = write_atomic(pdf, write_pdf, r, d);
 	if (!rc)
 		rc = write_atomic(md, write_markdown, r, d);
+	if (!rc)
+		rc = write_atomic(html, write_html, r, d);
 	summary_release(&r->sum);
 	if (r->has_headline)
 		chart_layout_release(&r->headline);
@@ -232,6 +250,7 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 	free(charts);
 	free(pdf);
 	free(md);
+	free(html);
 	free(r);
 	return rc;
 }

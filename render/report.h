@@ -4,6 +4,7 @@
  *
  *   DIR/report.pdf                 page 1 the decision summary, then one chart a page
  *   DIR/summary.md                 the same summary in Markdown, the PNGs linked
+ *   DIR/report.html                the same as report.pdf in one self-contained page (render/html.h)
  *   DIR/charts/NN-name.{png,svg,pdf}
  *
  * Charts without data are left out, each with its reason in both summaries.

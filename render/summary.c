@@ -583,3 +583,15 @@ void summary_markdown(const struct summary *s, const char *const *ids, const cha
 	for (i = 0; i < ncharts; i++)
 		buf_addf(out, "\n### %s\n\n![%s](charts/%s.png)\n\n%s\n", titles[i], titles[i], ids[i], captions[i]);
 }
+
+enum category summary_verdict_category(enum verdict v)
+{
+	static const enum category cats[] = {
+		[VERDICT_NONE] = CAT_INK,
+		[VERDICT_CONFIRMED] = CAT_MEMORY,
+		[VERDICT_REFUTED] = CAT_EXPOSED_COMM,
+		[VERDICT_INCONCLUSIVE] = CAT_OVERLAPPED_COMM,
+	};
+
+	return (unsigned)v < sizeof(cats) / sizeof(cats[0]) ? cats[v] : CAT_INK;
+}

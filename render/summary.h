@@ -15,6 +15,7 @@
 #include "analysis/result.h"
 #include "core/arena.h"
 #include "core/buf.h"
+#include "render/style.h"
 
 enum sline_kind {
 	SL_TITLE, SL_META, SL_VERDICT, SL_REASON, SL_HEADING, SL_ITEM, SL_TEXT, SL_ANSWER,
@@ -63,5 +64,8 @@ const char *summary_confound_text(enum confound_what w);
 /* Appends s as Markdown; the charts that were drawn follow, as links to charts/ID.png. */
 void summary_markdown(const struct summary *s, const char *const *ids, const char *const *titles,
 		      const char *const *captions, size_t ncharts, struct buf *out);
+
+/* The colour of the verdict line, as a category: confirmed green, refuted vermilion, inconclusive orange. */
+enum category summary_verdict_category(enum verdict v);
 
 #endif

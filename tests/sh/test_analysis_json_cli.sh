@@ -2,7 +2,7 @@
 # A report drawn from analysis.json alone is the report drawn from the trial:
 # for every sample trial (and, with ../shared, trials built from real traces
 # and logs) `report TRIAL` and `report TRIAL-report/analysis.json` write the
-# same bytes (charts, report.pdf, summary.md, analysis.json), `analyze` prints
+# same bytes (charts, report.pdf, summary.md, report.html, analysis.json), `analyze` prints
 # the same text, and `analyze --json` of the document is the document.
 set -u
 export SOURCE_DATE_EPOCH=1700000000
@@ -16,6 +16,7 @@ same_from_json() {	# trial name
 	[ $rc -eq 0 ] || [ $rc -eq 3 ] || { echo "$t: report exited $rc"; cat "$o.err"; fail=1; return; }
 	"$SCALEAUDIT" report "$o/r1/analysis.json" -o "$o/r2" > /dev/null 2> "$o.err" ||
 		{ echo "$t: report of its analysis.json exited $?"; cat "$o.err"; fail=1; return; }
+	[ -s "$o/r1/report.html" ] || { echo "$t: no report.html"; fail=1; }
 	diff -r "$o/r1" "$o/r2" > "$o.diff" || { echo "$t: the reports differ:"; cat "$o.diff"; fail=1; }
 	"$SCALEAUDIT" analyze "$t" > "$o/a1.txt" 2> /dev/null
 	"$SCALEAUDIT" analyze "$o/r1/analysis.json" > "$o/a2.txt" 2> "$o.err"

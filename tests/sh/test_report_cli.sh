@@ -14,7 +14,7 @@ for i in 1 2; do
 done
 printf '%s\n' "$tmp/r1/report.pdf" "$tmp/r1/summary.md" "$tmp/r1/analysis.json" | diff - "$tmp/out1" ||
 	{ echo "stdout does not list the three files"; fail=1; }
-for f in report.pdf summary.md analysis.json charts/02-breakdown.png charts/02-breakdown.svg \
+for f in report.pdf summary.md report.html analysis.json charts/02-breakdown.png charts/02-breakdown.svg \
 	 charts/02-breakdown.pdf; do
 	[ -s "$tmp/r1/$f" ] || { echo "missing: $f"; fail=1; }
 done

@@ -111,7 +111,7 @@ static void write_report(const struct analysis *a, const char *dir)
 
 /* The files every report of a multi-GPU sample has. */
 static const char *const report_files[] = {
-	"report.pdf", "summary.md", "charts/01-step-time.svg", "charts/02-breakdown.svg",
+	"report.pdf", "summary.md", "report.html", "charts/01-step-time.svg", "charts/02-breakdown.svg",
 	"charts/04-memory.svg", "charts/06-top-kernels.svg", "charts/07-timeline.svg",
 	"charts/08-monitor.svg", "charts/05-communication.svg", "charts/03-waterfall.svg",
 };
@@ -190,12 +190,12 @@ static void samples_round_trip(void **state)
 	trials = round_trip_all("samples/trials/*/", &files) + round_trip_all("tests/data/trials/*/", &files);
 	assert_int_equal(trials, 19);
 	/*
-	 * report.pdf, summary.md and 8 charts (all but replay) for 14 samples; no waterfall for
+	 * report.pdf, summary.md, report.html and 8 charts (all but replay) for 14 samples; no waterfall for
 	 * pipeline-oom-feasibility (its baseline never ran a step); log-only has steps only,
 	 * megatron-log-only steps and memory, hf-log-only (a whole-job summary) and
 	 * nsys-stats-only (summary tables: no step of any GPU) no chart
 	 */
-	assert_int_equal(files, 14 * 10 + 9 + 3 + 4 + 2 + 2);
+	assert_int_equal(files, 14 * 11 + 10 + 4 + 5 + 3 + 3);
 }
 
 /* What the report draws is in the document: a reader of the JSON alone gets the same numbers. */

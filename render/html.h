@@ -1,0 +1,32 @@
+/*
+ * html: report.html, the report as one self-contained page: the decision
+ * summary, then each chart as inline SVG with its title and caption, then
+ * the charts left out with their reasons. Inline CSS only: no script, no
+ * font, image or style sheet from anywhere else. It reads on a phone (the
+ * charts scale to the width) and prints one chart a page.
+ */
+#ifndef RENDER_HTML_H
+#define RENDER_HTML_H
+
+#include <stddef.h>
+
+#include "analysis/result.h"
+#include "core/buf.h"
+#include "render/layout.h"
+#include "render/summary.h"
+
+/*
+ * Appends report.html to out: the summary of a, the ncharts finished charts
+ * (captions[i] under charts[i]) and the nout charts left out. Every string
+ * from the analysis is HTML-escaped; each chart's SVG ids carry its own
+ * prefix, so charts on one page never share a glyph or a clip. The bytes
+ * depend on the arguments alone. Returns 0, or -1 when cairo failed to draw
+ * a chart or out refused an append.
+ */
+int html_report(const struct analysis *a, const struct chart_layout *charts, const char *const *captions,
+		size_t ncharts, const struct left_out *out, size_t nout, struct buf *html);
+
+/* Appends text with & < > " ' written as entities. */
+void html_escape(struct buf *out, const char *text);
+
+#endif
