@@ -56,6 +56,34 @@ static void draw_marker(cairo_t *cr, double x, double y, unsigned style)
 	cairo_stroke(cr);
 }
 
+/* A box of diagonal strokes in the category's colour over its lighter tint, outlined. */
+static void draw_hatched(cairo_t *cr, enum category cat, double x, double y, double w, double h)
+{
+	double d;
+
+	cairo_save(cr);
+	cairo_rectangle(cr, x, y, w, h);
+	cairo_clip(cr);
+	set_colour(cr, cat, MS_LIGHT);
+	cairo_paint(cr);
+	set_colour(cr, cat, 0);
+	set_dash(cr, 0);
+	cairo_set_line_width(cr, 1.2);
+	for (d = -h; d < w; d += 5) {
+		cairo_move_to(cr, x + d, y + h);
+		cairo_line_to(cr, x + d + h, y);
+	}
+	cairo_stroke(cr);
+	cairo_restore(cr);
+	cairo_save(cr);
+	set_colour(cr, cat, 0);
+	set_dash(cr, MS_DASHED);
+	cairo_set_line_width(cr, 1);
+	cairo_rectangle(cr, x, y, w, h);
+	cairo_stroke(cr);
+	cairo_restore(cr);
+}
+
 static void draw_line(cairo_t *cr, const struct panel *p, const struct mark *m)
 {
 	size_t k;
@@ -83,6 +111,10 @@ static void draw_mark(cairo_t *cr, const struct panel *p, const struct mark *m)
 
 	switch (m->kind) {
 	case MARK_RECT:
+		if (m->style & MS_HATCHED) {
+			draw_hatched(cr, m->cat, x0, y1, x1 - x0, y0 - y1);
+			break;
+		}
 		set_colour(cr, m->cat, m->style);
 		cairo_rectangle(cr, x0, y1, x1 - x0, y0 - y1);
 		cairo_fill(cr);
@@ -220,6 +252,8 @@ static void draw_legend(cairo_t *cr, const struct chart_layout *c)
 			}
 			if (e->style & (MS_MARKERS | MS_SQUARES))
 				draw_marker(cr, s->x + s->w / 2, s->y + s->h / 2, e->style);
+		} else if (e->style & MS_HATCHED) {
+			draw_hatched(cr, e->cat, s->x, s->y, s->w, s->h);
 		} else {
 			cairo_rectangle(cr, s->x, s->y, s->w, s->h);
 			cairo_fill(cr);

@@ -416,6 +416,8 @@ static void dump_mark(const struct panel *p, const struct mark *m, struct buf *o
 		buf_addstr(out, " dashed");
 	if (m->style & MS_HOLLOW)
 		buf_addstr(out, " hollow");
+	if (m->style & MS_HATCHED)
+		buf_addstr(out, " hatched");
 	switch (m->kind) {
 	case MARK_RECT:
 		buf_addf(out, " x=%g..%g y=%g..%g", m->x0, m->x1, m->y0, m->y1);

@@ -67,6 +67,8 @@ enum mark_style {
 	MS_NOLINE = 1 << 7,	/* line: markers only, not joined */
 	MS_BELOW = 1 << 8,	/* hline: its text under the line */
 	MS_HOLLOW = 1 << 9,	/* markers: an outline, not filled (a point that is not measured) */
+	/* issue 13 (04-memory) */
+	MS_HATCHED = 1 << 10,	/* rect: diagonal hatching, not filled (what was asked for, not held) */
 };
 
 struct mark {
@@ -110,6 +112,8 @@ struct chart_layout {
 	struct panel panel[PANELS_MAX];
 	int npanels;
 	struct arena arena;	/* strings */
+	/* issue 13 (charts 04, 05, 08) */
+	const char *caption;	/* what to look at, written from the data; NULL: chart_defs' caption */
 };
 
 void chart_init(struct chart_layout *c, const char *id, const char *title);
