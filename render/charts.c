@@ -389,29 +389,94 @@ static bool failed_oom(const struct run_result *r)
 	return r->status == RUN_FAILED_OOM && r->failed_allocation > 0;
 }
 
+/* The parts a memory timeline splits a bar into, bottom up; the rest of the timeline's categories are "other". */
+static const struct {
+	enum category cat;
+	int memcat;		/* enum mem_category; -1: every category not named above */
+} memparts[] = {
+	{ CAT_MEM_PARAMETER, MEMCAT_PARAMETER }, { CAT_MEM_GRADIENT, MEMCAT_GRADIENT },
+	{ CAT_MEM_OPTIMIZER, MEMCAT_OPTIMIZER_STATE }, { CAT_MEM_ACTIVATION, MEMCAT_ACTIVATION },
+	{ CAT_MEM_OTHER, -1 },
+};
+
+/* Bytes of one part at the timeline's peak. */
+static double mempart_bytes(const struct gpu_result *g, size_t i)
+{
+	double sum = 0;
+	size_t k, c;
+
+	for (c = 0; c < MEMCAT_COUNT; c++) {
+		for (k = 0; k + 1 < sizeof(memparts) / sizeof(memparts[0]) && memparts[k].memcat != (int)c; k++)
+			;
+		if (k == i && g->timeline_at_peak[c] > 0)
+			sum += (double)g->timeline_at_peak[c];
+	}
+	return sum;
+}
+
+/* A GPU's bar height, GB: the headline peak, or the memory timeline's when it is higher or alone. */
+static double bar_gb(const struct gpu_result *g)
+{
+	return GB(g->peak_memory > g->timeline_peak ? g->peak_memory : g->timeline_peak);
+}
+
+/* The timeline's categories stacked from 0; returns their top, GB. */
+static double memory_parts(const struct gpu_result *g, double x, struct panel *p)
+{
+	double y = 0, v;
+	size_t i;
+
+	for (i = 0; i < sizeof(memparts) / sizeof(memparts[0]); i++) {
+		v = GB(mempart_bytes(g, i));
+		if (v > 0)
+			panel_rect(p, memparts[i].cat, x - 0.3, y, x + 0.3, y + v);
+		y += v;
+	}
+	return y;
+}
+
 /*
  * One GPU's bar: its peak, its value under the bar with the category's name
- * (where no line can cross it); an out-of-memory run adds the allocation it
- * failed on, hatched, above its peak. Returns the failure label's index, or
- * (size_t)-1.
+ * (where no line can cross it); with a memory timeline, its categories at
+ * the timeline's peak stacked first and the rest of the peak in the run's
+ * colour. An out-of-memory run adds the allocation it failed on, hatched,
+ * above its peak. Returns the failure label's index, or (size_t)-1.
  */
 static size_t memory_bar(const struct analysis *a, size_t run, size_t gi, struct chart_layout *c,
 			 struct panel *p)
 {
 	const struct run_result *r = &a->runs[run];
 	const struct gpu_result *g = &r->gpu[gi];
-	double peak = GB(g->peak_memory), x;
+	double peak = bar_gb(g), x, base = 0;
 
-	x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\nGPU %d\n%.1f GB", r->name ? r->name : "run",
-						   gpu_number(g, gi), peak));
-	panel_rect(p, run_cat(a, run), x - 0.3, 0, x + 0.3, peak);
+	x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\nGPU %d\n%.1f GB%s", r->name ? r->name : "run",
+						   gpu_number(g, gi), peak,
+						   g->peak_memory < 0 ? " (tensors)" : ""));
+	if (g->timeline_peak > 0)
+		base = memory_parts(g, x, p);
+	if (peak > base)
+		panel_rect(p, run_cat(a, run), x - 0.3, base, x + 0.3, peak);
 	if (!failed_oom(r) || gi != r->slowest)
 		return (size_t)-1;
-	panel_rect(p, run_cat(a, run), x - 0.3, peak, x + 0.3, peak + GB(r->failed_allocation))->style = MS_HATCHED;
+	/* a little wider than the bar: a few GB next to a 192 GB scale is a thin cap, and must show */
+	panel_rect(p, run_cat(a, run), x - 0.36, peak, x + 0.36, peak + GB(r->failed_allocation))->style = MS_HATCHED;
 	panel_label(p, CAT_INK, MS_ABOVE, x, peak + GB(r->failed_allocation),
 		    chart_strf(c, "failed: out of memory (+%.1f GiB requested)",
 			       (double)r->failed_allocation / 1073741824.0));
 	return p->nmarks - 1;
+}
+
+/* Legend entries for the timeline's parts, when a bar shows them. */
+static void memory_parts_legend(const struct analysis *a, struct chart_layout *c)
+{
+	size_t i, gi;
+	bool any = false;
+
+	for (i = 0; i < a->nruns; i++)
+		for (gi = 0; gi < a->runs[i].ngpu; gi++)
+			any |= a->runs[i].gpu[gi].timeline_peak > 0;
+	for (i = 0; any && i < sizeof(memparts) / sizeof(memparts[0]); i++)
+		chart_add_legend(c, memparts[i].cat, 0, false, category_style(memparts[i].cat)->label);
 }
 
 /* Data units per canvas unit on each axis of a finished panel. */
@@ -437,7 +502,7 @@ static double place_failed(struct panel *p, const struct capline *caps, size_t n
 	size_t k;
 
 	text_size(FONT_NOTE, m->text, 0, &w, &h);
-	half = w / 2 * per_px_x(p);
+	half = (w / 2 + 4) * per_px_x(p);	/* and 4 units clear of the axis and the gutter */
 	m->x0 = m->x1 = fmax(fmin(m->x0, (double)nbars - 0.5 - half), -0.5 + half);
 	h = (h + LABEL_GAP) * per_px_y(p);
 	bottom = m->y0;
@@ -523,7 +588,7 @@ static void memory_place(struct chart_layout *c, struct panel *p, struct capline
 		top = place_caps(p, caps, n, nbars);
 		if (failed != (size_t)-1)
 			top = fmax(top, place_failed(p, caps, n, nbars, failed));
-		if (top <= p->y.hi)
+		if (top <= p->y.hi * (1 + 1e-9))	/* a label held at the top may pass it by a rounding */
 			break;
 		p->y.min_hi = top;
 	}
@@ -593,7 +658,7 @@ static int chart_memory(const struct analysis *a, struct chart_layout *c, const 
 		const struct run_result *r = &a->runs[order[k]];
 
 		for (gi = 0; gi < r->ngpu; gi++) {
-			if (r->gpu[gi].peak_memory < 0)
+			if (r->gpu[gi].peak_memory < 0 && r->gpu[gi].timeline_peak <= 0)
 				continue;
 			f = memory_bar(a, order[k], gi, c, p);
 			if (f != (size_t)-1) {
@@ -614,6 +679,7 @@ static int chart_memory(const struct analysis *a, struct chart_layout *c, const 
 	}
 	own = ncaps > 0;
 	ncaps = reference_caps(a, caps, ncaps, c);
+	memory_parts_legend(a, c);
 	if (failed != (size_t)-1)
 		chart_add_legend(c, fcat, MS_HATCHED, false, "asked for when it ran out of memory");
 	if (own)
@@ -806,10 +872,11 @@ static void overlap_panel(const struct analysis *a, const size_t *order, size_t 
 }
 
 /* The subtitle: what is shown, then each multi-GPU run's transport and link. */
-static const char *comm_subtitle(const struct analysis *a, const size_t *order, size_t n,
+static const char *comm_subtitle(const struct analysis *a, const size_t *order, size_t n, bool bw,
 				 struct chart_layout *c)
 {
-	const char *s = "bus bandwidth = total bytes / total time, as nccl-tests defines it";
+	const char *s = bw ? "bus bandwidth = total bytes / total time, as nccl-tests defines it"
+		: "exposed = communication with nothing else running on the GPU";
 	size_t k;
 
 	for (k = 0; k < n; k++)
@@ -840,7 +907,7 @@ static int chart_comm(const struct analysis *a, struct chart_layout *c, const ch
 		return 1;
 	}
 	chart_init(c, "05-communication", "Communication");
-	c->subtitle = comm_subtitle(a, order, n, c);
+	c->subtitle = comm_subtitle(a, order, n, bw, c);
 	if (bw)
 		bw_panel(a, order, n, c);
 	if (comm)

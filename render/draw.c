@@ -56,7 +56,7 @@ static void draw_marker(cairo_t *cr, double x, double y, unsigned style)
 	cairo_stroke(cr);
 }
 
-/* A box of diagonal strokes in the category's colour over its lighter tint, outlined. */
+/* A box of diagonal strokes in the category's colour over its lighter tint, outlined in ink. */
 static void draw_hatched(cairo_t *cr, enum category cat, double x, double y, double w, double h)
 {
 	double d;
@@ -76,8 +76,8 @@ static void draw_hatched(cairo_t *cr, enum category cat, double x, double y, dou
 	cairo_stroke(cr);
 	cairo_restore(cr);
 	cairo_save(cr);
-	set_colour(cr, cat, 0);
-	set_dash(cr, MS_DASHED);
+	set_colour(cr, CAT_INK, 0);
+	set_dash(cr, 0);
 	cairo_set_line_width(cr, 1);
 	cairo_rectangle(cr, x, y, w, h);
 	cairo_stroke(cr);

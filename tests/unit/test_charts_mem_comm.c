@@ -113,7 +113,7 @@ static void oom_run_is_drawn_failed(void **state)
 	assert_int_equal(r->gpu[0].peak_memory, 83932217344);
 	snprintf(want, sizeof(want), "panel.0.mark.0 = rect baseline x=-0.3..0.3 y=0..%g", peak);
 	assert_int_equal(count_lines(d, want, ""), 1);
-	snprintf(want, sizeof(want), "panel.0.mark.1 = rect baseline hatched x=-0.3..0.3 y=%g..%g", peak, peak + asked);
+	snprintf(want, sizeof(want), "panel.0.mark.1 = rect baseline hatched x=-0.36..0.36 y=%g..%g", peak, peak + asked);
 	assert_int_equal(count_lines(d, want, ""), 1);
 	assert_int_equal(count_lines(d, " label ink ", "\"failed: out of memory (+3.5 GiB requested)\""), 1);
 	assert_int_equal(count_lines(d, " hatched ", ""), 1);	/* the completed runs' bars are plain */
@@ -320,6 +320,63 @@ static void nccl_tests_draw_one_series_per_operation(void **state)
 	free(dir);
 }
 
+/* A trial whose 1-GPU run has a real PyTorch memory timeline (and no other peak). */
+static char *trial_with_memory_timeline(void)
+{
+	char *dir = xstrdup("/tmp/test_charts_mem_comm.XXXXXX"), *cmd;
+	const char *shared = getenv("SHARED");
+
+	if (!shared || !*shared)
+		skip_without_shared();
+	assert_non_null(mkdtemp(dir));
+	cmd = xasprintf("cd '%s' && mkdir 1gpu 2gpu && printf '[trial]\\nhypothesis = step-time\\nbaseline = 1gpu\\n' "
+			"> trial.ini && cp '%s/realdata/kineto_trace/hta__memory_analysis__memory_timeline.raw.gz' "
+			"1gpu/memory_timeline.raw.gz && cp '%s/realdata/kineto_trace/"
+			"hta__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz' 1gpu/rank0.pt.trace.json.gz "
+			"&& cp '%s/realdata/kineto_trace/hta__nccl_parser_config__nccl_data.json.gz' "
+			"2gpu/rank0.pt.trace.json.gz", dir, shared, shared, shared);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	return dir;
+}
+
+/* The timeline's categories at its peak, stacked: parameters, gradients, optimizer state, activations, the rest. */
+static void memory_timeline_is_stacked_by_category(void **state)
+{
+	char *dir = trial_with_memory_timeline();
+	struct analysis *a = analyse_dir(dir);
+	const struct gpu_result *g = &run_named(a, "1gpu")->gpu[0];
+	const char *why;
+	char *d = dump_chart(a, "04-memory", &why), want[128];
+	/* the file's bytes at its peak, by category */
+	double param = 102440608, grad = 67858432, opt = 102228128, act = 2592465920;
+	double other = 19395584 + 64225280 + 134218152.0;	/* input, autograd detail, unknown */
+
+	(void)state;
+	assert_non_null(d);
+	assert_int_equal(g->timeline_peak, 3082832104);
+	assert_true(g->peak_memory < 0);	/* the bar is the timeline's alone */
+	snprintf(want, sizeof(want), "rect mem_parameter x=-0.3..0.3 y=0..%g", param / 1e9);
+	assert_int_equal(count_lines(d, want, ""), 1);
+	snprintf(want, sizeof(want), "rect mem_gradient x=-0.3..0.3 y=%g..%g", param / 1e9, (param + grad) / 1e9);
+	assert_int_equal(count_lines(d, want, ""), 1);
+	snprintf(want, sizeof(want), "rect mem_optimizer x=-0.3..0.3 y=%g..%g", (param + grad) / 1e9,
+		 (param + grad + opt) / 1e9);
+	assert_int_equal(count_lines(d, want, ""), 1);
+	snprintf(want, sizeof(want), "rect mem_activation x=-0.3..0.3 y=%g..%g", (param + grad + opt) / 1e9,
+		 (param + grad + opt + act) / 1e9);
+	assert_int_equal(count_lines(d, want, ""), 1);
+	snprintf(want, sizeof(want), "rect mem_other x=-0.3..0.3 y=%g..%g", (param + grad + opt + act) / 1e9,
+		 (param + grad + opt + act + other) / 1e9);
+	assert_int_equal(count_lines(d, want, ""), 1);
+	assert_int_equal(count_lines(d, "legend.", "\"activations\""), 1);
+	assert_non_null(strstr(d, "panel.0.x.cats = 1gpu\\nGPU 0\\n3.1 GB (tensors)"));
+	free(d);
+	analysis_free(a);
+	assert_int_equal(remove_tree(dir), 0);
+	free(dir);
+}
+
 static void monitor_is_cropped_to_the_job(void **state)
 {
 	struct analysis *a = analyse_dir(sample("ddp-scales-well"));
@@ -379,6 +436,7 @@ int main(void)
 		cmocka_unit_test(bandwidth_is_bytes_over_time),
 		cmocka_unit_test(sockets_draw_no_ceiling),
 		cmocka_unit_test(nccl_tests_draw_one_series_per_operation),
+		cmocka_unit_test(memory_timeline_is_stacked_by_category),
 		cmocka_unit_test(monitor_is_cropped_to_the_job),
 		cmocka_unit_test(monitor_needs_three_samples),
 	};
