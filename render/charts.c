@@ -6,9 +6,9 @@
 #include <string.h>
 
 #include "core/gpu.h"
+#include "core/xalloc.h"
 #include "render/numfmt.h"
 #include "render/text.h"
-#include "core/xalloc.h"
 
 #define MS(s) ((s) * 1e3)
 #define GB(b) ((double)(b) / 1e9)
@@ -16,20 +16,13 @@
 #define TOP_KERNELS 8
 #define MARKERS_MAX 60		/* more steps than this: no dots on the line */
 
-/* GPUs whose capacity the memory chart draws (numbers from core/gpu), smallest first. */
-static const struct {
-	const char *model;	/* a core/gpu short name */
-	unsigned style;		/* MS_BELOW: its label under the line, clear of its neighbour */
-} capacities[] = {
-	{ "H200", 0 },
-	{ "B200", MS_BELOW },
-	{ "MI300X", 0 },
-};
+/* GPUs whose nominal capacity the memory chart draws (numbers from core/gpu), smallest first. */
+static const char *const capacities[] = { "H200", "B200", "MI300X" };
 
 /* A reference GPU's nominal capacity in GB. */
 static double capacity_gb(size_t k)
 {
-	const struct gpu_model *m = gpu_lookup(capacities[k].model, -1);
+	const struct gpu_model *m = gpu_lookup(capacities[k], -1);
 
 	return m ? GB(m->memory_nominal) : NAN;
 }
@@ -558,23 +551,255 @@ static int chart_waterfall(const struct analysis *a, struct chart_layout *c, con
 
 /* 4. Peak memory per GPU against capacity. */
 
-static void memory_bar(const struct analysis *a, size_t run, size_t gi, struct chart_layout *c, struct panel *p)
+#define CAPS_MAX 12
+#define LEADER 10.0		/* canvas units from the bars' edge to a capacity label */
+#define LABEL_GAP 2.0		/* canvas units between stacked labels */
+
+/* A capacity line, drawn across the bars, and its label in the gutter right of them. */
+struct capline {
+	double gb;
+	const char *text;
+	bool own;		/* a GPU of the trial reported it; else a datasheet's */
+	size_t label;		/* index of its label mark */
+	size_t leader;		/* index of the leader line's first point */
+};
+
+/* Adds a line unless one with the same text is there; returns the count. */
+static size_t cap_add(struct capline *l, size_t n, double gb, const char *text, bool own)
 {
-	const struct gpu_result *g = &a->runs[run].gpu[gi];
-	double x = (double)axis_add_cat(&p->x, gpu_cat_label(a, run, gi, c));
+	size_t k;
 
-	double at = GB(g->peak_memory);
+	for (k = 0; k < n && strcmp(l[k].text, text); k++)
+		;
+	if (k < n || n >= CAPS_MAX || !isfinite(gb))
+		return n;
+	l[n] = (struct capline){ .gb = gb, .text = text, .own = own };
+	return n + 1;
+}
 
-	/* a capacity line just above the bar would strike the label through: go above it */
-	if (g->memory_total >= g->peak_memory && g->memory_total - g->peak_memory < g->memory_total / 8)
-		at = GB(g->memory_total);
-	panel_rect(p, run_cat(a, run), x - 0.3, 0, x + 0.3, GB(g->peak_memory));
-	panel_label(p, CAT_INK, MS_ABOVE, x, at, fmt_gb(c, GB(g->peak_memory)));
-	if (g->memory_total < 0)
-		return;
-	panel_line(p, CAT_INK, 0, "capacity");
-	panel_point(p, x - 0.42, GB(g->memory_total));
-	panel_point(p, x + 0.42, GB(g->memory_total));
+static int by_gb(const void *x, const void *y)
+{
+	const struct capline *a = x, *b = y;
+
+	return (a->gb > b->gb) - (a->gb < b->gb);
+}
+
+/* "H100 SXM 85.0 GB (reported total)": the total the driver reported for this GPU. */
+static const char *own_capacity(const struct gpu_result *g, struct chart_layout *c)
+{
+	const struct gpu_model *m = gpu_lookup(g->name, g->memory_total);
+
+	return chart_strf(c, "%s %s (reported total)", m ? m->name : "GPU", fmt_gb(c, GB(g->memory_total)));
+}
+
+static bool failed_oom(const struct run_result *r)
+{
+	return r->status == RUN_FAILED_OOM && r->failed_allocation > 0;
+}
+
+/* The parts a memory timeline splits a bar into, bottom up; the rest of the timeline's categories are "other". */
+static const struct {
+	enum category cat;
+	int memcat;		/* enum mem_category; -1: every category not named above */
+} memparts[] = {
+	{ CAT_MEM_PARAMETER, MEMCAT_PARAMETER }, { CAT_MEM_GRADIENT, MEMCAT_GRADIENT },
+	{ CAT_MEM_OPTIMIZER, MEMCAT_OPTIMIZER_STATE }, { CAT_MEM_ACTIVATION, MEMCAT_ACTIVATION },
+	{ CAT_MEM_OTHER, -1 },
+};
+
+/* Bytes of one part at the timeline's peak. */
+static double mempart_bytes(const struct gpu_result *g, size_t i)
+{
+	double sum = 0;
+	size_t k, c;
+
+	for (c = 0; c < MEMCAT_COUNT; c++) {
+		for (k = 0; k + 1 < sizeof(memparts) / sizeof(memparts[0]) && memparts[k].memcat != (int)c; k++)
+			;
+		if (k == i && g->timeline_at_peak[c] > 0)
+			sum += (double)g->timeline_at_peak[c];
+	}
+	return sum;
+}
+
+/* A GPU's bar height, GB: the headline peak, or the memory timeline's when it is higher or alone. */
+static double bar_gb(const struct gpu_result *g)
+{
+	return GB(g->peak_memory > g->timeline_peak ? g->peak_memory : g->timeline_peak);
+}
+
+/* The timeline's categories stacked from 0; returns their top, GB. */
+static double memory_parts(const struct gpu_result *g, double x, struct panel *p)
+{
+	double y = 0, v;
+	size_t i;
+
+	for (i = 0; i < sizeof(memparts) / sizeof(memparts[0]); i++) {
+		v = GB(mempart_bytes(g, i));
+		if (v > 0)
+			panel_rect(p, memparts[i].cat, x - 0.3, y, x + 0.3, y + v);
+		y += v;
+	}
+	return y;
+}
+
+/*
+ * One GPU's bar: its peak, its value under the bar with the category's name
+ * (where no line can cross it); with a memory timeline, its categories at
+ * the timeline's peak stacked first and the rest of the peak in the run's
+ * colour. An out-of-memory run adds the allocation it failed on, hatched,
+ * above its peak. Returns the failure label's index, or (size_t)-1.
+ */
+static size_t memory_bar(const struct analysis *a, size_t run, size_t gi, struct chart_layout *c,
+			 struct panel *p)
+{
+	const struct run_result *r = &a->runs[run];
+	const struct gpu_result *g = &r->gpu[gi];
+	double peak = bar_gb(g), x, base = 0;
+	char b[NUMFMT_LEN];
+
+	x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\nGPU %d\n%s%s", r->name ? r->name : "run",
+						   gpu_number(g, gi), fmt_gb(c, peak),
+						   g->peak_memory < 0 ? " (tensors)" : ""));
+	if (g->timeline_peak > 0)
+		base = memory_parts(g, x, p);
+	if (peak > base)
+		panel_rect(p, run_cat(a, run), x - 0.3, base, x + 0.3, peak);
+	if (!failed_oom(r) || gi != r->slowest)
+		return (size_t)-1;
+	/* a little wider than the bar: a few GB next to a 192 GB scale is a thin cap, and must show */
+	panel_rect(p, run_cat(a, run), x - 0.36, peak, x + 0.36, peak + GB(r->failed_allocation))->style = MS_HATCHED;
+	panel_label(p, CAT_INK, MS_ABOVE, x, peak + GB(r->failed_allocation),
+		    chart_strf(c, "failed: out of memory (+%s requested)", numfmt_gib(b, (double)r->failed_allocation)));
+	return p->nmarks - 1;
+}
+
+/* Legend entries for the timeline's parts, when a bar shows them. */
+static void memory_parts_legend(const struct analysis *a, struct chart_layout *c)
+{
+	size_t i, gi;
+	bool any = false;
+
+	for (i = 0; i < a->nruns; i++)
+		for (gi = 0; gi < a->runs[i].ngpu; gi++)
+			any |= a->runs[i].gpu[gi].timeline_peak > 0;
+	for (i = 0; any && i < sizeof(memparts) / sizeof(memparts[0]); i++)
+		chart_add_legend(c, memparts[i].cat, 0, false, category_style(memparts[i].cat)->label);
+}
+
+/* Data units per canvas unit on each axis of a finished panel. */
+static double per_px_x(const struct panel *p)
+{
+	return (p->x.hi - p->x.lo) / p->plot.w;
+}
+
+static double per_px_y(const struct panel *p)
+{
+	return (p->y.hi - p->y.lo) / p->plot.h;
+}
+
+/*
+ * Raises the failure label over every capacity line and bar under its box;
+ * keeps it over the bars (not the gutter). Returns the top of its box.
+ */
+static double place_failed(struct panel *p, const struct capline *caps, size_t n, size_t nbars, size_t li)
+{
+	struct mark *m = &p->marks[li];
+	double w, h, bottom, half;
+	bool moved = true;
+	size_t k;
+
+	text_size(FONT_NOTE, m->text, 0, &w, &h);
+	half = (w / 2 + 4) * per_px_x(p);	/* and 4 units clear of the axis and the gutter */
+	m->x0 = m->x1 = fmax(fmin(m->x0, (double)nbars - 0.5 - half), -0.5 + half);
+	h = (h + LABEL_GAP) * per_px_y(p);
+	bottom = m->y0;
+	while (moved) {
+		moved = false;
+		for (k = 0; k < n; k++)
+			if (caps[k].gb >= bottom && caps[k].gb <= bottom + h) {
+				bottom = caps[k].gb + LABEL_GAP * per_px_y(p);
+				moved = true;
+			}
+		for (k = 0; k < p->nmarks; k++) {
+			const struct mark *r = &p->marks[k];
+
+			if (r->kind == MARK_RECT && r->x1 > m->x0 - half && r->x0 < m->x0 + half &&
+			    r->y1 > bottom && r->y0 < bottom + h) {
+				bottom = r->y1;
+				moved = true;
+			}
+		}
+	}
+	m->y0 = m->y1 = bottom;
+	return bottom + h;
+}
+
+/*
+ * Stacks the capacity labels in the gutter, each as near its line as the
+ * one under it allows and none past the top, with a leader from the line's
+ * end to its label. Returns the top of the highest label.
+ */
+static double place_caps(struct panel *p, struct capline *caps, size_t n, size_t nbars)
+{
+	double w, h, lead = LEADER * per_px_x(p), edge = (double)nbars - 0.5, limit, y;
+	size_t k;
+
+	text_size(FONT_NOTE, caps[0].text, 0, &w, &h);
+	h = (h + LABEL_GAP) * per_px_y(p);
+	for (k = 0, y = -INFINITY; k < n; k++) {
+		y = fmax(caps[k].gb, y + h);
+		p->marks[caps[k].label].y0 = y;
+	}
+	for (k = n, limit = p->y.hi - h / 2; k-- > 0; limit -= h) {
+		y = fmin(p->marks[caps[k].label].y0, limit);
+		limit = y;
+		p->marks[caps[k].label].y0 = p->marks[caps[k].label].y1 = y;
+		p->marks[caps[k].label].x0 = p->marks[caps[k].label].x1 = edge + lead;
+		p->pts[caps[k].leader] = (struct point){ edge, caps[k].gb };
+		p->pts[caps[k].leader + 1] = (struct point){ edge + lead, y };
+	}
+	return n ? p->marks[caps[n - 1].label].y0 + h / 2 : -INFINITY;
+}
+
+/* Widest capacity label, canvas units. */
+static double caps_width(const struct capline *caps, size_t n)
+{
+	double w, h, most = 0;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		text_size(FONT_NOTE, caps[k].text, 0, &w, &h);
+		most = fmax(most, w);
+	}
+	return most;
+}
+
+/*
+ * Places the labels by construction: a gutter of empty categories right of
+ * the bars wide enough for the capacity labels, then the labels from the
+ * finished scale, and the scale again while a label would pass its top.
+ */
+static void memory_place(struct chart_layout *c, struct panel *p, struct capline *caps, size_t n,
+			 size_t nbars, size_t failed)
+{
+	double need = caps_width(caps, n) + LEADER + 8, top;
+	size_t k, gutter;
+	int pass;
+
+	chart_frame(c);
+	gutter = (size_t)ceil(need * (double)nbars / fmax(p->plot.w - need, 1));
+	for (k = 0; k < gutter; k++)
+		axis_add_cat(&p->x, "");
+	for (pass = 0; pass < 3; pass++) {
+		chart_frame(c);
+		top = place_caps(p, caps, n, nbars);
+		if (failed != (size_t)-1)
+			top = fmax(top, place_failed(p, caps, n, nbars, failed));
+		if (top <= p->y.hi * (1 + 1e-9))	/* a label held at the top may pass it by a rounding */
+			break;
+		p->y.min_hi = top;
+	}
 }
 
 static const char *imbalance_note(const struct analysis *a, struct chart_layout *c)
@@ -588,25 +813,69 @@ static const char *imbalance_note(const struct analysis *a, struct chart_layout 
 	return NULL;
 }
 
+/* The datasheet lines: H200, B200, MI300X, and the H200 less the trial's reserve. */
+static size_t reference_caps(const struct analysis *a, struct capline *caps, size_t n, struct chart_layout *c)
+{
+	size_t k;
+
+	for (k = 0; k < sizeof(capacities) / sizeof(capacities[0]); k++)
+		n = cap_add(caps, n, capacity_gb(k), chart_strf(c, "%s %s (nominal)", capacities[k],
+								 fmt_gb(c, capacity_gb(k))), false);
+	if (isfinite(a->memory_reserve_bytes) && a->memory_reserve_bytes > 0)
+		n = cap_add(caps, n, capacity_gb(0) - GB(a->memory_reserve_bytes),
+			    chart_strf(c, "%s %s less the %s reserve", capacities[0], fmt_gb(c, capacity_gb(0)),
+				       fmt_gb(c, GB(a->memory_reserve_bytes))), false);
+	return n;
+}
+
+/* Each line across the bars, its label and its leader (placed later). */
+static void caps_draw(struct panel *p, struct capline *caps, size_t n, size_t nbars)
+{
+	size_t k;
+
+	qsort(caps, n, sizeof(*caps), by_gb);
+	for (k = 0; k < n; k++) {
+		enum category cat = caps[k].own ? CAT_INK : CAT_REFERENCE;
+
+		panel_line(p, cat, caps[k].own ? 0 : MS_DASHED, "capacity");
+		panel_point(p, -0.5, caps[k].gb);
+		panel_point(p, (double)nbars - 0.5, caps[k].gb);
+		panel_line(p, CAT_REFERENCE, 0, "leader");
+		caps[k].leader = p->npts;
+		panel_point(p, (double)nbars - 0.5, caps[k].gb);
+		panel_point(p, (double)nbars - 0.5, caps[k].gb);
+		panel_label(p, CAT_INK, MS_RIGHT, (double)nbars - 0.5, caps[k].gb, caps[k].text);
+		caps[k].label = p->nmarks - 1;
+	}
+}
+
 static int chart_memory(const struct analysis *a, struct chart_layout *c, const char **why)
 {
-	size_t order[MAX_ORDER], n = run_order(a, order), k, gi;
-	bool cap = false, seen[CAT_COUNT] = { false };
+	size_t order[MAX_ORDER], n = run_order(a, order), k, gi, ncaps = 0, failed = (size_t)-1, f;
+	bool seen[CAT_COUNT] = { false }, own = false;
+	enum category fcat = CAT_INK;
+	struct capline caps[CAPS_MAX];
 	struct panel *p;
 
 	chart_init(c, "04-memory", "Peak memory per GPU against capacity");
-	c->subtitle = "bars: peak memory used; lines: capacities, of each GPU and of other GPUs";
+	c->subtitle = "bars: peak memory used; lines: capacity in GB (1e9 bytes), solid as the GPU "
+		      "reported it, dashed as a datasheet states it";
 	p = chart_add_panel(c, "run and GPU", "peak memory (GB)");
 	p->y.zero = true;
-	p->y.min_hi = capacity_gb(sizeof(capacities) / sizeof(capacities[0]) - 1);
 	for (k = 0; k < n; k++) {
 		const struct run_result *r = &a->runs[order[k]];
 
 		for (gi = 0; gi < r->ngpu; gi++) {
-			if (r->gpu[gi].peak_memory < 0)
+			if (r->gpu[gi].peak_memory < 0 && r->gpu[gi].timeline_peak <= 0)
 				continue;
-			memory_bar(a, order[k], gi, c, p);
-			cap |= r->gpu[gi].memory_total >= 0;
+			f = memory_bar(a, order[k], gi, c, p);
+			if (f != (size_t)-1) {
+				failed = f;
+				fcat = run_cat(a, order[k]);
+			}
+			if (r->gpu[gi].memory_total >= 0)
+				ncaps = cap_add(caps, ncaps, GB(r->gpu[gi].memory_total),
+						own_capacity(&r->gpu[gi], c), true);
 			if (!seen[run_cat(a, order[k])])
 				chart_add_legend(c, run_cat(a, order[k]), 0, false, run_label(a, order[k], c));
 			seen[run_cat(a, order[k])] = true;
@@ -616,17 +885,23 @@ static int chart_memory(const struct analysis *a, struct chart_layout *c, const 
 		*why = "no memory chart: no GPU has a known peak memory";
 		return 1;
 	}
-	for (k = 0; k < sizeof(capacities) / sizeof(capacities[0]); k++)
-		panel_hline(p, CAT_REFERENCE, MS_DASHED | capacities[k].style, capacity_gb(k),
-			    chart_strf(c, "%s %.0f GB", capacities[k].model, capacity_gb(k)));
-	if (isfinite(a->memory_reserve_bytes) && a->memory_reserve_bytes > 0)	/* what fits the smallest with the reserve */
-		panel_hline(p, CAT_REFERENCE, MS_DASHED | MS_BELOW, capacity_gb(0) - GB(a->memory_reserve_bytes),
-			    chart_strf(c, "%s less the %.0f GB reserve", capacities[0].model,
-				       GB(a->memory_reserve_bytes)));
-	if (cap)
-		chart_add_legend(c, CAT_INK, 0, true, "this GPU's capacity");
-	chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true, "reference capacity");
+	own = ncaps > 0;
+	ncaps = reference_caps(a, caps, ncaps, c);
+	memory_parts_legend(a, c);
+	if (failed != (size_t)-1)
+		chart_add_legend(c, fcat, MS_HATCHED, false, "asked for when it ran out of memory");
+	if (own)
+		chart_add_legend(c, CAT_INK, 0, true, "reported total");
+	chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true, "nominal (datasheet)");
+	caps_draw(p, caps, ncaps, p->x.ncats);
 	c->note = imbalance_note(a, c);
+	memory_place(c, p, caps, ncaps, p->x.ncats, failed);
+	c->caption = chart_strf(c, "Peak memory of each GPU, in GB of 1e9 bytes, against the total its "
+				"driver reported (solid) and the nominal capacity of an H200, B200 and MI300X "
+				"(dashed). A bar under a line means the job fits that GPU; bars of very "
+				"different heights within a run mean the split is unbalanced.%s",
+				failed != (size_t)-1 ? " The hatched block is the allocation the out-of-memory "
+				"run asked for and did not get." : "");
 	return 0;
 }
 
@@ -642,53 +917,121 @@ static bool run_has_comm(const struct run_result *r)
 	return false;
 }
 
-static void bw_series(const struct analysis *a, size_t run, bool nccl_tests, struct chart_layout *c,
-		      struct panel *p)
+/* Marker and dash per series of one run, so its operations stay apart in its colour. */
+static const unsigned series_styles[] = {
+	MS_MARKERS, MS_SQUARES | MS_DASHED, MS_MARKERS | MS_HOLLOW, MS_SQUARES | MS_HOLLOW | MS_DASHED,
+	MS_MARKERS | MS_LIGHT, MS_SQUARES | MS_LIGHT | MS_DASHED,
+};
+
+/*
+ * One series per (operation, source) of a run: its points by message size,
+ * each the analysis' total bytes over total time at that size (the GPU
+ * count is the run's: the analysis keeps only nccl-tests tables of one
+ * count). Returns how many series of the run are drawn before this one.
+ */
+static size_t bw_series(const struct analysis *a, size_t run, bool nccl_tests, size_t nth,
+			struct chart_layout *c, struct panel *p)
 {
 	const struct run_result *r = &a->runs[run];
-	bool started = false;
+	int op;
 	size_t k;
 
-	for (k = 0; k < r->nbw; k++) {
-		const struct bw_point *b = &r->bw[k];
+	for (op = 0; op < COLL_COUNT; op++) {
+		unsigned style = series_styles[nth % (sizeof(series_styles) / sizeof(series_styles[0]))];
+		const char *name = NULL;
 
-		if (b->from_nccl_tests != nccl_tests || b->bytes <= 0 || !isfinite(b->busbw_gbps))
-			continue;
-		if (!started)
-			panel_line(p, run_cat(a, run), nccl_tests ? MS_MARKERS : MS_SQUARES | MS_NOLINE,
-				   nccl_tests ? "nccl-tests" : "trace");
-		started = true;
-		panel_point(p, log2((double)b->bytes), b->busbw_gbps);
+		if (!nccl_tests)
+			style = MS_SQUARES | MS_NOLINE | (nth % 2 ? MS_HOLLOW : 0);
+		for (k = 0; k < r->nbw; k++) {
+			const struct bw_point *b = &r->bw[k];
+
+			if ((int)b->op != op || b->from_nccl_tests != nccl_tests || b->bytes <= 0 ||
+			    !isfinite(b->busbw_gbps))
+				continue;
+			if (!name) {
+				name = chart_strf(c, "%s %s, %s, %d GPU%s", r->name ? r->name : "run",
+						  op == COLL_NONE ? "collective" : coll_name((enum coll_op)op),
+						  nccl_tests ? "nccl-tests" : "trace", r->gpus, r->gpus == 1 ? "" : "s");
+				panel_line(p, run_cat(a, run), style, name);
+			}
+			panel_point(p, log2((double)b->bytes), b->busbw_gbps);
+		}
+		if (name) {
+			chart_add_legend(c, run_cat(a, run), style, true, name);
+			nth++;
+		}
 	}
-	if (started)
-		chart_add_legend(c, run_cat(a, run), nccl_tests ? MS_MARKERS : MS_SQUARES | MS_NOLINE, true,
-				 chart_strf(c, "%s, %s", r->name ? r->name : "run",
-					    nccl_tests ? "nccl-tests" : "trace collectives"));
+	return nth;
+}
+
+/* "NVLink", "PCIe": the link as people write it; NULL when not a GPU link. */
+static const char *link_text(const char *link)
+{
+	static const struct {
+		const char *name, *text;
+	} links[] = { { "nvlink", "NVLink" }, { "pcie", "PCIe" } };
+	size_t k;
+
+	for (k = 0; link && k < sizeof(links) / sizeof(links[0]); k++)
+		if (!strcmp(link, links[k].name))
+			return links[k].text;
+	return NULL;
+}
+
+static const char *transport_text(const char *t)
+{
+	static const struct {
+		const char *name, *text;
+	} transports[] = {
+		{ "p2p", "P2P" }, { "shm", "shared memory (SHM)" },
+		{ "net-socket", "sockets (NET/Socket)" }, { "net-ib", "InfiniBand (NET/IB)" },
+		{ "net-ofi", "libfabric (NET/OFI)" }, { "nvls", "NVLink SHARP (NVLS)" },
+		{ "collnet", "CollNet" },
+	};
+	size_t k;
+
+	for (k = 0; t && k < sizeof(transports) / sizeof(transports[0]); k++)
+		if (!strcmp(t, transports[k].name))
+			return transports[k].text;
+	return "unknown";
 }
 
 /*
- * The link ceiling's label says how sure it is: "nvlink 900 GB/s
- * (nccl-tests)" measured, "nominal nvlink 900 GB/s" from the GPU table, and
- * "(inferred)" when the link itself was inferred from the GPU model.
+ * The link's nominal ceiling from the GPU table: "H200 NVLink nominal 450
+ * GB/s"; NULL when the link or its bandwidth is unknown.
  */
 static const char *ceiling_label(const struct run_result *r, struct chart_layout *c)
 {
-	const char *link = r->link ? r->link : "link";
-	bool nominal = r->link_busbw_source && !strcmp(r->link_busbw_source, "nominal");
-	bool inferred = r->link_source && !strcmp(r->link_source, "gpu-model");
+	const struct gpu_model *m = r->ngpu ? gpu_lookup(r->gpu[0].name, r->gpu[0].memory_total) : NULL;
 
-	if (nominal)
-		return chart_strf(c, "nominal %s %.0f GB/s%s", link, r->link_busbw_gbps,
-				  inferred ? " (inferred)" : "");
-	if (r->link_busbw_source)
-		return chart_strf(c, "%s %.0f GB/s (%s)", link, r->link_busbw_gbps, r->link_busbw_source);
-	return chart_strf(c, "%s ceiling %.0f GB/s", link, r->link_busbw_gbps);
+	char b[NUMFMT_LEN];
+
+	if (!link_text(r->link) || !isfinite(r->link_gbps))
+		return NULL;
+	return chart_strf(c, "%s%s%s nominal %s", m ? m->name : "", m ? " " : "", link_text(r->link),
+			  numfmt_gbps(b, r->link_gbps));
+}
+
+/* One run's transport and link for the subtitle: "2gpu: NCCL transport: sockets (NET/Socket); ..." */
+static const char *comm_facts(const struct run_result *r, struct chart_layout *c)
+{
+	const char *name = r->name ? r->name : "run";
+	bool inferred = r->link_source && !strcmp(r->link_source, "gpu-model");
+	char b[NUMFMT_LEN];
+
+	if (link_text(r->link) && isfinite(r->link_gbps))
+		return chart_strf(c, "%s: NCCL transport: %s; link: %s%s, %s each way", name,
+				  transport_text(r->transport), link_text(r->link),
+				  inferred ? " (inferred from the GPU)" : "", numfmt_gbps(b, r->link_gbps));
+	return chart_strf(c, "%s: NCCL transport: %s; link: %s, no nominal ceiling", name,
+			  transport_text(r->transport), r->link ? r->link : "unknown");
 }
 
 static void bw_panel(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
 {
 	struct panel *p = chart_add_panel(c, "message size", "bus bandwidth (GB/s)");
-	size_t k;
+	const char *drawn[MAX_ORDER];
+	size_t k, j, ndrawn = 0;
 
 	p->title = "Bus bandwidth by message size";
 	p->x.scale = AXIS_LOG2_BYTES;
@@ -696,11 +1039,17 @@ static void bw_panel(const struct analysis *a, const size_t *order, size_t n, st
 	p->y.zero = true;
 	for (k = 0; k < n; k++) {
 		const struct run_result *r = &a->runs[order[k]];
+		const char *ceiling = ceiling_label(r, c);
 
-		bw_series(a, order[k], true, c, p);
-		bw_series(a, order[k], false, c, p);
-		if (r->nbw && isfinite(r->link_busbw_gbps))
-			panel_hline(p, CAT_REFERENCE, MS_DASHED, r->link_busbw_gbps, ceiling_label(r, c));
+		bw_series(a, order[k], false, bw_series(a, order[k], true, 0, c, p), c, p);
+		if (!r->nbw || !ceiling)
+			continue;
+		for (j = 0; j < ndrawn && strcmp(drawn[j], ceiling); j++)
+			;
+		if (j == ndrawn) {
+			panel_hline(p, CAT_REFERENCE, MS_DASHED, r->link_gbps, ceiling);
+			drawn[ndrawn++] = ceiling;
+		}
 	}
 }
 
@@ -734,10 +1083,24 @@ static void overlap_panel(const struct analysis *a, const size_t *order, size_t 
 	chart_add_legend(c, CAT_OVERLAPPED_COMM, 0, false, "overlapped comm");
 }
 
+/* The subtitle: what is shown, then each multi-GPU run's transport and link. */
+static const char *comm_subtitle(const struct analysis *a, const size_t *order, size_t n, bool bw,
+				 struct chart_layout *c)
+{
+	const char *s = bw ? "bus bandwidth = total bytes / total time, as nccl-tests defines it"
+		: "exposed = communication with nothing else running on the GPU";
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (a->runs[order[k]].gpus > 1 || a->runs[order[k]].ngpu > 1)
+			s = chart_strf(c, "%s. %s", s, comm_facts(&a->runs[order[k]], c));
+	return s;
+}
+
 static int chart_comm(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
-	bool multi = false, bw = false, comm = false;
+	bool multi = false, bw = false, comm = false, ceiling = false;
 
 	for (k = 0; k < n; k++) {
 		const struct run_result *r = &a->runs[order[k]];
@@ -745,6 +1108,7 @@ static int chart_comm(const struct analysis *a, struct chart_layout *c, const ch
 		multi |= r->gpus > 1 || r->ngpu > 1;
 		bw |= r->nbw > 0;
 		comm |= r->ngpu > 1 && run_has_comm(r);
+		ceiling |= r->nbw > 0 && link_text(r->link) && isfinite(r->link_gbps);
 	}
 	if (!multi) {
 		*why = "no communication: single-GPU runs only";
@@ -755,11 +1119,19 @@ static int chart_comm(const struct analysis *a, struct chart_layout *c, const ch
 		return 1;
 	}
 	chart_init(c, "05-communication", "Communication");
-	c->subtitle = "bus bandwidth as nccl-tests defines it; exposed = nothing else runs on the GPU";
+	c->subtitle = comm_subtitle(a, order, n, bw, c);
 	if (bw)
 		bw_panel(a, order, n, c);
 	if (comm)
 		overlap_panel(a, order, n, c);
+	c->caption = chart_strf(c, "%s%s%s",
+				!bw ? "" : ceiling ? "Left: bus bandwidth reached per message size and operation "
+				"against the link's nominal ceiling (dashed); small messages never reach it. "
+				: "Left: bus bandwidth reached per message size and operation; the link's nominal "
+				"bandwidth is unknown, so no ceiling is drawn. ",
+				!comm ? "" : bw ? "Right: how much" : "How much",
+				comm ? " of each GPU's communication runs with nothing else on the GPU "
+				"(exposed) rather than hidden under compute." : "");
 	return 0;
 }
 
@@ -1244,38 +1616,129 @@ static int chart_timeline(const struct analysis *a, struct chart_layout *c, cons
 	return 0;
 }
 
-/* 8. Memory and utilisation over time (nvidia-smi). */
+/* 8. Memory and utilisation over time (nvidia-smi), cropped to the job. */
 
 #define GPUS_MAX 8
+#define MONITOR_MIN 3		/* fewer samples than this in the window: the run is not drawn */
+#define MARGIN_S 5.0		/* the least margin either side of the profiled steps */
 
-/* The distinct GPU indexes of a run's samples, up to GPUS_MAX; and the first time. */
-static size_t monitor_gpus(const struct run_result *r, int32_t *ids, int64_t *t0)
+/*
+ * The window of a run's samples: its profiled steps (first step's start to
+ * the last one's end, on any GPU) with a margin either side, on the
+ * samples' clock; x = 0 at the first step. Without steps on that clock (a
+ * failed run, a log's steps), the job as the samples show it: from the
+ * first to the last sample with memory in use or work running.
+ */
+struct mon_window {
+	int64_t t0;		/* ns: x = 0 */
+	int64_t from, to;	/* ns: samples kept */
+	double steps_s;		/* the profiled window's length; NaN without one */
+};
+
+/* Widens [*first, *last] to take t in. */
+static void span_add(int64_t *first, int64_t *last, int64_t t)
 {
-	size_t n = 0, k, j;
+	*first = t < *first ? t : *first;
+	*last = t > *last ? t : *last;
+}
 
-	*t0 = INT64_MAX;
+/* The span of the samples that show the job at work; false when none does. */
+static bool job_span(const struct run_result *r, int64_t *first, int64_t *last)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	size_t k;
+
+	*first = INT64_MAX;
+	*last = INT64_MIN;
 	for (k = 0; k < r->nmonitor; k++) {
 		const struct gpu_sample *s = &r->monitor[k];
 
 		if (s->ts < 0)
 			continue;
-		*t0 = s->ts < *t0 ? s->ts : *t0;
+		span_add(&lo, &hi, s->ts);
+		if (s->memory_used > 0 || s->util_gpu > 0)
+			span_add(first, last, s->ts);
+	}
+	if (*first > *last) {
+		*first = lo;
+		*last = hi;
+	}
+	return lo <= hi;
+}
+
+/* Returns false when the run has no timed sample. */
+static bool monitor_window(const struct run_result *r, struct mon_window *w)
+{
+	int64_t first = INT64_MAX, last = INT64_MIN, lo, hi;
+	size_t gi, k;
+	double margin;
+
+	if (!job_span(r, &lo, &hi))
+		return false;
+	for (gi = 0; gi < r->ngpu; gi++)
+		for (k = 0; k < r->gpu[gi].nsteps; k++) {
+			const struct step_point *s = &r->gpu[gi].steps[k];
+
+			if (s->start_ns < 0 || !isfinite(s->window_s))
+				continue;
+			span_add(&first, &last, s->start_ns);
+			span_add(&first, &last, s->start_ns + (int64_t)(s->window_s * 1e9));
+		}
+	if (first > last || last < lo || first > hi)	/* no steps, or on another clock: the job */
+		*w = (struct mon_window){ lo, lo - (int64_t)(MARGIN_S * 1e9), hi + (int64_t)(MARGIN_S * 1e9), NAN };
+	else {
+		margin = fmax(MARGIN_S, 0.25 * (double)(last - first) / 1e9);
+		*w = (struct mon_window){ first, first - (int64_t)(margin * 1e9), last + (int64_t)(margin * 1e9),
+					  (double)(last - first) / 1e9 };
+	}
+	return true;
+}
+
+static bool in_window(const struct gpu_sample *s, const struct mon_window *w)
+{
+	return s->ts >= w->from && s->ts <= w->to;
+}
+
+/* The distinct GPU indexes of a run's samples in its window, up to GPUS_MAX; and how many samples. */
+static size_t monitor_gpus(const struct run_result *r, const struct mon_window *w, int32_t *ids, size_t *nsamples)
+{
+	size_t n = 0, k, j;
+
+	*nsamples = 0;
+	for (k = 0; k < r->nmonitor; k++) {
+		const struct gpu_sample *s = &r->monitor[k];
+
+		if (!in_window(s, w))
+			continue;
+		(*nsamples)++;
 		for (j = 0; j < n && ids[j] != s->gpu; j++)
 			;
-		if (j == n && n < GPUS_MAX)
-			ids[n++] = s->gpu;
+		if (j < n || n >= GPUS_MAX)
+			continue;
+		for (j = n++; j > 0 && ids[j - 1] > s->gpu; j--)	/* in index order */
+			ids[j] = ids[j - 1];
+		ids[j] = s->gpu;
 	}
 	return n;
 }
 
+/* A run to draw: at least MONITOR_MIN samples per GPU in its window. */
+static bool monitor_enough(const struct run_result *r, const struct mon_window *w)
+{
+	int32_t ids[GPUS_MAX];
+	size_t n, nsamples;
+
+	n = monitor_gpus(r, w, ids, &nsamples);
+	return n > 0 && nsamples / n >= MONITOR_MIN;
+}
+
 /* One line per GPU of the run; what = 0 memory used (GB), 1 utilisation (%). */
-static void monitor_lines(const struct analysis *a, size_t run, int what, struct chart_layout *c,
-			  struct panel *p)
+static void monitor_lines(const struct analysis *a, size_t run, const struct mon_window *w, int what,
+			  struct chart_layout *c, struct panel *p)
 {
 	const struct run_result *r = &a->runs[run];
 	int32_t ids[GPUS_MAX];
-	int64_t t0;
-	size_t n = monitor_gpus(r, ids, &t0), j, k;
+	size_t nsamples, n = monitor_gpus(r, w, ids, &nsamples), j, k;
 
 	for (j = 0; j < n; j++) {
 		unsigned style = j % 2 ? MS_LIGHT | MS_DASHED : 0;
@@ -1287,44 +1750,95 @@ static void monitor_lines(const struct analysis *a, size_t run, int what, struct
 			double v = what == 0 ? (s->memory_used >= 0 ? GB(s->memory_used) : NAN)
 				: (s->util_gpu >= 0 ? s->util_gpu : NAN);
 
-			if (s->gpu == ids[j] && s->ts >= 0 && isfinite(v))
-				panel_point(p, (double)(s->ts - t0) / 1e9, v);
+			if (s->gpu == ids[j] && in_window(s, w) && isfinite(v))
+				panel_point(p, (double)(s->ts - w->t0) / 1e9, v);
 		}
 		if (what == 0)
 			chart_add_legend(c, run_cat(a, run), style, true, name);
 	}
 }
 
+/* The GPUs' reported totals where memory is plotted, one line per distinct label. */
+static void monitor_capacity(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c,
+			     struct panel *p)
+{
+	const char *drawn[CAPS_MAX];
+	size_t k, gi, j, ndrawn = 0;
+
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		for (gi = 0; gi < r->ngpu && ndrawn < CAPS_MAX; gi++) {
+			const char *text;
+
+			if (r->gpu[gi].memory_total < 0)
+				continue;
+			text = own_capacity(&r->gpu[gi], c);
+			for (j = 0; j < ndrawn && strcmp(drawn[j], text); j++)
+				;
+			if (j < ndrawn)
+				continue;
+			panel_hline(p, CAT_INK, ndrawn % 2 ? MS_BELOW : 0, GB(r->gpu[gi].memory_total), text);
+			drawn[ndrawn++] = text;
+		}
+	}
+}
+
 static int chart_monitor(const struct analysis *a, struct chart_layout *c, const char **why)
 {
-	size_t order[MAX_ORDER], n = run_order(a, order), k;
+	size_t order[MAX_ORDER], n = run_order(a, order), k, ndrawn = 0;
+	struct mon_window w[MAX_ORDER];
+	bool drawn[MAX_ORDER], spans = false, cropped = true, timed = false;
 	struct panel *mem, *util;
-	int32_t ids[GPUS_MAX];
-	int64_t t0;
-	bool any = false;
 
-	for (k = 0; k < n; k++)
-		any |= monitor_gpus(&a->runs[order[k]], ids, &t0) > 0;
-	if (!any) {
-		*why = "no memory and utilisation over time: no nvidia-smi samples with times";
+	for (k = 0; k < n; k++) {
+		bool t = monitor_window(&a->runs[order[k]], &w[k]);
+
+		drawn[k] = t && monitor_enough(&a->runs[order[k]], &w[k]);
+		timed |= t;
+		ndrawn += drawn[k];
+	}
+	if (!ndrawn) {
+		*why = timed ? "no memory and utilisation over time: fewer than 3 nvidia-smi samples per GPU in "
+			       "any run's window" : "no memory and utilisation over time: no nvidia-smi samples with times";
 		return 1;
 	}
 	chart_init(c, "08-monitor", "GPU memory and utilisation over time");
-	c->subtitle = "nvidia-smi samples; time from each run's first sample";
-	mem = chart_add_panel(c, "time (s)", "memory used (GB)");
+	mem = chart_add_panel(c, "time from the first profiled step (s)", "memory used (GB)");
 	mem->title = "Memory used";
 	mem->y.zero = true;
-	util = chart_add_panel(c, "time (s)", "GPU utilisation (%)");
+	util = chart_add_panel(c, "time from the first profiled step (s)", "GPU utilisation (%)");
 	util->title = "Utilisation";
 	util->y.zero = true;
 	util->y.min_hi = 100;
 	util->y.max_hi = 100;
-	mem->x.zero = util->x.zero = true;
 	mem->x.tight = util->x.tight = true;
 	for (k = 0; k < n; k++) {
-		monitor_lines(a, order[k], 0, c, mem);
-		monitor_lines(a, order[k], 1, c, util);
+		if (!drawn[k] || isnan(w[k].steps_s))
+			continue;
+		panel_vspan(mem, CAT_WARMUP, 0, w[k].steps_s, NULL);
+		panel_vspan(util, CAT_WARMUP, 0, w[k].steps_s, NULL);
+		spans = true;
 	}
+	for (k = 0; k < n; k++) {
+		if (!drawn[k])
+			continue;
+		cropped &= !isnan(w[k].steps_s);
+		monitor_lines(a, order[k], &w[k], 0, c, mem);
+		monitor_lines(a, order[k], &w[k], 1, c, util);
+	}
+	monitor_capacity(a, order, n, c, mem);
+	if (spans)
+		chart_add_legend(c, CAT_WARMUP, 0, false, "profiled steps");
+	c->subtitle = cropped ? "nvidia-smi samples around each run's profiled steps (shaded); "
+				"solid line: each GPU's reported total"
+		: "nvidia-smi samples; 0 s: a run's first profiled step (shaded: its profiled steps), or its "
+		  "job's start without steps; solid line: each GPU's reported total";
+	if (!cropped)
+		mem->x.label = util->x.label = "time (s)";
+	c->caption = "nvidia-smi's view of each GPU around the profiled steps (shaded): memory used against "
+		     "the GPU's reported total, and utilisation. Look for one GPU working while another waits, "
+		     "and for memory that climbs to the total.";
 	return 0;
 }
 
@@ -1350,20 +1864,21 @@ const struct chart_def chart_defs[] = {
 	{ "03-waterfall", "From the ideal (one GPU's step, spread perfectly over n GPUs) to the GPU time "
 	  "actually spent. Each middle bar is the extra GPU time one category took; the tallest one is "
 	  "what to fix first.", chart_waterfall },
-	{ "04-memory", "Peak memory of each GPU against its own capacity and against the H200, B200 and "
-	  "MI300X. A bar under a reference line means the job would fit on that GPU alone; bars of very "
-	  "different heights within a run mean the split is unbalanced.", chart_memory },
-	{ "05-communication", "Left: bus bandwidth reached per message size against the link's ceiling; "
-	  "small messages never reach it. Right: how much of each GPU's communication runs with nothing "
-	  "else on the GPU (exposed) rather than hidden under compute.", chart_comm },
+	{ "04-memory", "Peak memory of each GPU, in GB of 1e9 bytes, against the total its driver reported "
+	  "and the nominal capacity of an H200, B200 and MI300X. A bar under a line means the job fits that "
+	  "GPU; bars of very different heights within a run mean the split is unbalanced.", chart_memory },
+	{ "05-communication", "Bus bandwidth reached per message size and operation, against the link's "
+	  "nominal ceiling where the link is known, and how much of each GPU's communication runs with "
+	  "nothing else on the GPU (exposed) rather than hidden under compute.", chart_comm },
 	{ "06-top-kernels", "The kernels that take the most time per step, per GPU. A kernel that is "
 	  "slower on the candidate than on the baseline, or a communication kernel near the top, "
 	  "points at the cause.", chart_kernels },
 	{ "07-timeline", "The median steady step of each GPU, lane by lane. Gaps in the compute lane "
 	  "where the communication lane is busy are exposed communication; gaps in every lane are "
 	  "idle time.", chart_timeline },
-	{ "08-monitor", "nvidia-smi's view of each GPU over the run: memory used and utilisation. "
-	  "Look for one GPU working while another waits, and for memory that climbs to capacity.",
+	{ "08-monitor", "nvidia-smi's view of each GPU around the profiled steps: memory used against the "
+	  "GPU's reported total, and utilisation. Look for one GPU working while another waits, and for "
+	  "memory that climbs to the total.",
 	  chart_monitor },
 	{ "09-replay", "Each critical kernel's time in the trial's logs against its time re-run on "
 	  "this GPU. Bars far apart mean the logged timings were not what the kernels cost.",

@@ -99,6 +99,7 @@ static void draw_marker(cairo_t *cr, double x, double y, unsigned style)
 	cairo_stroke(cr);
 }
 
+/* A box of diagonal strokes in the category's colour over its lighter tint, outlined in ink. */
 static void draw_line(cairo_t *cr, const struct panel *p, const struct mark *m)
 {
 	size_t k;

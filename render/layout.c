@@ -656,6 +656,11 @@ static int place_texts(struct chart_layout *c, bool may_move)
 	return moved;
 }
 
+void chart_frame(struct chart_layout *c)
+{
+	place_frame(c);
+}
+
 void chart_finish(struct chart_layout *c)
 {
 	int pass;

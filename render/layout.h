@@ -130,6 +130,8 @@ struct chart_layout {
 	/* issue 13: a warning band under the title while a blocking confound stands; NULL none */
 	const char *banner;
 	struct rect banner_box;	/* set by chart_finish: the band; its text inset by BANNER_PAD */
+	/* issue 13 (charts 04, 05, 08) */
+	const char *caption;	/* what to look at, written from the data; NULL: chart_defs' caption */
 };
 
 #define BANNER_PAD 4.0		/* the banner's text inside its band */
@@ -164,6 +166,13 @@ void panel_point(struct panel *p, double x, double y);
  * a legend entry (up to LEGEND_MAX) and the chart is laid out again.
  */
 void chart_finish(struct chart_layout *c);
+
+/*
+ * Computes the axes and the boxes around the plots but places no mark's text:
+ * for a build function that positions marks from the finished scale before
+ * chart_finish places the texts.
+ */
+void chart_frame(struct chart_layout *c);
 
 /* Canvas coordinates of data values in a finished panel. */
 double panel_px(const struct panel *p, double x);

@@ -137,7 +137,7 @@ static int build_charts(struct report *r, const char *dir)
 			chart_layout_release(c);
 			continue;
 		}
-		r->captions[r->ncharts++] = chart_defs[i].caption;
+		r->captions[r->ncharts++] = c->caption ? c->caption : chart_defs[i].caption;
 		if (write_chart(dir, c, r->d))
 			return -1;
 	}

@@ -18,6 +18,12 @@ static const struct category_style categories[CAT_COUNT] = {
 	[CAT_INK] = { "ink", "ink", { 0.13, 0.13, 0.13 } },
 	[CAT_GRID] = { "grid", "grid", { 0.88, 0.88, 0.88 } },
 	[CAT_WARNING] = { "warning", "not comparable", { 0x8B / 255.0, 0x2E / 255.0, 0x00 / 255.0 } },
+	/* memory categories: Okabe-Ito hues no run colour uses */
+	[CAT_MEM_PARAMETER] = { "mem_parameter", "parameters", { 0x00 / 255.0, 0x72 / 255.0, 0xB2 / 255.0 } },
+	[CAT_MEM_GRADIENT] = { "mem_gradient", "gradients", { 0xD5 / 255.0, 0x5E / 255.0, 0x00 / 255.0 } },
+	[CAT_MEM_OPTIMIZER] = { "mem_optimizer", "optimizer state", { 0x00 / 255.0, 0x9E / 255.0, 0x73 / 255.0 } },
+	[CAT_MEM_ACTIVATION] = { "mem_activation", "activations", { 0xE6 / 255.0, 0x9F / 255.0, 0x00 / 255.0 } },
+	[CAT_MEM_OTHER] = { "mem_other", "other tensors", { 0xBB / 255.0, 0xBB / 255.0, 0xBB / 255.0 } },
 };
 
 const struct category_style *category_style(enum category c)

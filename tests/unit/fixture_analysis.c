@@ -9,6 +9,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
+#include "core/diag.h"
+#include "ingest/trial.h"
+
 #define NSTEPS 12
 #define NSAMPLES 20
 #define T0_NS 1764000000000000000LL	/* 2025-11-24, the monitor's first sample */
@@ -355,4 +359,19 @@ size_t findings_with(const struct analysis *a, const char *code)
 	for (size_t i = 0; i < a->nfindings; i++)
 		n += !strcmp(a->findings[i].code, code);
 	return n;
+}
+
+struct analysis *analyse_dir(const char *dir)
+{
+	struct diags d = DIAGS_INIT;
+	struct trial_stats st;
+	struct trial *t = trial_load(dir, &d, &st);
+	struct analysis *a;
+
+	assert_non_null(t);
+	diags_release(&d);
+	trial_stats_release(&st);
+	a = analysis_run(t);
+	trial_free(t);		/* before anything is rendered: the result must not need it */
+	return a;
 }

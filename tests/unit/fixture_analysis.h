@@ -21,6 +21,8 @@ void close_to(double got, double want);
 size_t findings_with(const struct analysis *a, const char *code);
 void fixture_analysis_single(struct analysis *a);
 void fixture_analysis_release(struct analysis *a);
+/* The analysis of the trial in dir (loaded, analysed, the trial freed first); asserted to load. */
+struct analysis *analyse_dir(const char *dir);
 
 /* Numbers the tests assert, as the fixture sets them. */
 #define FX_BASE_MEDIAN_S 0.412

@@ -22,6 +22,7 @@
 #include "render/analysis_json.h"
 #include "render/report.h"
 #include "render/text.h"
+#include "tests/unit/fixture_analysis.h"
 #include "tests/unit/ingest_fixture.h"
 
 /* The document of a, in a malloc'd string. */
@@ -75,21 +76,6 @@ static void expect_error(const char *doc, const char *want)
 	assert_non_null(got);
 	assert_string_equal(got, want);
 	free(got);
-}
-
-static struct analysis *analyse_dir(const char *dir)
-{
-	struct diags d = DIAGS_INIT;
-	struct trial_stats st;
-	struct trial *t = trial_load(dir, &d, &st);
-	struct analysis *a;
-
-	assert_non_null(t);
-	diags_release(&d);
-	trial_stats_release(&st);
-	a = analysis_run(t);
-	trial_free(t);		/* before anything is rendered: the result must not need it */
-	return a;
 }
 
 static char *temp_dir(void)

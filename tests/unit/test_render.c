@@ -247,11 +247,12 @@ static void memory_layout(void **state)
 	has_line(d, "panel.0.y.ticks = 0 50 100 150 200");
 	has_line(d, "panel.0.y.label = peak memory (GB)");
 	has_line(d, "panel.0.mark.0 = rect baseline x=-0.3..0.3 y=0..151.3");
-	has_line(d, "panel.0.mark.2 = line ink n=2 -0.42,191.503 0.42,191.503 \"capacity\"");
-	has_line(d, "panel.0.mark.6 = rect candidate x=1.7..2.3 y=0..88.4");
-	has_line(d, "panel.0.mark.9 = hline reference dashed y=141 \"H200 141 GB\"");
-	has_line(d, "panel.0.mark.10 = hline reference dashed y=180 \"B200 180 GB\"");
-	has_line(d, "panel.0.mark.11 = hline reference dashed y=192 \"MI300X 192 GB\"");
+	has_line(d, "panel.0.mark.9 = line ink n=2 -0.5,191.503 2.5,191.503 \"capacity\"");
+	has_line(d, "panel.0.mark.11 = label ink at=2.58986,176.827 \"B200 191.5 GB (reported total)\"");
+	has_line(d, "panel.0.mark.2 = rect candidate x=1.7..2.3 y=0..88.4");
+	has_line(d, "panel.0.mark.3 = line reference dashed n=2 -0.5,141 2.5,141 \"capacity\"");
+	has_line(d, "panel.0.mark.8 = label ink at=2.58986,161.379 \"B200 180.0 GB (nominal)\"");
+	has_line(d, "panel.0.mark.14 = label ink at=2.58986,192.276 \"MI300X 192.0 GB (nominal)\"");
 	assert_null(strstr(d, "note = "));
 	free(d);
 
@@ -272,8 +273,9 @@ static void communication_layout(void **state)
 	has_line(d, "panel.0.x.ticks = 1 KiB 32 KiB 1 MiB 32 MiB 1 GiB");
 	has_line(d, "panel.0.x.scale = log2-bytes");
 	has_line(d, "panel.0.y.ticks = 0 200 400 600 800 1000");
-	has_line(d, "panel.0.mark.2 = hline reference dashed y=900 \"nvlink 900 GB/s (nccl-tests)\"");
-	has_line(d, "panel.0.mark.1 = line candidate n=3 24.6439,380 24.6439,420 20,15 \"trace\"");
+	has_line(d, "panel.0.mark.2 = hline reference dashed y=900 \"B200 NVLink nominal 900.0 GB/s\"");
+	has_line(d, "panel.0.mark.1 = line candidate hollow n=3 24.6439,380 24.6439,420 20,15 "
+		 "\"b200-2gpu-ddp AllReduce, trace, 2 GPUs\"");
 	/* exposed 21 + overlapped 64 = 85 ms on GPU 1: 25% exposed */
 	has_line(d, "panel.1.mark.4 = rect overlapped_comm x=0.7..1.3 y=21..85");
 	has_line(d, "panel.1.mark.5 = label ink at=1,85 \"25% exposed\"");
@@ -326,9 +328,9 @@ static void monitor_layout(void **state)
 	assert_non_null(d);
 	has_line(d, "panel.1.y.ticks = 0 20 40 60 80 100");	/* utilisation stops at 100% */
 	has_line(d, "panel.0.y.label = memory used (GB)");
-	has_line(d, "panel.0.x.ticks = 0 5 10 15");
-	assert_non_null(strstr(d, "panel.1.mark.2 = line candidate light dashed n=20 0,0 1,0 2,93 3,93 "));
-	assert_non_null(strstr(d, "panel.0.mark.0 = line baseline n=20 0,0 1,30.26 2,60.52 "));
+	has_line(d, "panel.0.x.ticks = 0 5 10 15");	/* the job from its first sample at work, less 1 s */
+	assert_non_null(strstr(d, "panel.1.mark.2 = line candidate light dashed n=20 -1,0 0,0 1,93 2,93 "));
+	assert_non_null(strstr(d, "panel.0.mark.0 = line baseline n=20 -1,0 0,30.26 1,60.52 "));
 	free(d);
 }
 
