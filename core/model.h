@@ -359,6 +359,8 @@ struct run {
 	struct fact_f64 train_steps_per_s;	/* the trainer's own steps/s over the run (HF) */
 	int64_t log_reserved_peak;	/* largest reserved figure a training log printed, bytes; 0 none */
 	int64_t log_allocated_peak;	/* largest allocated (or unnamed) figure, bytes; 0 none */
+	struct fact_f64 log_tflops;	/* torchtitan's tflops per GPU: median of the steady per-iteration lines */
+	struct fact_f64 log_mfu;	/* torchtitan's mfu, percent: median of the steady per-iteration lines */
 	/* --- PyTorch memory timelines (ingest/memtimeline.c, issue 12) --- */
 	struct mem_timeline *memtl;		/* one per file, in reading order */
 	size_t nmemtl, cap_memtl;
