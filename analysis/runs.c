@@ -975,6 +975,7 @@ static void run_bw(struct run_result *rr, const struct trial *trial, const struc
 	size_t n = 0, cap = 0, m = 0;
 	int32_t ranks = nccl_tests_ranks(r, rr->gpus);
 
+	rr->nccl_tests_gpus = ranks;
 	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
 		struct steady_range steps = steady_range(&rr->gpu[g]);
 

@@ -145,6 +145,13 @@ struct nccl_setting {
 	struct srcpos src;	/* where it was first echoed */
 };
 
+/*
+ * What an NCCL_* setting turns off ("peer-to-peer access between GPUs" for
+ * NCCL_P2P_DISABLE=1, also NCCL_P2P_LEVEL=LOC or 0, NCCL_SHM_DISABLE=1);
+ * NULL when name=value turns off no transport.
+ */
+const char *nccl_setting_turns_off(const char *name, const char *value);
+
 /* What a run says about itself: once from its manifest, once from its logs. */
 struct run_facts {
 	struct fact_i64 gpus;
