@@ -188,14 +188,15 @@ static void samples_round_trip(void **state)
 
 	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
 	trials = round_trip_all("samples/trials/*/", &files) + round_trip_all("tests/data/trials/*/", &files);
-	assert_int_equal(trials, 20);
+	assert_int_equal(trials, 21);
 	/*
 	 * report.pdf, summary.md and 8 charts (all but replay) for 14 samples; no waterfall for
 	 * pipeline-oom-feasibility (its baseline never ran a step); log-only has steps only,
 	 * megatron-log-only steps and memory, hf-log-only (a whole-job summary) and
-	 * nsys-stats-only and nsys-csv-only (summary tables: no step of any GPU) no chart
+	 * nsys-stats-only and nsys-csv-only (summary tables: no step of any GPU) and
+	 * timeline-only (memory timelines: no step) no chart
 	 */
-	assert_int_equal(files, 14 * 10 + 9 + 3 + 4 + 2 + 2 + 2);
+	assert_int_equal(files, 14 * 10 + 9 + 3 + 4 + 2 + 2 + 2 + 2);
 }
 
 /*
