@@ -100,6 +100,14 @@ static void split(struct nc *n, const char *line, size_t len)
 	csv_fini(&n->csv, on_field, on_record, &n->f);
 }
 
+static bool has_count(const struct nc *n)
+{
+	for (int i = 0; i < n->f.n; i++)
+		if (n->scol[i] == NSYS_COUNT)
+			return true;
+	return false;
+}
+
 /* A summary report's header (nsys_sum's column labels); false when the fields are none. */
 static bool summary_header(struct nc *n)
 {
@@ -113,7 +121,7 @@ static bool summary_header(struct nc *n)
 		instances |= n->scol[i] == NSYS_COUNT && strstr(s, "Instances");
 	}
 	n->kind = nsys_kind_of_columns(n->scol, n->f.n, by_operation, instances);
-	if (n->kind == NSYS_NONE)
+	if (n->kind == NSYS_NONE || !has_count(n))	/* every report counts; a stray CSV need not */
 		return false;
 	if (n->report)
 		n->kind = nsys_kind_of_report(n->report);

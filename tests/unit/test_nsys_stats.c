@@ -262,6 +262,23 @@ static const char train_csv[] =
 	"100.0,200000,5,40000.0,40000.0,40000,40000,0.0,ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_tn\n"
 	"epoch 0 step 12 loss 2.27 time 0.50s\n";
 
+/* A CSV table without a count column is no report, even beside real ones. */
+static void csv_stray_table(void **state)
+{
+	static const char text[] = "Total,Name\n5,foo\n";
+	struct loaded x;
+	struct buf b;
+
+	(void)state;
+	buf_init(&b, 0);
+	buf_add(&b, train_csv, sizeof(train_csv) - 1);
+	buf_add(&b, text, sizeof(text) - 1);
+	load_chunks(&x, "train.log", b.data, b.len, 0);
+	assert_train_log(&x);	/* 4 tables, the same rows */
+	unload(&x);
+	buf_release(&b);
+}
+
 static void csv_reports_every_chunk_size(void **state)
 {
 	(void)state;
@@ -428,6 +445,7 @@ int main(void)
 		cmocka_unit_test(tables_in_a_training_log),
 		cmocka_unit_test(every_chunk_size),
 		cmocka_unit_test(csv_reports_every_chunk_size),
+		cmocka_unit_test(csv_stray_table),
 		cmocka_unit_test(two_files_of_one_run),
 		cmocka_unit_test(truncated_tables),
 		cmocka_unit_test(not_tables),
