@@ -280,6 +280,7 @@ struct env_info {
 	struct fact_str rocm_build;	/* "ROCM used to build PyTorch": "6.2.41133-dd7f95766" */
 	struct fact_str hip_runtime;	/* "HIP runtime version": "6.2.41133" */
 	struct fact_str miopen;		/* "MIOpen runtime version": "3.2.0" */
+	struct fact_str rocm_version;	/* vLLM's "ROCM Version" (hipcc's HIP version): "6.3.42133-1b9c17779" */
 };
 
 /*
