@@ -153,16 +153,40 @@ static void fits(struct analysis *a)
 						      needs));
 }
 
+/* "NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1", the settings of c that block a transport; NULL none. */
+static const char *blockers(struct analysis *a, const struct run_result *c, size_t *n)
+{
+	const char *list = NULL;
+
+	*n = 0;
+	for (size_t i = 0; i < c->nnccl_env; i++) {
+		const struct env_setting *e = &c->nccl_env[i];
+
+		if (!nccl_setting_turns_off(e->name, e->value))
+			continue;
+		list = list ? analysis_printf(a, "%s and %s=%s", list, e->name, e->value) :
+		       analysis_printf(a, "%s=%s", e->name, e->value);
+		(*n)++;
+	}
+	return list;
+}
+
 static void nccl_transport(struct analysis *a, const struct run_result *c)
 {
+	const char *over, *check, *set;
+	size_t n;
+
 	if (!c->transport || (strcmp(c->transport, "shm") && strcmp(c->transport, "net-socket")))
 		return;
+	over = !strcmp(c->transport, "shm") ? "shared host memory" : "sockets";
+	set = blockers(a, c, &n);
+	check = set ? analysis_printf(a, "the log sets %s: unset %s, then check the GPUs' topology "
+				      "(nvidia-smi topo -m)", set, n > 1 ? "them" : "it") :
+		"check NCCL_P2P_DISABLE, the GPUs' topology (nvidia-smi topo -m) and, on one host, "
+		"NCCL_SHM/NCCL_SOCKET settings";
 	add(a, "fix-nccl-transport",
-	    analysis_printf(a, "NCCL moved the data over %s instead of GPU peer-to-peer: check "
-			    "NCCL_P2P_DISABLE, the GPUs' topology (nvidia-smi topo -m) and, on "
-			    "one host, NCCL_SHM/NCCL_SOCKET settings; exposed transfer (not waiting for "
-			    "a peer) costs %.1f ms per step",
-			    !strcmp(c->transport, "shm") ? "shared host memory" : "sockets",
+	    analysis_printf(a, "NCCL moved the data over %s instead of GPU peer-to-peer: %s; exposed "
+			    "transfer (not waiting for a peer) costs %.1f ms per step", over, check,
 			    c->ngpu ? c->gpu[c->slowest].step_s.exposed_comm_transfer * 1e3 : NAN));
 }
 

@@ -330,6 +330,16 @@ static const char *own(struct analysis *a, const char *s)
 	return s ? arena_strdup(&a->arena, s) : NULL;
 }
 
+/* The NCCL_* settings the run's log echoes, copied: the advice names them (advice.c). */
+static void take_nccl_env(struct analysis *a, const struct run *r, struct run_result *rr)
+{
+	rr->nnccl_env = r->nnccl_env;
+	rr->nccl_env = arena_alloc(&a->arena, (r->nnccl_env ? r->nnccl_env : 1) * sizeof(*rr->nccl_env));
+	for (size_t i = 0; i < r->nnccl_env; i++)
+		rr->nccl_env[i] = (struct env_setting){ own(a, r->nccl_env[i].name),
+							own(a, r->nccl_env[i].value) };
+}
+
 /* Copies what a run's result takes from the model: its files, the monitor's samples, names. */
 static void detach_run(struct analysis *a, const struct run *r, struct run_result *rr)
 {
@@ -387,6 +397,7 @@ struct analysis *analysis_run(const struct trial *t)
 	findings_from_diags(a, &t->diags);
 	for (size_t i = 0; i < t->nruns; i++) {
 		analysis_run_one(a, t, &t->runs[i], &a->runs[i]);
+		take_nccl_env(a, &t->runs[i], &a->runs[i]);
 		check_precision(a, &t->runs[i], &a->runs[i]);
 		check_run(a, &t->runs[i], &a->runs[i]);
 	}

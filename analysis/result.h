@@ -123,6 +123,12 @@ struct imbalance {
 	const char *reason;		/* a sentence with the numbers; NULL when not flagged */
 };
 
+/* An NCCL_* variable a run's NCCL log echoes ("NCCL_P2P_DISABLE", "1"). */
+struct env_setting {
+	const char *name;
+	const char *value;
+};
+
 struct run_result {
 	const char *name;
 	int32_t gpus;			/* GPUs the run used */
@@ -176,6 +182,10 @@ struct run_result {
 	double nsys_comm_s;		/* kernel time of communication kernels */
 	double nsys_memory_s;		/* memcpy/memset time */
 	const char *nsys_step_range;	/* the NVTX range taken for the steps; NULL none */
+	/* issue 12: NCCL as the run's logs set it up */
+	struct env_setting *nccl_env;	/* NCCL_* settings the log echoes, in order first seen; arena */
+	size_t nnccl_env;
+	int32_t nccl_tests_gpus;	/* rank count of the nccl-tests tables taken for bandwidth; -1 none */
 };
 
 enum confound_what {

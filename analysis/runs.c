@@ -975,6 +975,7 @@ static void run_bw(struct run_result *rr, const struct trial *trial, const struc
 	size_t n = 0, cap = 0, m = 0;
 	int32_t ranks = nccl_tests_ranks(r, rr->gpus);
 
+	rr->nccl_tests_gpus = ranks;
 	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
 		struct steady_range steps = steady_range(&rr->gpu[g]);
 
@@ -1249,6 +1250,20 @@ static void log_timing_finding(struct analysis *a, const struct run_result *rr, 
 			 (long long)rr->steps_total, (long long)rr->steps_warmup, mem);
 }
 
+/*
+ * A run made of PyTorch memory timelines alone: memory by category per GPU,
+ * and no step number at all, said in a finding (a timeline holds no steps).
+ */
+static void timeline_only_finding(struct analysis *a, const struct run_result *rr,
+				  const struct run *r)
+{
+	if (!r->nmemtl || rr->time_source || rr->steps_total > 0 || r->status != RUN_UNKNOWN)
+		return;
+	analysis_finding(a, DIAG_INFO, "timeline-only", NULL,
+			 "run '%s' has PyTorch memory timelines but no steps: its memory by category "
+			 "per GPU is shown; step time, throughput and speedup are n/a, since a memory "
+			 "timeline holds no steps", r->name);
+}
 
 /* The devices of a run's memory timelines, each once, in reading order (issue 12). */
 static size_t timeline_devices(const struct run *r, int32_t *idx, size_t max)
@@ -1453,12 +1468,16 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 		summary_steps(rr, r);
 	nsys_tables(rr, r);
 	rr->status = r->status != RUN_UNKNOWN ? r->status :	/* once every source of steps is known */
-		     rr->steps_measured > 0 ? RUN_COMPLETED : RUN_INCOMPLETE;
+		     rr->steps_measured > 0 ? RUN_COMPLETED :
+		     rr->steps_total <= 0 && r->nmemtl && !r->nranks ? RUN_UNKNOWN :	/* memory only */
+		     RUN_INCOMPLETE;
 	rr->tokens_per_s = rr->seq_len > 0 ? rr->samples_per_s * (double)rr->seq_len : NAN;
 	rr->examples_processed = rr->global_batch > 0 && rr->steps_measured >= 0 ?
 				 rr->global_batch * rr->steps_measured : -1;
-	if (!r->nranks)
+	if (!r->nranks) {
 		log_timing_finding(a, rr, r);
+		timeline_only_finding(a, rr, r);
+	}
 	for (size_t g = 0; g < n; g++) {
 		free(w[g].number);
 		free(w[g].bounds);

@@ -11,11 +11,21 @@
 #include "ingest/trial.h"
 #include "render/analysis_json.h"
 
-/* True when some run gave something to analyse: steps, or a status from its log. */
+/* True when a GPU of run rr has a PyTorch memory timeline: its memory by category. */
+static bool has_timeline(const struct run_result *rr)
+{
+	for (size_t g = 0; g < rr->ngpu; g++)
+		if (rr->gpu[g].timeline_peak >= 0)
+			return true;
+	return false;
+}
+
+/* True when some run gave something to analyse: steps, a status from its log, or a memory timeline. */
 static bool usable(const struct analysis *a)
 {
 	for (size_t i = 0; i < a->nruns; i++)
-		if (a->runs[i].steps_total > 0 || a->runs[i].status_from_log)
+		if (a->runs[i].steps_total > 0 || a->runs[i].status_from_log ||
+		    has_timeline(&a->runs[i]))
 			return true;
 	return false;
 }

@@ -190,6 +190,9 @@ static const struct code_info table[] = {
 	  "Fix the problems listed first: the rest are usually the same one repeated." },
 
 	/* writing results */
+	{ "timeline-only", I, CODE_ANALYSIS, "run checks (runs without traces)",
+	  "A run whose only input is PyTorch memory timelines (`export_memory_timeline`): its memory by category (parameters, gradients, optimizer state, activations ...) is shown per GPU, but a timeline holds no steps, so step time, throughput and speedup are n/a.",
+	  "Add the profiler's trace of the same steps (`prof.export_chrome_trace`) or the job's training log to the run's directory." },
 	{ "report-write", E, CODE_OUTPUT, "report",
 	  "An output file or directory could not be created or written; the message gives the system's reason.",
 	  "Check that the `-o` directory can be written and that the disk has room." },

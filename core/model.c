@@ -573,3 +573,24 @@ enum question question_from_name(const char *s)
 			return (enum question)i;
 	return Q_UNSET;
 }
+
+/* NCCL_* values that switch a transport off: they explain a slow one. */
+static const struct {
+	const char *name;
+	const char *value;	/* the value that disables */
+	const char *what;	/* what it turns off */
+} nccl_disablings[] = {
+	{ "NCCL_P2P_DISABLE", "1", "peer-to-peer access between GPUs" },
+	{ "NCCL_P2P_LEVEL", "LOC", "peer-to-peer access between GPUs" },
+	{ "NCCL_P2P_LEVEL", "0", "peer-to-peer access between GPUs" },	/* the old numeric LOC */
+	{ "NCCL_SHM_DISABLE", "1", "the shared host memory transport" },
+};
+
+const char *nccl_setting_turns_off(const char *name, const char *value)
+{
+	for (size_t i = 0; i < sizeof(nccl_disablings) / sizeof(nccl_disablings[0]); i++)
+		if (name && value && !strcmp(name, nccl_disablings[i].name) &&
+		    !strcmp(value, nccl_disablings[i].value))
+			return nccl_disablings[i].what;
+	return NULL;
+}

@@ -145,6 +145,13 @@ struct nccl_setting {
 	struct srcpos src;	/* where it was first echoed */
 };
 
+/*
+ * What an NCCL_* setting turns off ("peer-to-peer access between GPUs" for
+ * NCCL_P2P_DISABLE=1, also NCCL_P2P_LEVEL=LOC or 0, NCCL_SHM_DISABLE=1);
+ * NULL when name=value turns off no transport.
+ */
+const char *nccl_setting_turns_off(const char *name, const char *value);
+
 /* What a run says about itself: once from its manifest, once from its logs. */
 struct run_facts {
 	struct fact_i64 gpus;
@@ -273,6 +280,7 @@ struct env_info {
 	struct fact_str rocm_build;	/* "ROCM used to build PyTorch": "6.2.41133-dd7f95766" */
 	struct fact_str hip_runtime;	/* "HIP runtime version": "6.2.41133" */
 	struct fact_str miopen;		/* "MIOpen runtime version": "3.2.0" */
+	struct fact_str rocm_version;	/* vLLM's "ROCM Version" (hipcc's HIP version): "6.3.42133-1b9c17779" */
 };
 
 /*
@@ -359,6 +367,8 @@ struct run {
 	struct fact_f64 train_steps_per_s;	/* the trainer's own steps/s over the run (HF) */
 	int64_t log_reserved_peak;	/* largest reserved figure a training log printed, bytes; 0 none */
 	int64_t log_allocated_peak;	/* largest allocated (or unnamed) figure, bytes; 0 none */
+	struct fact_f64 log_tflops;	/* torchtitan's tflops per GPU: median of the steady per-iteration lines */
+	struct fact_f64 log_mfu;	/* torchtitan's mfu, percent: median of the steady per-iteration lines */
 	/* --- PyTorch memory timelines (ingest/memtimeline.c, issue 12) --- */
 	struct mem_timeline *memtl;		/* one per file, in reading order */
 	size_t nmemtl, cap_memtl;

@@ -22,7 +22,7 @@ static const char *const pattern_src[P_COUNT] = {
 	[P_KEY] = "^\\s*(PyTorch version|CUDA used to build PyTorch|CUDA runtime version|"
 		  "GPU models and configuration|Nvidia driver version|cuDNN version|"
 		  "vLLM Version|ROCM used to build PyTorch|HIP runtime version|"
-		  "MIOpen runtime version)\\s*:[ \\t]*(.*?)\\s*$",
+		  "MIOpen runtime version|ROCM Version)\\s*:[ \\t]*(.*?)\\s*$",
 	[P_GPU_ITEM] = "^\\s*GPU (\\d+): (.+?)\\s*$",
 	[P_CUDNN_PATH] = "^\\s*\\S*cudnn\\S*\\s*$",
 	[P_CUDNN_VERSION] = "libcudnn(?:_\\w+)?\\.so\\.(\\d+(?:\\.\\d+)*)\\s*$",
@@ -196,6 +196,7 @@ static const struct plain_key {
 	{ "ROCM used", offsetof(struct env_info, rocm_build) },
 	{ "HIP runtime", offsetof(struct env_info, hip_runtime) },
 	{ "MIOpen runtime", offsetof(struct env_info, miopen) },
+	{ "ROCM Version", offsetof(struct env_info, rocm_version) },	/* vLLM's */
 };
 
 static bool plain_key(struct cenv *c, const char *k, const char *v, size_t vn, int64_t lineno)
@@ -473,6 +474,7 @@ static void publish(struct cenv *c)
 	info_str(a, o, "rocm_build", e->rocm_build.v);
 	info_str(a, o, "hip_runtime", e->hip_runtime.v);
 	info_str(a, o, "miopen", e->miopen.v);
+	info_str(a, o, "rocm_version", e->rocm_version.v);
 	arr = info_arr(a, o, "arch_warnings");
 	for (size_t i = 0; i < e->narch_warnings; i++)
 		info_warning(a, arr, NULL, &e->arch_warnings[i]);
@@ -503,6 +505,7 @@ static void commit(struct cenv *c)
 	commit_fact(t, &r->rocm_build, &e->rocm_build);
 	commit_fact(t, &r->hip_runtime, &e->hip_runtime);
 	commit_fact(t, &r->miopen, &e->miopen);
+	commit_fact(t, &r->rocm_version, &e->rocm_version);
 	if (!r->ngpus && e->ngpus) {
 		r->gpus = copy_to_arena(&t->arena, e->gpus, e->ngpus, sizeof(*e->gpus));
 		r->ngpus = e->ngpus;

@@ -11,7 +11,8 @@
  *           "gpus": [names], "arch_warning": {"gpu", "capability",
  *           "supported": [...]} or null, "no_kernel_image", "libraries": {name: version},
  *           "cudnn_candidates": [...], "cuda_archs", "arch_warnings": [...],
- *           "torch_full", "arch_list", "rocm_build", "hip_runtime", "miopen"}
+ *           "torch_full", "arch_list", "rocm_build", "hip_runtime", "miopen",
+ *           "rocm_version"}
  * where a value the file does not hold is null. "torch" is the version
  * without its local part, "torch_full" as printed ("2.6.0+cu126");
  * "torch_cuda" is "CUDA used to build PyTorch", else the "+cu126" suffix
@@ -19,7 +20,8 @@
  * setting in any log ("8.0 9.0+PTX"), "arch_list" a printed
  * torch.cuda.get_arch_list() ("sm_50 sm_90"); the ROCm three are the
  * report's "ROCM used to build PyTorch", "HIP runtime version" and
- * "MIOpen runtime version".
+ * "MIOpen runtime version"; "rocm_version" vLLM's "ROCM Version" (the
+ * installed ROCm's HIP version, as hipcc prints it).
  */
 #ifndef INGEST_COLLECT_ENV_H
 #define INGEST_COLLECT_ENV_H

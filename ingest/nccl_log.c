@@ -65,18 +65,6 @@ static const struct nvlink_gen {
 
 #define MAX_NVLINKS 18	/* links one GPU has at most */
 
-/* NCCL_* values that switch a transport off: they explain a slow one. */
-static const struct disabling {
-	const char *name;
-	const char *value;	/* the value that disables */
-	const char *what;	/* what it turns off */
-} disablings[] = {
-	{ "NCCL_P2P_DISABLE", "1", "peer-to-peer access between GPUs" },
-	{ "NCCL_P2P_LEVEL", "LOC", "peer-to-peer access between GPUs" },
-	{ "NCCL_P2P_LEVEL", "0", "peer-to-peer access between GPUs" },	/* the old numeric LOC */
-	{ "NCCL_SHM_DISABLE", "1", "the shared host memory transport" },
-};
-
 /* ncclDataType_t in NCCL's own order (nccl.h): the number a COLL line's datatype prints. */
 static const enum dtype nccl_dtypes[] = {
 	DT_INT8, DT_UINT8, DT_INT32, DT_UINT32, DT_INT64, DT_UINT64,
@@ -266,14 +254,11 @@ static void set_version(struct nccl_log *s, const char *v, const char *build)
 
 static void warn_disabling(struct nccl_log *s, const struct nccl_setting *e)
 {
-	for (size_t i = 0; i < sizeof(disablings) / sizeof(disablings[0]); i++) {
-		const struct disabling *d = &disablings[i];
+	const char *what = nccl_setting_turns_off(e->name, e->value);
 
-		if (strcmp(e->name, d->name) || !e->value || strcmp(e->value, d->value))
-			continue;
+	if (what)
 		diag_add(s->ctx->diags, DIAG_INFO, "nccl-env-disabled", &e->src,
-			 "\"%s=%s\" set by the environment turns off %s", e->name, e->value, d->what);
-	}
+			 "\"%s=%s\" set by the environment turns off %s", e->name, e->value, what);
 }
 
 static void on_version(struct nccl_log *s, const char *p, const PCRE2_SIZE *ov)

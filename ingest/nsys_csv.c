@@ -8,13 +8,13 @@
 
 #include "core/kname.h"
 #include "core/xalloc.h"
+#include "ingest/nsys_sum.h"
 
 #define MAX_FIELDS 32
 
-/* Columns of the reports, whatever their header says. */
+/* Columns of the timeline report, whatever their header says. */
 enum col {
-	C_NONE, C_START, C_DUR, C_CORR, C_DEVICE, C_STREAM, C_NAME, C_OPERATION,
-	C_BYTES, C_TOTAL, C_COUNT, C_PCT, C_NCOLS
+	C_NONE, C_START, C_DUR, C_CORR, C_DEVICE, C_STREAM, C_NAME, C_BYTES, C_NCOLS
 };
 
 /* Header text -> column, and the factor to ns or bytes of its values. */
@@ -27,11 +27,8 @@ static const struct {
 	{ "Duration (ns)", C_DUR, 1 }, { "Duration", C_DUR, 1 }, { "Duration (us)", C_DUR, 1e3 },
 	{ "CorrId", C_CORR, 1 }, { "CorrID", C_CORR, 1 }, { "Correlation ID", C_CORR, 1 },
 	{ "Device", C_DEVICE, 1 }, { "Strm", C_STREAM, 1 }, { "Stream", C_STREAM, 1 },
-	{ "Name", C_NAME, 1 }, { "Operation", C_OPERATION, 1 },
+	{ "Name", C_NAME, 1 },
 	{ "Bytes (MB)", C_BYTES, 1e6 }, { "Size (MB)", C_BYTES, 1e6 }, { "Bytes", C_BYTES, 1 },
-	{ "Total Time (ns)", C_TOTAL, 1 }, { "Total Time", C_TOTAL, 1 },
-	{ "Instances", C_COUNT, 1 }, { "Count", C_COUNT, 1 }, { "Operations", C_COUNT, 1 },
-	{ "Calls", C_COUNT, 1 }, { "Time (%)", C_PCT, 1 }, { "Time(%)", C_PCT, 1 },
 };
 
 enum table { T_NONE, T_TRACE, T_SUMMARY };
@@ -49,9 +46,14 @@ struct nc {
 	struct csv_parser csv;
 	struct fields f;
 	enum table table;	/* the table being read; T_NONE between tables */
-	int pos[C_NCOLS];	/* field index of each column in the table; -1 absent */
+	int pos[C_NCOLS];	/* timeline: field index of each column; -1 absent */
 	double scale[C_NCOLS];
 	int nfields;		/* fields of the header */
+	const char *report;	/* announced by the last `Processing [...]` line; NULL none */
+	enum nsys_kind kind;	/* summary: the report's kind */
+	enum nsys_col scol[MAX_FIELDS];	/* summary: column of each field */
+	double sscale[MAX_FIELDS];	/* summary: factor of each field to ns or bytes */
+	struct nsys_sum sum;	/* summary rows of the file, for the run */
 	struct gpu_event *ev;
 	size_t nev, cap_ev;
 	int64_t count[3];	/* kernel, memcpy, memset */
@@ -98,9 +100,40 @@ static void split(struct nc *n, const char *line, size_t len)
 	csv_fini(&n->csv, on_field, on_record, &n->f);
 }
 
+static bool has_count(const struct nc *n)
+{
+	for (int i = 0; i < n->f.n; i++)
+		if (n->scol[i] == NSYS_COUNT)
+			return true;
+	return false;
+}
+
+/* A summary report's header (nsys_sum's column labels); false when the fields are none. */
+static bool summary_header(struct nc *n)
+{
+	bool by_operation = false, instances = false;
+
+	for (int i = 0; i < n->f.n; i++) {
+		const char *s = field(n, i);
+
+		nsys_header_cell(s, s + strlen(s), &n->scol[i], &n->sscale[i]);
+		by_operation |= n->scol[i] == NSYS_NAME && strstr(s, "Operation");
+		instances |= n->scol[i] == NSYS_COUNT && strstr(s, "Instances");
+	}
+	n->kind = nsys_kind_of_columns(n->scol, n->f.n, by_operation, instances);
+	if (n->kind == NSYS_NONE || !has_count(n))	/* every report counts; a stray CSV need not */
+		return false;
+	if (n->report)
+		n->kind = nsys_kind_of_report(n->report);
+	n->sum.tables++;
+	return true;
+}
+
 /* A report's header row starts a table; anything else leaves it at T_NONE. */
 static enum table header(struct nc *n)
 {
+	if (n->f.too_many)
+		return T_NONE;
 	for (int c = 0; c < C_NCOLS; c++)
 		n->pos[c] = -1;
 	for (int i = 0; i < n->f.n; i++) {
@@ -114,23 +147,25 @@ static enum table header(struct nc *n)
 	n->nfields = n->f.n;
 	if (n->pos[C_START] >= 0 && n->pos[C_DUR] >= 0 && n->pos[C_NAME] >= 0)
 		return T_TRACE;
-	if (n->pos[C_PCT] >= 0 && n->pos[C_TOTAL] >= 0 &&
-	    (n->pos[C_NAME] >= 0 || n->pos[C_OPERATION] >= 0))
-		return T_SUMMARY;
-	return T_NONE;
+	return summary_header(n) ? T_SUMMARY : T_NONE;
 }
 
-/* A number of the report times its column's scale; NAN when there is none. */
-static double number(const struct nc *n, enum col c)
+/* The number a field holds times scale; NAN when there is none. */
+static double scaled(const char *s, double scale)
 {
-	const char *s = col(n, c);
 	char *end;
 	double v;
 
 	if (!s || !*s)
 		return NAN;
 	v = strtod(s, &end);
-	return *end || !isfinite(v) ? NAN : v * n->scale[c];
+	return *end || !isfinite(v) ? NAN : v * scale;
+}
+
+/* A number of the timeline times its column's scale; NAN when there is none. */
+static double number(const struct nc *n, enum col c)
+{
+	return scaled(col(n, c), n->scale[c]);
 }
 
 static int64_t as_i64(double v)
@@ -188,14 +223,38 @@ static void trace_row(struct nc *n)
 		n->last = g->end;
 }
 
+/* A summary row's values by nsys_sum column, and its name; NULL when it has none. */
+static const char *summary_values(const struct nc *n, double v[NSYS_NCOLS])
+{
+	const char *name = NULL;
+
+	for (int c = 0; c < NSYS_NCOLS; c++)
+		v[c] = NAN;
+	for (int i = 0; i < n->f.n; i++) {
+		if (n->scol[i] == NSYS_NAME)
+			name = field(n, i);
+		else if (n->scol[i] < NSYS_NAME)
+			v[n->scol[i]] = scaled(field(n, i), n->sscale[i]);
+	}
+	return name && *name ? name : NULL;
+}
+
+/* A row of a summary: into the run's sums, and listed in ctx->info when it has a time. */
 static void summary_row(struct nc *n)
 {
 	struct ingest_ctx *c = n->ctx;
-	const char *name = n->pos[C_NAME] >= 0 ? col(n, C_NAME) : col(n, C_OPERATION);
-	double total = number(n, C_TOTAL);
-	int64_t count = as_i64(number(n, C_COUNT));
+	double v[NSYS_NCOLS];
+	const char *name = summary_values(n, v);
+	double total = v[NSYS_TOTAL];
+	int64_t count = as_i64(v[NSYS_COUNT]);
 	struct info *o;
 
+	if (!name)
+		return;
+	nsys_sum_add(&n->sum, c, n->kind, name, strlen(name), v);
+	c->src->events++;
+	if (isnan(total))
+		return;
 	if (!n->summary)
 		n->summary = info_arr(c->arena, c->info, "summary");
 	o = info_obj(c->arena, n->summary, NULL);
@@ -205,20 +264,25 @@ static void summary_row(struct nc *n)
 		info_int(c->arena, o, "instances", count);
 	else
 		info_null(c->arena, o, "instances");
-	c->src->events++;
 }
 
 /* A row of the table: as many fields as its header and a number where one is due. */
 static bool fits(const struct nc *n)
 {
-	enum col key = n->table == T_TRACE ? C_START : C_TOTAL;
+	double v[NSYS_NCOLS];
 
-	return n->f.n == n->nfields && !n->f.too_many && !isnan(number(n, key));
+	if (n->f.n != n->nfields || n->f.too_many)
+		return false;
+	if (n->table == T_TRACE)
+		return !isnan(number(n, C_START));
+	summary_values(n, v);
+	return !isnan(v[NSYS_TOTAL]) || !isnan(v[NSYS_BYTES]);
 }
 
 static int nc_line(void *st, const char *line, size_t len, int64_t lineno)
 {
 	struct nc *n = st;
+	const char *r;
 
 	(void)lineno;
 	split(n, line, len);
@@ -231,6 +295,10 @@ static int nc_line(void *st, const char *line, size_t len, int64_t lineno)
 	}
 	n->table = header(n);
 	n->found |= n->table != T_NONE;
+	if (n->table != T_NONE)
+		n->report = NULL;
+	else if ((r = nsys_title(n->ctx, line, len)))
+		n->report = r;
 	return 0;
 }
 
@@ -263,6 +331,7 @@ static int nc_finish(void *st)
 {
 	struct nc *n = st;
 
+	nsys_sum_finish(&n->sum, n->ctx);
 	if (!n->nev)
 		return 0;
 	gpu_events_sort(n->ev, n->nev);
@@ -299,6 +368,7 @@ static void nc_free(void *st)
 	csv_free(&n->csv);
 	buf_release(&n->f.text);
 	free(n->ev);
+	nsys_sum_release(&n->sum);
 	free(n);
 }
 

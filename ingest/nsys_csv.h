@@ -8,11 +8,16 @@
  *   cuda_gpu_trace (gputrace)          a timeline: GPU events into one rank
  *                                      per device (times relative to the
  *                                      session, as the report gives them)
- *   cuda_gpu_kern_sum (gpukernsum),    summaries: ctx->info `summary`,
- *   cuda_gpu_mem_time_sum (gpumemtimesum)  [{name, total_s, instances}]
+ *   cuda_gpu_kern_sum (gpukernsum),    summaries, through ingest/nsys_sum.c:
+ *   cuda_gpu_mem_time_sum, _size_sum,  the run's nsys_* rows as the console
+ *   nvtx_sum, cuda_api_sum, osrt_sum   tables give them; rows with a time
+ *                                      also in ctx->info `summary`
+ *                                      [{name, total_s, instances}]
  *
- * Both naming eras of the columns are read ("Strm"/"Stream",
- * "Instances"/"Count"/"Operations", "Time (%)"/"Time(%)", ...).
+ * A summary's report is the one the `Processing [.../<report>.py]` line
+ * before it names, else the one its columns fit. Both naming eras of the
+ * columns are read ("Strm"/"Stream", "Instances"/"Count"/"Operations",
+ * "Time (%)"/"Time(%)", ...).
  */
 #ifndef INGEST_NSYS_CSV_H
 #define INGEST_NSYS_CSV_H

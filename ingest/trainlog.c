@@ -27,7 +27,7 @@ static const char *const framework_names[FW_COUNT] = {
 enum field {
 	/* a step record */
 	F_STEP, F_STEP_TIME, F_STEP_TIME_MS, F_LOSS, F_SAMPLES_PER_S, F_TOKENS_PER_S,
-	F_MEMORY_GIB, F_IT_PER_S, F_S_PER_IT, F_EPOCH, F_BATCH, F_BATCHES,
+	F_MEMORY_GIB, F_IT_PER_S, F_S_PER_IT, F_EPOCH, F_BATCH, F_BATCHES, F_TFLOPS, F_MFU,
 	/* memory peaks: reserved or allocated, in GiB or MiB (a step record's or not) */
 	F_RESERVED_GIB, F_ALLOCATED_GIB, F_RESERVED_MIB, F_ALLOCATED_MIB,
 	/* facts about the run */
@@ -38,7 +38,7 @@ enum field {
 	F_OOM_RESERVED, F_OOM_UNALLOCATED,
 	NFIELD
 };
-#define F_LAST_STEP_FIELD F_BATCHES
+#define F_LAST_STEP_FIELD F_MFU
 
 enum ftype { T_NUM, T_SIZE, T_TEXT };
 
@@ -53,6 +53,7 @@ static const struct {
 	[F_MEMORY_GIB] = { "memory_gib", T_NUM }, [F_IT_PER_S] = { "it_per_s", T_NUM },
 	[F_S_PER_IT] = { "s_per_it", T_NUM }, [F_EPOCH] = { "epoch", T_NUM },
 	[F_BATCH] = { "batch", T_NUM }, [F_BATCHES] = { "batches", T_NUM },
+	[F_TFLOPS] = { "tflops", T_NUM }, [F_MFU] = { "mfu", T_NUM },
 	[F_GLOBAL_BATCH] = { "global_batch", T_NUM }, [F_MICRO_BATCH] = { "micro_batch", T_NUM },
 	[F_GRAD_ACCUM] = { "grad_accum", T_NUM }, [F_PRECISION] = { "precision", T_TEXT },
 	[F_TOTAL_STEPS] = { "total_steps", T_NUM }, [F_WORLD_SIZE] = { "world_size", T_NUM },
@@ -124,6 +125,18 @@ static const struct row rows[] = {
 	{ FW_NONE, K_OOM, "out of memory", NULL,
 	  "(?:\\bRuntimeError|OutOfMemoryError): CUDA out of memory|CUDA error: out of memory" },
 
+	/*
+	 * A bare tqdm bar, as the Hugging Face Trainer's and many scripts' loops draw
+	 * it (no description before it, else it is a shard loader's or a dataset
+	 * map's); a launcher's or a paste's prefix may stand before it, a log dict
+	 * after it.
+	 */
+	{ FW_NONE, K_PROGRESS, "%|", NULL,
+	  "^(?:\\[\\d+\\] ?|\\[rank\\d+\\]: ?|\\d+: )?\\s*\\d{1,3}%\\|[^|]{0,200}\\|"
+	  "\\s*(?<batch>\\d+)/(?<batches>\\d+)\\s*"
+	  "\\[[^\\],]{0,60},\\s*(?:(?<it_per_s>" NUM ")it/s|(?<s_per_it>" NUM ")s/it)"
+	  OPT("\\{'loss': (?:tensor\\()?(?<loss>" NUM ")") },
+
 	/* Hugging Face Trainer */
 	{ FW_HF, K_HEADER, "Running training", NULL, "\\*{5} Running training \\*{5}" },
 	{ FW_HF, K_STEP, "{'loss': ", NULL,
@@ -178,7 +191,9 @@ static const struct row rows[] = {
 	{ FW_TORCHTITAN, K_STEP | K_LOCAL_TPS, "step:", NULL,
 	  "\\bstep:\\s*(?<step>\\d+)\\s+loss:\\s*(?<loss>" NUM ")"
 	  OPT("\\bmemory:\\s*(?<reserved_gib>" NUM ")\\s*GiB")	/* max reserved */
-	  OPT("\\btps:\\s*(?<tokens_per_s>" NUM ")") },
+	  OPT("\\btps:\\s*(?<tokens_per_s>" NUM ")")
+	  OPT("\\btflops:\\s*(?<tflops>" NUM ")")
+	  OPT("\\bmfu:\\s*(?<mfu>" NUM ")%") },
 	{ FW_TORCHTITAN, K_DONE, "Training completed", NULL, "\\bINFO - Training completed\\b" },
 	{ FW_NONE, 0, "mixed_precision_param", NULL,
 	  "\\bmixed_precision_param\\s*=\\s*['\"](?<precision>\\w+)['\"]" },
@@ -466,6 +481,12 @@ struct trainlog {
 	size_t nrates, cap_rates;
 	double *tokens;		/* tokens/s of this file's records */
 	size_t ntokens, cap_tokens;
+	double *tflops;		/* tflops of this file's records (torchtitan) */
+	size_t ntflops, cap_tflops;
+	double *mfu;		/* mfu of this file's records, percent */
+	size_t nmfu, cap_mfu;
+	int64_t tflops_line;	/* the first record with tflops or mfu; 0 none */
+	double bar_total;	/* the total of the first bar without an epoch; 0 none */
 	int64_t reserved_peak;	/* the largest reserved figure printed, bytes; 0 none */
 	int64_t allocated_peak;	/* the largest allocated (or unnamed) one; 0 none */
 	double summary_tokens;	/* train_tokens_per_second; < 0 none */
@@ -688,18 +709,42 @@ static bool worth_recording(const struct row *r, const struct hit *h)
 	return true;
 }
 
+/*
+ * Whether a bar without an epoch counts the training loop's steps: the first
+ * such bar sets the total; one of another total (an evaluation loop's) does not.
+ */
+static bool training_bar(struct trainlog *st, double total)
+{
+	if (!st->bar_total)
+		st->bar_total = total;
+	return st->bar_total == total;
+}
+
 /* The step number of a progress bar; -1 when the bar did not move on. */
 static int64_t progress_step(struct trainlog *st, const struct hit *h)
 {
 	double pos;
 
-	if (!h->has[F_EPOCH] || !h->has[F_BATCH] || !h->has[F_BATCHES])
+	if (!h->has[F_BATCH] || !h->has[F_BATCHES])
 		return -1;
-	pos = h->v[F_EPOCH] * h->v[F_BATCHES] + h->v[F_BATCH];
+	if (!h->has[F_EPOCH] && !training_bar(st, h->v[F_BATCHES]))
+		return -1;
+	pos = (h->has[F_EPOCH] ? h->v[F_EPOCH] * h->v[F_BATCHES] : 0) + h->v[F_BATCH];
 	if (pos <= st->progress || h->v[F_BATCH] < 1 || pos > 9e15)
 		return -1;
 	st->progress = pos;
 	return (int64_t)pos;
+}
+
+/* torchtitan's per-GPU tflops and mfu (percent) of a step record. */
+static void add_model_flops(struct trainlog *st, const struct hit *h)
+{
+	if (positive(h, F_TFLOPS) >= 0)
+		push(&st->tflops, &st->ntflops, &st->cap_tflops, h->v[F_TFLOPS]);
+	if (positive(h, F_MFU) >= 0)
+		push(&st->mfu, &st->nmfu, &st->cap_mfu, h->v[F_MFU]);
+	if ((h->has[F_TFLOPS] || h->has[F_MFU]) && !st->tflops_line)
+		st->tflops_line = st->lineno;
 }
 
 static void add_record(struct trainlog *st, const struct row *r, const struct hit *h)
@@ -734,6 +779,7 @@ static void add_record(struct trainlog *st, const struct row *r, const struct hi
 		push(&st->rates, &st->nrates, &st->cap_rates, l->samples_per_s);
 	if (l->tokens_per_s >= 0)
 		push(&st->tokens, &st->ntokens, &st->cap_tokens, l->tokens_per_s);
+	add_model_flops(st, h);
 	if (total > 0 && step >= total && !st->done_line)
 		st->done_line = st->lineno;
 }
@@ -1017,6 +1063,24 @@ static void describe_throughput(struct trainlog *st, struct info *o)
 		   st->allocated_peak ? st->allocated_peak : -1);
 }
 
+/*
+ * torchtitan's tflops and mfu: the steady median of the file's records, as
+ * facts of the run (at the first line that printed them) and in `train`.
+ */
+static void model_flops(struct trainlog *st, struct info *o)
+{
+	struct srcpos pos = SRCPOS_LINE(st->ctx->path, st->tflops_line);
+	double tflops = steady_median(st->tflops, st->ntflops);
+	double mfu = steady_median(st->mfu, st->nmfu);
+
+	if (!isnan(tflops))
+		fact_set_f64(&st->ctx->run->log_tflops, tflops, &pos);
+	if (!isnan(mfu))
+		fact_set_f64(&st->ctx->run->log_mfu, mfu, &pos);
+	info_num(st->ctx->arena, o, "tflops", tflops);
+	info_num(st->ctx->arena, o, "mfu", mfu);
+}
+
 static void describe(struct trainlog *st)
 {
 	struct arena *a = st->ctx->arena;
@@ -1033,6 +1097,7 @@ static void describe(struct trainlog *st)
 	describe_oom(st, o);
 	info_num(a, o, "train_runtime_s", st->runtime >= 0 ? st->runtime : NAN);
 	describe_throughput(st, o);
+	model_flops(st, o);
 }
 
 static int tl_finish(void *p)
@@ -1061,6 +1126,8 @@ static void tl_free(void *p)
 	free(st->times);
 	free(st->rates);
 	free(st->tokens);
+	free(st->tflops);
+	free(st->mfu);
 	free(st);
 }
 

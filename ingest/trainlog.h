@@ -10,7 +10,8 @@
  * each framework's unit: Megatron's MB are MiB, DeepSpeed's GB are GiB), and
  * the file's "train" object for inspect (samples_per_s, tokens_per_s: the
  * median of the steady per-iteration lines, else the summary's;
- * throughput_source; peak_memory_bytes).
+ * throughput_source; peak_memory_bytes; torchtitan's tflops and mfu, the
+ * median of the steady lines, also the run's log_tflops and log_mfu).
  *
  * Users' own formats come from a patterns file (trainlog_load_patterns),
  * tried before the built-in profiles. The patterns are process-wide state.
@@ -45,14 +46,14 @@ extern const struct reader trainlog_reader;
  * first non-blank character is '#' are skipped. A pattern names what it
  * captures with named groups:
  *   step, step_time (seconds), step_time_ms, loss, samples_per_s,
- *   tokens_per_s, memory_gib, global_batch, micro_batch, grad_accum,
- *   reserved_gib, allocated_gib, reserved_mib, allocated_mib (memory peaks,
+ *   tokens_per_s, memory_gib, tflops, mfu (percent), global_batch,
+ *   micro_batch, grad_accum, reserved_gib, allocated_gib, reserved_mib, allocated_mib (memory peaks,
  *   kept from any line; the largest reserved figure is the file's peak),
  *   precision (text such as "bf16", "torch.float16", "16-mixed"),
  *   total_steps, world_size.
  * A line matching a pattern that captures any of step, step_time,
- * step_time_ms, loss, samples_per_s, tokens_per_s or memory_gib is a step
- * record; the other groups are facts about the run.
+ * step_time_ms, loss, samples_per_s, tokens_per_s, memory_gib, tflops or
+ * mfu is a step record; the other groups are facts about the run.
  *
  * Every bad line is reported to d as `file:line: bad pattern: <pcre2
  * message> at offset N` (or `no named group ...` when it captures nothing

@@ -629,6 +629,44 @@ static const struct array run_coll = {
 static const struct array run_bw = {
 	offsetof(struct run_result, nbw), sizeof(struct bw_point), bw_fields, true };
 
+/* nccl_env: the NCCL_* settings as one object, name -> value, in the order the log echoed them. */
+static void write_nccl_env(struct wctx *w, const void *base)
+{
+	const struct run_result *rr = base;
+
+	yajl_gen_map_open(w->g);
+	for (size_t i = 0; i < rr->nnccl_env; i++) {
+		json_key(w->g, rr->nccl_env[i].name);
+		json_str(w->g, rr->nccl_env[i].value);
+	}
+	yajl_gen_map_close(w->g);
+}
+
+static int read_nccl_env(struct rctx *r, const struct jnode *n, void *base)
+{
+	struct run_result *rr = base;
+	size_t i = 0;
+
+	rr->nnccl_env = 0;
+	if (n && n->type != J_NULL && n->type != J_OBJ)
+		return wrong_type(r, n, "an object");
+	for (const struct jnode *c = n && n->type == J_OBJ ? n->child : NULL; c; c = c->next)
+		i++;
+	rr->nccl_env = arena_alloc(&r->a->arena, (i ? i : 1) * sizeof(*rr->nccl_env));
+	for (const struct jnode *c = n && n->type == J_OBJ ? n->child : NULL; c; c = c->next) {
+		size_t old = path_push(r, c->key, 0);
+
+		if (c->type != J_STR)
+			return wrong_type(r, c, "a string");
+		rr->nccl_env[rr->nnccl_env++] = (struct env_setting){
+			arena_strdup(&r->a->arena, c->key), arena_strdup(&r->a->arena, c->s) };
+		path_pop(r, old);
+	}
+	return 0;
+}
+
+static const struct special nccl_env = { write_nccl_env, read_nccl_env };
+
 static const struct field comm_fields[] = {
 	F(struct run_result, transport, "transport", K_STR_UNKNOWN, NULL),
 	F(struct run_result, link, "link", K_STR_UNKNOWN, NULL),
@@ -639,6 +677,8 @@ static const struct field comm_fields[] = {
 	F(struct run_result, link_busbw_source, "link_busbw_source", K_STR, NULL),
 	F(struct run_result, coll, "collectives", K_ARR, &run_coll),
 	F(struct run_result, bw, "busbw_by_size", K_ARR, &run_bw),
+	SPECIAL("nccl_env", &nccl_env),
+	F(struct run_result, nccl_tests_gpus, "nccl_tests_gpus", K_COUNT, NULL),
 	END
 };
 

@@ -174,14 +174,58 @@ static void samples_round_trip(void **state)
 
 	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
 	trials = round_trip_all("samples/trials/*/", &files) + round_trip_all("tests/data/trials/*/", &files);
-	assert_int_equal(trials, 19);
+	assert_int_equal(trials, 21);
 	/*
 	 * report.pdf, summary.md, report.html and 8 charts (all but replay) for 14 samples; no waterfall for
 	 * pipeline-oom-feasibility (its baseline never ran a step); log-only has steps only,
 	 * megatron-log-only steps and memory, hf-log-only (a whole-job summary) and
-	 * nsys-stats-only (summary tables: no step of any GPU) no chart
+	 * nsys-stats-only and nsys-csv-only (summary tables: no step of any GPU) no chart;
+	 * timeline-only (memory timelines: no step) the memory chart alone
 	 */
-	assert_int_equal(files, 14 * 11 + 10 + 4 + 5 + 3 + 3);
+	assert_int_equal(files, 14 * 11 + 10 + 4 + 5 + 3 + 3 + 3 + 4);
+}
+
+/*
+ * The NCCL_* settings the log echoes (nccl-over-sockets: P2P and SHM disabled)
+ * are in the document as an object and come back in order; the advice names
+ * them; nccl_tests_gpus is null without nccl-tests tables and comes back as set.
+ */
+static void nccl_settings_round_trip(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/nccl-over-sockets"), *b;
+	const struct run_result *x;
+	const char *fix = "";
+	size_t n;
+	char *j;
+
+	(void)state;
+	x = &a->runs[a->cmp.candidate];
+	assert_int_equal(x->nnccl_env, 2);
+	assert_string_equal(x->nccl_env[0].name, "NCCL_P2P_DISABLE");
+	assert_string_equal(x->nccl_env[0].value, "1");
+	assert_string_equal(x->nccl_env[1].name, "NCCL_SHM_DISABLE");
+	assert_int_equal(a->runs[a->cmp.baseline].nnccl_env, 0);
+	assert_int_equal(x->nccl_tests_gpus, -1);
+	for (size_t i = 0; i < a->nrecs; i++)
+		if (!strcmp(a->recs[i].id, "fix-nccl-transport"))
+			fix = a->recs[i].text;
+	assert_non_null(strstr(fix, "the log sets NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1: "
+				     "unset them"));
+	a->runs[a->cmp.candidate].nccl_tests_gpus = 2;
+	j = to_json(a, &n);
+	assert_non_null(strstr(j, "\"nccl_env\": {\n"));
+	assert_non_null(strstr(j, "\"nccl_tests_gpus\": null"));	/* the baseline's */
+	b = from_json(j, n);
+	x = &b->runs[b->cmp.candidate];
+	assert_int_equal(x->nnccl_env, 2);
+	assert_string_equal(x->nccl_env[1].name, "NCCL_SHM_DISABLE");
+	assert_string_equal(x->nccl_env[1].value, "1");
+	assert_int_equal(x->nccl_tests_gpus, 2);
+	assert_int_equal(b->runs[b->cmp.baseline].nnccl_env, 0);
+	assert_int_equal(b->runs[b->cmp.baseline].nccl_tests_gpus, -1);
+	free(j);
+	analysis_free(a);
+	analysis_free(b);
 }
 
 /* What the report draws is in the document: a reader of the JSON alone gets the same numbers. */
@@ -344,6 +388,7 @@ int main(void)
 		cmocka_unit_test(document_carries_what_charts_draw),
 		cmocka_unit_test(hostile_documents_get_one_error),
 		cmocka_unit_test(unknown_keys_are_ignored),
+		cmocka_unit_test(nccl_settings_round_trip),
 		cmocka_unit_test(sniffed_by_content),
 		cmocka_unit_test(damaged_documents_never_crash),
 	};

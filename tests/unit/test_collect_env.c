@@ -352,6 +352,21 @@ static void test_classic(void **state)
 	env_unload(&l);
 }
 
+/* vLLM's sectioned report on ROCm (vllm-project/vllm#19579): its "ROCM Version" line. */
+static void test_vllm_rocm_version(void **state)
+{
+	struct env_loaded l;
+
+	(void)state;
+	env_load(&l, data("vllm-19579-rocm-version.txt"));
+	str_is(l.env, "rocm_version", "6.3.42133-1b9c17779");
+	assert_string_equal(l.r->env.rocm_version.v, "6.3.42133-1b9c17779");
+	assert_int_equal(l.r->env.rocm_version.src.line, 1);
+	is_null(l.env, "rocm_build");	/* not the PyTorch build's ROCm */
+	is_null(l.env, "hip_runtime");
+	env_unload(&l);
+}
+
 /* A ROCm build (pytorch/pytorch#44106): the ROCm, HIP and MIOpen versions, no CUDA. */
 static void test_rocm(void **state)
 {
@@ -667,6 +682,7 @@ int main(void)
 		cmocka_unit_test(test_real_sm120),
 		cmocka_unit_test(test_classic),
 		cmocka_unit_test(test_rocm),
+		cmocka_unit_test(test_vllm_rocm_version),
 		cmocka_unit_test(test_arch_list),
 		cmocka_unit_test(test_no_cuda),
 		cmocka_unit_test(test_old_warning),

@@ -334,6 +334,13 @@ static void test_csv_real_mem_time_sum(void **state)
 	assert_summary(&l, 2, "[CUDA memset]", 0.016075754, 16975);
 	assert_summary(&l, 3, "[CUDA memcpy Device-to-Host]", 0.004058353, 1711);
 	assert_null(summary(&l, 3)->next);
+	/* and the same rows in the run, as the console table's reader gives them */
+	assert_int_equal(l.r->nsys_tables, 1);
+	assert_int_equal(l.r->nnsys_memops, 4);
+	assert_string_equal(l.r->nsys_memops[1].name, "[CUDA memcpy Device-to-Device]");
+	assert_true(l.r->nsys_memops[1].total_ns == 66765576.0);
+	assert_int_equal(l.r->nsys_memops[1].instances, 21920);
+	assert_int_equal(l.r->nsys_memops[1].cls, EVC_MEMORY);
 	assert_null(info_get(l.f.info, "events"));	/* no timeline in it */
 	assert_int_equal(l.t->diags.count, 0);
 	release(&l);

@@ -236,6 +236,62 @@ static void every_chunk_size(void **state)
 	}
 }
 
+/*
+ * The tables of train_log as `nsys stats --format csv` writes them, both
+ * eras, between the same log lines: the run gets the same rows (values in
+ * ns, the CSV reports' unit); a line that is no row ends a table.
+ */
+static const char train_csv[] =
+	"epoch 0 step 10 loss 2.31 time 0.51s\n"
+	"Processing [report1.sqlite] with [/opt/nvidia/nsight-systems/2021.5.2/target-linux-x64/reports/gpukernsum.py]... \n"
+	"\"Time(%)\",\"Total Time (ns)\",\"Instances\",\"Average\",\"Minimum\",\"Maximum\",\"Name\"\n"
+	"\"60.0\",\"600000\",\"10\",\"60000.0\",\"50000\",\"70000\",\"ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_tn\"\n"
+	"\"40.0\",\"400000\",\"4\",\"100000.0\",\"90000\",\"110000\",\"ncclKernel_AllReduce_RING_LL_Sum_bf16(ncclWorkElem)\"\n"
+	"epoch 0 step 11 loss 2.29 time 0.50s\n"
+	"Processing [report2.sqlite] with [/opt/nvidia/nsight-systems/2024.5.1/host-linux-x64/reports/cuda_gpu_mem_time_sum.py]... \n"
+	"\n"
+	"Time (%),Total Time (ns),Count,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Operation\r\n"
+	"100.0,1500000,3,500000.0,400000.0,300000,800000,264575.1,[CUDA memcpy HtoD]\r\n"
+	"\n"
+	"Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Style,Range\n"
+	"90.0,900000000,3,300000000.0,250000000.0,200000000,450000000,132287565.6,PushPop,:train step\n"
+	"10.0,100000000,1,100000000.0,100000000.0,100000000,100000000,0.0,PushPop,:setup\n"
+	"\n"
+	"Processing [report2.sqlite] with [/opt/nvidia/nsight-systems/2024.5.1/host-linux-x64/reports/cuda_gpu_kern_sum.py]... \n"
+	"Time (%),Total Time (ns),Instances,Avg (ns),Med (ns),Min (ns),Max (ns),StdDev (ns),Name\n"
+	"100.0,200000,5,40000.0,40000.0,40000,40000,0.0,ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_tn\n"
+	"epoch 0 step 12 loss 2.27 time 0.50s\n";
+
+/* A CSV table without a count column is no report, even beside real ones. */
+static void csv_stray_table(void **state)
+{
+	static const char text[] = "Total,Name\n5,foo\n";
+	struct loaded x;
+	struct buf b;
+
+	(void)state;
+	buf_init(&b, 0);
+	buf_add(&b, train_csv, sizeof(train_csv) - 1);
+	buf_add(&b, text, sizeof(text) - 1);
+	load_chunks(&x, "train.log", b.data, b.len, 0);
+	assert_train_log(&x);	/* 4 tables, the same rows */
+	unload(&x);
+	buf_release(&b);
+}
+
+static void csv_reports_every_chunk_size(void **state)
+{
+	(void)state;
+	for (size_t chunk = 0; chunk <= 64; chunk++) {
+		struct loaded x;
+
+		load_chunks(&x, "train.log", train_csv, sizeof(train_csv) - 1, chunk);
+		assert_string_equal(format_name(x.f.sniff.format), "nsys-csv");
+		assert_train_log(&x);
+		unload(&x);
+	}
+}
+
 /* Two files of one run add up by name; the median of a name in both is unknown. */
 static void two_files_of_one_run(void **state)
 {
@@ -388,6 +444,8 @@ int main(void)
 		cmocka_unit_test(real_rtx2080ti_console),
 		cmocka_unit_test(tables_in_a_training_log),
 		cmocka_unit_test(every_chunk_size),
+		cmocka_unit_test(csv_reports_every_chunk_size),
+		cmocka_unit_test(csv_stray_table),
 		cmocka_unit_test(two_files_of_one_run),
 		cmocka_unit_test(truncated_tables),
 		cmocka_unit_test(not_tables),

@@ -253,13 +253,23 @@ static void test_real_hf_rank_prefixed(void **state)
 			   "LlamaFactory-8261.txt"))
 		skip_without_shared();
 	assert_string_equal(sval(g.train, "framework"), "hf-trainer");
-	/* "0: {'loss'" twice (rank 1's twins are dropped), "] {'loss'" twice */
-	assert_int_equal(ival(g.train, "steps"), 4);
-	assert_int_equal(g.r->nlog, 4);
+	/*
+	 * "0: {'loss'" twice (rank 1's twins are dropped), "] {'loss'" twice, and the
+	 * tqdm bars at 10, 11, 20 and 24 of 1752 (the second "20/1752" did not move on)
+	 */
+	assert_int_equal(ival(g.train, "steps"), 8);
+	assert_int_equal(g.r->nlog, 8);
 	assert_near(g.r->log[0].loss, 10.5927734375);
 	assert_near(g.r->log[1].loss, 6.9972802049411325);
 	assert_near(g.r->log[2].loss, 3.5534);
-	assert_near(g.r->log[3].loss, 0.0);
+	assert_int_equal(g.r->log[3].step, 10);
+	assert_near(g.r->log[3].step_time_s, 2.83);	/* "2.83s/it" */
+	assert_int_equal(g.r->log[5].step, 20);
+	assert_near(g.r->log[6].loss, 0.0);
+	assert_int_equal(g.r->log[7].step, 24);	/* the bar a watchdog error is glued to */
+	assert_near(g.r->log[7].step_time_s, 2.88);
+	/* 2.83, 2.82, 2.86, 2.88 s/it */
+	assert_near(nval(g.train, "step_time_s_median"), (2.83 + 2.86) / 2);
 	assert_null_member(g.train, "status");	/* no end, no traceback, no planned total */
 	assert_null_member(g.train, "global_batch");
 	unload(&g);
@@ -435,6 +445,36 @@ static void test_megatron(void **state)
 	unload(&g);
 }
 
+/*
+ * Bare tqdm bars (hand-made in the Trainer's layout): it/s and s/it give the
+ * step time; the shard loader's bar (a description before it) and the
+ * evaluation bar (another total) are no steps; "0/250 ?it/s" has no rate.
+ */
+static void test_hf_tqdm(void **state)
+{
+	struct got g;
+
+	(void)state;
+	load_data(&g, "hf-tqdm.log");
+	assert_string_equal(sval(g.train, "framework"), "hf-trainer");
+	assert_int_equal(g.r->nlog, 7);	/* bars 1 to 6 and one log dict */
+	assert_int_equal(g.r->log[0].step, 1);
+	assert_near(g.r->log[0].step_time_s, 1.25);
+	assert_int_equal(g.r->log[1].step, 2);
+	assert_near(g.r->log[1].step_time_s, 1 / 1.36);
+	assert_int_equal(g.r->log[3].step, -1);
+	assert_near(g.r->log[3].loss, 2.4051);
+	assert_int_equal(g.r->log[6].step, 6);
+	assert_near(g.r->log[6].step_time_s, 1 / 1.82);
+	/* 1.25 s and 1/1.36, 1/1.63, 1/1.75, 1/1.81, 1/1.82 s: the middle two */
+	assert_near(nval(g.train, "step_time_s_median"), (1 / 1.75 + 1 / 1.63) / 2);
+	assert_string_equal(sval(g.train, "status"), "completed");
+	assert_null_member(g.train, "tflops");
+	assert_null_member(g.train, "mfu");
+	assert_false(g.r->log_tflops.set);
+	unload(&g);
+}
+
 static void test_torchtitan(void **state)
 {
 	struct got g;
@@ -461,6 +501,12 @@ static void test_torchtitan(void **state)
 	assert_int_equal(g.r->logged.seq_len.v, 2048);
 	assert_near(g.r->log[1].step_time_s, 8 * 2048 / 5856.0);
 	assert_near(nval(g.train, "step_time_s_median"), 8 * 2048 / 5856.0);
+	/* tflops and mfu of steps 200 and 300 (rank 0; the first left out), as facts of the run */
+	assert_near(nval(g.train, "tflops"), (339.16 + 314.71) / 2);
+	assert_near(nval(g.train, "mfu"), (34.29 + 13.99) / 2);
+	assert_near(g.r->log_tflops.v, (339.16 + 314.71) / 2);
+	assert_int_equal(g.r->log_tflops.src.line, 2);
+	assert_near(g.r->log_mfu.v, (34.29 + 13.99) / 2);
 	assert_string_equal(sval(g.train, "status"), "completed");
 	/* the start line: local 8, global 64, accumulation 1, 300 steps */
 	assert_int_equal(ival(g.train, "micro_batch"), 8);
@@ -665,7 +711,9 @@ static void test_truncated(void **state)
 	/* three whole dicts, then "{'loss': 0.95, 'grad_no" without its end */
 	assert_int_equal(ival(g.train, "steps"), 4);
 	assert_near(g.r->log[3].loss, 0.95);
-	assert_null_member(g.train, "status");
+	/* the first dict stands behind the bar at step 10, short of the 1,196 planned */
+	assert_int_equal(g.r->log[0].step, 10);
+	assert_string_equal(sval(g.train, "status"), "incomplete");
 	assert_null_member(g.train, "train_runtime_s");
 	unload(&g);
 }
@@ -864,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_oom_variants),
 		cmocka_unit_test(test_megatron),
 		cmocka_unit_test(test_torchtitan),
+		cmocka_unit_test(test_hf_tqdm),
 		cmocka_unit_test(test_plain_and_traceback),
 		cmocka_unit_test(test_deepspeed_timers),
 		cmocka_unit_test(test_deepspeed_json),
