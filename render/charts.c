@@ -5,10 +5,10 @@
 #include <string.h>
 
 #include "core/gpu.h"
+#include "render/charts_internal.h"
 
 #define MS(s) ((s) * 1e3)
 #define GB(b) ((double)(b) / 1e9)
-#define MAX_ORDER 8
 #define TOP_KERNELS 8
 #define MARKERS_MAX 60		/* more steps than this: no dots on the line */
 
@@ -31,13 +31,13 @@ static double capacity_gb(size_t k)
 }
 
 /* A comparison whose run indexes can be trusted. */
-static bool compared(const struct analysis *a)
+bool compared(const struct analysis *a)
 {
 	return a->cmp.valid && a->cmp.baseline < a->nruns && a->cmp.candidate < a->nruns;
 }
 
 /* Runs in chart order: baseline, candidate, then the others; returns how many. */
-static size_t run_order(const struct analysis *a, size_t *order)
+size_t run_order(const struct analysis *a, size_t *order)
 {
 	size_t n = 0, i;
 
@@ -51,7 +51,7 @@ static size_t run_order(const struct analysis *a, size_t *order)
 	return n;
 }
 
-static enum category run_cat(const struct analysis *a, size_t i)
+enum category run_cat(const struct analysis *a, size_t i)
 {
 	static const enum category others[] = { CAT_OTHER_RUN, CAT_OTHER_RUN2 };
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
@@ -67,7 +67,7 @@ static enum category run_cat(const struct analysis *a, size_t i)
 	return others[k % 2];
 }
 
-static const char *run_label(const struct analysis *a, size_t i, struct chart_layout *c)
+const char *run_label(const struct analysis *a, size_t i, struct chart_layout *c)
 {
 	const struct run_result *r = &a->runs[i];
 	const char *role = !compared(a) ? NULL
@@ -79,7 +79,7 @@ static const char *run_label(const struct analysis *a, size_t i, struct chart_la
 	return chart_strf(c, "%s: %s (%d GPU%s)", role, name, r->gpus, r->gpus == 1 ? "" : "s");
 }
 
-static int gpu_number(const struct gpu_result *g, size_t index)
+int gpu_number(const struct gpu_result *g, size_t index)
 {
 	return g->rank >= 0 ? g->rank : (int)index;
 }
@@ -367,7 +367,7 @@ static void memory_bar(const struct analysis *a, size_t run, size_t gi, struct c
 	panel_point(p, x + 0.42, GB(g->memory_total));
 }
 
-static const char *imbalance_note(const struct analysis *a, struct chart_layout *c)
+const char *imbalance_note(const struct analysis *a, struct chart_layout *c)
 {
 	size_t i;
 
@@ -856,6 +856,20 @@ const struct chart_def chart_defs[] = {
 	{ "09-replay", "Each critical kernel's time in the trial's logs against its time re-run on "
 	  "this GPU. Bars far apart mean the logged timings were not what the kernels cost.",
 	  chart_replay },
+	{ "10-options", "What each way of renting buys, from the runs' throughput: samples per second, "
+	  "GPU-hours per million samples and, when the trial sets a target and a price, the days to the "
+	  "target against the rental windows and the cost. More GPUs pay off when the throughput grows "
+	  "faster than the GPU-hours.", chart_options },
+	{ "11-sweep", "For a sweep of configurations: the same GPUs used as independent 1-GPU runs, one "
+	  "configuration each, or together as one distributed run. The taller bar finishes more "
+	  "configurations per day.", chart_sweep },
+	{ "12-precision", "Which data types each run's matrix multiplications ran in, as a share of their "
+	  "time. The label above each bar compares the declared precision with the observed one; a run "
+	  "whose bar changes colour against the others did different work.", chart_precision },
+	{ "13-waiting", "Left: each GPU's mean step, from the bottom: waiting for a slower peer, its own "
+	  "work, the rest. Waiting above the dashed tick is imbalance, not a slow link. Right: the largest "
+	  "over the smallest GPU's peak memory and busy time, against the ratios that flag imbalance.",
+	  chart_waiting },
 };
 
 const size_t chart_ndefs = sizeof(chart_defs) / sizeof(chart_defs[0]);
