@@ -207,7 +207,8 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 	}
 	chart_init(c, "10-options", "The options: 1 GPU or more");
 	/* banner: chart_set_banner(a, c) once merged */
-	c->subtitle = options_subtitle(a, c);
+	c->subtitle = days ? options_subtitle(a, c)
+		: chart_strf(c, "%s; no target set, so no days to it", options_subtitle(a, c));
 	p = chart_add_panel(c, "option", "samples/s");
 	p->title = "Throughput";
 	p->y.zero = true;
@@ -366,23 +367,30 @@ int chart_precision(const struct analysis *a, struct chart_layout *c, const char
 
 	chart_init(c, "12-precision", "Precision: matmul time by data type");
 	/* banner: chart_set_banner(a, c) once merged */
-	c->subtitle = "share of each run's matmul-class kernel time (GEMM, conv, attention) by dtype; "
-		      "over 50% makes it the observed precision";
+	c->subtitle = "share of each run's matmul-class kernel time (GEMM, conv, attention) by dtype";
 	p = chart_add_panel(c, "run, declared and observed precision", "share of matmul time (%)");
 	p->y.zero = true;
 	p->y.min_hi = 100;
 	p->y.max_hi = 100;
-	for (k = 0; k < n; k++)
-		if (has_mix(&a->runs[order[k]]))
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		if (has_mix(r))
 			mix_bar(a, order[k], c, p, used);
+		else
+			c->subtitle = chart_strf(c, "%s; %s: no matmul kernel with a known dtype", c->subtitle,
+						 r->name ? r->name : "run");
+	}
 	if (!p->x.ncats) {
 		*why = "no precision chart: no run has matmul kernels with a known time by dtype";
 		return 1;
 	}
-	panel_hline(p, CAT_REFERENCE, MS_DASHED | MS_BELOW, 100 * DOMINANT_DTYPE_SHARE, "dominant: over 50%");
+	panel_hline(p, CAT_REFERENCE, MS_DASHED, 100 * DOMINANT_DTYPE_SHARE, NULL);
 	for (k = 0; k < NCOLOURS; k++)
 		if (used[k])
 			chart_add_legend(c, dtype_colours[k].cat, 0, false, dtype_name(dtype_colours[k].t));
+	chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true,
+			 chart_strf(c, "%.0f%%: above it, the observed precision", 100 * DOMINANT_DTYPE_SHARE));
 	return 0;
 }
 
@@ -428,7 +436,7 @@ static void wait_bar(const struct analysis *a, size_t run, size_t gi, struct cha
 	panel_point(p, x + 0.42, limit);
 }
 
-/* The two ratios of one run, each with its flag threshold across the bar. */
+/* The two ratios of one run (their values under the bars), each with its flag threshold across the bar. */
 static void ratio_bars(const struct analysis *a, size_t run, struct chart_layout *c, struct panel *p)
 {
 	const struct run_result *r = &a->runs[run];
@@ -446,10 +454,9 @@ static void ratio_bars(const struct analysis *a, size_t run, struct chart_layout
 
 		if (!isfinite(ratios[k].v))
 			continue;
-		x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\n%s", r->name ? r->name : "run", ratios[k].what));
+		x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\n%s %.2fx", r->name ? r->name : "run",
+							    ratios[k].what, ratios[k].v));
 		panel_rect(p, run_cat(a, run), x - 0.3, 0, x + 0.3, ratios[k].v);
-		panel_label(p, CAT_INK, MS_ABOVE, x, fmax(ratios[k].v, ratios[k].limit),
-			    chart_strf(c, "%.2fx", ratios[k].v));
 		panel_line(p, CAT_INK, MS_DASHED, "flag");
 		panel_point(p, x - 0.42, ratios[k].limit);
 		panel_point(p, x + 0.42, ratios[k].limit);

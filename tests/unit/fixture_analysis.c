@@ -9,6 +9,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
+#include "core/buf.h"
+#include "ingest/trial.h"
+#include "render/charts.h"
+
 #define NSTEPS 12
 #define NSAMPLES 20
 #define T0_NS 1764000000000000000LL	/* 2025-11-24, the monitor's first sample */
@@ -355,4 +360,50 @@ size_t findings_with(const struct analysis *a, const char *code)
 	for (size_t i = 0; i < a->nfindings; i++)
 		n += !strcmp(a->findings[i].code, code);
 	return n;
+}
+
+char *dump_chart(const struct analysis *a, const char *id, const char **why)
+{
+	struct chart_layout c;
+	struct buf b;
+	size_t i;
+
+	for (i = 0; i < chart_ndefs && strcmp(chart_defs[i].id, id); i++)
+		;
+	assert_true(i < chart_ndefs);
+	buf_init(&b, 0);
+	if (chart_build(i, a, &c, why)) {
+		chart_layout_release(&c);
+		buf_release(&b);
+		return NULL;
+	}
+	assert_int_equal(chart_layout_dump(&c, &b), 0);
+	chart_layout_release(&c);
+	return buf_detach(&b);
+}
+
+void has_line(const char *dump, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p;
+
+	for (p = dump; (p = strstr(p, line)); p++)
+		if ((p == dump || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return;
+	fail_msg("no line \"%s\" in:\n%s", line, dump);
+}
+
+struct analysis *analyse_dir(const char *dir)
+{
+	struct diags d = DIAGS_INIT;
+	struct trial_stats st;
+	struct trial *t = trial_load(dir, &d, &st);
+	struct analysis *a;
+
+	assert_non_null(t);
+	diags_release(&d);
+	trial_stats_release(&st);
+	a = analysis_run(t);
+	trial_free(t);		/* before anything is rendered: the result must not need it */
+	return a;
 }

@@ -22,6 +22,7 @@
 #include "render/analysis_json.h"
 #include "render/report.h"
 #include "render/text.h"
+#include "tests/unit/fixture_analysis.h"
 #include "tests/unit/ingest_fixture.h"
 
 /* The document of a, in a malloc'd string. */
@@ -77,21 +78,6 @@ static void expect_error(const char *doc, const char *want)
 	free(got);
 }
 
-static struct analysis *analyse_dir(const char *dir)
-{
-	struct diags d = DIAGS_INIT;
-	struct trial_stats st;
-	struct trial *t = trial_load(dir, &d, &st);
-	struct analysis *a;
-
-	assert_non_null(t);
-	diags_release(&d);
-	trial_stats_release(&st);
-	a = analysis_run(t);
-	trial_free(t);		/* before anything is rendered: the result must not need it */
-	return a;
-}
-
 static char *temp_dir(void)
 {
 	char *d = xstrdup("/tmp/test_analysis_json.XXXXXX");
@@ -114,6 +100,7 @@ static const char *const report_files[] = {
 	"report.pdf", "summary.md", "charts/01-step-time.svg", "charts/02-breakdown.svg",
 	"charts/04-memory.svg", "charts/06-top-kernels.svg", "charts/07-timeline.svg",
 	"charts/08-monitor.svg", "charts/05-communication.svg", "charts/03-waterfall.svg",
+	"charts/10-options.svg", "charts/11-sweep.svg", "charts/12-precision.svg", "charts/13-waiting.svg",
 };
 
 /* Every file of report_files in a and b is there in both or in neither, and the same bytes. */
@@ -193,9 +180,13 @@ static void samples_round_trip(void **state)
 	 * report.pdf, summary.md and 8 charts (all but replay) for 14 samples; no waterfall for
 	 * pipeline-oom-feasibility (its baseline never ran a step); log-only has steps only,
 	 * megatron-log-only steps and memory, hf-log-only (a whole-job summary) and
-	 * nsys-stats-only (summary tables: no step of any GPU) no chart
+	 * nsys-stats-only (summary tables: no step of any GPU) no chart of those.
+	 * The newer charts: options for the 13 samples whose comparison no confound blocks
+	 * (ddp-precision-changed and gpu-model-mismatch are blocked) and the 4 log-only trials;
+	 * sweep for the 2 hparam-sweep samples; precision and waiting for the 15 samples with
+	 * traces (kernel dtypes, per-GPU waiting), none for the log-only trials
 	 */
-	assert_int_equal(files, 14 * 10 + 9 + 3 + 4 + 2 + 2);
+	assert_int_equal(files, 14 * 10 + 9 + 3 + 4 + 2 + 2 + (13 + 4) + 2 + 15 + 15);
 }
 
 /* What the report draws is in the document: a reader of the JSON alone gets the same numbers. */
