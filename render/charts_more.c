@@ -17,21 +17,22 @@
 #define SWEEP_UNIT 1e6		/* without a target, a configuration is this many samples */
 
 static const int windows_days[] = RENTAL_WINDOWS_DAYS;
+#define NWINDOWS (sizeof(windows_days) / sizeof(windows_days[0]))
 
 static const char *plural(int n)
 {
 	return n == 1 ? "" : "s";
 }
 
-/* The first blocking confound other than global batch (it blocks the options too); NULL none. */
-static const char *blocking_confound(const struct analysis *a)
+/* A blocking confound other than global batch stands (it blocks the options too). */
+static bool blocked(const struct analysis *a)
 {
 	size_t i;
 
 	for (i = 0; i < a->cmp.nconfounds; i++)
 		if (a->cmp.confounds[i].severity == CFS_BLOCKING && a->cmp.confounds[i].what != CF_GLOBAL_BATCH)
-			return confound_name(a->cmp.confounds[i].what);
-	return NULL;
+			return true;
+	return false;
 }
 
 /* Why a trial has no rental options, for the options chart (sweep false) or the sweep chart. */
@@ -46,7 +47,7 @@ static const char *no_options_why(const struct analysis *a, bool sweep)
 		  "no sweep chart: needs the throughput of a 1-GPU and an n-GPU run" },
 	};
 
-	return why[!compared(a) ? 0 : blocking_confound(a) ? 1 : 2][sweep];
+	return why[!compared(a) ? 0 : blocked(a) ? 1 : 2][sweep];
 }
 
 /* The colour of an option: the run with its GPU count. */
@@ -68,12 +69,12 @@ static bool option_known(const struct rental_option *o)
 
 /* 10. The rental options: 1 GPU vs n GPUs. */
 
-/* One bar per option of the value at offset in struct rental_option; returns the bars drawn. */
-static size_t option_bars(const struct analysis *a, struct chart_layout *c, struct panel *p, size_t offset,
+/* One bar per option of the value at offset in struct rental_option, labelled; cat names its category. */
+static void option_bars(const struct analysis *a, struct chart_layout *c, struct panel *p, size_t offset,
 			  const char *(*cat)(const struct rental_option *, struct chart_layout *),
 			  const char *(*label)(double, struct chart_layout *))
 {
-	size_t k, n = 0;
+	size_t k;
 
 	for (k = 0; k < a->cmp.noptions; k++) {
 		const struct rental_option *o = &a->cmp.options[k];
@@ -87,9 +88,7 @@ static size_t option_bars(const struct analysis *a, struct chart_layout *c, stru
 			continue;
 		panel_rect(p, option_cat(a, o), x - 0.3, 0, x + 0.3, v);
 		panel_label(p, CAT_INK, MS_ABOVE, x, v, label(v, c));
-		n++;
 	}
-	return n;
 }
 
 static const char *label_1(double v, struct chart_layout *c)
@@ -119,7 +118,7 @@ static const char *cat_hours(const struct rental_option *o, struct chart_layout 
 static const char *cat_days(const struct rental_option *o, struct chart_layout *c)
 {
 	const char *win = o->window_days > 0 ? chart_strf(c, "\n%d-day", o->window_days)
-		: isfinite(o->days_to_target) ? "\nover 30 d" : "";
+		: isfinite(o->days_to_target) ? chart_strf(c, "\nover %d d", windows_days[NWINDOWS - 1]) : "";
 
 	if (!isfinite(o->cost))
 		return chart_strf(c, "%d GPU%s%s", o->gpus, plural(o->gpus), win);
@@ -142,20 +141,20 @@ static void window_lines(const struct analysis *a, struct panel *p)
 {
 	size_t k;
 
-	for (k = 0; k < sizeof(windows_days) / sizeof(windows_days[0]); k++) {
+	for (k = 0; k < NWINDOWS; k++) {
 		panel_hline(p, CAT_REFERENCE, MS_DASHED, windows_days[k], NULL);
 		if (windows_days[k] >= longest_days(a))
 			break;
 	}
 }
 
-/* "rental windows: 3 and 7 days": the lines window_lines() draws */
+/* "rental windows: 3, 7 days": the lines window_lines() draws */
 static const char *windows_legend(const struct analysis *a, struct chart_layout *c)
 {
 	const char *s = "";
 	size_t k, n = 0;
 
-	for (k = 0; k < sizeof(windows_days) / sizeof(windows_days[0]); k++) {
+	for (k = 0; k < NWINDOWS; k++) {
 		s = chart_strf(c, "%s%s%d", s, !k ? "" : ", ", windows_days[k]);
 		n++;
 		if (windows_days[k] >= longest_days(a))

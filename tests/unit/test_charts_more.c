@@ -152,6 +152,31 @@ static void options_with_a_target_and_a_price(void **state)
 	analysis_free(a);
 }
 
+/* Longer than the longest window: every window is drawn, and the bar says it does not fit. */
+static void options_past_every_window(void **state)
+{
+	struct analysis a;
+	struct bar b[RECTS_MAX];
+	const char *why;
+	char *d;
+
+	(void)state;
+	fixture_analysis_ddp(&a);
+	a.cmp.options[0].days_to_target = 40;
+	a.cmp.options[1].days_to_target = 12;
+	a.cmp.options[1].window_days = 30;
+	d = dump_chart(&a, "10-options", &why);
+	assert_non_null(d);
+	assert_int_equal(bars_of(d, b, RECTS_MAX), 6);
+	near(b[4].y1, 40);
+	near(b[5].y1, 12);
+	has_line(d, "panel.2.x.cats = 1 GPU\\nover 30 d | 2 GPUs\\n30-day");
+	has_line(d, "panel.2.mark.6 = hline reference dashed y=30");
+	assert_non_null(strstr(d, "\"rental windows: 3, 7, 30 days\""));
+	free(d);
+	fixture_analysis_release(&a);
+}
+
 static void options_left_out(void **state)
 {
 	struct analysis a, *b;
@@ -391,6 +416,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(options_from_the_fixture),
 		cmocka_unit_test(options_with_a_target_and_a_price),
+		cmocka_unit_test(options_past_every_window),
 		cmocka_unit_test(options_left_out),
 		cmocka_unit_test(options_after_an_oom),
 		cmocka_unit_test(sweep_independent),
