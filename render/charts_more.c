@@ -462,6 +462,31 @@ static void ratio_bars(const struct analysis *a, size_t run, struct chart_layout
 	}
 }
 
+/* "the most waiting: 2gpu GPU 1, 70% of its step (dashed: 25%); ..." over the GPUs drawn */
+static const char *most_waiting(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
+{
+	const struct run_result *top_run = NULL;
+	size_t k, gi, top_gpu = 0;
+	double top = -1;
+
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		for (gi = 0; multi_known(r) && gi < r->ngpu; gi++)
+			if (r->gpu[gi].step_s.exposed_comm_wait / r->gpu[gi].mean_step_s > top) {
+				top = r->gpu[gi].step_s.exposed_comm_wait / r->gpu[gi].mean_step_s;
+				top_run = r;
+				top_gpu = gi;
+			}
+	}
+	if (!top_run)
+		return NULL;
+	return chart_strf(c, "mean steady step per GPU; the most waiting: %s GPU %d, %.0f%% of its step "
+			  "(dashed: %.0f%%); ratios against the %.0fx memory and %.2fx busy flags",
+			  top_run->name ? top_run->name : "run", gpu_number(&top_run->gpu[top_gpu], top_gpu),
+			  100 * top, 100 * ADVICE_PEER_WAIT_SHARE, IMBALANCE_MEMORY_RATIO, IMBALANCE_BUSY_RATIO);
+}
+
 int chart_waiting(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k, gi;
@@ -475,9 +500,7 @@ int chart_waiting(const struct analysis *a, struct chart_layout *c, const char *
 	}
 	chart_init(c, "13-waiting", "Waiting for a peer, and imbalance");
 	/* banner: chart_set_banner(a, c) once merged */
-	c->subtitle = chart_strf(c, "mean steady step per GPU; dashed: %.0f%% of the step waiting for a peer, "
-				 "the memory (%.0fx) and busy (%.2fx) ratios that flag imbalance",
-				 100 * ADVICE_PEER_WAIT_SHARE, IMBALANCE_MEMORY_RATIO, IMBALANCE_BUSY_RATIO);
+	c->subtitle = most_waiting(a, order, n, c);
 	c->note = imbalance_note(a, c);
 	w = chart_add_panel(c, "run and GPU", "time per step (ms)");
 	w->title = "Waiting for a peer per GPU";

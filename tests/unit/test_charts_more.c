@@ -381,6 +381,8 @@ static void waiting_pipeline(void **state)
 	has_line(d, "panel.1.x.cats = 2gpu\\nmemory 8.65x | 2gpu\\nbusy 2.46x");
 	assert_non_null(strstr(d, "\nnote = Imbalance (2gpu): GPU 0 holds 74.9 GB"));
 	assert_non_null(strstr(d, "\"waits 70%\""));
+	has_line(d, "subtitle = mean steady step per GPU; the most waiting: 2gpu GPU 1, 70% of its step "
+		    "(dashed: 25%); ratios against the 2x memory and 1.25x busy flags");
 	free(d);
 	analysis_free(a);
 }
