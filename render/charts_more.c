@@ -148,6 +148,30 @@ static void window_lines(const struct analysis *a, struct panel *p)
 	}
 }
 
+/*
+ * A bar's label just under a window line would be struck through by it: such
+ * a label goes on the line instead. "Just under": within LABEL_CLEARANCE of
+ * the axis, whose top is about the highest line or bar.
+ */
+#define LABEL_CLEARANCE 0.08
+
+static void lift_labels(struct panel *p)
+{
+	double top = 0;
+	size_t i, k;
+
+	for (i = 0; i < p->nmarks; i++)
+		top = fmax(top, p->marks[i].y1);
+	for (i = 0; i < p->nmarks; i++) {
+		struct mark *l = &p->marks[i];
+
+		for (k = 0; l->kind == MARK_LABEL && k < p->nmarks; k++)
+			if (p->marks[k].kind == MARK_HLINE && p->marks[k].y0 >= l->y0 &&
+			    p->marks[k].y0 - l->y0 < LABEL_CLEARANCE * top)
+				l->y0 = l->y1 = p->marks[k].y0;
+	}
+}
+
 /* "rental windows: 3, 7 days": the lines window_lines() draws */
 static const char *windows_legend(const struct analysis *a, struct chart_layout *c)
 {
@@ -222,6 +246,7 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 		p->y.zero = true;
 		option_bars(a, c, p, offsetof(struct rental_option, days_to_target), cat_days, label_1);
 		window_lines(a, p);
+		lift_labels(p);
 	}
 	for (k = 0; k < a->cmp.noptions; k++) {
 		const struct rental_option *o = &a->cmp.options[k];

@@ -145,6 +145,9 @@ static void options_with_a_target_and_a_price(void **state)
 	has_line(d, "panel.2.mark.4 = hline reference dashed y=3");
 	has_line(d, "panel.2.mark.5 = hline reference dashed y=7");
 	assert_null(strstr(d, "dashed y=30"));
+	/* 2.8 days sits just under the 3-day line: its label goes on the line, not through it */
+	has_line(d, "panel.2.mark.1 = label ink at=0,4.77587 \"4.8\"");
+	has_line(d, "panel.2.mark.3 = label ink at=1,3 \"2.8\"");
 	has_line(d, "panel.2.x.cats = 1 GPU\\n7-day\\ncost 630 | 2 GPUs\\n3-day\\ncost 731");
 	has_line(d, "panel.1.x.cats = 1 GPU\\ncost 7.00 | 2 GPUs\\ncost 8.12");
 	assert_non_null(strstr(d, "\"rental windows: 3, 7 days\""));
