@@ -232,6 +232,12 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 	/* banner: chart_set_banner(a, c) once merged */
 	c->subtitle = days ? options_subtitle(a, c)
 		: chart_strf(c, "%s; no target set, so no days to it", options_subtitle(a, c));
+	for (k = 0; k < a->nruns; k++)
+		if (a->runs[k].time_source && !strcmp(a->runs[k].time_source, "log-summary")) {
+			c->subtitle = chart_strf(c, "%s; throughput from a whole-job log summary, start-up included",
+						 c->subtitle);
+			break;
+		}
 	p = chart_add_panel(c, "option", "samples/s");
 	p->title = "Throughput";
 	p->y.zero = true;

@@ -151,6 +151,18 @@ static void options_with_a_target_and_a_price(void **state)
 	has_line(d, "panel.2.x.cats = 1 GPU\\n7-day\\ncost 630 | 2 GPUs\\n3-day\\ncost 731");
 	has_line(d, "panel.1.x.cats = 1 GPU\\ncost 7.00 | 2 GPUs\\ncost 8.12");
 	assert_non_null(strstr(d, "\"rental windows: 3, 7 days\""));
+	/* three panels side by side, each wide enough to read, none over the next */
+	for (int i = 0; i < 3; i++) {
+		double x, y, w, h, nx = 640;
+		char key[32];
+
+		snprintf(key, sizeof(key), "panel.%d.plot = ", i);
+		assert_int_equal(sscanf(strstr(d, key) + strlen(key), "%lf %lf %lf %lf", &x, &y, &w, &h), 4);
+		snprintf(key, sizeof(key), "panel.%d.plot = ", i + 1);
+		if (i < 2)
+			nx = strtod(strstr(d, key) + strlen(key), NULL);
+		assert_true(w > 100 && h > 100 && x + w < nx);
+	}
 	free(d);
 	analysis_free(a);
 }
@@ -178,6 +190,24 @@ static void options_past_every_window(void **state)
 	assert_non_null(strstr(d, "\"rental windows: 3, 7, 30 days\""));
 	free(d);
 	fixture_analysis_release(&a);
+}
+
+/* hf-log-only's throughput is the trainer's whole-job summary: the subtitle says so. */
+static void options_from_a_log_summary(void **state)
+{
+	struct analysis *a = analyse_dir("tests/data/trials/hf-log-only");
+	struct bar b[RECTS_MAX];
+	const char *why;
+	char *d = dump_chart(a, "10-options", &why);
+
+	(void)state;
+	assert_non_null(d);
+	assert_int_equal(bars_of(d, b, RECTS_MAX), 4);
+	near(b[0].y1, 8);
+	near(b[1].y1, 14.286);
+	assert_non_null(strstr(d, "; throughput from a whole-job log summary, start-up included\n"));
+	free(d);
+	analysis_free(a);
 }
 
 static void options_left_out(void **state)
@@ -422,6 +452,7 @@ int main(void)
 		cmocka_unit_test(options_from_the_fixture),
 		cmocka_unit_test(options_with_a_target_and_a_price),
 		cmocka_unit_test(options_past_every_window),
+		cmocka_unit_test(options_from_a_log_summary),
 		cmocka_unit_test(options_left_out),
 		cmocka_unit_test(options_after_an_oom),
 		cmocka_unit_test(sweep_independent),
