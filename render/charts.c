@@ -864,8 +864,8 @@ const struct chart_def chart_defs[] = {
 	  "configuration each, or together as one distributed run. The taller bar finishes more "
 	  "configurations per day.", chart_sweep },
 	{ "12-precision", "Which data types each run's matrix multiplications ran in, as a share of their "
-	  "time. The label above each bar compares the declared precision with the observed one; a run "
-	  "whose bar changes colour against the others did different work.", chart_precision },
+	  "time. Under each bar, the precision the run declared and the one observed; a run whose bar "
+	  "changes colour against the others did different arithmetic.", chart_precision },
 	{ "13-waiting", "Left: each GPU's mean step, from the bottom: waiting for a slower peer, its own "
 	  "work, the rest. Waiting above the dashed tick is imbalance, not a slow link. Right: the largest "
 	  "over the smallest GPU's peak memory and busy time, against the ratios that flag imbalance.",
