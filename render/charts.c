@@ -7,12 +7,12 @@
 
 #include "core/gpu.h"
 #include "core/xalloc.h"
+#include "render/charts_internal.h"
 #include "render/numfmt.h"
 #include "render/text.h"
 
 #define MS(s) ((s) * 1e3)
 #define GB(b) ((double)(b) / 1e9)
-#define MAX_ORDER 8
 #define TOP_KERNELS 8
 #define MARKERS_MAX 60		/* more steps than this: no dots on the line */
 
@@ -28,13 +28,13 @@ static double capacity_gb(size_t k)
 }
 
 /* A comparison whose run indexes can be trusted. */
-static bool compared(const struct analysis *a)
+bool compared(const struct analysis *a)
 {
 	return a->cmp.valid && a->cmp.baseline < a->nruns && a->cmp.candidate < a->nruns;
 }
 
 /* Runs in chart order: baseline, candidate, then the others; returns how many. */
-static size_t run_order(const struct analysis *a, size_t *order)
+size_t run_order(const struct analysis *a, size_t *order)
 {
 	size_t n = 0, i;
 
@@ -48,7 +48,7 @@ static size_t run_order(const struct analysis *a, size_t *order)
 	return n;
 }
 
-static enum category run_cat(const struct analysis *a, size_t i)
+enum category run_cat(const struct analysis *a, size_t i)
 {
 	static const enum category others[] = { CAT_OTHER_RUN, CAT_OTHER_RUN2 };
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
@@ -64,7 +64,7 @@ static enum category run_cat(const struct analysis *a, size_t i)
 	return others[k % 2];
 }
 
-static const char *run_label(const struct analysis *a, size_t i, struct chart_layout *c)
+const char *run_label(const struct analysis *a, size_t i, struct chart_layout *c)
 {
 	const struct run_result *r = &a->runs[i];
 	const char *role = !compared(a) ? NULL
@@ -76,7 +76,7 @@ static const char *run_label(const struct analysis *a, size_t i, struct chart_la
 	return chart_strf(c, "%s: %s (%d GPU%s)", role, name, r->gpus, r->gpus == 1 ? "" : "s");
 }
 
-static int gpu_number(const struct gpu_result *g, size_t index)
+int gpu_number(const struct gpu_result *g, size_t index)
 {
 	return g->rank >= 0 ? g->rank : (int)index;
 }
@@ -802,7 +802,7 @@ static void memory_place(struct chart_layout *c, struct panel *p, struct capline
 	}
 }
 
-static const char *imbalance_note(const struct analysis *a, struct chart_layout *c)
+const char *imbalance_note(const struct analysis *a, struct chart_layout *c)
 {
 	size_t i;
 
@@ -1883,6 +1883,20 @@ const struct chart_def chart_defs[] = {
 	{ "09-replay", "Each critical kernel's time in the trial's logs against its time re-run on "
 	  "this GPU. Bars far apart mean the logged timings were not what the kernels cost.",
 	  chart_replay },
+	{ "10-options", "What each way of renting buys, from the runs' throughput: samples per second, "
+	  "GPU-hours per million samples and, when the trial sets a target, the days to it against the "
+	  "rental windows; with a price per GPU-hour, the cost. More GPUs pay off when the throughput "
+	  "grows faster than the GPU-hours.", chart_options },
+	{ "11-sweep", "For a sweep of configurations: the same GPUs used as independent 1-GPU runs, one "
+	  "configuration each, or together as one distributed run. The taller bar finishes more "
+	  "configurations per day.", chart_sweep },
+	{ "12-precision", "Which data types each run's matrix multiplications ran in, as a share of their "
+	  "time. Under each bar, the precision the run declared and the one observed; a run whose bar "
+	  "changes colour against the others did different arithmetic.", chart_precision },
+	{ "13-waiting", "Left: each GPU's mean step, from the bottom: waiting for a slower peer, its own "
+	  "work, the rest. Waiting above the dashed tick is imbalance, not a slow link. Right: the largest "
+	  "over the smallest GPU's peak memory and busy time, against the ratios that flag imbalance.",
+	  chart_waiting },
 };
 
 const size_t chart_ndefs = sizeof(chart_defs) / sizeof(chart_defs[0]);

@@ -25,7 +25,7 @@
 #include "render/ticks.h"
 
 #define LEGEND_MAX 12
-#define PANELS_MAX 2
+#define PANELS_MAX 3		/* 10-options: throughput, GPU-hours, days to the target */
 
 struct rect {
 	double x, y, w, h;

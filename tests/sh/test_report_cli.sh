@@ -21,7 +21,7 @@ done
 ls "$tmp/r1" "$tmp/r1/charts" | grep -q '\.tmp$' && { echo "a temporary file was left"; fail=1; }
 diff -r "$tmp/r1" "$tmp/r2" > /dev/null || { echo "two runs wrote different bytes"; fail=1; }
 charts=$(ls "$tmp/r1/charts" | grep -c '\.png$')
-[ "$charts" -eq 8 ] || { echo "$charts charts drawn, expected 8 (all but replay)"; fail=1; }
+[ "$charts" -eq 11 ] || { echo "$charts charts drawn, expected 11 (all but replay and sweep)"; fail=1; }
 if command -v pdfinfo > /dev/null; then
 	pages=$(pdfinfo "$tmp/r1/report.pdf" | awk '/^Pages:/ {print $2}')
 	[ "$pages" -eq $((charts + 2)) ] || { echo "$pages PDF pages, expected $((charts + 2))"; fail=1; }

@@ -10,8 +10,10 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "core/buf.h"
 #include "core/diag.h"
 #include "ingest/trial.h"
+#include "render/charts.h"
 
 #define NSTEPS 12
 #define NSAMPLES 20
@@ -359,6 +361,37 @@ size_t findings_with(const struct analysis *a, const char *code)
 	for (size_t i = 0; i < a->nfindings; i++)
 		n += !strcmp(a->findings[i].code, code);
 	return n;
+}
+
+char *dump_chart(const struct analysis *a, const char *id, const char **why)
+{
+	struct chart_layout c;
+	struct buf b;
+	size_t i;
+
+	for (i = 0; i < chart_ndefs && strcmp(chart_defs[i].id, id); i++)
+		;
+	assert_true(i < chart_ndefs);
+	buf_init(&b, 0);
+	if (chart_build(i, a, &c, why)) {
+		chart_layout_release(&c);
+		buf_release(&b);
+		return NULL;
+	}
+	assert_int_equal(chart_layout_dump(&c, &b), 0);
+	chart_layout_release(&c);
+	return buf_detach(&b);
+}
+
+void has_line(const char *dump, const char *line)
+{
+	size_t n = strlen(line);
+	const char *p;
+
+	for (p = dump; (p = strstr(p, line)); p++)
+		if ((p == dump || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
+			return;
+	fail_msg("no line \"%s\" in:\n%s", line, dump);
 }
 
 struct analysis *analyse_dir(const char *dir)

@@ -7,7 +7,8 @@
  *   ddp:    a 1-GPU B200 baseline and a 2-GPU DDP candidate, verdict confirmed
  *   single: the baseline alone, no comparison, no nvidia-smi samples
  *
- * Release with fixture_analysis_release().
+ * Release with fixture_analysis_release(). Also what the render tests share: a
+ * chart's layout dump, a line of it, and a trial directory's analysis.
  */
 #ifndef TESTS_FIXTURE_ANALYSIS_H
 #define TESTS_FIXTURE_ANALYSIS_H
@@ -23,6 +24,11 @@ void fixture_analysis_single(struct analysis *a);
 void fixture_analysis_release(struct analysis *a);
 /* The analysis of the trial in dir (loaded, analysed, the trial freed first); asserted to load. */
 struct analysis *analyse_dir(const char *dir);
+
+/* The layout dump of chart id for a, or NULL with *why when it is left out; the caller frees. */
+char *dump_chart(const struct analysis *a, const char *id, const char **why);
+/* Asserts that dump has exactly this line. */
+void has_line(const char *dump, const char *line);
 
 /* Numbers the tests assert, as the fixture sets them. */
 #define FX_BASE_MEDIAN_S 0.412

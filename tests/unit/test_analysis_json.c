@@ -100,6 +100,7 @@ static const char *const report_files[] = {
 	"report.pdf", "summary.md", "report.html", "charts/01-step-time.svg", "charts/02-breakdown.svg",
 	"charts/04-memory.svg", "charts/06-top-kernels.svg", "charts/07-timeline.svg",
 	"charts/08-monitor.svg", "charts/05-communication.svg", "charts/03-waterfall.svg",
+	"charts/10-options.svg", "charts/11-sweep.svg", "charts/12-precision.svg", "charts/13-waiting.svg",
 };
 
 /* Every file of report_files in a and b is there in both or in neither, and the same bytes. */
@@ -180,9 +181,13 @@ static void samples_round_trip(void **state)
 	 * pipeline-oom-feasibility (its baseline never ran a step); log-only has steps only,
 	 * megatron-log-only steps and memory, hf-log-only (a whole-job summary) and
 	 * nsys-stats-only and nsys-csv-only (summary tables: no step of any GPU) no chart;
-	 * timeline-only (memory timelines: no step) the memory chart alone
+	 * timeline-only (memory timelines: no step) the memory chart alone of those.
+	 * The newer charts: options for the 13 samples whose comparison no confound blocks
+	 * (ddp-precision-changed and gpu-model-mismatch are blocked) and the 5 log-only trials
+	 * with a throughput; sweep for the 2 hparam-sweep samples; precision and waiting for the
+	 * 15 samples with traces (kernel dtypes, per-GPU waiting), none for the log-only trials
 	 */
-	assert_int_equal(files, 14 * 11 + 10 + 4 + 5 + 3 + 3 + 3 + 4);
+	assert_int_equal(files, 14 * 11 + 10 + 4 + 5 + 3 + 3 + 3 + 4 + (13 + 5) + 2 + 15 + 15);
 }
 
 /*

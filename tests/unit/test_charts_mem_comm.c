@@ -41,25 +41,6 @@ static size_t chart_index(const char *id)
 	return i;
 }
 
-/* The dump of chart id, or NULL with *why when it is left out; the caller frees. */
-static char *dump_chart(const struct analysis *a, const char *id, const char **why)
-{
-	struct chart_layout c;
-	struct buf b;
-
-	buf_init(&b, 0);
-	if (chart_build(chart_index(id), a, &c, why)) {
-		chart_layout_release(&c);
-		buf_release(&b);
-		return NULL;
-	}
-	assert_int_equal(chart_layout_dump(&c, &b), 0);
-	chart_layout_release(&c);
-	if (getenv("DUMP"))
-		fputs(b.data, stderr);
-	return buf_detach(&b);
-}
-
 /* How many of dump's mark and legend lines (not the placer's box lines) contain both strings. */
 static size_t count_lines(const char *dump, const char *a, const char *b)
 {

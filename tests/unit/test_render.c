@@ -121,39 +121,6 @@ static void ticks_label_bytes(void **state)
 	assert_string_equal(tick_labels(&t), "128 B 256 B");
 }
 
-/* The dump of chart id for a, or NULL with *why when it is left out; the caller frees. */
-static char *dump_chart(const struct analysis *a, const char *id, const char **why)
-{
-	struct chart_layout c;
-	struct buf b;
-	size_t i;
-
-	for (i = 0; i < chart_ndefs && strcmp(chart_defs[i].id, id); i++)
-		;
-	assert_true(i < chart_ndefs);
-	buf_init(&b, 0);
-	if (chart_build(i, a, &c, why)) {
-		chart_layout_release(&c);
-		buf_release(&b);
-		return NULL;
-	}
-	assert_int_equal(chart_layout_dump(&c, &b), 0);
-	chart_layout_release(&c);
-	return buf_detach(&b);
-}
-
-/* Asserts that dump has exactly this line. */
-static void has_line(const char *dump, const char *line)
-{
-	size_t n = strlen(line);
-	const char *p;
-
-	for (p = dump; (p = strstr(p, line)); p++)
-		if ((p == dump || p[-1] == '\n') && (p[n] == '\n' || p[n] == '\0'))
-			return;
-	fail_msg("no line \"%s\" in:\n%s", line, dump);
-}
-
 static int ddp_setup(void **state)
 {
 	struct analysis *a = xmalloc(sizeof(*a));
@@ -350,8 +317,8 @@ static void legend_and_plots_do_not_overlap(void **state)
 		double bottom = 0;
 		int e, k;
 
-		if (chart_build(i, *state, &c, &why)) {	/* replay: no data in any fixture */
-			assert_string_equal(chart_defs[i].id, "09-replay");
+		if (chart_build(i, *state, &c, &why)) {	/* replay: no data in any fixture; sweep: not a sweep */
+			assert_true(!strcmp(chart_defs[i].id, "09-replay") || !strcmp(chart_defs[i].id, "11-sweep"));
 			chart_layout_release(&c);
 			continue;
 		}
@@ -573,9 +540,10 @@ static void summary_markdown_has_the_numbers(void **state)
 	assert_non_null(strstr(md, "- \\[warning\\] dataset: c4-en shards 0-7 (baseline) vs c4-en shards 0-15 (candidate)"));
 	assert_non_null(strstr(md, "- b200-2gpu-ddp/rank1.json.gz: byte 81234: warning: trace ends inside step 12\n"));
 	assert_non_null(strstr(md, "![Top kernels by time per step](charts/06-top-kernels.png)"));
-	/* every chart has data but the replay, which no fixture has */
+	/* every chart has data but the replay, which no fixture has, and the sweep: its question is single-config */
 	assert_non_null(strstr(md, "## Charts left out\n\n- 09-replay: no replay: the trial has no "
-				   "replay.json of its kernels re-run on a GPU\n\n"));
+				   "replay.json of its kernels re-run on a GPU\n- 11-sweep: no sweep chart: the "
+				   "trial's question is not hparam-sweep\n\n"));
 	free(md);
 }
 
@@ -625,7 +593,7 @@ static void report_pdf_pages_and_text(void **state)
 	char *info, *text;
 
 	info = pdf_tool("pdfinfo", dir);
-	has_line(info, "Pages:           10");		/* the decision, the rest of the summary, the 8 charts */
+	has_line(info, "Pages:           13");		/* the decision, the rest of the summary, the 11 charts */
 	has_line(info, "CreationDate:    Thu Jan  1 00:00:00 1970 UTC");
 	has_line(info, "Title:           Does a second B200 halve the step time?");
 	text = pdf_tool("pdftotext", dir);
@@ -646,7 +614,7 @@ static void report_pdf_single_run(void **state)
 {
 	char *info = pdf_tool("pdfinfo", report_of(&single_report));
 
-	has_line(info, "Pages:           7");		/* the summary's 2 pages, then 5 charts: 3 are left out */
+	has_line(info, "Pages:           8");		/* the summary's 2 pages, then 6 charts: 7 are left out */
 	free(info);
 }
 

@@ -1,0 +1,564 @@
+/*
+ * The charts that weigh the options (1 GPU or n GPUs, a sweep's independent
+ * runs or one distributed run) and the ones that look inside a run
+ * (precision mix, waiting for a peer): 10 to 13 of chart_defs. Like the
+ * others they read struct analysis alone and are left out without data.
+ */
+#include "render/charts_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "analysis/thresholds.h"
+#include "render/charts.h"
+#include "render/numfmt.h"
+
+#define MS(s) ((s) * 1e3)
+#define SECONDS_PER_DAY 86400.0
+#define SWEEP_UNIT 1e6		/* without a target, a configuration is this many samples */
+
+static const int windows_days[] = RENTAL_WINDOWS_DAYS;
+#define NWINDOWS (sizeof(windows_days) / sizeof(windows_days[0]))
+
+static const char *plural(int n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* A blocking confound other than global batch stands (it blocks the options too). */
+static bool blocked(const struct analysis *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->cmp.nconfounds; i++)
+		if (a->cmp.confounds[i].severity == CFS_BLOCKING && a->cmp.confounds[i].what != CF_GLOBAL_BATCH)
+			return true;
+	return false;
+}
+
+/* Why a trial has no rental options, for the options chart (sweep false) or the sweep chart. */
+static const char *no_options_why(const struct analysis *a, bool sweep)
+{
+	static const char *const why[][2] = {
+		{ "no options chart: needs a baseline and a candidate",
+		  "no sweep chart: needs a baseline and a candidate" },
+		{ "no options chart: a blocking confound makes the runs' throughputs incomparable",
+		  "no sweep chart: a blocking confound makes the runs' throughputs incomparable" },
+		{ "no options chart: no run has a throughput",
+		  "no sweep chart: needs the throughput of a 1-GPU and an n-GPU run" },
+	};
+
+	return why[!compared(a) ? 0 : blocked(a) ? 1 : 2][sweep];
+}
+
+/* The colour of an option: the run with its GPU count. */
+static enum category option_cat(const struct analysis *a, const struct rental_option *o)
+{
+	return o->gpus == a->runs[a->cmp.baseline].gpus ? run_cat(a, a->cmp.baseline)
+		: run_cat(a, a->cmp.candidate);
+}
+
+static size_t option_run(const struct analysis *a, const struct rental_option *o)
+{
+	return o->gpus == a->runs[a->cmp.baseline].gpus ? a->cmp.baseline : a->cmp.candidate;
+}
+
+static bool option_known(const struct rental_option *o)
+{
+	return o->gpus > 0 && isfinite(o->samples_per_s) && o->samples_per_s > 0;
+}
+
+/* 10. The rental options: 1 GPU vs n GPUs. */
+
+/* One bar per option of the value at offset in struct rental_option, labelled; cat names its category. */
+static void option_bars(const struct analysis *a, struct chart_layout *c, struct panel *p, size_t offset,
+			  const char *(*cat)(const struct rental_option *, struct chart_layout *),
+			  const char *(*label)(double, struct chart_layout *))
+{
+	size_t k;
+
+	for (k = 0; k < a->cmp.noptions; k++) {
+		const struct rental_option *o = &a->cmp.options[k];
+		double v, x;
+
+		memcpy(&v, (const char *)o + offset, sizeof(v));
+		if (!option_known(o))
+			continue;
+		x = (double)axis_add_cat(&p->x, cat(o, c));
+		if (!isfinite(v))
+			continue;
+		panel_rect(p, option_cat(a, o), x - 0.3, 0, x + 0.3, v);
+		panel_label(p, CAT_INK, MS_ABOVE, x, v, label(v, c));
+	}
+}
+
+static const char *label_num(double v, struct chart_layout *c)
+{
+	char n[NUMFMT_LEN];
+
+	return chart_strf(c, "%s", numfmt_num(n, v));
+}
+
+static const char *cat_gpus(const struct rental_option *o, struct chart_layout *c)
+{
+	return chart_strf(c, "%d GPU%s", o->gpus, plural(o->gpus));
+}
+
+/* "1 GPU\ncost 7.00" at gpu_hour_price */
+static const char *cat_hours(const struct rental_option *o, struct chart_layout *c)
+{
+	if (!isfinite(o->cost_per_million_samples))
+		return cat_gpus(o, c);
+	char n[NUMFMT_LEN];
+
+	return chart_strf(c, "%d GPU%s\ncost %s", o->gpus, plural(o->gpus), numfmt_num(n, o->cost_per_million_samples));
+}
+
+/* "2 GPUs\n3-day\ncost 731": the option, the rental window it fits, its cost */
+static const char *cat_days(const struct rental_option *o, struct chart_layout *c)
+{
+	char n[NUMFMT_LEN];
+	const char *win = o->window_days > 0 ? chart_strf(c, "\n%d-day", o->window_days)
+		: isfinite(o->days_to_target) ? chart_strf(c, "\nover %d d", windows_days[NWINDOWS - 1]) : "";
+
+	if (!isfinite(o->cost))
+		return chart_strf(c, "%d GPU%s%s", o->gpus, plural(o->gpus), win);
+	return chart_strf(c, "%d GPU%s%s\ncost %s", o->gpus, plural(o->gpus), win, numfmt_num(n, o->cost));
+}
+
+static double longest_days(const struct analysis *a)
+{
+	double longest = 0;
+	size_t k;
+
+	for (k = 0; k < a->cmp.noptions; k++)
+		if (option_known(&a->cmp.options[k]) && isfinite(a->cmp.options[k].days_to_target))
+			longest = fmax(longest, a->cmp.options[k].days_to_target);
+	return longest;
+}
+
+/* The rental windows up to the first that holds the longest option (all when none does). */
+static void window_lines(const struct analysis *a, struct panel *p)
+{
+	size_t k;
+
+	for (k = 0; k < NWINDOWS; k++) {
+		panel_hline(p, CAT_REFERENCE, MS_DASHED, windows_days[k], NULL);
+		if (windows_days[k] >= longest_days(a))
+			break;
+	}
+}
+
+/*
+ * A bar's label just under a window line would be struck through by it: such
+ * a label goes on the line instead. "Just under": within LABEL_CLEARANCE of
+ * the axis, whose top is about the highest line or bar.
+ */
+#define LABEL_CLEARANCE 0.08
+
+static void lift_labels(struct panel *p)
+{
+	double top = 0;
+	size_t i, k;
+
+	for (i = 0; i < p->nmarks; i++)
+		top = fmax(top, p->marks[i].y1);
+	for (i = 0; i < p->nmarks; i++) {
+		struct mark *l = &p->marks[i];
+
+		for (k = 0; l->kind == MARK_LABEL && k < p->nmarks; k++)
+			if (p->marks[k].kind == MARK_HLINE && p->marks[k].y0 >= l->y0 &&
+			    p->marks[k].y0 - l->y0 < LABEL_CLEARANCE * top)
+				l->y0 = l->y1 = p->marks[k].y0;
+	}
+}
+
+/* "rental windows: 3, 7 days": the lines window_lines() draws */
+static const char *windows_legend(const struct analysis *a, struct chart_layout *c)
+{
+	const char *s = "";
+	size_t k, n = 0;
+
+	for (k = 0; k < NWINDOWS; k++) {
+		s = chart_strf(c, "%s%s%d", s, !k ? "" : ", ", windows_days[k]);
+		n++;
+		if (windows_days[k] >= longest_days(a))
+			break;
+	}
+	return chart_strf(c, "rental window%s: %s days", n == 1 ? "" : "s", s);
+}
+
+/* "2 GPUs: 1.72x the samples/s for 1.16x the GPU-hours per million samples" */
+static const char *options_subtitle(const struct analysis *a, struct chart_layout *c)
+{
+	const struct rental_option *one = NULL, *many = NULL;
+	char r1[NUMFMT_LEN], r2[NUMFMT_LEN];
+	size_t k;
+
+	for (k = 0; k < a->cmp.noptions; k++) {
+		const struct rental_option *o = &a->cmp.options[k];
+
+		if (option_known(o) && o->gpus == 1)
+			one = o;
+		else if (option_known(o))
+			many = o;
+	}
+	if (!one || !many) {
+		const struct run_result *r = &a->runs[one ? a->cmp.candidate : a->cmp.baseline];
+
+		return chart_strf(c, "%s (%d GPU%s) has no throughput (%s): only the %d-GPU option is shown",
+				  r->name ? r->name : "run", r->gpus, plural(r->gpus), run_status_name(r->status),
+				  one ? 1 : many ? many->gpus : 0);
+	}
+	return chart_strf(c, "%d GPUs: %s the samples/s of 1 GPU, at %s the GPU-hours per million samples",
+			  many->gpus, numfmt_ratio(r1, many->samples_per_s / one->samples_per_s),
+			  numfmt_ratio(r2, many->gpu_hours_per_million_samples / one->gpu_hours_per_million_samples));
+}
+
+int chart_options(const struct analysis *a, struct chart_layout *c, const char **why)
+{
+	bool days = false, cost = false, seen[CAT_COUNT] = { false };
+	struct panel *p;
+	size_t k, n = 0;
+
+	for (k = 0; compared(a) && k < a->cmp.noptions; k++) {
+		n += option_known(&a->cmp.options[k]);
+		days |= option_known(&a->cmp.options[k]) && isfinite(a->cmp.options[k].days_to_target);
+		cost |= isfinite(a->cmp.options[k].cost_per_million_samples);
+	}
+	if (!n) {
+		*why = no_options_why(a, false);
+		return 1;
+	}
+	chart_init(c, "10-options", "The options: 1 GPU or more");
+	chart_set_banner(a, c);
+	c->subtitle = days ? options_subtitle(a, c)
+		: chart_strf(c, "%s; no target set, so no days to it", options_subtitle(a, c));
+	for (k = 0; k < a->nruns; k++)
+		if (a->runs[k].time_source && !strcmp(a->runs[k].time_source, "log-summary")) {
+			c->subtitle = chart_strf(c, "%s; throughput from a whole-job log summary, start-up included",
+						 c->subtitle);
+			break;
+		}
+	p = chart_add_panel(c, "option", "samples/s");
+	p->title = "Throughput";
+	p->y.zero = true;
+	option_bars(a, c, p, offsetof(struct rental_option, samples_per_s), cat_gpus, label_num);
+	p = chart_add_panel(c, cost ? "option, cost per M samples" : "option", "GPU-hours per M samples");
+	p->title = "GPU-hours per M samples";
+	p->y.zero = true;
+	option_bars(a, c, p, offsetof(struct rental_option, gpu_hours_per_million_samples), cat_hours, label_num);
+	if (days) {
+		p = chart_add_panel(c, cost ? "option, window, cost" : "option, rental window", "days");
+		p->title = "Days to the target";
+		p->y.zero = true;
+		option_bars(a, c, p, offsetof(struct rental_option, days_to_target), cat_days, label_num);
+		window_lines(a, p);
+		lift_labels(p);
+	}
+	for (k = 0; k < a->cmp.noptions; k++) {
+		const struct rental_option *o = &a->cmp.options[k];
+
+		if (option_known(o) && !seen[option_cat(a, o)])
+			chart_add_legend(c, option_cat(a, o), 0, false, run_label(a, option_run(a, o), c));
+		seen[option_cat(a, o)] |= option_known(o);
+	}
+	if (days)
+		chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true, windows_legend(a, c));
+	return 0;
+}
+
+/* 11. A sweep: n independent 1-GPU runs or one n-GPU run. */
+
+static const struct rental_option *option_with(const struct analysis *a, bool one)
+{
+	size_t k;
+
+	for (k = 0; k < a->cmp.noptions; k++)
+		if (option_known(&a->cmp.options[k]) && (a->cmp.options[k].gpus == 1) == one)
+			return &a->cmp.options[k];
+	return NULL;
+}
+
+/*
+ * Configurations per day: with a target, a configuration trains to it (n
+ * runs of days_1 each, or one of days_n); without one, it is SWEEP_UNIT samples.
+ */
+static double per_day(const struct rental_option *o, int runs, bool target)
+{
+	if (target)
+		return runs / o->days_to_target;
+	return runs * o->samples_per_s * SECONDS_PER_DAY / SWEEP_UNIT;
+}
+
+int chart_sweep(const struct analysis *a, struct chart_layout *c, const char **why)
+{
+	const struct rental_option *one, *many;
+	char s1[NUMFMT_LEN], s2[NUMFMT_LEN];
+	double x, v[2];
+	bool target;
+	struct panel *p;
+	int n;
+
+	if (a->question != Q_HPARAM_SWEEP) {
+		*why = "no sweep chart: the trial's question is not hparam-sweep";
+		return 1;
+	}
+	one = compared(a) ? option_with(a, true) : NULL;
+	many = compared(a) ? option_with(a, false) : NULL;
+	if (!one || !many) {
+		*why = no_options_why(a, true);
+		return 1;
+	}
+	n = many->gpus;
+	target = isfinite(one->days_to_target) && isfinite(many->days_to_target);
+	v[0] = per_day(one, n, target);
+	v[1] = per_day(many, 1, target);
+	chart_init(c, "11-sweep", "A sweep: independent runs or one distributed run");
+	chart_set_banner(a, c);
+	c->subtitle = chart_strf(c, "%d GPUs either way: %d x %s samples/s independently, %s samples/s together; "
+				 "a configuration trains on %s", n, n, numfmt_num(s1, one->samples_per_s),
+				 numfmt_num(s2, many->samples_per_s),
+				 target ? "the trial's target" : "1 M samples (the trial sets no target)");
+	if (a->cmp.answer != ANSWER_NONE && a->cmp.answer_reason)
+		c->note = chart_strf(c, "Answer: %s: %s", answer_name(a->cmp.answer), a->cmp.answer_reason);
+	p = chart_add_panel(c, "how the GPUs are used", "configurations per day");
+	p->y.zero = true;
+	x = (double)axis_add_cat(&p->x, chart_strf(c, "%d independent\n1-GPU runs", n));
+	panel_rect(p, option_cat(a, one), x - 0.3, 0, x + 0.3, v[0]);
+	panel_label(p, CAT_INK, MS_ABOVE, x, v[0], chart_strf(c, "%s per day", numfmt_num(s1, v[0])));
+	x = (double)axis_add_cat(&p->x, chart_strf(c, "one %d-GPU run", n));
+	panel_rect(p, option_cat(a, many), x - 0.3, 0, x + 0.3, v[1]);
+	panel_label(p, CAT_INK, MS_ABOVE, x, v[1], chart_strf(c, "%s per day", numfmt_num(s2, v[1])));
+	chart_add_legend(c, option_cat(a, one), 0, false, run_label(a, option_run(a, one), c));
+	chart_add_legend(c, option_cat(a, many), 0, false, run_label(a, option_run(a, many), c));
+	return 0;
+}
+
+/* 12. Precision mix: matmul time by dtype, per run. */
+
+/* Each dtype's colour here, in stacking order (bottom first); the legend names them. */
+static const struct {
+	enum dtype t;
+	enum category cat;
+} dtype_colours[] = {
+	{ DT_BF16, CAT_COMPUTE },
+	{ DT_FP16, CAT_BASELINE },
+	{ DT_TF32, CAT_OVERLAPPED_COMM },
+	{ DT_FP32, CAT_MEMORY },
+	{ DT_FP8, CAT_EXPOSED_COMM },
+	{ DT_FP8_E4M3, CAT_CANDIDATE },
+	{ DT_FP8_E5M2, CAT_OTHER_RUN },
+	{ DT_FP4, CAT_OTHER_RUN2 },
+	{ DT_INT8, CAT_REFERENCE },
+	{ DT_FP64, CAT_REFERENCE },
+	{ DT_UNKNOWN, CAT_IDLE },
+};
+
+#define NCOLOURS (sizeof(dtype_colours) / sizeof(dtype_colours[0]))
+
+static bool has_mix(const struct run_result *r)
+{
+	size_t k;
+
+	for (k = 0; k < NCOLOURS; k++)
+		if (isfinite(r->matmul_share[dtype_colours[k].t]) && r->matmul_share[dtype_colours[k].t] > 0)
+			return true;
+	return false;
+}
+
+/* "1gpu (1 GPU)\ndeclared bf16\nobserved bf16": the run, and its declared precision against the observed */
+static const char *precision_cat(const struct run_result *r, struct chart_layout *c)
+{
+	const char *obs = r->precision_observed == DT_UNKNOWN ? "none over 50%" : dtype_name(r->precision_observed);
+
+	return chart_strf(c, "%s (%d GPU%s)\ndeclared %s\nobserved %s", r->name ? r->name : "run", r->gpus,
+			  plural(r->gpus), r->precision_declared ? r->precision_declared : "none", obs);
+}
+
+static void mix_bar(const struct analysis *a, size_t run, struct chart_layout *c, struct panel *p, bool *used)
+{
+	const struct run_result *r = &a->runs[run];
+	double x = (double)axis_add_cat(&p->x, precision_cat(r, c)), y = 0;
+	size_t k;
+
+	for (k = 0; k < NCOLOURS; k++) {
+		double v = r->matmul_share[dtype_colours[k].t];
+
+		if (!isfinite(v) || v <= 0)
+			continue;
+		panel_rect(p, dtype_colours[k].cat, x - 0.3, y, x + 0.3, y + 100 * v);
+		y += 100 * v;
+		used[k] = true;
+	}
+}
+
+int chart_precision(const struct analysis *a, struct chart_layout *c, const char **why)
+{
+	size_t order[MAX_ORDER], n = run_order(a, order), k;
+	bool used[NCOLOURS] = { false };
+	struct panel *p;
+
+	chart_init(c, "12-precision", "Precision: matmul time by data type");
+	chart_set_banner(a, c);
+	c->subtitle = "share of each run's matmul-class kernel time (GEMM, conv, attention) by dtype";
+	p = chart_add_panel(c, "run, declared and observed precision", "share of matmul time (%)");
+	p->y.zero = true;
+	p->y.min_hi = 100;
+	p->y.max_hi = 100;
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		if (has_mix(r))
+			mix_bar(a, order[k], c, p, used);
+		else
+			c->subtitle = chart_strf(c, "%s; %s: no matmul kernel with a known dtype", c->subtitle,
+						 r->name ? r->name : "run");
+	}
+	if (!p->x.ncats) {
+		*why = "no precision chart: no run has matmul kernels with a known time by dtype";
+		return 1;
+	}
+	panel_hline(p, CAT_REFERENCE, MS_DASHED, 100 * DOMINANT_DTYPE_SHARE, NULL);
+	for (k = 0; k < NCOLOURS; k++)
+		if (used[k])
+			chart_add_legend(c, dtype_colours[k].cat, 0, false, dtype_name(dtype_colours[k].t));
+	chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true,
+			 chart_strf(c, "%.0f%%: above it, the observed precision", 100 * DOMINANT_DTYPE_SHARE));
+	return 0;
+}
+
+/* 13. Waiting for a peer, and imbalance, per GPU of each multi-GPU run. */
+
+static bool wait_known(const struct gpu_result *g)
+{
+	const struct step_parts *s = &g->step_s;
+
+	return isfinite(g->mean_step_s) && g->mean_step_s > 0 && isfinite(s->compute) && isfinite(s->memory) &&
+	       isfinite(s->exposed_comm_wait);
+}
+
+static bool multi_known(const struct run_result *r)
+{
+	size_t gi;
+
+	if (r->ngpu < 2)
+		return false;
+	for (gi = 0; gi < r->ngpu; gi++)
+		if (!wait_known(&r->gpu[gi]))
+			return false;
+	return true;
+}
+
+/* Waiting at the bottom (against the threshold tick), busy, then the rest of the step. */
+static void wait_bar(const struct analysis *a, size_t run, size_t gi, struct chart_layout *c, struct panel *p)
+{
+	const struct run_result *r = &a->runs[run];
+	const struct gpu_result *g = &r->gpu[gi];
+	double x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\nGPU %d", r->name ? r->name : "run",
+							     gpu_number(g, gi)));
+	double wait = MS(g->step_s.exposed_comm_wait), busy = MS(g->step_s.compute + g->step_s.memory);
+	double step = MS(g->mean_step_s), limit = step * ADVICE_PEER_WAIT_SHARE;
+	char pc[NUMFMT_LEN];
+
+	panel_rect(p, CAT_EXPOSED_COMM, x - 0.3, 0, x + 0.3, wait);
+	panel_rect(p, CAT_COMPUTE, x - 0.3, wait, x + 0.3, wait + busy);
+	panel_rect(p, CAT_IDLE, x - 0.3, wait + busy, x + 0.3, fmax(step, wait + busy));
+	panel_label(p, CAT_INK, MS_ABOVE, x, fmax(step, wait + busy),
+		    chart_strf(c, "waits %s", numfmt_percent(pc, g->step_s.exposed_comm_wait / g->mean_step_s)));
+	panel_line(p, CAT_INK, MS_DASHED, "rebalance");
+	panel_point(p, x - 0.42, limit);
+	panel_point(p, x + 0.42, limit);
+}
+
+/* The two ratios of one run (their values under the bars), each with its flag threshold across the bar. */
+static void ratio_bars(const struct analysis *a, size_t run, struct chart_layout *c, struct panel *p)
+{
+	const struct run_result *r = &a->runs[run];
+	const struct {
+		const char *what;
+		double v, limit;
+	} ratios[] = {
+		{ "memory", r->imbalance.memory_ratio, IMBALANCE_MEMORY_RATIO },
+		{ "busy", r->imbalance.busy_ratio, IMBALANCE_BUSY_RATIO },
+	};
+	size_t k;
+
+	for (k = 0; k < sizeof(ratios) / sizeof(ratios[0]); k++) {
+		char rt[NUMFMT_LEN];
+		double x;
+
+		if (!isfinite(ratios[k].v))
+			continue;
+		x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\n%s %s", r->name ? r->name : "run",
+							    ratios[k].what, numfmt_ratio(rt, ratios[k].v)));
+		panel_rect(p, run_cat(a, run), x - 0.3, 0, x + 0.3, ratios[k].v);
+		panel_line(p, CAT_INK, MS_DASHED, "flag");
+		panel_point(p, x - 0.42, ratios[k].limit);
+		panel_point(p, x + 0.42, ratios[k].limit);
+	}
+}
+
+/* "the most waiting: 2gpu GPU 1, 70% of its step (dashed: 25%); ..." over the GPUs drawn */
+static const char *most_waiting(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
+{
+	const struct run_result *top_run = NULL;
+	char pc[NUMFMT_LEN];
+	size_t k, gi, top_gpu = 0;
+	double top = -1;
+
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		for (gi = 0; multi_known(r) && gi < r->ngpu; gi++)
+			if (r->gpu[gi].step_s.exposed_comm_wait / r->gpu[gi].mean_step_s > top) {
+				top = r->gpu[gi].step_s.exposed_comm_wait / r->gpu[gi].mean_step_s;
+				top_run = r;
+				top_gpu = gi;
+			}
+	}
+	if (!top_run)
+		return NULL;
+	return chart_strf(c, "mean steady step per GPU; the most waiting: %s GPU %d, %s of its step "
+			  "(dashed: %.0f%%); ratios against the %.0fx memory and %.2fx busy flags",
+			  top_run->name ? top_run->name : "run", gpu_number(&top_run->gpu[top_gpu], top_gpu),
+			  numfmt_percent(pc, top), 100 * ADVICE_PEER_WAIT_SHARE, IMBALANCE_MEMORY_RATIO, IMBALANCE_BUSY_RATIO);
+}
+
+int chart_waiting(const struct analysis *a, struct chart_layout *c, const char **why)
+{
+	size_t order[MAX_ORDER], n = run_order(a, order), k, gi;
+	struct panel *w, *q;
+
+	for (k = 0; k < n && !multi_known(&a->runs[order[k]]); k++)
+		;
+	if (k == n) {
+		*why = "no waiting chart: no multi-GPU run has a step breakdown with waiting for a peer per GPU";
+		return 1;
+	}
+	chart_init(c, "13-waiting", "Waiting for a peer, and imbalance");
+	chart_set_banner(a, c);
+	c->subtitle = most_waiting(a, order, n, c);
+	c->note = imbalance_note(a, c);
+	w = chart_add_panel(c, "run and GPU", "time per step (ms)");
+	w->title = "Waiting for a peer per GPU";
+	w->y.zero = true;
+	q = chart_add_panel(c, "run and ratio", "max / min across GPUs");
+	q->title = "Imbalance ratios";
+	q->y.zero = true;
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		if (!multi_known(r))
+			continue;
+		for (gi = 0; gi < r->ngpu; gi++)
+			wait_bar(a, order[k], gi, c, w);
+		ratio_bars(a, order[k], c, q);
+	}
+	chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, "waiting for a peer");
+	chart_add_legend(c, CAT_COMPUTE, 0, false, "busy (compute + memory)");
+	chart_add_legend(c, CAT_IDLE, 0, false, "rest (transfer, idle)");
+	chart_add_legend(c, CAT_INK, MS_DASHED, true, "flag threshold");
+	return 0;
+}
