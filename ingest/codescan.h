@@ -1,0 +1,36 @@
+/*
+ * codescan: which GPU code a file on disk carries. Recognises ELF files
+ * (shared objects, executables, relocatable objects), ar archives of them,
+ * bare cubins, bare fatbins, AMDGPU code objects and clang offload bundles by
+ * their bytes, and fills a code_object with every entry of every container
+ * in them. Reads headers only, through pread: a 1.5 GB library is never
+ * loaded into memory; a compressed cubin is inflated only as far as its ELF
+ * header.
+ */
+#ifndef INGEST_CODESCAN_H
+#define INGEST_CODESCAN_H
+
+#include <stdint.h>
+
+#include "core/codeobj.h"
+#include "core/diag.h"
+
+/*
+ * Scans path into o (initialised here; release it either way). Returns 0 when
+ * the file is a binary kind codescan knows (o->nentry may be 0: no GPU code),
+ * 1 when it is not one (o is empty, no diagnostic), -1 after one diagnostic
+ * naming the file and the byte offset when it is one but is damaged (what was
+ * read before the damage stays in o).
+ */
+int codescan_file(const char *path, struct code_object *o, struct diags *d);
+
+/*
+ * A reader of one container inside a file: the bytes [off, off + size) of fd,
+ * which is path. Adds its entries to o and returns 0, or -1 after a
+ * diagnostic with the byte offset. codescan calls one per section by name
+ * (".nv_fatbin", "__nv_relfatbin", ".hip_fatbin", ...).
+ */
+typedef int (*code_container_fn)(int fd, const char *path, int64_t off, int64_t size,
+				 struct code_object *o, struct diags *d);
+
+#endif
