@@ -15,7 +15,12 @@
 struct chart_def {
 	const char *id;		/* "01-step-time" */
 	const char *caption;	/* what to look at, for the report page */
-	/* Lays the chart out in c and returns 0, or returns 1 and sets *why when there is no data. */
+	/*
+	 * Lays the chart out in c and returns 0; or returns 1 and sets *why when
+	 * there is no data (the report lists it among the charts left out), or 2
+	 * with *why set when the chart does not apply to this trial (a sweep's
+	 * chart for a single-config question: not listed).
+	 */
 	int (*build)(const struct analysis *a, struct chart_layout *c, const char **why);
 };
 
@@ -24,8 +29,8 @@ extern const size_t chart_ndefs;
 
 /*
  * Builds chart i into c (initialised here; release it with
- * chart_layout_release either way) and finishes its layout. Returns 0, or 1
- * with *why set when the chart is left out.
+ * chart_layout_release either way) and finishes its layout. Returns 0, or
+ * what the build function returns (1: no data, 2: does not apply) with *why set.
  */
 int chart_build(size_t i, const struct analysis *a, struct chart_layout *c, const char **why);
 

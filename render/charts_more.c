@@ -303,7 +303,7 @@ int chart_sweep(const struct analysis *a, struct chart_layout *c, const char **w
 
 	if (a->question != Q_HPARAM_SWEEP) {
 		*why = "no sweep chart: the trial's question is not hparam-sweep";
-		return 1;
+		return 2;	/* does not apply: not listed among the charts left out */
 	}
 	one = compared(a) ? option_with(a, true) : NULL;
 	many = compared(a) ? option_with(a, false) : NULL;

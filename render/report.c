@@ -132,8 +132,11 @@ static int build_charts(struct report *r, const char *dir)
 		struct chart_layout *c = &r->charts[r->ncharts];
 		const char *why;
 
-		if (chart_build(i, r->a, c, &why)) {
-			r->out[r->nout++] = (struct left_out){ chart_defs[i].id, why };
+		int rc = chart_build(i, r->a, c, &why);
+
+		if (rc) {
+			if (rc == 1)	/* 2: the chart does not apply to this trial's question */
+				r->out[r->nout++] = (struct left_out){ chart_defs[i].id, why };
 			chart_layout_release(c);
 			continue;
 		}
