@@ -4,6 +4,7 @@
 #   make demo         run the main job on the bundled example trial
 #   make deps         install missing Debian packages (apt-get, through sudo when not root)
 #   make bench        benchmarks;  make fuzz: fuzz targets (clang)
+#   make docs-img     redraw the pictures of docs/report.md from the sample trials
 #   make SANITIZE=address,undefined   sanitizer build;  V=1 full command lines
 .SUFFIXES:
 .SECONDARY:
@@ -74,7 +75,7 @@ BIN      := $(BUILD)/scaleaudit
 GENBIN   := $(BUILD)/scaleaudit-gen
 endif
 
-.PHONY: all check check-build check-plain check-san deps deps-ok demo bench fuzz clean tests FORCE
+.PHONY: all check check-build check-plain check-san deps deps-ok demo docs-img bench fuzz clean tests FORCE
 all: $(BIN) $(if $(GENSRC),$(GENBIN))
 
 # Every object and link depends on $(FLAGS), which holds the compiler, the
@@ -146,6 +147,10 @@ DEMO_OUT   ?= out/demo
 demo: deps-ok
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)mk/demo.sh ./$(BIN) $(DEMO_TRIAL) $(DEMO_OUT)
+
+# The pictures of docs/report.md, from the sample trials (needs pdftoppm).
+docs-img: all
+	$(Q)mk/docs-img.sh ./$(BIN)
 
 bench: all
 	$(Q)tests/bench/run.sh ./$(BIN)
