@@ -220,20 +220,25 @@ static bool why_confound(struct summary *s, const struct analysis *a)
 {
 	for (size_t i = 0; i < a->cmp.nconfounds; i++) {
 		const struct confound *c = &a->cmp.confounds[i];
+		bool said = c->why && a->cmp.reason && strstr(a->cmp.reason, c->why);
 
 		if (c->severity != CFS_BLOCKING)
 			continue;
-		if (c->what == CF_STEPS)	/* not a difference between the runs: too few steps to measure */
+		if (c->what == CF_STEPS && said)	/* the verdict's sentence already says it: not twice */
+			add(s, SL_LEAD, "Why: too few steady steps to measure a step time; the numbers below are for "
+			    "reference only");
+		else if (c->what == CF_STEPS)	/* not a difference between the runs: too few steps to measure */
 			add(s, SL_LEAD, "Why: %s", c->why ? c->why : "too few steady steps to measure a step time");
-		else if (!isfinite(a->cmp.speedup))
-			add(s, SL_LEAD, "Why: the runs differ in %s (%s against %s)%s%s",
-			    summary_confound_text(c->what), c->baseline ? c->baseline : "n/a",
-			    c->candidate ? c->candidate : "n/a", c->why ? ": " : "", c->why ? c->why : "");
-		else
-				add(s, SL_LEAD, "Why: the measured speedup of %s (%s against %s) mixes the extra GPU with the "
+		else if (isfinite(a->cmp.speedup))
+			add(s, SL_LEAD, "Why: the measured speedup of %s (%s against %s) mixes the extra GPU with the "
 			    "change of %s (%s against %s): repeat the trial with it unchanged", ratio(a->cmp.speedup),
 			    ms(a->runs[a->cmp.baseline].step_median_s), ms(a->runs[a->cmp.candidate].step_median_s),
 			    summary_confound_text(c->what), c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a");
+		else
+			add(s, SL_LEAD, "Why: the runs differ in %s (%s against %s)%s%s", summary_confound_text(c->what),
+			    c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a",
+			    said ? ", which blocks the comparison; the numbers below are for reference only" :
+			    c->why ? ": " : "", said || !c->why ? "" : c->why);
 		return true;
 	}
 	return false;

@@ -148,6 +148,19 @@ static void why_rules_in_order(void **state)
 			    "231.0 ms) mixes the extra GPU with the change of dataset (c4-en shards 0-7 against c4-en "
 			    "shards 0-15): repeat the trial with it unchanged");
 	summary_release(&s);
+	/* without a speedup, and the verdict's sentence already naming the confound: not said twice */
+	a.cmp.speedup = NAN;
+	a.cmp.confounds[0].why = "a step processed different examples";
+	a.cmp.reason = "the runs differ in dataset: a step processed different examples";
+	summary_build(&s, &a, NULL, 0);
+	assert_string_equal(line_of(&s, SL_LEAD)->text, "Why: the runs differ in dataset (c4-en shards 0-7 against "
+			    "c4-en shards 0-15), which blocks the comparison; the numbers below are for reference only");
+	summary_release(&s);
+	a.cmp.reason = "inconclusive";
+	summary_build(&s, &a, NULL, 0);
+	assert_string_equal(line_of(&s, SL_LEAD)->text, "Why: the runs differ in dataset (c4-en shards 0-7 against "
+			    "c4-en shards 0-15): a step processed different examples");
+	summary_release(&s);
 	fixture_analysis_release(&a);
 }
 
