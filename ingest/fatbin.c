@@ -71,68 +71,98 @@ static const struct entry_kind *find_kind(uint16_t id)
 	return NULL;
 }
 
-/* Inflates the first bytes of an LZ4 block of csize bytes at off into out[CUBIN_EHDR]. */
-static const char *inflate_lz4(struct fb_walk *w, int64_t off, uint64_t csize, unsigned char *out)
-{
-	char in[CHUNK];
-	int n = csize < CHUNK ? (int)csize : CHUNK;
+/*
+ * The first CUBIN_EHDR bytes of a payload of n bytes at off, into out.
+ * Returns 0, -1 after an I/O diagnostic, or 1 with *why when the payload is
+ * damaged.
+ */
+typedef int (*head_fn)(struct fb_walk *w, int64_t off, uint64_t n, unsigned char *out,
+		       const char **why);
 
-	if (elf_pread(w->fd, w->path, off, in, (size_t)n, "compressed cubin", w->d) < 0)
-		return "";
-	int got = LZ4_decompress_safe_partial(in, (char *)out, n, CUBIN_EHDR, CUBIN_EHDR);
-	return got == CUBIN_EHDR ? NULL : "malformed lz4 block";
+static int damaged(const char **why, const char *reason)
+{
+	*why = reason;
+	return 1;
 }
 
-/* Inflates the start of a ZSTD frame of csize bytes at off into out[CUBIN_EHDR]. */
-static const char *inflate_zstd(struct fb_walk *w, int64_t off, uint64_t csize, unsigned char *out)
+static int head_raw(struct fb_walk *w, int64_t off, uint64_t n, unsigned char *out,
+		    const char **why)
+{
+	if (n < CUBIN_EHDR)
+		return damaged(why, "shorter than an elf header");
+	return elf_pread(w->fd, w->path, off, out, CUBIN_EHDR, "cubin", w->d);
+}
+
+/* LZ4 blocks cannot be streamed: the first CHUNK bytes are enough for 64 out. */
+static int head_lz4(struct fb_walk *w, int64_t off, uint64_t n, unsigned char *out,
+		    const char **why)
+{
+	char in[CHUNK];
+	int len = n < CHUNK ? (int)n : CHUNK;
+
+	if (elf_pread(w->fd, w->path, off, in, (size_t)len, "compressed cubin", w->d) < 0)
+		return -1;
+	if (LZ4_decompress_safe_partial(in, (char *)out, len, CUBIN_EHDR, CUBIN_EHDR) == CUBIN_EHDR)
+		return 0;
+	return damaged(why, "malformed lz4 block");
+}
+
+/* Feeds the frame CHUNK bytes at a time until 64 bytes come out. */
+static int head_zstd(struct fb_walk *w, int64_t off, uint64_t n, unsigned char *out,
+		     const char **why)
 {
 	unsigned char in[CHUNK];
 	ZSTD_outBuffer ob = { out, CUBIN_EHDR, 0 };
+	size_t r = 1;
 
 	if (!w->z && !(w->z = ZSTD_createDStream()))
-		return "out of memory";
+		return damaged(why, "out of memory");
 	ZSTD_DCtx_reset(w->z, ZSTD_reset_session_only);
-	for (uint64_t done = 0; ob.pos < CUBIN_EHDR && done < csize;) {
-		size_t n = csize - done < CHUNK ? (size_t)(csize - done) : CHUNK;
-		if (elf_pread(w->fd, w->path, off + (int64_t)done, in, n, "compressed cubin", w->d) < 0)
-			return "";
-		ZSTD_inBuffer ib = { in, n, 0 };
-		while (ib.pos < ib.size && ob.pos < CUBIN_EHDR) {
-			size_t r = ZSTD_decompressStream(w->z, &ob, &ib);
-			if (ZSTD_isError(r))
-				return ZSTD_getErrorName(r);
-			if (r == 0)
-				break;
-		}
-		done += n;
+	for (uint64_t done = 0; ob.pos < CUBIN_EHDR && done < n && r != 0;) {
+		size_t len = n - done < CHUNK ? (size_t)(n - done) : CHUNK;
+		if (elf_pread(w->fd, w->path, off + (int64_t)done, in, len, "compressed cubin", w->d) < 0)
+			return -1;
+		ZSTD_inBuffer ib = { in, len, 0 };
+		while (ib.pos < ib.size && ob.pos < CUBIN_EHDR && r != 0)
+			if (ZSTD_isError(r = ZSTD_decompressStream(w->z, &ob, &ib)))
+				return damaged(why, ZSTD_getErrorName(r));
+		done += len;
 	}
-	return ob.pos == CUBIN_EHDR ? NULL : "the frame ends before the elf header";
+	if (ob.pos < CUBIN_EHDR)
+		return damaged(why, "the frame ends before the elf header");
+	return 0;
 }
+
+/* How a payload is stored, by its flag bits; the first whose bits are set wins. */
+static const struct storage {
+	uint64_t flag;		/* 0: matches every entry */
+	const char *name;	/* for the message */
+	head_fn head;
+} storages[] = {
+	{ FLAG_LZ4, "lz4-compressed", head_lz4 },
+	{ FLAG_ZSTD, "zstd-compressed", head_zstd },
+	{ 0, "uncompressed", head_raw },
+};
 
 /* Reads the cubin's ELF header and compares its SM with the entry's; fills e. */
 static int verify_cubin(struct fb_walk *w, const struct fb_entry *f, struct code_entry *e)
 {
 	unsigned char h[CUBIN_EHDR];
-	int64_t off = f->at + f->hdr_size;
-	uint64_t csize = f->csize ? f->csize : f->size;
-	const char *err = NULL, *how = "lz4";
+	const struct storage *s = storages;
+	uint64_t n = f->csize && f->csize < f->size ? f->csize : f->size;
+	const char *why = NULL;
 
-	if (csize > f->size)
-		csize = f->size;
-	if (!e->compressed && f->size < CUBIN_EHDR)
-		return 0;
-	if (!e->compressed)
-		err = elf_pread(w->fd, w->path, off, h, CUBIN_EHDR, "cubin", w->d) < 0 ? "" : NULL;
-	else if (f->flags & FLAG_LZ4)
-		err = inflate_lz4(w, off, csize, h);
-	else
-		err = inflate_zstd(w, off, csize, h), how = "zstd";
-	if (err && *err == 0)
+	while (s->flag && !(f->flags & s->flag))
+		s++;
+	int rc = s->head(w, f->at + f->hdr_size, n, h, &why);
+	if (rc < 0)
 		return -1;
-	if (err) {
+	if (rc > 0 && s->flag == 0)
+		return 0;	/* too short to hold a header: left unverified */
+	if (rc > 0) {
 		w->damaged = true;
 		diag_error(w->d, "corrupt", &SRCPOS_BYTE(w->path, f->at),
-			   "%s-compressed cubin %s does not decompress: %s", how, e->arch, err);
+			   "%s cubin %s does not decompress: %s", s->name, e->arch, why);
 		return 0;
 	}
 	e->verified = cubin_header_sm(h, sizeof(h), &e->cubin_abi) == e->sm;
