@@ -43,13 +43,18 @@ static const struct container *find_container(const char *name)
 static int scan_cubin(const struct elf_file *e, struct code_object *o, struct diags *d)
 {
 	unsigned char h[64];
-	struct code_entry c = { .kind = CODE_SASS, .ptx_isa = -1, .offset = e->base };
+	struct code_entry c = {
+		.kind = CODE_SASS, .ptx_isa = -1, .cubin_abi = -1, .offset = e->base,
+	};
 
 	if (elf_pread(e->fd, e->path, e->base, h, sizeof(h), "elf header", d) < 0)
 		return -1;
 	c.sm = cubin_header_sm(h, sizeof(h), &c.cubin_abi);
 	c.verified = c.sm >= 0;
-	snprintf(c.arch, sizeof(c.arch), "sm_%d", c.sm);
+	if (c.verified)
+		snprintf(c.arch, sizeof(c.arch), "sm_%d", c.sm);
+	else
+		snprintf(c.arch, sizeof(c.arch), "unknown");	/* a 32-bit cubin: sm_1x era */
 	code_object_add(o, &c);
 	return 0;
 }
@@ -153,7 +158,7 @@ int codescan_file(const char *path, struct code_object *o, struct diags *d)
 	int fd, rc;
 
 	code_object_init(o, path, NULL);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);	/* a FIFO must not block */
 	if (fd < 0)
 		return diag_error(d, "unreadable", &SRCPOS_FILE(path), "cannot open: %s",
 				  strerror(errno));

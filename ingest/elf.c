@@ -9,6 +9,7 @@
 #include "core/xalloc.h"
 
 #define SHN_XINDEX_ 0xffffu
+#define MAX_SECTIONS (1u << 20)	/* far above real files; bounds the time a crafted one takes */
 #define AR_HDR 60
 
 uint16_t elf_le16(const unsigned char *p)
@@ -129,6 +130,10 @@ static int read_tables(struct elf_file *e, uint32_t shstrndx, struct diags *d)
 		e->shnum = (uint32_t)(h.size > UINT32_MAX ? UINT32_MAX : h.size);
 	if (shstrndx == SHN_XINDEX_)
 		shstrndx = h.link;
+	if (e->shnum > MAX_SECTIONS)
+		return diag_error(d, "corrupt", &SRCPOS_BYTE(e->path, e->base + e->shoff),
+				  "elf file claims %" PRIu32 " sections, more than %u", e->shnum,
+				  MAX_SECTIONS);
 	if (!inside(e->shoff, (uint64_t)e->shnum * e->shentsize, e->size))
 		return diag_error(d, "truncated", &SRCPOS_BYTE(e->path, e->base + e->shoff),
 				  "elf section header table (%" PRIu32 " entries at byte %" PRId64

@@ -13,6 +13,7 @@
 #define ENTRY_HDR 64		/* the fixed part of an entry header */
 #define CUBIN_EHDR 64		/* the ELF64 header read from each cubin */
 #define CHUNK 4096		/* compressed bytes read at a time */
+#define MAX_ENTRIES (1u << 20)	/* per file: 10x a whole PyTorch install; bounds memory */
 
 #define FLAG_LZ4 0x2000u
 #define FLAG_ZSTD 0x8000u
@@ -224,6 +225,9 @@ static int read_entries(struct fb_walk *w, int64_t fb, int64_t p, int64_t end)
 		if (elf_pread(w->fd, w->path, p, b, ENTRY_HDR, "fatbin entry header", w->d) < 0)
 			return -1;
 		parse_entry(b, p, &f);
+		if (w->o->nentry >= MAX_ENTRIES)
+			return diag_error(w->d, "corrupt", &SRCPOS_BYTE(w->path, p),
+					  "more than %u fatbin entries in one file", MAX_ENTRIES);
 		if (f.hdr_size < ENTRY_HDR)
 			return diag_error(w->d, "corrupt", &SRCPOS_BYTE(w->path, p),
 					  "fatbin entry header size %" PRIu32 " is below %d",

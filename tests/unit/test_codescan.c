@@ -265,6 +265,20 @@ static void test_section_past_end(void **state)
 	code_object_release(&o);
 }
 
+/* e_shnum 0 sends the count to section 0's sh_size (the extended form): 2^21 is refused. */
+static void test_too_many_sections(void **state)
+{
+	struct code_object o;
+	const char *p = copy("multi.so", "many.so", -1);
+	const unsigned char count[8] = { 0x00, 0x00, 0x20 };
+
+	patch(p, 60, "\0\0", 2);
+	patch(p, 37392 + 32, count, sizeof(count));
+	assert_int_equal(scan_bad(p, -1, "byte 37392: elf file claims 2097152 sections, more than "
+				  "1048576", &o), 0);
+	code_object_release(&o);
+}
+
 static void test_fatbin_past_end(void **state)
 {
 	struct code_object o;
@@ -520,6 +534,7 @@ int main(void)
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_truncated_elf),
 		cmocka_unit_test(test_section_past_end),
+		cmocka_unit_test(test_too_many_sections),
 		cmocka_unit_test(test_fatbin_past_end),
 		cmocka_unit_test(test_zstd_damaged),
 		cmocka_unit_test(test_lz4_damaged),
