@@ -270,7 +270,8 @@ static int read_entry(const struct src *s, size_t i, int64_t *pos, struct entry_
 	return 0;
 }
 
-static int read_table(const struct src *s, struct code_object *o, struct diags *d)
+/* Reads the entry table; *end gets the bundle's extent (the table and every entry's code). */
+static int read_table(const struct src *s, struct code_object *o, struct diags *d, int64_t *end)
 {
 	unsigned char raw[8];
 	struct entry_head h;
@@ -297,7 +298,11 @@ static int read_table(const struct src *s, struct code_object *o, struct diags *
 		if (read_entry(s, i, &pos, &h, d))
 			return -1;
 		add_entry(s, &h, o);
+		if ((int64_t)(h.off + h.size) > *end)
+			*end = (int64_t)(h.off + h.size);
 	}
+	if (pos > *end)
+		*end = pos;
 	return 0;
 }
 
@@ -415,7 +420,7 @@ static int64_t inflate_prefix(int fd, unsigned method, int64_t in_off, int64_t i
 }
 
 static int read_compressed(int fd, const char *path, int64_t off, int64_t size,
-			   struct code_object *o, struct diags *d)
+			   struct code_object *o, struct diags *d, int64_t *end)
 {
 	struct cheader c = { .len = 0 };
 	struct srcpos pos = SRCPOS_BYTE(path, off);
@@ -440,13 +445,15 @@ static int read_compressed(int fd, const char *path, int64_t off, int64_t size,
 	else
 		rc = read_table(&(struct src){ .fd = -1, .path = path, .base = off,
 					       .size = (int64_t)c.raw_size, .mem = out,
-					       .got = (size_t)made }, o, d);
+					       .got = (size_t)made }, o, d, &(int64_t){ 0 });
+	*end = (int64_t)c.file_size;	/* v1 has no size: the rest of the container */
 	free(out);
 	return rc;
 }
 
-int offload_read_bundle(int fd, const char *path, int64_t off, int64_t size,
-			struct code_object *o, struct diags *d)
+/* One bundle at off; *end gets its length. */
+static int read_one(int fd, const char *path, int64_t off, int64_t size, struct code_object *o,
+		    struct diags *d, int64_t *end)
 {
 	unsigned char head[MAGIC_LEN];
 	struct srcpos pos = SRCPOS_BYTE(path, off);
@@ -455,8 +462,56 @@ int offload_read_bundle(int fd, const char *path, int64_t off, int64_t size,
 	if (pread_all(fd, head, n, off) || !offload_is_bundle(head, n))
 		return diag_error(d, "corrupt", &pos, "not a clang offload bundle");
 	if (!memcmp(head, OFFLOAD_CMAGIC, 4))
-		return read_compressed(fd, path, off, size, o, d);
-	return read_table(&(struct src){ .fd = fd, .path = path, .base = off, .size = size }, o, d);
+		return read_compressed(fd, path, off, size, o, d, end);
+	return read_table(&(struct src){ .fd = fd, .path = path, .base = off, .size = size }, o, d,
+			  end);
+}
+
+/*
+ * The next bundle after *pos in a section of size bytes at off: linking
+ * places one bundle per translation unit one after another, with zero
+ * padding between them. Moves *pos to it; false when the rest is padding,
+ * something else, or more than PAD_MAX bytes of zeros.
+ */
+#define PAD_MAX (64 << 10)
+static bool next_bundle(int fd, int64_t off, int64_t size, int64_t *pos)
+{
+	unsigned char buf[512];
+	int64_t at = *pos, limit = *pos + PAD_MAX;
+
+	while (at < size && at < limit) {
+		size_t n = (size_t)(size - at < (int64_t)sizeof(buf) ? size - at : (int64_t)sizeof(buf));
+		size_t z = 0;
+
+		if (pread_all(fd, buf, n, off + at))
+			return false;
+		while (z < n && !buf[z])
+			z++;
+		if (z < n) {
+			n = (size_t)(size - (at + (int64_t)z) < MAGIC_LEN ? size - (at + (int64_t)z) : MAGIC_LEN);
+			if (pread_all(fd, buf, n, off + at + (int64_t)z) || !offload_is_bundle(buf, n))
+				return false;
+			*pos = at + (int64_t)z;
+			return true;
+		}
+		at += (int64_t)n;
+	}
+	return false;
+}
+
+int offload_read_bundle(int fd, const char *path, int64_t off, int64_t size,
+			struct code_object *o, struct diags *d)
+{
+	int64_t pos = 0;
+
+	do {
+		int64_t end = 0;
+
+		if (read_one(fd, path, off + pos, size - pos, o, d, &end))
+			return -1;
+		pos += end > 0 ? end : size - pos;
+	} while (next_bundle(fd, off, size, &pos));
+	return 0;
 }
 
 int offload_read_amdgpu(int fd, const char *path, int64_t off, int64_t size,

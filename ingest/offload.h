@@ -43,7 +43,9 @@ bool offload_amdgpu_target(uint32_t e_flags, int abi_version, char *out, size_t 
 bool offload_triple_target(const char *triple, char *out, size_t n);
 
 /*
- * code_container_fn for an offload bundle in [off, off + size) of fd: one
+ * code_container_fn for the offload bundles in [off, off + size) of fd (a
+ * linked `.hip_fatbin` holds one per translation unit, one after another
+ * with zero padding, so bundles are read until the rest is not one): one
  * CODE_AMDGPU entry per amdgcn triple (the host entry adds none), offset =
  * the entry's code in the file (for a compressed bundle: the bundle's
  * offset), verified when the entry's own ELF header was read and names the

@@ -108,6 +108,25 @@ static void test_bundles(void **state)
 	expect_bundle("bundle_zstd.hipfb", true, 0, 0);
 }
 
+/* Two bundles one after another, the second compressed, as a linked .hip_fatbin holds them. */
+static void test_two_bundles(void **state)
+{
+	struct code_object o;
+	struct diags d = DIAGS_INIT;
+
+	(void)state;
+	assert_int_equal(offload_scan_hsaco(data("bundles_two.hipfb"), &o, &d), 0);
+	assert_int_equal(d.count, 0);
+	assert_int_equal(o.ncontainers, 2);
+	assert_int_equal(o.nentry, 4);
+	expect_entry(&o.entry[0], "gfx90a:xnack+", -1, 256, false, true);
+	expect_entry(&o.entry[1], "gfx942:sramecc+:xnack-", 942, 384, false, true);
+	expect_entry(&o.entry[2], "gfx90a:xnack+", -1, 4096, true, true);
+	expect_entry(&o.entry[3], "gfx942:sramecc+:xnack-", 942, 4096, true, true);
+	code_object_release(&o);
+	diags_release(&d);
+}
+
 struct bad_case {
 	const char *file;
 	const char *code;
@@ -251,6 +270,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hsaco),
 		cmocka_unit_test(test_bundles),
+		cmocka_unit_test(test_two_bundles),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_bad_zstd),
 		cmocka_unit_test(test_targets),

@@ -71,6 +71,8 @@ write("bundle_zlib.hipfb", ccob(plain, 0, zlib.compress(plain, 9), 3))
 zstd = subprocess.run(["zstd", "-q", "-c", "-19"], input=plain, stdout=subprocess.PIPE,
                       check=True).stdout
 write("bundle_zstd.hipfb", ccob(plain, 1, zstd, 2))
+# a .hip_fatbin section as the linker leaves it: one bundle per translation unit, zero padding
+write("bundles_two.hipfb", plain + bytes(4096 - len(plain)) + ccob(plain, 1, zstd, 2))
 
 # damaged inputs
 write("bad_truncated.hipfb", plain[:50])                        # inside entry 0's header
