@@ -127,6 +127,43 @@ static void test_two_bundles(void **state)
 	diags_release(&d);
 }
 
+/*
+ * Files made by real tools (make_real.sh: clang 14, ld.lld, clang-offload-
+ * bundler, objcopy); offsets read with xxd and grep -boa: the bundle's code
+ * starts at 218 and 3874, and the host library holds it at byte 12335.
+ */
+static void test_real(void **state)
+{
+	struct code_object o;
+	struct diags d = DIAGS_INIT;
+	int fd;
+
+	(void)state;
+	assert_int_equal(offload_scan_hsaco(data("real_gfx1030.hsaco"), &o, &d), 0);
+	assert_int_equal(o.nentry, 1);
+	expect_entry(&o.entry[0], "gfx1030", 1030, 0, false, true);
+	code_object_release(&o);
+
+	assert_int_equal(offload_scan_hsaco(data("real_gfx90a_gfx908.hipfb"), &o, &d), 0);
+	assert_int_equal(o.nentry, 2);
+	expect_entry(&o.entry[0], "gfx90a:xnack+", -1, 218, false, true);
+	expect_entry(&o.entry[1], "gfx908:sramecc+:xnack-", 908, 3874, false, true);
+	code_object_release(&o);
+
+	fd = open(data("real_hip_host.so"), O_RDONLY);
+	assert_true(fd >= 0);
+	code_object_init(&o, "real_hip_host.so", "shared-object");
+	assert_int_equal(offload_read_bundle(fd, "real_hip_host.so", 12335, 6450, &o, &d), 0);
+	close(fd);
+	assert_int_equal(o.ncontainers, 1);
+	assert_int_equal(o.nentry, 2);
+	expect_entry(&o.entry[0], "gfx90a:xnack+", -1, 12335 + 218, false, true);
+	expect_entry(&o.entry[1], "gfx908:sramecc+:xnack-", 908, 12335 + 3874, false, true);
+	code_object_release(&o);
+	assert_int_equal(d.count, 0);
+	diags_release(&d);
+}
+
 struct bad_case {
 	const char *file;
 	const char *code;
@@ -271,6 +308,7 @@ int main(void)
 		cmocka_unit_test(test_hsaco),
 		cmocka_unit_test(test_bundles),
 		cmocka_unit_test(test_two_bundles),
+		cmocka_unit_test(test_real),
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_bad_zstd),
 		cmocka_unit_test(test_targets),
