@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -243,6 +244,9 @@ static void wheel_version(struct span url, char *out, size_t n)
 	size_t k = 0;
 
 	for (size_t i = 0; i < url.n; i++)
+		if (url.p[i] == '#' || url.p[i] == '?')
+			url.n = i;	/* "#sha256=...", a query */
+	for (size_t i = 0; i < url.n; i++)
 		if (url.p[i] == '/')
 			slash = url.p + i + 1;
 	url.n -= (size_t)(slash - url.p);
@@ -254,7 +258,7 @@ static void wheel_version(struct span url, char *out, size_t n)
 	if (!dash)
 		return;
 	for (const char *c = dash + 1; c < url.p + url.n && *c != '-' && k + 1 < n; c++) {
-		if (*c == '%' && c + 2 < url.p + url.n && !strncmp(c, "%2B", 3)) {
+		if (*c == '%' && c + 2 < url.p + url.n && !strncasecmp(c, "%2B", 3)) {
 			out[k++] = '+';
 			c += 2;
 		} else {
@@ -295,7 +299,8 @@ static void freeze_line(struct py_parser *p, struct span s)
 		if (v.n && *v.p == '=')		/* "===" */
 			v.p++, v.n--;
 		v = token(&v);
-		v.n = strcspn(v.p, ";") < v.n ? strcspn(v.p, ";") : v.n;
+		if (memchr(v.p, ';', v.n))	/* an environment marker */
+			v.n = (size_t)((const char *)memchr(v.p, ';', v.n) - v.p);
 		add(p, trim(s.p, (size_t)(eq - s.p)), v);
 	} else if (at) {
 		char ver[PY_VER_LEN];
