@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -192,6 +193,30 @@ static void test_walk(void **state)
 	diags_release(&d);
 }
 
+/* Packages PYENV_MAX_DEPTH levels down are found, one level deeper are not. */
+static void test_walk_depth(void **state)
+{
+	char root[] = "/tmp/test_pyenv_XXXXXX";
+	char path[512];
+	struct py_env e;
+	struct diags d = DIAGS_INIT;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "mkdir -p %s/1/2/3/4/5/6/x-1.0.dist-info "
+		 "%s/1/2/3/4/5/6/7/y-2.0.dist-info", root, root);
+	assert_int_equal(system(path), 0);
+	py_env_init(&e);
+	assert_int_equal(pyenv_walk(&e, root, &d), 1);
+	expect_pkg(&e, "x", "1.0", "", "dist-info");
+	assert_null(py_env_find(&e, "y"));
+	py_env_release(&e);
+	snprintf(path, sizeof(path), "rm -rf %s", root);
+	assert_int_equal(system(path), 0);
+	assert_int_equal(d.count, 0);
+	diags_release(&d);
+}
+
 static void test_sniff(void **state)
 {
 	static const struct {
@@ -266,6 +291,7 @@ int main(void)
 		cmocka_unit_test(test_text_inputs),
 		cmocka_unit_test(test_arch_lists),
 		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_walk_depth),
 		cmocka_unit_test(test_sniff),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_add),
