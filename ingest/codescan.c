@@ -10,8 +10,10 @@
 
 #include "ingest/elf.h"
 #include "ingest/fatbin.h"
+#include "ingest/offload.h"
 
 #define SNIFF_BYTES 8
+#define AMD_SNIFF_BYTES 64	/* an ELF header's e_machine, an offload bundle's 24-byte magic */
 
 /* The ELF sections that hold GPU code, and the reader of each. */
 static const struct container {
@@ -20,8 +22,7 @@ static const struct container {
 } containers[] = {
 	{ ".nv_fatbin", fatbin_read },		/* linked CUDA fatbins: what the GPU loads */
 	{ "__nv_relfatbin", fatbin_read_rel },	/* -rdc fatbins before the device link */
-	/* AMD: the "rocm" reader of clang offload bundles is added here at merge:
-	 * { ".hip_fatbin", <its code_container_fn> }, */
+	{ ".hip_fatbin", offload_read_bundle },	/* HIP: clang offload bundles of AMDGPU code objects */
 };
 
 /* What a host ELF file is, by e_type. */
@@ -152,6 +153,17 @@ static int scan_fd(int fd, const char *path, int64_t size, struct code_object *o
 	return 1;
 }
 
+/* An AMDGPU code object or an offload bundle: ingest/offload reads those files whole. */
+static bool amd_file(int fd, int64_t size)
+{
+	unsigned char b[AMD_SNIFF_BYTES];
+	size_t n = size < AMD_SNIFF_BYTES ? (size_t)size : AMD_SNIFF_BYTES;
+
+	if (pread(fd, b, n, 0) != (ssize_t)n)
+		return false;
+	return offload_is_bundle(b, n) || offload_is_amdgpu_elf(b, n);
+}
+
 int codescan_file(const char *path, struct code_object *o, struct diags *d)
 {
 	struct stat st;
@@ -162,9 +174,13 @@ int codescan_file(const char *path, struct code_object *o, struct diags *d)
 	if (fd < 0)
 		return diag_error(d, "unreadable", &SRCPOS_FILE(path), "cannot open: %s",
 				  strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode))
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		rc = 1;
-	else
+	} else if (amd_file(fd, (int64_t)st.st_size)) {
+		close(fd);
+		code_object_release(o);
+		return offload_scan_hsaco(path, o, d);
+	} else
 		rc = scan_fd(fd, path, (int64_t)st.st_size, o, d);
 	close(fd);
 	if (rc == 1)

@@ -517,6 +517,37 @@ static void test_elf32(void **state)
 	code_object_release(&o);
 }
 
+/*
+ * AMD files come through the same door: a HIP host library's .hip_fatbin
+ * section (its offset from readelf: 12335), a bare code object, a bundle.
+ */
+static void test_rocm_through_codescan(void **state)
+{
+	struct diags d = DIAGS_INIT;
+	struct code_object o;
+
+	(void)state;
+	assert_int_equal(codescan_file(data("rocm/real_hip_host.so"), &o, &d), 0);
+	assert_string_equal(o.kind, "shared-object");
+	assert_int_equal(o.ncontainers, 1);
+	assert_int_equal(o.nentry, 2);
+	assert_int_equal(o.entry[0].kind, CODE_AMDGPU);
+	assert_string_equal(o.entry[0].arch, "gfx90a:xnack+");
+	assert_int_equal(o.entry[0].offset, 12335 + 218);
+	assert_string_equal(o.entry[1].arch, "gfx908:sramecc+:xnack-");
+	code_object_release(&o);
+	assert_int_equal(codescan_file(data("rocm/gfx942.hsaco"), &o, &d), 0);
+	assert_int_equal(o.nentry, 1);
+	assert_int_equal(o.entry[0].kind, CODE_AMDGPU);
+	assert_int_equal(o.entry[0].sm, 942);
+	code_object_release(&o);
+	assert_int_equal(codescan_file(data("rocm/real_gfx90a_gfx908.hipfb"), &o, &d), 0);
+	assert_int_equal(o.nentry, 2);
+	code_object_release(&o);
+	assert_int_equal(d.count, 0);
+	diags_release(&d);
+}
+
 static int setup(void **state)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/sa_codescan.XXXXXX");
@@ -543,6 +574,7 @@ int main(void)
 		cmocka_unit_test(test_archive_truncated),
 		cmocka_unit_test(test_archive_names),
 		cmocka_unit_test(test_elf32),
+		cmocka_unit_test(test_rocm_through_codescan),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
