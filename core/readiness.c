@@ -635,7 +635,8 @@ size_t readiness_check_env(const struct readiness_env *e, const struct target_li
 			ok = m->version ? version_cmp(have, m->version) >= 0
 					: archs_cover(have, &tl->t[i]);
 			if (n < max)
-				out[n] = (struct readiness_check){ .row = m, .have = have, .ok = ok };
+				out[n] = (struct readiness_check){ .row = m, .have = have, .ok = ok,
+								    .target = &tl->t[i] };
 			n++;
 		}
 	}

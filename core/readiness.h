@@ -165,6 +165,8 @@ struct readiness_check {
 	const struct min_version *row;	/* the requirement */
 	const char *have;		/* the environment's value (borrowed) */
 	bool ok;
+	const struct target *target;	/* the target checked (in the tl given; row->target
+					   is NULL for the rows every target shares) */
 };
 
 /*

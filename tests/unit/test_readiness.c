@@ -305,6 +305,7 @@ static void environment(void **state)
 	for (size_t i = 0; i < n; i++)
 		assert_string_equal(check_line(&c[i], line, sizeof(line)), want[i]);
 	assert_string_equal(c[0].row->fix, "install a PyTorch wheel built with CUDA 12.8 or newer (cu128)");
+	assert_ptr_equal(c[6].target, &tl.t[1]);	/* the shared row, for sm_86 */
 	assert_int_equal(readiness_check_env(&e, &tl, c, 2), 7);	/* counts past max */
 
 	/* a 2.7 cu128 stack on a driver too old; gfx942 against ROCm 5.7 */
@@ -321,6 +322,7 @@ static void environment(void **state)
 	assert_string_equal(check_line(&c[4], line, sizeof(line)), "gfx942 ROCm 5.7.31921 fail");
 	assert_false(c[5].ok);	/* no gfx942 in the list */
 	assert_string_equal(c[5].row->target, "gfx942");
+	assert_ptr_equal(c[5].target, &tl.t[1]);
 
 	/* nothing known: nothing checked */
 	e = (struct readiness_env){ 0 };
