@@ -318,59 +318,82 @@ static void extension_name(const char *path, struct buf *out)
 	buf_add(out, b, strcspn(b, "."));
 }
 
-static void rebuild_fix(const struct code_object *o, const struct target_list *tl,
-			const enum code_verdict *v, enum code_verdict want, struct buf *out)
+static bool any_verdict(const struct target_list *tl, const enum code_verdict *v,
+			enum target_vendor vendor, enum code_verdict want)
 {
-	struct buf archs = BUF_INIT;
-	size_t start = out->len;
+	for (size_t i = 0; i < tl->n; i++)
+		if (tl->t[i].vendor == vendor && v[i] == want)
+			return true;
+	return false;
+}
 
-	buf_init(&archs, 0);
-	if (cuda_list(tl, v, want, &archs)) {
-		buf_addstr(out, "rebuild ");
+static bool has_kind(const struct code_object *o, bool amd)
+{
+	for (size_t i = 0; i < o->nentry; i++)
+		if ((o->entry[i].kind == CODE_AMDGPU) == amd)
+			return true;
+	return false;
+}
+
+/* The CUDA half: the package's fix, or a rebuild for the missing (else the jit) targets. */
+static void cuda_fix(const struct code_object *o, const struct target_list *tl,
+		     const enum code_verdict *v, struct buf *out)
+{
+	bool missing = any_verdict(tl, v, TARGET_CUDA, CODE_MISSING);
+	const char *pkg = package_fix(base_name(o->path));
+	struct buf archs = BUF_INIT;
+
+	if (!missing && !any_verdict(tl, v, TARGET_CUDA, CODE_JIT))
+		return;
+	if (!has_kind(o, false)) {
 		extension_name(o->path, out);
-		buf_addf(out, " with TORCH_CUDA_ARCH_LIST=\"%s\"", archs.data);
+		buf_addstr(out, " is a ROCm build: install or build its CUDA version");
+		return;
 	}
-	buf_reset(&archs);
-	if (rocm_list(tl, v, &archs)) {
-		if (out->len == start) {
-			buf_addstr(out, "rebuild ");
-			extension_name(o->path, out);
-			buf_addstr(out, " with");
-		} else {
-			buf_addstr(out, " and");
-		}
-		buf_addf(out, " PYTORCH_ROCM_ARCH=\"%s\"", archs.data);
+	if (pkg) {
+		buf_addstr(out, pkg);
+		return;
 	}
+	buf_init(&archs, 0);
+	cuda_list(tl, v, missing ? CODE_JIT : CODE_NATIVE, &archs);
+	buf_addstr(out, "rebuild ");
+	extension_name(o->path, out);
+	buf_addf(out, " with TORCH_CUDA_ARCH_LIST=\"%s\"%s", archs.data,
+		 missing ? "" : " to avoid the PTX compilation at start-up");
 	buf_release(&archs);
 }
 
-static bool any_verdict(const struct target_list *tl, const enum code_verdict *v, enum code_verdict want)
+/* The ROCm half: a rebuild for the missing gfx targets. */
+static void rocm_fix(const struct code_object *o, const struct target_list *tl,
+		     const enum code_verdict *v, struct buf *out)
 {
-	for (size_t i = 0; i < tl->n; i++)
-		if (v[i] == want)
-			return true;
-	return false;
+	struct buf archs = BUF_INIT;
+
+	buf_init(&archs, 0);
+	if (!rocm_list(tl, v, &archs))
+		goto out;
+	if (out->len)
+		buf_addstr(out, "; ");
+	extension_name(o->path, out);
+	if (has_kind(o, true))
+		buf_addf(out, ": rebuild with PYTORCH_ROCM_ARCH=\"%s\"", archs.data);
+	else
+		buf_addf(out, " is a CUDA build: install or build its ROCm version for %s",
+			 archs.data);
+out:
+	buf_release(&archs);
 }
 
 void readiness_fix(const struct code_object *o, const struct target_list *tl,
 		   const enum code_verdict *v, struct buf *out)
 {
-	const char *pkg = package_fix(base_name(o->path));
-	bool missing = any_verdict(tl, v, CODE_MISSING);
-	bool jit = any_verdict(tl, v, CODE_JIT);
+	struct buf fix = BUF_INIT;
 
-	if (!missing && !jit)
-		return;
-	if (pkg) {
-		buf_addstr(out, pkg);
-		return;
-	}
-	if (missing) {
-		rebuild_fix(o, tl, v, CODE_JIT, out);
-		return;
-	}
-	rebuild_fix(o, tl, v, CODE_NATIVE, out);
-	buf_addstr(out, " to avoid the PTX compilation at start-up");
+	buf_init(&fix, 0);
+	cuda_fix(o, tl, v, &fix);
+	rocm_fix(o, tl, v, &fix);
+	buf_add(out, fix.data, fix.len);
+	buf_release(&fix);
 }
 
 /* --- arch lists --- */
@@ -575,7 +598,8 @@ void readiness_env_from_run(const struct run *r, struct readiness_env *e)
 		.nccl = first_of(r->nccl_version.v, library(env, nccl), NULL),
 		.cudnn = first_of(env->cudnn.v, library(env, cudnn), NULL),
 		.rocm = first_of(env->rocm_version.v, env->hip_runtime.v, env->rocm_build.v),
-		.arch_list = first_of(env->arch_list.v, env->cuda_archs.v, NULL),
+		.arch_list = first_of(env->arch_list.v, env->cuda_archs.v,
+				      env->narch_warnings ? env->arch_warnings[0].supported : NULL),
 	};
 }
 

@@ -91,14 +91,16 @@ void readiness_judge(const struct code_object *o, const struct target *t, struct
 bool readiness_ptx_driver(int isa, const char **cuda, const char **driver);
 
 /*
- * Appends the fix for an item to out: what to install or rebuild so that no
- * target of tl stays missing, then (when some target is only jit) how to
- * avoid the start-up compilation. v[i] is the verdict for tl->t[i]. A file of
- * PyTorch, NCCL, cuDNN, cuBLAS ... (told by its file name) gets that
- * package's fix ("install a PyTorch 2.7+ cu128 wheel"); any other file is an
- * extension, named after its file ("flash_attn_2_cuda"), rebuilt with
- * TORCH_CUDA_ARCH_LIST="10.0;12.0" (the CUDA targets not native) or
- * PYTORCH_ROCM_ARCH="gfx942". Appends nothing when every target is native.
+ * Appends the fix for an item to out; v[i] is the verdict for tl->t[i].
+ * CUDA targets: when one is missing (else, when one is only jit: to avoid
+ * the start-up compilation), a library of PyTorch, NCCL, cuDNN, cuBLAS ...
+ * (told by its file name) gets that package's fix ("install NCCL 2.25.1 or
+ * newer ..."), any other file is an extension, named after its file
+ * ("flash_attn_2_cuda"), to rebuild with TORCH_CUDA_ARCH_LIST="10.0;12.0"
+ * (the targets concerned); a file without CUDA code is "a ROCm build".
+ * ROCm targets missing, after "; ": a rebuild with PYTORCH_ROCM_ARCH="gfx942",
+ * or for a file without AMDGPU code, "a CUDA build". Appends nothing when
+ * every target is native.
  */
 void readiness_fix(const struct code_object *o, const struct target_list *tl,
 		   const enum code_verdict *v, struct buf *out);
@@ -155,7 +157,9 @@ struct readiness_env {
  * The versions an environment report (run->env) shows: torch from its
  * version or the "torch" library line, NCCL from run->nccl_version or an
  * nvidia-nccl-cu* / nccl library line, ROCm from rocm_version, hip_runtime
- * or rocm_build, the arch list from arch_list or cuda_archs. Pointers
+ * or rocm_build, the arch list from arch_list, cuda_archs or the list the
+ * first "not compatible with the current PyTorch installation" warning
+ * gives ("sm_50 sm_60 ... sm_90"). Pointers
  * borrow from r.
  */
 void readiness_env_from_run(const struct run *r, struct readiness_env *e);

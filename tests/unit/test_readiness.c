@@ -225,9 +225,15 @@ static void fixes(void **state)
 	       "--index-url https://download.pytorch.org/whl/cu128");
 	fix_of("lib/libnccl.so.2", "sm_90", "sm_100",
 	       "install NCCL 2.25.1 or newer (the nvidia-nccl-cu12 wheel)");
-	fix_of("ops.so", "gfx90a", "gfx942", "rebuild ops with PYTORCH_ROCM_ARCH=\"gfx942\"");
-	fix_of("ops.so", "sm_90", "sm_100,gfx942",
-	       "rebuild ops with TORCH_CUDA_ARCH_LIST=\"10.0\" and PYTORCH_ROCM_ARCH=\"gfx942\"");
+	fix_of("ops.so", "gfx90a", "gfx942", "ops: rebuild with PYTORCH_ROCM_ARCH=\"gfx942\"");
+	fix_of("ops.so", "sm_90", "sm_100,gfx942,gfx90a",
+	       "rebuild ops with TORCH_CUDA_ARCH_LIST=\"10.0\"; ops is a CUDA build: install or "
+	       "build its ROCm version for gfx942;gfx90a");
+	fix_of("ops.so", "gfx90a", "sm_100,gfx90a",
+	       "ops is a ROCm build: install or build its CUDA version");
+	/* a CUDA library on an AMD target: not its CUDA fix */
+	fix_of("libcublas.so.13", "sm_100 sm_120", "sm_100,gfx942",
+	       "libcublas is a CUDA build: install or build its ROCm version for gfx942");
 }
 
 static void arch_lists(void **state)
