@@ -388,23 +388,32 @@ static void isa_text(int isa, char *out, size_t n)
 		snprintf(out, n, "%d.%d", isa / 10, isa % 10);
 }
 
+/* One jit note: the PTX, the driver it needs, what is lost. */
+static void print_jit_note(const struct stack_item *it, const struct target *t,
+			   const struct judgement *j)
+{
+	char isa[16];
+
+	isa_text(j->by->ptx_isa, isa, sizeof(isa));
+	printf("jit: %s on %s: only PTX %s (ISA %s) that the driver compiles at start-up",
+	       it->o.path, t->name, j->by->arch, isa);
+	if (j->min_driver)
+		printf(", which needs driver %s or newer (CUDA %s)", j->min_driver, j->min_cuda);
+	printf("; %sa/%sf features are absent\n", t->name, t->name);
+}
+
 static void print_jit(const struct stack *s)
 {
+	bool first = true;
+
 	for (size_t i = 0; i < s->nitem; i++) {
 		for (size_t t = 0; t < s->tl.n; t++) {
-			const struct judgement *j = &s->item[i].j[t];
-			char isa[16];
-
-			if (j->verdict != CODE_JIT)
+			if (s->item[i].j[t].verdict != CODE_JIT)
 				continue;
-			isa_text(j->by->ptx_isa, isa, sizeof(isa));
-			printf("jit: %s on %s: only PTX %s (ISA %s) that the driver compiles at "
-			       "start-up", s->item[i].o.path, s->tl.t[t].name, j->by->arch, isa);
-			if (j->min_driver)
-				printf(", which needs driver %s or newer (CUDA %s)", j->min_driver,
-				       j->min_cuda);
-			printf("; %sa/%sf features are absent\n", s->tl.t[t].name,
-			       s->tl.t[t].name);
+			if (first)
+				printf("\n");
+			first = false;
+			print_jit_note(&s->item[i], &s->tl.t[t], &s->item[i].j[t]);
 		}
 	}
 }
@@ -437,7 +446,7 @@ static void print_text(const struct stack *s)
 		printf("no file with GPU code\n");
 	}
 	if (s->plain)
-		printf("%zu binar%s without GPU code not listed\n", s->plain,
+		printf("\n%zu binar%s without GPU code not listed\n", s->plain,
 		       s->plain == 1 ? "y" : "ies");
 	if (s->ncheck)
 		printf("\nenvironment:\n");

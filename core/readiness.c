@@ -355,7 +355,7 @@ static void cuda_fix(const struct code_object *o, const struct target_list *tl,
 		return;
 	}
 	buf_init(&archs, 0);
-	cuda_list(tl, v, missing ? CODE_JIT : CODE_NATIVE, &archs);
+	cuda_list(tl, v, CODE_NATIVE, &archs);
 	buf_addstr(out, "rebuild ");
 	extension_name(o->path, out);
 	buf_addf(out, " with TORCH_CUDA_ARCH_LIST=\"%s\"%s", archs.data,

@@ -97,7 +97,7 @@ bool readiness_ptx_driver(int isa, const char **cuda, const char **driver);
  * (told by its file name) gets that package's fix ("install NCCL 2.25.1 or
  * newer ..."), any other file is an extension, named after its file
  * ("flash_attn_2_cuda"), to rebuild with TORCH_CUDA_ARCH_LIST="10.0;12.0"
- * (the targets concerned); a file without CUDA code is "a ROCm build".
+ * (every CUDA target not native); a file without CUDA code is "a ROCm build".
  * ROCm targets missing, after "; ": a rebuild with PYTORCH_ROCM_ARCH="gfx942",
  * or for a file without AMDGPU code, "a CUDA build". Appends nothing when
  * every target is native.
