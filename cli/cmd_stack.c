@@ -82,7 +82,7 @@ static void add_item(struct stack *s, struct code_object *o)
 	buf_release(&fix);
 }
 
-/* Source files and the like: never an environment report, a log or a binary worth sniffing. */
+/* Source files and data: never an environment report, a package list or a log. */
 static bool skip_text(const char *path)
 {
 	static const char *const ext[] = { ".py", ".pyc", ".pyi", ".h", ".hpp", ".cuh", ".c",
@@ -120,8 +120,11 @@ static bool env_text(const char *path)
 static void read_text(struct stack *s, const char *path)
 {
 	struct ingest_file f;
-	int kind = pyenv_read_file(&s->py, path, &s->diags);
+	int kind;
 
+	if (skip_text(path))
+		return;
+	kind = pyenv_read_file(&s->py, path, &s->diags);
 	if (kind > 0) {
 		s->py_inputs++;
 		return;
@@ -130,7 +133,7 @@ static void read_text(struct stack *s, const char *path)
 		s->unreadable++;
 		return;
 	}
-	if (skip_text(path) || !env_text(path))
+	if (!env_text(path))
 		return;
 	ingest_file(s->trial, s->run, path, &s->arena, &f);
 	if (f.read)

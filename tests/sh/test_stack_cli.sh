@@ -59,9 +59,21 @@ expect_rc 3 $? "a missing path"
 grep -q "^stack/no-such-file: " "$tmp/err" || { echo "no diagnostic for the missing path"; fail=1; }
 grep -q "^multi.so\|^stack/multi.so " "$tmp/out" || { echo "a missing path hid the rest"; fail=1; }
 
+# 4. a walk: a link loop and a link to a directory are not followed, a linked file is read
+mkdir -p "$tmp/tree/a/b"
+cp stack/multi.so "$tmp/tree/a/b/"
+ln -s ../.. "$tmp/tree/a/b/loop"
+ln -s "$TOP/tests/data/stack" "$tmp/tree/linked-dir"
+ln -s "$TOP/tests/data/stack/sm80.cubin" "$tmp/tree/sm80-link.cubin"
+"$SCALEAUDIT" stack "$tmp/tree" > "$tmp/out" 2> "$tmp/err"
+expect_rc 0 $? "walk"
+[ "$(grep -c -e ' native ' -e ' missing ' "$tmp/out")" -eq 2 ] &&
+	grep -q "^$tmp/tree/a/b/multi.so " "$tmp/out" && grep -q "^$tmp/tree/sm80-link.cubin " "$tmp/out" ||
+	{ echo "walk:"; cat "$tmp/out" "$tmp/err"; fail=1; }
+
 need_tool python3
 
-# 4. JSON: items, environment from pip freeze, readiness
+# 5. JSON: items, environment from pip freeze, readiness
 "$SCALEAUDIT" stack --json stack/multi.so stack/ptx-only.so pyenv/freeze_cu128.txt > "$tmp/json"
 expect_rc 0 $? "json"
 python3 - "$tmp/json" <<'PY' || fail=1
@@ -97,7 +109,7 @@ eq("ready", d["ready"], {"sm_100": False, "sm_120": True})	# jit does not block
 eq("without gpu code", d["binaries_without_gpu_code"], 0)
 PY
 
-# 5. a virtual environment: packages from its dist-info, nothing missing
+# 6. a virtual environment: packages from its dist-info, nothing missing
 "$SCALEAUDIT" stack --json --target sm_120 pyenv/venv > "$tmp/json"
 expect_rc 0 $? "venv"
 python3 - "$tmp/json" <<'PY' || fail=1
@@ -113,7 +125,7 @@ if [c["ok"] for c in e["checks"]] != [True, True, True]:
     print("venv checks:", e["checks"]); sys.exit(1)
 PY
 
-# 6. a ROCm build's arch list: gfx942 covered, sm_100 not
+# 7. a ROCm build's arch list: gfx942 covered, sm_100 not
 "$SCALEAUDIT" stack --json --target gfx942,sm_100,gfx950 pyenv/arch_list_rocm.txt > "$tmp/json"
 expect_rc 0 $? "rocm arch list"
 python3 - "$tmp/json" <<'PY' || fail=1
@@ -125,7 +137,7 @@ if got != want or d["ready"] != {"gfx942": True, "sm_100": False, "gfx950": Fals
     print("rocm arch list:", got, d["ready"]); sys.exit(1)
 PY
 
-# 7. with ../shared: the environment report of an H200 machine (torch 2.5.1+cu124, driver 550)
+# 8. with ../shared: the environment report of an H200 machine (torch 2.5.1+cu124, driver 550)
 if [ -n "${SHARED:-}" ]; then
 	"$SCALEAUDIT" stack --target sm_100 "$SHARED/realdata/collect_env/vllm-14537_8xH200_torch2.5.1_cu124_driver550.txt" > "$tmp/out"
 	expect_rc 0 $? "collect_env"
