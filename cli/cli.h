@@ -50,6 +50,7 @@ extern const struct option common_options[];
 extern const struct option analyze_options[];
 extern const struct option inspect_options[];
 extern const struct option report_options[];
+extern const struct option stack_options[];
 
 const struct command *command_find(const char *name);
 
@@ -77,5 +78,6 @@ int load_and_analyze(const char *path, struct analysis **ap);
 int cmd_inspect(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_report(int argc, char **argv);
+int cmd_stack(int argc, char **argv);
 
 #endif

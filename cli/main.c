@@ -60,6 +60,14 @@ static const struct exit_status inspect_exits[] = {
 	{ 0, NULL },
 };
 
+static const struct exit_status stack_exits[] = {
+	{ EXIT_DONE, "done, whether the targets are ready or not" },
+	{ EXIT_NO_INPUT, "no GPU code, environment report, package list or arch list was found" },
+	EXIT_USAGE_LINE,
+	{ EXIT_PARTIAL, "some paths could not be read, or a file only in part; the rest was judged" },
+	{ 0, NULL },
+};
+
 static const struct command commands[] = {
 	{ .name = "report", .run = cmd_report, .options = report_options, .exits = report_exits,
 	  .summary = "analyse a trial and write charts, report.pdf, summary.md and analysis.json",
@@ -83,13 +91,23 @@ static const struct command commands[] = {
 	  .description = "For each file (directories are walked) says which format it holds, "
 		"decided by its content, and what was read from it; files that are not read "
 		"are listed with the reason. PATH may be - for standard input." },
-	{ .name = "stack",
-	  .summary = "check that an environment and compiled extensions target Blackwell",
+	{ .name = "stack", .run = cmd_stack, .options = stack_options, .exits = stack_exits,
+	  .summary = "check that an environment and compiled extensions target the GPUs to rent",
 	  .synopsis = "PATH...",
-	  .description = "Reads environment reports (python -m torch.utils.collect_env), "
-		"compiled extensions (.so, .cubin, .fatbin) and NCCL logs, and says whether "
-		"the stack really targets Blackwell (sm_100, sm_120). When built it will take --target "
-		"to name the GPUs to check against." },
+	  .description = "Says whether PyTorch, its CUDA build, the driver, NCCL, cuDNN and every "
+		"compiled extension really target the GPUs named by --target (by default the "
+		"Blackwell sm_100 and sm_120). PATH may be files (.so, .o, .a, executables, "
+		".cubin, .fatbin, .hsaco, environment reports of python -m "
+		"torch.utils.collect_env, NCCL logs, pip freeze or pip list output, a saved "
+		"torch.cuda.get_arch_list()), a trial, or directories such as a virtual "
+		"environment or site-packages, which are walked. Only the headers of binaries "
+		"are read.\n\n"
+		"For each file with GPU code and each target the verdict is native (machine code "
+		"the GPU runs), jit (only PTX, which the driver compiles at start-up, without the "
+		"architecture-specific features) or missing (the first launch fails with \"no "
+		"kernel image is available\"), with the fix. The versions the environment shows "
+		"are checked against the minimums of each target. A target is ready when no file "
+		"misses it and every version checked is new enough." },
 	{ .name = "replay",
 	  .summary = "re-run a trial's critical kernels on this machine's GPU",
 	  .synopsis = "TRIAL|analysis.json",

@@ -1,6 +1,6 @@
 # a command whose machinery is not built yet says so and exits 2
-args: stack build
+args: replay build
 status: 2
 --- stdout
 --- stderr
-scaleaudit stack: not built yet
+scaleaudit replay: not built yet

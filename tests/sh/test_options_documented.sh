@@ -56,8 +56,8 @@ for cmd in $commands; do
 done
 
 # report, analyze and inspect are built: 1 option of their own each (-o,
-# --json, --json) and 6 spellings of the 5 common options (-q --quiet -v
-# --verbose --color --patterns -h --help: 8)
-[ "$built" -eq 3 ] || { echo "$built commands with options, expected 3"; fail=1; }
-[ "$options" -eq $((3 * (1 + 8))) ] || { echo "$options option names, expected $((3 * 9))"; fail=1; }
+# --json, --json); stack has 2 (--target, --json); each has 8 spellings of
+# the 5 common options (-q --quiet -v --verbose --color --patterns -h --help)
+[ "$built" -eq 4 ] || { echo "$built commands with options, expected 4"; fail=1; }
+[ "$options" -eq $((3 * (1 + 8) + 2 + 8)) ] || { echo "$options option names, expected $((3 * 9 + 10))"; fail=1; }
 exit $fail
