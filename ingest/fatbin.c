@@ -80,7 +80,7 @@ static const struct entry_kind *find_kind(uint16_t id)
 typedef int (*head_fn)(struct fb_walk *w, int64_t off, uint64_t n, unsigned char *out,
 		       const char **why);
 
-static int damaged(const char **why, const char *reason)
+static int inflate_failed(const char **why, const char *reason)
 {
 	*why = reason;
 	return 1;
@@ -90,7 +90,7 @@ static int head_raw(struct fb_walk *w, int64_t off, uint64_t n, unsigned char *o
 		    const char **why)
 {
 	if (n < CUBIN_EHDR)
-		return damaged(why, "shorter than an elf header");
+		return inflate_failed(why, "shorter than an elf header");
 	return elf_pread(w->fd, w->path, off, out, CUBIN_EHDR, "cubin", w->d);
 }
 
@@ -105,7 +105,7 @@ static int head_lz4(struct fb_walk *w, int64_t off, uint64_t n, unsigned char *o
 		return -1;
 	if (LZ4_decompress_safe_partial(in, (char *)out, len, CUBIN_EHDR, CUBIN_EHDR) == CUBIN_EHDR)
 		return 0;
-	return damaged(why, "malformed lz4 block");
+	return inflate_failed(why, "malformed lz4 block");
 }
 
 /* Feeds the frame CHUNK bytes at a time until 64 bytes come out. */
@@ -117,7 +117,7 @@ static int head_zstd(struct fb_walk *w, int64_t off, uint64_t n, unsigned char *
 	size_t r = 1;
 
 	if (!w->z && !(w->z = ZSTD_createDStream()))
-		return damaged(why, "out of memory");
+		return inflate_failed(why, "out of memory");
 	ZSTD_DCtx_reset(w->z, ZSTD_reset_session_only);
 	for (uint64_t done = 0; ob.pos < CUBIN_EHDR && done < n && r != 0;) {
 		size_t len = n - done < CHUNK ? (size_t)(n - done) : CHUNK;
@@ -126,11 +126,11 @@ static int head_zstd(struct fb_walk *w, int64_t off, uint64_t n, unsigned char *
 		ZSTD_inBuffer ib = { in, len, 0 };
 		while (ib.pos < ib.size && ob.pos < CUBIN_EHDR && r != 0)
 			if (ZSTD_isError(r = ZSTD_decompressStream(w->z, &ob, &ib)))
-				return damaged(why, ZSTD_getErrorName(r));
+				return inflate_failed(why, ZSTD_getErrorName(r));
 		done += len;
 	}
 	if (ob.pos < CUBIN_EHDR)
-		return damaged(why, "the frame ends before the elf header");
+		return inflate_failed(why, "the frame ends before the elf header");
 	return 0;
 }
 

@@ -137,6 +137,20 @@ if got != want or d["ready"] != {"gfx942": True, "sm_100": False, "gfx950": Fals
     print("rocm arch list:", got, d["ready"]); sys.exit(1)
 PY
 
+# 7b. ROCm binaries: a HIP host library (gfx90a:xnack+ and gfx908 in its .hip_fatbin) and a gfx942 code object
+"$SCALEAUDIT" stack --json --target gfx90a,gfx942 stack/rocm/real_hip_host.so stack/rocm/gfx942.hsaco > "$tmp/json"
+expect_rc 0 $? "rocm binaries"
+python3 - "$tmp/json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = {i["path"].split("/")[-1]: (i["kind"], i["amdgpu"], i["verdict"]) for i in d["items"]}
+want = {"real_hip_host.so": ("shared-object", ["gfx90a:xnack+", "gfx908:sramecc+:xnack-"],
+                             {"gfx90a": "native", "gfx942": "missing"}),
+        "gfx942.hsaco": ("hsaco", ["gfx942:sramecc+:xnack-"], {"gfx90a": "missing", "gfx942": "native"})}
+if got != want or d["ready"] != {"gfx90a": False, "gfx942": False}:
+    print("rocm binaries:", got, d["ready"]); sys.exit(1)
+PY
+
 # 8. with ../shared: the environment report of an H200 machine (torch 2.5.1+cu124, driver 550)
 if [ -n "${SHARED:-}" ]; then
 	"$SCALEAUDIT" stack --target sm_100 "$SHARED/realdata/collect_env/vllm-14537_8xH200_torch2.5.1_cu124_driver550.txt" > "$tmp/out"
