@@ -125,6 +125,9 @@ static const struct code_info table[] = {
 	  "Check the path and its permissions." },
 
 	/* the analysis */
+	{ "arch-unsupported", E, CODE_ANALYSIS, "readiness",
+	  "PyTorch said the run's GPU is not compatible with the installed build (\"... with CUDA capability sm_120 is not compatible with the current PyTorch installation\"), or a kernel found no code for the GPU (\"no kernel image is available for execution on the device\"): the run's kernels do not target its GPU, so no verdict can stand on it (a blocking `gpu_arch` confound).",
+	  "Install a PyTorch wheel built for the GPU (for Blackwell, sm_100/sm_103/sm_120: a cu128 wheel or newer, PyTorch 2.7 or later), or rebuild PyTorch and the extensions with `TORCH_CUDA_ARCH_LIST` naming its compute capability (\"10.0\", \"12.0\"); then run again." },
 	{ "baseline-missing", W, CODE_ANALYSIS, "comparison",
 	  "trial.ini names a baseline run that does not exist, so the run with the fewest GPUs is the baseline.",
 	  "Set `baseline =` in trial.ini to the name of a run's directory." },
@@ -134,6 +137,9 @@ static const struct code_info table[] = {
 	{ "cuda-oom", I, CODE_ANALYSIS, "run checks",
 	  "The run ran out of GPU memory; the message gives the allocation that failed and what was already reserved.",
 	  "Nothing, when the trial asks whether the job fits; otherwise lower the micro batch or split the model, and run again." },
+	{ "foreign-kernels", W | I, CODE_ANALYSIS, "readiness",
+	  "Kernels whose names say they were built for another GPU generation (`sm80_xmma_...`, `sm90_xmma_...`, `cutlass_80_...`, `..._sm80`, `ampere_...`) ran on a Blackwell GPU: they run, but are not tuned for it. The message gives their share of the run's GPU kernel time and the largest; a warning above 10%, a note below.",
+	  "Use libraries built for the GPU: a PyTorch wheel with CUDA 12.8 or newer brings cuBLAS/cuDNN kernels for Blackwell; rebuild extensions (flash-attn, xformers, your own) with `TORCH_CUDA_ARCH_LIST` naming its compute capability." },
 	{ "global-batch-unknown", W, CODE_ANALYSIS, "run checks",
 	  "No log or manifest gives the run's global batch, so its throughput and examples processed are unknown.",
 	  "Add `global_batch =` to the run's run.ini." },

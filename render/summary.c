@@ -28,6 +28,7 @@ static const char *const confound_texts[] = {
 	[CF_MODEL] = "model",
 	[CF_STEPS] = "steady steps",
 	[CF_GPU_MODEL] = "GPU model",
+	[CF_GPU_ARCH] = "GPU architecture support",
 };
 
 static const char *const hypothesis_texts[] = {
