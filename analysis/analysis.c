@@ -354,6 +354,8 @@ static void detach_readiness(struct analysis *a, struct readiness *rd)
 	rd->verdict = own(a, rd->verdict);
 	for (size_t i = 0; i < rd->nforeign; i++)
 		rd->foreign[i].name = own(a, rd->foreign[i].name);
+	for (size_t i = 0; i < rd->nchecks; i++)
+		rd->checks[i].have = own(a, rd->checks[i].have);
 }
 
 /* Copies what a run's result takes from the model: its files, the monitor's samples, names. */

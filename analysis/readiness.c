@@ -15,6 +15,7 @@
 #include "core/gpu.h"
 #include "core/imap.h"
 #include "core/kname.h"
+#include "core/readiness.h"
 #include "core/xalloc.h"
 
 /* The foreign kernels a finding names; the result lists up to READY_FOREIGN_MAX. */
@@ -141,35 +142,79 @@ static void arch_warning(struct analysis *a, const struct run *r, struct readine
 	}
 }
 
-/* True when the space-separated list holds the word w. */
-static bool has_word(const char *list, const char *w)
-{
-	size_t n = strlen(w);
+/* The most minimum-version checks kept per run. */
+#define READY_CHECKS_MAX 16
 
-	for (const char *p = list; p && (p = strstr(p, w)); p += n)
-		if ((p == list || p[-1] == ' ') && (p[n] == '\0' || p[n] == ' '))
+/* The environment's versions against the minimums core/readiness.h gives for the GPU. */
+static void check_versions(struct analysis *a, const struct run *r, struct readiness *rd)
+{
+	struct readiness_check c[READY_CHECKS_MAX];
+	struct readiness_env e;
+	struct target_list tl = { .n = 1 };
+	size_t n;
+
+	rd->checks = NULL;
+	if (!rd->isa || target_parse(rd->isa, &tl.t[0]) < 0)
+		return;
+	readiness_env_from_run(r, &e);
+	n = readiness_check_env(&e, &tl, c, READY_CHECKS_MAX);
+	rd->nchecks = n < READY_CHECKS_MAX ? n : READY_CHECKS_MAX;
+	rd->checks = arena_alloc(&a->arena, (rd->nchecks ? rd->nchecks : 1) * sizeof(*rd->checks));
+	for (size_t i = 0; i < rd->nchecks; i++)
+		rd->checks[i] = (struct readiness_item){
+			.component = stack_component_name(c[i].row->comp), .have = c[i].have,
+			.minimum = c[i].row->comp == COMP_ARCHS ? rd->isa : c[i].row->version,
+			.ok = c[i].ok, .fix = c[i].ok ? NULL : c[i].row->fix,
+		};
+}
+
+/* The checks that failed, "PyTorch 2.6.0 (2.7 needed): fix; ..."; NULL when none did. */
+static const char *failed_checks(struct analysis *a, const struct readiness *rd)
+{
+	const char *s = NULL;
+
+	for (size_t i = 0; i < rd->nchecks; i++)
+		if (!rd->checks[i].ok)
+			s = analysis_printf(a, "%s%s%s %s (%s needed): %s", s ? s : "", s ? "; " : "",
+					    rd->checks[i].component, rd->checks[i].have,
+					    rd->checks[i].minimum, rd->checks[i].fix);
+	return s;
+}
+
+/* True when a check of what decides the GPU's code (PyTorch's CUDA build or arch list) passed. */
+static bool build_checked(const struct readiness *rd)
+{
+	for (size_t i = 0; i < rd->nchecks; i++)
+		if (rd->checks[i].ok && (!strcmp(rd->checks[i].component, stack_component_name(COMP_CUDA)) ||
+					 !strcmp(rd->checks[i].component, stack_component_name(COMP_ARCHS))))
 			return true;
 	return false;
 }
 
 static void verdict(struct analysis *a, const struct run_result *rr, struct readiness *rd)
 {
+	const char *failed = failed_checks(a, rd);
+
 	if (rd->arch_warning) {
 		rd->verdict = "not-ready";
 		rd->reason = analysis_printf(a, "the PyTorch build does not target the GPU (%s)",
 					     rd->arch_warning);
-	} else if (rd->isa && rd->arch_list && (has_word(rd->arch_list, rd->isa) ||
-						has_word(rd->arch_list, arch_number(a, rd->isa)))) {
+	} else if (failed) {
+		rd->verdict = "not-ready";
+		rd->reason = analysis_printf(a, "below the minimum for %s: %s", rd->isa, failed);
+	} else if (build_checked(rd)) {
 		rd->verdict = "ready";
-		rd->reason = analysis_printf(a, "PyTorch's architecture list names %s", rd->isa);
+		rd->reason = analysis_printf(a, "every version the logs show meets the minimum for %s",
+					     rd->isa);
 	} else {
 		rd->verdict = "unknown";
 		rd->reason = !rd->isa ? "the GPU's architecture is unknown" :
-			     !rd->arch_list ? analysis_printf(a, "no log of run '%s' gives PyTorch's "
-							      "architecture list", rr->name) :
-			     analysis_printf(a, "PyTorch's architecture list (%s) does not name %s",
-					     rd->arch_list, rd->isa);
+			     analysis_printf(a, "no log of run '%s' gives PyTorch's CUDA build or "
+					     "architecture list", rr->name);
 	}
+	if (failed && !rd->arch_warning)
+		analysis_finding(a, DIAG_WARNING, "stack-below-minimum", NULL,
+				 "run '%s' on %s (%s): %s", rr->name, rd->gpu, rd->isa, failed);
 }
 
 static void finding_foreign(struct analysis *a, const struct run_result *rr, const struct readiness *rd)
@@ -229,6 +274,7 @@ void analysis_readiness(struct analysis *a, const struct run *r, struct run_resu
 	rd->arch_list = e->arch_list.v ? e->arch_list.v : e->cuda_archs.v;
 	rd->driver = e->driver.v;
 	rd->nccl_version = rr->nccl_version;
+	check_versions(a, r, rd);
 	verdict(a, rr, rd);
 	if (rd->nforeign)
 		finding_foreign(a, rr, rd);
@@ -238,5 +284,5 @@ void analysis_readiness(struct analysis *a, const struct run *r, struct run_resu
 
 bool readiness_blocks(const struct readiness *rd)
 {
-	return rd->present && rd->verdict && strcmp(rd->verdict, "not-ready") == 0;
+	return rd->present && rd->arch_warning;
 }

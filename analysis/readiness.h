@@ -16,13 +16,18 @@
 /*
  * Fills rr->readiness from r (after analysis_run_one, so rr->gpu and
  * rr->nccl_version are known) and adds the findings "foreign-kernels"
- * (kernels of an older generation on a Blackwell GPU) and "arch-unsupported"
- * (the build does not target the GPU). Strings still point into the trial:
+ * (kernels of an older generation on a Blackwell GPU), "arch-unsupported"
+ * (the build does not target the GPU) and "stack-below-minimum" (a version
+ * below core/readiness.h's minimum for the GPU). Strings still point into the trial:
  * detach_run copies them.
  */
 void analysis_readiness(struct analysis *a, const struct run *r, struct run_result *rr);
 
-/* True when the run's build does not target its GPU: its verdict cannot stand. */
+/*
+ * True when PyTorch said the run's build does not target its GPU (the arch
+ * warning or "no kernel image"): no verdict can stand on the run. Versions
+ * below the minimum alone do not block: the run ran.
+ */
 bool readiness_blocks(const struct readiness *rd);
 
 #endif

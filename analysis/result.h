@@ -136,6 +136,15 @@ struct foreign_kernel {
 	double time_share;	/* its share of the run's GPU kernel time */
 };
 
+/* One minimum version the run's GPU needs, against what the run's environment shows. */
+struct readiness_item {
+	const char *component;	/* "CUDA", "driver", "PyTorch", "NCCL", "cuDNN", "ROCm", "arch list" */
+	const char *have;	/* as the environment shows it: "12.6" */
+	const char *minimum;	/* "12.8"; for the arch list, the GPU's architecture */
+	bool ok;
+	const char *fix;	/* what to do; NULL when ok */
+};
+
 /*
  * Whether a run's software targets its GPU (issue 14, docs/analysis.md
  * "Blackwell readiness"): what the environment report says, the arch
@@ -152,6 +161,8 @@ struct readiness {
 	const char *driver;		/* "570.124.06"; NULL */
 	const char *nccl_version;	/* "2.21.5"; NULL */
 	const char *arch_warning;	/* what PyTorch said of the GPU, with file:line; NULL none */
+	struct readiness_item *checks;	/* core/readiness.h's minimum versions for the GPU (arena) */
+	size_t nchecks;
 	const char *verdict;		/* "ready" | "not-ready" | "unknown" */
 	const char *reason;		/* the verdict's sentence */
 	double foreign_share;		/* of GPU kernel time, in foreign kernels; NaN without kernels */

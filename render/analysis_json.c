@@ -885,6 +885,18 @@ static const struct field foreign_fields[] = {
 static const struct array readiness_foreign = {
 	offsetof(struct readiness, nforeign), sizeof(struct foreign_kernel), foreign_fields, false };
 
+static const struct field check_fields[] = {
+	F(struct readiness_item, component, "component", K_TEXT, NULL),
+	F(struct readiness_item, have, "have", K_STR, NULL),
+	F(struct readiness_item, minimum, "minimum", K_STR, NULL),
+	F(struct readiness_item, ok, "ok", K_BOOL, NULL),
+	F(struct readiness_item, fix, "fix", K_STR, NULL),
+	END
+};
+
+static const struct array readiness_checks = {
+	offsetof(struct readiness, nchecks), sizeof(struct readiness_item), check_fields, false };
+
 static const struct field readiness_fields[] = {
 	F(struct readiness, gpu, "gpu", K_STR, NULL),
 	F(struct readiness, isa, "arch", K_STR, NULL),
@@ -894,6 +906,7 @@ static const struct field readiness_fields[] = {
 	F(struct readiness, driver, "driver", K_STR, NULL),
 	F(struct readiness, nccl_version, "nccl_version", K_STR, NULL),
 	F(struct readiness, arch_warning, "arch_warning", K_STR, NULL),
+	F(struct readiness, checks, "checks", K_ARR, &readiness_checks),
 	F(struct readiness, foreign_share, "foreign_share", K_NUM, NULL),
 	F(struct readiness, foreign, "foreign_kernels", K_ARR, &readiness_foreign),
 	F(struct readiness, verdict, "verdict", K_STR, NULL),
