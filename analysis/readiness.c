@@ -153,10 +153,10 @@ static void check_versions(struct analysis *a, const struct run *r, struct readi
 	struct target_list tl = { .n = 1 };
 	size_t n;
 
-	rd->checks = NULL;
+	readiness_env_from_run(r, &e);
+	rd->nccl_version = e.nccl;	/* the NCCL log's, else a pip line's */
 	if (!rd->isa || target_parse(rd->isa, &tl.t[0]) < 0)
 		return;
-	readiness_env_from_run(r, &e);
 	n = readiness_check_env(&e, &tl, c, READY_CHECKS_MAX);
 	rd->nchecks = n < READY_CHECKS_MAX ? n : READY_CHECKS_MAX;
 	rd->checks = arena_alloc(&a->arena, (rd->nchecks ? rd->nchecks : 1) * sizeof(*rd->checks));
@@ -273,7 +273,6 @@ void analysis_readiness(struct analysis *a, const struct run *r, struct run_resu
 	rd->torch_cuda = e->torch_cuda.v;
 	rd->arch_list = e->arch_list.v ? e->arch_list.v : e->cuda_archs.v;
 	rd->driver = e->driver.v;
-	rd->nccl_version = rr->nccl_version;
 	check_versions(a, r, rd);
 	verdict(a, rr, rd);
 	if (rd->nforeign)
