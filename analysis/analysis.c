@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/readiness.h"
 #include "core/buf.h"
 #include "core/codes.h"
 #include "core/xalloc.h"
@@ -30,7 +31,7 @@ const char *confound_name(enum confound_what w)
 		[CF_PRECISION] = "precision", [CF_GLOBAL_BATCH] = "global_batch",
 		[CF_MICRO_BATCH] = "micro_batch", [CF_SEQ_LEN] = "seq_len",
 		[CF_DATASET] = "dataset", [CF_MODEL] = "model", [CF_STEPS] = "steps",
-		[CF_GPU_MODEL] = "gpu_model",
+		[CF_GPU_MODEL] = "gpu_model", [CF_GPU_ARCH] = "gpu_arch",
 	};
 
 	return names[w];
@@ -340,6 +341,23 @@ static void take_nccl_env(struct analysis *a, const struct run *r, struct run_re
 							own(a, r->nccl_env[i].value) };
 }
 
+/* The readiness' strings that still point into the trial (readiness.c). */
+static void detach_readiness(struct analysis *a, struct readiness *rd)
+{
+	rd->gpu = own(a, rd->gpu);
+	rd->isa = own(a, rd->isa);
+	rd->torch = own(a, rd->torch);
+	rd->torch_cuda = own(a, rd->torch_cuda);
+	rd->arch_list = own(a, rd->arch_list);
+	rd->driver = own(a, rd->driver);
+	rd->nccl_version = own(a, rd->nccl_version);
+	rd->verdict = own(a, rd->verdict);
+	for (size_t i = 0; i < rd->nforeign; i++)
+		rd->foreign[i].name = own(a, rd->foreign[i].name);
+	for (size_t i = 0; i < rd->nchecks; i++)
+		rd->checks[i].have = own(a, rd->checks[i].have);
+}
+
 /* Copies what a run's result takes from the model: its files, the monitor's samples, names. */
 static void detach_run(struct analysis *a, const struct run *r, struct run_result *rr)
 {
@@ -364,6 +382,7 @@ static void detach_run(struct analysis *a, const struct run *r, struct run_resul
 	rr->link = own(a, rr->link);
 	rr->nccl_version = own(a, rr->nccl_version);
 	rr->nsys_step_range = own(a, rr->nsys_step_range);
+	detach_readiness(a, &rr->readiness);
 	for (size_t g = 0; g < rr->ngpu; g++) {
 		rr->gpu[g].name = own(a, rr->gpu[g].name);
 		for (size_t k = 0; k < rr->gpu[g].ntop; k++)
@@ -400,6 +419,7 @@ struct analysis *analysis_run(const struct trial *t)
 		take_nccl_env(a, &t->runs[i], &a->runs[i]);
 		check_precision(a, &t->runs[i], &a->runs[i]);
 		check_run(a, &t->runs[i], &a->runs[i]);
+		analysis_readiness(a, &t->runs[i], &a->runs[i]);
 	}
 	analysis_compare(a, t);
 	analysis_advise(a, t);

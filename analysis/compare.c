@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/readiness.h"
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
 #include "core/xalloc.h"
@@ -57,6 +58,7 @@ static const struct {
 	[CF_MICRO_BATCH] = { "micro batch", false }, [CF_SEQ_LEN] = { "sequence length", false },
 	[CF_DATASET] = { "dataset", false }, [CF_MODEL] = { "model", false },
 	[CF_STEPS] = { "steady steps", true }, [CF_GPU_MODEL] = { "GPU model", false },
+	[CF_GPU_ARCH] = { "GPU architecture support", true },
 };
 
 /*
@@ -224,6 +226,21 @@ static void compare_gpu_models(struct analysis *a, const struct run_result *b,
 					     mb ? gc->name : gb->name));
 }
 
+/* A run whose build does not target its GPU (readiness.c): no verdict stands on it. */
+static void arch_confound(struct analysis *a, const struct run_result *b, const struct run_result *c)
+{
+	const struct run_result *bad = readiness_blocks(&b->readiness) ? b :
+				       readiness_blocks(&c->readiness) ? c : NULL;
+
+	if (bad)
+		add_confound(a, CF_GPU_ARCH, b->readiness.verdict, c->readiness.verdict, CFS_BLOCKING,
+			     analysis_printf(a, "run '%s' ran on a GPU its PyTorch build does not "
+					     "target (%s, %s): its kernels did not run as they would on a "
+					     "build for that GPU", bad->name,
+					     bad->readiness.gpu ? bad->readiness.gpu : "unknown",
+					     bad->readiness.isa ? bad->readiness.isa : "architecture unknown"));
+}
+
 static void confounds(struct analysis *a, const struct trial *t, const struct run_result *b,
 		      const struct run_result *c)
 {
@@ -252,6 +269,7 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 		    "the runs trained different models");
 	compare_gpu_models(a, b, c);
 	steps_confound(a, b, c, h);
+	arch_confound(a, b, c);
 }
 
 /* n Cn - C1 ... with the slowest rank of each run: adds up to n mean_n - mean_1. */

@@ -129,6 +129,47 @@ struct env_setting {
 	const char *value;
 };
 
+/* A kernel built for another GPU generation than the one it ran on (issue 14). */
+struct foreign_kernel {
+	const char *name;	/* the full kernel name */
+	const char *arch;	/* the architecture its name says: "sm_90" */
+	double time_share;	/* its share of the run's GPU kernel time */
+};
+
+/* One minimum version the run's GPU needs, against what the run's environment shows. */
+struct readiness_item {
+	const char *component;	/* "CUDA", "driver", "PyTorch", "NCCL", "cuDNN", "ROCm", "arch list" */
+	const char *have;	/* as the environment shows it: "12.6" */
+	const char *minimum;	/* "12.8"; for the arch list, the GPU's architecture */
+	bool ok;
+	const char *fix;	/* what to do; NULL when ok */
+};
+
+/*
+ * Whether a run's software targets its GPU (issue 14, docs/analysis.md
+ * "Blackwell readiness"): what the environment report says, the arch
+ * warning PyTorch printed, and the kernels of another generation its
+ * traces ran. present is false when the trial holds none of these.
+ */
+struct readiness {
+	bool present;
+	const char *gpu;		/* the GPU table's row ("B200"), else as the trace names it; NULL */
+	const char *isa;		/* the GPU's architecture: "sm_100"; NULL unknown */
+	const char *torch;		/* as collect_env prints it: "2.6.0+cu126"; NULL */
+	const char *torch_cuda;		/* CUDA the wheel was built with: "12.6"; NULL */
+	const char *arch_list;		/* torch.cuda.get_arch_list() or TORCH_CUDA_ARCH_LIST; NULL */
+	const char *driver;		/* "570.124.06"; NULL */
+	const char *nccl_version;	/* "2.21.5"; NULL */
+	const char *arch_warning;	/* what PyTorch said of the GPU, with file:line; NULL none */
+	struct readiness_item *checks;	/* core/readiness.h's minimum versions for the GPU (arena) */
+	size_t nchecks;
+	const char *verdict;		/* "ready" | "not-ready" | "unknown" */
+	const char *reason;		/* the verdict's sentence */
+	double foreign_share;		/* of GPU kernel time, in foreign kernels; NaN without kernels */
+	struct foreign_kernel *foreign;	/* by share, largest first; at most READY_FOREIGN_MAX */
+	size_t nforeign;
+};
+
 struct run_result {
 	const char *name;
 	int32_t gpus;			/* GPUs the run used */
@@ -186,11 +227,13 @@ struct run_result {
 	struct env_setting *nccl_env;	/* NCCL_* settings the log echoes, in order first seen; arena */
 	size_t nnccl_env;
 	int32_t nccl_tests_gpus;	/* rank count of the nccl-tests tables taken for bandwidth; -1 none */
+	struct readiness readiness;	/* issue 14 */
 };
 
 enum confound_what {
 	CF_PRECISION, CF_GLOBAL_BATCH, CF_MICRO_BATCH, CF_SEQ_LEN, CF_DATASET, CF_MODEL, CF_STEPS,
 	CF_GPU_MODEL,		/* the runs used different GPU models (core/gpu.h rows) */
+	CF_GPU_ARCH,		/* a run's software does not target its GPU (issue 14) */
 	CF_COUNT
 };
 const char *confound_name(enum confound_what w);	/* "precision", "global_batch", ... */

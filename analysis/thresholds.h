@@ -70,4 +70,10 @@
 /* Advice: the rental windows (days) a job's time to its target is fitted in, smallest first. */
 #define RENTAL_WINDOWS_DAYS { 3, 7, 30 }
 
+/*
+ * Readiness: kernels built for another GPU generation are a warning above
+ * this share of a run's GPU kernel time, a note below it.
+ */
+#define FOREIGN_KERNEL_SHARE 0.10
+
 #endif

@@ -389,3 +389,64 @@ enum kname_lib kname_library(const char *name)
 			return (enum kname_lib)lib_tokens[i].lib;
 	return LIB_UNKNOWN;
 }
+
+/* ---- the architecture a kernel was built for -------------------------- */
+
+/*
+ * Words that name an architecture, each at the start of the name or after a
+ * character that is not a letter or digit ('_', '<', ' '): "sm" and its SM
+ * number ("sm90_xmma_gemm_...", "nvjet_sm90_...", "cutlass3x_sm90_...",
+ * "fmha_..._sm80("), CUTLASS 2.x's "cutlass_80_", and the generation words
+ * of legacy cuBLAS/cuDNN kernels ("ampere_sgemm_...", "cudnn_infer_volta_...").
+ * An SM number is followed by an optional 'a' or 'f' and then a character
+ * that is not a letter or digit, or the end.
+ */
+static const struct {
+	const char *word;
+	int sm;			/* 0: digits follow the word */
+} arch_words[] = {
+	{ "sm", 0 }, { "cutlass_", 0 },
+	{ "volta_", 70 }, { "turing_", 75 }, { "ampere_", 80 }, { "hopper_", 90 },
+};
+
+static bool alnum(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+}
+
+static bool word_start(const char *name, const char *p)
+{
+	return p == name || !alnum(p[-1]);
+}
+
+/* The SM number of the digits at p ("90_", "100f(", "80"), or -1. */
+static int sm_digits(const char *p)
+{
+	int sm = 0, n = 0;
+
+	for (; *p >= '0' && *p <= '9' && n < 4; p++, n++)
+		sm = sm * 10 + (*p - '0');
+	if (n < 2 || n > 3 || sm < 30)
+		return -1;
+	if (*p == 'a' || *p == 'f')
+		p++;
+	return alnum(*p) ? -1 : sm;
+}
+
+int kname_sm_of(const char *name)
+{
+	if (!name)
+		return -1;
+	for (const char *p = name; *p; p++)
+		for (size_t i = 0; i < ARRAY_SIZE(arch_words); i++) {
+			size_t n = strlen(arch_words[i].word);
+			int sm;
+
+			if (strncmp(p, arch_words[i].word, n) || !word_start(name, p))
+				continue;
+			sm = arch_words[i].sm ? arch_words[i].sm : sm_digits(p + n);
+			if (sm > 0)
+				return sm;
+		}
+	return -1;
+}

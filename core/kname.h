@@ -99,4 +99,12 @@ enum dtype kname_dtype(const char *name, const char *input_types);
 /* The library a kernel comes from, by the first token of its name that says; LIB_UNKNOWN. */
 enum kname_lib kname_library(const char *name);
 
+/*
+ * The SM number a kernel's name says it was built for: 90 for
+ * "sm90_xmma_gemm_...", "nvjet_sm90_..." or "cutlass3x_sm90_...", 80 for
+ * "cutlass_80_tensorop_...", "fmha_cutlassF_bf16_..._sm80" or "ampere_sgemm_...",
+ * 100 for "..._sm100f"; -1 when the name names no architecture.
+ */
+int kname_sm_of(const char *name);
+
 #endif

@@ -29,6 +29,8 @@ enum kind {
 	K_BOOL,
 	K_ENUM,		/* an enum (or bool) of `size` bytes, by name: aux is a struct names */
 	K_OBJ,		/* aux: the fields of a nested object at base + off; key NULL: inlined */
+	K_OPT,		/* a K_OBJ whose struct opens with `bool present`: the key is left out
+			   when it is false; reading, present is whether the key holds an object */
 	K_ARR,		/* aux: a struct array */
 	K_SPECIAL,	/* aux: a struct special */
 };
@@ -251,6 +253,7 @@ static void write_value(struct wctx *w, const struct field *f, const void *base)
 		write_enum(w, f, p);
 		break;
 	case K_OBJ:
+	case K_OPT:
 		yajl_gen_map_open(w->g);
 		write_fields(w, f->aux, p);
 		yajl_gen_map_close(w->g);
@@ -271,6 +274,8 @@ static void write_fields(struct wctx *w, const struct field *f, const void *base
 			write_fields(w, f->aux, (const char *)base + f->off);
 			continue;
 		}
+		if (f->kind == K_OPT && !*(const bool *)((const char *)base + f->off))
+			continue;
 		json_key(w->g, f->key);
 		write_value(w, f, base);
 	}
@@ -411,6 +416,13 @@ static int read_value(struct rctx *r, const struct field *f, const struct jnode 
 		if (n && n->type != J_NULL && n->type != J_OBJ)
 			return wrong_type(r, n, "an object");
 		return read_fields(r, n && n->type == J_OBJ ? n : NULL, f->aux, p);
+	case K_OPT:
+		if (n && n->type != J_NULL && n->type != J_OBJ)
+			return wrong_type(r, n, "an object");
+		if (read_fields(r, n && n->type == J_OBJ ? n : NULL, f->aux, p) < 0)
+			return -1;
+		*(bool *)p = n && n->type == J_OBJ;
+		return 0;
 	case K_ARR:
 		return read_array(r, f, n, base);
 	case K_SPECIAL:
@@ -862,6 +874,46 @@ static const struct array run_sources = {
 static const struct array run_monitor = {
 	offsetof(struct run_result, nmonitor), sizeof(struct gpu_sample), sample_fields, false };
 
+/* readiness (issue 14): written only where the trial says something of it. */
+static const struct field foreign_fields[] = {
+	F(struct foreign_kernel, name, "name", K_TEXT, NULL),
+	F(struct foreign_kernel, arch, "arch", K_TEXT, NULL),
+	F(struct foreign_kernel, time_share, "time_share", K_NUM, NULL),
+	END
+};
+
+static const struct array readiness_foreign = {
+	offsetof(struct readiness, nforeign), sizeof(struct foreign_kernel), foreign_fields, false };
+
+static const struct field check_fields[] = {
+	F(struct readiness_item, component, "component", K_TEXT, NULL),
+	F(struct readiness_item, have, "have", K_STR, NULL),
+	F(struct readiness_item, minimum, "minimum", K_STR, NULL),
+	F(struct readiness_item, ok, "ok", K_BOOL, NULL),
+	F(struct readiness_item, fix, "fix", K_STR, NULL),
+	END
+};
+
+static const struct array readiness_checks = {
+	offsetof(struct readiness, nchecks), sizeof(struct readiness_item), check_fields, false };
+
+static const struct field readiness_fields[] = {
+	F(struct readiness, gpu, "gpu", K_STR, NULL),
+	F(struct readiness, isa, "arch", K_STR, NULL),
+	F(struct readiness, torch, "torch", K_STR, NULL),
+	F(struct readiness, torch_cuda, "torch_cuda", K_STR, NULL),
+	F(struct readiness, arch_list, "arch_list", K_STR, NULL),
+	F(struct readiness, driver, "driver", K_STR, NULL),
+	F(struct readiness, nccl_version, "nccl_version", K_STR, NULL),
+	F(struct readiness, arch_warning, "arch_warning", K_STR, NULL),
+	F(struct readiness, checks, "checks", K_ARR, &readiness_checks),
+	F(struct readiness, foreign_share, "foreign_share", K_NUM, NULL),
+	F(struct readiness, foreign, "foreign_kernels", K_ARR, &readiness_foreign),
+	F(struct readiness, verdict, "verdict", K_STR, NULL),
+	F(struct readiness, reason, "reason", K_STR, NULL),
+	END
+};
+
 static const struct field run_fields[] = {
 	F(struct run_result, name, "name", K_TEXT, NULL),
 	F(struct run_result, gpus, "gpus", K_COUNT, NULL),
@@ -886,6 +938,7 @@ static const struct field run_fields[] = {
 	F(struct run_result, monitor, "monitor", K_ARR, &run_monitor),
 	F(struct run_result, failed_allocation, "failed_allocation_bytes", K_COUNT, NULL),
 	SUB("nsys_tables", nsys_fields),
+	F(struct run_result, readiness, "readiness", K_OPT, readiness_fields),
 	END
 };
 

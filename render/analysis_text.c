@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "render/numfmt.h"
+#include "render/readiness_text.h"
 
 /* A table cell from numfmt, "-" where it says n/a (unknown). */
 static const char *cell(const char *s)
@@ -278,6 +279,20 @@ static void comm_lines(const struct analysis *a, FILE *f)
 
 #define FINDINGS_SHOWN 12
 
+/* Readiness: whether each run's software targets its GPU; only where the trial says. */
+static void readiness(const struct analysis *a, FILE *f)
+{
+	struct buf b = BUF_INIT;
+
+	if (!readiness_any(a))
+		return;
+	buf_init(&b, 0);
+	for (size_t i = 0; i < a->nruns; i++)
+		readiness_lines(&a->runs[i], "  ", &b);
+	fprintf(f, "\nReadiness (the software against each run's GPU):\n%s", b.data);
+	buf_release(&b);
+}
+
 static void lists(const struct analysis *a, FILE *f, bool color)
 {
 	size_t warnings = 0, errors = 0;
@@ -322,6 +337,7 @@ int analysis_write_text(const struct analysis *a, FILE *f, const struct analysis
 	time_table(a, f);
 	memory_table(a, f);
 	comm_lines(a, f);
+	readiness(a, f);
 	lists(a, f, color);
 	return fflush(f) == EOF || ferror(f) ? -1 : 0;
 }

@@ -8,6 +8,7 @@
 
 #include "core/xalloc.h"
 #include "render/numfmt.h"
+#include "render/readiness_text.h"
 
 #define FINDINGS_MAX 8
 
@@ -28,6 +29,7 @@ static const char *const confound_texts[] = {
 	[CF_MODEL] = "model",
 	[CF_STEPS] = "steady steps",
 	[CF_GPU_MODEL] = "GPU model",
+	[CF_GPU_ARCH] = "GPU architecture support",
 };
 
 static const char *const hypothesis_texts[] = {
@@ -471,6 +473,24 @@ static void findings(struct summary *s, const struct analysis *a)
 		add(s, SL_ITEM, "and %zu more in analysis.json", serious - shown);
 }
 
+/* Each run's software against its GPU, a line at a time, where the trial says anything of it. */
+static void readiness(struct summary *s, const struct analysis *a)
+{
+	struct buf b = BUF_INIT;
+
+	if (!readiness_any(a))
+		return;
+	add(s, SL_HEADING, "Blackwell readiness");
+	buf_init(&b, 0);
+	for (size_t i = 0; i < a->nruns; i++)
+		readiness_lines(&a->runs[i], "", &b);
+	for (char *p = b.data, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		add(s, SL_ITEM, "%s", p);
+	}
+	buf_release(&b);
+}
+
 /* question = hparam-sweep: the answer leads, before the hypothesis. */
 static void answer(struct summary *s, const struct analysis *a)
 {
@@ -508,6 +528,7 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 		add(s, SL_ITEM, "%s", a->recs[i].text ? a->recs[i].text : a->recs[i].id);
 	s->decision_end = s->n;
 	key_numbers(s, a);
+	readiness(s, a);
 	findings(s, a);
 	if (nout)
 		add(s, SL_HEADING, "Charts left out");

@@ -357,6 +357,43 @@ static void dtype_spellings(void **state)
 					     strlen(dtype_name((enum dtype)i))), i);
 }
 
+/* The architecture a kernel's name says it was built for: real names of cuBLAS, cuDNN, CUTLASS, nvjet ... */
+static void architecture_of_names(void **state)
+{
+	static const struct {
+		const char *name;
+		int sm;
+	} cases[] = {
+		{ "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64_warpgroupsize1x1x1_execute_segment_k_off_kernel__5x_cublas", 90 },
+		{ "sm80_xmma_fprop_implicit_gemm_indexed_tf32f32_tf32f32_f32_nhwckrsc_nchw_tilesize128x128x16_stage4_warpsize2x2x1_g1_tensor16x8x8_alignc4_execute_kernel_cudnn", 80 },
+		{ "sm89_xmma_gemm_e4m3bf16_e4m3f32_f32_tn_n_tilesize128x128x64_stage3_warpsize2x2x1_tensor16x8x32_execute_kernel__5x_cublas", 89 },
+		{ "nvjet_sm100_qqtst_128x256_128x6_2x1_2cta_v_bz_bias_TNT", 100 },
+		{ "nvjet_sm90_hss_320x128", 90 },
+		{ "void cutlass::Kernel<cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4>(cutlass_80_tensorop_s1688gemm_128x128_16x4_nn_align4::Params)", 80 },
+		{ "void cutlass::Kernel2<cutlass_75_tensorop_bf16_s1688gemm_bf16_128x128_nn_align1>", 75 },
+		{ "cutlass3x_sm90_tensorop_s64x128x16gemm_bf16_bf16_f32_void_bf16_128x128x64_1x1x1_0_tnn_align8_warpspecialized_pingpong_epi_tma", 90 },
+		{ "fmha_cutlassF_bf16_aligned_64x128_rf_sm80(PyTorchMemEffAttention::AttentionKernel<cutlass::bfloat16_t, cutlass::arch::Sm80, true, 64, 64, 64, true, true>::Params)", 80 },
+		{ "bmm_MxE4m3_MxE2m1MxE4m3_Fp32_t128x16x256u2_s3_swiGlu_dynBatch_sm100f", 100 },
+		{ "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_32x5_tn", 80 },
+		{ "cudnn_infer_volta_scudnn_128x64_relu_medium_nn_v1", 70 },
+		/* no architecture: a word that only looks like one, or none at all */
+		{ "nvjet_tst_64x64_64x16_2x1_2cta_v_bz_bias_TNT", -1 },
+		{ "fmhaSm100aKernel_QkvE4m3OBfloat16H64PagedKvCausalP16VarSeqQ128Kv128PersistentContext", -1 },
+		{ "ncclDevKernel_AllGather_RING_LL(ncclDevKernelArgsStorage<4096ul>)", -1 },
+		{ "triton_poi_fused_add_cos_sin_0", -1 },
+		{ "void at::native::(anonymous namespace)::softmax_warp_forward<float, float, float, 10, true, false>", -1 },
+		{ "asm90_kernel", -1 },
+		{ "sm9_kernel", -1 },
+		{ "sm90x_kernel", -1 },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (kname_sm_of(cases[i].name) != cases[i].sm)
+			fail_msg("%s: sm %d, want %d", cases[i].name, kname_sm_of(cases[i].name), cases[i].sm);
+	assert_int_equal(kname_sm_of(NULL), -1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +404,7 @@ int main(void)
 		cmocka_unit_test(collective_texts),
 		cmocka_unit_test(names_of_every_value),
 		cmocka_unit_test(dtype_spellings),
+		cmocka_unit_test(architecture_of_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -63,6 +63,8 @@ static void documented(void **state)
 	row(doc, "expected speedup", v);
 	snprintf(v, sizeof(v), "%g", ADVICE_MIN_EFFICIENCY);
 	row(doc, "scaling efficiency", v);
+	snprintf(v, sizeof(v), "%g%%", FOREIGN_KERNEL_SHARE * 100);
+	row(doc, "foreign kernels", v);
 	snprintf(v, sizeof(v), "%s, then %s", FIT_GPU_FIRST, FIT_GPU_SECOND);
 	row(doc, "fit targets", v);
 	/* the fit targets' capacities, as the docs and the advice print them */
