@@ -4,10 +4,12 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/xalloc.h"
 #include "ingest/elf.h"
 #include "ingest/fatbin.h"
 #include "ingest/offload.h"
@@ -60,6 +62,67 @@ static int scan_cubin(const struct elf_file *e, struct code_object *o, struct di
 	return 0;
 }
 
+/*
+ * Data sections where a library may keep fatbins it loads itself: cuFFT 12
+ * holds about 24,000 in .ldata and only a stub in .nv_fatbin.
+ */
+static const char *const data_sections[] = { ".rodata", ".lrodata", ".data.rel.ro", ".data", ".ldata" };
+
+#define SEARCH_CHUNK (1 << 20)
+#define SHT_NOBITS_TYPE 8	/* a section with no bytes in the file (.bss) */
+#define FATBIN_HEAD 16
+
+static bool in_data_sections(const char *name)
+{
+	for (size_t i = 0; i < sizeof(data_sections) / sizeof(data_sections[0]); i++)
+		if (strcmp(name, data_sections[i]) == 0)
+			return true;
+	return false;
+}
+
+/* A fatbin header at b: the magic, version 1, a 16-byte header. Returns its whole size, or 0. */
+static uint64_t fatbin_at(const unsigned char *b)
+{
+	if (elf_le32(b) != FATBIN_MAGIC || elf_le16(b + 4) != 1 || elf_le16(b + 6) != FATBIN_HEAD)
+		return 0;
+	return FATBIN_HEAD + elf_le64(b + 8);
+}
+
+/*
+ * Searches [off, off + size) of fd at 8-byte aligned file offsets for
+ * fatbin headers whose fatbin lies inside the range, and reads each. Reads
+ * the range once, a chunk at a time.
+ */
+static int search_fatbins(int fd, const char *path, int64_t off, int64_t size, struct code_object *o,
+			  struct diags *d)
+{
+	unsigned char *buf = xmalloc(SEARCH_CHUNK);
+	int64_t end = off + size, p = (off + 7) & ~(int64_t)7;
+	int rc = 0;
+
+	while (p + FATBIN_HEAD <= end) {
+		size_t n = end - p < SEARCH_CHUNK ? (size_t)(end - p) : SEARCH_CHUNK, i;
+		uint64_t whole = 0;
+
+		if (elf_pread(fd, path, p, buf, n, "data section", d) < 0) {
+			rc = -1;
+			break;
+		}
+		for (i = 0; i + FATBIN_HEAD <= n && !(whole = fatbin_at(buf + i)); i += 8)
+			;
+		if (!whole) {
+			p += (int64_t)(i ? i : 8);	/* i: the first offset whose header did not fit */
+			continue;
+		}
+		if (whole <= (uint64_t)(end - p - (int64_t)i) &&
+		    fatbin_read(fd, path, p + (int64_t)i, (int64_t)whole, o, d) < 0)
+			rc = -1;
+		p += (int64_t)i + (whole <= (uint64_t)(end - p - (int64_t)i) ? (int64_t)((whole + 7) & ~7ull) : 8);
+	}
+	free(buf);
+	return rc;
+}
+
 /* Every container section of the ELF e. */
 static int scan_sections(const struct elf_file *e, struct code_object *o, struct diags *d)
 {
@@ -71,6 +134,9 @@ static int scan_sections(const struct elf_file *e, struct code_object *o, struct
 			return -1;
 		const struct container *c = find_container(s.name);
 		if (c && s.size > 0 && c->read(e->fd, e->path, s.off, s.size, o, d) < 0)
+			rc = -1;
+		if (!c && s.size > 0 && s.type != SHT_NOBITS_TYPE && in_data_sections(s.name) &&
+		    search_fatbins(e->fd, e->path, s.off, s.size, o, d) < 0)
 			rc = -1;
 	}
 	return rc;

@@ -548,6 +548,35 @@ static void test_rocm_through_codescan(void **state)
 	diags_release(&d);
 }
 
+/*
+ * A fatbin in a data section (in-rodata.o: all-zstd.fatbin as .rodata at
+ * file offset 0x40) is found by searching: the same entries as the bare
+ * fatbin, each 0x40 bytes further into the file.
+ */
+static void test_fatbin_in_data_section(void **state)
+{
+	struct diags d = DIAGS_INIT;
+	struct code_object bare, in;
+
+	(void)state;
+	assert_int_equal(codescan_file(data("all-zstd.fatbin"), &bare, &d), 0);
+	assert_int_equal(codescan_file(data("in-rodata.o"), &in, &d), 0);
+	assert_string_equal(in.kind, "relocatable");
+	assert_int_equal(bare.nentry, 7);
+	assert_int_equal(in.nentry, bare.nentry);
+	assert_int_equal(in.ncontainers, 1);
+	for (size_t i = 0; i < in.nentry; i++) {
+		assert_string_equal(in.entry[i].arch, bare.entry[i].arch);
+		assert_int_equal(in.entry[i].compressed, true);
+		assert_int_equal(in.entry[i].verified, bare.entry[i].verified);
+		assert_int_equal(in.entry[i].offset, bare.entry[i].offset + 0x40);
+	}
+	code_object_release(&bare);
+	code_object_release(&in);
+	assert_int_equal(d.count, 0);
+	diags_release(&d);
+}
+
 static int setup(void **state)
 {
 	snprintf(tmpdir, sizeof(tmpdir), "/tmp/sa_codescan.XXXXXX");
@@ -575,6 +604,7 @@ int main(void)
 		cmocka_unit_test(test_archive_names),
 		cmocka_unit_test(test_elf32),
 		cmocka_unit_test(test_rocm_through_codescan),
+		cmocka_unit_test(test_fatbin_in_data_section),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -41,5 +41,12 @@ cp sm100a.o "$tmp/k.o"
 rm -f libk.a
 ar rcs libk.a "$tmp/k.o" "$tmp/k2.o"
 
+# a fatbin kept in a data section, as libraries that load their own kernels do
+# (cuFFT 12 holds ~24,000 fatbins in .ldata): the zstd fatbin as .rodata of an object
+cp all-zstd.fatbin "$tmp/kernels.fatbin"
+(cd "$tmp" && ld -r -b binary -o blob.o kernels.fatbin)
+objcopy --rename-section .data=.rodata,alloc,load,readonly,data,contents \
+	--set-section-alignment .rodata=8 "$tmp/blob.o" in-rodata.o
+
 for f in *.so; do $STRIP --strip-all "$f"; done
 for f in sm100a.o lto100.o libk.a; do $STRIP --strip-debug "$f"; done
