@@ -17,46 +17,15 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
-#include "core/buf.h"
-#include "ingest/trial.h"
 #include "render/charts.h"
 #include "tests/unit/fixture_analysis.h"
-
-static struct analysis *analyse(const char *dir)
-{
-	struct diags d = DIAGS_INIT;
-	struct trial_stats st;
-	struct trial *t = trial_load(dir, &d, &st);
-	struct analysis *a;
-
-	assert_non_null(t);
-	diags_release(&d);
-	trial_stats_release(&st);
-	a = analysis_run(t);
-	trial_free(t);
-	return a;
-}
 
 /* The layout dump of chart `id` of a, malloc'd; NULL when the chart is left out. */
 static char *chart_dump(const struct analysis *a, const char *id)
 {
-	struct chart_layout c;
 	const char *why;
-	struct buf b;
-	size_t i = 0;
 
-	while (i < chart_ndefs && strcmp(chart_defs[i].id, id))
-		i++;
-	assert_true(i < chart_ndefs);
-	buf_init(&b, 0);
-	if (chart_build(i, a, &c, &why) == 0)
-		assert_int_equal(chart_layout_dump(&c, &b), 0);
-	chart_layout_release(&c);
-	if (!b.len) {
-		buf_release(&b);
-		return NULL;
-	}
-	return buf_detach(&b);
+	return dump_chart(a, id, &why);
 }
 
 /* The value of "key = value" in dump, malloc'd; NULL when absent. */
@@ -158,7 +127,7 @@ static void near(double got, double want, double tol)
 static void banner_on_precision_changed(void **state)
 {
 	static const char *const ids[] = { "01-step-time", "02-breakdown", "03-waterfall", "07-timeline" };
-	struct analysis *a = analyse("samples/trials/ddp-precision-changed");
+	struct analysis *a = analyse_dir("samples/trials/ddp-precision-changed");
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
@@ -174,7 +143,7 @@ static void banner_on_precision_changed(void **state)
 /* A comparison without a blocking confound: no chart has a banner. */
 static void no_banner_on_scales_well(void **state)
 {
-	struct analysis *a = analyse("samples/trials/ddp-scales-well");
+	struct analysis *a = analyse_dir("samples/trials/ddp-scales-well");
 	size_t drawn = 0;
 
 	(void)state;
@@ -203,7 +172,7 @@ static void waterfall_per_sample(void **state)
 	static const double cand[4] = { 0.039205017857142865, 0.0015089602857142857, 6.631599999999998e-05,
 					0.0016144105714285715 };
 	static const char *const cats[4] = { "compute", "exposed_comm", "memory", "idle" };
-	struct analysis *a = analyse("samples/trials/ddp-global-batch-changed");
+	struct analysis *a = analyse_dir("samples/trials/ddp-global-batch-changed");
 	char *d = chart_dump(a, "03-waterfall"), *v;
 	double ideal = 0.040846287142857145e3, actual = 0.08478940942857141e3 * 8 / 16, sum = ideal;
 
@@ -235,7 +204,7 @@ static void waterfall_per_sample(void **state)
  */
 static void breakdown_wait_and_transfer(void **state)
 {
-	struct analysis *a = analyse("samples/trials/pipeline-bubble");
+	struct analysis *a = analyse_dir("samples/trials/pipeline-bubble");
 	char *d = chart_dump(a, "02-breakdown");
 	double wait, transfer;
 
@@ -261,7 +230,7 @@ static void breakdown_wait_and_transfer(void **state)
  */
 static void timeline_on_common_clock(void **state)
 {
-	struct analysis *a = analyse("samples/trials/clock-offset");
+	struct analysis *a = analyse_dir("samples/trials/clock-offset");
 	char *d = chart_dump(a, "07-timeline");
 	double x0 = NAN, shift = (double)(1764451841548452091LL - 1764451841511462137LL) / 1e9 - 0.037;
 
@@ -285,7 +254,7 @@ static void timeline_on_common_clock(void **state)
  */
 static void timeline_agrees_with_the_partition(void **state)
 {
-	struct analysis *a = analyse("samples/trials/ddp-scales-well");
+	struct analysis *a = analyse_dir("samples/trials/ddp-scales-well");
 	char *d = chart_dump(a, "07-timeline");
 
 	(void)state;
