@@ -265,11 +265,12 @@ static void sockets_draw_no_ceiling(void **state)
 /* Temporary copy of a sample trial with a real nccl-tests log of five operations added to its 2-GPU run. */
 static char *trial_with_nccl_tests(void)
 {
-	char *dir = xstrdup("/tmp/test_charts_mem_comm.XXXXXX"), *cmd;
 	const char *shared = getenv("SHARED");
+	char *dir, *cmd;
 
 	if (!shared || !*shared)
-		skip_without_shared();
+		skip_without_shared();	/* before anything is allocated: a skip leaves the test here */
+	dir = xstrdup("/tmp/test_charts_mem_comm.XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	cmd = xasprintf("cp -R samples/trials/ddp-scales-well/. '%s' && cp '%s/realdata/%s' '%s/2gpu/nccl-tests.txt'",
 			dir, shared, NCCL_TESTS_LOG, dir);
@@ -304,11 +305,12 @@ static void nccl_tests_draw_one_series_per_operation(void **state)
 /* A trial whose 1-GPU run has a real PyTorch memory timeline (and no other peak). */
 static char *trial_with_memory_timeline(void)
 {
-	char *dir = xstrdup("/tmp/test_charts_mem_comm.XXXXXX"), *cmd;
 	const char *shared = getenv("SHARED");
+	char *dir, *cmd;
 
 	if (!shared || !*shared)
-		skip_without_shared();
+		skip_without_shared();	/* before anything is allocated: a skip leaves the test here */
+	dir = xstrdup("/tmp/test_charts_mem_comm.XXXXXX");
 	assert_non_null(mkdtemp(dir));
 	cmd = xasprintf("cd '%s' && mkdir 1gpu 2gpu && printf '[trial]\\nhypothesis = step-time\\nbaseline = 1gpu\\n' "
 			"> trial.ini && cp '%s/realdata/kineto_trace/hta__memory_analysis__memory_timeline.raw.gz' "
