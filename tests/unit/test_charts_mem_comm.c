@@ -262,20 +262,38 @@ static void sockets_draw_no_ceiling(void **state)
 	analysis_free(a);
 }
 
+/*
+ * A new temporary directory for a trial made of ../shared's files, with
+ * *shared set to ../shared; skips the test, before allocating anything (a
+ * skip leaves the test here), where ../shared is absent.
+ */
+static char *shared_trial_dir(const char **shared)
+{
+	char *dir;
+
+	*shared = getenv("SHARED");
+	if (!*shared || !**shared)
+		skip_without_shared();
+	dir = xstrdup("/tmp/test_charts_mem_comm.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+/* Runs a shell command that builds a trial; it must succeed. Frees cmd. */
+static void build_trial(char *cmd)
+{
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+}
+
 /* Temporary copy of a sample trial with a real nccl-tests log of five operations added to its 2-GPU run. */
 static char *trial_with_nccl_tests(void)
 {
-	const char *shared = getenv("SHARED");
-	char *dir, *cmd;
+	const char *shared;
+	char *dir = shared_trial_dir(&shared);
 
-	if (!shared || !*shared)
-		skip_without_shared();	/* before anything is allocated: a skip leaves the test here */
-	dir = xstrdup("/tmp/test_charts_mem_comm.XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	cmd = xasprintf("cp -R samples/trials/ddp-scales-well/. '%s' && cp '%s/realdata/%s' '%s/2gpu/nccl-tests.txt'",
-			dir, shared, NCCL_TESTS_LOG, dir);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+	build_trial(xasprintf("cp -R samples/trials/ddp-scales-well/. '%s' && cp '%s/realdata/%s' '%s/2gpu/nccl-tests.txt'",
+			     dir, shared, NCCL_TESTS_LOG, dir));
 	return dir;
 }
 
@@ -305,21 +323,15 @@ static void nccl_tests_draw_one_series_per_operation(void **state)
 /* A trial whose 1-GPU run has a real PyTorch memory timeline (and no other peak). */
 static char *trial_with_memory_timeline(void)
 {
-	const char *shared = getenv("SHARED");
-	char *dir, *cmd;
+	const char *shared;
+	char *dir = shared_trial_dir(&shared);
 
-	if (!shared || !*shared)
-		skip_without_shared();	/* before anything is allocated: a skip leaves the test here */
-	dir = xstrdup("/tmp/test_charts_mem_comm.XXXXXX");
-	assert_non_null(mkdtemp(dir));
-	cmd = xasprintf("cd '%s' && mkdir 1gpu 2gpu && printf '[trial]\\nhypothesis = step-time\\nbaseline = 1gpu\\n' "
+	build_trial(xasprintf("cd '%s' && mkdir 1gpu 2gpu && printf '[trial]\\nhypothesis = step-time\\nbaseline = 1gpu\\n' "
 			"> trial.ini && cp '%s/realdata/kineto_trace/hta__memory_analysis__memory_timeline.raw.gz' "
 			"1gpu/memory_timeline.raw.gz && cp '%s/realdata/kineto_trace/"
 			"hta__ns_resolution_trace__rank-0.Apr_03_18_51_38.1102.pt.trace.json.gz' 1gpu/rank0.pt.trace.json.gz "
 			"&& cp '%s/realdata/kineto_trace/hta__nccl_parser_config__nccl_data.json.gz' "
-			"2gpu/rank0.pt.trace.json.gz", dir, shared, shared, shared);
-	assert_int_equal(system(cmd), 0);
-	free(cmd);
+			"2gpu/rank0.pt.trace.json.gz", dir, shared, shared, shared));
 	return dir;
 }
 
