@@ -349,14 +349,20 @@ static void time_xfer(struct smoke_ctx *sc, const char *label, struct xfer_arg *
 {
 	struct cuda_err err = { .count = 0 };
 	struct cuda_timing t;
+	double peak = sc->rep->dev[x->dev_a].info.mem_gbps, gbps;
+	char of_peak[96] = "";
 
 	if (cuda_time(sc->cu, s, xfer_op, x, &cuda_timing_default, &t, &err) < 0) {
 		smoke_fail(sc, label, "%s", err.msg);
 		return;
 	}
-	smoke_pass(sc, label, moved / t.median_s / 1e9, "GB/s",
-		   "%s, %.0f MiB per run; median of %d runs %.3f ms, p10-p90 spread %.1f%%%s", what,
-		   x->bytes / 1048576.0, t.reps, t.median_s * 1e3, t.spread * 100, t.stable ? "" : " (not stable)");
+	gbps = moved / t.median_s / 1e9;
+	if ((x->kind == XFER_D2D || x->kind == XFER_KERNEL) && peak > 0)
+		snprintf(of_peak, sizeof of_peak, "; %.0f%% of the memory's %.0f GB/s", 100 * gbps / peak, peak);
+	smoke_pass(sc, label, gbps, "GB/s",
+		   "%s, %.0f MiB per run; median of %d runs %.3f ms, p10-p90 spread %.1f%%%s%s", what,
+		   x->bytes / 1048576.0, t.reps, t.median_s * 1e3, t.spread * 100, t.stable ? "" : " (not stable)",
+		   of_peak);
 }
 
 static const struct {
@@ -375,7 +381,7 @@ static const struct {
 static void xfer_device(struct smoke_ctx *sc, int d, size_t row)
 {
 	struct cuda_err err = { .count = 0 };
-	struct xfer_arg x = { .cu = sc->cu, .kind = xfers[row].kind, .ptx = &sc->ptx[d],
+	struct xfer_arg x = { .cu = sc->cu, .kind = xfers[row].kind, .ptx = &sc->ptx[d], .dev_a = d,
 			   .bytes = sc->copy_bytes };
 	char label[16];
 
