@@ -19,6 +19,7 @@
 
 #include "core/model.h"
 #include "replay/cublaslt.h"
+#include "replay/plan.h"
 
 /* What a kernel is, for the executor (the planner's class). */
 enum exec_class {
@@ -37,6 +38,7 @@ struct exec_req {
 	enum coll_op coll;	/* EXEC_COLLECTIVE */
 	enum dtype coll_dtype;	/* EXEC_COLLECTIVE: element type; DT_UNKNOWN = bytes (uint8) */
 	int nranks;		/* EXEC_COLLECTIVE: the trial's ranks in the collective */
+	bool fill;		/* EXEC_MEMORY: write-only (a memset), not a copy */
 };
 
 enum exec_status {
@@ -68,6 +70,19 @@ void exec_close(struct exec *x);
 
 /* Runs one request; always fills r (never crashes on a bad request: EXEC_SKIPPED with why). */
 void exec_run(struct exec *x, const struct exec_req *req, struct exec_result *r);
+
+/*
+ * The request that re-runs planned kernel k. A plan states GEMMs row-major
+ * as PyTorch does; cuBLASLt is column-major, so the request computes
+ * C^T = op(B)^T op(A)^T: m and n swap, and A's layout becomes B's. fp8
+ * GEMMs run in the "TN" layout, the only one cuBLASLt takes for fp8 on
+ * every GPU (same FLOPs). Returns 0, or -1 with why in why[0..n) when k
+ * cannot be run (its method is "none", its shape or bytes are unknown).
+ */
+int exec_req_from_plan(const struct plan_kernel *k, struct exec_req *req, char *why, size_t n);
+
+/* exec_req_from_plan() then exec_run(); a kernel that cannot be run is EXEC_SKIPPED with why. */
+void exec_kernel(struct exec *x, const struct plan_kernel *k, struct exec_result *r);
 
 /* "done" | "skipped" | "failed" */
 const char *exec_status_name(enum exec_status s);
