@@ -1,0 +1,328 @@
+/*
+ * cuBLASLt and NCCL loaders (replay/cublaslt.c, replay/nccl.c) and the
+ * executor's pure parts (replay/exec.c), on a machine without a GPU.
+ *
+ * The CUDA toolkit's libraries are real: libcublasLt.so and libnccl.so.2
+ * open and resolve every entry point without a GPU, and creating a handle
+ * or a communicator then fails. The toolkit's stub libcuda (soname
+ * libcuda.so.1) is loaded first so that the libraries' own dlopen of
+ * libcuda.so.1 finds the stub even on a machine with a GPU: the failures
+ * asserted here are the same everywhere. Known answers: the cudaDataType
+ * and ncclDataType_t numbers of the libraries' public headers, and GEMM
+ * FLOPs computed by hand.
+ */
+#include <dlfcn.h>
+#include <glob.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "replay/cublaslt.h"
+#include "replay/exec.h"
+#include "replay/nccl.h"
+#include "tests/unit/skip.h"
+
+/* The first file matching pattern, copied into path; skips the case when the toolkit is absent. */
+static void toolkit_file(const char *pattern, char *path, size_t n)
+{
+	glob_t g;
+
+	skip_unless_tool("ptxas");	/* the CUDA toolkit is installed */
+	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	snprintf(path, n, "%s", g.gl_pathv[0]);
+	globfree(&g);
+}
+
+/* Loads the toolkit's stub libcuda, so that libraries asking for libcuda.so.1 get it. */
+static void load_stub_libcuda(void)
+{
+	char path[4096];
+
+	toolkit_file("/usr/local/cuda*/lib64/stubs/libcuda.so", path, sizeof(path));
+	assert_non_null(dlopen(path, RTLD_NOW | RTLD_LOCAL));
+}
+
+/* "call: NAME (replay/file.c:" digits ")": the line number is the only part not fixed. */
+static void assert_call_message(const char *got, const char *want_head)
+{
+	size_t n = strlen(want_head);
+	const char *p = got + n;
+
+	if (strncmp(got, want_head, n) != 0)
+		fail_msg("got \"%s\", want \"%sNN)\"", got, want_head);
+	assert_true(*p >= '1' && *p <= '9');
+	p += strspn(p, "0123456789");
+	assert_string_equal(p, ")");
+}
+
+static void cublaslt_absent(void **state)
+{
+	struct cublaslt *lt = (struct cublaslt *)1;
+	char err[512];
+
+	setenv("SCALEAUDIT_LIBCUBLASLT", "/nonexistent/libcublasLt.so.13", 1);
+	assert_int_equal(cublaslt_open(&lt, err, sizeof(err)), -1);
+	unsetenv("SCALEAUDIT_LIBCUBLASLT");
+	assert_null(lt);
+	assert_string_equal(err, "cuBLASLt not found (dlopen: /nonexistent/libcublasLt.so.13: "
+				 "cannot open shared object file: No such file or directory)");
+}
+
+/* A library without cuBLASLt's entry points is refused by name of the first missing one. */
+static void cublaslt_wrong_library(void **state)
+{
+	struct cublaslt *lt;
+	char path[1024], err[1200], want[1200];
+
+	toolkit_file("/usr/local/cuda*/lib64/stubs/libcuda.so", path, sizeof(path));
+	setenv("SCALEAUDIT_LIBCUBLASLT", path, 1);
+	assert_int_equal(cublaslt_open(&lt, err, sizeof(err)), -1);
+	unsetenv("SCALEAUDIT_LIBCUBLASLT");
+	snprintf(want, sizeof(want), "cuBLASLt at %s lacks cublasLtCreate", path);
+	assert_string_equal(err, want);
+}
+
+static void cublaslt_toolkit_without_gpu(void **state)
+{
+	struct cublaslt *lt;
+	char path[4096], err[512];
+	size_t v;
+
+	load_stub_libcuda();
+	toolkit_file("/usr/local/cuda*/lib64/libcublasLt.so.1[23]", path, sizeof(path));
+	setenv("SCALEAUDIT_LIBCUBLASLT", path, 1);
+	assert_int_equal(cublaslt_open(&lt, err, sizeof(err)), 0);
+	unsetenv("SCALEAUDIT_LIBCUBLASLT");
+	assert_string_equal(cublaslt_path(lt), path);
+	v = cublaslt_version(lt);
+	/* major*10000 + minor*100 + patch, the major the soname's */
+	assert_int_equal(v / 10000, strtol(strrchr(path, '.') + 1, NULL, 10));
+	assert_int_equal(cublaslt_create(lt, err, sizeof(err)), -1);
+	assert_call_message(err, "cublasLtCreate: CUBLAS_STATUS_NOT_INITIALIZED (replay/cublaslt.c:");
+	cublaslt_close(lt);
+}
+
+static void cublaslt_numbers(void **state)
+{
+	/* cudaDataType: CUDA_R_32F 0, CUDA_R_16F 2, CUDA_R_16BF 14, CUDA_R_8F_E4M3 28 */
+	assert_int_equal(cublaslt_cuda_type(DT_FP32), 0);
+	assert_int_equal(cublaslt_cuda_type(DT_TF32), 0);
+	assert_int_equal(cublaslt_cuda_type(DT_FP16), 2);
+	assert_int_equal(cublaslt_cuda_type(DT_BF16), 14);
+	assert_int_equal(cublaslt_cuda_type(DT_FP8_E4M3), 28);
+	assert_int_equal(cublaslt_cuda_type(DT_FP8), 28);
+	assert_int_equal(cublaslt_cuda_type(DT_FP64), -1);
+	assert_int_equal(cublaslt_cuda_type(DT_INT8), -1);
+	assert_string_equal(cublaslt_status_name(15), "CUBLAS_STATUS_NOT_SUPPORTED");
+	assert_string_equal(cublaslt_status_name(1), "CUBLAS_STATUS_NOT_INITIALIZED");
+	assert_string_equal(cublaslt_status_name(99), "CUBLAS_STATUS_99");
+}
+
+static void gemm_checks(void **state)
+{
+	struct gemm_shape s = { .m = 8192, .n = 8192, .k = 8192, .batch = 1, .dtype = DT_BF16 };
+
+	assert_true(gemm_flops(&s) == 1099511627776.0);	/* 2 * 2^39 */
+	s.batch = 3;
+	s.m = 100;
+	s.n = 7;
+	s.k = 5;
+	assert_true(gemm_flops(&s) == 21000.0);
+	assert_null(gemm_unsupported(&s, 8, 0));
+	assert_string_equal(gemm_unsupported(&s, 7, 5), "bf16 needs compute capability 8.0");
+	s.dtype = DT_FP8_E4M3;
+	assert_string_equal(gemm_unsupported(&s, 8, 6), "fp8 needs compute capability 8.9");
+	assert_null(gemm_unsupported(&s, 8, 9));
+	assert_null(gemm_unsupported(&s, 12, 0));
+	s.dtype = DT_FP64;
+	assert_string_equal(gemm_unsupported(&s, 9, 0),
+			    "cuBLASLt replay runs fp32, tf32, bf16, fp16 and fp8 e4m3 only");
+	s.dtype = DT_FP16;
+	s.k = -1;
+	assert_true(isnan(gemm_flops(&s)));
+	assert_string_equal(gemm_unsupported(&s, 9, 0), "the shape is not known");
+}
+
+static void nccl_absent(void **state)
+{
+	struct nccl *nc = (struct nccl *)1;
+	char err[512];
+
+	setenv("SCALEAUDIT_LIBNCCL", "/nonexistent/libnccl.so.2", 1);
+	assert_int_equal(nccl_open(&nc, err, sizeof(err)), -1);
+	unsetenv("SCALEAUDIT_LIBNCCL");
+	assert_null(nc);
+	assert_string_equal(err, "NCCL not found (dlopen: /nonexistent/libnccl.so.2: "
+				 "cannot open shared object file: No such file or directory)");
+}
+
+static void nccl_toolkit_without_gpu(void **state)
+{
+	struct nccl *nc;
+	char path[4096], err[512];
+	int v;
+
+	load_stub_libcuda();
+	toolkit_file("/usr/local/cuda*/lib*/libnccl.so.2", path, sizeof(path));
+	setenv("SCALEAUDIT_LIBNCCL", path, 1);
+	assert_int_equal(nccl_open(&nc, err, sizeof(err)), 0);
+	unsetenv("SCALEAUDIT_LIBNCCL");
+	assert_string_equal(nccl_path(nc), path);
+	v = nccl_version(nc);
+	/* NCCL_VERSION(X,Y,Z) = X*10000 + Y*100 + Z since 2.9: major 2 */
+	assert_int_equal(v / 10000, 2);
+	assert_true(nccl_supports(nc, COLL_ALLREDUCE));
+	assert_true(nccl_supports(nc, COLL_SENDRECV));
+	assert_false(nccl_supports(nc, COLL_BARRIER));
+	assert_int_equal(nccl_comm_init(nc, 1, err, sizeof(err)), -1);
+	assert_call_message(err, "ncclCommInitAll: ncclUnhandledCudaError: unhandled cuda error "
+				 "(run with NCCL_DEBUG=INFO for details) (replay/nccl.c:");
+	nccl_close(nc);
+}
+
+static void nccl_numbers(void **state)
+{
+	/* ncclDataType_t: Int8 0, Uint8 1, Int32 2, Uint32 3, Int64 4, Uint64 5, Float16 6,
+	 * Float32 7, Float64 8, Bfloat16 9, Float8e4m3 10, Float8e5m2 11 */
+	static const struct {
+		enum dtype dt;
+		int want;
+	} t[] = {
+		{ DT_INT8, 0 }, { DT_UINT8, 1 }, { DT_INT32, 2 }, { DT_UINT32, 3 },
+		{ DT_INT64, 4 }, { DT_UINT64, 5 }, { DT_FP16, 6 }, { DT_FP32, 7 },
+		{ DT_FP64, 8 }, { DT_BF16, 9 }, { DT_FP8_E4M3, 10 }, { DT_FP8_E5M2, 11 },
+		{ DT_FP4, -1 }, { DT_UNKNOWN, -1 },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		assert_int_equal(nccl_type(t[i].dt), t[i].want);
+	assert_string_equal(nccl_result_name(4), "ncclInvalidArgument");
+	assert_string_equal(nccl_result_name(42), "ncclResult42");
+	assert_int_equal(nccl_count(COLL_ALLREDUCE, 1048576, DT_BF16), 524288);
+	assert_int_equal(nccl_count(COLL_ALLGATHER, 1000, DT_UNKNOWN), 1000);
+	assert_int_equal(nccl_count(COLL_ALLREDUCE, -1, DT_FP32), -1);
+}
+
+static void coll_skip_reasons(void **state)
+{
+	char buf[128];
+
+	assert_string_equal(exec_coll_skip_reason(COLL_ALLREDUCE, 2, 1, buf, sizeof(buf)),
+			    "the trial ran AllReduce over 2 GPUs; this machine has 1");
+	assert_string_equal(exec_coll_skip_reason(COLL_ALLGATHER, 8, 0, buf, sizeof(buf)),
+			    "the trial ran AllGather over 8 GPUs; this machine has 0");
+	assert_null(exec_coll_skip_reason(COLL_ALLREDUCE, 2, 2, buf, sizeof(buf)));
+	assert_null(exec_coll_skip_reason(COLL_REDUCESCATTER, 2, 8, buf, sizeof(buf)));
+	assert_string_equal(exec_coll_skip_reason(COLL_BROADCAST, -1, 4, buf, sizeof(buf)),
+			    "the trial's rank count for Broadcast is not known");
+	assert_string_equal(exec_status_name(EXEC_SKIPPED), "skipped");
+}
+
+/* aten::linear [[4096, 1024], [3072, 1024]] in bf16: C[4096,3072] = A[4096,1024] x W^T. */
+static void request_from_gemm_plan(void **state)
+{
+	struct plan_kernel k = {
+		.name = "nvjet_tst_128x256_64x4_1x2_h_bz_TNT", .method = PM_CUBLASLT,
+		.dtype = DT_BF16, .bytes = -1,
+		.gemm = { .m = 4096, .n = 3072, .k = 1024, .batch = 1, .transa = false,
+			  .transb = true, .a_type = DT_BF16, .b_type = DT_BF16, .c_type = DT_BF16 },
+	};
+	struct exec_req r;
+	char why[128] = "";
+
+	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), 0);
+	assert_int_equal(r.cls, EXEC_GEMM);
+	/* column-major: C^T[3072,4096] = W[3072,1024] (stored [1024,3072] col-major: T) x A^T */
+	assert_int_equal(r.gemm.m, 3072);
+	assert_int_equal(r.gemm.n, 4096);
+	assert_int_equal(r.gemm.k, 1024);
+	assert_int_equal(r.gemm.batch, 1);
+	assert_true(r.gemm.transa);
+	assert_false(r.gemm.transb);
+	assert_int_equal(r.gemm.dtype, DT_BF16);
+	assert_int_equal(r.gemm.out, DT_BF16);
+
+	/* fp32 data on TF32 tensor cores (the kernel name said tf32), bmm batch 12 */
+	k.dtype = DT_TF32;
+	k.gemm = (struct plan_gemm){ .m = 512, .n = 64, .k = 512, .batch = 12,
+				     .a_type = DT_FP32, .b_type = DT_FP32, .c_type = DT_FP32 };
+	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), 0);
+	assert_int_equal(r.gemm.m, 64);
+	assert_int_equal(r.gemm.n, 512);
+	assert_int_equal(r.gemm.batch, 12);
+	assert_false(r.gemm.transa);
+	assert_int_equal(r.gemm.dtype, DT_TF32);
+
+	/* fp8 runs TN whatever the recorded layout */
+	k.dtype = DT_FP8_E4M3;
+	k.gemm = (struct plan_gemm){ .m = 2048, .n = 2048, .k = 2048, .batch = 1,
+				     .a_type = DT_FP8_E4M3, .b_type = DT_FP8_E4M3, .c_type = DT_FP32 };
+	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), 0);
+	assert_true(r.gemm.transa);
+	assert_false(r.gemm.transb);
+	assert_int_equal(r.gemm.out, DT_FP32);
+
+	k.gemm.k = -1;
+	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), -1);
+	assert_string_equal(why, "the GEMM's shape is not known");
+}
+
+static void request_from_other_plans(void **state)
+{
+	struct plan_kernel k = { .name = "Memcpy DtoD (Device -> Device)", .method = PM_COPY,
+				 .bytes = 67108864 };
+	struct exec_req r;
+	char why[128] = "";
+
+	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), 0);
+	assert_int_equal(r.cls, EXEC_MEMORY);
+	assert_int_equal(r.bytes, 67108864);
+	assert_false(r.fill);
+	k.method = PM_FILL;
+	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), 0);
+	assert_true(r.fill);
+	k.bytes = -1;
+	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), -1);
+	assert_string_equal(why, "the bytes it moved are not known");
+
+	k = (struct plan_kernel){ .name = "ncclDevKernel_AllReduce_Sum_bf16_RING_LL",
+				  .method = PM_NCCL, .bytes = 8388608,
+				  .coll = { .op = COLL_ALLREDUCE, .count = 4194304, .dtype = DT_BF16,
+					    .nranks = 2 } };
+	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), 0);
+	assert_int_equal(r.cls, EXEC_COLLECTIVE);
+	assert_int_equal(r.coll, COLL_ALLREDUCE);
+	assert_int_equal(r.bytes, 8388608);
+	assert_int_equal(r.nranks, 2);
+
+	k = (struct plan_kernel){ .name = "triton_poi_fused_add_0", .method = PM_NONE,
+				  .why_not = "not replayed: a Triton kernel" };
+	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), -1);
+	assert_string_equal(why, "not replayed: a Triton kernel");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(cublaslt_absent),
+		cmocka_unit_test(cublaslt_wrong_library),
+		cmocka_unit_test(cublaslt_toolkit_without_gpu),
+		cmocka_unit_test(cublaslt_numbers),
+		cmocka_unit_test(gemm_checks),
+		cmocka_unit_test(nccl_absent),
+		cmocka_unit_test(nccl_toolkit_without_gpu),
+		cmocka_unit_test(nccl_numbers),
+		cmocka_unit_test(coll_skip_reasons),
+		cmocka_unit_test(request_from_gemm_plan),
+		cmocka_unit_test(request_from_other_plans),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
