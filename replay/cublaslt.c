@@ -247,3 +247,179 @@ double gemm_flops(const struct gemm_shape *s)
 		return NAN;
 	return 2.0 * (double)s->m * (double)s->n * (double)s->k * (double)s->batch;
 }
+
+/* cuBLASLt enum numbers used below (cublasLt.h, cublas_api.h). */
+enum {
+	LT_COMPUTE_32F = 68, LT_COMPUTE_32F_FAST_TF32 = 77, LT_R_32F = 0,
+	LT_DESC_TRANSA = 3, LT_DESC_TRANSB = 4, LT_DESC_A_SCALE = 17, LT_DESC_B_SCALE = 18,
+	LT_LAYOUT_BATCH_COUNT = 5, LT_LAYOUT_BATCH_STRIDE = 6, LT_PREF_MAX_WORKSPACE = 1,
+	LT_OP_N = 0, LT_OP_T = 1,
+};
+
+struct lt_gemm {
+	struct cublaslt *lt;
+	lt_desc op, a, b, d, pref;	/* NULL until created */
+	lt_heur heur;			/* the chosen algorithm */
+	size_t workspace;
+};
+
+static bool is_fp8(enum dtype t)
+{
+	return t == DT_FP8 || t == DT_FP8_E4M3;
+}
+
+enum dtype gemm_out_type(const struct gemm_shape *s)
+{
+	if (s->out != DT_UNKNOWN)
+		return s->out;
+	if (s->dtype == DT_TF32)
+		return DT_FP32;
+	return is_fp8(s->dtype) ? DT_BF16 : s->dtype;
+}
+
+static int64_t elem_bytes(enum dtype t, int64_t rows, int64_t cols, int64_t batch)
+{
+	int size = dtype_size(t == DT_TF32 ? DT_FP32 : t == DT_FP8 ? DT_FP8_E4M3 : t);
+
+	return size > 0 ? rows * cols * batch * size : -1;
+}
+
+int64_t gemm_bytes_a(const struct gemm_shape *s)
+{
+	return elem_bytes(s->dtype, s->m, s->k, s->batch);
+}
+
+int64_t gemm_bytes_b(const struct gemm_shape *s)
+{
+	return elem_bytes(s->dtype, s->k, s->n, s->batch);
+}
+
+int64_t gemm_bytes_d(const struct gemm_shape *s)
+{
+	return elem_bytes(gemm_out_type(s), s->m, s->n, s->batch);
+}
+
+/* A column-major rows x cols matrix of type t, batched with a dense stride. */
+static int make_layout(struct cublaslt *lt, lt_desc *l, enum dtype t, int64_t rows, int64_t cols,
+		       int64_t batch, char *err, size_t n)
+{
+	int32_t count = (int32_t)batch;
+	int64_t stride = rows * cols;
+	int st;
+
+	st = lt->api.cublasLtMatrixLayoutCreate(l, cublaslt_cuda_type(t), (uint64_t)rows,
+						 (uint64_t)cols, rows);
+	if (lt_check(lt, st, "cublasLtMatrixLayoutCreate", __FILE__, __LINE__, err, n))
+		return -1;
+	if (batch == 1)
+		return 0;
+	st = lt->api.cublasLtMatrixLayoutSetAttribute(*l, LT_LAYOUT_BATCH_COUNT, &count,
+						       sizeof(count));
+	if (st == 0)
+		st = lt->api.cublasLtMatrixLayoutSetAttribute(*l, LT_LAYOUT_BATCH_STRIDE, &stride,
+							       sizeof(stride));
+	return lt_check(lt, st, "cublasLtMatrixLayoutSetAttribute", __FILE__, __LINE__, err, n);
+}
+
+static int make_op(struct lt_gemm *g, const struct gemm_shape *s, uint64_t scales, char *err,
+		   size_t n)
+{
+	struct cublaslt *lt = g->lt;
+	int32_t ta = s->transa ? LT_OP_T : LT_OP_N, tb = s->transb ? LT_OP_T : LT_OP_N;
+	int compute = s->dtype == DT_TF32 ? LT_COMPUTE_32F_FAST_TF32 : LT_COMPUTE_32F;
+	uint64_t sa = scales, sb = scales ? scales + sizeof(float) : 0;
+	int st;
+
+	st = lt->api.cublasLtMatmulDescCreate(&g->op, compute, LT_R_32F);
+	if (lt_check(lt, st, "cublasLtMatmulDescCreate", __FILE__, __LINE__, err, n))
+		return -1;
+	st = lt->api.cublasLtMatmulDescSetAttribute(g->op, LT_DESC_TRANSA, &ta, sizeof(ta));
+	if (st == 0)
+		st = lt->api.cublasLtMatmulDescSetAttribute(g->op, LT_DESC_TRANSB, &tb, sizeof(tb));
+	if (st == 0 && is_fp8(s->dtype) && scales)
+		st = lt->api.cublasLtMatmulDescSetAttribute(g->op, LT_DESC_A_SCALE, &sa, sizeof(sa));
+	if (st == 0 && is_fp8(s->dtype) && scales)
+		st = lt->api.cublasLtMatmulDescSetAttribute(g->op, LT_DESC_B_SCALE, &sb, sizeof(sb));
+	return lt_check(lt, st, "cublasLtMatmulDescSetAttribute", __FILE__, __LINE__, err, n);
+}
+
+static int pick_algo(struct lt_gemm *g, char *err, size_t n)
+{
+	struct cublaslt *lt = g->lt;
+	uint64_t ws = g->workspace;
+	int got = 0, st;
+
+	st = lt->api.cublasLtMatmulPreferenceCreate(&g->pref);
+	if (lt_check(lt, st, "cublasLtMatmulPreferenceCreate", __FILE__, __LINE__, err, n))
+		return -1;
+	st = lt->api.cublasLtMatmulPreferenceSetAttribute(g->pref, LT_PREF_MAX_WORKSPACE, &ws,
+							   sizeof(ws));
+	if (lt_check(lt, st, "cublasLtMatmulPreferenceSetAttribute", __FILE__, __LINE__, err, n))
+		return -1;
+	st = lt->api.cublasLtMatmulAlgoGetHeuristic(lt->handle, g->op, g->a, g->b, g->d, g->d,
+						     g->pref, 1, &g->heur, &got);
+	if (lt_check(lt, st, "cublasLtMatmulAlgoGetHeuristic", __FILE__, __LINE__, err, n))
+		return -1;
+	if (got < 1)
+		return lt_fail(err, n, "cublasLtMatmulAlgoGetHeuristic: no algorithm for this shape (%s:%d)",
+			       __FILE__, __LINE__);
+	return 0;
+}
+
+int cublaslt_gemm_prepare(struct cublaslt *lt, const struct gemm_shape *s, size_t workspace,
+			  uint64_t scales, struct lt_gemm **out, char *err, size_t errsz)
+{
+	struct lt_gemm *g;
+	int64_t ar = s->transa ? s->k : s->m, ac = s->transa ? s->m : s->k;
+	int64_t br = s->transb ? s->n : s->k, bc = s->transb ? s->k : s->n;
+
+	*out = NULL;
+	if (!lt->handle)
+		return lt_fail(err, errsz, "cuBLASLt: no handle (cublaslt_create first)");
+	if (gemm_unsupported(s, 99, 9))
+		return lt_fail(err, errsz, "cuBLASLt: %s", gemm_unsupported(s, 99, 9));
+	g = xcalloc(1, sizeof(*g));
+	g->lt = lt;
+	g->workspace = workspace;
+	if (make_op(g, s, scales, err, errsz) ||
+	    make_layout(lt, &g->a, s->dtype, ar, ac, s->batch, err, errsz) ||
+	    make_layout(lt, &g->b, s->dtype, br, bc, s->batch, err, errsz) ||
+	    make_layout(lt, &g->d, gemm_out_type(s), s->m, s->n, s->batch, err, errsz) ||
+	    pick_algo(g, err, errsz)) {
+		cublaslt_gemm_free(g);
+		return -1;
+	}
+	*out = g;
+	return 0;
+}
+
+int cublaslt_gemm_launch(struct lt_gemm *g, uint64_t a, uint64_t b, uint64_t d, uint64_t ws,
+			 void *stream, char *err, size_t errsz)
+{
+	struct cublaslt *lt = g->lt;
+	const float alpha = 1.0f, beta = 0.0f;
+	int st;
+
+	st = lt->api.cublasLtMatmul(lt->handle, g->op, &alpha, (const void *)(uintptr_t)a, g->a,
+				    (const void *)(uintptr_t)b, g->b, &beta,
+				    (const void *)(uintptr_t)d, g->d, (void *)(uintptr_t)d, g->d,
+				    &g->heur.algo, (void *)(uintptr_t)ws, g->workspace, stream);
+	return lt_check(lt, st, "cublasLtMatmul", __FILE__, __LINE__, err, errsz);
+}
+
+void cublaslt_gemm_free(struct lt_gemm *g)
+{
+	if (!g)
+		return;
+	if (g->pref)
+		g->lt->api.cublasLtMatmulPreferenceDestroy(g->pref);
+	if (g->d)
+		g->lt->api.cublasLtMatrixLayoutDestroy(g->d);
+	if (g->b)
+		g->lt->api.cublasLtMatrixLayoutDestroy(g->b);
+	if (g->a)
+		g->lt->api.cublasLtMatrixLayoutDestroy(g->a);
+	if (g->op)
+		g->lt->api.cublasLtMatmulDescDestroy(g->op);
+	free(g);
+}

@@ -71,6 +71,39 @@ const char *cublaslt_status_name(int status);
  */
 int cublaslt_cuda_type(enum dtype t);
 
+/*
+ * A prepared GEMM: the descriptors of one shape and the algorithm cuBLASLt's
+ * heuristic chose for it, ready to launch many times. Owns its descriptors;
+ * freed by cublaslt_gemm_free().
+ */
+struct lt_gemm;
+
+/* Workspace cuBLASLt may use per GEMM (its guidance for Hopper and newer). */
+#define CUBLASLT_WORKSPACE (32u << 20)
+
+/* Bytes of A, B and D for a shape (all batches); -1 when the dtype has no size. */
+int64_t gemm_bytes_a(const struct gemm_shape *s);
+int64_t gemm_bytes_b(const struct gemm_shape *s);
+int64_t gemm_bytes_d(const struct gemm_shape *s);
+/* D's dtype: s->out, or the input type (fp32 for tf32, bf16 for fp8) when DT_UNKNOWN. */
+enum dtype gemm_out_type(const struct gemm_shape *s);
+
+/*
+ * Describes shape s (created handle needed) and picks an algorithm within
+ * `workspace` bytes. fp8 inputs take their scales from device pointer
+ * `scales` (two floats: A's, B's; 0 = cuBLASLt's default of 1). Returns 0,
+ * or -1 with the failing call's message in err.
+ */
+int cublaslt_gemm_prepare(struct cublaslt *lt, const struct gemm_shape *s, size_t workspace,
+			  uint64_t scales, struct lt_gemm **out, char *err, size_t errsz);
+/*
+ * Enqueues D = A x B (alpha 1, beta 0) on stream (a CUstream of the current
+ * context); a, b, d, ws are device pointers. 0, or -1 with the message.
+ */
+int cublaslt_gemm_launch(struct lt_gemm *g, uint64_t a, uint64_t b, uint64_t d, uint64_t ws,
+			 void *stream, char *err, size_t errsz);
+void cublaslt_gemm_free(struct lt_gemm *g);
+
 /* Why a shape cannot run on a device of compute capability cc_major.cc_minor, NULL when it can. */
 const char *gemm_unsupported(const struct gemm_shape *s, int cc_major, int cc_minor);
 
