@@ -423,3 +423,85 @@ void cublaslt_gemm_free(struct lt_gemm *g)
 		g->lt->api.cublasLtMatmulDescDestroy(g->op);
 	free(g);
 }
+
+/* Device memory of one timed GEMM. */
+struct gemm_bufs {
+	CUdeviceptr a, b, d, ws, scales;
+};
+
+struct gemm_call {
+	struct lt_gemm *g;
+	const struct gemm_bufs *m;
+};
+
+/* cuda_time's operation: one matmul on stream s. */
+static int gemm_op(void *arg, CUstream s, struct cuda_err *err)
+{
+	const struct gemm_call *c = arg;
+	char msg[512];
+
+	if (cublaslt_gemm_launch(c->g, c->m->a, c->m->b, c->m->d, c->m->ws, s, msg, sizeof(msg)))
+		return cuda_err_set(err, "%s", msg);
+	return 0;
+}
+
+static int gemm_alloc(struct cuda *cu, const struct ptx_module *ptx, const struct gemm_shape *s,
+		      CUstream stream, struct gemm_bufs *m, struct cuda_err *err)
+{
+	static const float one[2] = { 1.0f, 1.0f };
+	enum dtype in = s->dtype == DT_TF32 ? DT_FP32 : is_fp8(s->dtype) ? DT_FP8_E4M3 : s->dtype;
+
+	if (cuda_alloc(cu, &m->a, (size_t)gemm_bytes_a(s), err) ||
+	    cuda_alloc(cu, &m->b, (size_t)gemm_bytes_b(s), err) ||
+	    cuda_alloc(cu, &m->d, (size_t)gemm_bytes_d(s), err) ||
+	    cuda_alloc(cu, &m->ws, CUBLASLT_WORKSPACE, err))
+		return -1;
+	if (is_fp8(s->dtype) && (cuda_alloc(cu, &m->scales, sizeof(one), err) ||
+				 cuda_h2d(cu, m->scales, one, sizeof(one), NULL, err)))
+		return -1;
+	if (ptx_fill_random(cu, ptx, m->a, (size_t)gemm_bytes_a(s), in, 17u, stream, err) ||
+	    ptx_fill_random(cu, ptx, m->b, (size_t)gemm_bytes_b(s), in, 29u, stream, err))
+		return -1;
+	return cuda_stream_sync(cu, stream, err);
+}
+
+static void gemm_release(struct cuda *cu, struct gemm_bufs *m)
+{
+	struct cuda_err ignore = { .msg = "" };
+
+	cuda_free(cu, m->a, &ignore);
+	cuda_free(cu, m->b, &ignore);
+	cuda_free(cu, m->d, &ignore);
+	cuda_free(cu, m->ws, &ignore);
+	cuda_free(cu, m->scales, &ignore);
+}
+
+int cublaslt_gemm_time(struct cublaslt *lt, struct cuda *cu, const struct ptx_module *ptx,
+		       const struct gemm_shape *s, CUstream stream,
+		       const struct cuda_timing_rule *rule, struct op_timing *out,
+		       struct cuda_err *err)
+{
+	struct gemm_bufs m = { 0 };
+	struct gemm_call call = { .m = &m };
+	struct cuda_timing t;
+	char msg[512];
+	int rc = 0;
+
+	*out = (struct op_timing){ NAN, NAN, NAN, 0, NAN, NAN };
+	if (cublaslt_create(lt, msg, sizeof(msg)))
+		return cuda_err_set(err, "%s", msg);
+	if (gemm_alloc(cu, ptx, s, stream, &m, err))
+		rc = -1;
+	if (!rc && cublaslt_gemm_prepare(lt, s, CUBLASLT_WORKSPACE, m.scales, &call.g, msg, sizeof(msg)))
+		rc = cuda_err_set(err, "%s", msg);
+	if (!rc)
+		rc = cuda_time(cu, stream, gemm_op, &call, rule ? rule : &cuda_timing_default, &t, err);
+	if (!rc) {
+		*out = (struct op_timing){ .median_s = t.median_s, .p10_s = t.p10_s, .p90_s = t.p90_s,
+					   .reps = t.reps, .gbps = NAN };
+		out->tflops = gemm_flops(s) / t.median_s / 1e12;
+	}
+	cublaslt_gemm_free(call.g);
+	gemm_release(cu, &m);
+	return rc;
+}

@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include "core/model.h"
+#include "replay/cuda.h"
+#include "replay/ptx.h"
 
 struct cublaslt;
 
@@ -103,6 +105,19 @@ int cublaslt_gemm_prepare(struct cublaslt *lt, const struct gemm_shape *s, size_
 int cublaslt_gemm_launch(struct lt_gemm *g, uint64_t a, uint64_t b, uint64_t d, uint64_t ws,
 			 void *stream, char *err, size_t errsz);
 void cublaslt_gemm_free(struct lt_gemm *g);
+
+/*
+ * The GEMM runner: in the current context (the device's primary context,
+ * cuda_ctx_open), creates the handle if needed, allocates A, B, D and the
+ * workspace, fills A and B with the project's random fill through ptx (fp8
+ * scales of 1), then times cublasLtMatmul on stream by rule (NULL:
+ * cuda_timing_default). out gets median/p10/p90 seconds and TFLOP/s.
+ * Everything allocated is freed. 0, or -1 with the first failure in err.
+ */
+int cublaslt_gemm_time(struct cublaslt *lt, struct cuda *cu, const struct ptx_module *ptx,
+		       const struct gemm_shape *s, CUstream stream,
+		       const struct cuda_timing_rule *rule, struct op_timing *out,
+		       struct cuda_err *err);
 
 /* Why a shape cannot run on a device of compute capability cc_major.cc_minor, NULL when it can. */
 const char *gemm_unsupported(const struct gemm_shape *s, int cc_major, int cc_minor);

@@ -16,6 +16,8 @@
 #include <stdint.h>
 
 #include "core/model.h"
+#include "replay/cublaslt.h"
+#include "replay/cuda.h"
 
 struct nccl;
 
@@ -47,5 +49,34 @@ int nccl_supports(const struct nccl *nc, enum coll_op op);
 
 /* Elements per rank a collective of `bytes` message bytes per rank moves: bytes / dtype size. */
 int64_t nccl_count(enum coll_op op, int64_t bytes, enum dtype t);
+
+/*
+ * One collective across devices 0..nranks-1. count is the elements each
+ * rank puts in, as a trace's "In msg nelems" counts them: AllReduce,
+ * Broadcast, Reduce and Send/Recv move count; AllGather gathers count from
+ * every rank (count x nranks out); ReduceScatter reduces count into
+ * count / nranks per rank; AllToAll sends count / nranks to every peer.
+ */
+struct nccl_coll {
+	enum coll_op op;
+	int64_t count;		/* > 0 */
+	enum dtype dtype;	/* DT_UNKNOWN: bytes */
+	int nranks;		/* >= 1 local GPUs */
+};
+
+/* nccl-tests' "size" of the collective, bytes (algbw = size / time); -1 when unknown. */
+int64_t nccl_coll_size(const struct nccl_coll *c);
+
+/*
+ * Runs c through NCCL on devices 0..nranks-1 (communicators made here on the
+ * first call; every device's primary context is opened through cu), inputs
+ * filled with the project's random fill. Each repetition is timed with
+ * events on every device's stream and counts as its slowest device; the
+ * repetitions follow rule (NULL: cuda_timing_default). out->gbps is the
+ * bus bandwidth (nccl-tests' algbw x coll_busbw_factor). Returns 0, or -1
+ * with the first failing call's message in err.
+ */
+int nccl_run(struct nccl *nc, struct cuda *cu, const struct nccl_coll *c,
+	     const struct cuda_timing_rule *rule, struct op_timing *out, struct cuda_err *err);
 
 #endif

@@ -137,7 +137,16 @@ static void gemm_checks(void **state)
 	assert_true(gemm_flops(&s) == 21000.0);
 	assert_null(gemm_unsupported(&s, 8, 0));
 	assert_string_equal(gemm_unsupported(&s, 7, 5), "bf16 needs compute capability 8.0");
+	assert_int_equal(gemm_bytes_a(&s), 3000);	/* 100 x 5 x 3 x 2 B */
+	assert_int_equal(gemm_bytes_b(&s), 210);	/* 5 x 7 x 3 x 2 B */
+	assert_int_equal(gemm_bytes_d(&s), 4200);	/* 100 x 7 x 3 x 2 B */
 	s.dtype = DT_FP8_E4M3;
+	assert_int_equal(gemm_bytes_a(&s), 1500);
+	assert_int_equal(gemm_out_type(&s), DT_BF16);
+	assert_int_equal(gemm_bytes_d(&s), 4200);
+	s.out = DT_FP32;
+	assert_int_equal(gemm_bytes_d(&s), 8400);
+	s.out = DT_UNKNOWN;
 	assert_string_equal(gemm_unsupported(&s, 8, 6), "fp8 needs compute capability 8.9");
 	assert_null(gemm_unsupported(&s, 8, 9));
 	assert_null(gemm_unsupported(&s, 12, 0));
@@ -208,6 +217,25 @@ static void nccl_numbers(void **state)
 	assert_int_equal(nccl_count(COLL_ALLREDUCE, 1048576, DT_BF16), 524288);
 	assert_int_equal(nccl_count(COLL_ALLGATHER, 1000, DT_UNKNOWN), 1000);
 	assert_int_equal(nccl_count(COLL_ALLREDUCE, -1, DT_FP32), -1);
+}
+
+/* nccl-tests' size: the larger of a rank's send and receive buffers. */
+static void nccl_sizes(void **state)
+{
+	struct nccl_coll c = { .op = COLL_ALLREDUCE, .count = 1048576, .dtype = DT_BF16, .nranks = 2 };
+
+	assert_int_equal(nccl_coll_size(&c), 2097152);
+	c = (struct nccl_coll){ .op = COLL_ALLGATHER, .count = 1000, .dtype = DT_FP32, .nranks = 4 };
+	assert_int_equal(nccl_coll_size(&c), 16000);	/* 4 ranks x 1000 gathered */
+	c.op = COLL_REDUCESCATTER;
+	assert_int_equal(nccl_coll_size(&c), 4000);	/* 1000 in, 250 out */
+	c.op = COLL_ALLTOALL;
+	c.count = 1001;
+	assert_int_equal(nccl_coll_size(&c), 4000);	/* 250 to each of 4 peers */
+	c = (struct nccl_coll){ .op = COLL_SENDRECV, .count = 300, .dtype = DT_UNKNOWN, .nranks = 2 };
+	assert_int_equal(nccl_coll_size(&c), 300);
+	c.nranks = 0;
+	assert_int_equal(nccl_coll_size(&c), -1);
 }
 
 static void coll_skip_reasons(void **state)
@@ -308,6 +336,36 @@ static void request_from_other_plans(void **state)
 	assert_string_equal(why, "not replayed: a Triton kernel");
 }
 
+static void exec_without_driver(void **state)
+{
+	struct exec *x = (struct exec *)1;
+	char err[1024];
+
+	setenv("SCALEAUDIT_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+	assert_int_equal(exec_open(&x, 0, err, sizeof(err)), -1);
+	unsetenv("SCALEAUDIT_LIBCUDA");
+	assert_null(x);
+	assert_string_equal(err, "no CUDA driver: /nonexistent/libcuda.so.1 not found (dlopen: "
+				 "/nonexistent/libcuda.so.1: cannot open shared object file: "
+				 "No such file or directory)");
+	exec_close(NULL);
+}
+
+/* The stub answers cuInit with CUDA_ERROR_STUB_LIBRARY: the executor passes the driver's line on. */
+static void exec_on_stub_driver(void **state)
+{
+	struct exec *x = (struct exec *)1;
+	char path[1024], err[1024];
+
+	toolkit_file("/usr/local/cuda*/lib64/stubs/libcuda.so", path, sizeof(path));
+	setenv("SCALEAUDIT_LIBCUDA", path, 1);
+	assert_int_equal(exec_open(&x, 1, err, sizeof(err)), -1);
+	unsetenv("SCALEAUDIT_LIBCUDA");
+	assert_null(x);
+	assert_call_message(err, "cuInit: CUDA_ERROR_STUB_LIBRARY: the CUDA driver library is the "
+				 "toolkit's stub, not an installed driver (replay/cuda.c:");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,9 +377,12 @@ int main(void)
 		cmocka_unit_test(nccl_absent),
 		cmocka_unit_test(nccl_toolkit_without_gpu),
 		cmocka_unit_test(nccl_numbers),
+		cmocka_unit_test(nccl_sizes),
 		cmocka_unit_test(coll_skip_reasons),
 		cmocka_unit_test(request_from_gemm_plan),
 		cmocka_unit_test(request_from_other_plans),
+		cmocka_unit_test(exec_without_driver),
+		cmocka_unit_test(exec_on_stub_driver),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
