@@ -4,7 +4,6 @@
 #include <dlfcn.h>
 #include <math.h>
 #include <stddef.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,20 +95,6 @@ static const struct {
 	{ DT_FP8, 28 }, { DT_FP8_E4M3, 28 },
 };
 
-static int lt_fail(char *err, size_t n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int lt_fail(char *err, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !n)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(err, n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 const char *cublaslt_status_name(int status)
 {
 	static _Thread_local char other[32];
@@ -122,7 +107,7 @@ const char *cublaslt_status_name(int status)
 }
 
 static int lt_check(const struct cublaslt *lt, int status, const char *call, const char *file,
-	     int line, char *err, size_t n)
+		    int line, struct cuda_err *err)
 {
 	const char *name;
 
@@ -131,10 +116,10 @@ static int lt_check(const struct cublaslt *lt, int status, const char *call, con
 	name = lt && lt->api.cublasLtGetStatusName ? lt->api.cublasLtGetStatusName(status) : NULL;
 	if (!name || !*name)
 		name = cublaslt_status_name(status);
-	return lt_fail(err, n, "%s: %s (%s:%d)", call, name, file, line);
+	return cuda_err_set(err, "%s: %s (%s:%d)", call, name, file, line);
 }
 
-static void *open_first(const char **path, char *err, size_t n)
+static void *open_first(const char **path, struct cuda_err *err)
 {
 	const char *env = getenv("SCALEAUDIT_LIBCUBLASLT");
 	void *h;
@@ -143,7 +128,7 @@ static void *open_first(const char **path, char *err, size_t n)
 		*path = env;
 		h = dlopen(env, RTLD_NOW | RTLD_LOCAL);
 		if (!h)
-			lt_fail(err, n, "cuBLASLt not found (dlopen: %s)", dlerror());
+			cuda_err_set(err, "cuBLASLt not found (dlopen: %s)", dlerror());
 		return h;
 	}
 	for (size_t i = 0; i < sizeof(sonames) / sizeof(sonames[0]); i++) {
@@ -152,18 +137,18 @@ static void *open_first(const char **path, char *err, size_t n)
 		if (h)
 			return h;
 	}
-	lt_fail(err, n, "cuBLASLt not found (dlopen: %s)", dlerror());
+	cuda_err_set(err, "cuBLASLt not found (dlopen: %s)", dlerror());
 	return NULL;
 }
 
-int cublaslt_open(struct cublaslt **out, char *err, size_t errsz)
+int cublaslt_open(struct cublaslt **out, struct cuda_err *err)
 {
 	struct cublaslt *lt;
 	const char *path = NULL;
 	void *h;
 
 	*out = NULL;
-	h = open_first(&path, err, errsz);
+	h = open_first(&path, err);
 	if (!h)
 		return -1;
 	lt = xcalloc(1, sizeof(*lt));
@@ -173,7 +158,7 @@ int cublaslt_open(struct cublaslt **out, char *err, size_t errsz)
 		void *f = dlsym(h, lt_syms[i].name);
 
 		if (!f) {
-			lt_fail(err, errsz, "cuBLASLt at %s lacks %s", path, lt_syms[i].name);
+			cuda_err_set(err, "cuBLASLt at %s lacks %s", path, lt_syms[i].name);
 			cublaslt_close(lt);
 			return -1;
 		}
@@ -204,7 +189,7 @@ size_t cublaslt_version(const struct cublaslt *lt)
 	return lt->api.cublasLtGetVersion();
 }
 
-int cublaslt_create(struct cublaslt *lt, char *err, size_t errsz)
+int cublaslt_create(struct cublaslt *lt, struct cuda_err *err)
 {
 	int st;
 
@@ -213,7 +198,7 @@ int cublaslt_create(struct cublaslt *lt, char *err, size_t errsz)
 	st = lt->api.cublasLtCreate(&lt->handle);
 	if (st)
 		lt->handle = NULL;
-	return lt_check(lt, st, "cublasLtCreate", __FILE__, __LINE__, err, errsz);
+	return lt_check(lt, st, "cublasLtCreate", __FILE__, __LINE__, err);
 }
 
 int cublaslt_cuda_type(enum dtype t)
@@ -301,7 +286,7 @@ int64_t gemm_bytes_d(const struct gemm_shape *s)
 
 /* A column-major rows x cols matrix of type t, batched with a dense stride. */
 static int make_layout(struct cublaslt *lt, lt_desc *l, enum dtype t, int64_t rows, int64_t cols,
-		       int64_t batch, char *err, size_t n)
+		       int64_t batch, struct cuda_err *err)
 {
 	int32_t count = (int32_t)batch;
 	int64_t stride = rows * cols;
@@ -309,7 +294,7 @@ static int make_layout(struct cublaslt *lt, lt_desc *l, enum dtype t, int64_t ro
 
 	st = lt->api.cublasLtMatrixLayoutCreate(l, cublaslt_cuda_type(t), (uint64_t)rows,
 						 (uint64_t)cols, rows);
-	if (lt_check(lt, st, "cublasLtMatrixLayoutCreate", __FILE__, __LINE__, err, n))
+	if (lt_check(lt, st, "cublasLtMatrixLayoutCreate", __FILE__, __LINE__, err))
 		return -1;
 	if (batch == 1)
 		return 0;
@@ -318,11 +303,10 @@ static int make_layout(struct cublaslt *lt, lt_desc *l, enum dtype t, int64_t ro
 	if (st == 0)
 		st = lt->api.cublasLtMatrixLayoutSetAttribute(*l, LT_LAYOUT_BATCH_STRIDE, &stride,
 							       sizeof(stride));
-	return lt_check(lt, st, "cublasLtMatrixLayoutSetAttribute", __FILE__, __LINE__, err, n);
+	return lt_check(lt, st, "cublasLtMatrixLayoutSetAttribute", __FILE__, __LINE__, err);
 }
 
-static int make_op(struct lt_gemm *g, const struct gemm_shape *s, uint64_t scales, char *err,
-		   size_t n)
+static int make_op(struct lt_gemm *g, const struct gemm_shape *s, uint64_t scales, struct cuda_err *err)
 {
 	struct cublaslt *lt = g->lt;
 	int32_t ta = s->transa ? LT_OP_T : LT_OP_N, tb = s->transb ? LT_OP_T : LT_OP_N;
@@ -331,7 +315,7 @@ static int make_op(struct lt_gemm *g, const struct gemm_shape *s, uint64_t scale
 	int st;
 
 	st = lt->api.cublasLtMatmulDescCreate(&g->op, compute, LT_R_32F);
-	if (lt_check(lt, st, "cublasLtMatmulDescCreate", __FILE__, __LINE__, err, n))
+	if (lt_check(lt, st, "cublasLtMatmulDescCreate", __FILE__, __LINE__, err))
 		return -1;
 	st = lt->api.cublasLtMatmulDescSetAttribute(g->op, LT_DESC_TRANSA, &ta, sizeof(ta));
 	if (st == 0)
@@ -340,34 +324,34 @@ static int make_op(struct lt_gemm *g, const struct gemm_shape *s, uint64_t scale
 		st = lt->api.cublasLtMatmulDescSetAttribute(g->op, LT_DESC_A_SCALE, &sa, sizeof(sa));
 	if (st == 0 && is_fp8(s->dtype) && scales)
 		st = lt->api.cublasLtMatmulDescSetAttribute(g->op, LT_DESC_B_SCALE, &sb, sizeof(sb));
-	return lt_check(lt, st, "cublasLtMatmulDescSetAttribute", __FILE__, __LINE__, err, n);
+	return lt_check(lt, st, "cublasLtMatmulDescSetAttribute", __FILE__, __LINE__, err);
 }
 
-static int pick_algo(struct lt_gemm *g, char *err, size_t n)
+static int pick_algo(struct lt_gemm *g, struct cuda_err *err)
 {
 	struct cublaslt *lt = g->lt;
 	uint64_t ws = g->workspace;
 	int got = 0, st;
 
 	st = lt->api.cublasLtMatmulPreferenceCreate(&g->pref);
-	if (lt_check(lt, st, "cublasLtMatmulPreferenceCreate", __FILE__, __LINE__, err, n))
+	if (lt_check(lt, st, "cublasLtMatmulPreferenceCreate", __FILE__, __LINE__, err))
 		return -1;
 	st = lt->api.cublasLtMatmulPreferenceSetAttribute(g->pref, LT_PREF_MAX_WORKSPACE, &ws,
 							   sizeof(ws));
-	if (lt_check(lt, st, "cublasLtMatmulPreferenceSetAttribute", __FILE__, __LINE__, err, n))
+	if (lt_check(lt, st, "cublasLtMatmulPreferenceSetAttribute", __FILE__, __LINE__, err))
 		return -1;
 	st = lt->api.cublasLtMatmulAlgoGetHeuristic(lt->handle, g->op, g->a, g->b, g->d, g->d,
 						     g->pref, 1, &g->heur, &got);
-	if (lt_check(lt, st, "cublasLtMatmulAlgoGetHeuristic", __FILE__, __LINE__, err, n))
+	if (lt_check(lt, st, "cublasLtMatmulAlgoGetHeuristic", __FILE__, __LINE__, err))
 		return -1;
 	if (got < 1)
-		return lt_fail(err, n, "cublasLtMatmulAlgoGetHeuristic: no algorithm for this shape (%s:%d)",
+		return cuda_err_set(err, "cublasLtMatmulAlgoGetHeuristic: no algorithm for this shape (%s:%d)",
 			       __FILE__, __LINE__);
 	return 0;
 }
 
 int cublaslt_gemm_prepare(struct cublaslt *lt, const struct gemm_shape *s, size_t workspace,
-			  uint64_t scales, struct lt_gemm **out, char *err, size_t errsz)
+			  uint64_t scales, struct lt_gemm **out, struct cuda_err *err)
 {
 	struct lt_gemm *g;
 	int64_t ar = s->transa ? s->k : s->m, ac = s->transa ? s->m : s->k;
@@ -375,17 +359,17 @@ int cublaslt_gemm_prepare(struct cublaslt *lt, const struct gemm_shape *s, size_
 
 	*out = NULL;
 	if (!lt->handle)
-		return lt_fail(err, errsz, "cuBLASLt: no handle (cublaslt_create first)");
+		return cuda_err_set(err, "cuBLASLt: no handle (cublaslt_create first)");
 	if (gemm_unsupported(s, 99, 9))
-		return lt_fail(err, errsz, "cuBLASLt: %s", gemm_unsupported(s, 99, 9));
+		return cuda_err_set(err, "cuBLASLt: %s", gemm_unsupported(s, 99, 9));
 	g = xcalloc(1, sizeof(*g));
 	g->lt = lt;
 	g->workspace = workspace;
-	if (make_op(g, s, scales, err, errsz) ||
-	    make_layout(lt, &g->a, s->dtype, ar, ac, s->batch, err, errsz) ||
-	    make_layout(lt, &g->b, s->dtype, br, bc, s->batch, err, errsz) ||
-	    make_layout(lt, &g->d, gemm_out_type(s), s->m, s->n, s->batch, err, errsz) ||
-	    pick_algo(g, err, errsz)) {
+	if (make_op(g, s, scales, err) ||
+	    make_layout(lt, &g->a, s->dtype, ar, ac, s->batch, err) ||
+	    make_layout(lt, &g->b, s->dtype, br, bc, s->batch, err) ||
+	    make_layout(lt, &g->d, gemm_out_type(s), s->m, s->n, s->batch, err) ||
+	    pick_algo(g, err)) {
 		cublaslt_gemm_free(g);
 		return -1;
 	}
@@ -394,7 +378,7 @@ int cublaslt_gemm_prepare(struct cublaslt *lt, const struct gemm_shape *s, size_
 }
 
 int cublaslt_gemm_launch(struct lt_gemm *g, uint64_t a, uint64_t b, uint64_t d, uint64_t ws,
-			 void *stream, char *err, size_t errsz)
+			 void *stream, struct cuda_err *err)
 {
 	struct cublaslt *lt = g->lt;
 	const float alpha = 1.0f, beta = 0.0f;
@@ -404,7 +388,7 @@ int cublaslt_gemm_launch(struct lt_gemm *g, uint64_t a, uint64_t b, uint64_t d, 
 				    (const void *)(uintptr_t)b, g->b, &beta,
 				    (const void *)(uintptr_t)d, g->d, (void *)(uintptr_t)d, g->d,
 				    &g->heur.algo, (void *)(uintptr_t)ws, g->workspace, stream);
-	return lt_check(lt, st, "cublasLtMatmul", __FILE__, __LINE__, err, errsz);
+	return lt_check(lt, st, "cublasLtMatmul", __FILE__, __LINE__, err);
 }
 
 void cublaslt_gemm_free(struct lt_gemm *g)
@@ -438,11 +422,8 @@ struct gemm_call {
 static int gemm_op(void *arg, CUstream s, struct cuda_err *err)
 {
 	const struct gemm_call *c = arg;
-	char msg[512];
 
-	if (cublaslt_gemm_launch(c->g, c->m->a, c->m->b, c->m->d, c->m->ws, s, msg, sizeof(msg)))
-		return cuda_err_set(err, "%s", msg);
-	return 0;
+	return cublaslt_gemm_launch(c->g, c->m->a, c->m->b, c->m->d, c->m->ws, s, err);
 }
 
 static int gemm_alloc(struct cuda *cu, const struct ptx_module *ptx, const struct gemm_shape *s,
@@ -484,16 +465,15 @@ int cublaslt_gemm_time(struct cublaslt *lt, struct cuda *cu, const struct ptx_mo
 	struct gemm_bufs m = { 0 };
 	struct gemm_call call = { .m = &m };
 	struct cuda_timing t;
-	char msg[512];
 	int rc = 0;
 
 	*out = (struct op_timing){ NAN, NAN, NAN, 0, NAN, NAN };
-	if (cublaslt_create(lt, msg, sizeof(msg)))
-		return cuda_err_set(err, "%s", msg);
+	if (cublaslt_create(lt, err))
+		return -1;
 	if (gemm_alloc(cu, ptx, s, stream, &m, err))
 		rc = -1;
-	if (!rc && cublaslt_gemm_prepare(lt, s, CUBLASLT_WORKSPACE, m.scales, &call.g, msg, sizeof(msg)))
-		rc = cuda_err_set(err, "%s", msg);
+	if (!rc)
+		rc = cublaslt_gemm_prepare(lt, s, CUBLASLT_WORKSPACE, m.scales, &call.g, err);
 	if (!rc)
 		rc = cuda_time(cu, stream, gemm_op, &call, rule ? rule : &cuda_timing_default, &t, err);
 	if (!rc) {

@@ -3,9 +3,9 @@
  * entry points resolved by name, and a timed GEMM on random inputs.
  *
  * The library is searched as $SCALEAUDIT_LIBCUBLASLT when set, else
- * libcublasLt.so.13, else libcublasLt.so.12. Errors are written into a
- * caller's buffer as `cublasLtXxx: CUBLAS_STATUS_NAME (replay/file.c:line)`;
- * nothing here prints. A struct cublaslt owns the dlopen handle and, once
+ * libcublasLt.so.13, else libcublasLt.so.12. Errors are recorded into the
+ * caller's struct cuda_err (replay/cuda.h) as `cublasLtXxx:
+ * CUBLAS_STATUS_NAME (replay/file.c:line)`; nothing here prints. A struct cublaslt owns the dlopen handle and, once
  * created, the cuBLASLt handle; cublaslt_close() releases both.
  */
 #ifndef REPLAY_CUBLASLT_H
@@ -47,7 +47,7 @@ struct op_timing {
  * candidate loads, "cuBLASLt at PATH lacks cublasLtXxx" when one is missing.
  * The caller frees *out with cublaslt_close().
  */
-int cublaslt_open(struct cublaslt **out, char *err, size_t errsz);
+int cublaslt_open(struct cublaslt **out, struct cuda_err *err);
 void cublaslt_close(struct cublaslt *lt);
 
 /* The file that was opened ("libcublasLt.so.13" or the override path). */
@@ -62,7 +62,7 @@ size_t cublaslt_version(const struct cublaslt *lt);
  * "cublasLtCreate: CUBLAS_STATUS_NOT_INITIALIZED (replay/cublaslt.c:NN)"
  * and the like in err.
  */
-int cublaslt_create(struct cublaslt *lt, char *err, size_t errsz);
+int cublaslt_create(struct cublaslt *lt, struct cuda_err *err);
 
 /* "CUBLAS_STATUS_NOT_SUPPORTED" for a status number; "CUBLAS_STATUS_<n>" unknown (static or per-call buffer). */
 const char *cublaslt_status_name(int status);
@@ -97,13 +97,13 @@ enum dtype gemm_out_type(const struct gemm_shape *s);
  * or -1 with the failing call's message in err.
  */
 int cublaslt_gemm_prepare(struct cublaslt *lt, const struct gemm_shape *s, size_t workspace,
-			  uint64_t scales, struct lt_gemm **out, char *err, size_t errsz);
+			  uint64_t scales, struct lt_gemm **out, struct cuda_err *err);
 /*
  * Enqueues D = A x B (alpha 1, beta 0) on stream (a CUstream of the current
  * context); a, b, d, ws are device pointers. 0, or -1 with the message.
  */
 int cublaslt_gemm_launch(struct lt_gemm *g, uint64_t a, uint64_t b, uint64_t d, uint64_t ws,
-			 void *stream, char *err, size_t errsz);
+			 void *stream, struct cuda_err *err);
 void cublaslt_gemm_free(struct lt_gemm *g);
 
 /*

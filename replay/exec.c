@@ -21,8 +21,8 @@ struct exec {
 	struct cublaslt *lt;		/* opened on the first GEMM; NULL before or when absent */
 	struct nccl *nc;		/* opened on the first collective; NULL likewise */
 	bool lt_tried, nc_tried;
-	char lt_err[EXEC_REASON_MAX];	/* why cuBLASLt could not be opened */
-	char nc_err[EXEC_REASON_MAX];	/* why NCCL could not be opened */
+	struct cuda_err lt_err;		/* why cuBLASLt could not be opened */
+	struct cuda_err nc_err;		/* why NCCL could not be opened */
 };
 
 static const char *const status_names[] = {
@@ -141,7 +141,7 @@ static void result_done(struct exec_result *r, const struct op_timing *t)
 /* The library behind a GEMM, opened once; NULL with x->lt_err set when absent. */
 static struct cublaslt *gemm_lib(struct exec *x)
 {
-	if (!x->lt_tried && cublaslt_open(&x->lt, x->lt_err, sizeof(x->lt_err)))
+	if (!x->lt_tried && cublaslt_open(&x->lt, &x->lt_err))
 		x->lt = NULL;
 	x->lt_tried = true;
 	return x->lt;
@@ -149,7 +149,7 @@ static struct cublaslt *gemm_lib(struct exec *x)
 
 static struct nccl *coll_lib(struct exec *x)
 {
-	if (!x->nc_tried && nccl_open(&x->nc, x->nc_err, sizeof(x->nc_err)))
+	if (!x->nc_tried && nccl_open(&x->nc, &x->nc_err))
 		x->nc = NULL;
 	x->nc_tried = true;
 	return x->nc;
@@ -167,7 +167,7 @@ static void run_gemm(struct exec *x, const struct gemm_shape *s, struct exec_res
 	if (why)
 		result_skip(r, "%s", why);
 	else if (!gemm_lib(x))
-		result_skip(r, "%s", x->lt_err);
+		result_skip(r, "%s", x->lt_err.msg);
 	else if (!x->ptx.mod)
 		result_fail(r, "%s", x->ptx_err);
 	else if (cuda_ctx_use(x->cu, x->device, &ce) ||
@@ -246,7 +246,7 @@ static void run_coll(struct exec *x, const struct exec_req *req, struct exec_res
 		result_skip(r, "NCCL has no %s collective of %lld bytes", dtype_name(c.dtype),
 			    (long long)req->bytes);
 	else if (!coll_lib(x))
-		result_skip(r, "%s", x->nc_err);
+		result_skip(r, "%s", x->nc_err.msg);
 	else if (!nccl_supports(x->nc, req->coll))
 		result_skip(r, "NCCL %d here has no %s", nccl_version(x->nc), coll_name(req->coll));
 	else if (nccl_run(x->nc, x->cu, &c, NULL, &t, &ce))

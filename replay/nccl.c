@@ -3,7 +3,6 @@
 
 #include <dlfcn.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,20 +77,6 @@ static const struct {
 	{ DT_FP8, 10 },	    { DT_FP8_E4M3, 10 }, { DT_FP8_E5M2, 11 },
 };
 
-static int nc_fail(char *err, size_t n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int nc_fail(char *err, size_t n, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!err || !n)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(err, n, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 const char *nccl_result_name(int result)
 {
 	static _Thread_local char other[32];
@@ -104,18 +89,18 @@ const char *nccl_result_name(int result)
 
 /* 0, or -1 with `ncclXxx: ncclResultName: text (file:line)` in err. */
 static int nc_check(const struct nccl *nc, int res, const char *call, const char *file,
-		    int line, char *err, size_t n)
+		    int line, struct cuda_err *err)
 {
 	const char *text;
 
 	if (res == 0)
 		return 0;
 	text = nc->api.ncclGetErrorString ? nc->api.ncclGetErrorString(res) : NULL;
-	return nc_fail(err, n, "%s: %s: %s (%s:%d)", call, nccl_result_name(res),
+	return cuda_err_set(err, "%s: %s: %s (%s:%d)", call, nccl_result_name(res),
 		       text ? text : "no description", file, line);
 }
 
-static void *open_lib(const char **path, char *err, size_t n)
+static void *open_lib(const char **path, struct cuda_err *err)
 {
 	const char *env = getenv("SCALEAUDIT_LIBNCCL");
 	void *h;
@@ -123,18 +108,18 @@ static void *open_lib(const char **path, char *err, size_t n)
 	*path = env && *env ? env : "libnccl.so.2";
 	h = dlopen(*path, RTLD_NOW | RTLD_LOCAL);
 	if (!h)
-		nc_fail(err, n, "NCCL not found (dlopen: %s)", dlerror());
+		cuda_err_set(err, "NCCL not found (dlopen: %s)", dlerror());
 	return h;
 }
 
-int nccl_open(struct nccl **out, char *err, size_t errsz)
+int nccl_open(struct nccl **out, struct cuda_err *err)
 {
 	struct nccl *nc;
 	const char *path;
 	void *h;
 
 	*out = NULL;
-	h = open_lib(&path, err, errsz);
+	h = open_lib(&path, err);
 	if (!h)
 		return -1;
 	nc = xcalloc(1, sizeof(*nc));
@@ -145,7 +130,7 @@ int nccl_open(struct nccl **out, char *err, size_t errsz)
 		void *f = dlsym(h, nccl_syms[i].name);
 
 		if (!f && nccl_syms[i].required) {
-			nc_fail(err, errsz, "NCCL at %s lacks %s", path, nccl_syms[i].name);
+			cuda_err_set(err, "NCCL at %s lacks %s", path, nccl_syms[i].name);
 			nccl_close(nc);
 			return -1;
 		}
@@ -170,20 +155,20 @@ void nccl_close(struct nccl *nc)
 	free(nc);
 }
 
-int nccl_comm_init(struct nccl *nc, int ndev, char *err, size_t errsz)
+int nccl_comm_init(struct nccl *nc, int ndev, struct cuda_err *err)
 {
 	int res;
 
 	if (nc->comms)
-		return nc->ncomms == ndev ? 0 : nc_fail(err, errsz, "NCCL is already set up over %d GPUs", nc->ncomms);
+		return nc->ncomms == ndev ? 0 : cuda_err_set(err, "NCCL is already set up over %d GPUs", nc->ncomms);
 	if (ndev < 1)
-		return nc_fail(err, errsz, "NCCL needs at least one GPU");
+		return cuda_err_set(err, "NCCL needs at least one GPU");
 	nc->comms = xcalloc((size_t)ndev, sizeof(*nc->comms));
 	res = nc->api.ncclCommInitAll(nc->comms, ndev, NULL);
 	if (res) {
 		free(nc->comms);
 		nc->comms = NULL;
-		return nc_check(nc, res, "ncclCommInitAll", __FILE__, __LINE__, err, errsz);
+		return nc_check(nc, res, "ncclCommInitAll", __FILE__, __LINE__, err);
 	}
 	nc->ncomms = ndev;
 	return 0;
@@ -413,7 +398,6 @@ int nccl_run(struct nccl *nc, struct cuda *cu, const struct nccl_coll *c,
 {
 	struct coll_run cr = { .nc = nc, .cu = cu, .c = c, .type = nccl_type(c->dtype) };
 	struct cuda_timing t;
-	char msg[1024];
 	int rc = 0, made = 0;
 
 	*out = (struct op_timing){ NAN, NAN, NAN, 0, NAN, NAN };
@@ -425,8 +409,8 @@ int nccl_run(struct nccl *nc, struct cuda *cu, const struct nccl_coll *c,
 	cr.r = xcalloc((size_t)c->nranks, sizeof(*cr.r));
 	for (; made < c->nranks && !rc; made++)
 		rc = rank_setup(&cr, made, err);
-	if (!rc && nccl_comm_init(nc, c->nranks, msg, sizeof(msg)))
-		rc = cuda_err_set(err, "%s", msg);
+	if (!rc)
+		rc = nccl_comm_init(nc, c->nranks, err);
 	if (!rc)
 		rc = time_runs(&cr, rule ? rule : &cuda_timing_default, &t, err);
 	if (!rc)

@@ -4,7 +4,7 @@
  * and timed collectives across them.
  *
  * The library is $SCALEAUDIT_LIBNCCL when set, else libnccl.so.2. Errors
- * are written into a caller's buffer as
+ * are recorded into the caller's struct cuda_err (replay/cuda.h) as
  * `ncclXxx: ncclResultName: ncclGetErrorString text (replay/file.c:line)`;
  * nothing here prints. A struct nccl owns the dlopen handle and the
  * communicators; nccl_close() destroys them and closes the library.
@@ -26,14 +26,14 @@ struct nccl;
  * optional: NCCL before 2.28 has none). Returns 0, or -1 with the reason in
  * err: "NCCL not found (dlopen: ...)", "NCCL at PATH lacks ncclXxx".
  */
-int nccl_open(struct nccl **out, char *err, size_t errsz);
+int nccl_open(struct nccl **out, struct cuda_err *err);
 void nccl_close(struct nccl *nc);
 
 /*
  * One communicator per device 0..ndev-1 (ncclCommInitAll: a single process
  * drives them all). Returns 0, or -1 with the NCCL message in err.
  */
-int nccl_comm_init(struct nccl *nc, int ndev, char *err, size_t errsz);
+int nccl_comm_init(struct nccl *nc, int ndev, struct cuda_err *err);
 
 const char *nccl_path(const struct nccl *nc);
 /* ncclGetVersion(): e.g. 22809 for 2.28.9; -1 when the call failed. */

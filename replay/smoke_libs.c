@@ -60,14 +60,14 @@ static void gemm_one(struct smoke_ctx *sc, struct cublaslt *lt, enum dtype t)
 static void run_gemm(struct smoke_ctx *sc)
 {
 	struct cublaslt *lt;
-	char err[1024];
+	struct cuda_err err = { .msg = "" };
 
 	if (!sc->ptx[0].mod) {
 		smoke_skip(sc, NULL, "the project's PTX kernels did not load on device 0 (see jit)");
 		return;
 	}
-	if (cublaslt_open(&lt, err, sizeof(err))) {
-		smoke_skip(sc, NULL, "%s", err);
+	if (cublaslt_open(&lt, &err)) {
+		smoke_skip(sc, NULL, "%s", err.msg);
 		return;
 	}
 	for (size_t i = 0; i < sizeof(gemm_dtypes) / sizeof(gemm_dtypes[0]); i++)
@@ -83,14 +83,14 @@ static void run_nccl(struct smoke_ctx *sc)
 	struct cuda_err ce = { .msg = "" }, ignore = { .msg = "" };
 	struct nccl *nc;
 	struct op_timing r;
-	char err[1024], cmp[256];
+	char cmp[256];
 
 	if (sc->rep->ndev < 2) {
 		smoke_skip(sc, NULL, "one GPU: an all-reduce needs two");
 		return;
 	}
-	if (nccl_open(&nc, err, sizeof(err))) {
-		smoke_skip(sc, NULL, "%s", err);
+	if (nccl_open(&nc, &ce)) {
+		smoke_skip(sc, NULL, "%s", ce.msg);
 		return;
 	}
 	if (nccl_run(nc, sc->cu, &c, NULL, &r, &ce)) {

@@ -65,13 +65,13 @@ static void assert_call_message(const char *got, const char *want_head)
 static void cublaslt_absent(void **state)
 {
 	struct cublaslt *lt = (struct cublaslt *)1;
-	char err[512];
+	struct cuda_err ce = { .msg = "" };
 
 	setenv("SCALEAUDIT_LIBCUBLASLT", "/nonexistent/libcublasLt.so.13", 1);
-	assert_int_equal(cublaslt_open(&lt, err, sizeof(err)), -1);
+	assert_int_equal(cublaslt_open(&lt, &ce), -1);
 	unsetenv("SCALEAUDIT_LIBCUBLASLT");
 	assert_null(lt);
-	assert_string_equal(err, "cuBLASLt not found (dlopen: /nonexistent/libcublasLt.so.13: "
+	assert_string_equal(ce.msg, "cuBLASLt not found (dlopen: /nonexistent/libcublasLt.so.13: "
 				 "cannot open shared object file: No such file or directory)");
 }
 
@@ -79,33 +79,35 @@ static void cublaslt_absent(void **state)
 static void cublaslt_wrong_library(void **state)
 {
 	struct cublaslt *lt;
-	char path[1024], err[1200], want[1200];
+	char path[1024], want[1200];
+	struct cuda_err ce = { .msg = "" };
 
 	toolkit_file("/usr/local/cuda*/lib64/stubs/libcuda.so", path, sizeof(path));
 	setenv("SCALEAUDIT_LIBCUBLASLT", path, 1);
-	assert_int_equal(cublaslt_open(&lt, err, sizeof(err)), -1);
+	assert_int_equal(cublaslt_open(&lt, &ce), -1);
 	unsetenv("SCALEAUDIT_LIBCUBLASLT");
 	snprintf(want, sizeof(want), "cuBLASLt at %s lacks cublasLtCreate", path);
-	assert_string_equal(err, want);
+	assert_string_equal(ce.msg, want);
 }
 
 static void cublaslt_toolkit_without_gpu(void **state)
 {
 	struct cublaslt *lt;
-	char path[4096], err[512];
+	char path[4096];
+	struct cuda_err ce = { .msg = "" };
 	size_t v;
 
 	load_stub_libcuda();
 	toolkit_file("/usr/local/cuda*/lib64/libcublasLt.so.1[23]", path, sizeof(path));
 	setenv("SCALEAUDIT_LIBCUBLASLT", path, 1);
-	assert_int_equal(cublaslt_open(&lt, err, sizeof(err)), 0);
+	assert_int_equal(cublaslt_open(&lt, &ce), 0);
 	unsetenv("SCALEAUDIT_LIBCUBLASLT");
 	assert_string_equal(cublaslt_path(lt), path);
 	v = cublaslt_version(lt);
 	/* major*10000 + minor*100 + patch, the major the soname's */
 	assert_int_equal(v / 10000, strtol(strrchr(path, '.') + 1, NULL, 10));
-	assert_int_equal(cublaslt_create(lt, err, sizeof(err)), -1);
-	assert_call_message(err, "cublasLtCreate: CUBLAS_STATUS_NOT_INITIALIZED (replay/cublaslt.c:");
+	assert_int_equal(cublaslt_create(lt, &ce), -1);
+	assert_call_message(ce.msg, "cublasLtCreate: CUBLAS_STATUS_NOT_INITIALIZED (replay/cublaslt.c:");
 	cublaslt_close(lt);
 }
 
@@ -162,26 +164,27 @@ static void gemm_checks(void **state)
 static void nccl_absent(void **state)
 {
 	struct nccl *nc = (struct nccl *)1;
-	char err[512];
+	struct cuda_err ce = { .msg = "" };
 
 	setenv("SCALEAUDIT_LIBNCCL", "/nonexistent/libnccl.so.2", 1);
-	assert_int_equal(nccl_open(&nc, err, sizeof(err)), -1);
+	assert_int_equal(nccl_open(&nc, &ce), -1);
 	unsetenv("SCALEAUDIT_LIBNCCL");
 	assert_null(nc);
-	assert_string_equal(err, "NCCL not found (dlopen: /nonexistent/libnccl.so.2: "
+	assert_string_equal(ce.msg, "NCCL not found (dlopen: /nonexistent/libnccl.so.2: "
 				 "cannot open shared object file: No such file or directory)");
 }
 
 static void nccl_toolkit_without_gpu(void **state)
 {
 	struct nccl *nc;
-	char path[4096], err[512];
+	char path[4096];
+	struct cuda_err ce = { .msg = "" };
 	int v;
 
 	load_stub_libcuda();
 	toolkit_file("/usr/local/cuda*/lib*/libnccl.so.2", path, sizeof(path));
 	setenv("SCALEAUDIT_LIBNCCL", path, 1);
-	assert_int_equal(nccl_open(&nc, err, sizeof(err)), 0);
+	assert_int_equal(nccl_open(&nc, &ce), 0);
 	unsetenv("SCALEAUDIT_LIBNCCL");
 	assert_string_equal(nccl_path(nc), path);
 	v = nccl_version(nc);
@@ -190,8 +193,8 @@ static void nccl_toolkit_without_gpu(void **state)
 	assert_true(nccl_supports(nc, COLL_ALLREDUCE));
 	assert_true(nccl_supports(nc, COLL_SENDRECV));
 	assert_false(nccl_supports(nc, COLL_BARRIER));
-	assert_int_equal(nccl_comm_init(nc, 1, err, sizeof(err)), -1);
-	assert_call_message(err, "ncclCommInitAll: ncclUnhandledCudaError: unhandled cuda error "
+	assert_int_equal(nccl_comm_init(nc, 1, &ce), -1);
+	assert_call_message(ce.msg, "ncclCommInitAll: ncclUnhandledCudaError: unhandled cuda error "
 				 "(run with NCCL_DEBUG=INFO for details) (replay/nccl.c:");
 	nccl_close(nc);
 }
