@@ -48,6 +48,7 @@ struct smoke_report {
 	size_t n, cap;
 	int exit_status;		/* 0, or 1 when an essential result failed */
 	char error[1024];		/* when the check could not start (no driver, no GPU): one line; else "" */
+	char kernel_module[32];		/* the NVIDIA kernel module's version ("570.86.15"); "" unknown */
 };
 
 /*
@@ -62,6 +63,7 @@ struct smoke_ctx {
 	CUstream stream[SMOKE_MAX_DEVICES];
 	struct ptx_module ptx[SMOKE_MAX_DEVICES];
 	double alloc_fraction;		/* of free memory for the large allocation */
+	bool ready[SMOKE_MAX_DEVICES];	/* the device's context and stream are open */
 };
 
 struct smoke_item {
@@ -103,5 +105,13 @@ void smoke_json(const struct smoke_report *rep, yajl_gen g);
 int smoke_write_json(const struct smoke_report *rep, FILE *f, bool pretty);
 
 const char *smoke_status_name(enum smoke_status s);	/* "pass", "fail", "skip" */
+
+/*
+ * The version in the first line of /proc/driver/nvidia/version ("NVRM
+ * version: NVIDIA UNIX x86_64 Kernel Module  570.86.15  ..."; the open
+ * module says "Open Kernel Module for x86_64"): the first dotted number
+ * after "Module", copied into out. Returns 0, or -1 when there is none.
+ */
+int smoke_parse_nvrm(const char *line, char *out, size_t size);
 
 #endif
