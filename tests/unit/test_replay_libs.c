@@ -16,6 +16,7 @@
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -27,6 +28,7 @@
 #include "replay/cublaslt.h"
 #include "replay/exec.h"
 #include "replay/nccl.h"
+#include "replay/smoke_libs.h"
 #include "tests/unit/skip.h"
 
 /* The first file matching pattern, copied into path; skips the case when the toolkit is absent. */
@@ -369,6 +371,73 @@ static void exec_on_stub_driver(void **state)
 				 "toolkit's stub, not an installed driver (replay/cuda.c:");
 }
 
+/* Runs item `name` of smoke_libs on a made-up context of ndev devices, no driver behind it. */
+static void run_item(const char *name, int ndev, bool ptx_loaded, struct smoke_report *rep)
+{
+	static struct smoke_ctx sc;
+	const struct smoke_item *items;
+	size_t n;
+
+	memset(rep, 0, sizeof(*rep));
+	rep->ndev = ndev;
+	snprintf(rep->dev[0].info.name, sizeof(rep->dev[0].info.name), "NVIDIA H100 80GB HBM3");
+	rep->dev[0].info.cc_major = 9;
+	sc = (struct smoke_ctx){ .cu = NULL, .rep = rep };
+	sc.ptx[0].mod = ptx_loaded ? (CUmodule)&sc : NULL;	/* never used: the items stop first */
+	items = smoke_libs_items(&n);
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(items[i].name, name) == 0) {
+			sc.item = &items[i];
+			items[i].run(&sc);
+			return;
+		}
+	fail_msg("no smoke item %s", name);
+}
+
+static void assert_one_skip(const struct smoke_report *rep, const char *item, const char *detail)
+{
+	assert_int_equal(rep->n, 1);
+	assert_string_equal(rep->results[0].item, item);
+	assert_int_equal(rep->results[0].status, SMOKE_SKIP);
+	assert_false(rep->results[0].essential);
+	assert_string_equal(rep->results[0].detail, detail);
+	assert_int_equal(rep->exit_status, 0);
+}
+
+static void smoke_items_skip(void **state)
+{
+	struct smoke_report rep;
+	const struct smoke_item *items;
+	size_t n;
+
+	items = smoke_libs_items(&n);
+	assert_int_equal(n, 2);
+	assert_string_equal(items[0].name, "gemm");
+	assert_string_equal(items[1].name, "nccl");
+
+	run_item("nccl", 1, true, &rep);
+	assert_one_skip(&rep, "nccl", "one GPU: an all-reduce needs two");
+	smoke_report_release(&rep);
+
+	setenv("SCALEAUDIT_LIBNCCL", "/nonexistent/libnccl.so.2", 1);
+	run_item("nccl", 2, true, &rep);
+	unsetenv("SCALEAUDIT_LIBNCCL");
+	assert_one_skip(&rep, "nccl", "NCCL not found (dlopen: /nonexistent/libnccl.so.2: cannot open "
+				      "shared object file: No such file or directory)");
+	smoke_report_release(&rep);
+
+	run_item("gemm", 1, false, &rep);
+	assert_one_skip(&rep, "gemm", "the project's PTX kernels did not load on device 0 (see jit)");
+	smoke_report_release(&rep);
+
+	setenv("SCALEAUDIT_LIBCUBLASLT", "/nonexistent/libcublasLt.so.13", 1);
+	run_item("gemm", 1, true, &rep);
+	unsetenv("SCALEAUDIT_LIBCUBLASLT");
+	assert_one_skip(&rep, "gemm", "cuBLASLt not found (dlopen: /nonexistent/libcublasLt.so.13: "
+				      "cannot open shared object file: No such file or directory)");
+	smoke_report_release(&rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -386,6 +455,7 @@ int main(void)
 		cmocka_unit_test(request_from_other_plans),
 		cmocka_unit_test(exec_without_driver),
 		cmocka_unit_test(exec_on_stub_driver),
+		cmocka_unit_test(smoke_items_skip),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
