@@ -4,9 +4,10 @@
  *
  * The library is searched as $SCALEAUDIT_LIBCUBLASLT when set, else
  * libcublasLt.so.13, else libcublasLt.so.12. Errors are recorded into the
- * caller's struct cuda_err (replay/cuda.h) as `cublasLtXxx:
- * CUBLAS_STATUS_NAME (replay/file.c:line)`; nothing here prints. A struct cublaslt owns the dlopen handle and, once
- * created, the cuBLASLt handle; cublaslt_close() releases both.
+ * caller's struct cuda_err (replay/cuda.h) as
+ * `cublasLtXxx: CUBLAS_STATUS_NAME (replay/file.c:line)`; nothing here
+ * prints. A struct cublaslt owns the dlopen handle and, once created, the
+ * cuBLASLt handle; cublaslt_close() releases both.
  */
 #ifndef REPLAY_CUBLASLT_H
 #define REPLAY_CUBLASLT_H
@@ -64,7 +65,10 @@ size_t cublaslt_version(const struct cublaslt *lt);
  */
 int cublaslt_create(struct cublaslt *lt, struct cuda_err *err);
 
-/* "CUBLAS_STATUS_NOT_SUPPORTED" for a status number; "CUBLAS_STATUS_<n>" unknown (static or per-call buffer). */
+/*
+ * "CUBLAS_STATUS_NOT_SUPPORTED" for a status number; "CUBLAS_STATUS_<n>" for
+ * one the tool does not know (in a per-thread buffer, valid until the next call).
+ */
 const char *cublaslt_status_name(int status);
 
 /*

@@ -61,6 +61,22 @@ static const struct {
 	NCCL_SYM(ncclRecv, true),	   NCCL_SYM(ncclAlltoAll, false),
 };
 
+/* The entry point each collective the runner runs needs (Send/Recv: ncclSend, with ncclRecv). */
+static const struct {
+	enum coll_op op;
+	size_t off;
+} coll_entry[] = {
+	{ COLL_ALLREDUCE, offsetof(struct nccl_api, ncclAllReduce) },
+	{ COLL_ALLGATHER, offsetof(struct nccl_api, ncclAllGather) },
+	{ COLL_REDUCESCATTER, offsetof(struct nccl_api, ncclReduceScatter) },
+	{ COLL_BROADCAST, offsetof(struct nccl_api, ncclBroadcast) },
+	{ COLL_REDUCE, offsetof(struct nccl_api, ncclReduce) },
+	{ COLL_ALLTOALL, offsetof(struct nccl_api, ncclAlltoAll) },
+	{ COLL_SENDRECV, offsetof(struct nccl_api, ncclSend) },
+	{ COLL_SEND, offsetof(struct nccl_api, ncclSend) },
+	{ COLL_RECV, offsetof(struct nccl_api, ncclRecv) },
+};
+
 static const char *const result_names[] = {
 	"ncclSuccess", "ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError",
 	"ncclInvalidArgument", "ncclInvalidUsage", "ncclRemoteError", "ncclInProgress",
@@ -142,14 +158,22 @@ int nccl_open(struct nccl **out, struct cuda_err *err)
 	return 0;
 }
 
-void nccl_close(struct nccl *nc)
+/* Destroys the communicators, if any. */
+static void comms_destroy(struct nccl *nc)
 {
-	if (!nc)
-		return;
 	for (int i = 0; i < nc->ncomms; i++)
 		if (nc->comms[i])
 			nc->api.ncclCommDestroy(nc->comms[i]);
 	free(nc->comms);
+	nc->comms = NULL;
+	nc->ncomms = 0;
+}
+
+void nccl_close(struct nccl *nc)
+{
+	if (!nc)
+		return;
+	comms_destroy(nc);
 	/* the library stays mapped: its proxy threads and atexit hooks live there */
 	free(nc->path);
 	free(nc);
@@ -159,8 +183,9 @@ int nccl_comm_init(struct nccl *nc, int ndev, struct cuda_err *err)
 {
 	int res;
 
-	if (nc->comms)
-		return nc->ncomms == ndev ? 0 : cuda_err_set(err, "NCCL is already set up over %d GPUs", nc->ncomms);
+	if (nc->comms && nc->ncomms == ndev)
+		return 0;
+	comms_destroy(nc);
 	if (ndev < 1)
 		return cuda_err_set(err, "NCCL needs at least one GPU");
 	nc->comms = xcalloc((size_t)ndev, sizeof(*nc->comms));
@@ -194,16 +219,14 @@ int nccl_type(enum dtype t)
 
 int nccl_supports(const struct nccl *nc, enum coll_op op)
 {
-	switch (op) {
-	case COLL_ALLREDUCE: case COLL_ALLGATHER: case COLL_REDUCESCATTER:
-	case COLL_BROADCAST: case COLL_REDUCE: case COLL_SENDRECV: case COLL_SEND:
-	case COLL_RECV:
-		return 1;
-	case COLL_ALLTOALL:
-		return nc->api.ncclAlltoAll != NULL;
-	default:
-		return 0;
-	}
+	for (size_t i = 0; i < sizeof(coll_entry) / sizeof(coll_entry[0]); i++)
+		if (coll_entry[i].op == op) {
+			void *f;
+
+			memcpy(&f, (const char *)&nc->api + coll_entry[i].off, sizeof(f));
+			return f != NULL;
+		}
+	return 0;
 }
 
 int64_t nccl_count(enum coll_op op, int64_t bytes, enum dtype t)
