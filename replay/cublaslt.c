@@ -86,14 +86,23 @@ static const struct {
 	{ 15, "CUBLAS_STATUS_NOT_SUPPORTED" },	{ 16, "CUBLAS_STATUS_LICENSE_ERROR" },
 };
 
-/* cudaDataType numbers of the dtypes the runner runs. */
+/* The dtypes the runner runs: cudaDataType number, and the compute capability each needs. */
 static const struct {
 	enum dtype dt;
 	int cuda;
+	int min_cc;		/* major x 10 + minor */
+	const char *why;	/* when the device is older */
 } cuda_types[] = {
-	{ DT_FP32, 0 }, { DT_TF32, 0 }, { DT_FP16, 2 }, { DT_BF16, 14 },
-	{ DT_FP8, 28 }, { DT_FP8_E4M3, 28 },
+	{ DT_FP32, 0, 0, NULL },
+	{ DT_TF32, 0, 80, "tf32 needs compute capability 8.0" },
+	{ DT_FP16, 2, 0, NULL },
+	{ DT_BF16, 14, 80, "bf16 needs compute capability 8.0" },
+	{ DT_FP8, 28, 89, "fp8 needs compute capability 8.9" },
+	{ DT_FP8_E4M3, 28, 89, "fp8 needs compute capability 8.9" },
 };
+
+/* A, B and D together above this are no GEMM a GPU holds (and their sizes could overflow). */
+#define GEMM_MAX_BYTES 1e12
 
 const char *cublaslt_status_name(int status)
 {
@@ -211,18 +220,22 @@ int cublaslt_cuda_type(enum dtype t)
 
 const char *gemm_unsupported(const struct gemm_shape *s, int cc_major, int cc_minor)
 {
-	int cc = cc_major * 10 + cc_minor;
+	static _Thread_local char big[96];
+	double bytes;
 
 	if (s->m <= 0 || s->n <= 0 || s->k <= 0 || s->batch <= 0)
 		return "the shape is not known";
 	if (cublaslt_cuda_type(s->dtype) < 0)
 		return "cuBLASLt replay runs fp32, tf32, bf16, fp16 and fp8 e4m3 only";
-	if ((s->dtype == DT_FP8 || s->dtype == DT_FP8_E4M3) && cc < 89)
-		return "fp8 needs compute capability 8.9";
-	if (s->dtype == DT_BF16 && cc < 80)
-		return "bf16 needs compute capability 8.0";
-	if (s->dtype == DT_TF32 && cc < 80)
-		return "tf32 needs compute capability 8.0";
+	bytes = (double)s->batch * ((double)s->m * (double)s->k + (double)s->k * (double)s->n) * 4 +
+		(double)s->batch * (double)s->m * (double)s->n * 4;
+	if (bytes > GEMM_MAX_BYTES || s->batch > INT32_MAX) {
+		snprintf(big, sizeof(big), "the shape needs up to %.0f GB, more than a GPU holds", bytes / 1e9);
+		return big;
+	}
+	for (size_t i = 0; i < sizeof(cuda_types) / sizeof(cuda_types[0]); i++)
+		if (cuda_types[i].dt == s->dtype && cc_major * 10 + cc_minor < cuda_types[i].min_cc)
+			return cuda_types[i].why;
 	return NULL;
 }
 

@@ -10,6 +10,9 @@
 #include "core/xalloc.h"
 #include "replay/nccl.h"
 
+/* Bytes above which a copy or collective is no replay a GPU holds (and sizes could overflow). */
+#define EXEC_MAX_BYTES 1000000000000LL
+
 struct exec {
 	struct cuda *cu;
 	int device;			/* the device kernels run on */
@@ -221,6 +224,8 @@ static void run_memory(struct exec *x, const struct exec_req *req, struct exec_r
 
 	if (req->bytes <= 0)
 		result_skip(r, "the bytes it moved are not known");
+	else if (req->bytes > EXEC_MAX_BYTES)
+		result_skip(r, "%lld bytes is more than a GPU holds", (long long)req->bytes);
 	else if (!x->ptx.mod)
 		result_fail(r, "%s", x->ptx_err);
 	else if (mem_time(&m, &t, &ce))
@@ -240,7 +245,9 @@ static void run_coll(struct exec *x, const struct exec_req *req, struct exec_res
 	struct op_timing t;
 
 	c.count = nccl_count(req->coll, req->bytes, req->coll_dtype);
-	if (exec_coll_skip_reason(req->coll, req->nranks, x->ngpus, why, sizeof(why)))
+	if (req->bytes > EXEC_MAX_BYTES / (req->nranks > 1 ? req->nranks : 1))
+		result_skip(r, "%lld bytes per GPU is more than a GPU holds", (long long)req->bytes);
+	else if (exec_coll_skip_reason(req->coll, req->nranks, x->ngpus, why, sizeof(why)))
 		result_skip(r, "%s", why);
 	else if (c.count <= 0 || nccl_type(c.dtype == DT_UNKNOWN ? DT_UINT8 : c.dtype) < 0)
 		result_skip(r, "NCCL has no %s collective of %lld bytes", dtype_name(c.dtype),

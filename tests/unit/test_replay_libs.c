@@ -157,6 +157,15 @@ static void gemm_checks(void **state)
 	s.dtype = DT_FP64;
 	assert_string_equal(gemm_unsupported(&s, 9, 0),
 			    "cuBLASLt replay runs fp32, tf32, bf16, fp16 and fp8 e4m3 only");
+	s = (struct gemm_shape){ .m = 1000000, .n = 1000000, .k = 1000000, .batch = 1, .dtype = DT_BF16 };
+	/* (1e12 + 1e12) x 4 B of inputs + 1e12 x 4 B of output, counted at 4 B an element */
+	assert_string_equal(gemm_unsupported(&s, 9, 0), "the shape needs up to 12000 GB, more than a GPU holds");
+	s.m = 100;
+	s.n = 7;
+	s.k = 5;
+	s.batch = 3000000000LL;	/* more than cuBLASLt's int32 batch count */
+	assert_non_null(gemm_unsupported(&s, 9, 0));
+	s.batch = 3;
 	s.dtype = DT_FP16;
 	s.k = -1;
 	assert_true(isnan(gemm_flops(&s)));
@@ -341,6 +350,25 @@ static void request_from_other_plans(void **state)
 	assert_string_equal(why, "not replayed: a Triton kernel");
 }
 
+/* A kernel that cannot be run is skipped with the reason before anything touches a GPU (x unused). */
+static void unrunnable_kernels_skip(void **state)
+{
+	struct plan_kernel k = { .name = "triton_poi_fused_add_0", .method = PM_NONE,
+				 .why_not = "not replayed: a Triton kernel" };
+	struct exec_result r;
+
+	exec_kernel(NULL, &k, &r);
+	assert_int_equal(r.status, EXEC_SKIPPED);
+	assert_string_equal(r.reason, "not replayed: a Triton kernel");
+	assert_int_equal(r.timing.reps, 0);
+	assert_true(isnan(r.timing.median_s));
+	k = (struct plan_kernel){ .name = "ncclDevKernel_AllReduce_Sum_f32_RING_LL", .method = PM_NCCL,
+				  .coll = { .op = COLL_ALLREDUCE, .count = -1, .dtype = DT_FP32, .nranks = 2 } };
+	exec_kernel(NULL, &k, &r);
+	assert_int_equal(r.status, EXEC_SKIPPED);
+	assert_string_equal(r.reason, "the collective's op, count or dtype is not known");
+}
+
 static void exec_without_driver(void **state)
 {
 	struct exec *x = (struct exec *)1;
@@ -453,6 +481,7 @@ int main(void)
 		cmocka_unit_test(coll_skip_reasons),
 		cmocka_unit_test(request_from_gemm_plan),
 		cmocka_unit_test(request_from_other_plans),
+		cmocka_unit_test(unrunnable_kernels_skip),
 		cmocka_unit_test(exec_without_driver),
 		cmocka_unit_test(exec_on_stub_driver),
 		cmocka_unit_test(smoke_items_skip),
