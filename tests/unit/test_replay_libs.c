@@ -13,6 +13,7 @@
  */
 #include <dlfcn.h>
 #include <glob.h>
+#include <libgen.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,21 +26,36 @@
 
 #include <cmocka.h>
 
+#include "core/xalloc.h"
 #include "replay/cublaslt.h"
 #include "replay/exec.h"
 #include "replay/nccl.h"
 #include "replay/smoke_libs.h"
 #include "tests/unit/skip.h"
 
-/* The first file matching pattern, copied into path; skips the case when the toolkit is absent. */
-static void toolkit_file(const char *pattern, char *path, size_t n)
+/*
+ * The first file matching `rel` (a glob) in the CUDA toolkit of the ptxas on
+ * PATH, copied into path; skips the case when there is no ptxas.
+ */
+static void toolkit_file(const char *rel, char *path, size_t n)
 {
+	char bin[4096], *top, *pattern;
+	FILE *p;
 	glob_t g;
 
-	skip_unless_tool("ptxas");	/* the CUDA toolkit is installed */
-	assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+	skip_unless_tool("ptxas");
+	p = popen("readlink -f \"$(command -v ptxas)\"", "r");
+	assert_non_null(p);
+	assert_non_null(fgets(bin, sizeof(bin), p));
+	assert_int_equal(pclose(p), 0);
+	bin[strcspn(bin, "\n")] = '\0';
+	top = dirname(dirname(bin));	/* .../bin/ptxas -> ... */
+	pattern = xasprintf("%s/%s", top, rel);
+	if (glob(pattern, 0, NULL, &g) != 0)
+		fail_msg("the CUDA toolkit has no %s", pattern);
 	snprintf(path, n, "%s", g.gl_pathv[0]);
 	globfree(&g);
+	free(pattern);
 }
 
 /* Loads the toolkit's stub libcuda, so that libraries asking for libcuda.so.1 get it. */
@@ -47,7 +63,7 @@ static void load_stub_libcuda(void)
 {
 	char path[4096];
 
-	toolkit_file("/usr/local/cuda*/lib64/stubs/libcuda.so", path, sizeof(path));
+	toolkit_file("lib64/stubs/libcuda.so", path, sizeof(path));
 	assert_non_null(dlopen(path, RTLD_NOW | RTLD_LOCAL));
 }
 
@@ -84,7 +100,7 @@ static void cublaslt_wrong_library(void **state)
 	char path[1024], want[1200];
 	struct cuda_err ce = { .msg = "" };
 
-	toolkit_file("/usr/local/cuda*/lib64/stubs/libcuda.so", path, sizeof(path));
+	toolkit_file("lib64/stubs/libcuda.so", path, sizeof(path));
 	setenv("SCALEAUDIT_LIBCUBLASLT", path, 1);
 	assert_int_equal(cublaslt_open(&lt, &ce), -1);
 	unsetenv("SCALEAUDIT_LIBCUBLASLT");
@@ -100,7 +116,7 @@ static void cublaslt_toolkit_without_gpu(void **state)
 	size_t v;
 
 	load_stub_libcuda();
-	toolkit_file("/usr/local/cuda*/lib64/libcublasLt.so.1[23]", path, sizeof(path));
+	toolkit_file("lib64/libcublasLt.so.1[23]", path, sizeof(path));
 	setenv("SCALEAUDIT_LIBCUBLASLT", path, 1);
 	assert_int_equal(cublaslt_open(&lt, &ce), 0);
 	unsetenv("SCALEAUDIT_LIBCUBLASLT");
@@ -185,19 +201,29 @@ static void nccl_absent(void **state)
 				 "cannot open shared object file: No such file or directory)");
 }
 
-static void nccl_toolkit_without_gpu(void **state)
+/*
+ * NCCL is no part of the CUDA toolkit: the library the loader finds by its
+ * soname is used. Where there is none, the case asserts the message that
+ * says so; where there is one, its version and the communicator's failure.
+ */
+static void nccl_without_gpu(void **state)
 {
 	struct nccl *nc;
-	char path[4096];
 	struct cuda_err ce = { .msg = "" };
+	void *h;
 	int v;
 
 	load_stub_libcuda();
-	toolkit_file("/usr/local/cuda*/lib*/libnccl.so.2", path, sizeof(path));
-	setenv("SCALEAUDIT_LIBNCCL", path, 1);
+	h = dlopen("libnccl.so.2", RTLD_NOW | RTLD_LOCAL);
+	if (!h) {
+		assert_int_equal(nccl_open(&nc, &ce), -1);
+		assert_string_equal(ce.msg, "NCCL not found (dlopen: libnccl.so.2: cannot open shared "
+					    "object file: No such file or directory)");
+		return;
+	}
+	dlclose(h);
 	assert_int_equal(nccl_open(&nc, &ce), 0);
-	unsetenv("SCALEAUDIT_LIBNCCL");
-	assert_string_equal(nccl_path(nc), path);
+	assert_string_equal(nccl_path(nc), "libnccl.so.2");
 	v = nccl_version(nc);
 	/* NCCL_VERSION(X,Y,Z) = X*10000 + Y*100 + Z since 2.9: major 2 */
 	assert_int_equal(v / 10000, 2);
@@ -206,7 +232,7 @@ static void nccl_toolkit_without_gpu(void **state)
 	assert_false(nccl_supports(nc, COLL_BARRIER));
 	assert_int_equal(nccl_comm_init(nc, 1, &ce), -1);
 	assert_call_message(ce.msg, "ncclCommInitAll: ncclUnhandledCudaError: unhandled cuda error "
-				 "(run with NCCL_DEBUG=INFO for details) (replay/nccl.c:");
+				    "(run with NCCL_DEBUG=INFO for details) (replay/nccl.c:");
 	nccl_close(nc);
 }
 
@@ -390,7 +416,7 @@ static void exec_on_stub_driver(void **state)
 	struct exec *x = (struct exec *)1;
 	char path[1024], err[1024];
 
-	toolkit_file("/usr/local/cuda*/lib64/stubs/libcuda.so", path, sizeof(path));
+	toolkit_file("lib64/stubs/libcuda.so", path, sizeof(path));
 	setenv("SCALEAUDIT_LIBCUDA", path, 1);
 	assert_int_equal(exec_open(&x, 1, err, sizeof(err)), -1);
 	unsetenv("SCALEAUDIT_LIBCUDA");
@@ -475,7 +501,7 @@ int main(void)
 		cmocka_unit_test(cublaslt_numbers),
 		cmocka_unit_test(gemm_checks),
 		cmocka_unit_test(nccl_absent),
-		cmocka_unit_test(nccl_toolkit_without_gpu),
+		cmocka_unit_test(nccl_without_gpu),
 		cmocka_unit_test(nccl_numbers),
 		cmocka_unit_test(nccl_sizes),
 		cmocka_unit_test(coll_skip_reasons),
