@@ -19,7 +19,7 @@
 #define NVRM_VERSION_FILE "/proc/driver/nvidia/version"
 
 enum {
-	COPY_BYTES = 256 << 20,		/* host<->device and device<->device transfers */
+	COPY_BYTES = 256 << 20,		/* default bytes per transfer run */
 	CHECK_WORDS = 4096,		/* words read back to check the kernels */
 	ALLOC_STEP = 2 << 20,		/* the large allocation is a multiple of this */
 };
@@ -152,10 +152,10 @@ static void describe_device(struct smoke_ctx *sc, int d)
 	dv->blackwell = dv->arch && strncmp(dv->arch, "Blackwell", 9) == 0;
 	dv->model = m ? m->name : NULL;
 	smoke_pass(sc, gpu_label(d, label), in->total_bytes / 1e9, "GB",
-		   "%s: cc %d.%d (%s, %s), %d SMs, %.1f GB total, %.1f GB free, SM clock %d MHz, "
+		   "%s: cc %d.%d (%s%s), %d SMs, %.1f GB total, %.1f GB free, SM clock %d MHz, "
 		   "memory %.0f GB/s (%d-bit bus)%s%s",
 		   in->name, in->cc_major, in->cc_minor, dv->arch ? dv->arch : "architecture unknown",
-		   dv->blackwell ? "Blackwell" : "not Blackwell", in->sms, in->total_bytes / 1e9,
+		   dv->blackwell ? "" : ", not Blackwell", in->sms, in->total_bytes / 1e9,
 		   in->free_bytes / 1e9, in->clock_khz / 1000, in->mem_gbps, in->bus_width_bits,
 		   m ? "; GPU table: " : "; not in the GPU table", m ? m->name : "");
 }
@@ -349,14 +349,20 @@ static void time_xfer(struct smoke_ctx *sc, const char *label, struct xfer_arg *
 {
 	struct cuda_err err = { .count = 0 };
 	struct cuda_timing t;
+	double peak = sc->rep->dev[x->dev_a].info.mem_gbps, gbps;
+	char of_peak[96] = "";
 
 	if (cuda_time(sc->cu, s, xfer_op, x, &cuda_timing_default, &t, &err) < 0) {
 		smoke_fail(sc, label, "%s", err.msg);
 		return;
 	}
-	smoke_pass(sc, label, moved / t.median_s / 1e9, "GB/s",
-		   "%s, %.0f MiB per run; median of %d runs %.3f ms, p10-p90 spread %.1f%%%s", what,
-		   x->bytes / 1048576.0, t.reps, t.median_s * 1e3, t.spread * 100, t.stable ? "" : " (not stable)");
+	gbps = moved / t.median_s / 1e9;
+	if ((x->kind == XFER_D2D || x->kind == XFER_KERNEL) && peak > 0)
+		snprintf(of_peak, sizeof of_peak, "; %.0f%% of the memory's %.0f GB/s", 100 * gbps / peak, peak);
+	smoke_pass(sc, label, gbps, "GB/s",
+		   "%s, %.0f MiB per run; median of %d runs %.3f ms, p10-p90 spread %.1f%%%s%s", what,
+		   x->bytes / 1048576.0, t.reps, t.median_s * 1e3, t.spread * 100, t.stable ? "" : " (not stable)",
+		   of_peak);
 }
 
 static const struct {
@@ -375,7 +381,8 @@ static const struct {
 static void xfer_device(struct smoke_ctx *sc, int d, size_t row)
 {
 	struct cuda_err err = { .count = 0 };
-	struct xfer_arg x = { .cu = sc->cu, .kind = xfers[row].kind, .ptx = &sc->ptx[d], .bytes = COPY_BYTES };
+	struct xfer_arg x = { .cu = sc->cu, .kind = xfers[row].kind, .ptx = &sc->ptx[d], .dev_a = d,
+			   .bytes = sc->copy_bytes };
 	char label[16];
 
 	gpu_label(d, label);
@@ -407,7 +414,8 @@ static void run_xfer(struct smoke_ctx *sc)
 static void peer_pair(struct smoke_ctx *sc, int src, int dst)
 {
 	struct cuda_err err = { .count = 0 };
-	struct xfer_arg x = { .cu = sc->cu, .kind = XFER_PEER, .dev_a = src, .dev_b = dst, .bytes = COPY_BYTES };
+	struct xfer_arg x = { .cu = sc->cu, .kind = XFER_PEER, .dev_a = src, .dev_b = dst,
+			   .bytes = sc->copy_bytes };
 	char label[32];
 	int can = 0;
 
@@ -520,6 +528,7 @@ int smoke_run(const struct smoke_options *opt, struct smoke_report *rep)
 	memset(rep, 0, sizeof *rep);
 	rep->driver_version = -1;
 	sc.alloc_fraction = opt->alloc_fraction > 0 && opt->alloc_fraction < 1 ? opt->alloc_fraction : 0.9;
+	sc.copy_bytes = opt->copy_bytes ? (opt->copy_bytes + 15) / 16 * 16 : COPY_BYTES;
 	if (start(&sc, rep) < 0)
 		return rep->exit_status;
 	run_table(&sc, own, n);
@@ -601,7 +610,7 @@ static void json_device(yajl_gen g, const struct smoke_device *d)
 	json_key(g, "free_bytes");
 	json_count(g, d->info.free_bytes);
 	json_key(g, "sm_clock_mhz");
-	json_num(g, d->info.clock_khz < 0 ? NAN : d->info.clock_khz / 1e3);
+	json_count(g, d->info.clock_khz < 0 ? -1 : d->info.clock_khz / 1000);
 	json_key(g, "memory_bus_bits");
 	json_count(g, d->info.bus_width_bits);
 	json_key(g, "memory_gbps"); json_num(g, d->info.mem_gbps);

@@ -64,6 +64,7 @@ struct smoke_ctx {
 	struct ptx_module ptx[SMOKE_MAX_DEVICES];
 	double alloc_fraction;		/* of free memory for the large allocation */
 	bool ready[SMOKE_MAX_DEVICES];	/* the device's context and stream are open */
+	size_t copy_bytes;		/* bytes per transfer run */
 };
 
 struct smoke_item {
@@ -87,6 +88,7 @@ struct smoke_options {
 	const struct smoke_item *extra[SMOKE_MAX_EXTRA];	/* further tables, run after ours */
 	size_t n_extra[SMOKE_MAX_EXTRA];
 	double alloc_fraction;		/* 0: 0.9 of the free memory */
+	size_t copy_bytes;		/* per transfer run; 0: 256 MiB */
 };
 
 /*

@@ -3,8 +3,11 @@
  * the toolkit's stub driver (which answers every call with an error) give
  * exact messages and exit 1; the error table, the timing statistics and
  * stopping rule; the fill kernel's host twin; the PTX assembled with ptxas
- * for sm_90, sm_100 and sm_120; the text and JSON of a smoke report.
+ * for sm_90, sm_100 and sm_120; the text and JSON of a smoke report; and the
+ * whole smoke check against a fake driver (tests/data/fake_libcuda.c, built
+ * here) whose kernels, copies and 1 ms events give known answers.
  */
+#include <dlfcn.h>
 #include <libgen.h>
 #include <math.h>
 #include <regex.h>
@@ -440,6 +443,232 @@ static void report_json(void **state)
 	smoke_report_release(&rep);
 }
 
+/* ---- the smoke check against the fake driver ---- */
+
+struct fake {
+	char dir[64];
+	char *lib;
+	void *handle;		/* kept open so its counters outlive each smoke_run */
+	int (*live)(void);
+};
+
+static int fake_setup(void **state)
+{
+	struct fake *f = xcalloc(1, sizeof *f);
+	const char *top = getenv("TOP");
+	char *cmd;
+
+	snprintf(f->dir, sizeof f->dir, "/tmp/test_replay_fake.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	f->lib = xasprintf("%s/libcuda.so.1", f->dir);
+	cmd = xasprintf("${CC:-cc} -shared -fPIC -o %s %s/tests/data/fake_libcuda.c", f->lib, top ? top : ".");
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	f->handle = dlopen(f->lib, RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(f->handle);
+	f->live = (int (*)(void))dlsym(f->handle, "fake_cuda_live");
+	assert_non_null(f->live);
+	*state = f;
+	return 0;
+}
+
+static int fake_teardown(void **state)
+{
+	struct fake *f = *state;
+	char *cmd = xasprintf("rm -rf %s", f->dir);
+
+	dlclose(f->handle);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(f->lib);
+	free(f);
+	return 0;
+}
+
+/* Runs the smoke check on the fake with 1 MiB transfers; env: "NAME=VALUE" or NULL. */
+static int fake_smoke(struct fake *f, const char *env, struct smoke_report *rep)
+{
+	const struct smoke_options opt = { .copy_bytes = 1 << 20 };
+	char *var = env ? xstrdup(env) : NULL;
+	int rc;
+
+	setenv(CUDA_LIBRARY_ENV, f->lib, 1);
+	if (var)
+		putenv(var);
+	rc = smoke_run(&opt, rep);
+	unsetenv(CUDA_LIBRARY_ENV);
+	if (var) {
+		unsetenv(strtok(var, "="));
+		free(var);
+	}
+	assert_int_equal(f->live(), 0);		/* every allocation, stream, event and context given back */
+	return rc;
+}
+
+struct want {
+	const char *item;
+	enum smoke_status status;
+	double value;		/* NaN: none */
+	const char *detail;	/* a regex */
+};
+
+static void assert_results(const struct smoke_report *rep, const struct want *w, size_t n)
+{
+	assert_int_equal(rep->n, n);
+	for (size_t i = 0; i < n; i++) {
+		const struct smoke_result *r = &rep->results[i];
+
+		assert_string_equal(r->item, w[i].item);
+		if (r->status != w[i].status)
+			fail_msg("%s: %s, want %s: %s", r->item, smoke_status_name(r->status),
+				 smoke_status_name(w[i].status), r->detail);
+		if (isnan(w[i].value))
+			assert_true(isnan(r->value));
+		else
+			near(r->value, w[i].value, 1e-9);
+		assert_matches(r->detail, w[i].detail);
+	}
+}
+
+#define H200_DETAIL "^NVIDIA H200: cc 9\\.0 \\(Hopper, not Blackwell\\), 132 SMs, 150\\.8 GB total, " \
+	"0\\.1 GB free, SM clock 1980 MHz, memory 4023 GB/s \\(6144-bit bus\\); GPU table: H200$"
+#define JIT_DETAIL "^4 PTX kernels JIT-compiled; fill, copy and write checked word for word$"
+#define ALLOC_DETAIL "^0\\.1 GB allocated \\(90% of 0\\.1 GB free\\) and written by the fill kernel$"
+#define RUNS_NOEND "1 MiB per run; median of 10 runs 1\\.000 ms, p10-p90 spread 0\\.0%"
+#define RUNS RUNS_NOEND "$"
+
+static void fake_one_gpu(void **state)
+{
+	/* 1 MiB per 1 ms run: 1.048576 GB/s one way, twice that when read and write count */
+	static const struct want w[] = {
+		{ "driver", SMOKE_PASS, 12.8, "^/tmp/.*/libcuda\\.so\\.1: driver API 12080, 1 device$" },
+		{ "devices gpu0", SMOKE_PASS, 150.754820096, H200_DETAIL },
+		{ "jit gpu0", SMOKE_PASS, 4, JIT_DETAIL },
+		{ "alloc gpu0", SMOKE_PASS, 0.058720256, ALLOC_DETAIL },	/* 90% of 64 MiB, down to 2 MiB */
+		{ "h2d gpu0", SMOKE_PASS, 1.048576, "^pinned host to device, cuMemcpyHtoDAsync, " RUNS },
+		{ "d2h gpu0", SMOKE_PASS, 1.048576, "^device to pinned host, cuMemcpyDtoHAsync, " RUNS },
+		{ "d2d gpu0", SMOKE_PASS, 2.097152, "^device to device, cuMemcpyDtoDAsync \\(read \\+ write counted\\), "
+		  RUNS_NOEND "; 0% of the memory's 4023 GB/s$" },	/* 2 x 2619 MHz x 6144 bit / 8 */
+		{ "copy gpu0", SMOKE_PASS, 2.097152, "^sa_copy kernel \\(read \\+ write counted\\), "
+		  RUNS_NOEND "; 0% of the memory's 4023 GB/s$" },
+		{ "peer", SMOKE_SKIP, NAN, "^one GPU: no pair to test$" },
+	};
+	struct smoke_report rep;
+
+	assert_int_equal(fake_smoke(*state, NULL, &rep), 0);
+	assert_results(&rep, w, sizeof w / sizeof w[0]);
+	assert_int_equal(rep.ndev, 1);
+	assert_string_equal(rep.dev[0].model, "H200");
+	assert_false(rep.dev[0].blackwell);
+	assert_int_equal(rep.dev[0].info.free_bytes, 64 << 20);
+	assert_string_equal(rep.error, "");
+	smoke_report_release(&rep);
+}
+
+static void fake_two_gpus(void **state)
+{
+	struct smoke_report rep;
+	const struct smoke_result *r;
+
+	assert_int_equal(fake_smoke(*state, "FAKE_CUDA_DEVICES=2", &rep), 0);
+	assert_int_equal(rep.n, 1 + 2 * 7 + 2);	/* driver, 7 items per GPU, 2 ordered pairs */
+	r = &rep.results[rep.n - 2];
+	assert_string_equal(r->item, "peer 0->1");
+	near(r->value, 1.048576, 1e-9);
+	assert_matches(r->detail, "^peer access enabled, cuMemcpyPeerAsync, " RUNS);
+	assert_string_equal(rep.results[rep.n - 1].item, "peer 1->0");
+	assert_int_equal(rep.results[rep.n - 1].status, SMOKE_PASS);
+	smoke_report_release(&rep);
+	/* again: peer access is already enabled (CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED), still a pass */
+	assert_int_equal(fake_smoke(*state, "FAKE_CUDA_DEVICES=2", &rep), 0);
+	assert_int_equal(rep.results[rep.n - 1].status, SMOKE_PASS);
+	smoke_report_release(&rep);
+}
+
+static void fake_blackwell_no_peer(void **state)
+{
+	struct smoke_report rep;
+
+	setenv("FAKE_CUDA_B200", "1", 1);
+	assert_int_equal(fake_smoke(*state, "FAKE_CUDA_NO_PEER=1", &rep), 0);
+	unsetenv("FAKE_CUDA_B200");
+	assert_matches(rep.results[1].detail, "^NVIDIA B200: cc 10\\.0 \\(Blackwell\\), 148 SMs, 191\\.5 GB total");
+	assert_true(rep.dev[0].blackwell);
+	assert_string_equal(rep.dev[0].arch, "Blackwell");
+	assert_string_equal(rep.dev[0].model, "B200");
+	smoke_report_release(&rep);
+	setenv("FAKE_CUDA_DEVICES", "2", 1);
+	assert_int_equal(fake_smoke(*state, "FAKE_CUDA_NO_PEER=1", &rep), 0);
+	unsetenv("FAKE_CUDA_DEVICES");
+	assert_matches(rep.results[rep.n - 1].detail,
+		       "^no peer access \\(cuDeviceCanAccessPeer: 0\\): cuMemcpyPeerAsync staged through the host, " RUNS);
+	smoke_report_release(&rep);
+}
+
+static void fake_jit_fails(void **state)
+{
+	static const char skipped[] = "^the project's kernels did not load \\(see jit\\)$";
+	static const struct want w[] = {
+		{ "driver", SMOKE_PASS, 12.8, "" },
+		{ "devices gpu0", SMOKE_PASS, 150.754820096, H200_DETAIL },
+		{ "jit gpu0", SMOKE_FAIL, NAN, "^cuModuleLoadDataEx: CUDA_ERROR_INVALID_PTX: a PTX JIT compilation "
+					     "failed \\(replay/cuda\\.c:[0-9]+\\); jit: ptxas fatal   : fake failure "
+					     "second line$" },
+		{ "alloc gpu0", SMOKE_SKIP, NAN, skipped },
+		{ "h2d gpu0", SMOKE_SKIP, NAN, skipped },
+		{ "d2h gpu0", SMOKE_SKIP, NAN, skipped },
+		{ "d2d gpu0", SMOKE_SKIP, NAN, skipped },
+		{ "copy gpu0", SMOKE_SKIP, NAN, skipped },
+		{ "peer", SMOKE_SKIP, NAN, "" },
+	};
+	struct smoke_report rep;
+
+	assert_int_equal(fake_smoke(*state, "FAKE_CUDA_JIT_FAIL=1", &rep), 1);
+	assert_results(&rep, w, sizeof w / sizeof w[0]);
+	smoke_report_release(&rep);
+}
+
+static void fake_out_of_memory(void **state)
+{
+	struct smoke_report rep;
+
+	assert_int_equal(fake_smoke(*state, "FAKE_CUDA_OOM=1", &rep), 1);
+	assert_string_equal(rep.results[3].item, "alloc gpu0");
+	assert_int_equal(rep.results[3].status, SMOKE_FAIL);
+	assert_matches(rep.results[3].detail, "^0\\.1 GB \\(90% of 0\\.1 GB free\\): cuMemAlloc: "
+			"CUDA_ERROR_OUT_OF_MEMORY: out of memory \\(replay/cuda\\.c:[0-9]+\\)$");
+	assert_int_equal(rep.results[4].status, SMOKE_PASS);	/* 1 MiB transfers still fit */
+	smoke_report_release(&rep);
+}
+
+/* A second table of items, as the GEMM and NCCL items come: run after ours, with our context. */
+static void extra_run(struct smoke_ctx *sc)
+{
+	assert_non_null(sc->ptx[0].mod);
+	assert_true(sc->ready[0]);
+	smoke_pass(sc, "gpu0", 1.5, "TFLOP/s", "from %s", sc->rep->dev[0].model);
+	smoke_fail(sc, "gpu0 fp8", "not essential");
+}
+
+static void fake_extra_items(void **state)
+{
+	static const struct smoke_item extra[] = { { "gemm", false, extra_run } };
+	struct smoke_options opt = { .copy_bytes = 1 << 20, .extra = { extra }, .n_extra = { 1 } };
+	struct fake *f = *state;
+	struct smoke_report rep;
+
+	setenv(CUDA_LIBRARY_ENV, f->lib, 1);
+	assert_int_equal(smoke_run(&opt, &rep), 0);	/* a non-essential failure */
+	unsetenv(CUDA_LIBRARY_ENV);
+	assert_int_equal(f->live(), 0);
+	assert_int_equal(rep.n, 11);
+	assert_string_equal(rep.results[9].item, "gemm gpu0");
+	assert_string_equal(rep.results[9].detail, "from H200");
+	assert_string_equal(rep.results[10].item, "gemm gpu0 fp8");
+	assert_false(rep.results[10].essential);
+	smoke_report_release(&rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -458,5 +687,15 @@ int main(void)
 		cmocka_unit_test(report_json),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest with_fake[] = {
+		cmocka_unit_test(fake_one_gpu),
+		cmocka_unit_test(fake_two_gpus),
+		cmocka_unit_test(fake_blackwell_no_peer),
+		cmocka_unit_test(fake_jit_fails),
+		cmocka_unit_test(fake_out_of_memory),
+		cmocka_unit_test(fake_extra_items),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) |
+	       cmocka_run_group_tests_name("fake driver", with_fake, fake_setup, fake_teardown);
 }
