@@ -450,7 +450,8 @@ static int gemm_alloc(struct cuda *cu, const struct ptx_module *ptx, const struc
 	    cuda_alloc(cu, &m->d, (size_t)gemm_bytes_d(s), err) ||
 	    cuda_alloc(cu, &m->ws, CUBLASLT_WORKSPACE, err))
 		return -1;
-	if (is_fp8(s->dtype) && (cuda_alloc(cu, &m->scales, sizeof(one), err) ||
+	/* the scales take one whole 256-byte unit, the driver's allocation alignment */
+	if (is_fp8(s->dtype) && (cuda_alloc(cu, &m->scales, 256, err) ||
 				 cuda_h2d(cu, m->scales, one, sizeof(one), NULL, err)))
 		return -1;
 	if (ptx_fill_random(cu, ptx, m->a, (size_t)gemm_bytes_a(s), in, 17u, stream, err) ||

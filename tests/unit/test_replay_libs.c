@@ -492,6 +492,343 @@ static void smoke_items_skip(void **state)
 	smoke_report_release(&rep);
 }
 
+/* ---- the executor against fake libraries (tests/data/fake_lib*.c) ---- */
+
+struct fakes {
+	char dir[64];
+	char *cuda, *lt, *nccl;		/* the libraries built */
+	void *hcuda, *hlt, *hnccl;	/* kept open so their logs and counters outlive each exec */
+};
+
+static void *build_fake(struct fakes *f, const char *src, const char *name, char **path)
+{
+	const char *top = getenv("TOP");
+	char *cmd;
+	void *h;
+
+	*path = xasprintf("%s/%s", f->dir, name);
+	cmd = xasprintf("${CC:-cc} -shared -fPIC -o %s %s/tests/data/%s", *path, top ? top : ".", src);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	h = dlopen(*path, RTLD_NOW | RTLD_LOCAL);
+	assert_non_null(h);
+	return h;
+}
+
+static int fakes_setup(void **state)
+{
+	struct fakes *f = xcalloc(1, sizeof(*f));
+
+	snprintf(f->dir, sizeof(f->dir), "/tmp/test_replay_libs.XXXXXX");
+	assert_non_null(mkdtemp(f->dir));
+	f->hcuda = build_fake(f, "fake_libcuda.c", "libcuda.so.1", &f->cuda);
+	f->hlt = build_fake(f, "fake_libcublaslt.c", "libcublasLt.so.13", &f->lt);
+	f->hnccl = build_fake(f, "fake_libnccl.c", "libnccl.so.2", &f->nccl);
+	setenv("SCALEAUDIT_LIBCUDA", f->cuda, 1);
+	setenv("SCALEAUDIT_LIBCUBLASLT", f->lt, 1);
+	setenv("SCALEAUDIT_LIBNCCL", f->nccl, 1);
+	*state = f;
+	return 0;
+}
+
+static int fakes_teardown(void **state)
+{
+	struct fakes *f = *state;
+	char *cmd = xasprintf("rm -rf %s", f->dir);
+
+	unsetenv("SCALEAUDIT_LIBCUDA");
+	unsetenv("SCALEAUDIT_LIBCUBLASLT");
+	unsetenv("SCALEAUDIT_LIBNCCL");
+	dlclose(f->hcuda);
+	dlclose(f->hlt);
+	dlclose(f->hnccl);
+	assert_int_equal(system(cmd), 0);
+	free(cmd);
+	free(f->cuda);
+	free(f->lt);
+	free(f->nccl);
+	free(f);
+	return 0;
+}
+
+static int fake_int(void *h, const char *fn)
+{
+	int (*f)(void) = (int (*)(void))dlsym(h, fn);
+
+	assert_non_null(f);
+	return f();
+}
+
+static const char *fake_log(void *h, const char *fn)
+{
+	const char *(*f)(void) = (const char *(*)(void))dlsym(h, fn);
+
+	assert_non_null(f);
+	return f();
+}
+
+static void fake_reset(void *h, const char *fn)
+{
+	void (*f)(void) = (void (*)(void))dlsym(h, fn);
+
+	assert_non_null(f);
+	f();
+}
+
+static void near(double got, double want)
+{
+	if (!(fabs(got - want) <= 1e-9 * fabs(want)))
+		fail_msg("got %.17g, want %.17g", got, want);
+}
+
+/* Opens the executor on the fake driver with ndev devices ("1", "2"). */
+static struct exec *open_fake(const char *ndev)
+{
+	struct exec *x = NULL;
+	char err[EXEC_REASON_MAX];
+
+	setenv("FAKE_CUDA_DEVICES", ndev, 1);
+	if (exec_open(&x, 0, err, sizeof(err)))
+		fail_msg("exec_open: %s", err);
+	assert_string_equal(exec_device(x)->name, "NVIDIA H200");
+	return x;
+}
+
+/* Closes it: every allocation, stream, event, context, descriptor and communicator given back. */
+static void close_fake(struct fakes *f, struct exec *x)
+{
+	exec_close(x);
+	unsetenv("FAKE_CUDA_DEVICES");
+	assert_int_equal(fake_int(f->hcuda, "fake_cuda_live"), 0);
+	assert_int_equal(fake_int(f->hlt, "fake_lt_live"), 0);
+	assert_int_equal(fake_int(f->hnccl, "fake_nccl_live"), 0);
+}
+
+/* Every timed run of the fake takes 1 ms: 3 warm-ups, then the 10 runs the rule's spread allows. */
+static void assert_timed(const struct exec_result *r, const char *method)
+{
+	if (r->status != EXEC_DONE)
+		fail_msg("%s: %s: %s", method, exec_status_name(r->status), r->reason);
+	assert_string_equal(r->method, method);
+	assert_string_equal(r->reason, "");
+	near(r->timing.median_s, 1e-3);
+	near(r->timing.p10_s, 1e-3);
+	near(r->timing.p90_s, 1e-3);
+	assert_int_equal(r->timing.reps, 10);
+}
+
+static void fake_memory(void **state)
+{
+	struct fakes *f = *state;
+	struct exec *x = open_fake("1");
+	struct exec_req q = { .cls = EXEC_MEMORY, .bytes = 1 << 20 };
+	struct exec_result r;
+
+	exec_run(x, &q, &r);
+	assert_timed(&r, "PTX copy");
+	near(r.timing.gbps, 2 * 1048576 / 1e-3 / 1e9);	/* read and written */
+	assert_true(isnan(r.timing.tflops));
+	q.fill = true;
+	exec_run(x, &q, &r);
+	assert_timed(&r, "PTX write");
+	near(r.timing.gbps, 1048576 / 1e-3 / 1e9);
+	q.bytes = 2000000000000LL;
+	exec_run(x, &q, &r);
+	assert_int_equal(r.status, EXEC_SKIPPED);
+	assert_string_equal(r.reason, "2000000000000 bytes is more than a GPU holds");
+	q = (struct exec_req){ .cls = EXEC_COLLECTIVE, .coll = COLL_ALLREDUCE, .coll_dtype = DT_BF16,
+			       .bytes = 1 << 20, .nranks = 2 };
+	exec_run(x, &q, &r);
+	assert_int_equal(r.status, EXEC_SKIPPED);
+	assert_string_equal(r.reason, "the trial ran AllReduce over 2 GPUs; this machine has 1");
+	assert_string_equal(r.method, "NCCL AllReduce bf16");
+	close_fake(f, x);
+}
+
+/*
+ * aten::linear of [512, 256] by a [384, 256] weight in bf16: C[512,384] =
+ * A x W^T. cuBLASLt, column-major, computes C^T[384,512] = W x A^T: A is
+ * the weight read transposed (stored 256 x 384), B the activations (256 x
+ * 512), D 384 x 512; compute CUBLAS_COMPUTE_32F (68), scale CUDA_R_32F (0),
+ * CUDA_R_16BF (14), a 32 MiB workspace.
+ */
+static void fake_gemm_bf16(void **state)
+{
+	struct fakes *f = *state;
+	struct exec *x = open_fake("1");
+	struct plan_kernel k = {
+		.name = "nvjet_tst_128x256_64x4_1x2_h_bz_TNT", .method = PM_CUBLASLT, .dtype = DT_BF16,
+		.gemm = { .m = 512, .n = 384, .k = 256, .batch = 1, .transb = true,
+			  .a_type = DT_BF16, .b_type = DT_BF16, .c_type = DT_BF16 },
+	};
+	struct exec_result r;
+
+	fake_reset(f->hlt, "fake_lt_reset");
+	exec_kernel(x, &k, &r);
+	assert_timed(&r, "cuBLASLt bf16 TN");
+	near(r.timing.tflops, 2.0 * 512 * 384 * 256 / 1e-3 / 1e12);
+	assert_string_equal(fake_log(f->hlt, "fake_lt_log"),
+			    "desc compute=68 scale=0\n"
+			    "desc attr 3 = 1 (4 bytes)\n"
+			    "desc attr 4 = 0 (4 bytes)\n"
+			    "layout type=14 rows=256 cols=384 ld=256\n"
+			    "layout type=14 rows=256 cols=512 ld=256\n"
+			    "layout type=14 rows=384 cols=512 ld=384\n"
+			    "pref attr 1 = 33554432 (8 bytes)\n"
+			    "heuristic want=1 c_is_d=1\n"
+			    "matmul alpha=1 beta=0 algo=42 in_place=1\n");
+	assert_int_equal(fake_int(f->hlt, "fake_lt_matmuls"), 13);	/* 3 warm-ups + 10 timed */
+	close_fake(f, x);
+}
+
+/*
+ * A batched fp32 GEMM on TF32 tensor cores (CUBLAS_COMPUTE_32F_FAST_TF32,
+ * 77), batch 12 with dense strides; and an fp8 one: e4m3 (28) in "TN" with
+ * scale pointers for A and B (17, 18) and the plan's fp32 output (0).
+ */
+static void fake_gemm_tf32_fp8(void **state)
+{
+	struct fakes *f = *state;
+	struct exec *x = open_fake("1");
+	struct exec_req q = { .cls = EXEC_GEMM, .gemm = { .m = 64, .n = 32, .k = 16, .batch = 12,
+							  .dtype = DT_TF32 } };
+	struct exec_result r;
+
+	fake_reset(f->hlt, "fake_lt_reset");
+	exec_run(x, &q, &r);
+	assert_timed(&r, "cuBLASLt tf32 NN");
+	assert_string_equal(fake_log(f->hlt, "fake_lt_log"),
+			    "desc compute=77 scale=0\n"
+			    "desc attr 3 = 0 (4 bytes)\n"
+			    "desc attr 4 = 0 (4 bytes)\n"
+			    "layout type=0 rows=64 cols=16 ld=64\n"
+			    "layout attr 5 = 12 (4 bytes)\n"
+			    "layout attr 6 = 1024 (8 bytes)\n"
+			    "layout type=0 rows=16 cols=32 ld=16\n"
+			    "layout attr 5 = 12 (4 bytes)\n"
+			    "layout attr 6 = 512 (8 bytes)\n"
+			    "layout type=0 rows=64 cols=32 ld=64\n"
+			    "layout attr 5 = 12 (4 bytes)\n"
+			    "layout attr 6 = 2048 (8 bytes)\n"
+			    "pref attr 1 = 33554432 (8 bytes)\n"
+			    "heuristic want=1 c_is_d=1\n"
+			    "matmul alpha=1 beta=0 algo=42 in_place=1\n");
+	near(r.timing.tflops, 2.0 * 64 * 32 * 16 * 12 / 1e-3 / 1e12);
+
+	q.gemm = (struct gemm_shape){ .m = 64, .n = 32, .k = 16, .batch = 1, .transa = true,
+				      .dtype = DT_FP8_E4M3, .out = DT_FP32 };
+	fake_reset(f->hlt, "fake_lt_reset");
+	exec_run(x, &q, &r);
+	assert_timed(&r, "cuBLASLt fp8-e4m3 TN");
+	assert_string_equal(fake_log(f->hlt, "fake_lt_log"),
+			    "desc compute=68 scale=0\n"
+			    "desc attr 3 = 1 (4 bytes)\n"
+			    "desc attr 4 = 0 (4 bytes)\n"
+			    "desc attr 17 = pointer (8 bytes)\n"
+			    "desc attr 18 = pointer (8 bytes)\n"
+			    "layout type=28 rows=16 cols=64 ld=16\n"
+			    "layout type=28 rows=16 cols=32 ld=16\n"
+			    "layout type=0 rows=64 cols=32 ld=64\n"
+			    "pref attr 1 = 33554432 (8 bytes)\n"
+			    "heuristic want=1 c_is_d=1\n"
+			    "matmul alpha=1 beta=0 algo=42 in_place=1\n");
+	close_fake(f, x);
+}
+
+static void fake_gemm_fails(void **state)
+{
+	struct fakes *f = *state;
+	struct exec *x = open_fake("1");
+	struct exec_req q = { .cls = EXEC_GEMM, .gemm = { .m = 64, .n = 32, .k = 16, .batch = 1,
+							  .dtype = DT_FP16 } };
+	struct exec_result r;
+
+	setenv("FAKE_LT_NO_ALGO", "1", 1);
+	exec_run(x, &q, &r);
+	unsetenv("FAKE_LT_NO_ALGO");
+	assert_int_equal(r.status, EXEC_FAILED);
+	assert_string_equal(r.method, "cuBLASLt fp16 NN");
+	assert_call_message(r.reason, "cublasLtMatmulAlgoGetHeuristic: no algorithm for this shape "
+				      "(replay/cublaslt.c:");
+	q.gemm.dtype = DT_FP64;
+	exec_run(x, &q, &r);
+	assert_int_equal(r.status, EXEC_SKIPPED);
+	assert_string_equal(r.reason, "cuBLASLt replay runs fp32, tf32, bf16, fp16 and fp8 e4m3 only");
+	close_fake(f, x);
+}
+
+/*
+ * Collectives over the fake's two GPUs, 1 MiB per rank, each repetition
+ * 1 ms: AllReduce of 524288 bf16 (ncclBfloat16 9, ncclSum 0), busbw =
+ * 1 MiB / 1 ms x 2(2-1)/2; AllGather of 262144 fp32 (7) per rank, size
+ * 2 MiB, factor 1/2; ReduceScatter into 131072 per rank; Send/Recv around
+ * the ring; AllToAll is absent from this NCCL.
+ */
+static void fake_collectives(void **state)
+{
+	struct fakes *f = *state;
+	struct exec *x = open_fake("2");
+	struct exec_req q = { .cls = EXEC_COLLECTIVE, .coll = COLL_ALLREDUCE, .coll_dtype = DT_BF16,
+			      .bytes = 1 << 20, .nranks = 2 };
+	struct exec_result r;
+
+	fake_reset(f->hnccl, "fake_nccl_reset");
+	exec_run(x, &q, &r);
+	assert_timed(&r, "NCCL AllReduce bf16");
+	near(r.timing.gbps, 1048576 / 1e-3 / 1e9);
+	assert_int_equal(fake_int(f->hnccl, "fake_nccl_groups"), 13);
+	assert_string_equal(fake_log(f->hnccl, "fake_nccl_log"),
+			    "init ndev=2 devlist=0\n"
+			    "allreduce rank=0 count=524288 type=9 op=0\n"
+			    "allreduce rank=1 count=524288 type=9 op=0\n");
+
+	fake_reset(f->hnccl, "fake_nccl_reset");
+	q.coll = COLL_ALLGATHER;
+	q.coll_dtype = DT_FP32;
+	exec_run(x, &q, &r);
+	assert_timed(&r, "NCCL AllGather fp32");
+	near(r.timing.gbps, 2097152 / 1e-3 / 1e9 * 0.5);
+	q.coll = COLL_REDUCESCATTER;
+	exec_run(x, &q, &r);
+	assert_timed(&r, "NCCL ReduceScatter fp32");
+	near(r.timing.gbps, 1048576 / 1e-3 / 1e9 * 0.5);
+	q.coll = COLL_SENDRECV;
+	q.coll_dtype = DT_UNKNOWN;
+	exec_run(x, &q, &r);
+	assert_timed(&r, "NCCL SendRecv bytes");
+	assert_string_equal(fake_log(f->hnccl, "fake_nccl_log"),
+			    "allgather rank=0 sendcount=262144 type=7\n"
+			    "allgather rank=1 sendcount=262144 type=7\n"
+			    "reducescatter rank=0 recvcount=131072 type=7 op=0\n"
+			    "reducescatter rank=1 recvcount=131072 type=7 op=0\n"
+			    "send rank=0 count=1048576 type=1 peer=1\n"
+			    "recv rank=0 count=1048576 type=1 peer=1\n"
+			    "send rank=1 count=1048576 type=1 peer=0\n"
+			    "recv rank=1 count=1048576 type=1 peer=0\n");
+	q.coll = COLL_ALLTOALL;
+	exec_run(x, &q, &r);
+	assert_int_equal(r.status, EXEC_SKIPPED);
+	assert_string_equal(r.reason, "NCCL 22809 here has no AllToAll");
+	close_fake(f, x);
+}
+
+static void fake_nccl_init_fails(void **state)
+{
+	struct fakes *f = *state;
+	struct exec *x = open_fake("2");
+	struct exec_req q = { .cls = EXEC_COLLECTIVE, .coll = COLL_BROADCAST, .coll_dtype = DT_FP16,
+			      .bytes = 4096, .nranks = 2 };
+	struct exec_result r;
+
+	setenv("FAKE_NCCL_INIT_FAIL", "1", 1);
+	exec_run(x, &q, &r);
+	unsetenv("FAKE_NCCL_INIT_FAIL");
+	assert_int_equal(r.status, EXEC_FAILED);
+	assert_call_message(r.reason, "ncclCommInitAll: ncclUnhandledCudaError: unhandled cuda error "
+				      "(run with NCCL_DEBUG=INFO for details) (replay/nccl.c:");
+	close_fake(f, x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -513,5 +850,15 @@ int main(void)
 		cmocka_unit_test(smoke_items_skip),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	const struct CMUnitTest with_fakes[] = {
+		cmocka_unit_test(fake_memory),
+		cmocka_unit_test(fake_gemm_bf16),
+		cmocka_unit_test(fake_gemm_tf32_fp8),
+		cmocka_unit_test(fake_gemm_fails),
+		cmocka_unit_test(fake_collectives),
+		cmocka_unit_test(fake_nccl_init_fails),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL) |
+	       cmocka_run_group_tests_name("fake libraries", with_fakes, fakes_setup, fakes_teardown);
 }
