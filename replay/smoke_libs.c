@@ -19,17 +19,17 @@ static const struct gpu_model *row_of(const struct smoke_ctx *sc, int d)
 	return gpu_lookup(info->name, info->total_bytes);
 }
 
-/* " (72% of the H200's 989 TFLOP/s peak)", or why there is no comparison. */
+/* "72.3% of the H200's dense peak of 989 TFLOP/s", or why there is nothing to compare with. */
 static void against(char *buf, size_t n, double got, double peak, const char *what,
 		    const struct gpu_model *m, const char *unit)
 {
 	if (!m)
-		snprintf(buf, n, "; this GPU is not in the GPU table, so no %s to compare", what);
+		snprintf(buf, n, "no %s to compare with: this GPU is not in the GPU table", what);
 	else if (!(peak > 0))
-		snprintf(buf, n, "; the GPU table has no %s for the %s", what, m->name);
+		snprintf(buf, n, "no %s to compare with: the GPU table has none for the %s", what, m->name);
 	else
-		snprintf(buf, n, ", %.0f%% of the %s's %s of %.0f %s", 100.0 * got / peak, m->name, what,
-			 peak, unit);
+		snprintf(buf, n, "%.1f%% of the %s's %s of %.0f %s", 100.0 * got / peak, m->name, what, peak,
+			 unit);
 }
 
 static void gemm_one(struct smoke_ctx *sc, struct cublaslt *lt, enum dtype t)
@@ -53,7 +53,7 @@ static void gemm_one(struct smoke_ctx *sc, struct cublaslt *lt, enum dtype t)
 		return;
 	}
 	against(cmp, sizeof(cmp), r.tflops, m ? gpu_peak_tflops(m, t) : NAN, "dense peak", m, "TFLOP/s");
-	smoke_pass(sc, dtype_name(t), r.tflops, "TFLOP/s", "%dx%dx%d TN on device 0, median of %d: %.3f ms%s",
+	smoke_pass(sc, dtype_name(t), r.tflops, "TFLOP/s", "%dx%dx%d TN on device 0, median of %d: %.3f ms; %s",
 		   SMOKE_GEMM_SIZE, SMOKE_GEMM_SIZE, SMOKE_GEMM_SIZE, r.reps, r.median_s * 1e3, cmp);
 }
 
@@ -77,8 +77,8 @@ static void run_gemm(struct smoke_ctx *sc)
 
 static void run_nccl(struct smoke_ctx *sc)
 {
-	struct nccl_coll c = { .op = COLL_ALLREDUCE, .count = SMOKE_NCCL_BYTES / 2, .dtype = DT_BF16,
-			       .nranks = sc->rep->ndev };
+	struct nccl_coll c = { .op = COLL_ALLREDUCE, .count = (int64_t)sc->copy_bytes / 2,
+			       .dtype = DT_BF16, .nranks = sc->rep->ndev };
 	const struct gpu_model *m = row_of(sc, 0);
 	struct cuda_err ce = { .msg = "" }, ignore = { .msg = "" };
 	struct nccl *nc;
@@ -98,8 +98,9 @@ static void run_nccl(struct smoke_ctx *sc)
 	} else {
 		against(cmp, sizeof(cmp), r.gbps, m ? m->link_gbps : NAN, "nominal link bandwidth", m, "GB/s");
 		smoke_pass(sc, "allreduce", r.gbps, "GB/s",
-			   "NCCL %d, %lld MiB bf16 over %d GPUs, median %.3f ms, bus bandwidth%s",
-			   nccl_version(nc), SMOKE_NCCL_BYTES >> 20, c.nranks, r.median_s * 1e3, cmp);
+			   "NCCL %d: %.4g MiB of bf16 per GPU over %d GPUs, median of %d: %.3f ms; bus bandwidth %s",
+			   nccl_version(nc), (double)sc->copy_bytes / 1048576, c.nranks, r.reps,
+			   r.median_s * 1e3, cmp);
 	}
 	nccl_close(nc);
 	cuda_ctx_use(sc->cu, 0, &ignore);

@@ -14,8 +14,7 @@
 /* The items, in the order they run: "gemm", "nccl". */
 const struct smoke_item *smoke_libs_items(size_t *n);
 
-/* The GEMM size (m = n = k) and the all-reduce bytes per GPU the items use. */
+/* The GEMM size (m = n = k); the all-reduce moves the smoke check's transfer size per GPU. */
 #define SMOKE_GEMM_SIZE 8192
-#define SMOKE_NCCL_BYTES (256LL << 20)
 
 #endif

@@ -829,6 +829,34 @@ static void fake_nccl_init_fails(void **state)
 	close_fake(f, x);
 }
 
+/* The smoke check's NCCL item on the fake's two H200s with 1 MiB transfers: 1 ms an all-reduce. */
+static void fake_smoke_nccl(void **state)
+{
+	struct fakes *f = *state;
+	size_t n;
+	const struct smoke_item *items = smoke_libs_items(&n);
+	struct smoke_options opt = { .copy_bytes = 1 << 20, .extra = { items + 1 }, .n_extra = { 1 } };
+	struct smoke_report rep;
+	const struct smoke_result *r;
+
+	assert_string_equal(items[1].name, "nccl");
+	setenv("FAKE_CUDA_DEVICES", "2", 1);
+	assert_int_equal(smoke_run(&opt, &rep), 0);
+	unsetenv("FAKE_CUDA_DEVICES");
+	r = &rep.results[rep.n - 1];
+	assert_string_equal(r->item, "nccl allreduce");
+	assert_int_equal(r->status, SMOKE_PASS);
+	assert_false(r->essential);
+	near(r->value, 1048576 / 1e-3 / 1e9);	/* busbw factor 2(2-1)/2 = 1 */
+	assert_string_equal(r->unit, "GB/s");
+	assert_string_equal(r->detail, "NCCL 22809: 1 MiB of bf16 per GPU over 2 GPUs, median of 10: "
+				       "1.000 ms; bus bandwidth 0.2% of the H200's nominal link "
+				       "bandwidth of 450 GB/s");
+	smoke_report_release(&rep);
+	assert_int_equal(fake_int(f->hcuda, "fake_cuda_live"), 0);
+	assert_int_equal(fake_int(f->hnccl, "fake_nccl_live"), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -857,6 +885,7 @@ int main(void)
 		cmocka_unit_test(fake_gemm_fails),
 		cmocka_unit_test(fake_collectives),
 		cmocka_unit_test(fake_nccl_init_fails),
+		cmocka_unit_test(fake_smoke_nccl),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL) |
