@@ -61,21 +61,32 @@ static const struct {
 	NCCL_SYM(ncclRecv, true),	   NCCL_SYM(ncclAlltoAll, false),
 };
 
-/* The entry point each collective the runner runs needs (Send/Recv: ncclSend, with ncclRecv). */
-static const struct {
+/* The entry point each collective the runner runs needs, and its name in messages. */
+struct coll_entry {
 	enum coll_op op;
 	size_t off;
-} coll_entry[] = {
-	{ COLL_ALLREDUCE, offsetof(struct nccl_api, ncclAllReduce) },
-	{ COLL_ALLGATHER, offsetof(struct nccl_api, ncclAllGather) },
-	{ COLL_REDUCESCATTER, offsetof(struct nccl_api, ncclReduceScatter) },
-	{ COLL_BROADCAST, offsetof(struct nccl_api, ncclBroadcast) },
-	{ COLL_REDUCE, offsetof(struct nccl_api, ncclReduce) },
-	{ COLL_ALLTOALL, offsetof(struct nccl_api, ncclAlltoAll) },
-	{ COLL_SENDRECV, offsetof(struct nccl_api, ncclSend) },
-	{ COLL_SEND, offsetof(struct nccl_api, ncclSend) },
-	{ COLL_RECV, offsetof(struct nccl_api, ncclRecv) },
+	const char *call;
 };
+static const struct coll_entry coll_entries[] = {
+	{ COLL_ALLREDUCE, offsetof(struct nccl_api, ncclAllReduce), "ncclAllReduce" },
+	{ COLL_ALLGATHER, offsetof(struct nccl_api, ncclAllGather), "ncclAllGather" },
+	{ COLL_REDUCESCATTER, offsetof(struct nccl_api, ncclReduceScatter), "ncclReduceScatter" },
+	{ COLL_BROADCAST, offsetof(struct nccl_api, ncclBroadcast), "ncclBroadcast" },
+	{ COLL_REDUCE, offsetof(struct nccl_api, ncclReduce), "ncclReduce" },
+	{ COLL_ALLTOALL, offsetof(struct nccl_api, ncclAlltoAll), "ncclAlltoAll" },
+	{ COLL_SENDRECV, offsetof(struct nccl_api, ncclSend), "ncclSend/ncclRecv" },
+	{ COLL_SEND, offsetof(struct nccl_api, ncclSend), "ncclSend/ncclRecv" },
+	{ COLL_RECV, offsetof(struct nccl_api, ncclRecv), "ncclSend/ncclRecv" },
+};
+
+/* The row of op; NULL when the runner does not run it. */
+static const struct coll_entry *coll_entry(enum coll_op op)
+{
+	for (size_t i = 0; i < sizeof(coll_entries) / sizeof(coll_entries[0]); i++)
+		if (coll_entries[i].op == op)
+			return &coll_entries[i];
+	return NULL;
+}
 
 static const char *const result_names[] = {
 	"ncclSuccess", "ncclUnhandledCudaError", "ncclSystemError", "ncclInternalError",
@@ -219,14 +230,12 @@ int nccl_type(enum dtype t)
 
 int nccl_supports(const struct nccl *nc, enum coll_op op)
 {
-	for (size_t i = 0; i < sizeof(coll_entry) / sizeof(coll_entry[0]); i++)
-		if (coll_entry[i].op == op) {
-			void *f;
+	const struct coll_entry *e = coll_entry(op);
+	void *f = NULL;
 
-			memcpy(&f, (const char *)&nc->api + coll_entry[i].off, sizeof(f));
-			return f != NULL;
-		}
-	return 0;
+	if (e)
+		memcpy(&f, (const char *)&nc->api + e->off, sizeof(f));
+	return f != NULL;
 }
 
 int64_t nccl_count(enum coll_op op, int64_t bytes, enum dtype t)
@@ -282,6 +291,7 @@ struct coll_run {
 	const struct nccl_coll *c;
 	struct rank_state *r;
 	int type;		/* ncclDataType_t */
+	const char *call;	/* "ncclAllReduce", for messages */
 };
 
 /* Enqueues rank d's part of the collective (inside a group). */
@@ -315,26 +325,35 @@ static int launch_rank(const struct coll_run *cr, int d)
 }
 
 /* One repetition: events around the grouped collective on every stream; seconds of the slowest. */
+/* Enqueues every rank's part in one group. 0, or -1 with the failing call's message. */
+static int launch_group(const struct coll_run *cr, struct cuda_err *err)
+{
+	const struct nccl_api *a = &cr->nc->api;
+	int res = a->ncclGroupStart(), end;
+
+	if (res)
+		return nc_check(cr->nc, res, "ncclGroupStart", __FILE__, __LINE__, err);
+	for (int d = 0; d < cr->c->nranks && !res; d++)
+		res = launch_rank(cr, d);
+	if (res)
+		nc_check(cr->nc, res, cr->call, __FILE__, __LINE__, err);
+	end = a->ncclGroupEnd();	/* closes the group whatever happened */
+	if (end)
+		nc_check(cr->nc, end, "ncclGroupEnd", __FILE__, __LINE__, err);
+	return res || end ? -1 : 0;
+}
+
+/* One repetition: events around the grouped collective on every stream; seconds of the slowest. */
 static int run_once(const struct coll_run *cr, double *seconds, struct cuda_err *err)
 {
-	int n = cr->c->nranks, res = 0;
+	int n = cr->c->nranks;
 	float ms, worst = 0;
 
 	for (int d = 0; d < n; d++)
 		if (cuda_ctx_use(cr->cu, d, err) || cuda_event_record(cr->cu, cr->r[d].start, cr->r[d].stream, err))
 			return -1;
-	res = cr->nc->api.ncclGroupStart();
-	if (!res) {
-		int end;
-
-		for (int d = 0; d < n && !res; d++)
-			res = launch_rank(cr, d);
-		end = cr->nc->api.ncclGroupEnd();	/* closes the group whatever happened */
-		res = res ? res : end;
-	}
-	if (res)
-		return cuda_err_set(err, "%s: %s: %s (%s:%d)", coll_name(cr->c->op), nccl_result_name(res),
-				    cr->nc->api.ncclGetErrorString(res), __FILE__, __LINE__);
+	if (launch_group(cr, err))
+		return -1;
 	for (int d = 0; d < n; d++)
 		if (cuda_ctx_use(cr->cu, d, err) || cuda_event_record(cr->cu, cr->r[d].end, cr->r[d].stream, err))
 			return -1;
@@ -420,13 +439,16 @@ int nccl_run(struct nccl *nc, struct cuda *cu, const struct nccl_coll *c,
 	     const struct cuda_timing_rule *rule, struct op_timing *out, struct cuda_err *err)
 {
 	struct coll_run cr = { .nc = nc, .cu = cu, .c = c, .type = nccl_type(c->dtype) };
+	const struct coll_entry *e = coll_entry(c->op);
 	struct cuda_timing t;
 	int rc = 0, made = 0;
 
 	*out = (struct op_timing){ NAN, NAN, NAN, 0, NAN, NAN };
 	if (c->dtype == DT_UNKNOWN)
 		cr.type = nccl_type(DT_UINT8);
-	if (cr.type < 0 || c->nranks < 1 || nccl_coll_size(c) <= 0 || !nccl_supports(nc, c->op))
+	if (e && nccl_supports(nc, c->op))
+		cr.call = e->call;
+	if (cr.type < 0 || c->nranks < 1 || nccl_coll_size(c) <= 0 || !cr.call)
 		return cuda_err_set(err, "NCCL cannot run %s of %lld %s over %d GPUs", coll_name(c->op),
 				    (long long)c->count, dtype_name(c->dtype), c->nranks);
 	cr.r = xcalloc((size_t)c->nranks, sizeof(*cr.r));

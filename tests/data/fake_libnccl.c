@@ -6,6 +6,7 @@
  * are counted, so a test can assert exactly what NCCL was asked to run.
  * It has no ncclAlltoAll, as NCCL before 2.28 had none. By environment:
  *   FAKE_NCCL_INIT_FAIL=1   ncclCommInitAll fails with ncclUnhandledCudaError
+ *   FAKE_NCCL_COLL_FAIL=1   every collective fails with ncclInvalidArgument
  * fake_nccl_log() is the log, fake_nccl_groups() the completed groups since
  * fake_nccl_reset(), fake_nccl_live() the communicators not destroyed.
  */
@@ -40,6 +41,8 @@ int ncclGetVersion(int *v) { *v = 22809; return 0; }
 
 const char *ncclGetErrorString(int res)
 {
+	if (res == 4)
+		return "invalid argument (run with NCCL_DEBUG=WARN for details)";
 	return res == 1 ? "unhandled cuda error (run with NCCL_DEBUG=INFO for details)" : "fake";
 }
 
@@ -61,7 +64,7 @@ int ncclGroupEnd(void) { groups += --depth == 0; return depth < 0 ? 5 : 0; }
 int ncclAllReduce(const void *s, void *r, size_t count, int type, int op, void *comm, void *stream)
 {
 	say("allreduce rank=%lld count=%lld type=%lld op=%lld\n", rank(comm), (long long)count, type, op);
-	return s && r && stream ? 0 : 4;
+	return s && r && stream && !getenv("FAKE_NCCL_COLL_FAIL") ? 0 : 4;
 }
 
 int ncclAllGather(const void *s, void *r, size_t count, int type, void *comm, void *stream)

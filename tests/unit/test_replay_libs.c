@@ -826,6 +826,13 @@ static void fake_nccl_init_fails(void **state)
 	assert_int_equal(r.status, EXEC_FAILED);
 	assert_call_message(r.reason, "ncclCommInitAll: ncclUnhandledCudaError: unhandled cuda error "
 				      "(run with NCCL_DEBUG=INFO for details) (replay/nccl.c:");
+	q.coll = COLL_ALLREDUCE;
+	setenv("FAKE_NCCL_COLL_FAIL", "1", 1);
+	exec_run(x, &q, &r);
+	unsetenv("FAKE_NCCL_COLL_FAIL");
+	assert_int_equal(r.status, EXEC_FAILED);
+	assert_call_message(r.reason, "ncclAllReduce: ncclInvalidArgument: invalid argument "
+				      "(run with NCCL_DEBUG=WARN for details) (replay/nccl.c:");
 	close_fake(f, x);
 }
 
