@@ -131,6 +131,8 @@ static int lt_check(const struct cublaslt *lt, int status, const char *call, con
 static void *open_first(const char **path, struct cuda_err *err)
 {
 	const char *env = getenv("SCALEAUDIT_LIBCUBLASLT");
+	char why[1024] = "";
+	size_t n = 0;
 	void *h;
 
 	if (env && *env) {
@@ -145,8 +147,10 @@ static void *open_first(const char **path, struct cuda_err *err)
 		h = dlopen(sonames[i], RTLD_NOW | RTLD_LOCAL);
 		if (h)
 			return h;
+		n += (size_t)snprintf(why + n, sizeof(why) - n, "%s%s", i ? "; " : "", dlerror());
+		n = n < sizeof(why) ? n : sizeof(why) - 1;
 	}
-	cuda_err_set(err, "cuBLASLt not found (dlopen: %s)", dlerror());
+	cuda_err_set(err, "cuBLASLt not found (dlopen: %s)", why);
 	return NULL;
 }
 
