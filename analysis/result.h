@@ -170,6 +170,32 @@ struct readiness {
 	size_t nforeign;
 };
 
+/* What replay makes of a kernel (docs/analysis.md "Critical kernels"). */
+enum crit_class { CRIT_GEMM, CRIT_MEMORY, CRIT_COLLECTIVE, CRIT_OTHER, CRIT_COUNT };
+const char *crit_class_name(enum crit_class c);	/* "gemm", "memory", "collective", "other" */
+enum crit_class crit_class_from_name(const char *s);	/* inverse; CRIT_OTHER for anything else */
+
+/*
+ * One group of the slowest rank's steady kernels that replay re-runs: the
+ * same name, launching op, Input Dims and Input type (issue 15). Timing is
+ * per call over every call of the steady steps.
+ */
+struct critical_kernel {
+	const char *name;		/* the full kernel name, or "Memcpy HtoD" ... */
+	enum crit_class cls;
+	const char *op;			/* the launching CPU op; NULL unknown */
+	const char *input_dims;		/* as recorded: "[[4096, 1024], [1024, 4096]]"; NULL */
+	const char *input_types;	/* as recorded: "c10::BFloat16, c10::BFloat16"; NULL */
+	enum dtype dtype;		/* of its data; DT_UNKNOWN */
+	enum coll_op coll;		/* collectives; COLL_NONE otherwise */
+	int64_t bytes;			/* per call: memcpy/memset bytes, collective message bytes; -1 */
+	double calls_per_step;		/* over steady steps */
+	double median_s;		/* logged seconds per call: median, p10, p90 */
+	double p10_s;
+	double p90_s;
+	double share;			/* its time over the rank's compute kernel time */
+};
+
 struct run_result {
 	const char *name;
 	int32_t gpus;			/* GPUs the run used */
@@ -228,6 +254,11 @@ struct run_result {
 	size_t nnccl_env;
 	int32_t nccl_tests_gpus;	/* rank count of the nccl-tests tables taken for bandwidth; -1 none */
 	struct readiness readiness;	/* issue 14 */
+	/* issue 15: the kernels replay re-runs, from the slowest rank's steady steps: the fewest
+	   compute kernel groups making up >= 80% of its compute time (largest first), then each
+	   collective group, then each memcpy/memset group (arena) */
+	struct critical_kernel *critical;
+	size_t ncritical;
 };
 
 enum confound_what {

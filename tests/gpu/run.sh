@@ -5,6 +5,7 @@
 #   env.txt                 date, host, nvidia-smi, /proc/driver/nvidia/version
 #   smoke.txt, smoke.json   `scaleaudit replay --smoke` (text, and its JSON)
 #   smoke.rc                its exit status (0 all essential items passed, 1 not)
+#   libs.txt                cuBLASLt GEMM correctness per layout/dtype, GEMM/copy/NCCL timings
 #   replay/...              the replay of the sample trials (section 2 below)
 #   summary.txt             one line per step: NAME rc=N
 # Exit status: 0 when every step passed, 1 otherwise; 77 when no GPU is seen.
@@ -48,6 +49,17 @@ rc=$?
 echo "$rc" > "$out/smoke.rc"
 step smoke "$rc"
 cat "$out/smoke.txt" "$out/smoke.err"
+# 1b. cuBLASLt, NCCL and the executor (tests/gpu/libs_check.c): every GEMM
+#     layout and dtype checked against a product computed on the CPU, then
+#     8192^3 GEMMs, a 256 MiB copy and fill, and an all-reduce over every GPU
+#     timed as replay times them. Writes libs.txt; 77 (no driver) counts as a failure here.
+[ -f build/plain/libscaleaudit.a ] || make -j"$(nproc)" build/plain/libscaleaudit.a > /dev/null 2>&1
+${CC:-cc} -std=c11 -D_GNU_SOURCE -O2 -I. -o "$out/libs_check" tests/gpu/libs_check.c \
+	build/plain/libscaleaudit.a -ldl -lm > "$out/libs_check.build.log" 2>&1
+rc=$?
+[ $rc = 0 ] && { "$out/libs_check" > "$out/libs.txt" 2>&1; rc=$?; }
+step libs "$rc"
+cat "$out/libs.txt" 2>/dev/null || cat "$out/libs_check.build.log"
 
 # 2. REPLAY OF THE SAMPLE TRIALS (the replay command's part goes here):
 #    for each sample trial, `scaleaudit replay TRIAL -o "$out/replay/NAME.json"`,
