@@ -281,13 +281,30 @@ static bool env_known(const struct readiness_env *e)
 	       e->arch_list;
 }
 
-/* A target is ready when no item misses it and the environment meets its minimums. */
+/*
+ * The driver an item's ZSTD entries need when the environment's driver is
+ * known and older (the file does not load at all); NULL otherwise.
+ */
+static const char *zstd_blocked(const struct stack *s, const struct stack_item *it, size_t *n)
+{
+	const char *need = readiness_zstd_driver(&it->o, n);
+
+	return need && s->env.driver && version_cmp(s->env.driver, need) < 0 ? need : NULL;
+}
+
+/*
+ * A target is ready when no item misses it, the environment meets its
+ * minimums and the driver can load every compressed CUDA entry.
+ */
 static void decide(struct stack *s)
 {
+	size_t n;
+
 	for (size_t t = 0; t < s->tl.n; t++) {
 		s->ready[t] = true;
 		for (size_t i = 0; i < s->nitem; i++)
-			if (s->item[i].j[t].verdict == CODE_MISSING)
+			if (s->item[i].j[t].verdict == CODE_MISSING ||
+			    (s->tl.t[t].vendor == TARGET_CUDA && zstd_blocked(s, &s->item[i], &n)))
 				s->ready[t] = false;
 	}
 	for (size_t c = 0; c < s->ncheck; c++)
@@ -421,6 +438,26 @@ static void print_jit(const struct stack *s)
 	}
 }
 
+/* The files whose ZSTD entries the environment's driver cannot load. */
+static void print_zstd(const struct stack *s)
+{
+	bool first = true;
+	size_t n;
+
+	for (size_t i = 0; i < s->nitem; i++) {
+		const char *need = zstd_blocked(s, &s->item[i], &n);
+
+		if (!need)
+			continue;
+		if (first)
+			printf("\n");
+		first = false;
+		printf("zstd: %s: %zu ZSTD-compressed entr%s, which only driver %s or newer (R550) "
+		       "can load; the environment's driver is %s\n", s->item[i].o.path, n,
+		       n == 1 ? "y" : "ies", need, s->env.driver);
+	}
+}
+
 static void print_check(const struct readiness_check *c)
 {
 	const struct min_version *m = c->row;
@@ -445,6 +482,7 @@ static void print_text(const struct stack *s)
 	if (s->nitem) {
 		print_table(s);
 		print_jit(s);
+		print_zstd(s);
 	} else {
 		printf("no file with GPU code\n");
 	}
@@ -504,6 +542,9 @@ static void json_jit(yajl_gen g, const struct stack *s, const struct stack_item 
 
 static void json_item(yajl_gen g, const struct stack *s, const struct stack_item *it)
 {
+	size_t nzstd;
+	const char *zstd = readiness_zstd_driver(&it->o, &nzstd);
+
 	yajl_gen_map_open(g);
 	json_key(g, "path");
 	json_str(g, it->o.path);
@@ -521,6 +562,15 @@ static void json_item(yajl_gen g, const struct stack *s, const struct stack_item
 	}
 	yajl_gen_map_close(g);
 	json_jit(g, s, it);
+	json_key(g, "zstd_entries");
+	json_int(g, (int64_t)nzstd);
+	json_key(g, "zstd_min_driver");
+	json_str(g, zstd);
+	json_key(g, "zstd_loads");
+	if (zstd && s->env.driver)
+		yajl_gen_bool(g, version_cmp(s->env.driver, zstd) >= 0);
+	else
+		yajl_gen_null(g);
 	json_key(g, "fix");
 	json_str(g, it->fix);
 	yajl_gen_map_close(g);

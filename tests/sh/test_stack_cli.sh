@@ -2,7 +2,7 @@
 # scaleaudit stack on the committed fixtures: the exact table, the jit note
 # and the fixes for the default targets; JSON values for items, the
 # environment of a pip freeze and a virtual environment, a ROCm arch list
-# against gfx942, exit statuses for damage, nothing usable and usage errors.
+# against gfx942, ZSTD entries against an old driver, exit statuses for damage, nothing usable and usage errors.
 set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 cd "$TOP/tests/data" || exit 1
@@ -150,6 +150,28 @@ want = {"real_hip_host.so": ("shared-object", ["gfx90a:xnack+", "gfx908:sramecc+
 if got != want or d["ready"] != {"gfx90a": False, "gfx942": False}:
     print("rocm binaries:", got, d["ready"]); sys.exit(1)
 PY
+
+# 7c. compression: ZSTD entries do not load on a driver older than R550 (550.54.14); LZ4 ones do
+sed 's/^Nvidia driver version: .*/Nvidia driver version: 535.104.05/' collect_env/classic-b200.txt > "$tmp/env535.txt"
+"$SCALEAUDIT" stack --target sm_90 stack/all-zstd.fatbin stack/all-lz4.fatbin "$tmp/env535.txt" > "$tmp/out" 2>&1
+expect_rc 0 $? "zstd"
+grep -qx "zstd: stack/all-zstd.fatbin: 7 ZSTD-compressed entries, which only driver 550.54.14 or newer (R550) can load; the environment's driver is 535.104.05" "$tmp/out" ||
+	{ echo "zstd note:"; cat "$tmp/out"; fail=1; }
+[ "$(grep -c '^zstd: ' "$tmp/out")" -eq 1 ] || { echo "zstd: the lz4 file got a note"; fail=1; }
+grep -qx 'ready: sm_90 no' "$tmp/out" || { echo "zstd: sm_90 should not be ready"; fail=1; }
+"$SCALEAUDIT" stack --json --target sm_90 stack/all-zstd.fatbin stack/none.fatbin "$tmp/env535.txt" > "$tmp/json"
+python3 - "$tmp/json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = [(i["path"], i["zstd_entries"], i["zstd_min_driver"], i["zstd_loads"]) for i in d["items"]]
+want = [("stack/all-zstd.fatbin", 7, "550.54.14", False), ("stack/none.fatbin", 0, None, None)]
+if got != want:
+    print("zstd json:", got); sys.exit(1)
+PY
+sed 's/^Nvidia driver version: .*/Nvidia driver version: 550.54.14/' collect_env/classic-b200.txt > "$tmp/env550.txt"
+"$SCALEAUDIT" stack --target sm_90 stack/all-zstd.fatbin "$tmp/env550.txt" > "$tmp/out" 2>&1
+grep -q '^zstd: ' "$tmp/out" && { echo "zstd: driver 550.54.14 is enough"; fail=1; }
+grep -qx 'ready: sm_90 yes' "$tmp/out" || { echo "zstd: sm_90 ready with 550.54.14:"; cat "$tmp/out"; fail=1; }
 
 # 8. with ../shared: the environment report of an H200 machine (torch 2.5.1+cu124, driver 550)
 if [ -n "${SHARED:-}" ]; then

@@ -96,6 +96,10 @@ static const struct want_file fixtures[] = {
 		{ CODE_PTX, "compute_120", 120, 0, 90, -1, true, false, false, 25632 },
 		{ CODE_SASS, "sm_120", 120, 0, -1, 8, false, true, false, 26080 },
 	} },
+	{ "sm90.so", "shared-object", 2, 2, {	/* the link stub's sm_90, then the unit's */
+		{ CODE_SASS, "sm_90", 90, 0, -1, 8, false, true, false, 8224 },
+		{ CODE_SASS, "sm_90", 90, 0, -1, 8, false, true, false, 9832 },
+	} },
 	{ "ptx-only.so", "shared-object", 2, 1, {
 		{ CODE_PTX, "compute_120", 120, 0, 90, -1, false, false, false, 8240 },
 	} },
@@ -164,6 +168,9 @@ static void check_entry(const char *file, size_t i, const struct code_entry *got
 	assert_int_equal(got->verified, w->verified);
 	assert_int_equal(got->relocatable, w->relocatable);
 	assert_int_equal(got->offset, w->offset);
+	/* nvcc 13 compresses with ZSTD unless --compress-mode=speed (the lz4 fixture) */
+	assert_int_equal(got->compression, !w->compressed ? CODE_RAW :
+			 strstr(file, "lz4") ? CODE_LZ4 : CODE_ZSTD);
 }
 
 /* Every fixture gives exactly the entries make-fixtures.sh asked nvcc for. */
