@@ -314,37 +314,6 @@ static void decide(struct stack *s)
 
 /* --- output --- */
 
-/* Kinds in the order the archs are listed. */
-static int entry_order(const struct code_entry *a, const struct code_entry *b)
-{
-	if (a->kind != b->kind)
-		return (int)a->kind - (int)b->kind;
-	if (a->sm != b->sm)
-		return a->sm - b->sm;
-	return strcmp(a->arch, b->arch);
-}
-
-static int by_entry(const void *a, const void *b)
-{
-	return entry_order(*(const struct code_entry *const *)a, *(const struct code_entry *const *)b);
-}
-
-/* The distinct arch names of o of one kind (-1: all), sorted: "sm_90 sm_90a sm_100 compute_120". */
-static void archs_of(const struct code_object *o, int kind, struct buf *out)
-{
-	const struct code_entry **e = xcalloc(o->nentry + 1, sizeof(*e));
-	size_t n = 0;
-
-	for (size_t i = 0; i < o->nentry; i++)
-		if (kind < 0 || (int)o->entry[i].kind == kind)
-			e[n++] = &o->entry[i];
-	qsort(e, n, sizeof(*e), by_entry);
-	for (size_t i = 0; i < n; i++)
-		if (!i || strcmp(e[i]->arch, e[i - 1]->arch))
-			buf_addf(out, "%s%s", out->len ? " " : "", e[i]->arch);
-	free(e);
-}
-
 static int width(const char *s, int w)
 {
 	int n = (int)strlen(s);
@@ -377,7 +346,7 @@ static void print_table(const struct stack *s)
 		w[3 + t] = width(s->tl.t[t].name, 7);
 	for (size_t i = 0; i < s->nitem; i++) {
 		buf_init(&archs[i], 0);
-		archs_of(&s->item[i].o, -1, &archs[i]);
+		code_object_archs(&s->item[i].o, -1, &archs[i]);
 		w[0] = width(s->item[i].o.path, w[0]);
 		w[1] = width(s->item[i].o.kind, w[1]);
 		w[2] = width(archs[i].data, w[2]);
@@ -505,7 +474,7 @@ static void json_archs(yajl_gen g, const char *key, const struct code_object *o,
 	struct buf b = BUF_INIT;
 
 	buf_init(&b, 0);
-	archs_of(o, kind, &b);
+	code_object_archs(o, kind, &b);
 	json_key(g, key);
 	yajl_gen_array_open(g);
 	for (char *p = b.data, *save = NULL, *w; (w = strtok_r(p, " ", &save)); p = NULL)

@@ -60,4 +60,12 @@ void code_object_add(struct code_object *o, const struct code_entry *e);
 /* Frees what o owns; o may be initialised again. */
 void code_object_release(struct code_object *o);
 
+/*
+ * Appends to out the distinct arch names of o's entries of one kind (-1:
+ * every kind), space-separated, in the order kind, SM number, name:
+ * "sm_90 sm_90a sm_100 compute_120". Appends nothing when there are none.
+ */
+struct buf;
+void code_object_archs(const struct code_object *o, int kind, struct buf *out);
+
 #endif

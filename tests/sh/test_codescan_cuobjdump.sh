@@ -27,6 +27,7 @@ all-zstd.fatbin sm_80 sm_90 sm_90a sm_100 sm_100a sm_120 compute_120
 all-lz4.fatbin sm_80 sm_90 sm_90a sm_100 sm_100a sm_120 compute_120
 none.fatbin sm_90 compute_120
 ptx120.fatbin compute_120
+ptx90.fatbin compute_90
 family.fatbin sm_100f sm_120f
 multi.so sm_90 sm_120 compute_120
 sm90.so sm_90

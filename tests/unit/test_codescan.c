@@ -86,6 +86,9 @@ static const struct want_file fixtures[] = {
 	{ "ptx120.fatbin", "fatbin", 1, 1, {
 		{ CODE_PTX, "compute_120", 120, 0, 90, -1, true, false, false, 16 },
 	} },
+	{ "ptx90.fatbin", "fatbin", 1, 1, {
+		{ CODE_PTX, "compute_90", 90, 0, 90, -1, true, false, false, 16 },
+	} },
 	{ "multi.so", "shared-object", 3, 8, {
 		{ CODE_SASS, "sm_90", 90, 0, -1, 8, false, true, false, 8240 },
 		{ CODE_SASS, "sm_120", 120, 0, -1, 8, false, true, false, 9848 },

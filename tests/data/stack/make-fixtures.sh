@@ -25,6 +25,7 @@ $NVCC -fatbin $(gc 90:sm_90 120:compute_120) --no-compress -o none.fatbin k.cu
 $NVCC -fatbin $ALL -Xfatbin -compress-all -o all-zstd.fatbin k.cu
 $NVCC -fatbin $ALL -Xfatbin -compress-all --compress-mode=speed -o all-lz4.fatbin k.cu
 $NVCC -fatbin $(gc 120:compute_120) -o ptx120.fatbin k.cu
+$NVCC -fatbin $(gc 90:compute_90) -o ptx90.fatbin k.cu	# what a B200 can only JIT
 # family targets (nvcc refuses sm_100 and sm_100f in one fatbin)
 $NVCC -fatbin $(gc 100f:sm_100f 120f:sm_120f) -o family.fatbin k.cu
 
