@@ -82,20 +82,35 @@ static void add_item(struct stack *s, struct code_object *o)
 	buf_release(&fix);
 }
 
-/* Source files and data: never an environment report, a package list or a log. */
-static bool skip_text(const char *path)
+/* path ends in one of the extensions ext[0..n) */
+static bool has_ext(const char *path, const char *const *ext, size_t n)
 {
-	static const char *const ext[] = { ".py", ".pyc", ".pyi", ".h", ".hpp", ".cuh", ".c",
-					   ".cpp", ".cu", ".json", ".gz", ".pt", ".safetensors",
-					   ".whl", ".md", ".html", ".js", ".css", ".typed" };
 	const char *dot = strrchr(path, '.');
 
 	if (!dot || strchr(dot, '/'))
 		return false;
-	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+	for (size_t i = 0; i < n; i++)
 		if (!strcmp(dot, ext[i]))
 			return true;
 	return false;
+}
+
+/* Source files and data: never an environment report, a package list or a log. */
+static bool skip_text(const char *path)
+{
+	static const char *const ext[] = { ".py", ".pyc", ".pyi", ".h", ".hpp", ".cuh", ".c",
+					   ".cpp", ".cu", ".gz", ".pt", ".safetensors",
+					   ".whl", ".md", ".html", ".js", ".css", ".typed" };
+
+	return has_ext(path, ext, sizeof(ext) / sizeof(ext[0]));
+}
+
+/* JSON: a package list (pip list --format=json, conda list --json) at most, never a log. */
+static bool json_only(const char *path)
+{
+	static const char *const ext[] = { ".json" };
+
+	return has_ext(path, ext, 1);
 }
 
 /* Does the head of path look like an environment report or a log that tells the stack? */
@@ -133,7 +148,7 @@ static void read_text(struct stack *s, const char *path)
 		s->unreadable++;
 		return;
 	}
-	if (!env_text(path))
+	if (json_only(path) || !env_text(path))
 		return;
 	ingest_file(s->trial, s->run, path, &s->arena, &f);
 	if (f.read)
