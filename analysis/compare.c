@@ -234,9 +234,10 @@ static void arch_confound(struct analysis *a, const struct run_result *b, const 
 
 	if (bad)
 		add_confound(a, CF_GPU_ARCH, b->readiness.verdict, c->readiness.verdict, CFS_BLOCKING,
-			     analysis_printf(a, "run '%s' ran on a GPU its PyTorch build does not "
+			     analysis_printf(a, "run '%s' ran on a GPU %s does not "
 					     "target (%s, %s): its kernels did not run as they would on a "
-					     "build for that GPU", bad->name,
+					     "build for that GPU", bad->name, bad->readiness.arch_warning ?
+					     "its PyTorch build" : "a compiled extension in its directory",
 					     bad->readiness.gpu ? bad->readiness.gpu : "unknown",
 					     bad->readiness.isa ? bad->readiness.isa : "architecture unknown"));
 }

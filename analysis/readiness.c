@@ -116,6 +116,14 @@ static const char *arch_number(struct analysis *a, const char *isa)
 	return sm > 0 ? analysis_printf(a, "%d.%d", sm / 10, sm % 10) : "the GPU's compute capability";
 }
 
+/* How to rebuild an extension for the GPU: TORCH_CUDA_ARCH_LIST="10.0", or PYTORCH_ROCM_ARCH="gfx942". */
+static const char *rebuild_hint(struct analysis *a, const char *isa)
+{
+	if (isa && !strncmp(isa, "gfx", 3))
+		return analysis_printf(a, "PYTORCH_ROCM_ARCH=\"%s\"", isa);
+	return analysis_printf(a, "TORCH_CUDA_ARCH_LIST=\"%s\"", arch_number(a, isa));
+}
+
 static const char *srcline(struct analysis *a, const struct srcpos *p)
 {
 	return p->file ? analysis_printf(a, "%s:%lld", p->file, (long long)p->line) : "a log";
@@ -168,6 +176,96 @@ static void check_versions(struct analysis *a, const struct run *r, struct readi
 		};
 }
 
+/* One kind of o's archs, space-separated, in the analysis' arena ("" none). */
+static const char *archs(struct analysis *a, const struct code_object *o, enum code_kind kind)
+{
+	struct buf b = BUF_INIT;
+	const char *s;
+
+	buf_init(&b, 0);
+	code_object_archs(o, (int)kind, &b);
+	s = analysis_printf(a, "%s", b.len ? b.data : "");
+	buf_release(&b);
+	return s;
+}
+
+static int by_path(const void *pa, const void *pb)
+{
+	return strcmp(((const struct readiness_code *)pa)->path, ((const struct readiness_code *)pb)->path);
+}
+
+/*
+ * The run's binaries with GPU code, each judged for the run's GPU (when its
+ * architecture is known); the strings are the analysis' own, not the trial's.
+ */
+static void judge_code(struct analysis *a, const struct run *r, struct readiness *rd)
+{
+	struct target t;
+	bool known = rd->isa && target_parse(rd->isa, &t) == 0;
+
+	rd->ncode = r->ncode;
+	rd->code = arena_alloc(&a->arena, (rd->ncode ? rd->ncode : 1) * sizeof(*rd->code));
+	for (size_t i = 0; i < rd->ncode; i++) {
+		const struct code_object *o = &r->code[i];
+		struct readiness_code *c = &rd->code[i];
+		struct judgement j;
+
+		*c = (struct readiness_code){
+			.path = analysis_printf(a, "%s", o->path), .kind = o->kind, .sass = archs(a, o, CODE_SASS),
+			.ptx = archs(a, o, CODE_PTX), .amdgpu = archs(a, o, CODE_AMDGPU),
+		};
+		if (!known)
+			continue;
+		readiness_judge(o, &t, &j);
+		c->verdict = code_verdict_name(j.verdict);
+		c->jit_ptx = j.verdict == CODE_JIT ? analysis_printf(a, "%s", j.by->arch) : NULL;
+		c->jit_driver = j.verdict == CODE_JIT ? j.min_driver : NULL;
+	}
+	qsort(rd->code, rd->ncode, sizeof(*rd->code), by_path);
+}
+
+/* "sm_90 sm_90a, PTX compute_90" for a file's archs; "no code" when it has none. */
+static const char *carries(struct analysis *a, const struct readiness_code *c)
+{
+	const char *parts[] = { c->sass, c->ptx, c->amdgpu };
+	const char *s = "";
+
+	for (size_t i = 0; i < 3; i++)
+		if (*parts[i])
+			s = analysis_printf(a, "%s%s%s%s", s, *s ? ", " : "", i == 1 ? "PTX " : "", parts[i]);
+	return *s ? s : "no code";
+}
+
+static bool code_missing(const struct readiness_code *c)
+{
+	return c->verdict && !strcmp(c->verdict, code_verdict_name(CODE_MISSING));
+}
+
+/* How many of the run's binaries its GPU cannot load; *first gets the first. */
+static size_t count_missing(const struct readiness *rd, const struct readiness_code **first)
+{
+	size_t n = 0;
+
+	*first = NULL;
+	for (size_t i = 0; i < rd->ncode; i++)
+		if (code_missing(&rd->code[i]) && !n++)
+			*first = &rd->code[i];
+	return n;
+}
+
+/* The first missing binary, as the verdict's reason names it; NULL when none. */
+static const char *missing_code(struct analysis *a, const struct readiness *rd)
+{
+	const struct readiness_code *c;
+	size_t n = count_missing(rd, &c);
+
+	if (!n)
+		return NULL;
+	return analysis_printf(a, "%s holds no code for %s (it carries %s)%s", c->path, rd->isa,
+			       carries(a, c), n > 1 ? analysis_printf(a, ", and %zu more binar%s", n - 1,
+								      n > 2 ? "ies" : "y") : "");
+}
+
 /* The checks that failed, "PyTorch 2.6.0 (2.7 needed): fix; ..."; NULL when none did. */
 static const char *failed_checks(struct analysis *a, const struct readiness *rd)
 {
@@ -193,12 +291,15 @@ static bool build_checked(const struct readiness *rd)
 
 static void verdict(struct analysis *a, const struct run_result *rr, struct readiness *rd)
 {
-	const char *failed = failed_checks(a, rd);
+	const char *failed = failed_checks(a, rd), *missing = missing_code(a, rd);
 
 	if (rd->arch_warning) {
 		rd->verdict = "not-ready";
 		rd->reason = analysis_printf(a, "the PyTorch build does not target the GPU (%s)",
 					     rd->arch_warning);
+	} else if (missing) {
+		rd->verdict = "not-ready";
+		rd->reason = analysis_printf(a, "a compiled extension does not target the GPU: %s", missing);
 	} else if (failed) {
 		rd->verdict = "not-ready";
 		rd->reason = analysis_printf(a, "below the minimum for %s: %s", rd->isa, failed);
@@ -251,6 +352,30 @@ static void finding_unsupported(struct analysis *a, const struct run *r, const s
 			 rd->arch_warning, arch_number(a, rd->isa));
 }
 
+/* A finding per binary the run's GPU cannot load (blocking) or loads only through PTX. */
+static void finding_code(struct analysis *a, const struct run_result *rr, const struct readiness *rd)
+{
+	for (size_t i = 0; i < rd->ncode; i++) {
+		const struct readiness_code *c = &rd->code[i];
+		struct srcpos pos = SRCPOS_FILE(c->path);
+
+		if (code_missing(c))
+			analysis_finding(a, DIAG_ERROR, "extension-missing-arch", &pos,
+					 "run '%s' on %s (%s): this binary holds no code for its GPU (it carries "
+					 "%s): its kernels cannot load there (\"no kernel image is available\"), so "
+					 "no verdict can stand on this run; rebuild it with %s", rr->name,
+					 rd->gpu, rd->isa, carries(a, c), rebuild_hint(a, rd->isa));
+		else if (c->verdict && !strcmp(c->verdict, "jit"))
+			analysis_finding(a, DIAG_WARNING, "extension-jit", &pos,
+					 "run '%s' on %s (%s): this binary has no machine code for its GPU, only "
+					 "PTX %s that the driver compiled at start-up%s%s%s: the run paid that "
+					 "compilation and lacked the GPU's own features; rebuild it with %s",
+					 rr->name, rd->gpu, rd->isa, c->jit_ptx, c->jit_driver ? " (driver " : "",
+					 c->jit_driver ? c->jit_driver : "", c->jit_driver ? " or newer)" : "",
+					 rebuild_hint(a, rd->isa));
+	}
+}
+
 void analysis_readiness(struct analysis *a, const struct run *r, struct run_result *rr)
 {
 	struct readiness *rd = &rr->readiness;
@@ -266,9 +391,10 @@ void analysis_readiness(struct analysis *a, const struct run *r, struct run_resu
 	if (m && m->arch && strcmp(m->arch, "Blackwell") == 0)
 		foreign_kernels(a, r, m, rd);
 	arch_warning(a, r, rd);
-	rd->present = env || rd->arch_warning || rd->nforeign;
+	rd->present = env || rd->arch_warning || rd->nforeign || r->ncode;
 	if (!rd->present)
 		return;
+	judge_code(a, r, rd);
 	rd->torch = e->torch_full.v ? e->torch_full.v : e->torch.v;
 	rd->torch_cuda = e->torch_cuda.v;
 	rd->arch_list = e->arch_list.v ? e->arch_list.v : e->cuda_archs.v;
@@ -279,9 +405,12 @@ void analysis_readiness(struct analysis *a, const struct run *r, struct run_resu
 		finding_foreign(a, rr, rd);
 	if (rd->arch_warning)
 		finding_unsupported(a, r, rr, rd);
+	finding_code(a, rr, rd);
 }
 
 bool readiness_blocks(const struct readiness *rd)
 {
-	return rd->present && rd->arch_warning;
+	const struct readiness_code *c;
+
+	return rd->present && (rd->arch_warning || count_missing(rd, &c));
 }

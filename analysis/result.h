@@ -145,6 +145,18 @@ struct readiness_item {
 	const char *fix;	/* what to do; NULL when ok */
 };
 
+/* A binary with GPU code in the run's directory, judged for the run's GPU (issue 14). */
+struct readiness_code {
+	const char *path;	/* as the trial names it */
+	const char *kind;	/* "shared-object", "cubin", "fatbin", "hsaco" ... (static) */
+	const char *sass;	/* its distinct archs of each kind, space-separated, sorted: */
+	const char *ptx;	/*   "sm_90 sm_90a", "compute_120", "gfx942:sramecc+:xnack-"; */
+	const char *amdgpu;	/*   "" when it has none of that kind */
+	const char *verdict;	/* "native" | "jit" | "missing"; NULL when the GPU's architecture is unknown */
+	const char *jit_ptx;	/* jit: the PTX the driver compiles ("compute_90"); NULL otherwise */
+	const char *jit_driver;	/* jit: the driver that PTX needs ("570.26"); NULL otherwise or unknown */
+};
+
 /*
  * Whether a run's software targets its GPU (issue 14, docs/analysis.md
  * "Blackwell readiness"): what the environment report says, the arch
@@ -168,6 +180,8 @@ struct readiness {
 	double foreign_share;		/* of GPU kernel time, in foreign kernels; NaN without kernels */
 	struct foreign_kernel *foreign;	/* by share, largest first; at most READY_FOREIGN_MAX */
 	size_t nforeign;
+	struct readiness_code *code;	/* the run's binaries with GPU code, by path (arena) */
+	size_t ncode;			/* one judged "missing" blocks the run (readiness_blocks) */
 };
 
 /* What replay makes of a kernel (docs/analysis.md "Critical kernels"). */

@@ -82,20 +82,35 @@ static void add_item(struct stack *s, struct code_object *o)
 	buf_release(&fix);
 }
 
-/* Source files and data: never an environment report, a package list or a log. */
-static bool skip_text(const char *path)
+/* path ends in one of the extensions ext[0..n) */
+static bool has_ext(const char *path, const char *const *ext, size_t n)
 {
-	static const char *const ext[] = { ".py", ".pyc", ".pyi", ".h", ".hpp", ".cuh", ".c",
-					   ".cpp", ".cu", ".json", ".gz", ".pt", ".safetensors",
-					   ".whl", ".md", ".html", ".js", ".css", ".typed" };
 	const char *dot = strrchr(path, '.');
 
 	if (!dot || strchr(dot, '/'))
 		return false;
-	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++)
+	for (size_t i = 0; i < n; i++)
 		if (!strcmp(dot, ext[i]))
 			return true;
 	return false;
+}
+
+/* Source files and data: never an environment report, a package list or a log. */
+static bool skip_text(const char *path)
+{
+	static const char *const ext[] = { ".py", ".pyc", ".pyi", ".h", ".hpp", ".cuh", ".c",
+					   ".cpp", ".cu", ".gz", ".pt", ".safetensors",
+					   ".whl", ".md", ".html", ".js", ".css", ".typed" };
+
+	return has_ext(path, ext, sizeof(ext) / sizeof(ext[0]));
+}
+
+/* JSON: a package list (pip list --format=json, conda list --json) at most, never a log. */
+static bool json_only(const char *path)
+{
+	static const char *const ext[] = { ".json" };
+
+	return has_ext(path, ext, 1);
 }
 
 /* Does the head of path look like an environment report or a log that tells the stack? */
@@ -133,7 +148,7 @@ static void read_text(struct stack *s, const char *path)
 		s->unreadable++;
 		return;
 	}
-	if (!env_text(path))
+	if (json_only(path) || !env_text(path))
 		return;
 	ingest_file(s->trial, s->run, path, &s->arena, &f);
 	if (f.read)
@@ -281,13 +296,30 @@ static bool env_known(const struct readiness_env *e)
 	       e->arch_list;
 }
 
-/* A target is ready when no item misses it and the environment meets its minimums. */
+/*
+ * The driver an item's ZSTD entries need when the environment's driver is
+ * known and older (the file does not load at all); NULL otherwise.
+ */
+static const char *zstd_blocked(const struct stack *s, const struct stack_item *it, size_t *n)
+{
+	const char *need = readiness_zstd_driver(&it->o, n);
+
+	return need && s->env.driver && version_cmp(s->env.driver, need) < 0 ? need : NULL;
+}
+
+/*
+ * A target is ready when no item misses it, the environment meets its
+ * minimums and the driver can load every compressed CUDA entry.
+ */
 static void decide(struct stack *s)
 {
+	size_t n;
+
 	for (size_t t = 0; t < s->tl.n; t++) {
 		s->ready[t] = true;
 		for (size_t i = 0; i < s->nitem; i++)
-			if (s->item[i].j[t].verdict == CODE_MISSING)
+			if (s->item[i].j[t].verdict == CODE_MISSING ||
+			    (s->tl.t[t].vendor == TARGET_CUDA && zstd_blocked(s, &s->item[i], &n)))
 				s->ready[t] = false;
 	}
 	for (size_t c = 0; c < s->ncheck; c++)
@@ -296,37 +328,6 @@ static void decide(struct stack *s)
 }
 
 /* --- output --- */
-
-/* Kinds in the order the archs are listed. */
-static int entry_order(const struct code_entry *a, const struct code_entry *b)
-{
-	if (a->kind != b->kind)
-		return (int)a->kind - (int)b->kind;
-	if (a->sm != b->sm)
-		return a->sm - b->sm;
-	return strcmp(a->arch, b->arch);
-}
-
-static int by_entry(const void *a, const void *b)
-{
-	return entry_order(*(const struct code_entry *const *)a, *(const struct code_entry *const *)b);
-}
-
-/* The distinct arch names of o of one kind (-1: all), sorted: "sm_90 sm_90a sm_100 compute_120". */
-static void archs_of(const struct code_object *o, int kind, struct buf *out)
-{
-	const struct code_entry **e = xcalloc(o->nentry + 1, sizeof(*e));
-	size_t n = 0;
-
-	for (size_t i = 0; i < o->nentry; i++)
-		if (kind < 0 || (int)o->entry[i].kind == kind)
-			e[n++] = &o->entry[i];
-	qsort(e, n, sizeof(*e), by_entry);
-	for (size_t i = 0; i < n; i++)
-		if (!i || strcmp(e[i]->arch, e[i - 1]->arch))
-			buf_addf(out, "%s%s", out->len ? " " : "", e[i]->arch);
-	free(e);
-}
 
 static int width(const char *s, int w)
 {
@@ -360,7 +361,7 @@ static void print_table(const struct stack *s)
 		w[3 + t] = width(s->tl.t[t].name, 7);
 	for (size_t i = 0; i < s->nitem; i++) {
 		buf_init(&archs[i], 0);
-		archs_of(&s->item[i].o, -1, &archs[i]);
+		code_object_archs(&s->item[i].o, -1, &archs[i]);
 		w[0] = width(s->item[i].o.path, w[0]);
 		w[1] = width(s->item[i].o.kind, w[1]);
 		w[2] = width(archs[i].data, w[2]);
@@ -421,6 +422,26 @@ static void print_jit(const struct stack *s)
 	}
 }
 
+/* The files whose ZSTD entries the environment's driver cannot load. */
+static void print_zstd(const struct stack *s)
+{
+	bool first = true;
+	size_t n;
+
+	for (size_t i = 0; i < s->nitem; i++) {
+		const char *need = zstd_blocked(s, &s->item[i], &n);
+
+		if (!need)
+			continue;
+		if (first)
+			printf("\n");
+		first = false;
+		printf("zstd: %s: %zu ZSTD-compressed entr%s, which only driver %s or newer (R550) "
+		       "can load; the environment's driver is %s\n", s->item[i].o.path, n,
+		       n == 1 ? "y" : "ies", need, s->env.driver);
+	}
+}
+
 static void print_check(const struct readiness_check *c)
 {
 	const struct min_version *m = c->row;
@@ -445,6 +466,7 @@ static void print_text(const struct stack *s)
 	if (s->nitem) {
 		print_table(s);
 		print_jit(s);
+		print_zstd(s);
 	} else {
 		printf("no file with GPU code\n");
 	}
@@ -467,7 +489,7 @@ static void json_archs(yajl_gen g, const char *key, const struct code_object *o,
 	struct buf b = BUF_INIT;
 
 	buf_init(&b, 0);
-	archs_of(o, kind, &b);
+	code_object_archs(o, kind, &b);
 	json_key(g, key);
 	yajl_gen_array_open(g);
 	for (char *p = b.data, *save = NULL, *w; (w = strtok_r(p, " ", &save)); p = NULL)
@@ -504,6 +526,9 @@ static void json_jit(yajl_gen g, const struct stack *s, const struct stack_item 
 
 static void json_item(yajl_gen g, const struct stack *s, const struct stack_item *it)
 {
+	size_t nzstd;
+	const char *zstd = readiness_zstd_driver(&it->o, &nzstd);
+
 	yajl_gen_map_open(g);
 	json_key(g, "path");
 	json_str(g, it->o.path);
@@ -521,6 +546,15 @@ static void json_item(yajl_gen g, const struct stack *s, const struct stack_item
 	}
 	yajl_gen_map_close(g);
 	json_jit(g, s, it);
+	json_key(g, "zstd_entries");
+	json_int(g, (int64_t)nzstd);
+	json_key(g, "zstd_min_driver");
+	json_str(g, zstd);
+	json_key(g, "zstd_loads");
+	if (zstd && s->env.driver)
+		yajl_gen_bool(g, version_cmp(s->env.driver, zstd) >= 0);
+	else
+		yajl_gen_null(g);
 	json_key(g, "fix");
 	json_str(g, it->fix);
 	yajl_gen_map_close(g);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/xalloc.h"
 
 void code_object_init(struct code_object *o, const char *path, const char *kind)
@@ -21,4 +22,34 @@ void code_object_release(struct code_object *o)
 	free(o->path);
 	free(o->entry);
 	*o = (struct code_object){ 0 };
+}
+
+/* Kinds in the order the archs are listed, then SM number, then name. */
+static int entry_order(const struct code_entry *a, const struct code_entry *b)
+{
+	if (a->kind != b->kind)
+		return (int)a->kind - (int)b->kind;
+	if (a->sm != b->sm)
+		return a->sm - b->sm;
+	return strcmp(a->arch, b->arch);
+}
+
+static int by_entry(const void *a, const void *b)
+{
+	return entry_order(*(const struct code_entry *const *)a, *(const struct code_entry *const *)b);
+}
+
+void code_object_archs(const struct code_object *o, int kind, struct buf *out)
+{
+	const struct code_entry **e = xcalloc(o->nentry + 1, sizeof(*e));
+	size_t n = 0, shown = 0;
+
+	for (size_t i = 0; i < o->nentry; i++)
+		if (kind < 0 || (int)o->entry[i].kind == kind)
+			e[n++] = &o->entry[i];
+	qsort(e, n, sizeof(*e), by_entry);
+	for (size_t i = 0; i < n; i++)
+		if (!i || strcmp(e[i]->arch, e[i - 1]->arch))
+			buf_addf(out, "%s%s", shown++ ? " " : "", e[i]->arch);
+	free(e);
 }

@@ -20,6 +20,13 @@ enum code_kind {
 
 #define CODE_ARCH_LEN 40
 
+/* How an entry's payload is stored in its container (fatbin flags). */
+enum code_compression {
+	CODE_RAW,		/* not compressed (or unknown: a bare cubin, an AMDGPU object) */
+	CODE_LZ4,		/* an LZ4 block (nvcc --compress-mode=speed, CUDA 11.0 and later) */
+	CODE_ZSTD,		/* a ZSTD frame (CUDA 12.4 and later): the driver must be R550 or newer */
+};
+
 struct code_entry {
 	enum code_kind kind;
 	char arch[CODE_ARCH_LEN];	/* "sm_100a", "compute_90", "lto_100", "gfx942:sramecc+:xnack-" */
@@ -32,6 +39,7 @@ struct code_entry {
 	bool verified;		/* SASS: the embedded ELF header was read and agrees with the container */
 	bool relocatable;	/* from __nv_relfatbin (pre-link, secondary evidence) */
 	int64_t offset;		/* the entry's byte offset in the file */
+	enum code_compression compression;	/* which codec, when compressed */
 };
 
 struct code_object {
@@ -51,5 +59,13 @@ void code_object_add(struct code_object *o, const struct code_entry *e);
 
 /* Frees what o owns; o may be initialised again. */
 void code_object_release(struct code_object *o);
+
+/*
+ * Appends to out the distinct arch names of o's entries of one kind (-1:
+ * every kind), space-separated, in the order kind, SM number, name:
+ * "sm_90 sm_90a sm_100 compute_120". Appends nothing when there are none.
+ */
+struct buf;
+void code_object_archs(const struct code_object *o, int kind, struct buf *out);
 
 #endif

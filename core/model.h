@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "core/arena.h"
+#include "core/codeobj.h"
 #include "core/diag.h"
 #include "core/intern.h"
 
@@ -372,6 +373,15 @@ struct run {
 	/* --- PyTorch memory timelines (ingest/memtimeline.c, issue 12) --- */
 	struct mem_timeline *memtl;		/* one per file, in reading order */
 	size_t nmemtl, cap_memtl;
+	/*
+	 * --- compiled GPU code in the run's directory (ingest/codescan.c, issue 14) ---
+	 * One per binary that holds GPU code (a copied extension .so, a .cubin ...),
+	 * in reading order; everything in the trial's arena (path copied, entries
+	 * with the same kind, arch, PTX ISA and codec kept once; cap and ncontainers 0).
+	 */
+	struct code_object *code;
+	size_t ncode;
+	size_t ncode_dropped;	/* binaries with GPU code past the loader's cap, not kept */
 };
 
 /*

@@ -211,8 +211,10 @@ void readiness_judge(const struct code_object *o, const struct target *t, struct
 
 /*
  * PTX ISA -> the CUDA release that introduced it -> that release's minimum
- * Linux driver (NVIDIA's CUDA toolkit / driver table, GA releases). ISA 8.6
- * came from an unreleased toolkit and is not listed.
+ * Linux x86_64 driver: the GA row of "CUDA Toolkit and Corresponding Driver
+ * Versions" in NVIDIA's CUDA Toolkit release notes (checked against the
+ * CUDA 13.2 edition; docs/stack.md has the table). ISA 8.6 came from an
+ * unreleased toolkit (12.7) and is not listed; CUDA 12.6 kept ISA 8.5.
  */
 static const struct ptx_row {
 	int isa;
@@ -228,8 +230,25 @@ static const struct ptx_row {
 	{ 83, "12.3", "545.23.06" }, { 84, "12.4", "550.54.14" },
 	{ 85, "12.5", "555.42.02" }, { 87, "12.8", "570.26" },
 	{ 88, "12.9", "575.51.03" }, { 90, "13.0", "580.65.06" },
-	{ 91, "13.1", "590" },
+	{ 91, "13.1", "590.44.01" }, { 92, "13.2", "595.45.04" },
 };
+
+/*
+ * A ZSTD-compressed fatbin entry (nvcc --compress-mode=size or balance,
+ * CUDA 12.4 and later) loads only with a driver of CUDA 12.4's branch, R550,
+ * or newer: NVIDIA's rapids-cmake documents these modes as needing
+ * 550.54.14 for CUDA 12 builds. LZ4 (the older default) needs nothing new.
+ */
+#define ZSTD_MIN_DRIVER "550.54.14"
+
+const char *readiness_zstd_driver(const struct code_object *o, size_t *nzstd)
+{
+	*nzstd = 0;
+	for (size_t i = 0; i < o->nentry; i++)
+		if (o->entry[i].compression == CODE_ZSTD)
+			(*nzstd)++;
+	return *nzstd ? ZSTD_MIN_DRIVER : NULL;
+}
 
 bool readiness_ptx_driver(int isa, const char **cuda, const char **driver)
 {

@@ -91,6 +91,14 @@ void readiness_judge(const struct code_object *o, const struct target *t, struct
 bool readiness_ptx_driver(int isa, const char **cuda, const char **driver);
 
 /*
+ * The oldest Linux driver that can load o's ZSTD-compressed entries
+ * ("550.54.14": R550, CUDA 12.4's), with their count in *nzstd; NULL when
+ * no entry is ZSTD-compressed (raw and LZ4 entries load on any driver that
+ * knows their code).
+ */
+const char *readiness_zstd_driver(const struct code_object *o, size_t *nzstd);
+
+/*
  * Appends the fix for an item to out; v[i] is the verdict for tl->t[i].
  * CUDA targets: when one is missing (else, when one is only jit: to avoid
  * the start-up compilation), a library of PyTorch, NCCL, cuDNN, cuBLAS ...

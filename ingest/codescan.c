@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/arena.h"
 #include "core/xalloc.h"
 #include "ingest/elf.h"
 #include "ingest/fatbin.h"
@@ -252,4 +253,60 @@ int codescan_file(const char *path, struct code_object *o, struct diags *d)
 	if (rc == 1)
 		o->kind = NULL;
 	return rc;
+}
+
+/* The same code for the readiness judgement: kind, arch, PTX ISA and codec. */
+static bool same_code(const struct code_entry *a, const struct code_entry *b)
+{
+	return a->kind == b->kind && a->ptx_isa == b->ptx_isa &&
+	       a->compression == b->compression && !strcmp(a->arch, b->arch);
+}
+
+/* o's distinct entries, into the trial's arena. */
+static void keep_distinct(struct trial *t, const struct code_object *o, struct code_object *out)
+{
+	size_t n = 0;
+
+	out->entry = arena_alloc(&t->arena, (o->nentry ? o->nentry : 1) * sizeof(*out->entry));
+	for (size_t i = 0; i < o->nentry; i++) {
+		size_t k = 0;
+
+		while (k < n && !same_code(&out->entry[k], &o->entry[i]))
+			k++;
+		if (k == n)
+			out->entry[n++] = o->entry[i];
+	}
+	out->nentry = n;
+}
+
+int codescan_run_file(struct trial *t, struct run *r, const char *path)
+{
+	struct code_object o, *v;
+	int rc = codescan_file(path, &o, &t->diags);
+
+	if (rc == 1 || !o.nentry) {
+		code_object_release(&o);
+		return rc < 0 ? -1 : 0;
+	}
+	if (r->ncode >= CODESCAN_RUN_MAX) {
+		struct srcpos pos = SRCPOS_FILE(path);
+
+		if (r->ncode_dropped++ == 0)
+			diag_warn(&t->diags, "too-many-binaries", &pos, "run '%s' holds more than %d "
+				  "binaries with GPU code: this one and the rest are left out",
+				  r->name, CODESCAN_RUN_MAX);
+		code_object_release(&o);
+		return rc < 0 ? -1 : 0;
+	}
+	v = arena_alloc(&t->arena, (r->ncode + 1) * sizeof(*v));
+	if (r->ncode)
+		memcpy(v, r->code, r->ncode * sizeof(*v));
+	v[r->ncode] = (struct code_object){
+		.path = arena_strdup(&t->arena, path), .kind = o.kind,
+	};
+	keep_distinct(t, &o, &v[r->ncode]);
+	r->code = v;
+	r->ncode++;
+	code_object_release(&o);
+	return rc < 0 ? -1 : 1;
 }

@@ -14,6 +14,7 @@
 
 #include "core/codeobj.h"
 #include "core/diag.h"
+#include "core/model.h"
 
 /*
  * Scans path into o (initialised here; release it either way). Returns 0 when
@@ -23,6 +24,18 @@
  * read before the damage stays in o).
  */
 int codescan_file(const char *path, struct code_object *o, struct diags *d);
+
+/* The binaries with GPU code kept per run of a trial; further ones get a warning. */
+#define CODESCAN_RUN_MAX 256
+
+/*
+ * For the trial loader: scans path, a file of run r of trial t, and when it
+ * holds GPU code appends a copy to r->code (in t's arena: see struct run).
+ * Returns 1 when it was added, 0 when the file is not a binary or holds no
+ * GPU code (nothing added, no diagnostic), -1 after a diagnostic in
+ * t->diags (a damaged binary: what was read before the damage is added).
+ */
+int codescan_run_file(struct trial *t, struct run *r, const char *path);
 
 /*
  * A reader of one container inside a file: the bytes [off, off + size) of fd,

@@ -186,6 +186,7 @@ static int add_entry(struct fb_walk *w, const struct fb_entry *f)
 		.compressed = (f->flags & (FLAG_LZ4 | FLAG_ZSTD)) != 0,
 		.relocatable = w->rel,
 		.offset = f->at,
+		.compression = f->flags & FLAG_LZ4 ? CODE_LZ4 : f->flags & FLAG_ZSTD ? CODE_ZSTD : CODE_RAW,
 	};
 	snprintf(e.arch, sizeof(e.arch), "%s%" PRIu32 "%s", k->prefix, f->arch,
 		 e.suffix == 'a' ? "a" : e.suffix == 'f' ? "f" : "");

@@ -11,6 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/arena.h"
+#include "core/buf.h"
+#include "core/jtree.h"
 #include "core/xalloc.h"
 
 #define LINE_MAX_LEN 4096		/* longer lines are cut */
@@ -33,6 +36,9 @@ static const struct derived {
 	{ "nvidia-cuda-runtime-cu12", offsetof(struct py_env, cuda_runtime) },
 	{ "nvidia-cuda-runtime-cu13", offsetof(struct py_env, cuda_runtime) },
 	{ "nvidia-cuda-runtime", offsetof(struct py_env, cuda_runtime) },
+	{ "nccl", offsetof(struct py_env, nccl_version) },		/* conda */
+	{ "cudnn", offsetof(struct py_env, cudnn_version) },		/* conda */
+	{ "cuda-cudart", offsetof(struct py_env, cuda_runtime) },	/* conda */
 };
 
 static void copy(char *dst, size_t n, const char *s, size_t len)
@@ -229,6 +235,8 @@ struct py_parser {
 	int list_state;			/* pip list: 0 before the header, 1 after it, 2 rows */
 	bool meta_done;			/* METADATA: the blank line that ends the headers was seen */
 	char meta_name[PY_NAME_LEN], meta_version[PY_VER_LEN];
+	struct buf json;		/* the JSON kinds: the input, parsed at finish */
+	struct diags *d;		/* where a JSON error goes; NULL: nowhere */
 };
 
 static void add(struct py_parser *p, struct span name, struct span version)
@@ -414,6 +422,91 @@ static void metadata_line(struct py_parser *p, struct span raw)
 		copy(p->meta_version, sizeof(p->meta_version), v.p, v.n);
 }
 
+/*
+ * The CUDA of a conda build string as a wheel's local part: "cu124" from
+ * "py3.11_cuda12.4_cudnn9.1.0_0", "cu126" from "cuda126_mkl_py312_h0_300",
+ * "cpu" from a cpu build; "" otherwise.
+ */
+static void conda_local(struct span build, char *out, size_t n)
+{
+	const char *cuda = find(build, "cuda");
+	size_t k = 0;
+
+	*out = 0;
+	if (!cuda) {
+		if (find(build, "cpu"))
+			snprintf(out, n, "cpu");
+		return;
+	}
+	k = (size_t)snprintf(out, n, "cu");
+	for (const char *c = cuda + 4; c < build.p + build.n && k + 1 < n; c++) {
+		if (isdigit((unsigned char)*c))
+			out[k++] = *c;
+		else if (*c != '.')
+			break;
+	}
+	out[k] = 0;
+	if (k == 2)
+		*out = 0;
+}
+
+/* One conda package: "pytorch" becomes torch with its build's CUDA as the local part. */
+static void add_conda(struct py_parser *p, struct span name, struct span version, struct span build)
+{
+	char local[PY_VER_LEN], v[2 * PY_VER_LEN];
+
+	if (!is(name, "pytorch") || memchr(version.p, '+', version.n)) {
+		add(p, name, version);
+		return;
+	}
+	conda_local(build, local, sizeof(local));
+	snprintf(v, sizeof(v), "%.*s%s%s", (int)(version.n < PY_VER_LEN ? version.n : PY_VER_LEN),
+		 version.p, *local ? "+" : "", local);
+	add(p, (struct span){ "torch", 5 }, (struct span){ v, strlen(v) });
+}
+
+static void conda_line(struct py_parser *p, struct span s)
+{
+	struct span rest = s, name, version, build;
+
+	if (!s.n || s.p[0] == '#')
+		return;
+	name = token(&rest);
+	version = token(&rest);
+	build = token(&rest);
+	if (version.n && isdigit((unsigned char)version.p[0]))
+		add_conda(p, name, version, build);
+}
+
+/* A string member of a JSON object as a span; empty when absent or not a string. */
+static struct span member(const struct jnode *o, const char *key)
+{
+	const struct jnode *m = jtree_member(o, key);
+
+	return m && m->type == J_STR ? (struct span){ m->s, strlen(m->s) } : (struct span){ "", 0 };
+}
+
+/* pip list --format=json or conda list --json, whole. */
+static void parse_json(struct py_parser *p)
+{
+	struct arena a = ARENA_INIT;
+	const char *err = NULL;
+	int64_t at = 0;
+	const struct jnode *root = jtree_parse(&a, p->json.data ? p->json.data : "", p->json.len, &err, &at);
+
+	if (!root && p->d)
+		diag_error(p->d, "invalid-json", &SRCPOS_BYTE(p->path, at), "%s", err);
+	for (const struct jnode *c = root && root->type == J_ARR ? root->child : NULL; c; c = c->next) {
+		if (c->type != J_OBJ)
+			continue;
+		if (p->kind == PY_CONDA_JSON)
+			add_conda(p, member(c, "name"), member(c, "version"), member(c, "build_string"));
+		else
+			add(p, member(c, "name"), member(c, "version"));
+	}
+	arena_release(&a);
+}
+
 static void line(struct py_parser *p)
 {
 	struct span s = trim(p->line, p->len);
@@ -431,15 +524,26 @@ static void line(struct py_parser *p)
 	case PY_METADATA:
 		metadata_line(p, (struct span){ p->line, p->len });
 		break;
+	case PY_CONDA:
+		conda_line(p, s);
+		break;
+	case PY_PIP_JSON:
+	case PY_CONDA_JSON:
 	case PY_NONE:
 		break;
 	}
 	p->len = 0;
 }
 
+static bool json_kind(enum py_input kind)
+{
+	return kind == PY_PIP_JSON || kind == PY_CONDA_JSON;
+}
+
 static const char *const source_of[] = {
 	[PY_NONE] = "", [PY_FREEZE] = "pip freeze", [PY_LIST] = "pip list",
-	[PY_ARCH_LIST] = "", [PY_METADATA] = "metadata",
+	[PY_ARCH_LIST] = "", [PY_METADATA] = "metadata", [PY_PIP_JSON] = "pip list",
+	[PY_CONDA] = "conda list", [PY_CONDA_JSON] = "conda list",
 };
 
 struct py_parser *py_parser_new(struct py_env *e, enum py_input kind, const char *path)
@@ -450,11 +554,17 @@ struct py_parser *py_parser_new(struct py_env *e, enum py_input kind, const char
 	p->kind = kind;
 	p->path = path;
 	p->source = source_of[kind];
+	buf_init(&p->json, 0);
 	return p;
 }
 
 void py_parser_feed(struct py_parser *p, const char *buf, size_t len)
 {
+	if (json_kind(p->kind)) {
+		if (p->json.len < FILE_MAX)
+			buf_add(&p->json, buf, len < FILE_MAX - p->json.len ? len : FILE_MAX - p->json.len);
+		return;
+	}
 	for (size_t i = 0; i < len; i++) {
 		if (buf[i] == '\n')
 			line(p);
@@ -469,10 +579,13 @@ size_t py_parser_finish(struct py_parser *p)
 
 	if (p->len)
 		line(p);
+	if (json_kind(p->kind))
+		parse_json(p);
 	if (p->kind == PY_METADATA && *p->meta_name)
 		add(p, (struct span){ p->meta_name, strlen(p->meta_name) },
 		    (struct span){ p->meta_version, strlen(p->meta_version) });
 	n = p->count;
+	buf_release(&p->json);
 	free(p);
 	return n;
 }
@@ -544,6 +657,9 @@ static enum py_input sniff_lines(struct lines *l)
 		b = token(&rest);
 		if (!freeze && !arch && !other && header(s, "Metadata-Version:", &rest))
 			return PY_METADATA;
+		if (!freeze && !arch && !other && (find(s, "# packages in environment at ") == s.p ||
+						    (is(a, "#") && is(b, "Name") && find(s, " Build"))))
+			return PY_CONDA;
 		if (!freeze && !arch && !other && is(a, "Package") && is(b, "Version"))
 			return next_line(l, &s) && dashes(s) ? PY_LIST : PY_NONE;
 		if (s.p[0] == '#')
@@ -562,11 +678,34 @@ static enum py_input sniff_lines(struct lines *l)
 	return freeze && !arch ? PY_FREEZE : arch && !freeze ? PY_ARCH_LIST : PY_NONE;
 }
 
+/*
+ * A JSON package list: '[' then '{' (white space aside), and "name" and
+ * "version" keys in the window; conda's when it has "build_string" or
+ * "channel" keys.
+ */
+static enum py_input sniff_json(struct span w)
+{
+	size_t i = 0;
+
+	while (i < w.n && isspace((unsigned char)w.p[i]))
+		i++;
+	if (i == w.n || w.p[i++] != '[')
+		return PY_NONE;
+	while (i < w.n && isspace((unsigned char)w.p[i]))
+		i++;
+	if (i == w.n || w.p[i] != '{' || !find(w, "\"name\"") || !find(w, "\"version\""))
+		return PY_NONE;
+	return find(w, "\"build_string\"") || find(w, "\"channel\"") ? PY_CONDA_JSON : PY_PIP_JSON;
+}
+
 enum py_input pyenv_sniff(const char *buf, size_t len)
 {
 	struct lines l = { { buf, len < SNIFF_LEN ? len : SNIFF_LEN }, 0 };
+	enum py_input json = sniff_json(l.win);
 	char tmp[SNIFF_LEN + 1];
 
+	if (json != PY_NONE)
+		return json;
 	/* a last line without its newline counts when the whole file is in the window */
 	if (len <= SNIFF_LEN && len && buf[len - 1] != '\n') {
 		memcpy(tmp, buf, len);
@@ -617,6 +756,7 @@ int pyenv_read_file(struct py_env *e, const char *path, struct diags *d)
 	enum py_input kind;
 	struct py_parser *p;
 	int fd = open(path, O_RDONLY), n, rc;
+	size_t errors;
 
 	if (fd < 0)
 		return diag_error(d, "unreadable", &pos, "cannot open: %s", strerror(errno));
@@ -632,13 +772,17 @@ int pyenv_read_file(struct py_env *e, const char *path, struct diags *d)
 		return PY_NONE;
 	}
 	p = py_parser_new(e, kind, path);
+	p->d = d;
 	py_parser_feed(p, head, (size_t)n);
 	rc = feed_rest(p, fd, FILE_MAX - SNIFF_LEN);
+	errors = d->errors;
+	if (rc < 0)
+		rc = errno;
 	py_parser_finish(p);
 	close(fd);
-	if (rc < 0)
-		return diag_error(d, "unreadable", &pos, "cannot read: %s", strerror(errno));
-	return (int)kind;
+	if (rc)
+		return diag_error(d, "unreadable", &pos, "cannot read: %s", strerror(rc));
+	return d->errors > errors ? -1 : (int)kind;	/* JSON that does not parse */
 }
 
 /* ---- walking ---- */

@@ -2,7 +2,8 @@
  * pyenv: what a Python environment says about its GPU stack. Reads the
  * package lists of a `site-packages` directory (`*.dist-info` and
  * `*.egg-info` names and their METADATA / PKG-INFO `Name:`/`Version:`),
- * `pip freeze` and `pip list` output and a saved torch.cuda.get_arch_list(),
+ * `pip freeze` and `pip list` output (text or --format=json), `conda list`
+ * output (text or --json) and a saved torch.cuda.get_arch_list(),
  * into one py_env: the packages, and what they tell of the stack (torch and
  * its CUDA or ROCm build, NCCL, cuDNN, the CUDA runtime wheel, the archs
  * torch was built for). No I/O in the parsers; pyenv_read_file and
@@ -26,7 +27,8 @@ struct py_package {
 	char name[PY_NAME_LEN];		/* PEP 503 normalised: lowercase, runs of -_. as '-' */
 	char version[PY_VER_LEN];	/* public part: "2.7.0"; "" when the input gave none */
 	char local[PY_VER_LEN];		/* local part after '+': "cu128", "rocm6.2"; "" none */
-	const char *source;		/* static: "dist-info", "egg-info", "pip freeze", "pip list" */
+	const char *source;		/* static: "dist-info", "egg-info", "pip freeze", "pip list",
+					   "conda list" */
 };
 
 struct py_env {
@@ -53,6 +55,10 @@ enum py_input {
 	PY_LIST,		/* pip list: "Package Version" header, dashes, two columns */
 	PY_ARCH_LIST,		/* torch.cuda.get_arch_list(): "['sm_50', ..., 'compute_120']" */
 	PY_METADATA,		/* a METADATA or PKG-INFO file: "Name:" / "Version:" headers */
+	PY_PIP_JSON,		/* pip list --format=json: [{"name": ..., "version": ...}, ...] */
+	PY_CONDA,		/* conda list: "# packages in environment at ...", then
+				   name, version, build and channel columns */
+	PY_CONDA_JSON,		/* conda list --json: objects with name, version, build_string, channel */
 };
 
 void py_env_init(struct py_env *e);
@@ -75,7 +81,13 @@ enum py_input pyenv_sniff(const char *buf, size_t len);
 /*
  * A push parser of one input of a known kind: feed it the bytes in chunks
  * of any size, then finish it. Lines longer than 4 KiB are cut. path names
- * the input in diagnostics.
+ * the input in diagnostics. The JSON kinds are kept (up to 16 MiB) and
+ * parsed at finish; an element without a string name and version is
+ * skipped. conda's "pytorch" package is added as "torch", with the CUDA of
+ * its build string as the local part ("py3.11_cuda12.4_cudnn9.1.0_0" and
+ * "cuda126_mkl_py312_..." give "cu124" and "cu126", a "cpu" build "cpu");
+ * conda's nccl, cudnn and cuda-cudart packages give the NCCL, cuDNN and CUDA
+ * runtime versions as the nvidia-* wheels do.
  */
 struct py_parser;
 struct py_parser *py_parser_new(struct py_env *e, enum py_input kind, const char *path);
@@ -90,7 +102,9 @@ size_t pyenv_parse(struct py_env *e, enum py_input kind, const char *buf, size_t
 /*
  * Reads the file path (its first 16 MiB at most), sniffing its kind. Returns
  * the kind read (e was filled), PY_NONE when it is none of them (e is
- * unchanged, no diagnostic), or -1 after a diagnostic when it cannot be read.
+ * unchanged, no diagnostic), or -1 after a diagnostic when it cannot be read
+ * or a JSON list is not valid JSON ("invalid-json" at its byte; what came
+ * before is not used).
  */
 int pyenv_read_file(struct py_env *e, const char *path, struct diags *d);
 

@@ -8,6 +8,7 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
+#include "ingest/codescan.h"
 #include "ingest/ingest.h"
 #include "ingest/sniff.h"
 #include "ingest/walk.h"
@@ -84,6 +85,10 @@ static void load_file(struct trial *t, const char *dir, const char *file, bool o
 	else if (len)
 		r = run_for(t, file, len);
 	ingest_file(t, r, file, a, &f);
+	if (r && !f.read && !f.unreadable && codescan_run_file(t, r, f.path) > 0) {
+		f.read = true;	/* a binary with GPU code: the run's readiness judges it */
+		f.skipped = NULL;
+	}
 	count(s, &f);
 	if (t->diags.errors > errors && !f.unreadable) {
 		s->unreadable++;

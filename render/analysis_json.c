@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "core/buf.h"
 #include "core/jtree.h"
 #include "core/xalloc.h"
 #include "render/json.h"
@@ -33,6 +34,8 @@ enum kind {
 			   when it is false; reading, present is whether the key holds an object */
 	K_ARR,		/* aux: a struct array */
 	K_SPECIAL,	/* aux: a struct special */
+	K_WORDS,	/* const char * of space-separated words, written as an array of strings
+			   ("" is []); reading joins them again */
 };
 
 struct field {
@@ -215,6 +218,20 @@ static void write_array(struct wctx *w, const struct field *f, const void *base)
 	yajl_gen_array_close(w->g);
 }
 
+/* "sm_90 sm_100" as ["sm_90", "sm_100"]; NULL or "" as []. */
+static void write_words(struct wctx *w, const char *s)
+{
+	yajl_gen_array_open(w->g);
+	while (s && *s) {
+		size_t n = strcspn(s, " ");
+
+		if (n)
+			yajl_gen_string(w->g, (const unsigned char *)s, n);
+		s += n + (s[n] == ' ');
+	}
+	yajl_gen_array_close(w->g);
+}
+
 static void write_value(struct wctx *w, const struct field *f, const void *base)
 {
 	const void *p = (const char *)base + f->off;
@@ -263,6 +280,9 @@ static void write_value(struct wctx *w, const struct field *f, const void *base)
 		break;
 	case K_SPECIAL:
 		((const struct special *)f->aux)->write(w, base);
+		break;
+	case K_WORDS:
+		write_words(w, *(const char *const *)p);
 		break;
 	}
 }
@@ -387,6 +407,29 @@ static int read_array(struct rctx *r, const struct field *f, const struct jnode 
 	return 0;
 }
 
+/* An array of strings without spaces, joined by spaces; missing or null is "". */
+static int read_words(struct rctx *r, const struct jnode *n, void *p)
+{
+	struct buf b = BUF_INIT;
+
+	*(const char **)p = "";
+	if (!n || n->type == J_NULL)
+		return 0;
+	if (n->type != J_ARR)
+		return wrong_type(r, n, "an array of strings");
+	buf_init(&b, 0);
+	for (const struct jnode *c = n->child; c; c = c->next) {
+		if (c->type != J_STR || !*c->s || strchr(c->s, ' ')) {
+			buf_release(&b);
+			return wrong_type(r, c, "a word (a string without spaces)");
+		}
+		buf_addf(&b, "%s%s", b.len ? " " : "", c->s);
+	}
+	*(const char **)p = arena_strdup(&r->a->arena, b.len ? b.data : "");
+	buf_release(&b);
+	return 0;
+}
+
 static int read_value(struct rctx *r, const struct field *f, const struct jnode *n, void *base)
 {
 	void *p = (char *)base + f->off;
@@ -427,6 +470,8 @@ static int read_value(struct rctx *r, const struct field *f, const struct jnode 
 		return read_array(r, f, n, base);
 	case K_SPECIAL:
 		return ((const struct special *)f->aux)->read(r, n, base);
+	case K_WORDS:
+		return read_words(r, n, p);
 	}
 	return 0;
 }
@@ -897,6 +942,21 @@ static const struct field check_fields[] = {
 static const struct array readiness_checks = {
 	offsetof(struct readiness, nchecks), sizeof(struct readiness_item), check_fields, false };
 
+static const struct field code_fields[] = {
+	F(struct readiness_code, path, "path", K_TEXT, NULL),
+	F(struct readiness_code, kind, "kind", K_STR, NULL),
+	F(struct readiness_code, sass, "sass", K_WORDS, NULL),
+	F(struct readiness_code, ptx, "ptx", K_WORDS, NULL),
+	F(struct readiness_code, amdgpu, "amdgpu", K_WORDS, NULL),
+	F(struct readiness_code, verdict, "verdict", K_STR, NULL),
+	F(struct readiness_code, jit_ptx, "jit_ptx", K_STR, NULL),
+	F(struct readiness_code, jit_driver, "jit_min_driver", K_STR, NULL),
+	END
+};
+
+static const struct array readiness_code = {
+	offsetof(struct readiness, ncode), sizeof(struct readiness_code), code_fields, false };
+
 static const struct field readiness_fields[] = {
 	F(struct readiness, gpu, "gpu", K_STR, NULL),
 	F(struct readiness, isa, "arch", K_STR, NULL),
@@ -909,6 +969,7 @@ static const struct field readiness_fields[] = {
 	F(struct readiness, checks, "checks", K_ARR, &readiness_checks),
 	F(struct readiness, foreign_share, "foreign_share", K_NUM, NULL),
 	F(struct readiness, foreign, "foreign_kernels", K_ARR, &readiness_foreign),
+	F(struct readiness, code, "code", K_ARR, &readiness_code),
 	F(struct readiness, verdict, "verdict", K_STR, NULL),
 	F(struct readiness, reason, "reason", K_STR, NULL),
 	END

@@ -53,6 +53,22 @@ static void foreign(const struct readiness *rd, struct buf *out)
 		buf_addf(out, "; and %zu more", rd->nforeign - LINE_FOREIGN_MAX);
 }
 
+/* "flash_attn_2_cuda.so (shared-object: sm_90): missing" */
+static void code_line(const struct readiness_code *c, struct buf *out)
+{
+	const char *parts[] = { c->sass, c->ptx, c->amdgpu };
+	size_t n = 0;
+
+	buf_addf(out, "binary %s (%s: ", c->path, c->kind);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (*parts[i])
+			buf_addf(out, "%s%s", n++ ? " " : "", parts[i]);
+	buf_addf(out, "%s): %s", n ? "" : "no GPU code", c->verdict ? c->verdict : "not judged (GPU unknown)");
+	if (c->jit_ptx)
+		buf_addf(out, " through PTX %s%s%s%s", c->jit_ptx, c->jit_driver ? " (driver " : "",
+			 c->jit_driver ? c->jit_driver : "", c->jit_driver ? " or newer)" : "");
+}
+
 void readiness_lines(const struct run_result *rr, const char *indent, struct buf *out)
 {
 	const struct readiness *rd = &rr->readiness;
@@ -69,6 +85,11 @@ void readiness_lines(const struct run_result *rr, const char *indent, struct buf
 	if (rd->nchecks) {
 		buf_addf(out, "%s%s: ", indent, name);
 		checks(rd, out);
+		buf_addstr(out, "\n");
+	}
+	for (size_t i = 0; i < rd->ncode; i++) {
+		buf_addf(out, "%s%s: ", indent, name);
+		code_line(&rd->code[i], out);
 		buf_addstr(out, "\n");
 	}
 	if (rd->nforeign && !isnan(rd->foreign_share)) {

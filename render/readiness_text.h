@@ -2,7 +2,8 @@
  * readiness_text: a run's readiness (analysis/result.h, struct readiness) as
  * lines for people, shared by `analyze`'s text and the report's summary:
  * the verdict with its reason, the versions the logs show, each minimum
- * checked, and the kernels of another GPU generation with their share.
+ * checked, each binary with GPU code in the run's directory with its
+ * verdict, and the kernels of another GPU generation with their share.
  */
 #ifndef RENDER_READINESS_TEXT_H
 #define RENDER_READINESS_TEXT_H

@@ -7,6 +7,8 @@
 # exactly as below; the warning blocks the verdict (inconclusive, a blocking
 # gpu_arch confound), and without the collect_env file the same trial is
 # refuted; analyze's text and the report's summary show the readiness lines.
+# A binary built for another GPU in a run's directory blocks the same way
+# (blackwell-extension); one the GPU runs only through PTX is a warning.
 set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 cd "$TOP" || exit 2
@@ -77,4 +79,53 @@ grep -qx "  2gpu: minimums for sm_100: CUDA 12.6 is below 12.8, driver 570.124.0
 SOURCE_DATE_EPOCH=1700000000 "$SCALEAUDIT" report "$T" -o "$tmp/r" > /dev/null 2>&1
 grep -qx "## Blackwell readiness" "$tmp/r/summary.md" || { echo "summary.md has no readiness heading"; exit 1; }
 grep -q '^- 2gpu on B200 (sm\\_100): not-ready: ' "$tmp/r/summary.md" || { echo "summary.md lacks 2gpu's verdict line"; exit 1; }
+
+# tests/data/trials/blackwell-extension: the same B200 runs without collect_env; 2gpu's directory
+# holds flash_attn_2_cuda.so, a copy of tests/data/stack/sm90.so (sm_90 SASS only): missing on
+# sm_100, an extension-missing-arch error and a blocking gpu_arch confound. A copy of the trial
+# whose 2gpu holds ptx90.fatbin (compute_90 PTX) instead is jit there: a warning, no block.
+E=tests/data/trials/blackwell-extension
+SO=$E/2gpu/flash_attn_2_cuda.so
+"$SCALEAUDIT" analyze --json "$E" > "$tmp/e.json" 2> /dev/null || { echo "analyze (extension) exited $?"; exit 1; }
+cp -r "$E" "$tmp/jit" && rm "$tmp/jit/2gpu/flash_attn_2_cuda.so" && cp tests/data/stack/ptx90.fatbin "$tmp/jit/2gpu/"
+"$SCALEAUDIT" analyze --json "$tmp/jit" > "$tmp/j.json" 2> /dev/null || { echo "analyze (jit) exited $?"; exit 1; }
+python3 - "$SO" "$tmp/e.json" "$tmp/j.json" "$tmp/jit/2gpu/ptx90.fatbin" <<'PY' || exit 1
+import json, sys
+so, e, j, ptx = sys.argv[1], json.load(open(sys.argv[2])), json.load(open(sys.argv[3])), sys.argv[4]
+bad = []
+def want(what, got, exp):
+    if got != exp:
+        bad.append(f"{what}: got {got!r}, want {exp!r}")
+r1, r2 = e["runs"][0]["readiness"], e["runs"][1]["readiness"]
+want("1gpu code", r1["code"], [])
+want("2gpu code", r2["code"], [{"path": so, "kind": "shared-object", "sass": ["sm_90"], "ptx": [], "amdgpu": [],
+                                "verdict": "missing", "jit_ptx": None, "jit_min_driver": None}])
+want("2gpu verdict", r2["verdict"], "not-ready")
+want("2gpu reason", r2["reason"], f"a compiled extension does not target the GPU: {so} holds no code for sm_100 (it carries sm_90)")
+want("verdict", e["comparison"]["verdict"], "inconclusive")
+want("confounds", [(c["what"], c["severity"]) for c in e["comparison"]["confounds"]], [("gpu_arch", "blocking")])
+msg = (f"run '2gpu' on B200 (sm_100): this binary holds no code for its GPU (it carries sm_90): its kernels cannot "
+       "load there (\"no kernel image is available\"), so no verdict can stand on this run; rebuild it with "
+       'TORCH_CUDA_ARCH_LIST="10.0"')
+want("missing findings", [(f["severity"], f["message"]) for f in e["findings"] if f["code"] == "extension-missing-arch"],
+     [("error", msg)])
+c = j["runs"][1]["readiness"]["code"]
+want("jit code", [(x["path"], x["kind"], x["ptx"], x["verdict"], x["jit_ptx"], x["jit_min_driver"]) for x in c],
+     [(ptx, "fatbin", ["compute_90"], "jit", "compute_90", "580.65.06")])
+want("jit verdict", j["comparison"]["verdict"], "refuted")
+msg = ("run '2gpu' on B200 (sm_100): this binary has no machine code for its GPU, only PTX compute_90 that the driver "
+       "compiled at start-up (driver 580.65.06 or newer): the run paid that compilation and lacked the GPU's own "
+       'features; rebuild it with TORCH_CUDA_ARCH_LIST="10.0"')
+want("jit findings", [(f["severity"], f["message"]) for f in j["findings"] if f["code"] == "extension-jit"],
+     [("warning", msg)])
+if bad:
+    print("\n".join(bad))
+    sys.exit(1)
+PY
+"$SCALEAUDIT" analyze "$E" > "$tmp/e.txt" 2> /dev/null
+grep -qx "  2gpu: binary $SO (shared-object: sm_90): missing" "$tmp/e.txt" ||
+	{ echo "analyze's text lacks the binary line"; exit 1; }
+SOURCE_DATE_EPOCH=1700000000 "$SCALEAUDIT" report "$E" -o "$tmp/re" > /dev/null 2>&1
+grep -qxF -- "- 2gpu: binary ${SO//_/\\_} (shared-object: sm\\_90): missing" "$tmp/re/summary.md" ||
+	{ echo "summary.md lacks the binary line"; exit 1; }
 exit 0

@@ -7,7 +7,8 @@
 # read CUDA 13 cubins).
 set -u
 . tests/skip.sh
-PATH=$PATH:/usr/local/cuda/bin
+# every installed toolkit: /usr/local/cuda is often only a link to one of them
+for d in /usr/local/cuda/bin /usr/local/cuda-*/bin; do [ -d "$d" ] && PATH=$PATH:$d; done
 need_tool cuobjdump
 cd tests/data/stack || exit 1
 fail=0
@@ -26,8 +27,10 @@ all-zstd.fatbin sm_80 sm_90 sm_90a sm_100 sm_100a sm_120 compute_120
 all-lz4.fatbin sm_80 sm_90 sm_90a sm_100 sm_100a sm_120 compute_120
 none.fatbin sm_90 compute_120
 ptx120.fatbin compute_120
+ptx90.fatbin compute_90
 family.fatbin sm_100f sm_120f
 multi.so sm_90 sm_120 compute_120
+sm90.so sm_90
 rdc.so sm_100 sm_100a
 ptx-only.so compute_120
 libk.a sm_80 sm_100a sm_120

@@ -2,7 +2,8 @@
 # scaleaudit stack on the committed fixtures: the exact table, the jit note
 # and the fixes for the default targets; JSON values for items, the
 # environment of a pip freeze and a virtual environment, a ROCm arch list
-# against gfx942, exit statuses for damage, nothing usable and usage errors.
+# against gfx942, pip/conda package lists as JSON and text, ZSTD entries
+# against an old driver, exit statuses for damage, nothing usable and usage errors.
 set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 cd "$TOP/tests/data" || exit 1
@@ -150,6 +151,49 @@ want = {"real_hip_host.so": ("shared-object", ["gfx90a:xnack+", "gfx908:sramecc+
 if got != want or d["ready"] != {"gfx90a": False, "gfx942": False}:
     print("rocm binaries:", got, d["ready"]); sys.exit(1)
 PY
+
+# 7b2. package lists as pip list --format=json, conda list and conda list --json
+for f in pip_list_cu128.json:2.7.0:12.8:2.26.2:True conda_list_cu124.txt:2.5.1:12.4:2.21.5.1:False \
+	 conda_list_cf126.json:2.7.0:12.6:2.26.5.1:False; do
+	IFS=: read -r file torch cuda nccl ok <<< "$f"
+	"$SCALEAUDIT" stack --json --target sm_100 "pyenv/$file" > "$tmp/json"
+	expect_rc 0 $? "$file"
+	python3 - "$tmp/json" "$torch" "$cuda" "$nccl" "$ok" <<'PY' || { echo "in $file"; fail=1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+e = d["environment"]
+got = (e["torch"], e["torch_cuda"], e["nccl"], [c["ok"] for c in e["checks"] if c["component"] == "CUDA"])
+want = (sys.argv[2], sys.argv[3], sys.argv[4], [sys.argv[5] == "True"])
+if got != want:
+    print("package list:", got, "expected", want); sys.exit(1)
+PY
+done
+printf '[{"name": "torch", "version": "2.7.0"},\n {"name": }]\n' > "$tmp/bad.json"
+"$SCALEAUDIT" stack "$tmp/bad.json" stack/multi.so > /dev/null 2> "$tmp/err"
+expect_rc 3 $? "bad pip json"
+grep -qx "$tmp/bad.json: byte 50: not JSON: parse error: unallowed token at this point in JSON text" "$tmp/err" || { echo "bad pip json:"; cat "$tmp/err"; fail=1; }
+
+# 7c. compression: ZSTD entries do not load on a driver older than R550 (550.54.14); LZ4 ones do
+sed 's/^Nvidia driver version: .*/Nvidia driver version: 535.104.05/' collect_env/classic-b200.txt > "$tmp/env535.txt"
+"$SCALEAUDIT" stack --target sm_90 stack/all-zstd.fatbin stack/all-lz4.fatbin "$tmp/env535.txt" > "$tmp/out" 2>&1
+expect_rc 0 $? "zstd"
+grep -qx "zstd: stack/all-zstd.fatbin: 7 ZSTD-compressed entries, which only driver 550.54.14 or newer (R550) can load; the environment's driver is 535.104.05" "$tmp/out" ||
+	{ echo "zstd note:"; cat "$tmp/out"; fail=1; }
+[ "$(grep -c '^zstd: ' "$tmp/out")" -eq 1 ] || { echo "zstd: the lz4 file got a note"; fail=1; }
+grep -qx 'ready: sm_90 no' "$tmp/out" || { echo "zstd: sm_90 should not be ready"; fail=1; }
+"$SCALEAUDIT" stack --json --target sm_90 stack/all-zstd.fatbin stack/none.fatbin "$tmp/env535.txt" > "$tmp/json"
+python3 - "$tmp/json" <<'PY' || fail=1
+import json, sys
+d = json.load(open(sys.argv[1]))
+got = [(i["path"], i["zstd_entries"], i["zstd_min_driver"], i["zstd_loads"]) for i in d["items"]]
+want = [("stack/all-zstd.fatbin", 7, "550.54.14", False), ("stack/none.fatbin", 0, None, None)]
+if got != want:
+    print("zstd json:", got); sys.exit(1)
+PY
+sed 's/^Nvidia driver version: .*/Nvidia driver version: 550.54.14/' collect_env/classic-b200.txt > "$tmp/env550.txt"
+"$SCALEAUDIT" stack --target sm_90 stack/all-zstd.fatbin "$tmp/env550.txt" > "$tmp/out" 2>&1
+grep -q '^zstd: ' "$tmp/out" && { echo "zstd: driver 550.54.14 is enough"; fail=1; }
+grep -qx 'ready: sm_90 yes' "$tmp/out" || { echo "zstd: sm_90 ready with 550.54.14:"; cat "$tmp/out"; fail=1; }
 
 # 8. with ../shared: the environment report of an H200 machine (torch 2.5.1+cu124, driver 550)
 if [ -n "${SHARED:-}" ]; then

@@ -23,6 +23,7 @@
 #include "core/buf.h"
 #include "core/codeobj.h"
 #include "core/diag.h"
+#include "core/model.h"
 #include "ingest/codescan.h"
 #include "ingest/elf.h"
 #include "tests/unit/ingest_fixture.h"
@@ -86,6 +87,9 @@ static const struct want_file fixtures[] = {
 	{ "ptx120.fatbin", "fatbin", 1, 1, {
 		{ CODE_PTX, "compute_120", 120, 0, 90, -1, true, false, false, 16 },
 	} },
+	{ "ptx90.fatbin", "fatbin", 1, 1, {
+		{ CODE_PTX, "compute_90", 90, 0, 90, -1, true, false, false, 16 },
+	} },
 	{ "multi.so", "shared-object", 3, 8, {
 		{ CODE_SASS, "sm_90", 90, 0, -1, 8, false, true, false, 8240 },
 		{ CODE_SASS, "sm_120", 120, 0, -1, 8, false, true, false, 9848 },
@@ -95,6 +99,10 @@ static const struct want_file fixtures[] = {
 		{ CODE_SASS, "sm_90", 90, 0, -1, 8, false, true, false, 21736 },
 		{ CODE_PTX, "compute_120", 120, 0, 90, -1, true, false, false, 25632 },
 		{ CODE_SASS, "sm_120", 120, 0, -1, 8, false, true, false, 26080 },
+	} },
+	{ "sm90.so", "shared-object", 2, 2, {	/* the link stub's sm_90, then the unit's */
+		{ CODE_SASS, "sm_90", 90, 0, -1, 8, false, true, false, 8224 },
+		{ CODE_SASS, "sm_90", 90, 0, -1, 8, false, true, false, 9832 },
 	} },
 	{ "ptx-only.so", "shared-object", 2, 1, {
 		{ CODE_PTX, "compute_120", 120, 0, 90, -1, false, false, false, 8240 },
@@ -164,6 +172,9 @@ static void check_entry(const char *file, size_t i, const struct code_entry *got
 	assert_int_equal(got->verified, w->verified);
 	assert_int_equal(got->relocatable, w->relocatable);
 	assert_int_equal(got->offset, w->offset);
+	/* nvcc 13 compresses with ZSTD unless --compress-mode=speed (the lz4 fixture) */
+	assert_int_equal(got->compression, !w->compressed ? CODE_RAW :
+			 strstr(file, "lz4") ? CODE_LZ4 : CODE_ZSTD);
 }
 
 /* Every fixture gives exactly the entries make-fixtures.sh asked nvcc for. */
@@ -588,6 +599,36 @@ static int teardown(void **state)
 	return remove_tree(tmpdir);
 }
 
+/*
+ * For the trial loader: a run keeps each binary's distinct entries (multi.so's
+ * 8 entries are 3 kinds of code), a text file adds nothing, and past
+ * CODESCAN_RUN_MAX binaries one warning is given and nothing more is kept.
+ */
+static void test_run_file(void **state)
+{
+	struct trial *t = trial_new();
+	struct run *r = trial_add_run(t, "2gpu", "2gpu");
+
+	(void)state;
+	assert_int_equal(codescan_run_file(t, r, data("multi.so")), 1);
+	assert_int_equal(codescan_run_file(t, r, data("README.md")), 0);
+	assert_int_equal(r->ncode, 1);
+	assert_string_equal(r->code[0].path, data("multi.so"));
+	assert_string_equal(r->code[0].kind, "shared-object");
+	assert_int_equal(r->code[0].nentry, 3);
+	assert_string_equal(r->code[0].entry[0].arch, "sm_90");
+	assert_string_equal(r->code[0].entry[1].arch, "sm_120");
+	assert_string_equal(r->code[0].entry[2].arch, "compute_120");
+	for (int i = 1; i < CODESCAN_RUN_MAX + 3; i++)
+		codescan_run_file(t, r, data("ptx90.fatbin"));
+	assert_int_equal(r->ncode, CODESCAN_RUN_MAX);
+	assert_int_equal(r->ncode_dropped, 3);
+	assert_string_equal(r->code[CODESCAN_RUN_MAX - 1].entry[0].arch, "compute_90");
+	assert_int_equal(t->diags.count, 1);
+	assert_string_equal(t->diags.items[0].code, "too-many-binaries");
+	trial_free(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -605,6 +646,7 @@ int main(void)
 		cmocka_unit_test(test_elf32),
 		cmocka_unit_test(test_rocm_through_codescan),
 		cmocka_unit_test(test_fatbin_in_data_section),
+		cmocka_unit_test(test_run_file),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,6 +1,7 @@
 /*
  * The Python environment reader (ingest/pyenv.c) on the files of
- * tests/data/pyenv: pip freeze and pip list output, saved get_arch_list()
+ * tests/data/pyenv: pip freeze and pip list output (text and JSON), conda list
+ * output (text and JSON), saved get_arch_list()
  * values and a small virtual environment tree. Expected values were read off
  * the files; every text input is also fed at every chunk size from 1 byte up.
  */
@@ -89,6 +90,48 @@ static void check_arch(const struct py_env *e)
 	assert_int_equal(e->npkg, 0);
 }
 
+static void check_pip_json(const struct py_env *e)
+{
+	assert_int_equal(e->npkg, 10);
+	expect_pkg(e, "torch", "2.7.0", "cu128", "pip list");
+	expect_pkg(e, "flash-attn", "2.7.4.post1", "", "pip list");
+	expect_pkg(e, "my-ext", "0.1.0", "", "pip list");
+	expect_pkg(e, "triton", "3.3.0", "", "pip list");
+	expect_pkg(e, "xformers", "0.0.30", "", "pip list");
+	assert_string_equal(e->torch_cuda, "12.8");
+	assert_string_equal(e->nccl_version, "2.26.2");
+	assert_string_equal(e->cudnn_version, "9.7.1.26");
+	assert_string_equal(e->cuda_runtime, "12.8.90");
+	assert_string_equal(e->pkg[0].name, "filelock");
+}
+
+/* conda's pytorch is torch, its build string's CUDA the local part; _libgcc_mutex is no name */
+static void check_conda(const struct py_env *e)
+{
+	assert_int_equal(e->npkg, 8);
+	expect_pkg(e, "torch", "2.5.1", "cu124", "conda list");
+	expect_pkg(e, "pytorch-cuda", "12.4", "", "conda list");
+	expect_pkg(e, "xformers", "0.0.28.post3", "", "conda list");
+	assert_null(py_env_find(e, "pytorch"));
+	assert_string_equal(e->torch_version, "2.5.1");
+	assert_string_equal(e->torch_cuda, "12.4");
+	assert_string_equal(e->nccl_version, "2.21.5.1");
+	assert_string_equal(e->cudnn_version, "9.1.1.17");
+	assert_string_equal(e->cuda_runtime, "12.4.127");
+}
+
+static void check_conda_json(const struct py_env *e)
+{
+	assert_int_equal(e->npkg, 6);
+	expect_pkg(e, "torch", "2.7.0", "cu126", "conda list");
+	expect_pkg(e, "triton", "3.3.0", "", "conda list");
+	expect_pkg(e, "flash-attn", "2.7.4.post1", "", "conda list");
+	assert_string_equal(e->torch_cuda, "12.6");
+	assert_string_equal(e->nccl_version, "2.26.5.1");
+	assert_string_equal(e->cudnn_version, "9.8.0.87");
+	assert_string_equal(e->cuda_runtime, "12.6.77");
+}
+
 struct text_case {
 	const char *file;
 	enum py_input kind;
@@ -99,6 +142,9 @@ static const struct text_case text_cases[] = {
 	{ "freeze_cu128.txt", PY_FREEZE, check_freeze },
 	{ "list_rocm.txt", PY_LIST, check_list },
 	{ "arch_list_2.11_cu128.txt", PY_ARCH_LIST, check_arch },
+	{ "pip_list_cu128.json", PY_PIP_JSON, check_pip_json },
+	{ "conda_list_cu124.txt", PY_CONDA, check_conda },
+	{ "conda_list_cf126.json", PY_CONDA_JSON, check_conda_json },
 };
 
 /* Every chunk size gives the same result as the file reader. */
@@ -234,6 +280,13 @@ static void test_sniff(void **state)
 		{ "['sm_90', 'compute_90']\n", PY_ARCH_LIST },
 		{ "PyTorch version: 2.7.0+cu128\n['sm_90']\n", PY_NONE },
 		{ "", PY_NONE },
+		{ "[{\"name\": \"torch\", \"version\": \"2.7.0\"}]", PY_PIP_JSON },
+		{ " [\n {\"name\": \"nccl\", \"version\": \"2.26.5.1\", \"channel\": \"conda-forge\"}]", PY_CONDA_JSON },
+		{ "[{\"name\": \"x\"}]", PY_NONE },
+		{ "{\"name\": \"torch\", \"version\": \"2.7.0\"}", PY_NONE },
+		{ "[]", PY_NONE },
+		{ "# packages in environment at /opt/conda:\n#\n", PY_CONDA },
+		{ "# Name    Version   Build  Channel\npytorch 2.7.0 cpu_0 x\n", PY_CONDA },
 	};
 
 	(void)state;
@@ -260,6 +313,62 @@ static void test_versions(void **state)
 		assert_string_equal(cuda, cases[i].cuda);
 		assert_string_equal(rocm, cases[i].rocm);
 	}
+}
+
+/* conda builds: the CUDA in either spelling, a cpu build, none; a pip-installed torch keeps its own */
+static void test_conda_builds(void **state)
+{
+	static const char text[] =
+		"# packages in environment at /x:\n"
+		"pytorch 2.7.0 cpu_mkl_py312_h0_100 conda-forge\n";
+	static const struct {
+		const char *line, *version, *local, *cuda;
+	} cases[] = {
+		{ "pytorch 2.7.0 cuda128_mkl_py312_h0_300 conda-forge\n", "2.7.0", "cu128", "12.8" },
+		{ "pytorch 2.4.0 py3.10_cuda11.8_cudnn9.1.0_0 pytorch\n", "2.4.0", "cu118", "11.8" },
+		{ "pytorch 2.7.0 cpu_mkl_py312_h0_100 conda-forge\n", "2.7.0", "cpu", "" },
+		{ "pytorch 2.7.0 h0_0 conda-forge\n", "2.7.0", "", "" },
+		{ "torch 2.6.0+cu126 pypi_0 pypi\n", "2.6.0", "cu126", "12.6" },
+	};
+
+	(void)state;
+	assert_int_equal(pyenv_sniff(text, strlen(text)), PY_CONDA);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct py_env e;
+
+		py_env_init(&e);
+		assert_int_equal(pyenv_parse(&e, PY_CONDA, cases[i].line, strlen(cases[i].line), "x"), 1);
+		expect_pkg(&e, "torch", cases[i].version, cases[i].local, "conda list");
+		assert_string_equal(e.torch_cuda, cases[i].cuda);
+		py_env_release(&e);
+	}
+}
+
+/* A JSON list that is not JSON: one invalid-json error at the byte, no package. */
+static void test_bad_json(void **state)
+{
+	static const char bad[] = "[{\"name\": \"torch\", \"version\": \"2.7.0\"}, {\"name\": }]\n";
+	char path[256];
+	struct diags d = DIAGS_INIT;
+	struct py_env e;
+	FILE *f;
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/test_pyenv-%d.json", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+		 (int)getpid());
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(bad, f);
+	fclose(f);
+	py_env_init(&e);
+	assert_int_equal(pyenv_read_file(&e, path, &d), -1);
+	assert_int_equal(d.count, 1);
+	assert_string_equal(d.items[0].code, "invalid-json");
+	assert_int_equal(d.items[0].pos.byte, 49);	/* the } where a value belongs */
+	assert_int_equal(e.npkg, 0);
+	py_env_release(&e);
+	diags_release(&d);
+	unlink(path);
 }
 
 /* The first spelling of a name wins; a cut-off package table counts the rest. */
@@ -295,6 +404,8 @@ int main(void)
 		cmocka_unit_test(test_sniff),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_add),
+		cmocka_unit_test(test_conda_builds),
+		cmocka_unit_test(test_bad_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

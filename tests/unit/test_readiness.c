@@ -138,6 +138,12 @@ static void jit_driver(void **state)
 	assert_string_equal(driver, "580.65.06");
 	assert_true(readiness_ptx_driver(78, &cuda, &driver));
 	assert_string_equal(cuda, "11.8");
+	/* NVIDIA's release notes: CUDA 13.1 GA >= 590.44.01, 13.2 GA >= 595.45.04 */
+	assert_true(readiness_ptx_driver(91, &cuda, &driver));
+	assert_string_equal(driver, "590.44.01");
+	assert_true(readiness_ptx_driver(92, &cuda, &driver));
+	assert_string_equal(cuda, "13.2");
+	assert_string_equal(driver, "595.45.04");
 	assert_false(readiness_ptx_driver(86, &cuda, &driver));	/* never public */
 	assert_null(cuda);
 	assert_null(driver);

@@ -25,6 +25,7 @@ $NVCC -fatbin $(gc 90:sm_90 120:compute_120) --no-compress -o none.fatbin k.cu
 $NVCC -fatbin $ALL -Xfatbin -compress-all -o all-zstd.fatbin k.cu
 $NVCC -fatbin $ALL -Xfatbin -compress-all --compress-mode=speed -o all-lz4.fatbin k.cu
 $NVCC -fatbin $(gc 120:compute_120) -o ptx120.fatbin k.cu
+$NVCC -fatbin $(gc 90:compute_90) -o ptx90.fatbin k.cu	# what a B200 can only JIT
 # family targets (nvcc refuses sm_100 and sm_100f in one fatbin)
 $NVCC -fatbin $(gc 100f:sm_100f 120f:sm_120f) -o family.fatbin k.cu
 
@@ -32,6 +33,8 @@ $NVCC -fatbin $(gc 100f:sm_100f 120f:sm_120f) -o family.fatbin k.cu
 $NVCC $SO $(gc 90:sm_90 120:sm_120 120:compute_120) -o multi.so k.cu k2.cu
 $NVCC $SO -rdc=true $(gc 100:sm_100 100a:sm_100a) -o rdc.so k.cu k3.cu
 $NVCC $SO $(gc 120:compute_120) --no-compress -o ptx-only.so k.cu
+# an extension built for Hopper only (sm_90 SASS, no PTX): what a B200 run cannot load
+$NVCC $SO $(gc 90:sm_90) -o sm90.so k.cu
 
 # a relocatable object, an LTO-IR object and a static archive of objects
 $NVCC -c $(gc 100a:sm_100a) -o sm100a.o k.cu
