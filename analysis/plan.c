@@ -22,8 +22,8 @@
 #define PLAN_DEFAULT_CKPT_WRITE_GBPS 2.0	/* a checkpoint written to local NVMe */
 #define PLAN_DEFAULT_MTBF_HOURS 24.0		/* of a rented machine, for Young/Daly */
 
-static const char *const strategy_names[PLAN_NSTRATEGY] = {
-	"single", "ddp", "zero1", "zero2", "zero3", "fsdp", "pipeline", "tensor",
+static const char *const strategy_names[PLAN_NSTRATEGY + 1] = {
+	"single", "ddp", "zero1", "zero2", "zero3", "fsdp", "pipeline", "tensor", NULL,
 };
 static const char *const optimizer_names[] = { "adam", "sgd", "adafactor", NULL };
 static const char *const checkpointing_names[] = { "none", "selective", "full", NULL };
@@ -628,22 +628,53 @@ static const char *tests(const struct plan_strategy_result *s, int single_fits)
 	return data_parallel(s->strategy) ? "global-batch" : "step-time";
 }
 
+/*
+ * The preference among strategies that fit gpu[0]: the least sharding first
+ * (a replica overlaps its one all-reduce with the backward pass); then a
+ * split of every layer where an NVLink or Infinity Fabric link carries its
+ * per-layer all-reduces, a split of the layers (sending only the boundary
+ * activations) over PCIe.
+ */
+static const enum plan_strategy prefer_fast_link[] = {
+	PLAN_DDP, PLAN_ZERO1, PLAN_ZERO2, PLAN_ZERO3, PLAN_FSDP, PLAN_TENSOR, PLAN_PIPELINE,
+};
+static const enum plan_strategy prefer_pcie[] = {
+	PLAN_DDP, PLAN_ZERO1, PLAN_ZERO2, PLAN_ZERO3, PLAN_FSDP, PLAN_PIPELINE, PLAN_TENSOR,
+};
+
+static const char *const reasons[PLAN_NSTRATEGY] = {
+	[PLAN_DDP] = "a full replica fits each GPU: plain data parallelism, one gradient "
+		     "all-reduce per step that overlaps the backward pass",
+	[PLAN_ZERO1] = "a full replica does not fit; sharding the optimizer states is enough, "
+		       "for the same traffic as DDP",
+	[PLAN_ZERO2] = "a full replica does not fit, nor one with sharded optimizer states; "
+		       "sharding the gradients as well is enough",
+	[PLAN_ZERO3] = "only sharding the parameters as well fits: ZeRO-3 (or FSDP), which "
+		       "gathers the parameters in every forward and backward pass",
+	[PLAN_FSDP] = "only sharding the parameters as well fits (FSDP FULL_SHARD)",
+	[PLAN_TENSOR] = "only splitting every layer fits; the GPUs' NVLink carries tensor "
+			"parallelism's all-reduces in every layer",
+	[PLAN_PIPELINE] = "only splitting the layers fits; over PCIe a pipeline sends only the "
+			  "activations at the stage boundary (its bubble shrinks with more "
+			  "micro-batches per step)",
+};
+
 static void recommend(const struct plan_inputs *in, struct plan_result *r)
 {
+	bool fast = in->gpu[0]->link != GPU_LINK_PCIE;
+	const enum plan_strategy *order = fast ? prefer_fast_link : prefer_pcie;
 	bool unknown = false;
 
 	r->recommended = -1;
-	for (int i = PLAN_DDP; i < PLAN_NSTRATEGY; i++) {
-		const struct plan_fit *f = &r->s[i].fit[0];
+	for (size_t i = 0; i < sizeof(prefer_pcie) / sizeof(prefer_pcie[0]); i++) {
+		int f = r->s[order[i]].fit[0].fits;
 
-		unknown |= f->fits < 0;
-		if (f->fits != 1 || isnan(f->comm_s))
-			continue;
-		if (r->recommended < 0 || f->comm_s < r->s[r->recommended].fit[0].comm_s)
-			r->recommended = i;
+		unknown |= f < 0;
+		if (f == 1 && r->recommended < 0)
+			r->recommended = order[i];
 	}
 	if (r->recommended >= 0)
-		r->reason = "the least communication per step of the strategies that fit";
+		r->reason = reasons[r->recommended];
 	else if (unknown)
 		r->reason = "no strategy is known to fit: the activations are unknown (give micro "
 			    "batch, sequence length, hidden size, layers and heads, or a known model)";
