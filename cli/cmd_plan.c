@@ -239,25 +239,26 @@ static bool shown(const struct plan_inputs *in, int s)
 
 static void memory_table(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
 {
-	buf_addstr(out, "memory per GPU  gpus  weights   grads   optim   activ  reserve   total  fits on");
+	buf_addf(out, "%-15s %4s %7s %7s %7s %7s %7s %7s  fits:", "memory per GPU", "gpus", "weights",
+		 "grads", "optim", "activ", "reserve", "total");
 	for (size_t g = 0; g < in->ngpu; g++)
 		buf_addf(out, "%s%s", g ? ", " : " ", in->gpu[g]->name);
-	buf_addstr(out, "\n                          GB      GB      GB      GB       GB      GB\n");
+	buf_addf(out, "\n%-15s %4s %7s %7s %7s %7s %7s %7s\n", "", "", "GB", "GB", "GB", "GB", "GB", "GB");
 	for (int i = 0; i < PLAN_NSTRATEGY; i++) {
 		const struct plan_strategy_result *s = &r->s[i];
 
 		if (!shown(in, i))
 			continue;
 		buf_addf(out, "%-15s %4d", plan_strategy_name(s->strategy), s->gpus);
-		gb(out, s->mem.weights, 8, 1);
+		gb(out, s->mem.weights, 7, 1);
 		gb(out, s->mem.gradients, 7, 1);
 		gb(out, s->mem.optimizer, 7, 1);
 		gb(out, s->mem.activations, 7, 1);
-		gb(out, s->mem.reserve, 8, 1);
+		gb(out, s->mem.reserve, 7, 1);
 		gb(out, s->mem.total, 7, 1);
-		buf_addstr(out, " ");
+		buf_addstr(out, "  ");
 		for (size_t g = 0; g < in->ngpu; g++)
-			buf_addf(out, "%s%s", g ? ", " : " ", fits_word(s->fit[g].fits));
+			buf_addf(out, "%s%s", g ? ", " : "", fits_word(s->fit[g].fits));
 		buf_addch(out, '\n');
 	}
 }
@@ -305,7 +306,7 @@ static void option_line(const struct plan_inputs *in, const struct plan_option *
 	buf_addf(out, "  %s on %d x %s: %.0f tokens/s", plan_strategy_name(o->strategy), o->gpus,
 		 in->gpu[0]->name, o->tokens_per_s);
 	if (isnan(o->days_to_target)) {
-		buf_addstr(out, "; no target (give --target-tokens, or --target-samples and --seq-len)\n");
+		buf_addstr(out, "; no target given (--target-tokens, or --target-samples and --seq-len)\n");
 		return;
 	}
 	buf_addf(out, ", %.1f days to the target, ", o->days_to_target);
@@ -324,20 +325,16 @@ static void option_line(const struct plan_inputs *in, const struct plan_option *
 
 static void recommendation(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
 {
-	struct buf line = BUF_INIT;
 	int rec = r->recommended;
 
-	buf_init(&line, 0);
 	if (rec < 0)
-		buf_addf(&line, "recommended: none on %d x %s: %s", in->gpus, in->gpu[0]->name, r->reason);
+		buf_addf(out, "recommended: none on %d x %s: %s", in->gpus, in->gpu[0]->name, r->reason);
 	else
-		buf_addf(&line, "recommended: %s on %d x %s: %s", plan_strategy_name(rec),
+		buf_addf(out, "recommended: %s on %d x %s: %s", plan_strategy_name(rec),
 			 r->s[rec].gpus, in->gpu[0]->name, r->reason);
 	if (rec >= 0 && r->s[rec].tests)
-		buf_addf(&line, "; a run of it tests %s", r->s[rec].tests);
-	text_wrap(out, line.data, 2, 0);
+		buf_addf(out, "; a run of it tests %s", r->s[rec].tests);
 	buf_addch(out, '\n');
-	buf_release(&line);
 	if (!r->noption)
 		return;
 	buf_addf(out, "\nrental (estimated throughput: %.0f%% MFU of the %s peak, %dΨ FLOPs per "
@@ -383,16 +380,45 @@ static void header(const struct plan_inputs *in, const struct plan_result *r, st
 			 in->nccl_bytes / 1e9, in->fragmentation * 100);
 }
 
+/*
+ * Appends text's lines to out, each wrapped at 80 columns with its
+ * continuation indented 4 more than its own leading spaces. Consumes text.
+ */
+static void wrap_lines(struct buf *out, struct buf *text)
+{
+	char *end = text->data + text->len;
+
+	for (char *line = text->data, *nl; line < end; line = nl + 1) {
+		size_t lead = strspn(line, " ");
+
+		nl = strchr(line, '\n');
+		if (!nl)
+			nl = end;
+		*nl = 0;
+		/* text_wrap pads a line up to its indent: told the first starts there, it does not */
+		buf_addf(out, "%*s", (int)lead, "");
+		text_wrap(out, line + lead, lead + 4, lead + 4);
+		buf_addch(out, '\n');
+	}
+}
+
 static void write_text(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
 {
-	header(in, r, out);
+	struct buf text = BUF_INIT;
+
+	buf_init(&text, 0);
+	header(in, r, &text);
+	wrap_lines(out, &text);
 	buf_addch(out, '\n');
 	memory_table(in, r, out);
 	capacities(in, r, out);
 	buf_addch(out, '\n');
 	comm_table(in, r, out);
 	buf_addch(out, '\n');
-	recommendation(in, r, out);
+	buf_reset(&text);
+	recommendation(in, r, &text);
+	wrap_lines(out, &text);
+	buf_release(&text);
 }
 
 /* --- --explain: every formula with its numbers and its source --- */
@@ -799,28 +825,6 @@ static int write_skeleton(void)
 	return rc < 0 ? EXIT_NO_INPUT : EXIT_DONE;
 }
 
-/* The explanation for a terminal: each line wrapped at 80 columns, its continuation indented. */
-static void wrapped_explain(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
-{
-	struct buf text = BUF_INIT;
-
-	buf_init(&text, 0);
-	write_explain(in, r, &text);
-	buf_addstr(out, "\nhow these numbers are made:\n");
-	for (char *line = text.data, *nl; line && *line; line = nl ? nl + 1 : NULL) {
-		size_t lead = strspn(line, " ");
-
-		nl = strchr(line, '\n');
-		if (nl)
-			*nl = 0;
-		/* text_wrap pads a line up to its indent: told the first starts there, it does not */
-		buf_addf(out, "%*s", (int)lead, "");
-		text_wrap(out, line + lead, lead + 4, lead + 4);
-		buf_addch(out, '\n');
-	}
-	buf_release(&text);
-}
-
 static int print_plan(const struct plan_inputs *in, const struct plan_result *r)
 {
 	struct buf out = BUF_INIT;
@@ -830,8 +834,15 @@ static int print_plan(const struct plan_inputs *in, const struct plan_result *r)
 		return write_json(in, r) < 0 ? -1 : 0;
 	buf_init(&out, 0);
 	write_text(in, r, &out);
-	if (explain)
-		wrapped_explain(in, r, &out);
+	if (explain) {
+		struct buf text = BUF_INIT;
+
+		buf_init(&text, 0);
+		buf_addstr(&out, "\nhow these numbers are made:\n");
+		write_explain(in, r, &text);
+		wrap_lines(&out, &text);
+		buf_release(&text);
+	}
 	if (fputs(out.data, stdout) == EOF || fflush(stdout))
 		rc = -1;
 	buf_release(&out);
