@@ -849,6 +849,14 @@ static int print_plan(const struct plan_inputs *in, const struct plan_result *r)
 	return rc;
 }
 
+static bool any_input(void)
+{
+	for (size_t i = 0; i < NGIVEN; i++)
+		if (given[i].value)
+			return true;
+	return gpu_list.len > 0;
+}
+
 static int plan(int argc, char **argv)
 {
 	struct plan_inputs in;
@@ -857,7 +865,8 @@ static int plan(int argc, char **argv)
 	int rc;
 
 	if (initdir)
-		return outdir || argc ? usage_error("plan", "--init DIR takes no inputs and no -o") :
+		return outdir || argc || any_input() ?
+		       usage_error("plan", "--init DIR writes the skeleton only: no inputs, no -o") :
 		       write_skeleton();
 	if (argc > 1)
 		return usage_error("plan", "one PLAN.ini at a time");
