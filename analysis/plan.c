@@ -206,6 +206,26 @@ static int set_count(const char *key, const char *v, double *out, char *err, siz
 	return 0;
 }
 
+/* "gpu: 'H100' is one of H100 SXM, H100 PCIe, H100 NVL: say which", or unknown. */
+static int unknown_gpu(const char *name, char *err, size_t errsize)
+{
+	size_t n, len = 0, found = 0;
+	const struct gpu_model *m = gpu_models(&n);
+	char rows[160] = "";
+
+	for (size_t i = 0; i < n; i++) {
+		if (!m[i].family || strcasecmp(m[i].family, name))
+			continue;
+		len += (size_t)snprintf(rows + len, len < sizeof(rows) ? sizeof(rows) - len : 0, "%s%s",
+					found++ ? ", " : "", m[i].name);
+		if (len >= sizeof(rows))
+			len = sizeof(rows);
+	}
+	if (found)
+		return fail(err, errsize, "gpu: '%s' is one of %s: say which", name, rows);
+	return fail(err, errsize, "gpu: '%s' is not a GPU model scaleaudit knows", name);
+}
+
 static int set_gpu(struct plan_inputs *in, const char *v, char *err, size_t errsize)
 {
 	const char *p = v;
@@ -218,7 +238,7 @@ static int set_gpu(struct plan_inputs *in, const char *v, char *err, size_t errs
 		snprintf(name, sizeof(name), "%.*s", (int)len, p);
 		g = len < sizeof(name) ? gpu_lookup(name, -1) : NULL;
 		if (!g)
-			return fail(err, errsize, "gpu: '%s' is not a GPU model scaleaudit knows", name);
+			return unknown_gpu(name, err, errsize);
 		if (in->ngpu == PLAN_MAX_GPUS)
 			return fail(err, errsize, "gpu: more than %d GPU models", PLAN_MAX_GPUS);
 		in->gpu[in->ngpu++] = g;

@@ -243,6 +243,7 @@ static void keys_and_errors(void **state)
 	assert_true(isnan(plan_parse_count("")));
 	expect_error("params", "7x", "params: '7x' is not a count (7e9, 7B, 1.5B)");
 	expect_error("gpu", "H900", "gpu: 'H900' is not a GPU model scaleaudit knows");
+	expect_error("gpu", "H100", "gpu: 'H100' is one of H100 SXM, H100 PCIe, H100 NVL: say which");
 	expect_error("gpus", "1", "gpus: '1' is not a whole number of at least 2");
 	expect_error("micro-batch", "0", "micro_batch: '0' is not a whole number of at least 1");
 	expect_error("strategy", "zero4",
