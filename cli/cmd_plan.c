@@ -411,7 +411,9 @@ static void write_text(const struct plan_inputs *in, const struct plan_result *r
 	wrap_lines(out, &text);
 	buf_addch(out, '\n');
 	memory_table(in, r, out);
-	capacities(in, r, out);
+	buf_reset(&text);
+	capacities(in, r, &text);
+	wrap_lines(out, &text);
 	buf_addch(out, '\n');
 	comm_table(in, r, out);
 	buf_addch(out, '\n');

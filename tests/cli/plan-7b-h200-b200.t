@@ -19,7 +19,8 @@ zero3              2     7.0     7.0    42.0   104.2     9.5   169.7  no, yes
 fsdp               2     7.0     7.0    42.0   104.2     9.5   169.7  no, yes
 pipeline           2     7.0     7.0    42.0   104.2     9.5   169.7  no, yes
 tensor             2     7.0     7.0    42.0    54.8     7.0   117.8  yes, yes
-capacity: H200 150.8 GB (as the driver reports it), B200 191.5 GB (as the driver reports it)
+capacity: H200 150.8 GB (as the driver reports it), B200 191.5 GB (as the
+    driver reports it)
 
 comm per step   sent/GPU  payload      H200      B200  a run tests (H200)
                       GB       GB         s         s
