@@ -328,8 +328,8 @@ static void checklist_stop(struct buf *b, const struct plan_files *pf)
 		 "not get better with more.\n"
 		 "- Stop before any run when `replay --smoke` or `stack` reports a blocking problem: "
 		 "the trial would measure a broken setup.\n"
-		 "- A run that fails with CUDA out of memory: keep its train.log (the failed "
-		 "allocation is evidence), and do not rerun other settings in its directory.\n"
+		 "- A run that runs out of GPU memory: keep its train.log (the failed allocation "
+		 "is evidence), and do not rerun other settings in its directory.\n"
 		 "- Give the GPUs back once `analyze` confirms or refutes the hypothesis; when it is "
 		 "inconclusive, fix the confound it names and rerun only the run concerned.\n",
 		 pf->profile_active < 7 ? 7 : pf->profile_active);

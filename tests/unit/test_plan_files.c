@@ -22,7 +22,9 @@
 #include "core/xalloc.h"
 #include "ingest/trial.h"
 #include "render/analysis_json.h"
+#include "render/analysis_text.h"
 #include "render/plan_files.h"
+#include "render/summary.h"
 #include "tests/unit/fixture_analysis.h"
 #include "tests/unit/ingest_fixture.h"
 
@@ -78,6 +80,7 @@ static struct analysis *analyse_clean(const char *dir)
 	assert_non_null(t);
 	assert_int_equal(codes_with(&d, "manifest-"), 0);
 	assert_int_equal(codes_with(&t->diags, "manifest-"), 0);
+	assert_int_equal(codes_with(&t->diags, "outside-run"), 0);	/* CHECKLIST.md is no log */
 	diags_release(&d);
 	trial_stats_release(&st);
 	a = analysis_run(t);
@@ -123,6 +126,36 @@ static const struct finding *finding(const struct analysis *a, const char *code,
 	free(want);
 	fail_msg("no %s finding for run %s", code, run);
 	return NULL;
+}
+
+/* analyze's text and summary.md show the plan against the trial, a line per run. */
+static void shown_in_text_and_summary(const struct analysis *a)
+{
+	static const char line1[] = "1gpu: peak memory per GPU 49.7 GB measured, 52 GB planned (-4%, "
+		"held); step time 0.0734 s measured, 0.05 s planned (+47%, beyond the tolerance: the "
+		"plan was wrong)";
+	static const char line2[] = "2gpu: peak memory per GPU 40.1 GB measured, 30 GB planned (+34%, "
+		"beyond the tolerance: the plan was wrong); step time 0.0424 s measured, 0.04 s planned "
+		"(+6%, held)";
+	struct summary s;
+	char *text = NULL, *want;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_int_equal(analysis_write_text(a, f, NULL), 0);
+	fclose(f);
+	want = xasprintf("\nPlan against measured (run.ini's predictions):\n  %s\n  %s\n", line1, line2);
+	assert_non_null(strstr(text, want));
+	free(want);
+	free(text);
+	summary_build(&s, a, NULL, 0);
+	for (i = 0; i < s.n && strcmp(s.lines[i].text, "Plan against measured"); i++)
+		;
+	assert_true(i + 2 < s.n);
+	assert_int_equal(s.lines[i].kind, SL_HEADING);
+	assert_string_equal(s.lines[i + 1].text, line1);
+	assert_string_equal(s.lines[i + 2].text, line2);
+	summary_release(&s);
 }
 
 static void written_plan_reads_back_and_is_checked(void **state)
@@ -180,6 +213,7 @@ static void written_plan_reads_back_and_is_checked(void **state)
 	assert_string_equal(finding(a, "plan-within", "2gpu")->message,
 			    "run '2gpu': the plan held: step time 0.0424 s measured, 0.04 s planned (+6%)");
 	assert_non_null(strstr(finding(a, "plan-within", "2gpu")->source, "2gpu/run.ini:"));
+	shown_in_text_and_summary(a);
 	analysis_free(a);
 	diags_release(&d);
 	assert_int_equal(remove_tree(dir), 0);
