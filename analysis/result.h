@@ -170,6 +170,15 @@ struct readiness {
 	size_t nforeign;
 };
 
+/* What plan predicted for a run (run.ini) and what the trial measured (-1, NaN unknown). */
+struct plan_check {
+	bool present;			/* run.ini predicts something; else the rest is unused */
+	int64_t predicted_peak_bytes;	/* run.ini predicted_peak_gb x 1e9, per GPU; -1 none */
+	int64_t measured_peak_bytes;	/* the largest GPU peak of the run; -1 unknown */
+	double predicted_step_s;	/* run.ini predicted_step_s; NaN none */
+	double measured_step_s;		/* the run's median step time; NaN unknown */
+};
+
 struct run_result {
 	const char *name;
 	int32_t gpus;			/* GPUs the run used */
@@ -228,6 +237,7 @@ struct run_result {
 	size_t nnccl_env;
 	int32_t nccl_tests_gpus;	/* rank count of the nccl-tests tables taken for bandwidth; -1 none */
 	struct readiness readiness;	/* issue 14 */
+	struct plan_check plan;		/* issue 17: present only where run.ini predicts */
 };
 
 enum confound_what {

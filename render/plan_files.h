@@ -16,15 +16,16 @@ struct plan_run {
 	const char *dir;		/* "1gpu", "2gpu": a plain name, no '/' */
 	int gpus;			/* > 0 */
 	const char *strategy;		/* a run.ini strategy, or the model's zero1|zero2|zero3 (written as zero) */
-	int64_t global_batch;		/* -1 unknown: not written */
-	int64_t grad_accum;		/* -1 unknown: not written */
+	int64_t global_batch;		/* <= 0 unknown: not written */
+	int64_t grad_accum;		/* <= 0 unknown: not written */
 	double predicted_peak_bytes;	/* per GPU, reserve included; NaN unknown: not written */
 	double predicted_step_s;	/* NaN unknown: not written */
+	int64_t micro_batch;		/* <= 0: the plan's micro_batch (it differs under step-time) */
 };
 
 /*
- * What plan writes. Strings NULL, integers -1 and numbers NaN are unknown and not written
- * (the manifest's default then applies); plan_files_init() sets every field so.
+ * What plan writes. Strings NULL, counts <= 0, the seed -1 and numbers NaN are unknown and
+ * not written (the manifest's default then applies); plan_files_init() sets every field so.
  */
 struct plan_files {
 	const char *title;
