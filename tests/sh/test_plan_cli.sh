@@ -33,6 +33,23 @@ done
 awk '{ if (length > 80) { print "a line of " length " columns: " $0; bad = 1 } } END { exit bad }' \
 	"$tmp/explain" || fail=1
 
+# -o DIR: the planned runs carry the model's numbers (single 137.0 GB, ddp 137.536 GB for
+# llama-3-8b with full checkpointing: 16.06 + 16.06 + 96.36 + 1.07 + 1 + 0.5 + 5% of 129.56),
+# and a second plan into the same DIR is refused without --force
+plan8b=(--model llama-3-8b --gpu H200 --micro-batch 1 --seq-len 4096 --checkpointing
+	--hypothesis global-batch)
+"$SCALEAUDIT" plan "${plan8b[@]}" -o "$tmp/trial" > /dev/null || { echo "plan -o failed"; fail=1; }
+for want in '1gpu/run.ini:strategy = single' '2gpu/run.ini:strategy = ddp' \
+	'2gpu/run.ini:predicted_peak_gb = 137.536' '2gpu/run.ini:global_batch = 2' \
+	'trial.ini:hypothesis = global-batch'; do
+	grep -qxF -- "${want#*:}" "$tmp/trial/${want%%:*}" || { echo "plan -o: ${want%%:*} lacks ${want#*:}"; fail=1; }
+done
+"$SCALEAUDIT" plan "${plan8b[@]}" -o "$tmp/trial" > /dev/null 2>&1
+[ $? -eq 1 ] || { echo "a second plan -o into the same DIR was not refused"; fail=1; }
+"$SCALEAUDIT" plan "${plan8b[@]}" -o "$tmp/trial" --force > /dev/null || { echo "plan -o --force failed"; fail=1; }
+"$SCALEAUDIT" plan --init "$tmp/skeleton" || { echo "plan --init failed"; fail=1; }
+[ -f "$tmp/skeleton/trial.ini" ] || { echo "plan --init wrote no trial.ini"; fail=1; }
+
 need_tool python3
 "$SCALEAUDIT" plan --model zero-7.5b --gpus 64 --gpu H200 --json > "$tmp/zero.json" ||
 	{ echo "plan --json (zero-7.5b) failed"; fail=1; }
