@@ -553,8 +553,10 @@ static void memory(const struct plan_inputs *in, enum plan_strategy st, int n, s
 	m->weights = psi * wb / (sharded[st].w ? n : 1);
 	m->gradients = psi * wb / (sharded[st].g ? n : 1);
 	m->optimizer = psi * k / (sharded[st].o ? n : 1);
-	/* a pipeline's first stage holds n micro-batches of L/n layers: L layers' worth */
 	m->activations = activations(in, st == PLAN_TENSOR ? n : 1);
+	/* 1F1B: the first stage keeps min(n, micro-batches) micro-batches of its L/n layers */
+	if (st == PLAN_PIPELINE)
+		m->activations *= (double)(in->grad_accum < n ? in->grad_accum : n) / n;
 	alloc = m->weights + m->gradients + m->optimizer + m->activations;
 	frag_base = isnan(alloc) ? m->weights + m->gradients + m->optimizer : alloc;
 	if (!isnan(in->reserve_bytes))

@@ -463,9 +463,10 @@ static void explain_activations(const struct plan_inputs *in, const struct plan_
 		 "layers = %.2f GB\n", s, b, h, a, plan_checkpointing_name(in->checkpointing),
 		 r->activation_per_layer / 1e9, (long long)in->layers,
 		 r->s[PLAN_SINGLE].mem.activations / 1e9);
-	buf_addf(out, "  tensor over t = %d: %.2f GB; pipeline (1F1B): its first stage keeps %d "
-		 "micro-batches of L/%d layers, L layers' worth: %.2f GB\n", in->gpus,
-		 r->s[PLAN_TENSOR].mem.activations / 1e9, in->gpus, in->gpus,
+	buf_addf(out, "  tensor over t = %d: %.2f GB; pipeline (1F1B): its first stage keeps "
+		 "min(N, grad accum) = %lld micro-batches of L/%d layers: %.2f GB\n", in->gpus,
+		 r->s[PLAN_TENSOR].mem.activations / 1e9,
+		 (long long)(in->grad_accum < in->gpus ? in->grad_accum : in->gpus), in->gpus,
 		 r->s[PLAN_PIPELINE].mem.activations / 1e9);
 }
 

@@ -108,7 +108,14 @@ static void seven_b_h200_b200(void **state)
 	assert_int_equal(r.s[PLAN_TENSOR].fit[0].fits, 1);	/* 56 + 54.8 + 1.5 + 5.5 GB */
 	assert_string_equal(r.s[PLAN_TENSOR].tests, "feasibility");
 	assert_null(r.s[PLAN_ZERO3].tests);			/* does not fit the H200 */
-	assert_int_equal(r.recommended, PLAN_TENSOR);		/* the only one on two H200s */
+	/* 1F1B with one micro-batch: the first stage holds it for its 16 layers only */
+	near(r.s[PLAN_PIPELINE].mem.activations, act / 2);
+	assert_int_equal(r.s[PLAN_PIPELINE].fit[0].fits, 1);	/* 56 + 52.1 + 1.5 + 5.4 GB */
+	assert_int_equal(r.recommended, PLAN_TENSOR);		/* before pipeline over NVLink */
+	set(&in, "grad-accum", "4");	/* 2 micro-batches in flight of 16 layers: 32 layers' worth */
+	plan_compute(&in, &r);
+	near(r.s[PLAN_PIPELINE].mem.activations, act);
+	set(&in, "grad-accum", "1");
 
 	set(&in, "checkpointing", "full");	/* 2*s*b*h per layer */
 	plan_compute(&in, &r);
