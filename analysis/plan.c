@@ -12,6 +12,8 @@
 #include "analysis/thresholds.h"
 
 #define DAY_S 86400.0
+#define PLAN_MAX_SIZE 1000000000	/* micro batch, sequence, shape, accumulation: at most */
+#define PLAN_MAX_COUNT 1e18		/* parameters, samples, tokens: at most */
 
 /* The stated defaults (docs/plan.md). */
 #define PLAN_DEFAULT_GPUS 2
@@ -142,7 +144,7 @@ static int fail(char *err, size_t errsize, const char *fmt, ...)
 	return -1;
 }
 
-/* A whole number >= min, or -1 with the message. */
+/* A whole number from min to PLAN_MAX_SIZE, or -1 with the message. */
 static int parse_int(const char *key, const char *v, int64_t min, int64_t *out, char *err,
 		     size_t errsize)
 {
@@ -151,9 +153,9 @@ static int parse_int(const char *key, const char *v, int64_t min, int64_t *out, 
 
 	errno = 0;
 	n = strtoll(v, &end, 10);
-	if (end == v || *end || errno || n < min)
-		return fail(err, errsize, "%s: '%s' is not a whole number of at least %lld", key, v,
-			    (long long)min);
+	if (end == v || *end || errno || n < min || n > PLAN_MAX_SIZE)
+		return fail(err, errsize, "%s: '%s' is not a whole number from %lld to %lld", key, v,
+			    (long long)min, (long long)PLAN_MAX_SIZE);
 	*out = n;
 	return 0;
 }
@@ -202,6 +204,8 @@ static int set_count(const char *key, const char *v, double *out, char *err, siz
 
 	if (isnan(d))
 		return fail(err, errsize, "%s: '%s' is not a count (7e9, 7B, 1.5B)", key, v);
+	if (d > PLAN_MAX_COUNT)
+		return fail(err, errsize, "%s: '%s' is more than %g", key, v, PLAN_MAX_COUNT);
 	*out = d;
 	return 0;
 }
@@ -432,8 +436,6 @@ static int set_target(struct plan_inputs *in, const char *k, const char *v, char
 
 	if (set_count(k, v, &d, err, errsize) < 0)
 		return -1;
-	if (d >= 9e18)
-		return fail(err, errsize, "%s: '%s' is too large", k, v);
 	*(!strcmp(k, "target_samples") ? &in->target_samples : &in->target_tokens) = (int64_t)llround(d);
 	return 0;
 }
@@ -460,8 +462,6 @@ int plan_set(struct plan_inputs *in, const char *key, const char *value, char *e
 
 		if (parse_int(k, value, 2, &n, err, errsize) < 0)
 			return -1;
-		if (n > 1 << 20)
-			return fail(err, errsize, "gpus: '%s' is too many", value);
 		in->gpus = (int)n;
 		return 0;
 	}

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/plan.h"
 #include "cli/cli.h"
@@ -186,10 +187,16 @@ static int read_ini(const char *path, struct plan_inputs *in)
 {
 	struct ini_read r = { .in = in };
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	int line;
 
 	if (!f) {
 		error("%s: %s", path, strerror(errno));
+		return EXIT_NO_INPUT;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		error("%s: a directory, not a PLAN.ini", path);
 		return EXIT_NO_INPUT;
 	}
 	line = ini_parse_file(f, plan_ini_line, &r);

@@ -251,8 +251,10 @@ static void keys_and_errors(void **state)
 	expect_error("params", "7x", "params: '7x' is not a count (7e9, 7B, 1.5B)");
 	expect_error("gpu", "H900", "gpu: 'H900' is not a GPU model scaleaudit knows");
 	expect_error("gpu", "H100", "gpu: 'H100' is one of H100 SXM, H100 PCIe, H100 NVL: say which");
-	expect_error("gpus", "1", "gpus: '1' is not a whole number of at least 2");
-	expect_error("micro-batch", "0", "micro_batch: '0' is not a whole number of at least 1");
+	expect_error("gpus", "1", "gpus: '1' is not a whole number from 2 to 1000000000");
+	expect_error("micro-batch", "0", "micro_batch: '0' is not a whole number from 1 to 1000000000");
+	expect_error("layers", "1000000001", "layers: '1000000001' is not a whole number from 1 to 1000000000");
+	expect_error("params", "2e18", "params: '2e18' is more than 1e+18");
 	expect_error("strategy", "zero4",
 		     "strategy: 'zero4' is not single, ddp, zero1, zero2, zero3, fsdp, pipeline or tensor");
 	expect_error("optimizer", "lion", "optimizer: 'lion' is not adam, sgd or adafactor");
