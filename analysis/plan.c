@@ -298,20 +298,20 @@ static const struct plan_key keys[] = {
 	{ "params", "a count: 7e9, 7B, 1.5B, 350M", "parameter count" },
 	{ "gpu", "a GPU model scaleaudit knows (H200, B200, H100 SXM, MI300X...); a comma list for several",
 	  "the GPU models to fit, the first is the one to rent" },
-	{ "gpus", "a whole number >= 2 (default 2)", "GPUs of the multi-GPU strategies" },
+	{ "gpus", "a whole number, 2 to 1e9 (default 2)", "GPUs of the multi-GPU strategies" },
 	{ "strategy", "single, ddp, zero1, zero2, zero3, fsdp, pipeline or tensor (default all)",
 	  "show this strategy only" },
-	{ "micro_batch", "a whole number >= 1", "sequences per GPU per forward pass" },
-	{ "seq_len", "a whole number >= 1", "tokens per sequence" },
-	{ "hidden", "a whole number >= 1", "hidden size" },
-	{ "layers", "a whole number >= 1", "transformer layers" },
-	{ "heads", "a whole number >= 1", "attention heads" },
-	{ "vocab", "a whole number >= 1", "vocabulary size" },
+	{ "micro_batch", "a whole number, 1 to 1e9", "sequences per GPU per forward pass" },
+	{ "seq_len", "a whole number, 1 to 1e9", "tokens per sequence" },
+	{ "hidden", "a whole number, 1 to 1e9", "hidden size" },
+	{ "layers", "a whole number, 1 to 1e9", "transformer layers" },
+	{ "heads", "a whole number, 1 to 1e9", "attention heads" },
+	{ "vocab", "a whole number, 1 to 1e9", "vocabulary size" },
 	{ "precision", "bf16, fp16 (mixed: fp32 master weights) or fp32 (default bf16)",
 	  "weights and gradients" },
 	{ "optimizer", "adam, sgd (with momentum) or adafactor (default adam)", "optimizer" },
 	{ "checkpointing", "none, selective or full (default none)", "activation checkpointing" },
-	{ "grad_accum", "a whole number >= 1 (default 1)",
+	{ "grad_accum", "a whole number, 1 to 1e9 (default 1)",
 	  "micro-batches per optimizer step (a pipeline's micro-batches)" },
 	{ "hypothesis", "step-time, global-batch or feasibility", "what the 2-GPU run is to show" },
 	{ "expected_speedup", "a number > 0 (the analysis' default 1.1)",
@@ -762,6 +762,23 @@ static void strategy(const struct plan_inputs *in, enum plan_strategy st, struct
 		fit(in, in->gpu[g], s, &s->fit[g]);
 }
 
+/*
+ * A hypothesis the GPUs cannot show: feasibility needs a job one GPU cannot
+ * hold, a faster step or a larger batch needs a baseline that one GPU holds.
+ */
+static const char *hypothesis_note(const struct plan_inputs *in, int single_fits)
+{
+	if (!in->hypothesis || single_fits < 0)
+		return NULL;
+	if (!strcmp(in->hypothesis, "feasibility") && single_fits == 1)
+		return "one GPU holds the job, so a 2-GPU run cannot show feasibility: test "
+		       "step-time or global-batch";
+	if (strcmp(in->hypothesis, "feasibility") && single_fits == 0)
+		return "one GPU cannot hold the job, so the 1-GPU baseline would fail: the "
+		       "trial can show feasibility, not a speedup";
+	return NULL;
+}
+
 void plan_compute(const struct plan_inputs *in, struct plan_result *r)
 {
 	*r = (struct plan_result){ .recommended = -1 };
@@ -772,6 +789,7 @@ void plan_compute(const struct plan_inputs *in, struct plan_result *r)
 	for (int i = 0; i < PLAN_NSTRATEGY; i++)
 		r->s[i].tests = tests(&r->s[i], r->s[PLAN_SINGLE].fit[0].fits);
 	recommend(in, r);
+	r->hypothesis_note = hypothesis_note(in, r->s[PLAN_SINGLE].fit[0].fits);
 	if (r->s[PLAN_SINGLE].fit[0].fits == 1)
 		option(in, &r->s[PLAN_SINGLE], &r->option[r->noption++]);
 	if (r->recommended >= 0)

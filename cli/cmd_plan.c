@@ -342,6 +342,8 @@ static void recommendation(const struct plan_inputs *in, const struct plan_resul
 	if (rec >= 0 && r->s[rec].tests)
 		buf_addf(out, "; a run of it tests %s", r->s[rec].tests);
 	buf_addch(out, '\n');
+	if (r->hypothesis_note)
+		buf_addf(out, "hypothesis %s: %s\n", in->hypothesis, r->hypothesis_note);
 	if (!r->noption)
 		return;
 	buf_addf(out, "\nrental (estimated throughput: %.0f%% MFU of the %s peak, %dΨ FLOPs per "
@@ -729,6 +731,7 @@ static int write_json(const struct plan_inputs *in, const struct plan_result *r)
 	yajl_gen_array_close(g);
 	json_text(g, "recommended", r->recommended < 0 ? NULL : plan_strategy_name(r->recommended));
 	json_text(g, "reason", r->reason);
+	json_text(g, "hypothesis_note", r->hypothesis_note);
 	json_key(g, "options");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < r->noption; i++)

@@ -117,8 +117,17 @@ static void seven_b_h200_b200(void **state)
 	near(r.s[PLAN_PIPELINE].mem.activations, act);
 	set(&in, "grad-accum", "1");
 
+	assert_null(r.hypothesis_note);				/* none given */
+	set(&in, "hypothesis", "step-time");
+	plan_compute(&in, &r);
+	assert_non_null(strstr(r.hypothesis_note, "1-GPU baseline would fail"));
+	set(&in, "hypothesis", "feasibility");
+	plan_compute(&in, &r);
+	assert_null(r.hypothesis_note);
+
 	set(&in, "checkpointing", "full");	/* 2*s*b*h per layer */
 	plan_compute(&in, &r);
+	assert_non_null(strstr(r.hypothesis_note, "cannot show feasibility"));
 	near(r.s[PLAN_SINGLE].mem.activations, 32 * 2 * 16777216.0);
 	assert_int_equal(r.s[PLAN_SINGLE].fit[0].fits, 1);
 	assert_int_equal(r.recommended, PLAN_DDP);
