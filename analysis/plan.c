@@ -721,7 +721,8 @@ static int window_for(double days)
 /*
  * Tokens per second of n GPUs: n x mfu x peak / FLOPs per token, with
  * 6Ψ FLOPs per token (forward 2Ψ, backward 4Ψ), 8Ψ with full recomputation
- * (Narayanan et al. 2021, section 5.1, without the attention term).
+ * (Kaplan et al. 2020, section 2.1; Narayanan et al. 2021, section 5.1;
+ * without the attention term).
  */
 static double throughput(const struct plan_inputs *in, int n)
 {

@@ -533,9 +533,10 @@ static void explain_rental(const struct plan_inputs *in, const struct plan_resul
 	enum dtype t = in->precision == DT_FP32 ? DT_TF32 : in->precision;
 	int f = in->checkpointing == PLAN_CKPT_FULL ? 8 : 6;
 
-	buf_addf(out, "throughput (Narayanan et al. 2021, \"Efficient Large-Scale Language Model "
-		      "Training on GPU Clusters Using Megatron-LM\", section 5.1, without the "
-		      "attention term): %dΨ FLOPs per token%s; tokens/s = N x MFU x peak / %dΨ = N x "
+	buf_addf(out, "throughput (Kaplan et al. 2020, \"Scaling Laws for Neural Language Models\", "
+		      "section 2.1: 6Ψ FLOPs per token; Narayanan et al. 2021, \"Efficient Large-Scale "
+		      "Language Model Training on GPU Clusters Using Megatron-LM\", section 5.1, for "
+		      "recomputation; both without the attention term): %dΨ FLOPs per token%s; tokens/s = N x MFU x peak / %dΨ = N x "
 		      "%g x %g TFLOP/s (%s %s) / (%d x %.0f) = N x %.0f\n", f,
 		      f == 8 ? " (full recomputation adds a forward pass)" : "", f, in->mfu,
 		      gpu_peak_tflops(g, t), g->name, dtype_name(t), f, in->params,

@@ -24,7 +24,7 @@ done < "$tmp/options"
 "$SCALEAUDIT" plan --params 7e9 --gpu H200 --micro-batch 1 --seq-len 1024 --hidden 4096 \
 	--layers 32 --heads 32 --ckpt-write-gbps 1 --mtbf-hours 1 --explain > "$tmp/explain" ||
 	{ echo "plan --explain failed"; fail=1; }
-for want in 'Rajbhandari et al. 2020' 'Korthikanti et al. 2022' 'Narayanan et al. 2021' \
+for want in 'Rajbhandari et al. 2020' 'Korthikanti et al. 2022' 'Kaplan et al. 2020' 'Narayanan et al. 2021' \
 	'Young 1974; Daly 2006' 'K = 12: fp32 master weights 4 + Adam momentum 4 + variance 4' \
 	'= 98.0 s, M = 1 h: √(2 x 98.0 x 3600) = 840 s' 'H200 NVLink 450 GB/s'; do
 	tr '\n' ' ' < "$tmp/explain" | sed 's/  */ /g' | grep -qF -- "$want" ||
