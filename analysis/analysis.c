@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/plancheck.h"
 #include "analysis/readiness.h"
 #include "core/buf.h"
 #include "core/codes.h"
@@ -419,6 +420,7 @@ struct analysis *analysis_run(const struct trial *t)
 		take_nccl_env(a, &t->runs[i], &a->runs[i]);
 		check_precision(a, &t->runs[i], &a->runs[i]);
 		check_run(a, &t->runs[i], &a->runs[i]);
+		analysis_plan_check(a, &t->runs[i], &a->runs[i]);
 		analysis_readiness(a, &t->runs[i], &a->runs[i]);
 	}
 	analysis_compare(a, t);

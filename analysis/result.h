@@ -210,6 +210,15 @@ struct critical_kernel {
 	double share;			/* its time over the rank's compute kernel time */
 };
 
+/* What plan predicted for a run (run.ini) and what the trial measured (-1, NaN unknown). */
+struct plan_check {
+	bool present;			/* run.ini predicts something; else the rest is unused */
+	int64_t predicted_peak_bytes;	/* run.ini predicted_peak_gb x 1e9, per GPU; -1 none */
+	int64_t measured_peak_bytes;	/* the largest GPU peak of the run; -1 unknown */
+	double predicted_step_s;	/* run.ini predicted_step_s; NaN none */
+	double measured_step_s;		/* the run's median step time; NaN unknown */
+};
+
 struct run_result {
 	const char *name;
 	int32_t gpus;			/* GPUs the run used */
@@ -273,6 +282,7 @@ struct run_result {
 	   collective group, then each memcpy/memset group (arena) */
 	struct critical_kernel *critical;
 	size_t ncritical;
+	struct plan_check plan;		/* issue 17: present only where run.ini predicts */
 };
 
 enum confound_what {

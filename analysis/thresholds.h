@@ -76,4 +76,12 @@
  */
 #define FOREIGN_KERNEL_SHARE 0.10
 
+/*
+ * The plan against the trial: a run's largest measured peak memory per GPU more than this
+ * share away from run.ini's predicted_peak_gb is `plan-memory-off` ...
+ */
+#define PLAN_MEMORY_TOLERANCE 0.15
+/* ... and its median step time more than this share away from predicted_step_s `plan-step-off`. */
+#define PLAN_STEP_TOLERANCE 0.25
+
 #endif

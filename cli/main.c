@@ -68,6 +68,13 @@ static const struct exit_status stack_exits[] = {
 	{ 0, NULL },
 };
 
+static const struct exit_status plan_exits[] = {
+	{ EXIT_DONE, "the plan was computed (and written)" },
+	{ EXIT_NO_INPUT, "PLAN.ini could not be read or holds a bad line, or the files could not be written" },
+	EXIT_USAGE_LINE,
+	{ 0, NULL },
+};
+
 static const struct command commands[] = {
 	{ .name = "report", .run = cmd_report, .options = report_options, .exits = report_exits,
 	  .summary = "analyse a trial and write charts, report.pdf, summary.md and analysis.json",
@@ -122,12 +129,20 @@ static const struct command commands[] = {
 		"a report for each and one summary.csv. When built it will take -o DIR for where to "
 		"write, -j N for how many trials to analyse at once, and --list, --one ID and "
 		"--merge to share the work among the jobs of a scheduler." },
-	{ .name = "plan",
+	{ .name = "plan", .run = cmd_plan, .options = plan_options, .exits = plan_exits,
 	  .summary = "before the rental: memory per strategy, fit per GPU, trial.ini",
-	  .synopsis = "",
-	  .description = "Estimates memory per GPU for each parallel strategy, which GPUs it "
-		"fits, and writes a trial.ini and the capture checklist. When built it will take --json, "
-		"and --init DIR to write a commented trial skeleton." },
+	  .synopsis = "[PLAN.ini]",
+	  .description = "Estimates, before GPUs are rented, what each parallel strategy (single, "
+		"ddp, zero1, zero2, zero3, fsdp, pipeline, tensor) needs per GPU: weights, "
+		"gradients, optimizer states, activations and a run-time reserve; whether that fits "
+		"each GPU model given with --gpu; the communication per step and its time at the "
+		"link's nominal bandwidth; which hypothesis a 2-GPU run of it can test; the "
+		"recommended strategy; and the rental window, cost and checkpoint interval to a "
+		"target. The inputs come from the options or from PLAN.ini, whose [plan] section "
+		"takes the same keys (with _ for -); the options win.\n\n"
+		"--explain shows every formula with its numbers and its source. -o DIR writes the "
+		"trial plan (trial.ini, a run.ini per run, CHECKLIST.md); --init DIR writes a "
+		"commented trial skeleton." },
 };
 
 #define NCOMMANDS (sizeof(commands) / sizeof(commands[0]))

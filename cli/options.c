@@ -96,6 +96,14 @@ static int store(struct parse *p, const struct option *o, const char *spelled, c
 		*(int *)o->value = o->set;
 		return 0;
 	case OPT_STRING:
+		if (o->flags & OPT_REPEAT) {
+			struct buf *b = o->value;
+
+			if (b->len)
+				buf_addch(b, ',');
+			buf_addstr(b, v);
+			return 0;
+		}
 		*(const char **)o->value = v;
 		return 0;
 	case OPT_INTEGER:
@@ -288,6 +296,8 @@ static void help_line(const struct option *o, size_t at, struct buf *out)
 	}
 	if (o->flags & OPT_OPTIONAL_VALUE)
 		buf_addf(&text, " (alone: %s)", o->deflt);
+	if (o->flags & OPT_REPEAT)
+		buf_addstr(&text, " (may be repeated)");
 	text_wrap(out, text.data, at, at);
 	buf_addch(out, '\n');
 	buf_release(&text);

@@ -24,6 +24,8 @@ enum option_kind {
 
 enum option_flags {
 	OPT_OPTIONAL_VALUE = 1 << 0,	/* the value only as --name=VALUE; alone it is .deflt */
+	OPT_REPEAT = 1 << 1,		/* OPT_STRING: each value is appended, after a comma, to
+					 * the initialised struct buf *value */
 };
 
 /*

@@ -165,6 +165,9 @@ struct run_facts {
 	struct fact_str dataset;
 	struct fact_str model;
 	struct fact_i64 steps;		/* steps the job ran or planned */
+	struct fact_i64 seed;		/* run.ini only */
+	struct fact_f64 predicted_peak_gb;	/* run.ini only: plan's peak memory per GPU */
+	struct fact_f64 predicted_step_s;	/* run.ini only: plan's step time */
 };
 
 enum run_status { RUN_UNKNOWN, RUN_COMPLETED, RUN_FAILED_OOM, RUN_FAILED, RUN_INCOMPLETE };

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/manifest_keys.h"
 #include "core/xalloc.h"
 
 struct manifest {
@@ -17,57 +18,9 @@ struct manifest {
 	int64_t read;		/* keys used */
 };
 
-enum kind { K_STR, K_INT, K_NUM, K_HYP, K_QUESTION };
-
-/* Where a key's value goes: a trial field or a run's declared fact. */
-struct key {
-	const char *section;
-	const char *name;
-	enum kind kind;
-	size_t offset;		/* into struct trial or struct run_facts */
-};
-
-#define T(f) offsetof(struct trial, f)
-#define R(f) offsetof(struct run_facts, f)
-
-static const struct key keys[] = {
-	{ "trial", "title", K_STR, T(title) },
-	{ "trial", "hypothesis", K_HYP, 0 },
-	{ "trial", "baseline", K_STR, T(baseline) },
-	{ "trial", "question", K_QUESTION, 0 },
-	{ "trial", "target_samples", K_INT, T(target_samples) },
-	{ "trial", "target_tokens", K_INT, T(target_tokens) },
-	{ "trial", "gpu_hour_price", K_NUM, T(gpu_hour_price) },
-	{ "trial", "memory_reserve_gb", K_NUM, T(memory_reserve_gb) },
-	{ "trial", "expected_speedup", K_NUM, T(expected_speedup) },
-	{ "run", "name", K_STR, (size_t)-1 },
-	{ "run", "gpus", K_INT, R(gpus) },
-	{ "run", "strategy", K_STR, R(strategy) },
-	{ "run", "precision", K_STR, R(precision) },
-	{ "run", "global_batch", K_INT, R(global_batch) },
-	{ "run", "micro_batch", K_INT, R(micro_batch) },
-	{ "run", "grad_accum", K_INT, R(grad_accum) },
-	{ "run", "seq_len", K_INT, R(seq_len) },
-	{ "run", "dataset", K_STR, R(dataset) },
-	{ "run", "model", K_STR, R(model) },
-	{ "run", "steps", K_INT, R(steps) },
-};
-
-/* What a declared precision may be (core/model.h precision_parse()). */
+/* What a declared precision may be, in a message. */
 #define PRECISIONS "one of fp32, tf32, bf16, fp16, fp8, fp8-e4m3, fp8-e5m2, fp4, int8, fp64 " \
 	"(or an alias of one: bfloat16, torch.float16, bf16-mixed, amp-bf16, 16-mixed)"
-
-static const char *const strategies[] = {
-	"single", "ddp", "fsdp", "zero", "tensor", "pipeline", "device_map", NULL
-};
-
-static const struct key *find_key(const char *section, const char *name)
-{
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, name))
-			return &keys[i];
-	return NULL;
-}
 
 static bool one_of(const char *v, const char *const *list)
 {
@@ -78,7 +31,7 @@ static bool one_of(const char *v, const char *const *list)
 }
 
 /* The address a key's value goes to: the trial's field or the run's declared fact. */
-static void *target(struct manifest *m, const struct key *k)
+static void *target(struct manifest *m, const struct manifest_key *k)
 {
 	if (!strcmp(k->section, "trial"))
 		return (char *)m->ctx->trial + k->offset;
@@ -94,59 +47,73 @@ static int bad(struct manifest *m, const char *section, const char *name, const 
 			  "[%s] %s = '%s': expected %s", section, name, value, want);
 }
 
-static int set_value(struct manifest *m, const struct key *k, const char *value)
+static int set_int(struct manifest *m, const struct manifest_key *k, const char *value,
+		   struct srcpos *pos)
+{
+	char *end;
+	long long v;
+
+	errno = 0;
+	v = strtoll(value, &end, 10);
+	if (errno || end == value || *end || v < 0)
+		return bad(m, k->section, k->name, value, "a whole number");
+	pos->file = intern_str(&m->ctx->trial->strings, pos->file);
+	fact_set_i64(target(m, k), v, pos);
+	return 0;
+}
+
+static int set_num(struct manifest *m, const struct manifest_key *k, const char *value,
+		   struct srcpos *pos)
+{
+	char *end;
+	double v = strtod(value, &end);
+
+	if (end == value || *end || !isfinite(v) || v < 0)
+		return bad(m, k->section, k->name, value, "a number");
+	if (v == 0 && k->kind == MKEY_RATIO)	/* a ratio: 0 confirms anything */
+		return bad(m, k->section, k->name, value, "a number above 0");
+	pos->file = intern_str(&m->ctx->trial->strings, pos->file);
+	fact_set_f64(target(m, k), v, pos);
+	return 0;
+}
+
+static int set_value(struct manifest *m, const struct manifest_key *k, const char *value)
 {
 	struct trial *t = m->ctx->trial;
 	struct srcpos pos = SRCPOS_LINE(m->ctx->path, m->line);
-	char *end;
 
 	switch (k->kind) {
-	case K_STR:
-		if (k->offset == (size_t)-1) {
-			m->ctx->run->name = intern_str(&t->strings, value);
-			return 0;
-		}
-		if (!strcmp(k->name, "strategy") && !one_of(value, strategies))
-			return bad(m, k->section, k->name, value,
-				   "single, ddp, fsdp, zero, tensor, pipeline or device_map");
+	case MKEY_NAME:
+		m->ctx->run->name = intern_str(&t->strings, value);
+		return 0;
+	case MKEY_STRATEGY:
+		if (!one_of(value, manifest_strategies))
+			return bad(m, k->section, k->name, value, k->allowed);
+		/* fall through */
+	case MKEY_STR:
 		fact_set_str(t, target(m, k), value, &pos);
-		if (!strcmp(k->name, "precision") && precision_parse(value, strlen(value)) == DT_UNKNOWN)
+		return 0;
+	case MKEY_PRECISION:
+		fact_set_str(t, target(m, k), value, &pos);
+		if (precision_parse(value, strlen(value)) == DT_UNKNOWN)
 			return bad(m, k->section, k->name, value, PRECISIONS);	/* kept: the analysis says it is unknown */
 		return 0;
-	case K_INT: {
-		long long v;
-
-		errno = 0;
-		v = strtoll(value, &end, 10);
-		if (errno || end == value || *end || v < 0)
-			return bad(m, k->section, k->name, value, "a whole number");
-		pos.file = intern_str(&t->strings, pos.file);
-		fact_set_i64(target(m, k), v, &pos);
-		return 0;
-	}
-	case K_NUM: {
-		double v = strtod(value, &end);
-
-		if (end == value || *end || !isfinite(v) || v < 0)
-			return bad(m, k->section, k->name, value, "a number");
-		if (v == 0 && !strcmp(k->name, "expected_speedup"))	/* a ratio: 0 confirms anything */
-			return bad(m, k->section, k->name, value, "a number above 0");
-		pos.file = intern_str(&t->strings, pos.file);
-		fact_set_f64(target(m, k), v, &pos);
-		return 0;
-	}
-	case K_HYP:
+	case MKEY_INT:
+		return set_int(m, k, value, &pos);
+	case MKEY_NUM:
+	case MKEY_RATIO:
+		return set_num(m, k, value, &pos);
+	case MKEY_HYP:
 		t->hypothesis = hypothesis_from_name(value);
 		if (t->hypothesis == HYP_UNSET)
-			return bad(m, k->section, k->name, value,
-				   "step-time, global-batch or feasibility");
+			return bad(m, k->section, k->name, value, k->allowed);
 		t->hypothesis_src = pos;
 		t->hypothesis_src.file = intern_str(&t->strings, pos.file);
 		return 0;
-	case K_QUESTION:
+	case MKEY_QUESTION:
 		t->question = question_from_name(value);
 		if (t->question == Q_UNSET)
-			return bad(m, k->section, k->name, value, "single-config or hparam-sweep");
+			return bad(m, k->section, k->name, value, k->allowed);
 		return 0;
 	}
 	return 0;
@@ -155,7 +122,7 @@ static int set_value(struct manifest *m, const struct key *k, const char *value)
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct manifest *m = user;
-	const struct key *k = find_key(section, name);
+	const struct manifest_key *k = manifest_key_find(section, name);
 	struct srcpos pos = SRCPOS_LINE(m->ctx->path, m->line);
 
 	if (!k) {

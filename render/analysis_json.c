@@ -975,6 +975,15 @@ static const struct field readiness_fields[] = {
 	END
 };
 
+/* plan against measured (issue 17): written only where run.ini predicts something. */
+static const struct field plan_fields[] = {
+	F(struct plan_check, predicted_peak_bytes, "predicted_peak_bytes", K_COUNT, NULL),
+	F(struct plan_check, measured_peak_bytes, "measured_peak_bytes", K_COUNT, NULL),
+	F(struct plan_check, predicted_step_s, "predicted_step_s", K_NUM, NULL),
+	F(struct plan_check, measured_step_s, "measured_step_s", K_NUM, NULL),
+	END
+};
+
 static const struct field run_fields[] = {
 	F(struct run_result, name, "name", K_TEXT, NULL),
 	F(struct run_result, gpus, "gpus", K_COUNT, NULL),
@@ -1000,6 +1009,7 @@ static const struct field run_fields[] = {
 	F(struct run_result, failed_allocation, "failed_allocation_bytes", K_COUNT, NULL),
 	SUB("nsys_tables", nsys_fields),
 	F(struct run_result, readiness, "readiness", K_OPT, readiness_fields),
+	F(struct run_result, plan, "plan", K_OPT, plan_fields),
 	END
 };
 

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "render/numfmt.h"
+#include "render/plan_text.h"
 #include "render/readiness_text.h"
 
 /* A table cell from numfmt, "-" where it says n/a (unknown). */
@@ -293,6 +294,20 @@ static void readiness(const struct analysis *a, FILE *f)
 	buf_release(&b);
 }
 
+/* The plan against the trial: only where a run.ini carries plan's predictions. */
+static void plan(const struct analysis *a, FILE *f)
+{
+	struct buf b;
+
+	if (!plan_any(a))
+		return;
+	buf_init(&b, 0);
+	for (size_t i = 0; i < a->nruns; i++)
+		plan_line(&a->runs[i], "  ", &b);
+	fprintf(f, "\nPlan against measured (run.ini's predictions):\n%s", b.data);
+	buf_release(&b);
+}
+
 static void lists(const struct analysis *a, FILE *f, bool color)
 {
 	size_t warnings = 0, errors = 0;
@@ -338,6 +353,7 @@ int analysis_write_text(const struct analysis *a, FILE *f, const struct analysis
 	memory_table(a, f);
 	comm_lines(a, f);
 	readiness(a, f);
+	plan(a, f);
 	lists(a, f, color);
 	return fflush(f) == EOF || ferror(f) ? -1 : 0;
 }

@@ -8,6 +8,7 @@
 
 #include "core/xalloc.h"
 #include "render/numfmt.h"
+#include "render/plan_text.h"
 #include "render/readiness_text.h"
 
 #define FINDINGS_MAX 8
@@ -491,6 +492,24 @@ static void readiness(struct summary *s, const struct analysis *a)
 	buf_release(&b);
 }
 
+/* The plan against the trial, a line per planned run, where a run.ini carries predictions. */
+static void plan(struct summary *s, const struct analysis *a)
+{
+	struct buf b;
+
+	if (!plan_any(a))
+		return;
+	add(s, SL_HEADING, "Plan against measured");
+	buf_init(&b, 0);
+	for (size_t i = 0; i < a->nruns; i++)
+		plan_line(&a->runs[i], "", &b);
+	for (char *p = b.data, *nl; (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		add(s, SL_ITEM, "%s", p);
+	}
+	buf_release(&b);
+}
+
 /* question = hparam-sweep: the answer leads, before the hypothesis. */
 static void answer(struct summary *s, const struct analysis *a)
 {
@@ -529,6 +548,7 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 	s->decision_end = s->n;
 	key_numbers(s, a);
 	readiness(s, a);
+	plan(s, a);
 	findings(s, a);
 	if (nout)
 		add(s, SL_HEADING, "Charts left out");

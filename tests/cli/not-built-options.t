@@ -1,6 +1,6 @@
 # a command not built yet parses no option: it says it is not built
-args: plan --init x
+args: batch -j 2 x
 status: 2
 --- stdout
 --- stderr
-scaleaudit plan: not built yet
+scaleaudit batch: not built yet

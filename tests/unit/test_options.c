@@ -219,6 +219,31 @@ static void wrap_keeps_lines_under_80_columns(void **state)
 	buf_release(&b);
 }
 
+/* OPT_REPEAT: every value kept, in order, joined by commas; the help says it may be repeated. */
+static void repeated_values_are_appended(void **state)
+{
+	struct buf gpus = BUF_INIT;
+	const struct option rep[] = {
+		{ .kind = OPT_STRING, .long_name = "gpu", .value = &gpus, .value_name = "MODEL",
+		  .flags = OPT_REPEAT, .help = "a GPU" },
+		OPTION_END,
+	};
+	char a0[] = "--gpu", a1[] = "H200", a2[] = "--gpu=B200,MI300X", a3[] = "x";
+	char *argv[] = { a0, a1, a2, a3, NULL };
+	char err[128] = "";
+	struct buf help = BUF_INIT;
+
+	buf_init(&gpus, 0);
+	buf_init(&help, 0);
+	assert_int_equal(parse_options(rep, 4, argv, err, sizeof(err)), 1);
+	assert_string_equal(gpus.data, "H200,B200,MI300X");
+	options_help(rep, NULL, &help);
+	assert_non_null(strstr(help.data, "--gpu MODEL"));
+	assert_non_null(strstr(help.data, "a GPU (may be repeated)"));
+	buf_release(&help);
+	buf_release(&gpus);
+}
+
 static void list_names_each_table(void **state)
 {
 	char *text = NULL;
@@ -250,6 +275,7 @@ int main(void)
 		cmocka_unit_test(help_is_aligned_and_lists_included_tables),
 		cmocka_unit_test(long_help_wraps_under_its_column),
 		cmocka_unit_test(wrap_keeps_lines_under_80_columns),
+		cmocka_unit_test(repeated_values_are_appended),
 		cmocka_unit_test(list_names_each_table),
 	};
 

@@ -63,6 +63,10 @@ static void documented(void **state)
 	row(doc, "expected speedup", v);
 	snprintf(v, sizeof(v), "%g", ADVICE_MIN_EFFICIENCY);
 	row(doc, "scaling efficiency", v);
+	snprintf(v, sizeof(v), "%g%%", PLAN_MEMORY_TOLERANCE * 100);
+	row(doc, "plan memory tolerance", v);
+	snprintf(v, sizeof(v), "%g%%", PLAN_STEP_TOLERANCE * 100);
+	row(doc, "plan step tolerance", v);
 	snprintf(v, sizeof(v), "%g%%", FOREIGN_KERNEL_SHARE * 100);
 	row(doc, "foreign kernels", v);
 	snprintf(v, sizeof(v), "%s, then %s", FIT_GPU_FIRST, FIT_GPU_SECOND);

@@ -1,0 +1,171 @@
+/*
+ * plan: the model of a trial before the rental, pure arithmetic: memory per
+ * GPU of each parallel strategy (weights, gradients, optimizer states,
+ * activations, a stated reserve), whether it fits each GPU model of
+ * core/gpu, the communication per step and its time at the link's nominal
+ * bandwidth, the hypothesis a 2-GPU run can test, a recommended strategy,
+ * and the rental window, cost and checkpoint interval of each option.
+ *
+ * Inputs are set by key (plan_set()), from the command line or a PLAN.ini,
+ * through one table of keys (plan_keys()) that also documents them. Units:
+ * bytes, seconds, GB/s = 1e9 B/s. Unknown is NaN (or -1), never 0. Nothing
+ * here allocates: a result holds pointers to static strings and GPU rows only.
+ */
+#ifndef ANALYSIS_PLAN_H
+#define ANALYSIS_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/gpu.h"
+
+enum plan_strategy {
+	PLAN_SINGLE,		/* one GPU holds everything */
+	PLAN_DDP,		/* a full replica per GPU, gradients all-reduced */
+	PLAN_ZERO1,		/* optimizer states sharded */
+	PLAN_ZERO2,		/* + gradients sharded */
+	PLAN_ZERO3,		/* + parameters sharded */
+	PLAN_FSDP,		/* PyTorch FSDP FULL_SHARD: ZeRO-3's memory and traffic */
+	PLAN_PIPELINE,		/* layers split in N stages, 1F1B schedule */
+	PLAN_TENSOR,		/* every layer split N ways (Megatron, no sequence parallelism) */
+	PLAN_NSTRATEGY
+};
+
+enum plan_optimizer { PLAN_ADAM, PLAN_SGD, PLAN_ADAFACTOR };
+
+enum plan_checkpointing {
+	PLAN_CKPT_NONE,		/* every activation kept */
+	PLAN_CKPT_SELECTIVE,	/* attention's s*s terms recomputed */
+	PLAN_CKPT_FULL,		/* only each layer's input kept */
+};
+
+#define PLAN_MAX_GPUS 8		/* GPU models compared at once */
+
+struct plan_inputs {
+	const char *model;		/* a known model's name (plan_known_models()); NULL none */
+	double params;			/* parameter count; NaN unknown */
+	int64_t hidden, layers, heads, vocab;	/* -1 unknown */
+	int64_t micro_batch, seq_len;	/* -1 unknown */
+	int64_t grad_accum;		/* >= 1 */
+	int gpus;			/* N of the multi-GPU strategies, >= 2 */
+	enum dtype precision;		/* weights and gradients: DT_BF16/DT_FP16 (mixed, fp32 master) or DT_FP32 */
+	enum plan_optimizer optimizer;
+	enum plan_checkpointing checkpointing;
+	int strategy;			/* an enum plan_strategy to show alone; -1 all */
+	const struct gpu_model *gpu[PLAN_MAX_GPUS];	/* the GPU models to fit; the first is the target */
+	size_t ngpu;
+	const char *hypothesis;		/* "step-time" | "global-batch" | "feasibility"; NULL unset */
+	double expected_speedup;	/* NaN unset */
+	const char *question;		/* "single-config" | "hparam-sweep"; NULL unset */
+	int64_t target_samples, target_tokens;	/* -1 unset */
+	double price;			/* per GPU-hour; NaN unset */
+	double reserve_bytes;		/* the whole reserve, overriding the parts below; NaN: the parts */
+	double context_bytes;		/* CUDA context and kernels, per GPU */
+	double nccl_bytes;		/* NCCL buffers, per GPU of a multi-GPU strategy */
+	double fragmentation;		/* share of the allocated bytes lost to the caching allocator */
+	double mfu;			/* assumed model FLOPs utilisation of the bf16 peak, 0..1 */
+	double ckpt_write_gbps;		/* checkpoint write bandwidth, GB/s */
+	double mtbf_hours;		/* mean time between failures of the rented machine */
+};
+
+/* Memory one GPU holds, bytes; NaN unknown. */
+struct plan_memory {
+	double weights, gradients, optimizer, activations, reserve, total;
+};
+
+/* Whether a strategy fits one GPU model. */
+struct plan_fit {
+	const struct gpu_model *gpu;
+	double capacity;		/* bytes: memory_reported where known, else memory_nominal */
+	bool capacity_reported;		/* which of the two capacity is */
+	int fits;			/* 1 fits, 0 does not, -1 unknown (activations unknown, states fit) */
+	double comm_s;			/* comm_bytes / the link's nominal GB/s; NaN unknown */
+};
+
+struct plan_strategy_result {
+	enum plan_strategy strategy;
+	int gpus;			/* 1 for single, else the inputs' N */
+	struct plan_memory mem;		/* per GPU (the largest: pipeline's first stage) */
+	double comm_bytes;		/* bytes one GPU sends per optimizer step (ring); NaN unknown */
+	double comm_payload_bytes;	/* the collectives' payload (NCCL's size) per step; NaN unknown */
+	struct plan_fit fit[PLAN_MAX_GPUS];	/* one per inputs' gpu[] */
+	const char *tests;		/* the hypothesis a run of it can test on gpu[0]; NULL none */
+};
+
+/* One rental option: a strategy on its GPUs at the estimated throughput. */
+struct plan_option {
+	enum plan_strategy strategy;
+	int gpus;
+	double tokens_per_s;		/* estimated; NaN unknown */
+	double days_to_target;		/* NaN: no target or no throughput */
+	int window_days;		/* 3, 7 or 30; -1 none holds it or unknown */
+	double gpu_hours, cost;		/* NaN unknown */
+	double ckpt_write_s;		/* C: model states / write bandwidth */
+	double ckpt_interval_s;		/* Young/Daly sqrt(2 C M); NaN unknown */
+};
+
+struct plan_result {
+	struct plan_strategy_result s[PLAN_NSTRATEGY];	/* every strategy, in enum order */
+	int recommended;		/* an enum plan_strategy; -1 none fits gpu[0] */
+	const char *reason;		/* static text: why, or why none (numbers are in the rest) */
+	struct plan_option option[2];	/* single (1 GPU) and the recommended on N */
+	size_t noption;
+	double activation_per_layer;	/* bytes, per micro-batch, of the chosen checkpointing; NaN unknown */
+	double optimizer_k;		/* K: optimizer bytes per parameter (master copy included) */
+	const char *hypothesis_note;	/* why the inputs' hypothesis cannot be shown on gpu[0]; NULL none */
+};
+
+/* A model whose size the public config gives. */
+struct plan_known_model {
+	const char *name;		/* "llama-3-8b" (case ignored when looked up) */
+	double params;
+	int64_t hidden, layers, heads, vocab;	/* -1 unknown */
+	const char *source;		/* where the numbers come from */
+};
+
+const struct plan_known_model *plan_known_models(size_t *n);
+const struct plan_known_model *plan_model_find(const char *name);
+
+/* A key of PLAN.ini's [plan] section, the same as the option --KEY (with '_' as '-'). */
+struct plan_key {
+	const char *name;		/* "micro_batch" */
+	const char *values;		/* allowed values, for help and the commented skeleton */
+	const char *help;		/* lowercase, no period */
+};
+
+const struct plan_key *plan_keys(size_t *n);
+
+/* The defaults: nothing known, bf16 mixed precision, Adam, 2 GPUs, the stated reserve and MFU. */
+void plan_inputs_init(struct plan_inputs *in);
+
+/*
+ * Sets the key (a plan_keys() name; '-' is taken for '_') to value. Returns
+ * 0, or -1 with a one-line message in err (lowercase, no period) such as
+ * "params: '7x' is not a count (7e9, 7B, 1.5B)". "gpu" adds a model (a
+ * comma list adds several); "model" also fills in the size and shape that
+ * were not set. Static strings and GPU rows only are stored: value must
+ * outlive in only for "hypothesis" and "question", which are checked and
+ * stored as static strings too.
+ */
+int plan_set(struct plan_inputs *in, const char *key, const char *value, char *err, size_t errsize);
+
+/* Reads "7e9", "7B", "1.5B", "350M", "7000000000" as a count; NaN when not one. */
+double plan_parse_count(const char *s);
+
+/*
+ * Checks that in can be computed (a parameter count, a GPU model); 0, or -1
+ * with a message in err. plan_compute() computes only when this passes.
+ */
+int plan_check(const struct plan_inputs *in, char *err, size_t errsize);
+
+/* The whole model for in (checked), into r. */
+void plan_compute(const struct plan_inputs *in, struct plan_result *r);
+
+/* "single", "ddp", "zero1", "zero2", "zero3", "fsdp", "pipeline", "tensor"; -1 from _parse when none. */
+const char *plan_strategy_name(enum plan_strategy s);
+int plan_strategy_parse(const char *s);
+const char *plan_optimizer_name(enum plan_optimizer o);
+const char *plan_checkpointing_name(enum plan_checkpointing c);
+
+#endif

@@ -1,0 +1,82 @@
+#include "analysis/plancheck.h"
+
+#include <math.h>
+
+#include "analysis/analysis.h"
+#include "analysis/thresholds.h"
+#include "core/buf.h"
+
+double plan_deviation(double predicted, double measured)
+{
+	if (!(predicted > 0) || !isfinite(measured) || measured < 0)
+		return NAN;
+	return measured / predicted - 1;
+}
+
+/* The largest peak memory of the run's GPUs; -1 when no GPU's is known. */
+static int64_t largest_peak(const struct run_result *rr)
+{
+	int64_t best = -1;
+
+	for (size_t g = 0; g < rr->ngpu; g++)
+		if (rr->gpu[g].peak_memory > best)
+			best = rr->gpu[g].peak_memory;
+	return best;
+}
+
+static const char *direction(double dev)
+{
+	return dev > 0 ? "under-estimated it" : "over-estimated it";
+}
+
+/* One quantity: a warning beyond tol, else its part of the note in held. */
+static void compare(struct analysis *a, const struct run_result *rr, const char *code,
+		    const struct srcpos *src, const char *what, const char *unit, double scale,
+		    double predicted, double measured, double tol, struct buf *held)
+{
+	double dev = plan_deviation(predicted, measured);
+
+	if (isnan(dev))
+		return;
+	if (fabs(dev) > tol) {
+		analysis_finding(a, DIAG_WARNING, code, src,
+				 "run '%s': %s %.3g %s measured, %.3g %s planned (%+.0f%%, more than the "
+				 "%g%% tolerated): the plan %s", rr->name, what, measured / scale, unit,
+				 predicted / scale, unit, dev * 100, tol * 100, direction(dev));
+		return;
+	}
+	buf_addf(held, "%s%s %.3g %s measured, %.3g %s planned (%+.0f%%)", held->len ? "; " : "",
+		 what, measured / scale, unit, predicted / scale, unit, dev * 100);
+}
+
+void analysis_plan_check(struct analysis *a, const struct run *r, struct run_result *rr)
+{
+	const struct run_facts *d = &r->declared;
+	struct plan_check *p = &rr->plan;
+	struct buf held;
+
+	*p = (struct plan_check){ .predicted_peak_bytes = -1, .measured_peak_bytes = -1,
+				  .predicted_step_s = NAN, .measured_step_s = NAN };
+	if (!d->predicted_peak_gb.set && !d->predicted_step_s.set)
+		return;
+	p->present = true;
+	p->measured_peak_bytes = largest_peak(rr);
+	p->measured_step_s = rr->step_median_s;
+	if (d->predicted_peak_gb.set)
+		p->predicted_peak_bytes = llround(d->predicted_peak_gb.v * 1e9);
+	if (d->predicted_step_s.set)
+		p->predicted_step_s = d->predicted_step_s.v;
+	buf_init(&held, 0);
+	if (d->predicted_peak_gb.set)
+		compare(a, rr, "plan-memory-off", &d->predicted_peak_gb.src, "peak memory per GPU", "GB",
+			1e9, (double)p->predicted_peak_bytes, (double)p->measured_peak_bytes,
+			PLAN_MEMORY_TOLERANCE, &held);
+	if (d->predicted_step_s.set)
+		compare(a, rr, "plan-step-off", &d->predicted_step_s.src, "step time", "s", 1,
+			p->predicted_step_s, p->measured_step_s, PLAN_STEP_TOLERANCE, &held);
+	if (held.len)
+		analysis_finding(a, DIAG_INFO, "plan-within", d->predicted_peak_gb.set ?
+				 &d->predicted_peak_gb.src : &d->predicted_step_s.src,
+				 "run '%s': the plan held: %s", rr->name, held.data);
+	buf_release(&held);
+}

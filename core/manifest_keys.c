@@ -1,0 +1,95 @@
+#include "core/manifest_keys.h"
+
+#include <string.h>
+
+#include "core/model.h"
+
+#define T(f) offsetof(struct trial, f)
+#define R(f) offsetof(struct run_facts, f)
+
+#define WHOLE "a whole number"
+#define FROM_LOGS "what the logs show"
+
+const char *const manifest_strategies[] = {
+	"single", "ddp", "fsdp", "zero", "tensor", "pipeline", "device_map", NULL
+};
+
+static const struct manifest_key keys[] = {
+	{ "trial", "title", MKEY_STR, T(title),
+	  "the trial's question in one line, shown at the top of the report", "any text", "none" },
+	{ "trial", "hypothesis", MKEY_HYP, 0,
+	  "what the second GPU should buy: a shorter step at the same global batch (step-time), "
+	  "a larger global batch per step (global-batch), or a run one GPU cannot hold (feasibility)",
+	  "step-time, global-batch or feasibility", "none: the report gives no verdict" },
+	{ "trial", "baseline", MKEY_STR, T(baseline),
+	  "the run the others are compared with", "the name of a run's directory",
+	  "the run with the fewest GPUs" },
+	{ "trial", "question", MKEY_QUESTION, 0,
+	  "what the GPUs are for: one training configuration, or many independent runs "
+	  "(a hyperparameter sweep), where n 1-GPU runs may beat one n-GPU run",
+	  "single-config or hparam-sweep", "single-config" },
+	{ "trial", "target_samples", MKEY_INT, T(target_samples),
+	  "samples the whole training must process; sets the rental window of each option", WHOLE,
+	  "none: GPU-hours per million samples instead" },
+	{ "trial", "target_tokens", MKEY_INT, T(target_tokens),
+	  "tokens the whole training must process (with seq_len); sets the rental window", WHOLE,
+	  "none" },
+	{ "trial", "gpu_hour_price", MKEY_NUM, T(gpu_hour_price),
+	  "the price of one GPU for one hour, for the cost of each option", "a number", "none: no cost" },
+	{ "trial", "memory_reserve_gb", MKEY_NUM, T(memory_reserve_gb),
+	  "memory per GPU kept free for the CUDA context, NCCL buffers and fragmentation, in GB "
+	  "(1e9 bytes), added to the need before a fit is decided", "a number", "0" },
+	{ "trial", "expected_speedup", MKEY_RATIO, T(expected_speedup),
+	  "the speedup (or throughput ratio) that confirms the hypothesis, written before the rental",
+	  "a number above 0", "1.1" },
+	{ "run", "name", MKEY_NAME, 0,
+	  "the run's name in the report", "any text", "the run's directory name" },
+	{ "run", "gpus", MKEY_INT, R(gpus),
+	  "GPUs the run used; checked against the traces' world size", WHOLE, FROM_LOGS },
+	{ "run", "strategy", MKEY_STRATEGY, R(strategy),
+	  "how the GPUs share the model; checked against the run's collectives",
+	  "single, ddp, fsdp, zero, tensor, pipeline or device_map", "inferred from the collectives" },
+	{ "run", "precision", MKEY_PRECISION, R(precision),
+	  "the precision the job trains in; checked against the dtypes of its matmul kernels",
+	  "fp32, tf32, bf16, fp16, fp8, fp8-e4m3, fp8-e5m2, fp4, int8 or fp64 (aliases: bfloat16, "
+	  "torch.float16, bf16-mixed, amp-bf16, 16-mixed)", "the dtype the kernels show" },
+	{ "run", "global_batch", MKEY_INT, R(global_batch),
+	  "samples per optimizer step over all GPUs (micro_batch x data-parallel GPUs x grad_accum)",
+	  WHOLE, FROM_LOGS },
+	{ "run", "micro_batch", MKEY_INT, R(micro_batch),
+	  "samples per GPU per forward pass", WHOLE, FROM_LOGS },
+	{ "run", "grad_accum", MKEY_INT, R(grad_accum),
+	  "micro batches accumulated per optimizer step", WHOLE, FROM_LOGS },
+	{ "run", "seq_len", MKEY_INT, R(seq_len),
+	  "tokens per sample", WHOLE, FROM_LOGS },
+	{ "run", "dataset", MKEY_STR, R(dataset),
+	  "the data the run trains on; runs that differ are not comparable", "any text",
+	  "unknown: not checked" },
+	{ "run", "model", MKEY_STR, R(model),
+	  "the model the run trains; runs that differ are not comparable", "any text",
+	  "unknown: not checked" },
+	{ "run", "steps", MKEY_INT, R(steps),
+	  "optimizer steps the job ran or is planned to run", WHOLE, FROM_LOGS },
+	{ "run", "seed", MKEY_INT, R(seed),
+	  "the random seed, held the same in every run", WHOLE, "none" },
+	{ "run", "predicted_peak_gb", MKEY_NUM, R(predicted_peak_gb),
+	  "the peak memory per GPU the plan predicted, in GB (1e9 bytes); compared with the measured "
+	  "peak", "a number", "none: no comparison" },
+	{ "run", "predicted_step_s", MKEY_NUM, R(predicted_step_s),
+	  "the step time the plan predicted, in seconds; compared with the measured median",
+	  "a number", "none: no comparison" },
+};
+
+const struct manifest_key *manifest_keys(size_t *n)
+{
+	*n = sizeof(keys) / sizeof(keys[0]);
+	return keys;
+}
+
+const struct manifest_key *manifest_key_find(const char *section, const char *name)
+{
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		if (!strcmp(keys[i].section, section) && !strcmp(keys[i].name, name))
+			return &keys[i];
+	return NULL;
+}
