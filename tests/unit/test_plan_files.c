@@ -544,6 +544,31 @@ static void a_value_that_breaks_the_ini_is_refused(void **state)
 	free(dir);
 }
 
+/* docs/trial.md has a row for every key of the table, in its section's table. */
+static void every_key_is_documented(void **state)
+{
+	const char *top = getenv("TOP");
+	char *path = xasprintf("%s/docs/trial.md", top && *top ? top : ".");
+	size_t n, len;
+	const struct manifest_key *k = manifest_keys(&n);
+	char *doc = read_file(path, &len), *run_part;
+
+	(void)state;
+	assert_non_null(doc);
+	run_part = strstr(doc, "\n## Each run: run.ini\n");
+	assert_non_null(run_part);
+	for (size_t i = 0; i < n; i++) {
+		char *row = xasprintf("\n| `%s` | ", k[i].name);
+		const char *at = strstr(doc, row);
+
+		if (!at || (at > run_part) != !strcmp(k[i].section, "run"))
+			fail_msg("docs/trial.md has no row for [%s] %s in its section", k[i].section, k[i].name);
+		free(row);
+	}
+	free(doc);
+	free(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -554,6 +579,7 @@ int main(void)
 		cmocka_unit_test(an_existing_trial_is_not_replaced),
 		cmocka_unit_test(a_link_is_never_followed),
 		cmocka_unit_test(a_value_that_breaks_the_ini_is_refused),
+		cmocka_unit_test(every_key_is_documented),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
