@@ -64,6 +64,11 @@ static const struct field fields[] = {
 	{ "predicted_step_s", F_NUM, PR(predicted_step_s) },
 };
 
+/* The run.ini keys every run holds at the same value. */
+static const char *const held[] = {
+	"precision", "micro_batch", "seq_len", "dataset", "model", "seed",
+};
+
 /* The model's strategies that run.ini names otherwise. */
 static const struct { const char *model, *manifest; } strategy_names[] = {
 	{ "zero1", "zero" }, { "zero2", "zero" }, { "zero3", "zero" },
@@ -199,6 +204,28 @@ static void planned_ini(struct buf *b, const struct plan_files *pf, const struct
 	}
 }
 
+/*
+ * trial.ini's note of the constants: they are [run] keys, declared in each run.ini (in
+ * trial.ini they would be ignored), so here they are a comment.
+ */
+static void held_comment(struct buf *b, const struct plan_files *pf)
+{
+	struct buf line;
+	char v[512];
+
+	buf_init(&line, FILE_MAX);
+	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		if (value_of(pf, NULL, held[i], v, sizeof(v)))
+			buf_addf(&line, "%s%s = %s", line.len ? ", " : "Held constant in every run "
+				 "(each run.ini declares them; analyze checks them against the logs): ",
+				 held[i], v);
+	if (line.len) {
+		buf_addch(b, '\n');
+		comment(b, line.data);
+	}
+	buf_release(&line);
+}
+
 /* The skeleton of a manifest: every key of section commented out, with its meaning. */
 static void skeleton_ini(struct buf *b, const char *section)
 {
@@ -240,9 +267,6 @@ static bool micro_batches_differ(const struct plan_files *pf)
 /* CHECKLIST.md: what to hold constant. */
 static void checklist_constants(struct buf *b, const struct plan_files *pf)
 {
-	static const char *const held[] = {
-		"precision", "micro_batch", "seq_len", "dataset", "model", "seed",
-	};
 	char v[512];
 
 	buf_addstr(b, "\n## Hold constant\n\nEvery run declares these in its run.ini, and "
@@ -600,6 +624,7 @@ int plan_write_dir(const struct plan_files *pf, const char *dir, unsigned flags,
 	b = add_file(&o, NULL, "trial.ini");
 	buf_addstr(b, trial_head);
 	planned_ini(b, pf, NULL, "trial");
+	held_comment(b, pf);
 	rc = out_write(&o, subs, pf->nruns, flags);
 	out_release(&o);
 	return rc;

@@ -180,6 +180,9 @@ static void written_plan_reads_back_and_is_checked(void **state)
 	ini = slurp(dir, "trial.ini");
 	assert_non_null(strstr(ini, "\nbaseline = 1gpu\n"));
 	assert_non_null(strstr(ini, "\nexpected_speedup = 1.6\n"));
+	assert_non_null(strstr(ini, "\n# Held constant in every run (each run.ini declares them; analyze "
+				"checks them against the\n# logs): precision = bf16, seq_len = 2048, dataset = "
+				"wikitext-103, seed = 1234\n"));
 	free(ini);
 	copy_logs(dir);
 	a = analyse_clean(dir);
@@ -564,6 +567,20 @@ static void every_key_is_documented(void **state)
 		if (!at || (at > run_part) != !strcmp(k[i].section, "run"))
 			fail_msg("docs/trial.md has no row for [%s] %s in its section", k[i].section, k[i].name);
 		free(row);
+	}
+	free(doc);
+	free(path);
+	/* and the man page's FILES names each key, as ".B key" or ".BR key ," */
+	path = xasprintf("%s/man/scaleaudit.1", top && *top ? top : ".");
+	doc = read_file(path, &len);
+	assert_non_null(doc);
+	for (size_t i = 0; i < n; i++) {
+		char *b = xasprintf("\n.B %s\n", k[i].name), *br = xasprintf("\n.BR %s ", k[i].name);
+
+		if (!strstr(doc, b) && !strstr(doc, br))
+			fail_msg("man/scaleaudit.1 does not name the key %s", k[i].name);
+		free(b);
+		free(br);
 	}
 	free(doc);
 	free(path);
