@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +24,9 @@ enum field_type {
 	F_COUNT,	/* int64_t, <= 0 unknown */
 	F_MICRO,	/* the run's micro batch, else the plan's */
 	F_INT,		/* int, <= 0 unknown */
-	F_NUM,		/* double, NaN unknown */
-	F_GB,		/* double bytes, NaN unknown, written in GB */
+	F_NUM,		/* double, NaN or negative unknown */
+	F_RATIO,	/* double, NaN or <= 0 unknown */
+	F_GB,		/* double bytes, NaN or negative unknown, written in GB */
 	F_STRATEGY,	/* const char *: the model's strategy, written as run.ini's */
 	F_BASELINE,	/* none: the run with the fewest GPUs */
 };
@@ -48,7 +50,7 @@ static const struct field fields[] = {
 	{ "target_tokens", F_COUNT, P(target_tokens) },
 	{ "gpu_hour_price", F_NUM, P(gpu_hour_price) },
 	{ "memory_reserve_gb", F_NUM, P(memory_reserve_gb) },
-	{ "expected_speedup", F_NUM, P(expected_speedup) },
+	{ "expected_speedup", F_RATIO, P(expected_speedup) },
 	{ "name", F_STR, PR(dir) },
 	{ "gpus", F_INT, PR(gpus) },
 	{ "strategy", F_STRATEGY, PR(strategy) },
@@ -156,10 +158,13 @@ static bool value_of(const struct plan_files *pf, const struct plan_run *r, cons
 		return *(const int *)(const void *)base > 0 &&
 		       snprintf(out, n, "%d", *(const int *)(const void *)base) > 0;
 	case F_NUM:
+	case F_RATIO:
 		return isfinite(*(const double *)(const void *)base) &&
+		       *(const double *)(const void *)base >= (f->type == F_RATIO ? DBL_MIN : 0) &&
 		       snprintf(out, n, "%.6g", *(const double *)(const void *)base) > 0;
 	case F_GB:
 		return isfinite(*(const double *)(const void *)base) &&
+		       *(const double *)(const void *)base >= 0 &&
 		       snprintf(out, n, "%.3f", *(const double *)(const void *)base / 1e9) > 0;
 	case F_BASELINE:
 		return pf->nruns > 1 && snprintf(out, n, "%s", baseline(pf)->dir) > 0;

@@ -521,6 +521,7 @@ static void a_value_that_breaks_the_ini_is_refused(void **state)
 	struct diags d = DIAGS_INIT;
 	struct plan_files pf;
 	struct plan_run bad = runs[0];
+	char *text;
 
 	(void)state;
 	sample_plan(&pf);
@@ -541,7 +542,20 @@ static void a_value_that_breaks_the_ini_is_refused(void **state)
 	assert_int_equal(d.count, 3);
 	assert_int_equal(entries(dir), 0);
 	bad.strategy = "zero3";	/* the model's name: run.ini says zero */
+	pf.expected_speedup = 0;	/* what the reader refuses is not written */
+	pf.memory_reserve_gb = -1;
+	bad.predicted_peak_bytes = -1;
+	bad.global_batch = 0;
 	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), 0);
+	text = slurp(dir, "1gpu/run.ini");
+	assert_non_null(strstr(text, "\nstrategy = zero\n"));
+	assert_null(strstr(text, "predicted_peak_gb ="));
+	assert_null(strstr(text, "global_batch ="));
+	free(text);
+	text = slurp(dir, "trial.ini");
+	assert_null(strstr(text, "expected_speedup ="));
+	assert_null(strstr(text, "memory_reserve_gb ="));
+	free(text);
 	diags_release(&d);
 	assert_int_equal(remove_tree(dir), 0);
 	free(dir);
