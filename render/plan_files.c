@@ -327,7 +327,8 @@ static void checklist_commands(struct buf *b, const struct plan_files *pf)
 		   "- [ ] Start the GPU monitor before the job, in the run's directory:\n\n"
 		   "      nvidia-smi --query-gpu=timestamp,index,name,memory.used,memory.total,"
 		   "utilization.gpu,power.draw --format=csv -l 1 > nvidia-smi.csv &\n\n"
-		   "- [ ] Run the job with NCCL's log on and keep its output:\n\n"
+		   "- [ ] Run the job with NCCL's log on and keep its output (GPUS: the run's "
+		   "`gpus`):\n\n"
 		   "      NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV torchrun "
 		   "--nproc_per_node=GPUS train.py ... 2>&1 | tee train.log\n\n");
 	buf_addf(b, "- [ ] Profile %d steps after one to wait and one to warm up, with shapes and "
