@@ -12,6 +12,8 @@
 #include "analysis/thresholds.h"
 
 #define DAY_S 86400.0
+#define PLAN_MAX_SIZE 1000000000	/* micro batch, sequence, shape, accumulation: at most */
+#define PLAN_MAX_COUNT 1e18		/* parameters, samples, tokens: at most */
 
 /* The stated defaults (docs/plan.md). */
 #define PLAN_DEFAULT_GPUS 2
@@ -142,7 +144,7 @@ static int fail(char *err, size_t errsize, const char *fmt, ...)
 	return -1;
 }
 
-/* A whole number >= min, or -1 with the message. */
+/* A whole number from min to PLAN_MAX_SIZE, or -1 with the message. */
 static int parse_int(const char *key, const char *v, int64_t min, int64_t *out, char *err,
 		     size_t errsize)
 {
@@ -151,9 +153,9 @@ static int parse_int(const char *key, const char *v, int64_t min, int64_t *out, 
 
 	errno = 0;
 	n = strtoll(v, &end, 10);
-	if (end == v || *end || errno || n < min)
-		return fail(err, errsize, "%s: '%s' is not a whole number of at least %lld", key, v,
-			    (long long)min);
+	if (end == v || *end || errno || n < min || n > PLAN_MAX_SIZE)
+		return fail(err, errsize, "%s: '%s' is not a whole number from %lld to %lld", key, v,
+			    (long long)min, (long long)PLAN_MAX_SIZE);
 	*out = n;
 	return 0;
 }
@@ -202,8 +204,30 @@ static int set_count(const char *key, const char *v, double *out, char *err, siz
 
 	if (isnan(d))
 		return fail(err, errsize, "%s: '%s' is not a count (7e9, 7B, 1.5B)", key, v);
+	if (d > PLAN_MAX_COUNT)
+		return fail(err, errsize, "%s: '%s' is more than %g", key, v, PLAN_MAX_COUNT);
 	*out = d;
 	return 0;
+}
+
+/* "gpu: 'H100' is one of H100 SXM, H100 PCIe, H100 NVL: say which", or unknown. */
+static int unknown_gpu(const char *name, char *err, size_t errsize)
+{
+	size_t n, len = 0, found = 0;
+	const struct gpu_model *m = gpu_models(&n);
+	char rows[160] = "";
+
+	for (size_t i = 0; i < n; i++) {
+		if (!m[i].family || strcasecmp(m[i].family, name))
+			continue;
+		len += (size_t)snprintf(rows + len, len < sizeof(rows) ? sizeof(rows) - len : 0, "%s%s",
+					found++ ? ", " : "", m[i].name);
+		if (len >= sizeof(rows))
+			len = sizeof(rows);
+	}
+	if (found)
+		return fail(err, errsize, "gpu: '%s' is one of %s: say which", name, rows);
+	return fail(err, errsize, "gpu: '%s' is not a GPU model scaleaudit knows", name);
 }
 
 static int set_gpu(struct plan_inputs *in, const char *v, char *err, size_t errsize)
@@ -218,7 +242,7 @@ static int set_gpu(struct plan_inputs *in, const char *v, char *err, size_t errs
 		snprintf(name, sizeof(name), "%.*s", (int)len, p);
 		g = len < sizeof(name) ? gpu_lookup(name, -1) : NULL;
 		if (!g)
-			return fail(err, errsize, "gpu: '%s' is not a GPU model scaleaudit knows", name);
+			return unknown_gpu(name, err, errsize);
 		if (in->ngpu == PLAN_MAX_GPUS)
 			return fail(err, errsize, "gpu: more than %d GPU models", PLAN_MAX_GPUS);
 		in->gpu[in->ngpu++] = g;
@@ -274,20 +298,20 @@ static const struct plan_key keys[] = {
 	{ "params", "a count: 7e9, 7B, 1.5B, 350M", "parameter count" },
 	{ "gpu", "a GPU model scaleaudit knows (H200, B200, H100 SXM, MI300X...); a comma list for several",
 	  "the GPU models to fit, the first is the one to rent" },
-	{ "gpus", "a whole number >= 2 (default 2)", "GPUs of the multi-GPU strategies" },
+	{ "gpus", "a whole number, 2 to 1e9 (default 2)", "GPUs of the multi-GPU strategies" },
 	{ "strategy", "single, ddp, zero1, zero2, zero3, fsdp, pipeline or tensor (default all)",
 	  "show this strategy only" },
-	{ "micro_batch", "a whole number >= 1", "sequences per GPU per forward pass" },
-	{ "seq_len", "a whole number >= 1", "tokens per sequence" },
-	{ "hidden", "a whole number >= 1", "hidden size" },
-	{ "layers", "a whole number >= 1", "transformer layers" },
-	{ "heads", "a whole number >= 1", "attention heads" },
-	{ "vocab", "a whole number >= 1", "vocabulary size" },
+	{ "micro_batch", "a whole number, 1 to 1e9", "sequences per GPU per forward pass" },
+	{ "seq_len", "a whole number, 1 to 1e9", "tokens per sequence" },
+	{ "hidden", "a whole number, 1 to 1e9", "hidden size" },
+	{ "layers", "a whole number, 1 to 1e9", "transformer layers" },
+	{ "heads", "a whole number, 1 to 1e9", "attention heads" },
+	{ "vocab", "a whole number, 1 to 1e9", "vocabulary size" },
 	{ "precision", "bf16, fp16 (mixed: fp32 master weights) or fp32 (default bf16)",
 	  "weights and gradients" },
 	{ "optimizer", "adam, sgd (with momentum) or adafactor (default adam)", "optimizer" },
 	{ "checkpointing", "none, selective or full (default none)", "activation checkpointing" },
-	{ "grad_accum", "a whole number >= 1 (default 1)",
+	{ "grad_accum", "a whole number, 1 to 1e9 (default 1)",
 	  "micro-batches per optimizer step (a pipeline's micro-batches)" },
 	{ "hypothesis", "step-time, global-batch or feasibility", "what the 2-GPU run is to show" },
 	{ "expected_speedup", "a number > 0 (the analysis' default 1.1)",
@@ -412,8 +436,6 @@ static int set_target(struct plan_inputs *in, const char *k, const char *v, char
 
 	if (set_count(k, v, &d, err, errsize) < 0)
 		return -1;
-	if (d >= 9e18)
-		return fail(err, errsize, "%s: '%s' is too large", k, v);
 	*(!strcmp(k, "target_samples") ? &in->target_samples : &in->target_tokens) = (int64_t)llround(d);
 	return 0;
 }
@@ -440,8 +462,6 @@ int plan_set(struct plan_inputs *in, const char *key, const char *value, char *e
 
 		if (parse_int(k, value, 2, &n, err, errsize) < 0)
 			return -1;
-		if (n > 1 << 20)
-			return fail(err, errsize, "gpus: '%s' is too many", value);
 		in->gpus = (int)n;
 		return 0;
 	}
@@ -533,8 +553,10 @@ static void memory(const struct plan_inputs *in, enum plan_strategy st, int n, s
 	m->weights = psi * wb / (sharded[st].w ? n : 1);
 	m->gradients = psi * wb / (sharded[st].g ? n : 1);
 	m->optimizer = psi * k / (sharded[st].o ? n : 1);
-	/* a pipeline's first stage holds n micro-batches of L/n layers: L layers' worth */
 	m->activations = activations(in, st == PLAN_TENSOR ? n : 1);
+	/* 1F1B: the first stage keeps min(n, micro-batches) micro-batches of its L/n layers */
+	if (st == PLAN_PIPELINE)
+		m->activations *= (double)(in->grad_accum < n ? in->grad_accum : n) / n;
 	alloc = m->weights + m->gradients + m->optimizer + m->activations;
 	frag_base = isnan(alloc) ? m->weights + m->gradients + m->optimizer : alloc;
 	if (!isnan(in->reserve_bytes))
@@ -699,7 +721,8 @@ static int window_for(double days)
 /*
  * Tokens per second of n GPUs: n x mfu x peak / FLOPs per token, with
  * 6Ψ FLOPs per token (forward 2Ψ, backward 4Ψ), 8Ψ with full recomputation
- * (Narayanan et al. 2021, section 5.1, without the attention term).
+ * (Kaplan et al. 2020, section 2.1; Narayanan et al. 2021, section 5.1;
+ * without the attention term).
  */
 static double throughput(const struct plan_inputs *in, int n)
 {
@@ -740,6 +763,23 @@ static void strategy(const struct plan_inputs *in, enum plan_strategy st, struct
 		fit(in, in->gpu[g], s, &s->fit[g]);
 }
 
+/*
+ * A hypothesis the GPUs cannot show: feasibility needs a job one GPU cannot
+ * hold, a faster step or a larger batch needs a baseline that one GPU holds.
+ */
+static const char *hypothesis_note(const struct plan_inputs *in, int single_fits)
+{
+	if (!in->hypothesis || single_fits < 0)
+		return NULL;
+	if (!strcmp(in->hypothesis, "feasibility") && single_fits == 1)
+		return "one GPU holds the job, so a 2-GPU run cannot show feasibility: test "
+		       "step-time or global-batch";
+	if (strcmp(in->hypothesis, "feasibility") && single_fits == 0)
+		return "one GPU cannot hold the job, so the 1-GPU baseline would fail: the "
+		       "trial can show feasibility, not a speedup";
+	return NULL;
+}
+
 void plan_compute(const struct plan_inputs *in, struct plan_result *r)
 {
 	*r = (struct plan_result){ .recommended = -1 };
@@ -750,6 +790,7 @@ void plan_compute(const struct plan_inputs *in, struct plan_result *r)
 	for (int i = 0; i < PLAN_NSTRATEGY; i++)
 		r->s[i].tests = tests(&r->s[i], r->s[PLAN_SINGLE].fit[0].fits);
 	recommend(in, r);
+	r->hypothesis_note = hypothesis_note(in, r->s[PLAN_SINGLE].fit[0].fits);
 	if (r->s[PLAN_SINGLE].fit[0].fits == 1)
 		option(in, &r->s[PLAN_SINGLE], &r->option[r->noption++]);
 	if (r->recommended >= 0)

@@ -113,6 +113,7 @@ struct plan_result {
 	size_t noption;
 	double activation_per_layer;	/* bytes, per micro-batch, of the chosen checkpointing; NaN unknown */
 	double optimizer_k;		/* K: optimizer bytes per parameter (master copy included) */
+	const char *hypothesis_note;	/* why the inputs' hypothesis cannot be shown on gpu[0]; NULL none */
 };
 
 /* A model whose size the public config gives. */

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/plan.h"
 #include "cli/cli.h"
@@ -186,10 +187,16 @@ static int read_ini(const char *path, struct plan_inputs *in)
 {
 	struct ini_read r = { .in = in };
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	int line;
 
 	if (!f) {
 		error("%s: %s", path, strerror(errno));
+		return EXIT_NO_INPUT;
+	}
+	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		error("%s: a directory, not a PLAN.ini", path);
 		return EXIT_NO_INPUT;
 	}
 	line = ini_parse_file(f, plan_ini_line, &r);
@@ -335,6 +342,8 @@ static void recommendation(const struct plan_inputs *in, const struct plan_resul
 	if (rec >= 0 && r->s[rec].tests)
 		buf_addf(out, "; a run of it tests %s", r->s[rec].tests);
 	buf_addch(out, '\n');
+	if (r->hypothesis_note)
+		buf_addf(out, "hypothesis %s: %s\n", in->hypothesis, r->hypothesis_note);
 	if (!r->noption)
 		return;
 	buf_addf(out, "\nrental (estimated throughput: %.0f%% MFU of the %s peak, %dΨ FLOPs per "
@@ -411,7 +420,9 @@ static void write_text(const struct plan_inputs *in, const struct plan_result *r
 	wrap_lines(out, &text);
 	buf_addch(out, '\n');
 	memory_table(in, r, out);
-	capacities(in, r, out);
+	buf_reset(&text);
+	capacities(in, r, &text);
+	wrap_lines(out, &text);
 	buf_addch(out, '\n');
 	comm_table(in, r, out);
 	buf_addch(out, '\n');
@@ -461,9 +472,10 @@ static void explain_activations(const struct plan_inputs *in, const struct plan_
 		 "layers = %.2f GB\n", s, b, h, a, plan_checkpointing_name(in->checkpointing),
 		 r->activation_per_layer / 1e9, (long long)in->layers,
 		 r->s[PLAN_SINGLE].mem.activations / 1e9);
-	buf_addf(out, "  tensor over t = %d: %.2f GB; pipeline (1F1B): its first stage keeps %d "
-		 "micro-batches of L/%d layers, L layers' worth: %.2f GB\n", in->gpus,
-		 r->s[PLAN_TENSOR].mem.activations / 1e9, in->gpus, in->gpus,
+	buf_addf(out, "  tensor over t = %d: %.2f GB; pipeline (1F1B): its first stage keeps "
+		 "min(N, grad accum) = %lld micro-batches of L/%d layers: %.2f GB\n", in->gpus,
+		 r->s[PLAN_TENSOR].mem.activations / 1e9,
+		 (long long)(in->grad_accum < in->gpus ? in->grad_accum : in->gpus), in->gpus,
 		 r->s[PLAN_PIPELINE].mem.activations / 1e9);
 }
 
@@ -521,9 +533,10 @@ static void explain_rental(const struct plan_inputs *in, const struct plan_resul
 	enum dtype t = in->precision == DT_FP32 ? DT_TF32 : in->precision;
 	int f = in->checkpointing == PLAN_CKPT_FULL ? 8 : 6;
 
-	buf_addf(out, "throughput (Narayanan et al. 2021, \"Efficient Large-Scale Language Model "
-		      "Training on GPU Clusters Using Megatron-LM\", section 5.1, without the "
-		      "attention term): %dΨ FLOPs per token%s; tokens/s = N x MFU x peak / %dΨ = N x "
+	buf_addf(out, "throughput (Kaplan et al. 2020, \"Scaling Laws for Neural Language Models\", "
+		      "section 2.1: 6Ψ FLOPs per token; Narayanan et al. 2021, \"Efficient Large-Scale "
+		      "Language Model Training on GPU Clusters Using Megatron-LM\", section 5.1, for "
+		      "recomputation; both without the attention term): %dΨ FLOPs per token%s; tokens/s = N x MFU x peak / %dΨ = N x "
 		      "%g x %g TFLOP/s (%s %s) / (%d x %.0f) = N x %.0f\n", f,
 		      f == 8 ? " (full recomputation adds a forward pass)" : "", f, in->mfu,
 		      gpu_peak_tflops(g, t), g->name, dtype_name(t), f, in->params,
@@ -719,6 +732,7 @@ static int write_json(const struct plan_inputs *in, const struct plan_result *r)
 	yajl_gen_array_close(g);
 	json_text(g, "recommended", r->recommended < 0 ? NULL : plan_strategy_name(r->recommended));
 	json_text(g, "reason", r->reason);
+	json_text(g, "hypothesis_note", r->hypothesis_note);
 	json_key(g, "options");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < r->noption; i++)

@@ -1,4 +1,4 @@
-# a 7B bf16 Adam model, micro batch 1 of 4096 tokens: only tensor parallelism fits two H200s, ZeRO-1 and more fit two B200s
+# a 7B bf16 Adam model, micro batch 1 of 4096 tokens: on two H200s only a split of the layers (pipeline, tensor) fits, on two B200s ZeRO-1 and more too
 args: plan --params 7B --gpu H200,B200 --micro-batch 1 --seq-len 4096 --hidden 4096 --layers 32 --heads 32
 status: 0
 --- stdout
@@ -17,9 +17,10 @@ zero1              2    14.0    14.0    42.0   104.2    10.2   184.4  no, yes
 zero2              2    14.0     7.0    42.0   104.2     9.9   177.0  no, yes
 zero3              2     7.0     7.0    42.0   104.2     9.5   169.7  no, yes
 fsdp               2     7.0     7.0    42.0   104.2     9.5   169.7  no, yes
-pipeline           2     7.0     7.0    42.0   104.2     9.5   169.7  no, yes
+pipeline           2     7.0     7.0    42.0    52.1     6.9   115.0  yes, yes
 tensor             2     7.0     7.0    42.0    54.8     7.0   117.8  yes, yes
-capacity: H200 150.8 GB (as the driver reports it), B200 191.5 GB (as the driver reports it)
+capacity: H200 150.8 GB (as the driver reports it), B200 191.5 GB (as the
+    driver reports it)
 
 comm per step   sent/GPU  payload      H200      B200  a run tests (H200)
                       GB       GB         s         s
@@ -29,7 +30,7 @@ zero1               14.00    14.00     0.031     0.016  -
 zero2               14.00    28.00     0.031     0.016  -
 zero3               21.00    42.00     0.047     0.023  -
 fsdp                21.00    42.00     0.047     0.023  -
-pipeline             0.03     0.07     0.000     0.000  -
+pipeline             0.03     0.07     0.000     0.000  feasibility
 tensor               4.29     4.29     0.010     0.005  feasibility
 
 recommended: tensor on 2 x H200: only splitting every layer fits; the GPUs'

@@ -3,4 +3,4 @@ args: plan tests/data/plan/bad-value.ini
 status: 1
 --- stdout
 --- stderr
-tests/data/plan/bad-value.ini:4: grad_accum: '-2' is not a whole number of at least 1
+tests/data/plan/bad-value.ini:4: grad_accum: '-2' is not a whole number from 1 to 1000000000

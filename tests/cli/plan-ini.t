@@ -1,5 +1,5 @@
-# the same 7B plan from a PLAN.ini prints what its options print
-args: plan tests/data/plan/7b.ini
+# a PLAN.ini's [plan] keys are the options' (7b.ini is plan-7b-h200-b200.t's inputs): the same tensor row
+args: plan tests/data/plan/7b.ini --strategy tensor
 status: 0
 --- stdout
 plan: 7B parameters, bf16 mixed precision (fp32 master weights), adam (K =
@@ -11,25 +11,12 @@ reserve per GPU: CUDA context 1.00 GB + NCCL 0.50 GB (multi-GPU) + 5% of
 
 memory per GPU  gpus weights   grads   optim   activ reserve   total  fits: H200, B200
                           GB      GB      GB      GB      GB      GB
-single             1    14.0    14.0    84.0   104.2    11.8   228.0  no, no
-ddp                2    14.0    14.0    84.0   104.2    12.3   228.5  no, no
-zero1              2    14.0    14.0    42.0   104.2    10.2   184.4  no, yes
-zero2              2    14.0     7.0    42.0   104.2     9.9   177.0  no, yes
-zero3              2     7.0     7.0    42.0   104.2     9.5   169.7  no, yes
-fsdp               2     7.0     7.0    42.0   104.2     9.5   169.7  no, yes
-pipeline           2     7.0     7.0    42.0   104.2     9.5   169.7  no, yes
 tensor             2     7.0     7.0    42.0    54.8     7.0   117.8  yes, yes
-capacity: H200 150.8 GB (as the driver reports it), B200 191.5 GB (as the driver reports it)
+capacity: H200 150.8 GB (as the driver reports it), B200 191.5 GB (as the
+    driver reports it)
 
 comm per step   sent/GPU  payload      H200      B200  a run tests (H200)
                       GB       GB         s         s
-single               0.00     0.00     0.000     0.000  -
-ddp                 14.00    14.00     0.031     0.016  -
-zero1               14.00    14.00     0.031     0.016  -
-zero2               14.00    28.00     0.031     0.016  -
-zero3               21.00    42.00     0.047     0.023  -
-fsdp                21.00    42.00     0.047     0.023  -
-pipeline             0.03     0.07     0.000     0.000  -
 tensor               4.29     4.29     0.010     0.005  feasibility
 
 recommended: tensor on 2 x H200: only splitting every layer fits; the GPUs'

@@ -24,7 +24,7 @@ done < "$tmp/options"
 "$SCALEAUDIT" plan --params 7e9 --gpu H200 --micro-batch 1 --seq-len 1024 --hidden 4096 \
 	--layers 32 --heads 32 --ckpt-write-gbps 1 --mtbf-hours 1 --explain > "$tmp/explain" ||
 	{ echo "plan --explain failed"; fail=1; }
-for want in 'Rajbhandari et al. 2020' 'Korthikanti et al. 2022' 'Narayanan et al. 2021' \
+for want in 'Rajbhandari et al. 2020' 'Korthikanti et al. 2022' 'Kaplan et al. 2020' 'Narayanan et al. 2021' \
 	'Young 1974; Daly 2006' 'K = 12: fp32 master weights 4 + Adam momentum 4 + variance 4' \
 	'= 98.0 s, M = 1 h: √(2 x 98.0 x 3600) = 840 s' 'H200 NVLink 450 GB/s'; do
 	tr '\n' ' ' < "$tmp/explain" | sed 's/  */ /g' | grep -qF -- "$want" ||
@@ -32,6 +32,23 @@ for want in 'Rajbhandari et al. 2020' 'Korthikanti et al. 2022' 'Narayanan et al
 done
 awk '{ if (length > 80) { print "a line of " length " columns: " $0; bad = 1 } } END { exit bad }' \
 	"$tmp/explain" || fail=1
+
+# -o DIR: the planned runs carry the model's numbers (single 137.0 GB, ddp 137.536 GB for
+# llama-3-8b with full checkpointing: 16.06 + 16.06 + 96.36 + 1.07 + 1 + 0.5 + 5% of 129.56),
+# and a second plan into the same DIR is refused without --force
+plan8b=(--model llama-3-8b --gpu H200 --micro-batch 1 --seq-len 4096 --checkpointing
+	--hypothesis global-batch)
+"$SCALEAUDIT" plan "${plan8b[@]}" -o "$tmp/trial" > /dev/null || { echo "plan -o failed"; fail=1; }
+for want in '1gpu/run.ini:strategy = single' '2gpu/run.ini:strategy = ddp' \
+	'2gpu/run.ini:predicted_peak_gb = 137.536' '2gpu/run.ini:global_batch = 2' \
+	'trial.ini:hypothesis = global-batch'; do
+	grep -qxF -- "${want#*:}" "$tmp/trial/${want%%:*}" || { echo "plan -o: ${want%%:*} lacks ${want#*:}"; fail=1; }
+done
+"$SCALEAUDIT" plan "${plan8b[@]}" -o "$tmp/trial" > /dev/null 2>&1
+[ $? -eq 1 ] || { echo "a second plan -o into the same DIR was not refused"; fail=1; }
+"$SCALEAUDIT" plan "${plan8b[@]}" -o "$tmp/trial" --force > /dev/null || { echo "plan -o --force failed"; fail=1; }
+"$SCALEAUDIT" plan --init "$tmp/skeleton" || { echo "plan --init failed"; fail=1; }
+[ -f "$tmp/skeleton/trial.ini" ] || { echo "plan --init wrote no trial.ini"; fail=1; }
 
 need_tool python3
 "$SCALEAUDIT" plan --model zero-7.5b --gpus 64 --gpu H200 --json > "$tmp/zero.json" ||

@@ -108,10 +108,26 @@ static void seven_b_h200_b200(void **state)
 	assert_int_equal(r.s[PLAN_TENSOR].fit[0].fits, 1);	/* 56 + 54.8 + 1.5 + 5.5 GB */
 	assert_string_equal(r.s[PLAN_TENSOR].tests, "feasibility");
 	assert_null(r.s[PLAN_ZERO3].tests);			/* does not fit the H200 */
-	assert_int_equal(r.recommended, PLAN_TENSOR);		/* the only one on two H200s */
+	/* 1F1B with one micro-batch: the first stage holds it for its 16 layers only */
+	near(r.s[PLAN_PIPELINE].mem.activations, act / 2);
+	assert_int_equal(r.s[PLAN_PIPELINE].fit[0].fits, 1);	/* 56 + 52.1 + 1.5 + 5.4 GB */
+	assert_int_equal(r.recommended, PLAN_TENSOR);		/* before pipeline over NVLink */
+	set(&in, "grad-accum", "4");	/* 2 micro-batches in flight of 16 layers: 32 layers' worth */
+	plan_compute(&in, &r);
+	near(r.s[PLAN_PIPELINE].mem.activations, act);
+	set(&in, "grad-accum", "1");
+
+	assert_null(r.hypothesis_note);				/* none given */
+	set(&in, "hypothesis", "step-time");
+	plan_compute(&in, &r);
+	assert_non_null(strstr(r.hypothesis_note, "1-GPU baseline would fail"));
+	set(&in, "hypothesis", "feasibility");
+	plan_compute(&in, &r);
+	assert_null(r.hypothesis_note);
 
 	set(&in, "checkpointing", "full");	/* 2*s*b*h per layer */
 	plan_compute(&in, &r);
+	assert_non_null(strstr(r.hypothesis_note, "cannot show feasibility"));
 	near(r.s[PLAN_SINGLE].mem.activations, 32 * 2 * 16777216.0);
 	assert_int_equal(r.s[PLAN_SINGLE].fit[0].fits, 1);
 	assert_int_equal(r.recommended, PLAN_DDP);
@@ -243,8 +259,11 @@ static void keys_and_errors(void **state)
 	assert_true(isnan(plan_parse_count("")));
 	expect_error("params", "7x", "params: '7x' is not a count (7e9, 7B, 1.5B)");
 	expect_error("gpu", "H900", "gpu: 'H900' is not a GPU model scaleaudit knows");
-	expect_error("gpus", "1", "gpus: '1' is not a whole number of at least 2");
-	expect_error("micro-batch", "0", "micro_batch: '0' is not a whole number of at least 1");
+	expect_error("gpu", "H100", "gpu: 'H100' is one of H100 SXM, H100 PCIe, H100 NVL: say which");
+	expect_error("gpus", "1", "gpus: '1' is not a whole number from 2 to 1000000000");
+	expect_error("micro-batch", "0", "micro_batch: '0' is not a whole number from 1 to 1000000000");
+	expect_error("layers", "1000000001", "layers: '1000000001' is not a whole number from 1 to 1000000000");
+	expect_error("params", "2e18", "params: '2e18' is more than 1e+18");
 	expect_error("strategy", "zero4",
 		     "strategy: 'zero4' is not single, ddp, zero1, zero2, zero3, fsdp, pipeline or tensor");
 	expect_error("optimizer", "lion", "optimizer: 'lion' is not adam, sgd or adafactor");
