@@ -125,13 +125,24 @@ static bool micro_batch(const struct plan_files *pf, const struct plan_run *r, c
 	return v > 0 && snprintf(out, n, "%lld", (long long)v) > 0;
 }
 
+/* The field's value at base, as its type stores it. */
+static const char *str_at(const char *base) { return *(const char *const *)(const void *)base; }
+static int64_t i64_at(const char *base) { return *(const int64_t *)(const void *)base; }
+static int int_at(const char *base) { return *(const int *)(const void *)base; }
+static double num_at(const char *base) { return *(const double *)(const void *)base; }
+
+/* The lowest value of a known number of type t. */
+static double num_floor(enum field_type t)
+{
+	return t == F_RATIO ? DBL_MIN : 0;
+}
+
 /* The value of key for run r as text in out[n]; false when unknown or not planned. */
 static bool value_of(const struct plan_files *pf, const struct plan_run *r, const char *key,
 		     char *out, size_t n)
 {
 	const struct field *f = field_of(key);
-	const char *base;
-	const char *s;
+	const char *base, *s;
 
 	if (!f)
 		return false;
@@ -142,32 +153,26 @@ static bool value_of(const struct plan_files *pf, const struct plan_run *r, cons
 	base = (f->per_run ? (const char *)r : (const char *)pf) + f->offset;
 	switch (f->type) {
 	case F_STR:
-		s = *(const char *const *)(const void *)base;
-		return s && snprintf(out, n, "%s", s) > 0;
+		return (s = str_at(base)) && snprintf(out, n, "%s", s) > 0;
 	case F_STRATEGY:
-		s = *(const char *const *)(const void *)base;
-		return s && (s = manifest_strategy(s)) && snprintf(out, n, "%s", s) > 0;
+		return (s = str_at(base)) && (s = manifest_strategy(s)) && snprintf(out, n, "%s", s) > 0;
 	case F_I64:
-		return *(const int64_t *)(const void *)base >= 0 &&
-		       snprintf(out, n, "%lld", (long long)*(const int64_t *)(const void *)base) > 0;
 	case F_COUNT:
-		return *(const int64_t *)(const void *)base > 0 &&
-		       snprintf(out, n, "%lld", (long long)*(const int64_t *)(const void *)base) > 0;
-	case F_MICRO:	/* above */
+		return i64_at(base) >= (f->type == F_COUNT) &&
+		       snprintf(out, n, "%lld", (long long)i64_at(base)) > 0;
 	case F_INT:
-		return *(const int *)(const void *)base > 0 &&
-		       snprintf(out, n, "%d", *(const int *)(const void *)base) > 0;
+		return int_at(base) > 0 && snprintf(out, n, "%d", int_at(base)) > 0;
 	case F_NUM:
 	case F_RATIO:
-		return isfinite(*(const double *)(const void *)base) &&
-		       *(const double *)(const void *)base >= (f->type == F_RATIO ? DBL_MIN : 0) &&
-		       snprintf(out, n, "%.6g", *(const double *)(const void *)base) > 0;
+		return isfinite(num_at(base)) && num_at(base) >= num_floor(f->type) &&
+		       snprintf(out, n, "%.6g", num_at(base)) > 0;
 	case F_GB:
-		return isfinite(*(const double *)(const void *)base) &&
-		       *(const double *)(const void *)base >= 0 &&
-		       snprintf(out, n, "%.3f", *(const double *)(const void *)base / 1e9) > 0;
+		return isfinite(num_at(base)) && num_at(base) >= 0 &&
+		       snprintf(out, n, "%.3f", num_at(base) / 1e9) > 0;
 	case F_BASELINE:
 		return pf->nruns > 1 && snprintf(out, n, "%s", baseline(pf)->dir) > 0;
+	case F_MICRO:	/* above */
+		break;
 	}
 	return false;
 }
@@ -559,11 +564,17 @@ static int out_write(struct plan_out *o, const char *const *subs, size_t nsubs, 
 	return 0;
 }
 
+/* A value's characters: with its key, the line stays within the 199 the INI reader takes. */
+#define TEXT_MAX 180
+
 /* A text value an INI line can carry as it is: no control character, no inline comment. */
 static int check_text(const char *what, const char *s, const char *dir, struct diags *d)
 {
 	if (!s)
 		return 0;
+	if (strlen(s) > TEXT_MAX)
+		return diag_error(d, "plan-write", &SRCPOS_FILE(dir), "%s is longer than %d characters: "
+				  "nothing written", what, TEXT_MAX);
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f || (p > s && *p == ';' && p[-1] == ' '))
 			return diag_error(d, "plan-write", &SRCPOS_FILE(dir),

@@ -521,6 +521,8 @@ static void a_value_that_breaks_the_ini_is_refused(void **state)
 	struct diags d = DIAGS_INIT;
 	struct plan_files pf;
 	struct plan_run bad = runs[0];
+	char long_title[182];
+	struct analysis *a;
 	char *text;
 
 	(void)state;
@@ -529,17 +531,30 @@ static void a_value_that_breaks_the_ini_is_refused(void **state)
 	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), -1);
 	assert_string_equal(d.items[0].message, "title 'two\nlines' cannot be written on one INI line "
 			    "(a control character or ' ;'): nothing written");
+	memset(long_title, 'x', sizeof(long_title) - 1);
+	long_title[sizeof(long_title) - 1] = '\0';
+	pf.title = long_title;
+	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), -1);
+	assert_string_equal(d.items[1].message, "title is longer than 180 characters: nothing written");
+	long_title[180] = '\0';
+	assert_int_equal(plan_write_dir(&pf, dir, PLAN_FORCE, &d), 0);	/* 180 reads back whole */
+	copy_logs(dir);
+	a = analyse_clean(dir);
+	assert_string_equal(a->title, long_title);
+	analysis_free(a);
+	assert_int_equal(remove_tree(dir), 0);
+	assert_int_equal(mkdir(dir, 0700), 0);
 	pf.title = "fine";
 	bad.dir = "../elsewhere";
 	pf.runs = &bad;
 	pf.nruns = 1;
 	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), -1);
-	assert_string_equal(d.items[1].message, "run directory '../elsewhere' is not a plain name: nothing written");
+	assert_string_equal(d.items[2].message, "run directory '../elsewhere' is not a plain name: nothing written");
 	bad.dir = "1gpu";
 	bad.strategy = "zero4";
 	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), -1);
-	assert_string_equal(d.items[2].message, "run '1gpu': strategy 'zero4' has no run.ini name: nothing written");
-	assert_int_equal(d.count, 3);
+	assert_string_equal(d.items[3].message, "run '1gpu': strategy 'zero4' has no run.ini name: nothing written");
+	assert_int_equal(d.count, 4);
 	assert_int_equal(entries(dir), 0);
 	bad.strategy = "zero3";	/* the model's name: run.ini says zero */
 	pf.expected_speedup = 0;	/* what the reader refuses is not written */
