@@ -168,43 +168,59 @@ static int options_error(const char *err)
 
 struct ini_read {
 	struct plan_inputs *in;
-	char err[256];
+	const char *path;
+	FILE *f;
+	int64_t line;		/* the line inih is handling */
+	int bad;		/* lines with a bad key or value */
 };
 
+/* inih's line source: counts lines so that messages can name them. */
+static char *ini_next_line(char *str, int num, void *stream)
+{
+	struct ini_read *r = stream;
+	char *s = fgets(str, num, r->f);
+
+	if (s)
+		r->line++;
+	return s;
+}
+
+/* One key: set, or its message printed as file:line: and the reading goes on. */
 static int plan_ini_line(void *user, const char *section, const char *name, const char *value)
 {
 	struct ini_read *r = user;
+	char err[256];
 
-	if (strcmp(section, "plan")) {
-		snprintf(r->err, sizeof(r->err), "[%s] %s: plan keys go in a [plan] section", section, name);
-		return 0;
-	}
-	return plan_set(r->in, name, value, r->err, sizeof(r->err)) == 0;
+	if (strcmp(section, "plan"))
+		snprintf(err, sizeof(err), "[%s] %s: plan keys go in a [plan] section", section, name);
+	else if (plan_set(r->in, name, value, err, sizeof(err)) == 0)
+		return 1;
+	fprintf(stderr, "%s:%lld: %s\n", r->path, (long long)r->line, err);
+	r->bad++;
+	return 1;
 }
 
-/* PLAN.ini into in; prints "file:line: message" and returns EXIT_NO_INPUT on a bad one. */
+/* PLAN.ini into in; prints "file:line: message" for each bad line and returns EXIT_NO_INPUT then. */
 static int read_ini(const char *path, struct plan_inputs *in)
 {
-	struct ini_read r = { .in = in };
-	FILE *f = fopen(path, "r");
+	struct ini_read r = { .in = in, .path = path, .f = fopen(path, "r") };
 	struct stat st;
 	int line;
 
-	if (!f) {
+	if (!r.f) {
 		error("%s: %s", path, strerror(errno));
 		return EXIT_NO_INPUT;
 	}
-	if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(f);
+	if (fstat(fileno(r.f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(r.f);
 		error("%s: a directory, not a PLAN.ini", path);
 		return EXIT_NO_INPUT;
 	}
-	line = ini_parse_file(f, plan_ini_line, &r);
-	fclose(f);
-	if (line == 0)
-		return EXIT_DONE;
-	fprintf(stderr, "%s:%d: %s\n", path, line, *r.err ? r.err : "not an INI line");
-	return EXIT_NO_INPUT;
+	line = ini_parse_stream(ini_next_line, &r, plan_ini_line, &r);
+	fclose(r.f);
+	if (line > 0)
+		fprintf(stderr, "%s:%d: not an INI line (expected [section] or key = value)\n", path, line);
+	return line || r.bad ? EXIT_NO_INPUT : EXIT_DONE;
 }
 
 /* The options over the PLAN.ini: a --gpu replaces its GPU list. */
