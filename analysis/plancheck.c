@@ -13,6 +13,14 @@ double plan_deviation(double predicted, double measured)
 	return measured / predicted - 1;
 }
 
+bool plan_oom_foreseen(const struct run_result *rr)
+{
+	const struct plan_check *p = &rr->plan;
+
+	return rr->status == RUN_FAILED_OOM && p->present && p->predicted_peak_bytes >= 0 &&
+	       p->predicted_peak_bytes >= p->measured_peak_bytes;
+}
+
 /* The largest peak memory of the run's GPUs; -1 when no GPU's is known. */
 static int64_t largest_peak(const struct run_result *rr)
 {
@@ -67,7 +75,10 @@ void analysis_plan_check(struct analysis *a, const struct run *r, struct run_res
 	if (d->predicted_step_s.set)
 		p->predicted_step_s = d->predicted_step_s.v;
 	buf_init(&held, 0);
-	if (d->predicted_peak_gb.set)
+	if (plan_oom_foreseen(rr))
+		buf_addf(&held, "it ran out of GPU memory, as the %.3g GB per GPU planned foresaw",
+			 (double)p->predicted_peak_bytes / 1e9);
+	else if (d->predicted_peak_gb.set)
 		compare(a, rr, "plan-memory-off", &d->predicted_peak_gb.src, "peak memory per GPU", "GB",
 			1e9, (double)p->predicted_peak_bytes, (double)p->measured_peak_bytes,
 			PLAN_MEMORY_TOLERANCE, &held);

@@ -67,7 +67,7 @@ static const struct code_info table[] = {
 	  "A `[run]` section sits in the manifest at the top of the trial, where it describes no run; it was ignored.",
 	  "Move the `[run]` keys into a run.ini in the directory of the run they describe." },
 	{ "manifest-syntax", E, CODE_INPUT, "manifest reader (trial.ini, run.ini)",
-	  "A line of a manifest is neither `[section]` nor `key = value`.",
+	  "A line of a manifest is neither `[section]` nor `key = value`, or is longer than the INI reader takes (199 characters); it was not read.",
 	  "Fix the line named in the message." },
 	{ "manifest-value", E, CODE_INPUT, "manifest reader (trial.ini, run.ini)",
 	  "A manifest value is not of the kind its key takes (a number, a known precision, strategy or hypothesis); it was not used (a precision that names no dtype makes the run's declared precision unknown).",

@@ -141,15 +141,30 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 1;	/* keep going: every bad value gets its own message */
 }
 
-/* inih's line source: counts lines so that messages can name them. */
+/*
+ * inih's line source: counts lines so that messages can name them. A line longer than inih's
+ * buffer (num - 1 bytes with its newline) is reported and handed on empty: split, its rest
+ * would read as a line of its own.
+ */
 static char *next_line(char *str, int num, void *stream)
 {
 	struct manifest *m = stream;
 	char *s = fgets(str, num, m->f);
+	size_t n;
+	int c;
 
-	if (s)
-		m->line++;
-	return s;
+	if (!s)
+		return NULL;
+	m->line++;
+	n = strlen(s);
+	if ((n && s[n - 1] == '\n') || (c = getc(m->f)) == EOF || c == '\n')
+		return s;
+	while ((c = getc(m->f)) != EOF && c != '\n')
+		;
+	diag_error(m->ctx->diags, "manifest-syntax", &SRCPOS_LINE(m->ctx->path, m->line),
+		   "line longer than %d characters: not read", num - 1);
+	str[0] = '\0';
+	return str;
 }
 
 static void *manifest_open(struct ingest_ctx *ctx)

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,8 +24,9 @@ enum field_type {
 	F_COUNT,	/* int64_t, <= 0 unknown */
 	F_MICRO,	/* the run's micro batch, else the plan's */
 	F_INT,		/* int, <= 0 unknown */
-	F_NUM,		/* double, NaN unknown */
-	F_GB,		/* double bytes, NaN unknown, written in GB */
+	F_NUM,		/* double, NaN or negative unknown */
+	F_RATIO,	/* double, NaN or <= 0 unknown */
+	F_GB,		/* double bytes, NaN or negative unknown, written in GB */
 	F_STRATEGY,	/* const char *: the model's strategy, written as run.ini's */
 	F_BASELINE,	/* none: the run with the fewest GPUs */
 };
@@ -48,7 +50,7 @@ static const struct field fields[] = {
 	{ "target_tokens", F_COUNT, P(target_tokens) },
 	{ "gpu_hour_price", F_NUM, P(gpu_hour_price) },
 	{ "memory_reserve_gb", F_NUM, P(memory_reserve_gb) },
-	{ "expected_speedup", F_NUM, P(expected_speedup) },
+	{ "expected_speedup", F_RATIO, P(expected_speedup) },
 	{ "name", F_STR, PR(dir) },
 	{ "gpus", F_INT, PR(gpus) },
 	{ "strategy", F_STRATEGY, PR(strategy) },
@@ -62,6 +64,11 @@ static const struct field fields[] = {
 	{ "seed", F_I64, P(seed) },
 	{ "predicted_peak_gb", F_GB, PR(predicted_peak_bytes) },
 	{ "predicted_step_s", F_NUM, PR(predicted_step_s) },
+};
+
+/* The run.ini keys every run holds at the same value. */
+static const char *const held[] = {
+	"precision", "micro_batch", "seq_len", "dataset", "model", "seed",
 };
 
 /* The model's strategies that run.ini names otherwise. */
@@ -118,13 +125,24 @@ static bool micro_batch(const struct plan_files *pf, const struct plan_run *r, c
 	return v > 0 && snprintf(out, n, "%lld", (long long)v) > 0;
 }
 
+/* The field's value at base, as its type stores it. */
+static const char *str_at(const char *base) { return *(const char *const *)(const void *)base; }
+static int64_t i64_at(const char *base) { return *(const int64_t *)(const void *)base; }
+static int int_at(const char *base) { return *(const int *)(const void *)base; }
+static double num_at(const char *base) { return *(const double *)(const void *)base; }
+
+/* The lowest value of a known number of type t. */
+static double num_floor(enum field_type t)
+{
+	return t == F_RATIO ? DBL_MIN : 0;
+}
+
 /* The value of key for run r as text in out[n]; false when unknown or not planned. */
 static bool value_of(const struct plan_files *pf, const struct plan_run *r, const char *key,
 		     char *out, size_t n)
 {
 	const struct field *f = field_of(key);
-	const char *base;
-	const char *s;
+	const char *base, *s;
 
 	if (!f)
 		return false;
@@ -135,29 +153,26 @@ static bool value_of(const struct plan_files *pf, const struct plan_run *r, cons
 	base = (f->per_run ? (const char *)r : (const char *)pf) + f->offset;
 	switch (f->type) {
 	case F_STR:
-		s = *(const char *const *)(const void *)base;
-		return s && snprintf(out, n, "%s", s) > 0;
+		return (s = str_at(base)) && snprintf(out, n, "%s", s) > 0;
 	case F_STRATEGY:
-		s = *(const char *const *)(const void *)base;
-		return s && (s = manifest_strategy(s)) && snprintf(out, n, "%s", s) > 0;
+		return (s = str_at(base)) && (s = manifest_strategy(s)) && snprintf(out, n, "%s", s) > 0;
 	case F_I64:
-		return *(const int64_t *)(const void *)base >= 0 &&
-		       snprintf(out, n, "%lld", (long long)*(const int64_t *)(const void *)base) > 0;
 	case F_COUNT:
-		return *(const int64_t *)(const void *)base > 0 &&
-		       snprintf(out, n, "%lld", (long long)*(const int64_t *)(const void *)base) > 0;
-	case F_MICRO:	/* above */
+		return i64_at(base) >= (f->type == F_COUNT) &&
+		       snprintf(out, n, "%lld", (long long)i64_at(base)) > 0;
 	case F_INT:
-		return *(const int *)(const void *)base > 0 &&
-		       snprintf(out, n, "%d", *(const int *)(const void *)base) > 0;
+		return int_at(base) > 0 && snprintf(out, n, "%d", int_at(base)) > 0;
 	case F_NUM:
-		return isfinite(*(const double *)(const void *)base) &&
-		       snprintf(out, n, "%.6g", *(const double *)(const void *)base) > 0;
+	case F_RATIO:
+		return isfinite(num_at(base)) && num_at(base) >= num_floor(f->type) &&
+		       snprintf(out, n, "%.6g", num_at(base)) > 0;
 	case F_GB:
-		return isfinite(*(const double *)(const void *)base) &&
-		       snprintf(out, n, "%.3f", *(const double *)(const void *)base / 1e9) > 0;
+		return isfinite(num_at(base)) && num_at(base) >= 0 &&
+		       snprintf(out, n, "%.3f", num_at(base) / 1e9) > 0;
 	case F_BASELINE:
 		return pf->nruns > 1 && snprintf(out, n, "%s", baseline(pf)->dir) > 0;
+	case F_MICRO:	/* above */
+		break;
 	}
 	return false;
 }
@@ -197,6 +212,28 @@ static void planned_ini(struct buf *b, const struct plan_files *pf, const struct
 		comment(b, k[i].help);
 		buf_addf(b, "%s = %s\n", k[i].name, v);
 	}
+}
+
+/*
+ * trial.ini's note of the constants: they are [run] keys, declared in each run.ini (in
+ * trial.ini they would be ignored), so here they are a comment.
+ */
+static void held_comment(struct buf *b, const struct plan_files *pf)
+{
+	struct buf line;
+	char v[512];
+
+	buf_init(&line, FILE_MAX);
+	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++)
+		if (value_of(pf, NULL, held[i], v, sizeof(v)))
+			buf_addf(&line, "%s%s = %s", line.len ? ", " : "Held constant in every run "
+				 "(each run.ini declares them; analyze checks them against the logs): ",
+				 held[i], v);
+	if (line.len) {
+		buf_addch(b, '\n');
+		comment(b, line.data);
+	}
+	buf_release(&line);
 }
 
 /* The skeleton of a manifest: every key of section commented out, with its meaning. */
@@ -240,9 +277,6 @@ static bool micro_batches_differ(const struct plan_files *pf)
 /* CHECKLIST.md: what to hold constant. */
 static void checklist_constants(struct buf *b, const struct plan_files *pf)
 {
-	static const char *const held[] = {
-		"precision", "micro_batch", "seq_len", "dataset", "model", "seed",
-	};
 	char v[512];
 
 	buf_addstr(b, "\n## Hold constant\n\nEvery run declares these in its run.ini, and "
@@ -298,7 +332,8 @@ static void checklist_commands(struct buf *b, const struct plan_files *pf)
 		   "- [ ] Start the GPU monitor before the job, in the run's directory:\n\n"
 		   "      nvidia-smi --query-gpu=timestamp,index,name,memory.used,memory.total,"
 		   "utilization.gpu,power.draw --format=csv -l 1 > nvidia-smi.csv &\n\n"
-		   "- [ ] Run the job with NCCL's log on and keep its output:\n\n"
+		   "- [ ] Run the job with NCCL's log on and keep its output (GPUS: the run's "
+		   "`gpus`):\n\n"
 		   "      NCCL_DEBUG=INFO NCCL_DEBUG_SUBSYS=INIT,GRAPH,ENV torchrun "
 		   "--nproc_per_node=GPUS train.py ... 2>&1 | tee train.log\n\n");
 	buf_addf(b, "- [ ] Profile %d steps after one to wait and one to warm up, with shapes and "
@@ -529,11 +564,17 @@ static int out_write(struct plan_out *o, const char *const *subs, size_t nsubs, 
 	return 0;
 }
 
+/* A value's characters: with its key, the line stays within the 199 the INI reader takes. */
+#define TEXT_MAX 180
+
 /* A text value an INI line can carry as it is: no control character, no inline comment. */
 static int check_text(const char *what, const char *s, const char *dir, struct diags *d)
 {
 	if (!s)
 		return 0;
+	if (strlen(s) > TEXT_MAX)
+		return diag_error(d, "plan-write", &SRCPOS_FILE(dir), "%s is longer than %d characters: "
+				  "nothing written", what, TEXT_MAX);
 	for (const char *p = s; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f || (p > s && *p == ';' && p[-1] == ' '))
 			return diag_error(d, "plan-write", &SRCPOS_FILE(dir),
@@ -600,6 +641,7 @@ int plan_write_dir(const struct plan_files *pf, const char *dir, unsigned flags,
 	b = add_file(&o, NULL, "trial.ini");
 	buf_addstr(b, trial_head);
 	planned_ini(b, pf, NULL, "trial");
+	held_comment(b, pf);
 	rc = out_write(&o, subs, pf->nruns, flags);
 	out_release(&o);
 	return rc;

@@ -24,8 +24,9 @@ struct plan_run {
 };
 
 /*
- * What plan writes. Strings NULL, counts <= 0, the seed -1 and numbers NaN are unknown and
- * not written (the manifest's default then applies); plan_files_init() sets every field so.
+ * What plan writes. Strings NULL, counts <= 0, the seed -1 and numbers NaN (or negative;
+ * expected_speedup <= 0) are unknown and not written (the manifest's default then applies),
+ * so that what is written reads back without a finding; plan_files_init() sets every field so.
  */
 struct plan_files {
 	const char *title;

@@ -28,7 +28,10 @@ void plan_line(const struct run_result *rr, const char *indent, struct buf *out)
 	if (!p->present)
 		return;
 	buf_addf(out, "%s%s: ", indent, rr->name);
-	if (peak)
+	if (peak && plan_oom_foreseen(rr))
+		buf_addf(out, "peak memory per GPU %.3g GB planned: ran out of memory, as planned",
+			 (double)p->predicted_peak_bytes / 1e9);
+	else if (peak)
 		figure(out, "peak memory per GPU", "GB", 1e9, (double)p->predicted_peak_bytes,
 		       p->measured_peak_bytes >= 0 ? (double)p->measured_peak_bytes : NAN,
 		       PLAN_MEMORY_TOLERANCE);

@@ -3,12 +3,14 @@
 # (predicted_peak_gb, predicted_step_s). analyze --json has runs[].plan with the
 # numbers the rest of the document gives (largest per_gpu peak, median step),
 # matches the schema, raises plan-memory-off / plan-step-off / plan-within as the
-# 15% and 25% tolerances say, and the text shows the comparison; a run.ini
-# without predictions has no plan key.
+# 15% and 25% tolerances say, and the text shows the comparison; a run that ran
+# out of memory as planned is no plan-memory-off; a run.ini without predictions
+# has no plan key.
 set -u
 . tests/skip.sh
 need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+fail() { echo "$*"; exit 1; }
 cp -R samples/trials/ddp-scales-well "$tmp/t"
 # 1gpu: 49.7 GB and 73.4 ms measured; 2gpu: 40.1 GB and 42.4 ms
 printf 'predicted_peak_gb = 52\npredicted_step_s = 0.05\n' >> "$tmp/t/1gpu/run.ini"
@@ -46,6 +48,22 @@ if "\nPlan against measured (run.ini's predictions):\n" not in text or line not 
 if bad: print("\n".join(bad))
 sys.exit(1 if bad else 0)
 PY
+# a run that ran out of memory: its peak is where it failed. Below the plan's peak that is
+# what the plan foresaw (a note); a plan below even that under-estimated it (a warning)
+oom() {	# oom PREDICTED_GB: the 1gpu findings of the feasibility sample given that prediction
+	rm -rf "$tmp/o" && cp -R samples/trials/pipeline-oom-feasibility "$tmp/o"
+	printf 'predicted_peak_gb = %s\n' "$1" >> "$tmp/o/1gpu/run.ini"
+	"$SCALEAUDIT" analyze "$tmp/o" | grep "run '1gpu'.*plan"
+}
+want="  $tmp/o/1gpu/run.ini:11: note: run '1gpu': the plan held: it ran out of GPU memory, as the 300 GB per GPU planned foresaw"
+[ "$(oom 300)" = "$want" ] || fail "an out-of-memory run the plan foresaw: $(oom 300)"
+want="  $tmp/o/1gpu/run.ini:11: warning: run '1gpu': peak memory per GPU 83.9 GB measured, 50 GB planned (+68%, more than the 15% tolerated): the plan under-estimated it"
+[ "$(oom 50)" = "$want" ] || fail "an out-of-memory run above the plan: $(oom 50)"
+rm -rf "$tmp/o" && cp -R samples/trials/pipeline-oom-feasibility "$tmp/o"
+printf 'predicted_peak_gb = 300\n' >> "$tmp/o/1gpu/run.ini"
+"$SCALEAUDIT" analyze "$tmp/o" | grep -qx '  1gpu: peak memory per GPU 300 GB planned: ran out of memory, as planned' ||
+	fail "analyze's text lacks the out-of-memory plan line"
+
 # a trial without predictions: no plan key, no section
 "$SCALEAUDIT" analyze --json samples/trials/ddp-scales-well | grep -q '"plan"' && { echo "plan key without predictions"; exit 1; }
 "$SCALEAUDIT" analyze samples/trials/ddp-scales-well | grep -q 'Plan against' && { echo "plan section without predictions"; exit 1; }

@@ -180,6 +180,9 @@ static void written_plan_reads_back_and_is_checked(void **state)
 	ini = slurp(dir, "trial.ini");
 	assert_non_null(strstr(ini, "\nbaseline = 1gpu\n"));
 	assert_non_null(strstr(ini, "\nexpected_speedup = 1.6\n"));
+	assert_non_null(strstr(ini, "\n# Held constant in every run (each run.ini declares them; analyze "
+				"checks them against the\n# logs): precision = bf16, seq_len = 2048, dataset = "
+				"wikitext-103, seed = 1234\n"));
 	free(ini);
 	copy_logs(dir);
 	a = analyse_clean(dir);
@@ -518,6 +521,9 @@ static void a_value_that_breaks_the_ini_is_refused(void **state)
 	struct diags d = DIAGS_INIT;
 	struct plan_files pf;
 	struct plan_run bad = runs[0];
+	char long_title[182];
+	struct analysis *a;
+	char *text;
 
 	(void)state;
 	sample_plan(&pf);
@@ -525,23 +531,88 @@ static void a_value_that_breaks_the_ini_is_refused(void **state)
 	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), -1);
 	assert_string_equal(d.items[0].message, "title 'two\nlines' cannot be written on one INI line "
 			    "(a control character or ' ;'): nothing written");
+	memset(long_title, 'x', sizeof(long_title) - 1);
+	long_title[sizeof(long_title) - 1] = '\0';
+	pf.title = long_title;
+	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), -1);
+	assert_string_equal(d.items[1].message, "title is longer than 180 characters: nothing written");
+	long_title[180] = '\0';
+	assert_int_equal(plan_write_dir(&pf, dir, PLAN_FORCE, &d), 0);	/* 180 reads back whole */
+	copy_logs(dir);
+	a = analyse_clean(dir);
+	assert_string_equal(a->title, long_title);
+	analysis_free(a);
+	assert_int_equal(remove_tree(dir), 0);
+	assert_int_equal(mkdir(dir, 0700), 0);
 	pf.title = "fine";
 	bad.dir = "../elsewhere";
 	pf.runs = &bad;
 	pf.nruns = 1;
 	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), -1);
-	assert_string_equal(d.items[1].message, "run directory '../elsewhere' is not a plain name: nothing written");
+	assert_string_equal(d.items[2].message, "run directory '../elsewhere' is not a plain name: nothing written");
 	bad.dir = "1gpu";
 	bad.strategy = "zero4";
 	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), -1);
-	assert_string_equal(d.items[2].message, "run '1gpu': strategy 'zero4' has no run.ini name: nothing written");
-	assert_int_equal(d.count, 3);
+	assert_string_equal(d.items[3].message, "run '1gpu': strategy 'zero4' has no run.ini name: nothing written");
+	assert_int_equal(d.count, 4);
 	assert_int_equal(entries(dir), 0);
 	bad.strategy = "zero3";	/* the model's name: run.ini says zero */
+	pf.expected_speedup = 0;	/* what the reader refuses is not written */
+	pf.memory_reserve_gb = -1;
+	bad.predicted_peak_bytes = -1;
+	bad.global_batch = 0;
 	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), 0);
+	text = slurp(dir, "1gpu/run.ini");
+	assert_non_null(strstr(text, "\nstrategy = zero\n"));
+	assert_null(strstr(text, "predicted_peak_gb ="));
+	assert_null(strstr(text, "global_batch ="));
+	free(text);
+	text = slurp(dir, "trial.ini");
+	assert_null(strstr(text, "expected_speedup ="));
+	assert_null(strstr(text, "memory_reserve_gb ="));
+	free(text);
 	diags_release(&d);
 	assert_int_equal(remove_tree(dir), 0);
 	free(dir);
+}
+
+/* docs/trial.md has a row for every key of the table, in its section's table. */
+static void every_key_is_documented(void **state)
+{
+	const char *top = getenv("TOP");
+	char *path = xasprintf("%s/docs/trial.md", top && *top ? top : ".");
+	size_t n, len;
+	const struct manifest_key *k = manifest_keys(&n);
+	char *doc = read_file(path, &len), *run_part;
+
+	(void)state;
+	assert_non_null(doc);
+	run_part = strstr(doc, "\n## Each run: run.ini\n");
+	assert_non_null(run_part);
+	for (size_t i = 0; i < n; i++) {
+		char *row = xasprintf("\n| `%s` | ", k[i].name);
+		const char *at = strstr(doc, row);
+
+		if (!at || (at > run_part) != !strcmp(k[i].section, "run"))
+			fail_msg("docs/trial.md has no row for [%s] %s in its section", k[i].section, k[i].name);
+		free(row);
+	}
+	free(doc);
+	free(path);
+	/* and the man page's FILES names each key, as ".B key" or ".BR key ," */
+	path = xasprintf("%s/man/scaleaudit.1", top && *top ? top : ".");
+	doc = read_file(path, &len);
+	assert_non_null(doc);
+	for (size_t i = 0; i < n; i++) {
+		char *b = xasprintf("\n.B %s\n", k[i].name), *br = xasprintf("\n.BR %s ", k[i].name);
+
+		if (!strstr(doc, b) && !strstr(doc, br))
+			fail_msg("man/scaleaudit.1 does not name the key %s", k[i].name);
+		free(b);
+		free(br);
+	}
+	free(doc);
+	free(path);
 }
 
 int main(void)
@@ -554,6 +625,7 @@ int main(void)
 		cmocka_unit_test(an_existing_trial_is_not_replaced),
 		cmocka_unit_test(a_link_is_never_followed),
 		cmocka_unit_test(a_value_that_breaks_the_ini_is_refused),
+		cmocka_unit_test(every_key_is_documented),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
