@@ -37,7 +37,8 @@ struct listing {
 	char *member;		/* an archive's archive: its member name; NULL */
 	int level;		/* 0 directory, 1 archive, 2 archive's archive */
 	char *error;		/* the listing stopped here: the message; NULL */
-	char *error_in;		/* the member being read when it stopped; NULL */
+	char *error_in;		/* the member in whose bytes it stopped; NULL */
+	char *error_after;	/* the last member listed before it stopped; NULL */
 };
 
 /* ---- names, hashes ---- */
@@ -206,6 +207,7 @@ static void listing_free(struct listing *l)
 	free(l->member);
 	free(l->error);
 	free(l->error_in);
+	free(l->error_after);
 	free(l);
 }
 
@@ -298,16 +300,18 @@ static void list_archive(struct listing *l, struct arc *a, bool nest,
 	while ((rc = arc_next(a, &ae)) > 0) {
 		bool fatal = false;
 
-		if (!ae.file || !ae.name[0] || hidden(ae.name))
-			continue;
+		if (!ae.file || !ae.name[0] || (hidden(ae.name) && !ae.refused))
+			continue;	/* as walk leaves them out; a refusal is always told */
 		list_member(l, a, &ae, nest, lim);
 		if (arc_error(a) && (arc_why(a, &fatal), fatal))
 			break;
 	}
 	if (arc_error(a)) {
 		l->error = xstrdup(arc_error(a));
-		if (arc_position(a))
-			l->error_in = xstrdup(l->n ? l->e[l->n - 1].name : "");
+		if (arc_failed_in(a))
+			l->error_in = xstrdup(arc_failed_in(a));
+		if (l->n)
+			l->error_after = xstrdup(l->e[l->n - 1].name);
 	}
 	listing_sort(l);
 }
@@ -497,14 +501,31 @@ static void take_error(struct discovery *dv, const char *root, const struct list
 {
 	struct srcpos pos = SRCPOS_FILE(l->where);
 	struct found_trial *f = NULL;
+	const char *hit = l->error_in ? l->error_in : l->error_after;
 
 	diag_error(d, "archive", &pos, "%s", l->error + strlen(l->where) + 2);
-	for (size_t i = 0; l->error_in && i < fl->n; i++)
-		if (below(fl->prefixes[i], l->error_in))
+	for (size_t i = 0; hit && i < fl->n; i++)
+		if (below(fl->prefixes[i], hit))
 			f = &dv->trials[first + i];
 	if (!f)
 		f = add_found(dv, root, l->where);
 	f->error = xstrdup(l->error);
+}
+
+/* Refused members that belong to no trial: told here, as no trial's load will tell them. */
+static void refused_outside(const struct listing *l, const struct found_list *fl, struct diags *d)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		char *where;
+		struct srcpos pos;
+
+		if (!l->e[i].refused || in_any(fl, l->e[i].name))
+			continue;
+		where = join(l->where, l->e[i].name);
+		pos = (struct srcpos)SRCPOS_FILE(where);
+		diag_error(d, "archive-member", &pos, "%s", l->e[i].refused);
+		free(where);
+	}
 }
 
 static void take_listing(struct discovery *dv, const char *root, struct listing *l,
@@ -527,6 +548,7 @@ static void take_listing(struct discovery *dv, const char *root, struct listing 
 	}
 	if (l->error)
 		take_error(dv, root, l, &fl, first, d);
+	refused_outside(l, &fl, d);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct lentry *e = &l->e[i];
 		char *path;
@@ -632,6 +654,20 @@ void discovery_release(struct discovery *dv)
 	}
 	free(dv->trials);
 	discovery_init(dv);
+}
+
+bool discover_is_archive(const char *path)
+{
+	unsigned char head[HEAD];
+	struct stat st;
+	size_t n;
+	FILE *fp;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !(fp = fopen(path, "rb")))
+		return false;
+	n = fread(head, 1, sizeof(head), fp);
+	fclose(fp);
+	return arc_maybe(head, n);
 }
 
 /* ---- loading from an archive ---- */
@@ -836,6 +872,7 @@ struct trial *found_trial_load(const struct discovery *dv, const struct found_tr
 	c.l = l = load_listing(dv, f);
 	cursor_files(&c);
 	if (l->error && !l->error_in) {	/* else reading the member meets it and says so */
+		pos = (struct srcpos)SRCPOS_FILE(l->where);
 		diag_error(d, "archive", &pos, "%s", l->error + strlen(l->where) + 2);
 		c.broken = true;
 	}
@@ -843,6 +880,8 @@ struct trial *found_trial_load(const struct discovery *dv, const struct found_tr
 				.files = (const char *const *)c.files, .refused = c.refused,
 				.n = c.n, .head = head_member, .ingest = ingest_member, .arg = &c },
 			      d, stats);
+	if (t && l->error && !l->error_in)
+		stats->unreadable++;	/* members past the damage are lost: a partial trial */
 	cursor_release(&c);
 	listing_free(l);
 	return t;

@@ -15,6 +15,7 @@
 #ifndef INGEST_DISCOVER_H
 #define INGEST_DISCOVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -85,5 +86,8 @@ void discovery_release(struct discovery *dv);
  */
 struct trial *found_trial_load(const struct discovery *dv, const struct found_trial *f,
 			       struct diags *d, struct trial_stats *stats);
+
+/* True when the file at path looks like an archive by its first bytes (a directory does not). */
+bool discover_is_archive(const char *path);
 
 #endif
