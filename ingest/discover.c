@@ -407,7 +407,7 @@ static void classify_children(const struct listing *l, size_t lo, size_t hi, con
 		size_t len = strcspn(rel, "/"), j = i + 1;
 		char *child;
 
-		if (!rel[len]) {	/* a file of prefix itself */
+		if (!rel[len] || !len) {	/* a file of prefix itself, or an absolute name */
 			i++;
 			continue;
 		}
@@ -789,7 +789,10 @@ static void ingest_member(void *arg, struct trial *t, struct run *r, size_t i, s
 		bool fatal;
 		const char *why = arc_why(cursor_arc(c), &fatal);
 
-		ingest_stream_fail(s, fatal ? "archive" : "archive-member", why);
+		if (fatal)
+			ingest_stream_fail(s, "archive", why);
+		else
+			ingest_stream_fail(s, "archive-member", why);
 		c->broken |= fatal;
 	}
 	free(chunk);
@@ -854,6 +857,20 @@ static void cursor_release(struct cursor *c)
 	free(c->index);
 }
 
+/* True when reading member `name` of the trial met the damage and said so. */
+static bool told(const struct trial *t, const struct cursor *c, const char *name)
+{
+	for (size_t i = 0; name && i < c->n; i++) {
+		if (strcmp(c->l->e[c->index[i]].name, name))
+			continue;
+		for (size_t k = 0; k < t->diags.count; k++)
+			if (t->diags.items[k].severity == DIAG_ERROR && t->diags.items[k].file &&
+			    !strcmp(t->diags.items[k].file, c->files[i]))
+				return true;
+	}
+	return false;
+}
+
 struct trial *found_trial_load(const struct discovery *dv, const struct found_trial *f,
 			       struct diags *d, struct trial_stats *stats)
 {
@@ -871,17 +888,15 @@ struct trial *found_trial_load(const struct discovery *dv, const struct found_tr
 	}
 	c.l = l = load_listing(dv, f);
 	cursor_files(&c);
-	if (l->error && !l->error_in) {	/* else reading the member meets it and says so */
-		pos = (struct srcpos)SRCPOS_FILE(l->where);
-		diag_error(d, "archive", &pos, "%s", l->error + strlen(l->where) + 2);
-		c.broken = true;
-	}
 	t = trial_load_source(&(struct trial_source){ .dir = f->where,
 				.files = (const char *const *)c.files, .refused = c.refused,
 				.n = c.n, .head = head_member, .ingest = ingest_member, .arg = &c },
 			      d, stats);
-	if (t && l->error && !l->error_in)
+	if (t && l->error && !told(t, &c, l->error_in ? l->error_in : l->error_after)) {
+		pos = (struct srcpos)SRCPOS_FILE(l->where);
+		diag_error(d, "archive", &pos, "%s", l->error + strlen(l->where) + 2);
 		stats->unreadable++;	/* members past the damage are lost: a partial trial */
+	}
 	cursor_release(&c);
 	listing_free(l);
 	return t;
