@@ -684,7 +684,22 @@ struct cursor {
 	const char **refused;
 	size_t *index;			/* files[i] is l->e[index[i]] */
 	size_t n;
+	/* members passed on the way to another, kept for their turn (see SAVE_*) */
+	size_t *file_at;		/* by arc position: the file there, or SIZE_MAX */
+	size_t nseq;
+	bool *done;			/* files[i] was read */
+	struct buf *saved;		/* files[i]'s bytes, when kept (saved[i].data not NULL) */
+	int64_t saved_bytes;		/* kept now */
+	size_t reopened;		/* times the archive was opened again */
 };
+
+/*
+ * An archive's members come in its order, a trial's are read in walk order:
+ * a member met before its turn is kept in memory when it is small (as
+ * stored), so that the archive is read again only for the large ones.
+ */
+#define SAVE_MEMBER_MAX ((int64_t)16 << 20)
+#define SAVE_TOTAL_MAX ((int64_t)256 << 20)
 
 static struct arc *cursor_arc(const struct cursor *c)
 {
@@ -734,18 +749,48 @@ static bool cursor_dead(const struct cursor *c)
 	return arc_error(cursor_arc(c)) && fatal;
 }
 
+/* The member just met, when it is one of the trial's not read yet and small: kept. */
+static void keep_for_later(struct cursor *c, const struct arc_entry *ae)
+{
+	size_t pos = arc_position(cursor_arc(c)), i;
+	struct buf *b;
+	unsigned char chunk[CHUNK / 4];
+	ssize_t got;
+
+	if (pos >= c->nseq || (i = c->file_at[pos]) == SIZE_MAX || c->done[i] ||
+	    c->saved[i].data || ae->refused || ae->size < 0 || ae->size > SAVE_MEMBER_MAX ||
+	    c->saved_bytes + ae->size > SAVE_TOTAL_MAX)
+		return;
+	b = &c->saved[i];
+	buf_init(b, 0);
+	buf_addstr(b, "");
+	while ((got = arc_read(cursor_arc(c), chunk, sizeof(chunk))) > 0 &&
+	       b->len + (size_t)got <= (size_t)ae->size)
+		buf_add(b, chunk, (size_t)got);
+	if (got != 0) {	/* damaged, past a cap or longer than it said: read in its turn */
+		buf_release(b);
+		b->data = NULL;
+		return;
+	}
+	c->saved_bytes += (int64_t)b->len;
+}
+
 /* Moves to the member at seq: true when there (false: the archive gave out before it). */
 static bool cursor_seek(struct cursor *c, size_t seq)
 {
 	struct arc_entry ae;
 
-	if (cursor_dead(c) || arc_position(cursor_arc(c)) >= seq)
+	if (cursor_dead(c) || arc_position(cursor_arc(c)) >= seq) {
+		c->reopened += c->outer != NULL;
 		cursor_open(c);
+	}
 	if (cursor_dead(c))
 		return false;
-	while (arc_position(cursor_arc(c)) < seq)
+	while (arc_position(cursor_arc(c)) < seq) {
 		if (arc_next(cursor_arc(c), &ae) <= 0)
 			return false;
+		keep_for_later(c, &ae);
+	}
 	return true;
 }
 
@@ -767,21 +812,12 @@ static void unreached(struct cursor *c, struct trial *t, size_t i, struct arena 
 		   ar && arc_why(ar, NULL) ? arc_why(ar, NULL) : "cannot be read");
 }
 
-static void ingest_member(void *arg, struct trial *t, struct run *r, size_t i, struct arena *a,
-			  struct ingest_file *out)
+/* Reads the rest of the member at the cursor into s; a fault is told on s. */
+static void feed_from_archive(struct cursor *c, struct ingest_stream *s)
 {
-	struct cursor *c = arg;
-	const struct lentry *e = &c->l->e[c->index[i]];
-	struct ingest_stream *s;
-	unsigned char *chunk;
+	unsigned char *chunk = xmalloc(CHUNK);
 	ssize_t got;
 
-	if (!cursor_seek(c, e->seq)) {
-		unreached(c, t, i, a, out);
-		return;
-	}
-	s = ingest_stream_open(t, r, c->files[i], e->size, a);
-	chunk = xmalloc(CHUNK);
 	while ((got = arc_read(cursor_arc(c), chunk, CHUNK)) > 0)
 		if (ingest_stream_feed(s, chunk, (size_t)got))
 			break;
@@ -796,6 +832,31 @@ static void ingest_member(void *arg, struct trial *t, struct run *r, size_t i, s
 		c->broken |= fatal;
 	}
 	free(chunk);
+}
+
+static void ingest_member(void *arg, struct trial *t, struct run *r, size_t i, struct arena *a,
+			  struct ingest_file *out)
+{
+	struct cursor *c = arg;
+	const struct lentry *e = &c->l->e[c->index[i]];
+	struct ingest_stream *s;
+
+	c->done[i] = true;
+	if (c->saved[i].data) {
+		s = ingest_stream_open(t, r, c->files[i], e->size, a);
+		ingest_stream_feed(s, c->saved[i].data, c->saved[i].len);
+		c->saved_bytes -= (int64_t)c->saved[i].len;
+		buf_release(&c->saved[i]);
+		c->saved[i].data = NULL;
+		ingest_stream_finish(s, out);
+		return;
+	}
+	if (!cursor_seek(c, e->seq)) {
+		unreached(c, t, i, a, out);
+		return;
+	}
+	s = ingest_stream_open(t, r, c->files[i], e->size, a);
+	feed_from_archive(c, s);
 	ingest_stream_finish(s, out);
 }
 
@@ -844,15 +905,28 @@ static void cursor_files(struct cursor *c)
 		c->files[c->n] = xasprintf("%s/%s", c->f->where, rel_to(prefix, e->name));
 		c->refused[c->n] = e->refused;
 		c->index[c->n++] = i;
+		c->nseq = e->seq + 1 > c->nseq ? e->seq + 1 : c->nseq;
 	}
+	c->file_at = xmalloc((c->nseq + 1) * sizeof(*c->file_at));
+	memset(c->file_at, 0xff, (c->nseq + 1) * sizeof(*c->file_at));
+	for (size_t i = 0; i < c->n; i++)
+		c->file_at[c->l->e[c->index[i]].seq] = i;
+	c->done = xcalloc(c->n + 1, sizeof(*c->done));
+	c->saved = xcalloc(c->n + 1, sizeof(*c->saved));
 }
 
 static void cursor_release(struct cursor *c)
 {
 	cursor_close(c);
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < c->n; i++) {
 		free(c->files[i]);
+		if (c->saved[i].data)
+			buf_release(&c->saved[i]);
+	}
 	free(c->files);
+	free(c->file_at);
+	free(c->done);
+	free(c->saved);
 	free(c->refused);
 	free(c->index);
 }
