@@ -275,6 +275,17 @@ static void make_nested_zip(void)
 	free((char *)(uintptr_t)outer.src);
 }
 
+/* A zip inside a tar: read as a stream, not through its central directory. */
+static void make_zip_in_tar(void)
+{
+	static const char *const trials[] = { "fsdp-allgather", "fsdp-allgather/", NULL }, *none[] = { NULL };
+	struct member outer = { .name = "lab/fsdp.zip" };
+
+	outer.src = sample_archive(tmp, "fsdp.zip", ZIP, true, trials, NULL, 0);
+	free(sample_archive(in, "zipped.tar", TAR, false, none, &outer, 1));
+	free((char *)(uintptr_t)outer.src);
+}
+
 /* fsdp-allgather, and a GPU monitor file far more compressible than the caps of the test allow. */
 static void make_bomb_zip(void)
 {
@@ -337,6 +348,7 @@ static int setup(void **state)
 	make_truncated_tar();
 	make_evil_tar();
 	make_nested_zip();
+	make_zip_in_tar();
 	make_bomb_zip();
 	return 0;
 }
@@ -415,6 +427,9 @@ static void discovers_every_trial(void **state)
 		  "runs/clock-offset", 1, 11, false },
 		{ "in--two-tar-gz--runs--ddp-scales-well", "T/in/two.tar.gz/runs/ddp-scales-well", NULL,
 		  "runs/ddp-scales-well", 1, 11, false },
+		{ "in--zipped-tar--lab--fsdp-zip--fsdp-allgather",
+		  "T/in/zipped.tar/lab/fsdp.zip/fsdp-allgather", "lab/fsdp.zip", "fsdp-allgather", 2, 11,
+		  false },
 	};
 	const size_t nwant = sizeof(want) / sizeof(want[0]);
 	struct discovery dv;
@@ -554,6 +569,7 @@ static void loads_like_the_directory(void **state)
 		{ "in--one-zip--fsdp-allgather", "fsdp-allgather" },
 		{ "in--nested-zip--b200-tar-gz--short-capture", "short-capture" },
 		{ "in--lab--exp2", "short-capture" },
+		{ "in--zipped-tar--lab--fsdp-zip--fsdp-allgather", "fsdp-allgather" },
 	};
 	struct discovery dv;
 	struct diags d = DIAGS_INIT;
