@@ -507,8 +507,12 @@ static void take_error(struct discovery *dv, const char *root, const struct list
 	for (size_t i = 0; hit && i < fl->n; i++)
 		if (below(fl->prefixes[i], hit))
 			f = &dv->trials[first + i];
-	if (!f)
+	if (!f) {
 		f = add_found(dv, root, l->where);
+		f->archive = l->level;
+		f->path = xstrdup(l->path);
+		f->member = l->member ? xstrdup(l->member) : NULL;
+	}
 	f->error = xstrdup(l->error);
 }
 
@@ -595,6 +599,8 @@ static void unique_ids(struct discovery *dv, size_t from)
 	}
 }
 
+static bool worth_opening(const char *path);
+
 static int discover_path(struct discovery *dv, const char *given, struct diags *d)
 {
 	char *root = trim_slashes(given);
@@ -611,6 +617,13 @@ static int discover_path(struct discovery *dv, const char *given, struct diags *
 		walk_path(&w, root, d);
 		list_dir(l, &w);
 		walk_release(&w);
+		take_listing(dv, root, l, d);
+		listing_free(l);
+	} else if (!worth_opening(root)) {
+		struct listing *l = listing_new(root, root, NULL, 1);
+
+		l->error = xasprintf("%s: neither a directory nor an archive (tar, compressed or not, "
+				     "or zip)", root);
 		take_listing(dv, root, l, d);
 		listing_free(l);
 	} else {
@@ -656,18 +669,35 @@ void discovery_release(struct discovery *dv)
 	discovery_init(dv);
 }
 
-bool discover_is_archive(const char *path)
+/* The first bytes of the regular file at path into head; -1 when it is none or unreadable. */
+static ssize_t file_head(const char *path, unsigned char *head, size_t size)
 {
-	unsigned char head[HEAD];
 	struct stat st;
 	size_t n;
 	FILE *fp;
 
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !(fp = fopen(path, "rb")))
-		return false;
-	n = fread(head, 1, sizeof(head), fp);
+		return -1;
+	n = fread(head, 1, size, fp);
 	fclose(fp);
-	return arc_maybe(head, n);
+	return (ssize_t)n;
+}
+
+bool discover_is_archive(const char *path)
+{
+	unsigned char head[HEAD];
+	ssize_t n = file_head(path, head, sizeof(head));
+
+	return n >= 0 && arc_maybe(head, (size_t)n);
+}
+
+/* A file named on the command line is opened as an archive when it may be one, or is gzip (cut short?). */
+static bool worth_opening(const char *path)
+{
+	unsigned char head[HEAD];
+	ssize_t n = file_head(path, head, sizeof(head));
+
+	return n >= 0 && (arc_maybe(head, (size_t)n) || (n >= 2 && head[0] == 0x1f && head[1] == 0x8b));
 }
 
 /* ---- loading from an archive ---- */
@@ -956,8 +986,12 @@ struct trial *found_trial_load(const struct discovery *dv, const struct found_tr
 	memset(stats, 0, sizeof(*stats));
 	if (!f->archive && f->path)
 		return trial_load(f->path, d, stats);
-	if (!f->prefix) {
-		diag_error(d, "archive", &pos, "%s", "holds no trial that could be read");
+	if (!f->prefix) {	/* an input that gave no trial: its damage again */
+		size_t n = strlen(f->where);
+		bool named = f->error && !strncmp(f->error, f->where, n) && f->error[n] == ':';
+
+		diag_error(d, "archive", &pos, "%s",
+			   named ? f->error + n + 2 : f->error ? f->error : "holds no trial");
 		return NULL;
 	}
 	c.l = l = load_listing(dv, f);

@@ -740,6 +740,50 @@ static void bombs_are_stopped(void **state)
 	free(path);
 }
 
+/* Inputs that give no trial: each has an entry that says why, loading it says it again. */
+static void inputs_without_trials(void **state)
+{
+	struct discovery dv;
+	struct diags d = DIAGS_INIT, dl = DIAGS_INIT;
+	char *notes = xasprintf("%s/notes.txt", in), *cut = xasprintf("%s/cut.tar.gz", tmp);
+	char *missing = xasprintf("%s/missing", tmp), *src = xasprintf("%s/two.tar.gz", in);
+	const char *paths[] = { notes, cut, missing };
+	struct trial_stats st;
+	size_t n;
+	char *bytes = slurp(src, &n), *lines;
+
+	(void)state;
+	put(cut, bytes, 100);
+	discovery_init(&dv);
+	assert_int_equal(discover(&dv, paths, 3, &d), -1);	/* one path is not there */
+	assert_int_equal(dv.n, 2);
+	assert_string_equal(dv.trials[0].id, "notes-txt");
+	assert_string_equal(dv.trials[1].id, "cut-tar-gz");
+	assert_null(dv.trials[0].prefix);
+	assert_string_equal(dv.trials[0].fingerprint_hex, "");
+	assert_int_equal(dv.trials[1].files, 0);
+	lines = diag_lines(&d);
+	assert_untmp(lines, "T/in/notes.txt: neither a directory nor an archive (tar, compressed or "
+		     "not, or zip)\n"
+		     "T/cut.tar.gz: truncated gzip input\n"
+		     "T/missing: no such file or directory\n");
+	free(lines);
+	assert_null(found_trial_load(&dv, &dv.trials[1], &dl, &st));
+	lines = diag_lines(&dl);
+	assert_untmp(lines, "T/cut.tar.gz: truncated gzip input\n");
+	free(lines);
+	trial_stats_release(&st);
+	discovery_release(&dv);
+	diags_release(&d);
+	diags_release(&dl);
+	remove(cut);
+	free(bytes);
+	free(notes);
+	free(cut);
+	free(missing);
+	free(src);
+}
+
 /* Walk's order, component by component: "a/b" before "a-c" though '/' > '-'. */
 static void path_order(void **state)
 {
@@ -761,6 +805,7 @@ int main(void)
 		cmocka_unit_test(unsafe_members_are_refused),
 		cmocka_unit_test(damaged_archives_keep_what_precedes),
 		cmocka_unit_test(bombs_are_stopped),
+		cmocka_unit_test(inputs_without_trials),
 		cmocka_unit_test(path_order),
 	};
 
