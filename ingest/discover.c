@@ -295,18 +295,16 @@ static void list_archive(struct listing *l, struct arc *a, bool nest,
 			 const struct archive_limits *lim)
 {
 	struct arc_entry ae;
-	int rc;
+	bool fatal = false;
 
-	while ((rc = arc_next(a, &ae)) > 0) {
-		bool fatal = false;
-
+	while (!fatal && arc_next(a, &ae) > 0) {
 		if (!ae.file || !ae.name[0] || (hidden(ae.name) && !ae.refused))
 			continue;	/* as walk leaves them out; a refusal is always told */
 		list_member(l, a, &ae, nest, lim);
-		if (arc_error(a) && (arc_why(a, &fatal), fatal))
-			break;
+		arc_why(a, &fatal);	/* a member past a cap is no end of the listing */
 	}
-	if (arc_error(a)) {
+	arc_why(a, &fatal);
+	if (arc_error(a) && fatal) {
 		l->error = xstrdup(arc_error(a));
 		if (arc_failed_in(a))
 			l->error_in = xstrdup(arc_failed_in(a));
@@ -340,6 +338,16 @@ static void list_dir(struct listing *l, const struct walk *w)
 		e->format = head_format(head, n, n < sizeof(head));
 		e->archive = arc_maybe(head, n);
 	}
+}
+
+/* A listing's error without the "WHERE: " it begins with (when it does). */
+static const char *error_text(const struct listing *l)
+{
+	size_t n = strlen(l->where);
+
+	if (!strncmp(l->error, l->where, n) && l->error[n] == ':' && l->error[n + 1] == ' ')
+		return l->error + n + 2;
+	return l->error;
 }
 
 /* ---- which folders are trials ---- */
@@ -503,7 +511,7 @@ static void take_error(struct discovery *dv, const char *root, const struct list
 	struct found_trial *f = NULL;
 	const char *hit = l->error_in ? l->error_in : l->error_after;
 
-	diag_error(d, "archive", &pos, "%s", l->error + strlen(l->where) + 2);
+	diag_error(d, "archive", &pos, "%s", error_text(l));
 	for (size_t i = 0; hit && i < fl->n; i++)
 		if (below(fl->prefixes[i], hit))
 			f = &dv->trials[first + i];
@@ -914,7 +922,8 @@ static struct listing *load_listing(const struct discovery *dv, const struct fou
 	if (inner || !f->member)
 		list_archive(l, inner ? inner : outer, false, &dv->limits);
 	else
-		l->error = xstrdup(arc_error(outer) ? arc_error(outer) : f->where);
+		l->error = arc_error(outer) ? xstrdup(arc_error(outer))
+			   : xasprintf("%s: no member %s in it any more", f->path, f->member);
 	arc_close(inner);
 	arc_close(outer);
 	return l;
@@ -1002,7 +1011,7 @@ struct trial *found_trial_load(const struct discovery *dv, const struct found_tr
 			      d, stats);
 	if (t && l->error && !told(t, &c, l->error_in ? l->error_in : l->error_after)) {
 		pos = (struct srcpos)SRCPOS_FILE(l->where);
-		diag_error(d, "archive", &pos, "%s", l->error + strlen(l->where) + 2);
+		diag_error(d, "archive", &pos, "%s", error_text(l));
 		stats->unreadable++;	/* members past the damage are lost: a partial trial */
 	}
 	cursor_release(&c);
