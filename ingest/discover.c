@@ -125,11 +125,16 @@ static char *make_id(const char *root, const char *where)
 	struct buf b = BUF_INIT;
 	const char *base = strrchr(root, '/');
 	const char *rest = where + strlen(root);
-	char *id;
+	char *id, *real = NULL;
 
 	buf_init(&b, 0);
 	base = base && base[1] ? base + 1 : root;
+	if (!strcmp(base, ".") || !strcmp(base, "..")) {	/* "batch ." names the folder */
+		real = realpath(root, NULL);
+		base = real && strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : base;
+	}
 	id_component(&b, base, strlen(base));
+	free(real);
 	for (const char *p = rest; *p;) {
 		size_t len;
 
@@ -587,6 +592,34 @@ void discovery_init(struct discovery *dv)
 	*dv = (struct discovery){ .limits = ARCHIVE_LIMITS_DEFAULT };
 }
 
+static void found_release(struct found_trial *f)
+{
+	free(f->id);
+	free(f->where);
+	free(f->path);
+	free(f->member);
+	free(f->prefix);
+	free(f->error);
+}
+
+/* A trial found twice at the same place (a path given twice) is kept once. */
+static void drop_repeats(struct discovery *dv, size_t from)
+{
+	size_t out = from;
+
+	for (size_t i = from; i < dv->n; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < out && !seen; j++)
+			seen = !strcmp(dv->trials[j].where, dv->trials[i].where);
+		if (seen)
+			found_release(&dv->trials[i]);
+		else
+			dv->trials[out++] = dv->trials[i];
+	}
+	dv->n = out;
+}
+
 /* Ids met twice (archives of one name in two folders) get a hash of where they are. */
 static void unique_ids(struct discovery *dv, size_t from)
 {
@@ -649,6 +682,7 @@ int discover(struct discovery *dv, const char *const *paths, size_t n, struct di
 	for (size_t i = 0; i < n; i++)
 		if (discover_path(dv, paths[i], d) < 0)
 			ret = -1;
+	drop_repeats(dv, before);
 	unique_ids(dv, 0);
 	return ret < 0 ? -1 : (int)(dv->n - before);
 }
@@ -663,16 +697,8 @@ const struct found_trial *discovery_find(const struct discovery *dv, const char 
 
 void discovery_release(struct discovery *dv)
 {
-	for (size_t i = 0; i < dv->n; i++) {
-		struct found_trial *f = &dv->trials[i];
-
-		free(f->id);
-		free(f->where);
-		free(f->path);
-		free(f->member);
-		free(f->prefix);
-		free(f->error);
-	}
+	for (size_t i = 0; i < dv->n; i++)
+		found_release(&dv->trials[i]);
 	free(dv->trials);
 	discovery_init(dv);
 }

@@ -494,9 +494,11 @@ static void fingerprints_follow_the_files(void **state)
 	assert_string_equal(a->id, "fsdp-allgather");
 	assert_string_equal(b->id, "one-zip--fsdp-allgather");
 	assert_string_equal(a->fingerprint_hex, b->fingerprint_hex);
-	/* another trial, another fingerprint; the same trial found twice: one id each */
+	/* another trial, another fingerprint */
 	assert_string_not_equal(dv.trials[2].fingerprint_hex, a->fingerprint_hex);
-	assert_non_null(discovery_find(&dv, "in--one-zip--fsdp-allgather"));
+	/* the zip found again under `in`: the same place, kept once, under the first path */
+	assert_null(discovery_find(&dv, "in--one-zip--fsdp-allgather"));
+	assert_int_equal(dv.n, 2 + 10 - 1);
 	discovery_release(&dv);
 	diags_release(&d);
 	free(disk);
@@ -537,6 +539,29 @@ static void same_names_get_distinct_ids(void **state)
 	free(zb);
 	free(a);
 	free(b);
+}
+
+/* "." and ".." are named by the folder they are. */
+static void dot_is_named_by_its_folder(void **state)
+{
+	struct discovery dv;
+	struct diags d = DIAGS_INIT;
+	char *lab = xasprintf("%s/lab/exp1", in), cwd[4096];
+	const char *paths[] = { ".", "..", "." };	/* one path twice: its trial once */
+
+	(void)state;
+	assert_non_null(getcwd(cwd, sizeof(cwd)));
+	assert_int_equal(chdir(lab), 0);
+	discovery_init(&dv);
+	assert_int_equal(discover(&dv, paths, 2, &d), 3);
+	assert_int_equal(chdir(cwd), 0);
+	assert_string_equal(dv.trials[0].id, "exp1");
+	assert_string_equal(dv.trials[0].where, ".");
+	assert_string_equal(dv.trials[1].id, "lab--exp1");
+	assert_string_equal(dv.trials[2].id, "lab--exp2");
+	discovery_release(&dv);
+	diags_release(&d);
+	free(lab);
 }
 
 /* A trial loaded from an archive and the same trial on disk: the same runs, ranks and counts. */
@@ -801,6 +826,7 @@ int main(void)
 		cmocka_unit_test(discovers_every_trial),
 		cmocka_unit_test(fingerprints_follow_the_files),
 		cmocka_unit_test(same_names_get_distinct_ids),
+		cmocka_unit_test(dot_is_named_by_its_folder),
 		cmocka_unit_test(loads_like_the_directory),
 		cmocka_unit_test(unsafe_members_are_refused),
 		cmocka_unit_test(damaged_archives_keep_what_precedes),
