@@ -239,7 +239,8 @@ static void listing_sort(struct listing *l)
 {
 	size_t out = 0;
 
-	qsort(l->e, l->n, sizeof(*l->e), by_name);
+	if (l->n > 1)
+		qsort(l->e, l->n, sizeof(*l->e), by_name);
 	for (size_t i = 0; i < l->n; i++) {
 		if (i + 1 < l->n && !strcmp(l->e[i].name, l->e[i + 1].name)) {
 			free(l->e[i].name);
