@@ -51,6 +51,7 @@ extern const struct option analyze_options[];
 extern const struct option inspect_options[];
 extern const struct option report_options[];
 extern const struct option stack_options[];
+extern const struct option replay_options[];
 
 const struct command *command_find(const char *name);
 
@@ -79,5 +80,6 @@ int cmd_inspect(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif

@@ -56,8 +56,10 @@ for cmd in $commands; do
 done
 
 # report, analyze and inspect are built: 1 option of their own each (-o,
-# --json, --json); stack has 2 (--target, --json); each has 8 spellings of
+# --json, --json); stack has 2 (--target, --json); replay has 4 (--device, -o,
+# --smoke, --dry-run); each has 8 spellings of
 # the 5 common options (-q --quiet -v --verbose --color --patterns -h --help)
-[ "$built" -eq 4 ] || { echo "$built commands with options, expected 4"; fail=1; }
-[ "$options" -eq $((3 * (1 + 8) + 2 + 8)) ] || { echo "$options option names, expected $((3 * 9 + 10))"; fail=1; }
+[ "$built" -eq 5 ] || { echo "$built commands with options, expected 5"; fail=1; }
+[ "$options" -eq $((3 * (1 + 8) + 2 + 8 + 4 + 8)) ] ||
+	{ echo "$options option names, expected $((3 * 9 + 10 + 12))"; fail=1; }
 exit $fail
