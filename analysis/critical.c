@@ -148,9 +148,10 @@ static enum crit_class class_of(const struct gpu_event *e)
 		return CRIT_COLLECTIVE;
 	if (e->cls == EVC_MEMORY)
 		return CRIT_MEMORY;
-	if (kname_class_of(e->name) == KNAME_GEMM || kname_op_class(e->op) == KNAME_GEMM)
-		return CRIT_GEMM;
-	return CRIT_OTHER;
+	/* the op says what the work was (a convolution's kernel may be an implicit "sgemm") */
+	if (kname_op_class(e->op) != KNAME_OTHER)
+		return kname_op_class(e->op) == KNAME_GEMM ? CRIT_GEMM : CRIT_OTHER;
+	return kname_class_of(e->name) == KNAME_GEMM ? CRIT_GEMM : CRIT_OTHER;
 }
 
 static const char *dup_or_null(struct analysis *a, const char *s)

@@ -348,7 +348,8 @@ static void plan_one(struct plan *p, struct plan_kernel *k, const struct critica
 		plan_coll(p, k, c);
 		break;
 	default:
-		snprintf(buf, sizeof(buf), "not replayed: %s", other_why[kname_class_of(c->name)]);
+		snprintf(buf, sizeof(buf), "not replayed: %s", other_why[kname_op_class(c->op) != KNAME_OTHER ?
+			 kname_op_class(c->op) : kname_class_of(c->name)]);
 		not_replayed(p, k, buf);
 		break;
 	}
