@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/analysis.h"
 #include "core/jtree.h"
 #include "core/xalloc.h"
 #include "render/json.h"
@@ -419,4 +420,57 @@ int replay_read_json(const char *path, struct replay *r, char *err, size_t errsz
 	ret = replay_parse_json(buf, len, path, r, err, errsz);
 	free(buf);
 	return ret;
+}
+
+/* --- chart 09's view --- */
+
+/* A kernel as chart 09 labels it: its class and shape, or its name and bytes. */
+static const char *bar_label(struct analysis *a, const struct replay_kernel *k)
+{
+	size_t n = strcspn(k->name ? k->name : "?", "(<");
+
+	while (n > 1 && k->name[n - 1] == ' ')
+		n--;
+	if (k->cls == CRIT_GEMM && k->shape)
+		return analysis_printf(a, "GEMM %s%s%s", k->dtype ? dtype_name(k->dtype) : "",
+				       k->dtype ? " " : "", k->shape);
+	if (k->cls == CRIT_COLLECTIVE && k->shape)
+		return analysis_printf(a, "%s", k->shape);
+	if (k->shape)
+		return analysis_printf(a, "%.*s %s", (int)(n > 24 ? 24 : n), k->name, k->shape);
+	return analysis_printf(a, "%.*s", (int)(n > 40 ? 40 : n), k->name ? k->name : "?");
+}
+
+int replay_attach(struct analysis *a, const char *dir, char *err, size_t errsz)
+{
+	char path[4096];
+	struct replay r;
+	struct replay_view *v = &a->replay;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/replay.json", dir);
+	if (v->present || !(f = fopen(path, "rb")))
+		return 0;
+	fclose(f);
+	if (replay_read_json(path, &r, err, errsz) < 0) {
+		replay_release(&r);
+		return -1;
+	}
+	*v = (struct replay_view){
+		.present = true, .device = r.device ? arena_strdup(&a->arena, r.device) : NULL,
+		.logged_gpu = r.logged_gpu ? arena_strdup(&a->arena, r.logged_gpu) : NULL,
+		.logged_step_s = r.logged_step_s, .projected_step_s = r.projected_step_s,
+	};
+	v->bars = arena_alloc(&a->arena, (r.n ? r.n : 1) * sizeof(*v->bars));
+	for (size_t i = 0; i < r.n; i++) {
+		const struct replay_kernel *k = &r.k[i];
+
+		if (!(k->replayed_median_s > 0) || !(k->logged_median_s > 0))
+			continue;
+		v->bars[v->nbars++] = (struct replay_bar){
+			bar_label(a, k), k->logged_median_s, k->replayed_median_s,
+			arena_strdup(&a->arena, replay_verdict_name(k->verdict)) };
+	}
+	replay_release(&r);
+	return 1;
 }

@@ -37,4 +37,11 @@ int replay_parse_json(const char *buf, size_t len, const char *name, struct repl
 /* The same from the file at path; a file it cannot read (or over 64 MiB) is an error too. */
 int replay_read_json(const char *path, struct replay *r, char *err, size_t errsz);
 
+/*
+ * Reads DIR/replay.json, when there is one, into a->replay (in a's arena)
+ * for chart 09: returns 1 when attached, 0 when DIR holds none (or a is
+ * already attached), -1 with one line in err when the file is damaged.
+ */
+int replay_attach(struct analysis *a, const char *dir, char *err, size_t errsz);
+
 #endif

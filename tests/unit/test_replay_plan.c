@@ -502,6 +502,45 @@ static void json_errors(void **state)
 	}
 }
 
+/* --- chart 09, from the made-up replay.json of tests/data/replay --- */
+
+static void chart_09(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/ddp-scales-well");
+	char dir[] = "/tmp/test_replay_plan.XXXXXX", cmd[256], err[256];
+	const char *why;
+	char *d;
+
+	(void)state;
+	assert_null(dump_chart(a, "09-replay", &why));
+	assert_string_equal(why, "no replay: the trial has no replay.json of its kernels re-run on a GPU");
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(replay_attach(a, dir, err, sizeof(err)), 0);	/* none there */
+	snprintf(cmd, sizeof(cmd), "cp tests/data/replay/ddp-scales-well-h200.json %s/replay.json", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(replay_attach(a, dir, err, sizeof(err)), 1);
+	assert_int_equal(a->replay.nbars, 10);	/* the 12 planned less attention and the optimizer */
+	d = dump_chart(a, "09-replay", &why);
+	assert_non_null(d);
+	has_line(d, "subtitle = per call; trial on NVIDIA B200; projected step 42.4 ms -> 62.0 ms");
+	has_line(d, "legend.1 = candidate hatched \"replayed on NVIDIA H200: a projection\" at=154.5,59.2");
+	/* the first GEMM: 0.8008 ms logged, 1.32853 ms replayed (the file's numbers) */
+	has_line(d, "panel.0.mark.27 = rect baseline x=0..0.8008 y=9.02..9.38");
+	has_line(d, "panel.0.mark.28 = rect candidate hatched x=0..1.32853 y=8.62..8.98");
+	has_line(d, "panel.0.mark.14 = label ink at=1.98876,4 \"1.12x projected\"");
+	free(d);
+	analysis_free(a);
+	a = analyse_dir("samples/trials/ddp-scales-well");
+	snprintf(cmd, sizeof(cmd), "printf '{\"tool\": 3}' > %s/replay.json", dir);
+	assert_int_equal(system(cmd), 0);
+	assert_int_equal(replay_attach(a, dir, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/replay.json: byte 9: 'tool' does not say scaleaudit replay"));
+	assert_false(a->replay.present);
+	analysis_free(a);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -515,6 +554,7 @@ int main(void)
 		cmocka_unit_test(projection),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(json_errors),
+		cmocka_unit_test(chart_09),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
