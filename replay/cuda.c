@@ -113,6 +113,7 @@ struct cuda {
 	pfn_gpa1 gpa1;
 	void *fn[F_COUNT];			/* entry points, by enum cuda_fn */
 	CUcontext ctx[CUDA_MAX_DEVICES];	/* retained primary contexts; NULL none */
+	CUdevice dev[CUDA_MAX_DEVICES];		/* the device handle of each retained context */
 };
 
 /* A checked call: the result through cuda_check, 0 or -1. */
@@ -288,7 +289,7 @@ void cuda_close(struct cuda *cu)
 		return;
 	for (int i = 0; i < CUDA_MAX_DEVICES; i++)
 		if (cu->ctx[i])
-			((pfn_cuDevicePrimaryCtxRelease)cu->fn[F_cuDevicePrimaryCtxRelease])(i);
+			((pfn_cuDevicePrimaryCtxRelease)cu->fn[F_cuDevicePrimaryCtxRelease])(cu->dev[i]);
 	dlclose(cu->lib);
 	free(cu);
 }
@@ -371,10 +372,13 @@ int cuda_ctx_open(struct cuda *cu, int ordinal, CUcontext *ctx, struct cuda_err 
 
 	if (ordinal < 0 || ordinal >= CUDA_MAX_DEVICES)
 		return bad_ordinal(err, ordinal);
-	if (!cu->ctx[ordinal] && (CALL(cu, err, cuDeviceGet, (&d, ordinal)) < 0 ||
-				  CALL(cu, err, cuDevicePrimaryCtxRetain, (&cu->ctx[ordinal], d)) < 0)) {
-		cu->ctx[ordinal] = NULL;
-		return -1;
+	if (!cu->ctx[ordinal]) {
+		if (CALL(cu, err, cuDeviceGet, (&d, ordinal)) < 0 ||
+		    CALL(cu, err, cuDevicePrimaryCtxRetain, (&cu->ctx[ordinal], d)) < 0) {
+			cu->ctx[ordinal] = NULL;
+			return -1;
+		}
+		cu->dev[ordinal] = d;
 	}
 	if (ctx)
 		*ctx = cu->ctx[ordinal];
@@ -479,8 +483,12 @@ int cuda_peer_copy(struct cuda *cu, int dst_dev, CUdeviceptr dst, int src_dev, C
 
 int cuda_peer_can(struct cuda *cu, int dev, int peer, int *can, struct cuda_err *err)
 {
+	CUdevice d, p;
+
 	*can = 0;
-	return CALL(cu, err, cuDeviceCanAccessPeer, (can, dev, peer));
+	if (CALL(cu, err, cuDeviceGet, (&d, dev)) < 0 || CALL(cu, err, cuDeviceGet, (&p, peer)) < 0)
+		return -1;
+	return CALL(cu, err, cuDeviceCanAccessPeer, (can, d, p));
 }
 
 int cuda_peer_enable(struct cuda *cu, int dev, int peer, struct cuda_err *err)

@@ -8,10 +8,24 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "replay/nccl.h"
+
+/* Bytes above which a copy or collective is no replay a GPU holds (and sizes could overflow). */
+#define EXEC_MAX_BYTES 1000000000000LL
 
 struct exec {
+	struct cuda *cu;
 	int device;			/* the device kernels run on */
-	struct cublaslt *lt;		/* opened on the first GEMM; NULL before */
+	int ngpus;			/* devices on this machine */
+	struct cuda_device_info info;	/* of `device` */
+	CUstream stream;		/* on `device` */
+	struct ptx_module ptx;		/* loaded in exec_open; ptx.mod NULL when it failed */
+	char ptx_err[EXEC_REASON_MAX];	/* why it failed */
+	struct cublaslt *lt;		/* opened on the first GEMM; NULL before or when absent */
+	struct nccl *nc;		/* opened on the first collective; NULL likewise */
+	bool lt_tried, nc_tried;
+	struct cuda_err lt_err;		/* why cuBLASLt could not be opened */
+	struct cuda_err nc_err;		/* why NCCL could not be opened */
 };
 
 static const char *const status_names[] = {
@@ -35,17 +49,58 @@ const char *exec_coll_skip_reason(enum coll_op op, int nranks, int ngpus, char *
 	return buf;
 }
 
+static int open_fail(struct exec *x, const struct cuda_err *ce, char *err, size_t errsz)
+{
+	snprintf(err, errsz, "%s", ce->msg);
+	exec_close(x);
+	return -1;
+}
+
 int exec_open(struct exec **out, int device, char *err, size_t errsz)
 {
+	struct exec *x;
+	struct cuda_err ce = { .msg = "" };
+
 	*out = NULL;
-	snprintf(err, errsz, "no CUDA driver layer in this build");
-	(void)device;
-	return -1;
+	x = xcalloc(1, sizeof(*x));
+	x->device = device;
+	if (cuda_open(&x->cu, &ce) || cuda_device_count(x->cu, &x->ngpus, &ce))
+		return open_fail(x, &ce, err, errsz);
+	if (device < 0 || device >= x->ngpus) {
+		cuda_err_set(&ce, "device %d not present: this machine has %d GPU%s", device, x->ngpus,
+			     x->ngpus == 1 ? "" : "s");
+		return open_fail(x, &ce, err, errsz);
+	}
+	if (cuda_ctx_open(x->cu, device, NULL, &ce) || cuda_device_info(x->cu, device, &x->info, &ce) ||
+	    cuda_stream_create(x->cu, &x->stream, &ce))
+		return open_fail(x, &ce, err, errsz);
+	if (ptx_load(x->cu, &x->ptx, x->info.sms, &ce)) {
+		snprintf(x->ptx_err, sizeof(x->ptx_err), "%s", ce.msg);
+		memset(&x->ptx, 0, sizeof(x->ptx));
+	}
+	*out = x;
+	return 0;
 }
 
 void exec_close(struct exec *x)
 {
+	struct cuda_err ignore = { .msg = "" };
+
+	if (!x)
+		return;
+	nccl_close(x->nc);
+	cublaslt_close(x->lt);
+	if (x->cu && x->ptx.mod)
+		ptx_unload(x->cu, &x->ptx);
+	if (x->cu && x->stream)
+		cuda_stream_destroy(x->cu, x->stream, &ignore);
+	cuda_close(x->cu);
 	free(x);
+}
+
+const struct cuda_device_info *exec_device(const struct exec *x)
+{
+	return &x->info;
 }
 
 /* Sets r to status st with a reason; the timing unknown. */
@@ -68,11 +123,164 @@ static void result_skip(struct exec_result *r, const char *fmt, ...)
 	va_end(ap);
 }
 
+static void result_fail(struct exec_result *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void result_fail(struct exec_result *r, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	result_set(r, EXEC_FAILED, fmt, ap);
+	va_end(ap);
+}
+
+static void result_done(struct exec_result *r, const struct op_timing *t)
+{
+	r->status = EXEC_DONE;
+	r->timing = *t;
+	r->reason[0] = '\0';
+}
+
+/* The library behind a GEMM, opened once; NULL with x->lt_err set when absent. */
+static struct cublaslt *gemm_lib(struct exec *x)
+{
+	if (!x->lt_tried && cublaslt_open(&x->lt, &x->lt_err))
+		x->lt = NULL;
+	x->lt_tried = true;
+	return x->lt;
+}
+
+static struct nccl *coll_lib(struct exec *x)
+{
+	if (!x->nc_tried && nccl_open(&x->nc, &x->nc_err))
+		x->nc = NULL;
+	x->nc_tried = true;
+	return x->nc;
+}
+
+static void run_gemm(struct exec *x, const struct gemm_shape *s, struct exec_result *r)
+{
+	const char *why = gemm_unsupported(s, x->info.cc_major, x->info.cc_minor);
+	struct cuda_err ce = { .msg = "" };
+	struct op_timing t;
+	char method[sizeof(r->method)];
+
+	snprintf(method, sizeof(method), "cuBLASLt %s %c%c", dtype_name(s->dtype),
+		 s->transa ? 'T' : 'N', s->transb ? 'T' : 'N');
+	if (why)
+		result_skip(r, "%s", why);
+	else if (!gemm_lib(x))
+		result_skip(r, "%s", x->lt_err.msg);
+	else if (!x->ptx.mod)
+		result_fail(r, "%s", x->ptx_err);
+	else if (cuda_ctx_use(x->cu, x->device, &ce) ||
+		 cublaslt_gemm_time(x->lt, x->cu, &x->ptx, s, x->stream, NULL, &t, &ce))
+		result_fail(r, "%s", ce.msg);
+	else
+		result_done(r, &t);
+	snprintf(r->method, sizeof(r->method), "%s", method);
+}
+
+/* Device memory and what one timed run of a copy or fill moves. */
+struct mem_call {
+	struct exec *x;
+	CUdeviceptr src, dst;
+	size_t bytes;
+	bool fill;
+};
+
+static int mem_op(void *arg, CUstream s, struct cuda_err *err)
+{
+	const struct mem_call *m = arg;
+
+	if (m->fill)
+		return ptx_write(m->x->cu, &m->x->ptx, m->dst, m->bytes, 0x3f803f80u, s, err);
+	return ptx_copy(m->x->cu, &m->x->ptx, m->dst, m->src, m->bytes, s, err);
+}
+
+static int mem_time(struct mem_call *m, struct op_timing *t, struct cuda_err *ce)
+{
+	struct exec *x = m->x;
+	struct cuda_timing ct;
+	double moved = (double)m->bytes * (m->fill ? 1 : 2);
+
+	if (cuda_ctx_use(x->cu, x->device, ce) || cuda_alloc(x->cu, &m->dst, m->bytes, ce))
+		return -1;
+	if (!m->fill && (cuda_alloc(x->cu, &m->src, m->bytes, ce) ||
+			 ptx_fill_random(x->cu, &x->ptx, m->src, m->bytes, DT_UINT8, 7u, x->stream, ce)))
+		return -1;
+	if (cuda_time(x->cu, x->stream, mem_op, m, &cuda_timing_default, &ct, ce))
+		return -1;
+	*t = (struct op_timing){ .median_s = ct.median_s, .p10_s = ct.p10_s, .p90_s = ct.p90_s,
+				 .reps = ct.reps, .tflops = NAN, .gbps = moved / ct.median_s / 1e9 };
+	return 0;
+}
+
+static void run_memory(struct exec *x, const struct exec_req *req, struct exec_result *r)
+{
+	struct mem_call m = { .x = x, .bytes = (size_t)req->bytes, .fill = req->fill };
+	struct cuda_err ce = { .msg = "" }, ignore = { .msg = "" };
+	struct op_timing t;
+
+	if (req->bytes <= 0)
+		result_skip(r, "the bytes it moved are not known");
+	else if (req->bytes > EXEC_MAX_BYTES)
+		result_skip(r, "%lld bytes is more than a GPU holds", (long long)req->bytes);
+	else if (!x->ptx.mod)
+		result_fail(r, "%s", x->ptx_err);
+	else if (mem_time(&m, &t, &ce))
+		result_fail(r, "%s", ce.msg);
+	else
+		result_done(r, &t);
+	cuda_free(x->cu, m.src, &ignore);
+	cuda_free(x->cu, m.dst, &ignore);
+	snprintf(r->method, sizeof(r->method), "%s", req->fill ? "PTX write" : "PTX copy");
+}
+
+static void run_coll(struct exec *x, const struct exec_req *req, struct exec_result *r)
+{
+	struct nccl_coll c = { .op = req->coll, .dtype = req->coll_dtype, .nranks = req->nranks };
+	struct cuda_err ce = { .msg = "" }, ignore = { .msg = "" };
+	char why[EXEC_REASON_MAX];
+	struct op_timing t;
+
+	c.count = nccl_count(req->coll, req->bytes, req->coll_dtype);
+	if (req->bytes > EXEC_MAX_BYTES / (req->nranks > 1 ? req->nranks : 1))
+		result_skip(r, "%lld bytes per GPU is more than a GPU holds", (long long)req->bytes);
+	else if (exec_coll_skip_reason(req->coll, req->nranks, x->ngpus, why, sizeof(why)))
+		result_skip(r, "%s", why);
+	else if (c.count <= 0 || nccl_type(c.dtype == DT_UNKNOWN ? DT_UINT8 : c.dtype) < 0)
+		result_skip(r, "NCCL has no %s collective of %lld bytes", dtype_name(c.dtype),
+			    (long long)req->bytes);
+	else if (!coll_lib(x))
+		result_skip(r, "%s", x->nc_err.msg);
+	else if (!nccl_supports(x->nc, req->coll))
+		result_skip(r, "NCCL %d here has no %s", nccl_version(x->nc), coll_name(req->coll));
+	else if (nccl_run(x->nc, x->cu, &c, NULL, &t, &ce))
+		result_fail(r, "%s", ce.msg);
+	else
+		result_done(r, &t);
+	cuda_ctx_use(x->cu, x->device, &ignore);
+	snprintf(r->method, sizeof(r->method), "NCCL %s %s", coll_name(req->coll),
+		 c.dtype == DT_UNKNOWN ? "bytes" : dtype_name(c.dtype));
+}
+
 void exec_run(struct exec *x, const struct exec_req *req, struct exec_result *r)
 {
-	(void)x;
-	(void)req;
-	result_skip(r, "no CUDA driver layer in this build");
+	result_skip(r, "not replayed: the planner does not replay this kind of kernel");
+	switch (req->cls) {
+	case EXEC_GEMM:
+		run_gemm(x, &req->gemm, r);
+		break;
+	case EXEC_MEMORY:
+		run_memory(x, req, r);
+		break;
+	case EXEC_COLLECTIVE:
+		run_coll(x, req, r);
+		break;
+	default:
+		break;
+	}
 }
 
 /* The dtype a planned GEMM runs in: tf32 where the kernel name said so over fp32 data. */

@@ -19,6 +19,7 @@
 
 #include "core/model.h"
 #include "replay/cublaslt.h"
+#include "replay/cuda.h"
 #include "replay/plan.h"
 
 /* What a kernel is, for the executor (the planner's class). */
@@ -47,7 +48,7 @@ enum exec_status {
 	EXEC_FAILED,		/* a call failed; reason holds the library's message */
 };
 
-#define EXEC_REASON_MAX 512
+#define EXEC_REASON_MAX 1024
 
 struct exec_result {
 	enum exec_status status;
@@ -67,6 +68,9 @@ struct exec;
  */
 int exec_open(struct exec **out, int device, char *err, size_t errsz);
 void exec_close(struct exec *x);
+
+/* The device kernels run on, as the driver describes it. */
+const struct cuda_device_info *exec_device(const struct exec *x);
 
 /* Runs one request; always fills r (never crashes on a bad request: EXEC_SKIPPED with why). */
 void exec_run(struct exec *x, const struct exec_req *req, struct exec_result *r);

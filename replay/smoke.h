@@ -48,6 +48,7 @@ struct smoke_report {
 	size_t n, cap;
 	int exit_status;		/* 0, or 1 when an essential result failed */
 	char error[1024];		/* when the check could not start (no driver, no GPU): one line; else "" */
+	char kernel_module[32];		/* the NVIDIA kernel module's version ("570.86.15"); "" unknown */
 };
 
 /*
@@ -62,6 +63,8 @@ struct smoke_ctx {
 	CUstream stream[SMOKE_MAX_DEVICES];
 	struct ptx_module ptx[SMOKE_MAX_DEVICES];
 	double alloc_fraction;		/* of free memory for the large allocation */
+	bool ready[SMOKE_MAX_DEVICES];	/* the device's context and stream are open */
+	size_t copy_bytes;		/* bytes per transfer run */
 };
 
 struct smoke_item {
@@ -85,6 +88,7 @@ struct smoke_options {
 	const struct smoke_item *extra[SMOKE_MAX_EXTRA];	/* further tables, run after ours */
 	size_t n_extra[SMOKE_MAX_EXTRA];
 	double alloc_fraction;		/* 0: 0.9 of the free memory */
+	size_t copy_bytes;		/* per transfer run; 0: 256 MiB */
 };
 
 /*
@@ -103,5 +107,13 @@ void smoke_json(const struct smoke_report *rep, yajl_gen g);
 int smoke_write_json(const struct smoke_report *rep, FILE *f, bool pretty);
 
 const char *smoke_status_name(enum smoke_status s);	/* "pass", "fail", "skip" */
+
+/*
+ * The version in the first line of /proc/driver/nvidia/version ("NVRM
+ * version: NVIDIA UNIX x86_64 Kernel Module  570.86.15  ..."; the open
+ * module says "Open Kernel Module for x86_64"): the first dotted number
+ * after "Module", copied into out. Returns 0, or -1 when there is none.
+ */
+int smoke_parse_nvrm(const char *line, char *out, size_t size);
 
 #endif
