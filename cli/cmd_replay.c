@@ -14,6 +14,7 @@
 #include "replay/exec.h"
 #include "replay/plan.h"
 #include "replay/smoke.h"
+#include "replay/smoke_libs.h"
 #include "replay/verdict.h"
 
 static int device;		/* --device N */
@@ -56,9 +57,13 @@ static int close_out(FILE *f, int wrote)
 
 static int run_smoke(void)
 {
+	struct smoke_options opt = { .extra = { NULL } };
 	struct smoke_report rep;
-	int ret = smoke_run(NULL, &rep);
 	FILE *f;
+	int ret;
+
+	opt.extra[0] = smoke_libs_items(&opt.n_extra[0]);	/* GEMM and NCCL */
+	ret = smoke_run(&opt, &rep);
 
 	if (rep.error[0]) {
 		error("%s", rep.error);

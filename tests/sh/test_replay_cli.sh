@@ -55,6 +55,26 @@ if [ -n "$stub" ]; then
 		{ echo "stub driver: unexpected message:"; cat "$tmp/err"; fail=1; }
 fi
 
+# a whole replay against the fake driver of tests/data (device memory is host
+# memory, every timed call takes 1 ms), without cuBLASLt or NCCL: the memset
+# is re-run, the rest says why not; then report draws chart 09 from it
+${CC:-cc} -shared -fPIC -o "$tmp/libcuda.so" tests/data/fake_libcuda.c || fail=1
+expect 0 "" env SCALEAUDIT_LIBCUDA="$tmp/libcuda.so" FAKE_CUDA_B200=1 \
+	SCALEAUDIT_LIBCUBLASLT=/nonexistent/libcublasLt.so SCALEAUDIT_LIBNCCL=/nonexistent/libnccl.so.2 \
+	"$SCALEAUDIT" replay -o "$tmp/replay.json" "$trial"
+for want in '  "device": "NVIDIA B200",' '  "same_model": true,' '  "projected_step_s": null,' \
+	'      "replayed_median_s": 0.001,' '      "ratio": 19.293473018077986,' \
+	'      "cause": "clocks (power or thermal limit) or another library version"' \
+	'      "cause": "the trial ran AllReduce over 2 GPUs; this machine has 1"' \
+	'      "cause": "cuBLASLt not found (dlopen: /nonexistent/libcublasLt.so: cannot open shared object file: No such file or directory)"'; do
+	grep -qxF -- "$want" "$tmp/replay.json" || { echo "replay.json lacks: $want"; fail=1; }
+done
+n=$(grep -c '"verdict": "differs"' "$tmp/replay.json")
+[ "$n" -eq 1 ] || { echo "$n kernels differ, expected 1 (the memset)"; fail=1; }
+cp -r "$trial" "$tmp/trial" && cp "$tmp/replay.json" "$tmp/trial/replay.json"
+"$SCALEAUDIT" report "$tmp/trial" -o "$tmp/report" > /dev/null 2>&1 || fail=1
+[ -s "$tmp/report/charts/09-replay.png" ] || { echo "report drew no chart 09 from replay.json"; fail=1; }
+
 printf '%s\n' "scaleaudit: tests/data/trials/log-only: no run has critical kernels to replay (replay needs a profiler trace)" > "$tmp/want"
 expect 1 "$tmp/want" "$SCALEAUDIT" replay --dry-run tests/data/trials/log-only
 
