@@ -46,6 +46,8 @@ static const char *plan_fmt(struct arena *a, const char *fmt, ...)
 
 #define MAX_TENSORS 8
 #define MAX_DIMS 8
+#define MAX_DIM (1LL << 31)	/* a dimension beyond this is not a tensor's */
+#define MAX_ELEMS (1LL << 46)	/* elements of one GEMM operand, batch included: far beyond any GPU */
 
 struct dims {
 	int64_t d[MAX_TENSORS][MAX_DIMS];
@@ -71,7 +73,7 @@ static const char *parse_tensor(const char *p, int64_t *t, int *nd)
 		char *end;
 		long long v = strtoll(p, &end, 10);
 
-		if (end == p || v < 0 || *nd >= MAX_DIMS)
+		if (end == p || v < 0 || v > MAX_DIM || *nd >= MAX_DIMS)
 			return NULL;
 		t[(*nd)++] = v;
 		p = skip_blank(end);
@@ -146,13 +148,27 @@ static const struct gemm_op gemm_ops[] = {
 	{ "aten::linear", 0, 1, GR_LINEAR },
 };
 
+/* The product of v[0..n), or MAX_ELEMS + 1 once it passes MAX_ELEMS (never overflows). */
 static int64_t prod(const int64_t *v, int n)
 {
 	int64_t p = 1;
 
-	for (int i = 0; i < n; i++)
+	for (int i = 0; i < n; i++) {
+		if (v[i] && p > MAX_ELEMS / v[i])
+			return MAX_ELEMS + 1;
 		p *= v[i];
+	}
 	return p;
+}
+
+/* Each operand of g within MAX_ELEMS elements (so bytes cannot overflow). */
+static bool gemm_fits(const struct plan_gemm *g)
+{
+	double b = (double)g->batch;
+
+	return (double)g->m * (double)g->k * b <= (double)MAX_ELEMS &&
+	       (double)g->k * (double)g->n * b <= (double)MAX_ELEMS &&
+	       (double)g->m * (double)g->n * b <= (double)MAX_ELEMS;
 }
 
 /* m, n, k, batch of a rule from operands a (na dims) and b (nb dims); -1 when they do not fit. */
@@ -218,6 +234,10 @@ int plan_gemm_shape(const char *op, const char *dims, const char *types, struct 
 	}
 	if (gemm_dims(r->rule, d.d[r->a], d.nd[r->a], d.d[r->b], d.nd[r->b], g) < 0) {
 		snprintf(why, size, "operand dims do not multiply: %.60s", dims);
+		return -1;
+	}
+	if (!gemm_fits(g)) {
+		snprintf(why, size, "dims too large for one GPU: %.60s", dims);
 		return -1;
 	}
 	g->a_type = type_at(types, r->a);

@@ -69,6 +69,12 @@ static const struct shape_case shapes[] = {
 	{ "aten::convolution", "[[1, 3, 224, 224]]", "float", 0, 0, 0, 0, false, 0, 0,
 	  "no GEMM shape rule for this op" },
 	{ "aten::mm", "[[4, x]]", "float", 0, 0, 0, 0, false, 0, 0, "dims not understood: [[4, x]]" },
+	{ "aten::mm", "[[2147483648, 2147483648], [2147483648, 2]]", "float", 0, 0, 0, 0, false, 0, 0,
+	  "dims too large for one GPU: [[2147483648, 2147483648], [2147483648, 2]]" },
+	{ "aten::matmul", "[[65536, 65536, 65536, 64], [64, 8]]", "float", 0, 0, 0, 0, false, 0, 0,
+	  "dims too large for one GPU: [[65536, 65536, 65536, 64], [64, 8]]" },
+	{ "aten::mm", "[[4294967296, 1], [1, 1]]", "float", 0, 0, 0, 0, false, 0, 0,
+	  "dims not understood: [[4294967296, 1], [1, 1]]" },
 };
 
 static void gemm_shapes(void **state)
