@@ -80,6 +80,21 @@ static int run_smoke(void)
 	return ret;
 }
 
+/* The NVIDIA driver's version where Linux shows it; NULL elsewhere. */
+static const char *driver_version(struct replay *r)
+{
+	FILE *f = fopen("/proc/driver/nvidia/version", "r");
+	char line[512], v[64];
+	const char *got = NULL;
+
+	if (!f)
+		return NULL;
+	if (fgets(line, sizeof(line), f))
+		got = replay_driver_version(line, v, sizeof(v));
+	fclose(f);
+	return got ? replay_strdup(r, got) : NULL;
+}
+
 /* This machine's device: its name, memory and the driver's versions. -1 after saying why. */
 static int describe_device(struct replay *r)
 {
@@ -104,6 +119,7 @@ static int describe_device(struct replay *r)
 	r->device_memory = info.total_bytes;
 	snprintf(buf, sizeof(buf), "%d.%d", version / 1000, version % 1000 / 10);
 	r->cuda_version = replay_strdup(r, buf);
+	r->driver_version = driver_version(r);
 	cuda_close(cu);
 	return 0;
 fail:

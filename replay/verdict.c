@@ -116,3 +116,26 @@ void replay_finish(struct replay *r)
 	}
 	r->projected_step_s = projected ? r->logged_step_s - saved : NAN;
 }
+
+const char *replay_driver_version(const char *line, char *out, size_t n)
+{
+	static const char mark[] = "Kernel Module";
+	const char *p = line ? strstr(line, mark) : NULL;
+	size_t len;
+
+	if (!p)
+		return NULL;
+	p += sizeof(mark) - 1;
+	p += strspn(p, " \t");
+	if (!strncmp(p, "for ", 4)) {	/* "Kernel Module for aarch64  575.57.08" */
+		p += 4;
+		p += strcspn(p, " \t");
+		p += strspn(p, " \t");
+	}
+	len = strspn(p, "0123456789.");
+	if (!len || len >= n || !strchr("0123456789", *p))
+		return NULL;
+	memcpy(out, p, len);
+	out[len] = 0;
+	return out;
+}

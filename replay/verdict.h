@@ -103,4 +103,11 @@ enum replay_verdict replay_verdict_of(double logged, double replayed, bool same_
  */
 void replay_finish(struct replay *r);
 
+/*
+ * The driver version in the first line of /proc/driver/nvidia/version
+ * ("NVRM version: NVIDIA UNIX x86_64 Kernel Module  570.124.06  Thu ...")
+ * into out ("570.124.06"); returns out, or NULL when the line has none.
+ */
+const char *replay_driver_version(const char *line, char *out, size_t n);
+
 #endif

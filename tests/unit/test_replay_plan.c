@@ -373,6 +373,20 @@ static void verdicts(void **state)
 	assert_true(replay_same_model("Mystery GPU 9", -1, "Mystery GPU 9", -1));
 }
 
+static void driver_versions(void **state)
+{
+	char v[32];
+
+	(void)state;
+	assert_string_equal(replay_driver_version("NVRM version: NVIDIA UNIX x86_64 Kernel Module  570.124.06  "
+						  "Wed Feb 26 02:11:34 UTC 2025\n", v, sizeof(v)), "570.124.06");
+	assert_string_equal(replay_driver_version("NVRM version: NVIDIA UNIX Open Kernel Module for aarch64  "
+						  "575.57.08  Release Build", v, sizeof(v)), "575.57.08");
+	assert_null(replay_driver_version("GCC version:  gcc version 12.2.0", v, sizeof(v)));
+	assert_null(replay_driver_version("NVRM version: Kernel Module  ", v, sizeof(v)));
+	assert_null(replay_driver_version("Kernel Module 570.124.06", v, 4));	/* does not fit */
+}
+
 /* A two-kernel plan, as the planner would give it. */
 static void small_plan(struct plan *p)
 {
@@ -557,6 +571,7 @@ int main(void)
 		cmocka_unit_test(realdata_v100_resnet),
 		cmocka_unit_test(realdata_a100_collectives),
 		cmocka_unit_test(verdicts),
+		cmocka_unit_test(driver_versions),
 		cmocka_unit_test(projection),
 		cmocka_unit_test(json_round_trip),
 		cmocka_unit_test(json_errors),
