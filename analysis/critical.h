@@ -19,10 +19,10 @@
 
 /*
  * Fills rr->critical / rr->ncritical (in a's arena) from rank k's events
- * whose step lies in after < step < before (the steady steps). Leaves them
+ * whose step lies in after < step < before (the nsteady steady steps). Leaves them
  * empty when the rank has no steady kernel.
  */
 void critical_kernels(struct analysis *a, struct run_result *rr, const struct rank *k,
-		      int64_t after, int64_t before);
+		      int64_t after, int64_t before, double nsteady);
 
 #endif

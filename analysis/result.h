@@ -362,6 +362,25 @@ struct finding {
 	const char *source;		/* "file:line" or NULL */
 };
 
+/* One replayed kernel, for chart 09 (render/replay_json.h replay_attach). */
+struct replay_bar {
+	const char *label;		/* "GEMM m=16384 n=2048 k=2048", "AllReduce count=... ranks=2" */
+	double logged_s;		/* per call, as the trial logged it */
+	double replayed_s;		/* per call, re-run on replay's device */
+	const char *verdict;		/* "confirmed", "differs", "projected" */
+};
+
+/* What a replay.json beside the trial or the report says, for chart 09; present false: none. */
+struct replay_view {
+	bool present;
+	const char *device;		/* the GPU it was re-run on */
+	const char *logged_gpu;		/* the trial's GPU; NULL unknown */
+	double logged_step_s;		/* NaN unknown */
+	double projected_step_s;	/* NaN unless projected */
+	struct replay_bar *bars;	/* the kernels that were re-run, in replay.json's order */
+	size_t nbars;
+};
+
 struct analysis {
 	const char *title;
 	enum hypothesis hypothesis;
@@ -379,6 +398,7 @@ struct analysis {
 	size_t cap_findings;		/* capacities of the growable arrays (malloc'd): */
 	size_t cap_recs;		/* findings, recs, cmp.confounds, and each run's */
 	size_t cap_confounds;		/* coll, bw and gpu[].steps; analysis_free() frees them */
+	struct replay_view replay;	/* issue 15: not part of analysis.json; in the arena */
 };
 
 #endif

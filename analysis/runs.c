@@ -11,6 +11,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/clock.h"
+#include "analysis/critical.h"
 #include "analysis/kernels.h"
 #include "analysis/nsys_summary.h"
 #include "analysis/partition.h"
@@ -896,6 +897,18 @@ static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank 
 	free(t);
 }
 
+/* The slowest GPU's critical kernels (analysis/critical.h), over its steady steps. */
+static void run_critical(struct analysis *a, struct run_result *rr, const struct rank *k)
+{
+	const struct gpu_result *g = &rr->gpu[rr->slowest];
+	struct steady_range steps = steady_range(g);
+	double nsteady = 0;
+
+	for (size_t i = 0; i < g->nsteps; i++)
+		nsteady += steady(&g->steps[i]);
+	critical_kernels(a, rr, k, steps.after, steps.before, nsteady);
+}
+
 #define MAX_LANES 4000
 
 /* The busy intervals of the steady step whose window is the median one. */
@@ -1452,6 +1465,8 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 			rr->slowest = g;
 	}
 	step_stats(rr);
+	if (r->nranks)
+		run_critical(a, rr, &r->ranks[rr->slowest]);
 	rr->time_source = !isnan(rr->step_median_s) ? (r->nranks ? "trace" : "log-iterations") : NULL;
 	run_facts(rr, r);
 	run_link(rr, r);

@@ -52,6 +52,7 @@ extern const struct option inspect_options[];
 extern const struct option report_options[];
 extern const struct option stack_options[];
 extern const struct option plan_options[];
+extern const struct option replay_options[];
 
 const struct command *command_find(const char *name);
 
@@ -81,5 +82,6 @@ int cmd_analyze(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_replay(int argc, char **argv);
 
 #endif

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "core/xalloc.h"
 #include "render/analysis_json.h"
+#include "render/replay_json.h"
 #include "render/report.h"
 #include "render/text.h"
 
@@ -62,6 +63,17 @@ const struct option report_options[] = {
 	OPTION_END,
 };
 
+/* Chart 09 draws a replay.json found in the trial directory, else in the output directory. */
+static void attach_replay(struct analysis *a, const char *trial, const char *out)
+{
+	const char *dirs[] = { trial, out };
+	char err[1024];
+
+	for (size_t i = 0; i < 2; i++)
+		if (replay_attach(a, dirs[i], err, sizeof(err)) < 0 && verbosity >= 0)
+			fprintf(stderr, "scaleaudit: warning: %s: the replay chart is left out\n", err);
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *dir = argv[0], *out = out_dir;
@@ -78,6 +90,7 @@ int cmd_report(int argc, char **argv)
 		out = def = default_out(dir);
 	ret = load_and_analyze(dir, &a);
 	if (a && ret != EXIT_NO_INPUT) {
+		attach_replay(a, dir, out);
 		if (report_write(a, out, &d) < 0 || write_json(a, out) < 0) {
 			print_diags(&d);
 			error("%s: the report is incomplete", out);

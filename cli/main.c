@@ -75,6 +75,14 @@ static const struct exit_status plan_exits[] = {
 	{ 0, NULL },
 };
 
+static const struct exit_status replay_exits[] = {
+	{ EXIT_DONE, "done: the plan printed, the kernels replayed, or every essential smoke item passed" },
+	{ EXIT_NO_INPUT, "no run to replay, no CUDA driver or GPU, or an essential smoke item failed" },
+	EXIT_USAGE_LINE,
+	{ EXIT_PARTIAL, "some files of the trial could not be read; the rest was planned" },
+	{ 0, NULL },
+};
+
 static const struct command commands[] = {
 	{ .name = "report", .run = cmd_report, .options = report_options, .exits = report_exits,
 	  .summary = "analyse a trial and write charts, report.pdf, summary.md and analysis.json",
@@ -116,12 +124,17 @@ static const struct command commands[] = {
 		"kernel image is available\"), with the fix. The versions the environment shows "
 		"are checked against the minimums of each target. A target is ready when no file "
 		"misses it and every version checked is new enough." },
-	{ .name = "replay",
+	{ .name = "replay", .run = cmd_replay, .options = replay_options, .exits = replay_exits,
 	  .summary = "re-run a trial's critical kernels on this machine's GPU",
 	  .synopsis = "TRIAL|analysis.json",
-	  .description = "Re-runs the kernels the analysis relied on through the CUDA driver "
-		"and compares their times with the logged ones. When built it will take --smoke to only "
-		"check that the essential operations run." },
+	  .description = "Re-runs the kernels that make up most of the slowest GPU's time (GEMMs "
+		"through cuBLASLt with the recorded shapes, copies and fills moving the same bytes, "
+		"collectives through NCCL) on this machine's GPU, through the CUDA driver, and writes "
+		"replay.json: per kernel the logged and replayed median, their ratio and a verdict "
+		"(confirmed, differs, or projected on another GPU model). TRIAL may also be an "
+		"analysis.json.\n\n"
+		"--dry-run prints the plan (which kernels, shapes, bytes and how each would run) "
+		"without a GPU. --smoke only checks that the essential GPU operations work here." },
 	{ .name = "batch",
 	  .summary = "analyse every trial under directories or tar/zip archives",
 	  .synopsis = "PATH...",

@@ -27,5 +27,10 @@ done <<LIST
 12-precision ddp-precision-changed
 13-waiting pipeline-bubble
 LIST
+# chart 09 needs a replay.json: the made-up one of tests/data/replay beside a copy of the trial
+cp -r samples/trials/ddp-scales-well "$tmp/replayed"
+cp tests/data/replay/ddp-scales-well-h200.json "$tmp/replayed/replay.json"
+"$bin" report "$tmp/replayed" -o "$tmp/replayed-report" >/dev/null
+cp "$tmp/replayed-report/charts/09-replay.png" "$out/09-replay.png"
 "$bin" report samples/trials/nccl-over-sockets -o "$tmp/page1" >/dev/null
 pdftoppm -png -r 80 -f 1 -l 1 -singlefile "$tmp/page1/report.pdf" "$out/page1"

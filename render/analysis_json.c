@@ -91,6 +91,7 @@ static const char *severity_at(int v) { return diag_severity_name((enum diag_sev
 static const char *cf_severity_at(int v) { return confound_severity_name((enum confound_severity)v); }
 static const char *bw_source_at(int v) { return v ? "nccl-tests" : "trace"; }
 static const char *answer_at(int v) { return answer_name((enum answer)v); }
+static const char *crit_at(int v) { return crit_class_name((enum crit_class)v); }
 
 static const char *class_at(int v)
 {
@@ -113,6 +114,8 @@ static const struct names cf_severity_names = { cf_severity_at, CFS_UNVERIFIED +
 static const struct names bw_source_names = { bw_source_at, 2, false };
 static const struct names class_names = { class_at, EVC_MEMORY + 1, false };
 static const struct names answer_names = { answer_at, ANSWER_UNKNOWN + 1, true };
+static const struct names crit_names = { crit_at, CRIT_COUNT, false };
+static const struct names coll_or_null = { coll_at, COLL_COUNT, true };
 
 /* --- where the reader is, and its first error --- */
 
@@ -984,6 +987,27 @@ static const struct field plan_fields[] = {
 	END
 };
 
+/* critical_kernels (issue 15): what replay re-runs, from the slowest GPU's steady steps. */
+static const struct field critical_fields[] = {
+	F(struct critical_kernel, name, "name", K_TEXT, NULL),
+	F(struct critical_kernel, cls, "class", K_ENUM, &crit_names),
+	F(struct critical_kernel, op, "op", K_STR, NULL),
+	F(struct critical_kernel, input_dims, "input_dims", K_STR, NULL),
+	F(struct critical_kernel, input_types, "input_types", K_STR, NULL),
+	F(struct critical_kernel, dtype, "dtype", K_ENUM, &dtype_names),
+	F(struct critical_kernel, coll, "collective", K_ENUM, &coll_or_null),
+	F(struct critical_kernel, bytes, "bytes", K_COUNT, NULL),
+	F(struct critical_kernel, calls_per_step, "calls_per_step", K_NUM, NULL),
+	F(struct critical_kernel, median_s, "median_s", K_NUM, NULL),
+	F(struct critical_kernel, p10_s, "p10_s", K_NUM, NULL),
+	F(struct critical_kernel, p90_s, "p90_s", K_NUM, NULL),
+	F(struct critical_kernel, share, "share", K_NUM, NULL),
+	END
+};
+
+static const struct array run_critical = {
+	offsetof(struct run_result, ncritical), sizeof(struct critical_kernel), critical_fields, false };
+
 static const struct field run_fields[] = {
 	F(struct run_result, name, "name", K_TEXT, NULL),
 	F(struct run_result, gpus, "gpus", K_COUNT, NULL),
@@ -1010,6 +1034,7 @@ static const struct field run_fields[] = {
 	SUB("nsys_tables", nsys_fields),
 	F(struct run_result, readiness, "readiness", K_OPT, readiness_fields),
 	F(struct run_result, plan, "plan", K_OPT, plan_fields),
+	F(struct run_result, critical, "critical_kernels", K_ARR, &run_critical),
 	END
 };
 

@@ -1843,18 +1843,6 @@ static int chart_monitor(const struct analysis *a, struct chart_layout *c, const
 	return 0;
 }
 
-/*
- * Logged against replayed kernel time needs replay.json, which the analysis
- * does not carry yet: the chart is always left out, and says why.
- */
-static int chart_replay(const struct analysis *a, struct chart_layout *c, const char **why)
-{
-	(void)a;
-	(void)c;
-	*why = "no replay: the trial has no replay.json of its kernels re-run on a GPU";
-	return 1;
-}
-
 const struct chart_def chart_defs[] = {
 	{ "01-step-time", "Each run's step time (slowest GPU) over the profiled steps. Look at the gap "
 	  "between the dashed medians: that is the speedup. Steps in the shaded warm-up are left out of "

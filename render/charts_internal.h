@@ -32,5 +32,6 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 int chart_sweep(const struct analysis *a, struct chart_layout *c, const char **why);
 int chart_precision(const struct analysis *a, struct chart_layout *c, const char **why);
 int chart_waiting(const struct analysis *a, struct chart_layout *c, const char **why);
+int chart_replay(const struct analysis *a, struct chart_layout *c, const char **why);
 
 #endif

@@ -1,7 +1,8 @@
 /*
  * The charts that weigh the options (1 GPU or n GPUs, a sweep's independent
  * runs or one distributed run) and the ones that look inside a run
- * (precision mix, waiting for a peer): 10 to 13 of chart_defs. Like the
+ * (precision mix, waiting for a peer): 10 to 13 of chart_defs, and 09, a
+ * replay's kernels against the logged ones (replay.json). Like the
  * others they read struct analysis alone and are left out without data.
  */
 #include "render/charts_internal.h"
@@ -560,5 +561,63 @@ int chart_waiting(const struct analysis *a, struct chart_layout *c, const char *
 	chart_add_legend(c, CAT_COMPUTE, 0, false, "busy (compute + memory)");
 	chart_add_legend(c, CAT_IDLE, 0, false, "rest (transfer, idle)");
 	chart_add_legend(c, CAT_INK, MS_DASHED, true, "flag threshold");
+	return 0;
+}
+
+/* 09. Each re-run kernel's logged time against its time on replay's GPU (replay.json). */
+
+#define REPLAY_ROWS 12
+
+/* "replayed on NVIDIA H200 (trial: NVIDIA B200); projected step 42.4 ms -> 30.1 ms" */
+static const char *replay_subtitle(const struct replay_view *v, struct chart_layout *c)
+{
+	char a[NUMFMT_LEN], b[NUMFMT_LEN];
+	const char *s = chart_strf(c, "per call; trial on %s", v->logged_gpu ? v->logged_gpu : "an unknown GPU");
+
+	if (!isfinite(v->projected_step_s) || !isfinite(v->logged_step_s))
+		return s;
+	return chart_strf(c, "%s; projected step %s -> %s", s, numfmt_duration(a, v->logged_step_s),
+			  numfmt_duration(b, v->projected_step_s));
+}
+
+int chart_replay(const struct analysis *a, struct chart_layout *c, const char **why)
+{
+	const struct replay_view *v = &a->replay;
+	size_t n = v->nbars < REPLAY_ROWS ? v->nbars : REPLAY_ROWS;
+	bool projected = false, measured = false;
+	struct panel *p;
+	const char *dev;
+
+	chart_init(c, "09-replay", "Critical kernels: logged against replayed");
+	if (!v->present || !n) {
+		*why = v->present ? "no replay chart: replay.json holds no kernel that was re-run"
+				  : "no replay: the trial has no replay.json of its kernels re-run on a GPU";
+		return 1;
+	}
+	c->subtitle = replay_subtitle(v, c);
+	p = chart_add_panel(c, "time per call (ms)", "");
+	p->x.zero = true;
+	for (size_t i = n; i-- > 0;) {
+		const struct replay_bar *b = &v->bars[i];
+		double y = (double)axis_add_cat(&p->y, b->label), hi = fmax(b->logged_s, b->replayed_s);
+		bool proj = !strcmp(b->verdict, "projected");
+		char r[NUMFMT_LEN];
+
+		projected |= proj;
+		measured |= !proj;
+		panel_rect(p, CAT_BASELINE, 0, y + 0.02, MS(b->logged_s), y + 0.38);
+		panel_rect(p, CAT_CANDIDATE, 0, y - 0.38, MS(b->replayed_s), y - 0.02)->style =
+			proj ? MS_HATCHED : 0;
+		panel_label(p, CAT_INK, MS_RIGHT, MS(hi), y,
+			    chart_strf(c, "%s %s", numfmt_ratio(r, b->replayed_s / b->logged_s), b->verdict));
+		p->x.min_hi = fmax(isnan(p->x.min_hi) ? 0 : p->x.min_hi, MS(hi) * 1.45);
+	}
+	dev = v->device ? v->device : "?";
+	chart_add_legend(c, CAT_BASELINE, 0, false, "logged (the trial)");
+	if (measured)
+		chart_add_legend(c, CAT_CANDIDATE, 0, false, chart_strf(c, "replayed on %s", dev));
+	if (projected)
+		chart_add_legend(c, CAT_CANDIDATE, MS_HATCHED, false,
+				 chart_strf(c, "replayed on %s: a projection", dev));
 	return 0;
 }

@@ -27,9 +27,11 @@ enum plan_method {
 	PM_COPY,	/* a device-to-device copy of plan_kernel.bytes (memcpy; memory-bound) */
 	PM_FILL,	/* a fill of plan_kernel.bytes (memset) */
 	PM_NCCL,	/* an NCCL collective of plan_kernel.coll */
+	PM_HTOD,	/* a pinned host-to-device copy of plan_kernel.bytes */
+	PM_DTOH,	/* a device-to-pinned-host copy of plan_kernel.bytes */
 	PM_COUNT
 };
-const char *plan_method_name(enum plan_method m);	/* "none", "cublaslt", "ptx-copy", "ptx-fill", "nccl" */
+const char *plan_method_name(enum plan_method m);	/* "none", "cublaslt", "ptx-copy", "ptx-fill", "nccl", "htod", "dtoh" */
 
 /*
  * A GEMM in row-major terms, as PyTorch states it: C[m,n] = op(A)[m,k] x
@@ -44,13 +46,16 @@ struct plan_gemm {
 	bool transb;
 	enum dtype a_type;	/* input dtypes as recorded; DT_UNKNOWN */
 	enum dtype b_type;
-	enum dtype c_type;	/* output: the inputs' dtype (PyTorch's rule), fp32 for fp8 inputs */
+	enum dtype c_type;	/* output: the inputs' dtype (PyTorch's rule); bf16 for fp8 inputs
+				   (_scaled_mm's usual out_dtype, marked guessed) */
 };
 
 /* A collective as NCCL takes it. */
 struct plan_coll {
 	enum coll_op op;
-	int64_t count;		/* elements per rank: bytes / dtype size; -1 unknown */
+	int64_t count;		/* elements as the NCCL call takes them: AllReduce, Broadcast, Reduce the
+				   message; AllGather the send count, ReduceScatter the receive count,
+				   AllToAll the count per peer (the trace's bytes / size / nranks); -1 */
 	enum dtype dtype;
 	int32_t nranks;		/* the run's GPUs; -1 unknown */
 };

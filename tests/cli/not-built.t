@@ -1,6 +1,6 @@
 # a command whose machinery is not built yet says so and exits 2
-args: replay build
+args: batch build
 status: 2
 --- stdout
 --- stderr
-scaleaudit replay: not built yet
+scaleaudit batch: not built yet

@@ -61,9 +61,32 @@ rc=$?
 step libs "$rc"
 cat "$out/libs.txt" 2>/dev/null || cat "$out/libs_check.build.log"
 
-# 2. REPLAY OF THE SAMPLE TRIALS (the replay command's part goes here):
-#    for each sample trial, `scaleaudit replay TRIAL -o "$out/replay/NAME.json"`,
-#    then step "replay NAME" with its exit status.
+# 2. The replay of the sample trials: each trial's critical kernels re-run on
+#    device 0 (confirmed/differs where the trial's GPU model is this one, a
+#    projection otherwise), replay.json per trial, and one line per kernel
+#    (verdict, ratio, logged and replayed ms) in replay.txt.
+mkdir -p "$out/replay"
+: > "$out/replay.txt"
+for t in samples/trials/*/; do
+	name=$(basename "$t")
+	"$bin" replay "$t" -o "$out/replay/$name.json" 2> "$out/replay/$name.err"
+	rc=$?
+	step "replay $name" "$rc"
+	echo "== $name rc=$rc $(head -n 1 "$out/replay/$name.err")" >> "$out/replay.txt"
+	[ -s "$out/replay/$name.json" ] && command -v python3 > /dev/null &&
+	python3 - "$out/replay/$name.json" >> "$out/replay.txt" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print("device %s, trial %s, cuda %s, projected step %s s (logged %s s)" % (
+    d["device"], d["logged_gpu"], d["cuda_version"], d["projected_step_s"], d["logged_step_s"]))
+for k in d["kernels"]:
+    ms = lambda v: "-" if v is None else "%.4f" % (v * 1e3)
+    print("  %-10s %-6s %8s ms -> %8s ms  %s  %s" % (k["verdict"], k["ratio"] and "%.2f" % k["ratio"],
+          ms(k["logged_median_s"]), ms(k["replayed_median_s"]), (k["shape"] or k["name"])[:48],
+          k["cause"] or ""))
+PY
+done
+cat "$out/replay.txt"
 
 cat "$out/summary.txt"
 exit "$status"
