@@ -13,7 +13,7 @@ fail=0
 # every option of plan's own table appears in docs/plan.md, as --name or as its INI key
 "$SCALEAUDIT" help --options plan | awk -F'\t' '$1 == "plan" { print $2 }' | tr ' ' '\n' |
 	grep -- '^--' > "$tmp/options"
-[ "$(wc -l < "$tmp/options")" -eq 32 ] || { echo "plan has $(wc -l < "$tmp/options") long options, expected 32"; fail=1; }
+[ "$(wc -l < "$tmp/options")" -eq 33 ] || { echo "plan has $(wc -l < "$tmp/options") long options, expected 33"; fail=1; }
 while read -r opt; do
 	key=$(printf '%s' "${opt#--}" | tr '-' '_')
 	grep -qF -- "$opt" docs/plan.md || grep -qF -- "\`$key\`" docs/plan.md ||
