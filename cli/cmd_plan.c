@@ -618,6 +618,7 @@ static void json_inputs(yajl_gen g, const struct plan_inputs *in)
 	json_text(g, "hypothesis", in->hypothesis);
 	json_field(g, "expected_speedup", in->expected_speedup);
 	json_text(g, "question", in->question);
+	json_text(g, "title", in->title[0] ? in->title : NULL);
 	json_count(g, "target_samples", in->target_samples);
 	json_count(g, "target_tokens", in->target_tokens);
 	json_field(g, "price", in->price);
