@@ -230,6 +230,21 @@ static bool micro_batch(const struct plan_files *pf, const struct plan_run *r, c
 	return v > 0 && snprintf(out, n, "%lld", (long long)v) > 0;
 }
 
+/* True when the runs are planned with micro batches of their own that differ. */
+static bool micro_batches_differ(const struct plan_files *pf)
+{
+	for (size_t i = 1; i < pf->nruns; i++)
+		if (pf->runs[i].micro_batch != pf->runs[0].micro_batch)
+			return true;
+	return false;
+}
+
+/* True when key of the held list is the same in every run (the micro batch may not be). */
+static bool held_by_all(const struct plan_files *pf, const char *key)
+{
+	return strcmp(key, "micro_batch") || !micro_batches_differ(pf);
+}
+
 /* The field's value at base, as its type stores it. */
 static const char *str_at(const char *base) { return *(const char *const *)(const void *)base; }
 static int64_t i64_at(const char *base) { return *(const int64_t *)(const void *)base; }
@@ -330,7 +345,7 @@ static void held_comment(struct buf *b, const struct plan_files *pf)
 
 	buf_init(&line, FILE_MAX);
 	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++)
-		if (value_of(pf, NULL, held[i], v, sizeof(v)))
+		if (held_by_all(pf, held[i]) && value_of(pf, NULL, held[i], v, sizeof(v)))
 			buf_addf(&line, "%s%s = %s", line.len ? ", " : "Held constant in every run "
 				 "(each run.ini declares them; analyze checks them against the logs): ",
 				 held[i], v);
@@ -370,15 +385,6 @@ static void duration(struct buf *b, double s)
 		buf_addf(b, "%.1f h", s / 3600);
 }
 
-/* True when the runs are planned with micro batches of their own that differ. */
-static bool micro_batches_differ(const struct plan_files *pf)
-{
-	for (size_t i = 1; i < pf->nruns; i++)
-		if (pf->runs[i].micro_batch != pf->runs[0].micro_batch)
-			return true;
-	return false;
-}
-
 /* CHECKLIST.md: what to hold constant. */
 static void checklist_constants(struct buf *b, const struct plan_files *pf)
 {
@@ -388,7 +394,7 @@ static void checklist_constants(struct buf *b, const struct plan_files *pf)
 		   "`scaleaudit analyze` checks them against the logs; a run that changes one "
 		   "answers another question.\n\n");
 	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++) {
-		if (!strcmp(held[i], "micro_batch") && micro_batches_differ(pf))
+		if (!held_by_all(pf, held[i]))
 			continue;	/* the runs' own, in the table below */
 		buf_addf(b, "- `%s` = %s\n", held[i],
 			 value_of(pf, NULL, held[i], v, sizeof(v)) ? v : "(not planned: write it down)");

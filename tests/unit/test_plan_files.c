@@ -669,7 +669,8 @@ static void no_written_plan_causes_a_confound(void **state)
 				struct plan_run run[2];
 				struct diags d = DIAGS_INIT;
 				struct analysis *a;
-				char *dir;
+				char *dir, *ini;
+				bool halved;
 
 				if (sh && strcmp(hyps[h], "step-time"))
 					continue;	/* the others keep the batch as given */
@@ -680,8 +681,15 @@ static void no_written_plan_causes_a_confound(void **state)
 				assert_string_equal(pf.hypothesis, hyps[h]);
 				assert_global_batches(run, hyps[h], st, atoll(shapes[sh][0]),
 						      atoll(shapes[sh][1]));
+				halved = !strcmp(hyps[h], "step-time") && st <= PLAN_FSDP && sh == 0;
+				assert_int_equal(run[1].micro_batch > 0 &&
+						 run[1].micro_batch != run[0].micro_batch, halved);
 				dir = temp_dir();
 				assert_int_equal(plan_write_dir(&pf, dir, 0, &d), 0);
+				/* trial.ini's held constants name the micro batch only when it is held */
+				ini = slurp(dir, "trial.ini");
+				assert_int_equal(strstr(ini, ", micro_batch = ") != NULL, !halved);
+				free(ini);
 				copy_logs(dir);
 				a = analyse_clean(dir);
 				for (size_t i = 0; i < a->cmp.nconfounds; i++)
