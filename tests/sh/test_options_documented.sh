@@ -56,10 +56,10 @@ for cmd in $commands; do
 done
 
 # report, analyze and inspect are built: 1 option of their own each (-o,
-# --json, --json); stack has 2 (--target, --json); plan has 33 (27 model
-# inputs, --gpu, --json, --explain, -o, --init, --force); each has 8 spellings of
+# --json, --json); stack has 2 (--target, --json); plan has 34 (27 model
+# inputs, --title, --gpu, --json, --explain, -o, --init, --force); each has 8 spellings of
 # the 5 common options (-q --quiet -v --verbose --color --patterns -h --help)
 [ "$built" -eq 5 ] || { echo "$built commands with options, expected 5"; fail=1; }
-[ "$options" -eq $((3 * (1 + 8) + 2 + 8 + 33 + 8)) ] ||
-	{ echo "$options option names, expected $((3 * 9 + 10 + 41))"; fail=1; }
+[ "$options" -eq $((3 * (1 + 8) + 2 + 8 + 34 + 8)) ] ||
+	{ echo "$options option names, expected $((3 * 9 + 10 + 42))"; fail=1; }
 exit $fail
