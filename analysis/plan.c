@@ -314,6 +314,7 @@ static const struct plan_key keys[] = {
 	{ "grad_accum", "a whole number, 1 to 1e9 (default 1)",
 	  "micro-batches per optimizer step (a pipeline's micro-batches)" },
 	{ "hypothesis", "step-time, global-batch or feasibility", "what the 2-GPU run is to show" },
+	{ "title", "one line of text, up to 180 characters", "the trial's title, written to trial.ini" },
 	{ "expected_speedup", "a number > 0 (the analysis' default 1.1)",
 	  "the speedup that confirms the hypothesis" },
 	{ "question", "single-config or hparam-sweep", "one long run, or many independent ones" },
@@ -440,6 +441,19 @@ static int set_target(struct plan_inputs *in, const char *k, const char *v, char
 	return 0;
 }
 
+/* The title, copied: inih's value buffer does not outlive the line. */
+static int set_title(struct plan_inputs *in, const char *v, char *err, size_t errsize)
+{
+	size_t n = strlen(v);
+
+	if (n >= sizeof(in->title))
+		return fail(err, errsize, "title: longer than %zu characters", sizeof(in->title) - 1);
+	if (strpbrk(v, "\r\n"))
+		return fail(err, errsize, "title: one line of text, without a line break");
+	memcpy(in->title, v, n + 1);
+	return 0;
+}
+
 int plan_set(struct plan_inputs *in, const char *key, const char *value, char *err, size_t errsize)
 {
 	const char *k = key_name(key);
@@ -457,6 +471,8 @@ int plan_set(struct plan_inputs *in, const char *key, const char *value, char *e
 		return set_gpu(in, value, err, errsize);
 	if (!strcmp(k, "precision"))
 		return set_precision(in, value, err, errsize);
+	if (!strcmp(k, "title"))
+		return set_title(in, value, err, errsize);
 	if (!strcmp(k, "gpus")) {
 		int64_t n;
 
@@ -795,4 +811,12 @@ void plan_compute(const struct plan_inputs *in, struct plan_result *r)
 		option(in, &r->s[PLAN_SINGLE], &r->option[r->noption++]);
 	if (r->recommended >= 0)
 		option(in, &r->s[r->recommended], &r->option[r->noption++]);
+}
+
+const struct plan_option *plan_option_of(const struct plan_result *r, int strategy)
+{
+	for (size_t i = 0; i < r->noption; i++)
+		if ((int)r->option[i].strategy == strategy)
+			return &r->option[i];
+	return NULL;
 }

@@ -41,6 +41,7 @@ enum plan_checkpointing {
 };
 
 #define PLAN_MAX_GPUS 8		/* GPU models compared at once */
+#define PLAN_TITLE_MAX 181	/* a title's bytes, its NUL included: one INI line of plan -o */
 
 struct plan_inputs {
 	const char *model;		/* a known model's name (plan_known_models()); NULL none */
@@ -56,6 +57,7 @@ struct plan_inputs {
 	const struct gpu_model *gpu[PLAN_MAX_GPUS];	/* the GPU models to fit; the first is the target */
 	size_t ngpu;
 	const char *hypothesis;		/* "step-time" | "global-batch" | "feasibility"; NULL unset */
+	char title[PLAN_TITLE_MAX];	/* the trial's title, for -o; "" unset */
 	double expected_speedup;	/* NaN unset */
 	const char *question;		/* "single-config" | "hparam-sweep"; NULL unset */
 	int64_t target_samples, target_tokens;	/* -1 unset */
@@ -161,6 +163,9 @@ int plan_check(const struct plan_inputs *in, char *err, size_t errsize);
 
 /* The whole model for in (checked), into r. */
 void plan_compute(const struct plan_inputs *in, struct plan_result *r);
+
+/* The rental option of strategy in r (single, or the recommended); NULL when r has none. */
+const struct plan_option *plan_option_of(const struct plan_result *r, int strategy);
 
 /* "single", "ddp", "zero1", "zero2", "zero3", "fsdp", "pipeline", "tensor"; -1 from _parse when none. */
 const char *plan_strategy_name(enum plan_strategy s);

@@ -16,6 +16,7 @@
 #include "analysis/plan.h"
 #include "cli/cli.h"
 #include "core/buf.h"
+#include "core/ini_lines.h"
 #include "render/json.h"
 #include "render/plan_files.h"
 
@@ -38,6 +39,7 @@ enum given_key {
 	G_CHECKPOINTING,
 	G_GRAD_ACCUM,
 	G_HYPOTHESIS,
+	G_TITLE,
 	G_EXPECTED_SPEEDUP,
 	G_QUESTION,
 	G_TARGET_SAMPLES,
@@ -70,6 +72,7 @@ static struct { const char *key, *value; } given[NGIVEN] = {
 	[G_CHECKPOINTING] = { .key = "checkpointing" },
 	[G_GRAD_ACCUM] = { .key = "grad_accum" },
 	[G_HYPOTHESIS] = { .key = "hypothesis" },
+	[G_TITLE] = { .key = "title" },
 	[G_EXPECTED_SPEEDUP] = { .key = "expected_speedup" },
 	[G_QUESTION] = { .key = "question" },
 	[G_TARGET_SAMPLES] = { .key = "target_samples" },
@@ -115,6 +118,7 @@ const struct option plan_options[] = {
 	OPTION_STRING(0, "grad-accum", V(G_GRAD_ACCUM), "N", "micro-batches per optimizer step (default 1)"),
 	OPTION_STRING(0, "hypothesis", V(G_HYPOTHESIS), "H",
 		      "what the 2-GPU run is to show: step-time, global-batch or feasibility"),
+	OPTION_STRING(0, "title", V(G_TITLE), "TEXT", "the trial's title, written to trial.ini by -o"),
 	OPTION_STRING(0, "expected-speedup", V(G_EXPECTED_SPEEDUP), "X", "the speedup that confirms the hypothesis"),
 	OPTION_STRING(0, "question", V(G_QUESTION), "Q", "single-config or hparam-sweep"),
 	OPTION_STRING(0, "target-samples", V(G_TARGET_SAMPLES), "N", "samples the campaign must process"),
@@ -169,21 +173,9 @@ static int options_error(const char *err)
 struct ini_read {
 	struct plan_inputs *in;
 	const char *path;
-	FILE *f;
-	int64_t line;		/* the line inih is handling */
+	struct ini_lines src;	/* the file, and the line inih is handling */
 	int bad;		/* lines with a bad key or value */
 };
-
-/* inih's line source: counts lines so that messages can name them. */
-static char *ini_next_line(char *str, int num, void *stream)
-{
-	struct ini_read *r = stream;
-	char *s = fgets(str, num, r->f);
-
-	if (s)
-		r->line++;
-	return s;
-}
 
 /* One key: set, or its message printed as file:line: and the reading goes on. */
 static int plan_ini_line(void *user, const char *section, const char *name, const char *value)
@@ -195,7 +187,7 @@ static int plan_ini_line(void *user, const char *section, const char *name, cons
 		snprintf(err, sizeof(err), "[%s] %s: plan keys go in a [plan] section", section, name);
 	else if (plan_set(r->in, name, value, err, sizeof(err)) == 0)
 		return 1;
-	fprintf(stderr, "%s:%lld: %s\n", r->path, (long long)r->line, err);
+	fprintf(stderr, "%s:%lld: %s\n", r->path, (long long)r->src.line, err);
 	r->bad++;
 	return 1;
 }
@@ -203,21 +195,21 @@ static int plan_ini_line(void *user, const char *section, const char *name, cons
 /* PLAN.ini into in; prints "file:line: message" for each bad line and returns EXIT_NO_INPUT then. */
 static int read_ini(const char *path, struct plan_inputs *in)
 {
-	struct ini_read r = { .in = in, .path = path, .f = fopen(path, "r") };
+	struct ini_read r = { .in = in, .path = path, .src = { .f = fopen(path, "r") } };
 	struct stat st;
 	int line;
 
-	if (!r.f) {
+	if (!r.src.f) {
 		error("%s: %s", path, strerror(errno));
 		return EXIT_NO_INPUT;
 	}
-	if (fstat(fileno(r.f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(r.f);
+	if (fstat(fileno(r.src.f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(r.src.f);
 		error("%s: a directory, not a PLAN.ini", path);
 		return EXIT_NO_INPUT;
 	}
-	line = ini_parse_stream(ini_next_line, &r, plan_ini_line, &r);
-	fclose(r.f);
+	line = ini_parse_stream(ini_lines_next, &r.src, plan_ini_line, &r);
+	fclose(r.src.f);
 	if (line > 0)
 		fprintf(stderr, "%s:%d: not an INI line (expected [section] or key = value)\n", path, line);
 	return line || r.bad ? EXIT_NO_INPUT : EXIT_DONE;
@@ -626,6 +618,7 @@ static void json_inputs(yajl_gen g, const struct plan_inputs *in)
 	json_text(g, "hypothesis", in->hypothesis);
 	json_field(g, "expected_speedup", in->expected_speedup);
 	json_text(g, "question", in->question);
+	json_text(g, "title", in->title[0] ? in->title : NULL);
 	json_count(g, "target_samples", in->target_samples);
 	json_count(g, "target_tokens", in->target_tokens);
 	json_field(g, "price", in->price);
@@ -764,81 +757,14 @@ static int write_json(const struct plan_inputs *in, const struct plan_result *r)
 
 /* --- the plan on disk --- */
 
-/* The estimated step time of a run: its tokens per step at its estimated throughput. */
-static double step_s(const struct plan_inputs *in, const struct plan_option *o, int64_t global_batch)
-{
-	if (!o || global_batch < 0 || in->seq_len < 0)
-		return NAN;
-	return (double)global_batch * (double)in->seq_len / o->tokens_per_s;
-}
-
-static const struct plan_option *option_of(const struct plan_result *r, int strategy)
-{
-	for (size_t i = 0; i < r->noption; i++)
-		if ((int)r->option[i].strategy == strategy)
-			return &r->option[i];
-	return NULL;
-}
-
-/*
- * The planned runs: 1gpu (single) and Ngpu (the recommended strategy). Data
- * parallelism multiplies the global batch by N, unless the hypothesis is
- * step-time and the gradient accumulation divides by N to hold it.
- */
-static size_t planned_runs(const struct plan_inputs *in, const struct plan_result *r,
-			   struct plan_run *run)
-{
-	int rec = r->recommended;
-	int64_t b = in->micro_batch, ga = in->grad_accum;
-	bool dp = rec >= PLAN_DDP && rec <= PLAN_FSDP;
-	bool hold = in->hypothesis && !strcmp(in->hypothesis, "step-time") && ga % in->gpus == 0;
-
-	run[0] = (struct plan_run){ .dir = "1gpu", .gpus = 1, .strategy = "single", .grad_accum = ga,
-				    .global_batch = b < 0 ? -1 : b * ga,
-				    .predicted_peak_bytes = r->s[PLAN_SINGLE].mem.total };
-	run[0].predicted_step_s = step_s(in, option_of(r, PLAN_SINGLE), run[0].global_batch);
-	if (rec < 0)
-		return 1;
-	run[1] = (struct plan_run){ .dir = "2gpu", .gpus = in->gpus, .strategy = plan_strategy_name(rec),
-				    .grad_accum = dp && hold ? ga / in->gpus : ga,
-				    .predicted_peak_bytes = r->s[rec].mem.total };
-	if (in->gpus != 2)
-		run[1].dir = "ngpu";
-	run[1].global_batch = b < 0 ? -1 : dp ? b * run[1].grad_accum * in->gpus : b * ga;
-	run[1].predicted_step_s = step_s(in, option_of(r, rec), run[1].global_batch);
-	return 2;
-}
-
 static int write_plan(const struct plan_inputs *in, const struct plan_result *r)
 {
 	struct plan_files pf;
 	struct plan_run run[2];
 	struct diags d = DIAGS_INIT;
-	const struct plan_option *o = r->recommended < 0 ? NULL : option_of(r, r->recommended);
 	int rc;
 
-	plan_files_init(&pf);
-	pf.hypothesis = in->hypothesis ? in->hypothesis :
-			r->recommended < 0 ? NULL : r->s[r->recommended].tests;
-	pf.expected_speedup = in->expected_speedup;
-	pf.question = in->question;
-	pf.target_samples = in->target_samples;
-	pf.target_tokens = in->target_tokens;
-	pf.gpu_hour_price = in->price;
-	pf.memory_reserve_gb = in->reserve_bytes / 1e9;
-	pf.precision = dtype_name(in->precision);
-	pf.micro_batch = in->micro_batch;
-	pf.seq_len = in->seq_len;
-	pf.model = in->model;
-	pf.runs = run;
-	pf.nruns = planned_runs(in, r, run);
-	if (o && o->window_days > 0)
-		pf.window_days = o->window_days;
-	if (o && (o->window_days < 0 || o->window_days >= 30) && !isnan(o->days_to_target)) {
-		pf.checkpoint_interval_s = o->ckpt_interval_s;
-		pf.checkpoint_write_s = o->ckpt_write_s;
-		pf.mtbf_s = in->mtbf_hours * 3600;
-	}
+	plan_files_from(&pf, run, in, r);
 	rc = plan_write_dir(&pf, outdir, force ? PLAN_FORCE : 0, &d);
 	print_diags(&d);
 	diags_release(&d);

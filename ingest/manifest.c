@@ -7,13 +7,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/ini_lines.h"
 #include "core/manifest_keys.h"
 #include "core/xalloc.h"
 
 struct manifest {
 	struct ingest_ctx *ctx;
-	FILE *f;
-	int64_t line;		/* the line inih is handling */
+	struct ini_lines src;	/* the file, and the line inih is handling */
 	struct info *keys;	/* inspect: the keys as read */
 	int64_t read;		/* keys used */
 };
@@ -41,7 +41,7 @@ static void *target(struct manifest *m, const struct manifest_key *k)
 static int bad(struct manifest *m, const char *section, const char *name, const char *value,
 	       const char *want)
 {
-	struct srcpos pos = SRCPOS_LINE(m->ctx->path, m->line);
+	struct srcpos pos = SRCPOS_LINE(m->ctx->path, m->src.line);
 
 	return diag_error(m->ctx->diags, "manifest-value", &pos,
 			  "[%s] %s = '%s': expected %s", section, name, value, want);
@@ -80,7 +80,7 @@ static int set_num(struct manifest *m, const struct manifest_key *k, const char 
 static int set_value(struct manifest *m, const struct manifest_key *k, const char *value)
 {
 	struct trial *t = m->ctx->trial;
-	struct srcpos pos = SRCPOS_LINE(m->ctx->path, m->line);
+	struct srcpos pos = SRCPOS_LINE(m->ctx->path, m->src.line);
 
 	switch (k->kind) {
 	case MKEY_NAME:
@@ -123,7 +123,7 @@ static int handler(void *user, const char *section, const char *name, const char
 {
 	struct manifest *m = user;
 	const struct manifest_key *k = manifest_key_find(section, name);
-	struct srcpos pos = SRCPOS_LINE(m->ctx->path, m->line);
+	struct srcpos pos = SRCPOS_LINE(m->ctx->path, m->src.line);
 
 	if (!k) {
 		diag_warn(m->ctx->diags, "manifest-key", &pos,
@@ -141,30 +141,13 @@ static int handler(void *user, const char *section, const char *name, const char
 	return 1;	/* keep going: every bad value gets its own message */
 }
 
-/*
- * inih's line source: counts lines so that messages can name them. A line longer than inih's
- * buffer (num - 1 bytes with its newline) is reported and handed on empty: split, its rest
- * would read as a line of its own.
- */
-static char *next_line(char *str, int num, void *stream)
+/* A line longer than inih's buffer is reported; ini_lines hands it on empty. */
+static void line_too_long(struct ini_lines *src, int max)
 {
-	struct manifest *m = stream;
-	char *s = fgets(str, num, m->f);
-	size_t n;
-	int c;
+	struct manifest *m = src->user;
 
-	if (!s)
-		return NULL;
-	m->line++;
-	n = strlen(s);
-	if ((n && s[n - 1] == '\n') || (c = getc(m->f)) == EOF || c == '\n')
-		return s;
-	while ((c = getc(m->f)) != EOF && c != '\n')
-		;
-	diag_error(m->ctx->diags, "manifest-syntax", &SRCPOS_LINE(m->ctx->path, m->line),
-		   "line longer than %d characters: not read", num - 1);
-	str[0] = '\0';
-	return str;
+	diag_error(m->ctx->diags, "manifest-syntax", &SRCPOS_LINE(m->ctx->path, src->line),
+		   "line longer than %d characters: not read", max);
 }
 
 static void *manifest_open(struct ingest_ctx *ctx)
@@ -181,13 +164,13 @@ static int manifest_path(void *st, const char *path)
 	struct srcpos pos = SRCPOS_FILE(m->ctx->path);	/* path may be a copy: name the input */
 	int rc;
 
-	m->f = fopen(path, "r");
-	if (!m->f)
+	m->src = (struct ini_lines){ .f = fopen(path, "r"), .too_long = line_too_long, .user = m };
+	if (!m->src.f)
 		return diag_error(m->ctx->diags, "unreadable", &pos, "%s", strerror(errno));
 	m->keys = info_obj(m->ctx->arena, m->ctx->info, "manifest");
-	rc = ini_parse_stream(next_line, m, handler, m);
-	fclose(m->f);
-	m->f = NULL;
+	rc = ini_parse_stream(ini_lines_next, &m->src, handler, m);
+	fclose(m->src.f);
+	m->src.f = NULL;
 	if (rc > 0) {
 		pos = SRCPOS_LINE(m->ctx->path, rc);
 		return diag_error(m->ctx->diags, "manifest-syntax", &pos,

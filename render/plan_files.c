@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/buf.h"
+#include "core/model.h"
 #include "core/manifest_keys.h"
 #include "core/xalloc.h"
 
@@ -98,6 +99,110 @@ static const char *manifest_strategy(const char *s)
 	return NULL;
 }
 
+/* The estimated step time of a run: its tokens per step at its estimated throughput. */
+static double step_s(const struct plan_inputs *in, const struct plan_result *r, int strategy,
+		     int64_t global_batch)
+{
+	const struct plan_option *o = plan_option_of(r, strategy);
+
+	if (!o || global_batch < 0 || in->seq_len < 0)
+		return NAN;
+	return (double)global_batch * (double)in->seq_len / o->tokens_per_s;
+}
+
+/* The peak per GPU of strategy with the micro batch micro instead of the inputs'. */
+static double peak_with_micro(const struct plan_inputs *in, int strategy, int64_t micro)
+{
+	struct plan_inputs m = *in;
+	struct plan_result r;
+
+	m.micro_batch = micro;
+	plan_compute(&m, &r);
+	return r.s[strategy].mem.total;
+}
+
+/* A step-time trial under data parallelism: the runs step over the same global batch. */
+static void hold_global_batch(const struct plan_inputs *in, int rec, struct plan_run run[2],
+			      const char **note)
+{
+	int64_t b = in->micro_batch, ga = in->grad_accum, n = in->gpus;
+
+	if (b > 0 && b % n == 0) {
+		run[0].micro_batch = b;
+		run[1].micro_batch = b / n;
+		run[1].predicted_peak_bytes = peak_with_micro(in, rec, b / n);
+		*note = "the multi-GPU run's micro batch is the 1-GPU run's divided by its GPU count, "
+			"so that both runs step over the same global batch";
+	} else if (ga % n == 0) {
+		run[1].grad_accum = ga / n;
+		*note = "the multi-GPU run's grad_accum is the 1-GPU run's divided by its GPU count, "
+			"so that both runs step over the same global batch";
+	} else {
+		run[0].grad_accum = ga * n;
+		*note = "neither the micro batch nor grad_accum divides by the GPU count, so the 1-GPU "
+			"run's grad_accum is multiplied by it: both runs step over the same global batch";
+	}
+}
+
+/* The planned runs into run[0..1]; their count. */
+static size_t planned_runs(const struct plan_inputs *in, const struct plan_result *r,
+			   const char *hypothesis, struct plan_run run[2], const char **note)
+{
+	int rec = r->recommended;
+	int64_t b = in->micro_batch;
+	bool dp = rec >= PLAN_DDP && rec <= PLAN_FSDP;
+
+	*note = NULL;
+	run[0] = (struct plan_run){ .dir = "1gpu", .gpus = 1, .strategy = "single",
+				    .grad_accum = in->grad_accum,
+				    .predicted_peak_bytes = r->s[PLAN_SINGLE].mem.total };
+	if (rec >= 0) {
+		run[1] = (struct plan_run){ .dir = in->gpus == 2 ? "2gpu" : "ngpu", .gpus = in->gpus,
+					    .strategy = plan_strategy_name(rec),
+					    .grad_accum = in->grad_accum,
+					    .predicted_peak_bytes = r->s[rec].mem.total };
+		if (dp && hypothesis && !strcmp(hypothesis, "step-time"))
+			hold_global_batch(in, rec, run, note);
+		/* data parallelism: every GPU steps over its own micro batches */
+		run[1].global_batch = b < 0 ? -1 : (run[1].micro_batch > 0 ? run[1].micro_batch : b) *
+				      run[1].grad_accum * (dp ? in->gpus : 1);
+		run[1].predicted_step_s = step_s(in, r, rec, run[1].global_batch);
+	}
+	run[0].global_batch = b < 0 ? -1 : b * run[0].grad_accum;
+	run[0].predicted_step_s = step_s(in, r, PLAN_SINGLE, run[0].global_batch);
+	return rec < 0 ? 1 : 2;
+}
+
+void plan_files_from(struct plan_files *pf, struct plan_run run[2], const struct plan_inputs *in,
+		     const struct plan_result *r)
+{
+	const struct plan_option *o = r->recommended < 0 ? NULL : plan_option_of(r, r->recommended);
+
+	plan_files_init(pf);
+	pf->hypothesis = in->hypothesis ? in->hypothesis :
+			 r->recommended < 0 ? NULL : r->s[r->recommended].tests;
+	pf->title = in->title[0] ? in->title : NULL;
+	pf->expected_speedup = in->expected_speedup;
+	pf->question = in->question;
+	pf->target_samples = in->target_samples;
+	pf->target_tokens = in->target_tokens;
+	pf->gpu_hour_price = in->price;
+	pf->memory_reserve_gb = in->reserve_bytes / 1e9;
+	pf->precision = dtype_name(in->precision);
+	pf->micro_batch = in->micro_batch;
+	pf->seq_len = in->seq_len;
+	pf->model = in->model;
+	pf->runs = run;
+	pf->nruns = planned_runs(in, r, pf->hypothesis, run, &pf->batch_note);
+	if (o && o->window_days > 0)
+		pf->window_days = o->window_days;
+	if (o && (o->window_days < 0 || o->window_days >= 30) && !isnan(o->days_to_target)) {
+		pf->checkpoint_interval_s = o->ckpt_interval_s;
+		pf->checkpoint_write_s = o->ckpt_write_s;
+		pf->mtbf_s = in->mtbf_hours * 3600;
+	}
+}
+
 /* The baseline: the first run with the fewest GPUs; NULL without runs. */
 static const struct plan_run *baseline(const struct plan_files *pf)
 {
@@ -123,6 +228,21 @@ static bool micro_batch(const struct plan_files *pf, const struct plan_run *r, c
 	int64_t v = r && r->micro_batch > 0 ? r->micro_batch : pf->micro_batch;
 
 	return v > 0 && snprintf(out, n, "%lld", (long long)v) > 0;
+}
+
+/* True when the runs are planned with micro batches of their own that differ. */
+static bool micro_batches_differ(const struct plan_files *pf)
+{
+	for (size_t i = 1; i < pf->nruns; i++)
+		if (pf->runs[i].micro_batch != pf->runs[0].micro_batch)
+			return true;
+	return false;
+}
+
+/* True when key of the held list is the same in every run (the micro batch may not be). */
+static bool held_by_all(const struct plan_files *pf, const char *key)
+{
+	return strcmp(key, "micro_batch") || !micro_batches_differ(pf);
 }
 
 /* The field's value at base, as its type stores it. */
@@ -225,7 +345,7 @@ static void held_comment(struct buf *b, const struct plan_files *pf)
 
 	buf_init(&line, FILE_MAX);
 	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++)
-		if (value_of(pf, NULL, held[i], v, sizeof(v)))
+		if (held_by_all(pf, held[i]) && value_of(pf, NULL, held[i], v, sizeof(v)))
 			buf_addf(&line, "%s%s = %s", line.len ? ", " : "Held constant in every run "
 				 "(each run.ini declares them; analyze checks them against the logs): ",
 				 held[i], v);
@@ -265,15 +385,6 @@ static void duration(struct buf *b, double s)
 		buf_addf(b, "%.1f h", s / 3600);
 }
 
-/* True when the runs are planned with micro batches of their own that differ. */
-static bool micro_batches_differ(const struct plan_files *pf)
-{
-	for (size_t i = 1; i < pf->nruns; i++)
-		if (pf->runs[i].micro_batch != pf->runs[0].micro_batch)
-			return true;
-	return false;
-}
-
 /* CHECKLIST.md: what to hold constant. */
 static void checklist_constants(struct buf *b, const struct plan_files *pf)
 {
@@ -283,7 +394,7 @@ static void checklist_constants(struct buf *b, const struct plan_files *pf)
 		   "`scaleaudit analyze` checks them against the logs; a run that changes one "
 		   "answers another question.\n\n");
 	for (size_t i = 0; i < sizeof(held) / sizeof(held[0]); i++) {
-		if (!strcmp(held[i], "micro_batch") && micro_batches_differ(pf))
+		if (!held_by_all(pf, held[i]))
 			continue;	/* the runs' own, in the table below */
 		buf_addf(b, "- `%s` = %s\n", held[i],
 			 value_of(pf, NULL, held[i], v, sizeof(v)) ? v : "(not planned: write it down)");
@@ -291,6 +402,8 @@ static void checklist_constants(struct buf *b, const struct plan_files *pf)
 	buf_addf(b, "- the global batch: %s\n", pf->hypothesis && !strcmp(pf->hypothesis, "global-batch") ?
 		 "grows with the GPUs (the hypothesis), while the micro batch stays" :
 		 "the same in every run unless the hypothesis is global-batch");
+	if (pf->batch_note)
+		buf_addf(b, "  (%s)\n", pf->batch_note);
 	buf_addstr(b, "- the code, the software environment and the node type\n");
 }
 

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/plan.h"
 #include "core/diag.h"
 
 /* One planned run: a subdirectory of the trial with its run.ini. */
@@ -52,6 +53,7 @@ struct plan_files {
 	double checkpoint_write_s;	/* its input C; NaN unknown */
 	double mtbf_s;			/* its input M; NaN unknown */
 	int profile_active;		/* active profiler steps; < 7 is raised to 7 */
+	const char *batch_note;		/* how the runs hold the global batch; NULL: nothing to say */
 };
 
 enum plan_write_flag {
@@ -60,6 +62,18 @@ enum plan_write_flag {
 
 /* Sets every field of pf to unknown (NULL, -1, NaN, 0) and profile_active to 7. */
 void plan_files_init(struct plan_files *pf);
+
+/*
+ * The plan of the model's result r for inputs in: pf (plan_files_init() first), its runs in
+ * run[0..1] (pf borrows run, and in's strings): 1gpu (single) and the recommended strategy on
+ * in->gpus (dir "2gpu", or "ngpu" for N != 2), just 1gpu when nothing is recommended. The
+ * hypothesis (in's, else what the recommended strategy tests) decides the global batch: under
+ * data parallelism global-batch multiplies it by N on purpose; step-time holds it, by the
+ * N-GPU run's micro batch divided by N, else its grad_accum divided by N, else the 1-GPU run's
+ * grad_accum multiplied by N (pf->batch_note says which); feasibility keeps whatever fits.
+ */
+void plan_files_from(struct plan_files *pf, struct plan_run run[2], const struct plan_inputs *in,
+		     const struct plan_result *r);
 
 /*
  * Writes pf into dir (created when absent, with each run's subdirectory): trial.ini,

@@ -56,11 +56,11 @@ for cmd in $commands; do
 done
 
 # report, analyze and inspect are built: 1 option of their own each (-o,
-# --json, --json); stack has 2 (--target, --json); plan has 33 (27 model
-# inputs, --gpu, --json, --explain, -o, --init, --force); replay has 4 (--device,
-# -o, --smoke, --dry-run); each has 8 spellings of
+# --json, --json); stack has 2 (--target, --json); plan has 34 (27 model
+# inputs, --gpu, --title, --json, --explain, -o, --init, --force); replay has 4
+# (--device, -o, --smoke, --dry-run); each has 8 spellings of
 # the 5 common options (-q --quiet -v --verbose --color --patterns -h --help)
 [ "$built" -eq 6 ] || { echo "$built commands with options, expected 6"; fail=1; }
-[ "$options" -eq $((3 * (1 + 8) + 2 + 8 + 33 + 8 + 4 + 8)) ] ||
-	{ echo "$options option names, expected $((3 * 9 + 10 + 41 + 12))"; fail=1; }
+[ "$options" -eq $((3 * (1 + 8) + 2 + 8 + 34 + 8 + 4 + 8)) ] ||
+	{ echo "$options option names, expected $((3 * 9 + 10 + 42 + 12))"; fail=1; }
 exit $fail

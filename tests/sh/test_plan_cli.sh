@@ -13,7 +13,7 @@ fail=0
 # every option of plan's own table appears in docs/plan.md, as --name or as its INI key
 "$SCALEAUDIT" help --options plan | awk -F'\t' '$1 == "plan" { print $2 }' | tr ' ' '\n' |
 	grep -- '^--' > "$tmp/options"
-[ "$(wc -l < "$tmp/options")" -eq 32 ] || { echo "plan has $(wc -l < "$tmp/options") long options, expected 32"; fail=1; }
+[ "$(wc -l < "$tmp/options")" -eq 33 ] || { echo "plan has $(wc -l < "$tmp/options") long options, expected 33"; fail=1; }
 while read -r opt; do
 	key=$(printf '%s' "${opt#--}" | tr '-' '_')
 	grep -qF -- "$opt" docs/plan.md || grep -qF -- "\`$key\`" docs/plan.md ||
@@ -95,6 +95,29 @@ check("7B ddp time on B200", s["ddp"]["comm_s_per_step"]["B200"], 14e9 / 900e9)
 check("capacity H200", seven["gpu_models"][0]["capacity_bytes"], 143771 * 1048576)
 check("capacity source", seven["gpu_models"][0]["capacity_source"], "reported")
 check("inputs", (seven["inputs"]["params"], seven["inputs"]["gpu_models"]), (7e9, ["H200", "B200"]))
+# the keys, exactly and in order, as docs/plan.md lists them
+check("keys", list(seven), ["inputs", "gpu_models", "strategies", "recommended", "reason",
+                            "hypothesis_note", "options", "explain"])
+check("keys without --explain", list(zero), ["inputs", "gpu_models", "strategies", "recommended",
+                                             "reason", "hypothesis_note", "options"])
+check("inputs keys", list(seven["inputs"]), ["model", "params", "hidden", "layers", "heads", "vocab",
+      "micro_batch", "seq_len", "grad_accum", "gpus", "precision", "optimizer", "checkpointing",
+      "gpu_models", "hypothesis", "expected_speedup", "question", "title", "target_samples",
+      "target_tokens", "price", "memory_reserve_bytes", "context_bytes", "nccl_bytes",
+      "fragmentation", "mfu", "ckpt_write_gbps", "mtbf_hours"])
+check("title", seven["inputs"]["title"], None)
+check("gpu_models keys", [list(g) for g in seven["gpu_models"]],
+      [["name", "capacity_bytes", "capacity_source", "link", "link_gbps"]] * 2)
+for st in seven["strategies"]:
+    check(st["name"] + " keys", list(st), ["name", "gpus", "memory_per_gpu_bytes", "fits",
+          "comm_bytes_per_step", "comm_payload_bytes_per_step", "comm_s_per_step", "tests"])
+    check(st["name"] + " memory keys", list(st["memory_per_gpu_bytes"]),
+          ["weights", "gradients", "optimizer", "activations", "reserve", "total"])
+    check(st["name"] + " fits keys", list(st["fits"]), ["H200", "B200"])
+    check(st["name"] + " gpus", st["gpus"], 1 if st["name"] == "single" else 2)
+check("options keys", [list(o) for o in seven["options"]],
+      [["strategy", "gpus", "gpu_model", "tokens_per_s", "days_to_target", "window_days",
+        "gpu_hours", "cost", "checkpoint_write_s", "checkpoint_interval_s"]])
 opt = seven["options"]
 check("options", [(o["strategy"], o["gpus"]) for o in opt], [("tensor", 2)])
 tps = 2 * 0.4 * 989.5e12 / 42e9

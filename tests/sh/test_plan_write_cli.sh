@@ -70,6 +70,19 @@ cmp -s "$tmp/before" "$tmp/p/trial.ini" || fail "trial.ini changed without --for
 	fail "plan -o --force exited $?: $(cat "$tmp/err")"
 grep -qx 'hypothesis = step-time' "$tmp/p/trial.ini" || fail "--force did not replace trial.ini"
 
+# a step-time plan holds the global batch (8 = 8 x 1 on one GPU, 4 x 1 x 2 on two), and --title is written
+"$SCALEAUDIT" "${PLAN[@]}" --hypothesis step-time --title 'GPT-2 XL on B200' -o "$tmp/p" --force \
+	> /dev/null 2> "$tmp/err" || fail "plan -o --title exited $?: $(cat "$tmp/err")"
+grep -qx 'title = GPT-2 XL on B200' "$tmp/p/trial.ini" || fail "trial.ini lacks the --title"
+for r in 1gpu 2gpu; do
+	grep -qx 'global_batch = 8' "$tmp/p/$r/run.ini" || fail "$r/run.ini: $(grep '^global_batch' "$tmp/p/$r/run.ini")"
+done
+grep -qx 'micro_batch = 4' "$tmp/p/2gpu/run.ini" || fail "2gpu/run.ini: $(grep '^micro_batch' "$tmp/p/2gpu/run.ini")"
+printf '[plan]\ntitle = from the file\n' > "$tmp/plan.ini"
+"$SCALEAUDIT" "${PLAN[@]}" "$tmp/plan.ini" -o "$tmp/p" --force > /dev/null 2> "$tmp/err" ||
+	fail "plan PLAN.ini -o exited $?: $(cat "$tmp/err")"
+grep -qx 'title = from the file' "$tmp/p/trial.ini" || fail "trial.ini lacks PLAN.ini's title"
+
 # a linked trial.ini: not written through, even with --force
 echo 'keep me' > "$tmp/precious"
 mkdir "$tmp/l" && ln -s "$tmp/precious" "$tmp/l/trial.ini"

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analysis/analysis.h"
+#include "analysis/plan.h"
 #include "core/codes.h"
 #include "core/manifest_keys.h"
 #include "core/xalloc.h"
@@ -615,6 +616,131 @@ static void every_key_is_documented(void **state)
 	free(path);
 }
 
+/* gpt2-xl on B200 with micro batch b and grad_accum ga, computed. */
+static void gpt2_plan(struct plan_inputs *in, struct plan_result *r, const char *hypothesis,
+		      const char *b, const char *ga)
+{
+	char err[256];
+
+	plan_inputs_init(in);
+	assert_int_equal(plan_set(in, "model", "gpt2-xl", err, sizeof(err)), 0);
+	assert_int_equal(plan_set(in, "gpu", "B200", err, sizeof(err)), 0);
+	assert_int_equal(plan_set(in, "seq_len", "2048", err, sizeof(err)), 0);
+	assert_int_equal(plan_set(in, "micro_batch", b, err, sizeof(err)), 0);
+	assert_int_equal(plan_set(in, "grad_accum", ga, err, sizeof(err)), 0);
+	assert_int_equal(plan_set(in, "hypothesis", hypothesis, err, sizeof(err)), 0);
+	assert_int_equal(plan_check(in, err, sizeof(err)), 0);
+	plan_compute(in, r);
+}
+
+/* The global batches plan wrote, checked against the hypothesis and the strategy. */
+static void assert_global_batches(const struct plan_run *run, const char *hypothesis, int strategy,
+				  int64_t b, int64_t ga)
+{
+	bool dp = strategy >= PLAN_DDP && strategy <= PLAN_FSDP;
+	int64_t one = b * ga * (strcmp(hypothesis, "step-time") || !dp || b % 2 == 0 || ga % 2 == 0 ? 1 : 2);
+
+	assert_int_equal(run[0].global_batch, one);
+	assert_int_equal(run[1].global_batch, dp && strcmp(hypothesis, "step-time") ? 2 * one : one);
+	assert_int_equal(run[0].global_batch, (run[0].micro_batch > 0 ? run[0].micro_batch : b) *
+			 run[0].grad_accum);
+	assert_int_equal(run[1].global_batch, (run[1].micro_batch > 0 ? run[1].micro_batch : b) *
+			 run[1].grad_accum * (dp ? 2 : 1));
+}
+
+/*
+ * Every hypothesis and strategy plan -o can write, with an even micro batch, an odd one
+ * with an even grad_accum, and both odd: the sample's logs dropped into the written trial
+ * raise no confound (a step-time plan once doubled the 2-GPU run's global batch).
+ */
+static void no_written_plan_causes_a_confound(void **state)
+{
+	static const char *const hyps[] = { "step-time", "global-batch", "feasibility" };
+	static const char *const shapes[][2] = { { "16", "1" }, { "1", "2" }, { "3", "1" } };
+	size_t nplans = 0;
+
+	(void)state;
+	for (size_t h = 0; h < 3; h++)
+		for (size_t sh = 0; sh < 3; sh++)
+			for (int st = PLAN_DDP; st <= PLAN_TENSOR; st++) {
+				struct plan_inputs in;
+				struct plan_result r;
+				struct plan_files pf;
+				struct plan_run run[2];
+				struct diags d = DIAGS_INIT;
+				struct analysis *a;
+				char *dir, *ini;
+				bool halved;
+
+				if (sh && strcmp(hyps[h], "step-time"))
+					continue;	/* the others keep the batch as given */
+				gpt2_plan(&in, &r, hyps[h], shapes[sh][0], shapes[sh][1]);
+				r.recommended = st;
+				plan_files_from(&pf, run, &in, &r);
+				assert_int_equal(pf.nruns, 2);
+				assert_string_equal(pf.hypothesis, hyps[h]);
+				assert_global_batches(run, hyps[h], st, atoll(shapes[sh][0]),
+						      atoll(shapes[sh][1]));
+				halved = !strcmp(hyps[h], "step-time") && st <= PLAN_FSDP && sh == 0;
+				assert_int_equal(run[1].micro_batch > 0 &&
+						 run[1].micro_batch != run[0].micro_batch, halved);
+				dir = temp_dir();
+				assert_int_equal(plan_write_dir(&pf, dir, 0, &d), 0);
+				/* trial.ini's held constants name the micro batch only when it is held */
+				ini = slurp(dir, "trial.ini");
+				assert_int_equal(strstr(ini, ", micro_batch = ") != NULL, !halved);
+				free(ini);
+				copy_logs(dir);
+				a = analyse_clean(dir);
+				for (size_t i = 0; i < a->cmp.nconfounds; i++)
+					fail_msg("%s with %s (micro batch %s, grad_accum %s): %s", hyps[h],
+						 plan_strategy_name(st), shapes[sh][0], shapes[sh][1],
+						 a->cmp.confounds[i].message);
+				analysis_free(a);
+				assert_int_equal(remove_tree(dir), 0);
+				free(dir);
+				nplans++;
+			}
+	assert_int_equal(nplans, 7 * 3 + 7 * 2);
+}
+
+/* --title (title in PLAN.ini) reaches trial.ini and CHECKLIST.md; a line break is refused. */
+static void the_title_is_written(void **state)
+{
+	struct plan_inputs in;
+	struct plan_result r;
+	struct plan_files pf;
+	struct plan_run run[2];
+	struct diags d = DIAGS_INIT;
+	char err[256], *dir, *text, longer[PLAN_TITLE_MAX + 1];
+
+	(void)state;
+	gpt2_plan(&in, &r, "step-time", "16", "1");
+	assert_int_equal(plan_set(&in, "title", "GPT-2 XL: does a second B200 halve the step?",
+				  err, sizeof(err)), 0);
+	assert_int_equal(plan_set(&in, "title", "two\nlines", err, sizeof(err)), -1);
+	assert_string_equal(err, "title: one line of text, without a line break");
+	memset(longer, 'x', PLAN_TITLE_MAX);
+	longer[PLAN_TITLE_MAX] = '\0';
+	assert_int_equal(plan_set(&in, "title", longer, err, sizeof(err)), -1);
+	assert_string_equal(err, "title: longer than 180 characters");
+	longer[PLAN_TITLE_MAX - 1] = '\0';
+	assert_int_equal(plan_set(&in, "title", longer, err, sizeof(err)), 0);
+	assert_int_equal(plan_set(&in, "title", "GPT-2 XL: does a second B200 halve the step?",
+				  err, sizeof(err)), 0);
+	plan_files_from(&pf, run, &in, &r);
+	dir = temp_dir();
+	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), 0);
+	text = slurp(dir, "trial.ini");
+	assert_non_null(strstr(text, "\ntitle = GPT-2 XL: does a second B200 halve the step?\n"));
+	free(text);
+	text = slurp(dir, "CHECKLIST.md");
+	assert_true(!strncmp(text, "# Trial checklist: GPT-2 XL: does a second B200 halve the step?\n", 64));
+	free(text);
+	assert_int_equal(remove_tree(dir), 0);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -626,6 +752,8 @@ int main(void)
 		cmocka_unit_test(a_link_is_never_followed),
 		cmocka_unit_test(a_value_that_breaks_the_ini_is_refused),
 		cmocka_unit_test(every_key_is_documented),
+		cmocka_unit_test(no_written_plan_causes_a_confound),
+		cmocka_unit_test(the_title_is_written),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
