@@ -51,6 +51,7 @@ extern const struct option analyze_options[];
 extern const struct option inspect_options[];
 extern const struct option report_options[];
 extern const struct option stack_options[];
+extern const struct option batch_options[];
 
 const struct command *command_find(const char *name);
 
@@ -75,9 +76,17 @@ struct analysis;
  */
 int load_and_analyze(const char *path, struct analysis **ap);
 
+/*
+ * What `report` does for one trial: analyses PATH (as load_and_analyze())
+ * and writes its report and analysis.json into OUT. Prints diagnostics;
+ * returns an exit status (EXIT_NO_INPUT also when the report could not be written).
+ */
+int report_trial(const char *path, const char *out);
+
 int cmd_inspect(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
 
 #endif

@@ -62,12 +62,27 @@ const struct option report_options[] = {
 	OPTION_END,
 };
 
+int report_trial(const char *path, const char *out)
+{
+	struct analysis *a;
+	struct diags d = DIAGS_INIT;
+	int ret = load_and_analyze(path, &a);
+
+	if (a && ret != EXIT_NO_INPUT && (report_write(a, out, &d) < 0 || write_json(a, out) < 0)) {
+		print_diags(&d);
+		error("%s: the report is incomplete", out);
+		ret = EXIT_NO_INPUT;
+	}
+	diags_release(&d);
+	analysis_free(a);
+	text_release();
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	const char *dir = argv[0], *out = out_dir;
 	char *def = NULL;
-	struct analysis *a;
-	struct diags d = DIAGS_INIT;
 	int ret;
 
 	if (argc < 1)
@@ -76,19 +91,9 @@ int cmd_report(int argc, char **argv)
 		return usage_error("report", "one TRIAL at a time (use 'scaleaudit batch' for more)");
 	if (!out)
 		out = def = default_out(dir);
-	ret = load_and_analyze(dir, &a);
-	if (a && ret != EXIT_NO_INPUT) {
-		if (report_write(a, out, &d) < 0 || write_json(a, out) < 0) {
-			print_diags(&d);
-			error("%s: the report is incomplete", out);
-			ret = EXIT_NO_INPUT;
-		} else if (verbosity >= 0) {
-			printf("%s/report.pdf\n%s/summary.md\n%s/analysis.json\n", out, out, out);
-		}
-	}
-	diags_release(&d);
-	analysis_free(a);
+	ret = report_trial(dir, out);
+	if ((ret == EXIT_DONE || ret == EXIT_PARTIAL) && verbosity >= 0)
+		printf("%s/report.pdf\n%s/summary.md\n%s/analysis.json\n", out, out, out);
 	free(def);
-	text_release();
 	return ret;
 }

@@ -68,6 +68,14 @@ static const struct exit_status stack_exits[] = {
 	{ 0, NULL },
 };
 
+static const struct exit_status batch_exits[] = {
+	{ EXIT_DONE, "every trial was analysed and reported" },
+	{ EXIT_NO_INPUT, "no trial was found, or the output could not be written" },
+	EXIT_USAGE_LINE,
+	{ EXIT_PARTIAL, "some trials failed: each has status error and its reason in results.sqlite" },
+	{ 0, NULL },
+};
+
 static const struct command commands[] = {
 	{ .name = "report", .run = cmd_report, .options = report_options, .exits = report_exits,
 	  .summary = "analyse a trial and write charts, report.pdf, summary.md and analysis.json",
@@ -114,13 +122,20 @@ static const struct command commands[] = {
 	  .description = "Re-runs the kernels the analysis relied on through the CUDA driver "
 		"and compares their times with the logged ones. When built it will take --smoke to only "
 		"check that the essential operations run." },
-	{ .name = "batch",
-	  .summary = "analyse every trial under directories or tar/zip archives",
+	{ .name = "batch", .run = cmd_batch, .options = batch_options, .exits = batch_exits,
+	  .summary = "analyse every trial under directories: reports, results.sqlite, index.html",
 	  .synopsis = "PATH...",
-	  .description = "Finds every trial under the given directories and archives, writes "
-		"a report for each and one summary.csv. When built it will take -o DIR for where to "
-		"write, -j N for how many trials to analyse at once, and --list, --one ID and "
-		"--merge to share the work among the jobs of a scheduler." },
+	  .description = "Finds every trial under the PATHs (a folder with trial.ini, or whose "
+		"sub-folders hold run.ini, at any depth) and analyses and reports each as report "
+		"does, into DIR/<id>/, by -j worker processes: a trial that crashes, runs past "
+		"--timeout or past --memory-limit costs only itself, recorded as failed with the "
+		"reason. A trial whose inputs did not change since its last complete output is "
+		"skipped unless --force. Then writes DIR/results.sqlite (one row per trial, run, "
+		"GPU, confound and finding), summary.csv, summary.json, index.md and index.html "
+		"(a sortable table linking every report, with the summary charts).\n\n"
+		"To share the work among the jobs of a scheduler: --list prints the trials and "
+		"their ids, --one ID does one of them, and --merge DIR... builds the database and "
+		"the summaries from the outputs. Progress goes to a terminal only." },
 	{ .name = "plan",
 	  .summary = "before the rental: memory per strategy, fit per GPU, trial.ini",
 	  .synopsis = "",
