@@ -110,7 +110,7 @@ int batch_index_md(const struct trial_row *rows, size_t n, FILE *f)
 static const char css[] =
 	"body{margin:0;color:#212121;font:15px/1.4 \"DejaVu Sans\",sans-serif}\n"
 	"main{max-width:80rem;margin:0 auto;padding:1rem}\n"
-	".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(22rem,1fr));gap:1rem}\n"
+	".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(26rem,1fr));gap:1rem}\n"
 	".charts svg{display:block;width:100%;height:auto}\n"
 	".scroll{overflow-x:auto}\n"
 	"table{border-collapse:collapse}\n"
