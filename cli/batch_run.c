@@ -92,22 +92,35 @@ static void child(const struct batch_opts *o, const struct batch_trial *t, const
 
 /* ---------------------------------------------------------------- the outcome */
 
-/* The first error the trial's process printed, without "scaleaudit: "; NULL when none. */
+/* A line of a trial's log that says what went wrong, with its file and position. */
+static bool is_cause(const char *line)
+{
+	return *line && *line != ' ' && strncmp(line, "scaleaudit: ", 12) && !strstr(line, ": warning: ") &&
+	       !strstr(line, ": note: ");
+}
+
+/*
+ * What the trial's process said went wrong: its first "scaleaudit: " line,
+ * without that, and the first error about a file before it; NULL when none.
+ */
 static char *first_error(const char *tmp)
 {
 	char *log = xasprintf("%s/batch.log", tmp);
 	FILE *f = fopen(log, "r");
-	char line[2048];
-	char *why = NULL;
+	char line[2048], *cause = NULL, *why = NULL;
 
 	free(log);
 	while (f && !why && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
+		if (!cause && is_cause(line))
+			cause = xstrdup(line);
 		if (!strncmp(line, "scaleaudit: ", 12) && !strstr(line, "more messages like these"))
-			why = xstrndup(line + 12, REASON_MAX);
+			why = cause ? xasprintf("%.*s; %s", REASON_MAX, line + 12, cause)
+				    : xstrndup(line + 12, REASON_MAX);
 	}
 	if (f)
 		fclose(f);
+	free(cause);
 	return why;
 }
 
