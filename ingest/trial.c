@@ -71,19 +71,36 @@ static void count(struct trial_stats *s, const struct ingest_file *f)
 		note(s, f->path, f->skipped ? f->skipped : "cannot be read");
 }
 
-static void load_file(struct trial *t, const char *dir, const char *file, bool one_run,
+/* A file that is not read (an archive member whose name or link leaves the archive). */
+static void refuse_file(struct trial *t, const char *file, const char *why, struct trial_stats *s)
+{
+	const char *path = intern_str(&t->strings, file);
+	struct srcpos pos = SRCPOS_FILE(path);
+
+	s->files++;
+	s->unreadable++;
+	note(s, path, why);
+	diag_error(&t->diags, "archive-member", &pos, "%s", why);
+}
+
+static void load_file(struct trial *t, const struct trial_source *src, size_t i, bool one_run,
 		      struct arena *a, struct trial_stats *s)
 {
+	const char *dir = src->dir, *file = src->files[i];
 	size_t len = run_part(dir, file);
 	struct run *r = NULL;
 	struct ingest_file f;
 	size_t errors = t->diags.errors;
 
+	if (src->refused && src->refused[i]) {
+		refuse_file(t, file, src->refused[i], s);
+		return;
+	}
 	if (one_run)
 		r = t->nruns ? &t->runs[0] : run_for(t, dir, strlen(dir));
 	else if (len)
 		r = run_for(t, file, len);
-	ingest_file(t, r, file, a, &f);
+	src->ingest(src->arg, t, r, i, a, &f);
 	count(s, &f);
 	if (t->diags.errors > errors && !f.unreadable) {
 		s->unreadable++;
@@ -123,8 +140,9 @@ static size_t dir_prefix(const char *dir, const char *path, int depth)
 }
 
 /* What the head of a file is, by its content; FMT_UNKNOWN when it cannot be read. */
-static enum format head_format(const char *path)
+static enum format head_format(void *arg, size_t i)
 {
+	const char *path = ((const struct walk *)arg)->files[i];
 	unsigned char head[4096];
 	struct sniff sn;
 	FILE *f = fopen(path, "rb");
@@ -143,22 +161,25 @@ static enum format head_format(const char *path)
  * sub-directory that holds a trial.ini, or whose own sub-directories hold a
  * run.ini (runs of a trial of its own). Names them in *d and returns how many.
  */
-static size_t nested_trials(const char *dir, const struct walk *w, struct diags *d)
+static size_t nested_trials(const struct trial_source *src, struct diags *d)
 {
+	const char *dir = src->dir;
 	struct buf names = BUF_INIT;
 	struct srcpos pos = SRCPOS_FILE(dir);
 	size_t n = 0, last = 0;
 	const char *prev = NULL;
 
 	buf_init(&names, 0);
-	for (size_t i = 0; i < w->n; i++) {
-		const char *f = w->files[i];
+	for (size_t i = 0; i < src->n; i++) {
+		const char *f = src->files[i];
 		size_t one = dir_prefix(dir, f, 1), two = dir_prefix(dir, f, 2);
 		enum format fmt;
 
 		if (!one || (prev && one == last && !strncmp(prev, f, one)))
 			continue;	/* a top-level file, or a trial already named */
-		fmt = head_format(f);
+		if (src->refused && src->refused[i])
+			continue;
+		fmt = src->head(src->arg, i);
 		if (fmt != FMT_TRIAL_INI && !(fmt == FMT_RUN_INI && two))
 			continue;
 		prev = f;
@@ -221,14 +242,43 @@ void trial_stats_release(struct trial_stats *stats)
 	memset(stats, 0, sizeof(*stats));
 }
 
+struct trial *trial_load_source(const struct trial_source *src, struct diags *d,
+				struct trial_stats *stats)
+{
+	struct arena scratch = ARENA_INIT;	/* inspect summaries, not kept */
+	struct trial *t;
+	bool one_run = true;
+
+	memset(stats, 0, sizeof(*stats));
+	if ((stats->trials = nested_trials(src, d)))
+		return NULL;
+	for (size_t i = 0; i < src->n; i++)
+		if (run_part(src->dir, src->files[i]) && !(src->refused && src->refused[i]))
+			one_run = false;
+	t = trial_new();
+	t->dir = intern_str(&t->strings, src->dir);
+	for (size_t i = 0; i < src->n; i++)
+		load_file(t, src, i, one_run, &scratch, stats);
+	for (size_t i = 0; i < t->nruns; i++)
+		drop_duplicate_traces(t, &t->runs[i]);
+	arena_release(&scratch);
+	return t;
+}
+
+static void ingest_walked(void *arg, struct trial *t, struct run *r, size_t i, struct arena *a,
+			  struct ingest_file *out)
+{
+	ingest_file(t, r, ((const struct walk *)arg)->files[i], a, out);
+}
+
 struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *stats)
 {
 	struct walk w = { .n = 0 };
 	struct stat st;
 	struct srcpos pos = SRCPOS_FILE(dir);
-	struct arena scratch = ARENA_INIT;	/* inspect summaries, not kept */
+	struct trial_source src = { .dir = dir, .head = head_format, .ingest = ingest_walked,
+				    .arg = &w };
 	struct trial *t;
-	bool one_run = true;
 
 	memset(stats, 0, sizeof(*stats));
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
@@ -239,20 +289,27 @@ struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *s
 		walk_release(&w);
 		return NULL;
 	}
-	if ((stats->trials = nested_trials(dir, &w, d))) {
-		walk_release(&w);
-		return NULL;
-	}
-	for (size_t i = 0; i < w.n; i++)
-		if (run_part(dir, w.files[i]))
-			one_run = false;
-	t = trial_new();
-	t->dir = intern_str(&t->strings, dir);
-	for (size_t i = 0; i < w.n; i++)
-		load_file(t, dir, w.files[i], one_run, &scratch, stats);
-	for (size_t i = 0; i < t->nruns; i++)
-		drop_duplicate_traces(t, &t->runs[i]);
-	arena_release(&scratch);
+	src.files = (const char *const *)w.files;
+	src.n = w.n;
+	t = trial_load_source(&src, d, stats);
 	walk_release(&w);
 	return t;
+}
+
+/* Components compared one by one, as walk sorts each directory's names. */
+int trial_path_cmp(const char *a, const char *b)
+{
+	for (;;) {
+		size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
+		int c = strncmp(a, b, la < lb ? la : lb);
+
+		if (c)
+			return c;
+		if (la != lb)	/* one name is a prefix of the other: the shorter first */
+			return la < lb ? -1 : 1;
+		if (!a[la] || !b[lb])
+			return !a[la] ? (b[lb] ? -1 : 0) : 1;
+		a += la + 1;
+		b += lb + 1;
+	}
 }

@@ -9,7 +9,11 @@
 
 #include <stddef.h>
 
+#include "core/arena.h"
 #include "core/model.h"
+#include "ingest/sniff.h"
+
+struct ingest_file;
 
 /* A file that gave nothing, or less than it holds, and why. */
 struct trial_note {
@@ -37,5 +41,35 @@ struct trial_stats {
  */
 struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *stats);
 void trial_stats_release(struct trial_stats *stats);
+
+/*
+ * The files of a trial that do not sit in a directory (the members of an
+ * archive), for trial_load_source(): the same runs, order, notes and
+ * refusals as trial_load() gives the same files in a directory.
+ */
+struct trial_source {
+	const char *dir;	/* the trial's folder as diagnostics name it */
+	const char *const *files;	/* each dir + "/" + its name below dir, in
+					   trial_path_cmp() order, no component starting with '.' */
+	const char *const *refused;	/* per file: why it must not be read (static), or NULL;
+					   the array may be NULL */
+	size_t n;
+	enum format (*head)(void *arg, size_t i);	/* what files[i] holds, by its head */
+	/* Reads files[i] into run r (NULL: the trial's own) as ingest_file() does. */
+	void (*ingest)(void *arg, struct trial *t, struct run *r, size_t i, struct arena *a,
+		       struct ingest_file *out);
+	void *arg;
+};
+
+/*
+ * Loads src as trial_load() loads a directory. A refused file is not read:
+ * it is counted unreadable, gets a note with its reason and an
+ * "archive-member" error in the trial's diagnostics.
+ */
+struct trial *trial_load_source(const struct trial_source *src, struct diags *d,
+				struct trial_stats *stats);
+
+/* The order trial_load() reads files in: path components compared one by one. */
+int trial_path_cmp(const char *a, const char *b);
 
 #endif

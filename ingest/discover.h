@@ -1,0 +1,89 @@
+/*
+ * discover: the trials under command-line paths (directories, and tar, tar.gz,
+ * tar.zst, tar.xz or zip archives told by content, with archives inside them
+ * one level deep), each with a stable id, where it is and a fingerprint of
+ * its inputs; and loading one of them, from an archive read in place.
+ *
+ * A folder is a trial when it holds a trial.ini, or when one of its
+ * sub-folders holds a run.ini; failing both, when one of its sub-folders
+ * holds a file of a format scaleaudit reads (or, with no sub-folders, it
+ * holds such files itself). Folders are looked at from the top down and a
+ * trial is never looked into for more trials: a folder of several trials is
+ * several trials. An archive met outside every trial is opened (not one
+ * inside an archive's archive); one inside a trial belongs to the trial.
+ */
+#ifndef INGEST_DISCOVER_H
+#define INGEST_DISCOVER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/diag.h"
+#include "ingest/trial.h"
+
+/* Caps against archive bombs: a member is stopped, with a message, past either. */
+struct archive_limits {
+	int64_t member_max;	/* bytes one member may decompress to */
+	int64_t ratio_max;	/* decompressed / compressed bytes, checked once past ratio_floor */
+	int64_t ratio_floor;	/* bytes a member may give before the ratio is checked */
+};
+
+/* 64 GiB a member, and 1000x its compressed size once past 64 MiB. */
+#define ARCHIVE_LIMITS_DEFAULT \
+	((struct archive_limits){ .member_max = (int64_t)64 << 30, .ratio_max = 1000, \
+				  .ratio_floor = (int64_t)64 << 20 })
+
+struct found_trial {
+	char *id;		/* stable, filesystem-safe ([A-Za-z0-9_-]), unique in the list */
+	char *where;		/* the trial's folder as diagnostics name it: "runs/exp1",
+				   "runs.tar.gz/exp1", "all.zip/b200.tar.gz/exp1" */
+	char *path;		/* the directory (the trial itself) when archive is 0, else the
+				   archive file */
+	char *member;		/* in an archive's archive: the inner archive's member name in
+				   path; NULL when none */
+	char *prefix;		/* in an archive: the trial's folder in it, "" for its top, no
+				   trailing '/'; NULL for a directory */
+	int archive;		/* 0 a directory, 1 in an archive, 2 in an archive's archive */
+	uint64_t fingerprint;	/* of the inputs: names, sizes and mtimes of its files */
+	char fingerprint_hex[17];	/* the same, as 16 lowercase hex digits */
+	size_t files;		/* files (members) of the trial */
+	char *error;		/* not NULL: nothing, or not all, of this input could be listed
+				   (a damaged archive): the message, as also given in the diags;
+				   id then names the input */
+};
+
+struct discovery {
+	struct found_trial *trials;	/* in the order of the paths, then of their names */
+	size_t n, cap;
+	struct archive_limits limits;	/* used by discover() and found_trial_load() */
+};
+
+/* Empty, with the default limits. */
+void discovery_init(struct discovery *dv);
+
+/*
+ * Adds the trials found under paths[0..n) to dv. Problems (a path that does
+ * not exist, a damaged archive, a member refused) are recorded in d; a
+ * damaged input also gets an entry with `error` set, so that every input
+ * that gave nothing is accounted for. Returns the number of entries added,
+ * or -1 when a path could not be read at all.
+ */
+int discover(struct discovery *dv, const char *const *paths, size_t n, struct diags *d);
+
+/* The entry with this id, or NULL. */
+const struct found_trial *discovery_find(const struct discovery *dv, const char *id);
+
+void discovery_release(struct discovery *dv);
+
+/*
+ * Loads the trial f, as trial_load() loads a directory (same runs, same
+ * order, same notes), with archive members read in place and never
+ * written anywhere. Members whose name leaves the archive (absolute, `..`),
+ * links, and members past dv->limits are not read: each gets a trial_note
+ * and an error diagnostic. Returns NULL (after recording why in d) as
+ * trial_load() does, or for an entry with `error` set.
+ */
+struct trial *found_trial_load(const struct discovery *dv, const struct found_trial *f,
+			       struct diags *d, struct trial_stats *stats);
+
+#endif
