@@ -9,23 +9,29 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "ingest/discover.h"
+
 struct batch_trial {
-	char *id;		/* stable: from the operand's name and the trial's path below it */
-	char *source;		/* the PATH operand it was found under */
-	char *location;		/* the trial's directory, as report takes it */
-	char *fingerprint;	/* 16 hex digits over its files' paths, sizes and times */
+	const char *id;		/* stable: ingest/discover.h's, from the path and the trial's place */
+	const char *source;	/* the PATH operand it was found under */
+	const char *location;	/* where it is: a directory, or ARCHIVE/folder */
+	const char *fingerprint;	/* 16 hex digits over its files' names, sizes and times */
+	const struct discovery *dv;	/* how to load it: found_trial_load(dv, found) */
+	const struct found_trial *found;
 };
 
 struct batch_trials {
-	struct batch_trial *v;	/* in operand order, then path order */
-	size_t n, cap;
+	struct batch_trial *v;	/* in operand order, then name order */
+	size_t n;
+	struct discovery dv;
+	char **sources;		/* the operand of each entry of dv */
 };
 
 /*
- * Finds the trials under the n paths: a directory holding trial.ini, or one
- * whose sub-directories hold run.ini, at any depth; an operand below which
- * nothing is found is taken as a trial itself. Prints an error for each path
- * that cannot be read and returns -1 then (the trials found are kept), else 0.
+ * Finds the trials under the n paths (ingest/discover.h): directories and
+ * archives read in place. Prints the problems met (a path that cannot be
+ * read, a damaged archive: such an input is a trial that fails) and returns
+ * -1 when a path could not be read at all, else 0; the trials found are kept.
  */
 int batch_find(char *const *paths, int n, struct batch_trials *out);
 void batch_trials_release(struct batch_trials *t);
@@ -51,10 +57,6 @@ struct batch_opts {
  * those two, its status error with the reason. Returns how many failed.
  */
 size_t batch_run(const struct batch_opts *o, struct batch_trial *const *todo, size_t n);
-
-/* The entries of dir (names), sorted, without . and ..; NULL with errno set when it cannot be read. */
-char **batch_list_dir(const char *dir, size_t *n);
-void batch_free_list(char **names, size_t n);
 
 /* Removes path and everything below it; 0, or -1 with errno set. */
 int batch_remove_tree(const char *path);

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "cli/batch.h"
+#include "cli/batch_dir.h"
 #include "cli/cli.h"
 #include "core/xalloc.h"
 #include "render/results_db.h"
@@ -87,7 +88,7 @@ static void child(const struct batch_opts *o, const struct batch_trial *t, const
 	if (o->timeout_s > 0)	/* a backstop: the parent kills it at timeout_s */
 		set_limit(RLIMIT_CPU, (rlim_t)o->timeout_s + 10);
 	fflush(NULL);
-	_exit(report_trial(t->location, tmp));
+	_exit(report_found(t->dv, t->found, tmp));
 }
 
 /* ---------------------------------------------------------------- the outcome */

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/batch.h"
+#include "cli/batch_dir.h"
 #include "cli/cli.h"
 #include "core/arena.h"
 #include "core/xalloc.h"

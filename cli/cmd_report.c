@@ -62,11 +62,10 @@ const struct option report_options[] = {
 	OPTION_END,
 };
 
-int report_trial(const char *path, const char *out)
+/* Writes the report of a (when ret lets it) into out; frees a; returns the exit status. */
+static int write_report(struct analysis *a, int ret, const char *out)
 {
-	struct analysis *a;
 	struct diags d = DIAGS_INIT;
-	int ret = load_and_analyze(path, &a);
 
 	if (a && ret != EXIT_NO_INPUT && (report_write(a, out, &d) < 0 || write_json(a, out) < 0)) {
 		print_diags(&d);
@@ -77,6 +76,22 @@ int report_trial(const char *path, const char *out)
 	analysis_free(a);
 	text_release();
 	return ret;
+}
+
+int report_trial(const char *path, const char *out)
+{
+	struct analysis *a;
+	int ret = load_and_analyze(path, &a);
+
+	return write_report(a, ret, out);
+}
+
+int report_found(const struct discovery *dv, const struct found_trial *f, const char *out)
+{
+	struct analysis *a;
+	int ret = load_found_and_analyze(dv, f, &a);
+
+	return write_report(a, ret, out);
 }
 
 int cmd_report(int argc, char **argv)

@@ -48,18 +48,18 @@ check "trials rows" "$total" "$(python3 -c "import sqlite3,sys; print(sqlite3.co
 check "ok rows" "$ntrials" "$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute(\"select count(*) from trials where status='ok' and error is null\").fetchone()[0])" "$tmp/out/results.sqlite")"
 nruns=$(ls -d samples/trials/*/*/ | wc -l)
 check "runs rows" "$nruns" "$(python3 -c "import sqlite3,sys; print(sqlite3.connect(sys.argv[1]).execute('select count(*) from runs').fetchone()[0])" "$tmp/out/results.sqlite")"
-check "broken rows" "broken-cut-gzip|error|$tmp/broken/cut-gzip: no run has steps or a status to analyse (see 'scaleaudit inspect $tmp/broken/cut-gzip'); $tmp/broken/cut-gzip/1gpu/rank0.pt.trace.json.gz: byte 27544: compressed data ends early: the file is cut short
-broken-empty-run|error|$tmp/broken/empty-run: no run has steps or a status to analyse (see 'scaleaudit inspect $tmp/broken/empty-run')" \
+check "broken rows" "broken--cut-gzip|error|$tmp/broken/cut-gzip: no run has steps or a status to analyse (see 'scaleaudit inspect $tmp/broken/cut-gzip'); $tmp/broken/cut-gzip/1gpu/rank0.pt.trace.json.gz: byte 27544: compressed data ends early: the file is cut short
+broken--empty-run|error|$tmp/broken/empty-run: no run has steps or a status to analyse (see 'scaleaudit inspect $tmp/broken/empty-run')" \
 	"$(python3 -c "import sqlite3,sys
 for r in sqlite3.connect(sys.argv[1]).execute(\"select id,status,error from trials where status='error' order by id\"): print('|'.join(r))" "$tmp/out/results.sqlite")"
-check "a failed trial keeps only its record and log" "batch.json batch.log" "$(ls "$tmp/out/broken-empty-run" | tr '\n' ' ' | sed 's/ $//')"
+check "a failed trial keeps only its record and log" "batch.json batch.log" "$(ls "$tmp/out/broken--empty-run" | tr '\n' ' ' | sed 's/ $//')"
 check "summary.csv lines" "$((total + 1))" "$(python3 -c "import csv,sys; print(len(list(csv.reader(open(sys.argv[1])))))" "$tmp/out/summary.csv")"
 check "summary.json trials" "$total" "$(python3 -c "import json,sys; print(len(json.load(open(sys.argv[1]))['trials']))" "$tmp/out/summary.json")"
 check "index.html links" "$ntrials" "$(grep -o 'href="[^"]*/report.html"' "$tmp/out/index.html" | wc -l)"
 for t in samples/trials/*/; do
 	name=$(basename "$t")
 	"$SCALEAUDIT" report "$t" -o "$tmp/report" -q > /dev/null 2>&1
-	cmp -s "$tmp/report/analysis.json" "$tmp/out/trials-$name/analysis.json" ||
+	cmp -s "$tmp/report/analysis.json" "$tmp/out/trials--$name/analysis.json" ||
 		{ echo "$name: analysis.json differs from report's"; fail=1; }
 done
 [ -z "$(git status --porcelain samples)" ] || { echo "batch wrote into samples/"; fail=1; }
@@ -93,7 +93,7 @@ ls -d "$tmp/killed"/*.tmp-* "$tmp/killed"/*.old-* > /dev/null 2>&1 && { echo "re
 # 4. Two halves with --one, then --merge: the rows of one run.
 "$SCALEAUDIT" batch --list samples/trials "$tmp/broken" > "$tmp/list"
 check "--list lines" "$total" "$(wc -l < "$tmp/list")"
-check "--list first line" "trials-clock-offset	samples/trials/clock-offset" "$(head -1 "$tmp/list")"
+check "--list first line" "trials--clock-offset	samples/trials/clock-offset" "$(head -1 "$tmp/list")"
 half=$((total / 2)) i=0
 while IFS=$'\t' read -r id _; do
 	i=$((i + 1)) part=h1
@@ -113,7 +113,7 @@ check "no -o: status" 2 $?
 check "no -o: message" "scaleaudit batch: no output directory: give -o DIR" "$(head -1 "$tmp/err")"
 "$SCALEAUDIT" batch "$tmp/nosuch" -o "$tmp/x" > /dev/null 2> "$tmp/err"
 check "nothing found: status" 1 $?
-check "nothing found: message" "scaleaudit: $tmp/nosuch: No such file or directory
+check "nothing found: message" "$tmp/nosuch: no such file or directory
 scaleaudit: no trial found under $tmp/nosuch" "$(cat "$tmp/err")"
 "$SCALEAUDIT" batch --one nosuch samples/trials -o "$tmp/x" > /dev/null 2> "$tmp/err"
 check "--one unknown: status" 1 $?
