@@ -102,9 +102,10 @@ static bool is_cause(const char *line)
 
 /*
  * What the trial's process said went wrong: its first "scaleaudit: " line,
- * without that, and the first error about a file before it; NULL when none.
+ * without that, and the first error about a file before it; with only_cause,
+ * that first error alone (a trial read in part). NULL when none.
  */
-static char *first_error(const char *tmp)
+static char *first_error(const char *tmp, bool only_cause)
 {
 	char *log = xasprintf("%s/batch.log", tmp);
 	FILE *f = fopen(log, "r");
@@ -114,13 +115,15 @@ static char *first_error(const char *tmp)
 	while (f && !why && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (!cause && is_cause(line))
-			cause = xstrdup(line);
-		if (!strncmp(line, "scaleaudit: ", 12) && !strstr(line, "more messages like these"))
+			cause = xstrndup(line, REASON_MAX);
+		if (!only_cause && !strncmp(line, "scaleaudit: ", 12) && !strstr(line, "more messages like these"))
 			why = cause ? xasprintf("%.*s; %s", REASON_MAX, line + 12, cause)
 				    : xstrndup(line + 12, REASON_MAX);
 	}
 	if (f)
 		fclose(f);
+	if (only_cause)
+		return cause;
 	free(cause);
 	return why;
 }
@@ -137,7 +140,7 @@ static char *failure(const struct batch_opts *o, const struct worker *w, int sta
 		return xasprintf("killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
 	if (code == EXIT_DONE || code == EXIT_PARTIAL)
 		return NULL;
-	why = first_error(w->tmp);
+	why = first_error(w->tmp, false);
 	if (why && !strncmp(why, "out of memory", 13) && o->memory_mib > 0) {
 		char *t = xasprintf("%s, past the %d MiB limit", why, o->memory_mib);
 
@@ -172,12 +175,13 @@ static void utc_now(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 }
 
-static int write_record(const struct batch_trial *t, const char *tmp, const char *why)
+/* The record of t: ok or not, with why it failed or what of it could not be read (NULL: nothing). */
+static int write_record(const struct batch_trial *t, const char *tmp, bool ok, const char *why)
 {
 	char when[32], *path = xasprintf("%s/batch.json", tmp);
 	struct batch_record r = {
 		.id = t->id, .source = t->source, .trial = t->location, .fingerprint = t->fingerprint,
-		.status = why ? "error" : "ok", .error = why, .analysed_at = when,
+		.status = ok ? "ok" : "error", .error = why, .analysed_at = when,
 	};
 	FILE *f = fopen(path, "w");
 	int rc = 0;
@@ -212,15 +216,17 @@ static bool finish(const struct batch_opts *o, struct worker *w, int status)
 {
 	char *why = failure(o, w, status), *final = NULL;
 	bool ok = !why;
+	char *note = ok && WIFEXITED(status) && WEXITSTATUS(status) == EXIT_PARTIAL ? first_error(w->tmp, true) : NULL;
 
 	if (why)
 		strip_failed(w->tmp);
-	if (write_record(w->t, w->tmp, why) < 0 || publish(o->out, w->t, w->tmp, &final) < 0)
+	if (write_record(w->t, w->tmp, ok, why ? why : note) < 0 || publish(o->out, w->t, w->tmp, &final) < 0)
 		ok = false;
 	else if (o->done)
 		o->done(o->ctx, w->t, final);
 	batch_remove_tree(w->tmp);
 	free(why);
+	free(note);
 	free(final);
 	free(w->tmp);
 	w->pid = 0;

@@ -21,7 +21,8 @@ struct batch_record {
 	const char *trial;		/* its location: a directory, or ARCHIVE/member path */
 	const char *fingerprint;	/* of its inputs: unchanged inputs, unchanged fingerprint */
 	const char *status;		/* "ok" | "error" */
-	const char *error;		/* why it failed; NULL when ok */
+	const char *error;		/* why it failed; when ok, the first problem with a file that
+					   could not be read, or only in part; NULL: none */
 	const char *analysed_at;	/* UTC, "2026-12-01T06:43:13Z" */
 };
 
