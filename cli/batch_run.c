@@ -36,7 +36,8 @@ struct worker {
 struct progress {
 	size_t done, failed, total;
 	struct timespec start;
-	const char *current;
+	struct timespec shown;	/* when the line was last drawn */
+	size_t shown_done;	/* done then; (size_t)-1 before the first */
 };
 
 static double since(const struct timespec *t0)
@@ -261,15 +262,23 @@ static int start(const struct batch_opts *o, struct worker *w, const struct batc
 	return 0;
 }
 
-static void show(const struct progress *p)
+/* The progress line, redrawn when a trial ends and once a second (the ETA). */
+static void show(struct progress *p, const struct worker *w, int n)
 {
 	double el = since(&p->start);
 	double eta = p->done ? el / (double)p->done * (double)(p->total - p->done) : -1;
+	int i;
 
+	if (p->shown_done == p->done && since(&p->shown) < 1)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &p->shown);
+	p->shown_done = p->done;
+	for (i = 0; i < n && !w[i].pid; i++)
+		;
 	fprintf(stderr, "\rbatch: %zu/%zu done, %zu failed", p->done, p->total, p->failed);
-	if (p->current)
-		fprintf(stderr, ", now %s", p->current);
-	if (eta >= 0)
+	if (i < n)
+		fprintf(stderr, ", now %s", w[i].t->id);
+	if (eta >= 0 && p->done < p->total)
 		fprintf(stderr, ", ETA %dm%02ds", (int)eta / 60, (int)eta % 60);
 	fputs("\033[K", stderr);
 }
@@ -295,7 +304,6 @@ static bool reap(const struct batch_opts *o, struct worker *w, int n, struct pro
 	for (int i = 0; i < n; i++) {
 		if (w[i].pid != pid)
 			continue;
-		p->current = w[i].t->id;
 		if (!finish(o, &w[i], status))
 			p->failed++;
 		p->done++;
@@ -316,7 +324,7 @@ static int busy(const struct worker *w, int n)
 size_t batch_run(const struct batch_opts *o, struct batch_trial *const *todo, size_t n)
 {
 	struct worker *w = xcalloc((size_t)o->jobs, sizeof(*w));
-	struct progress p = { .total = n };
+	struct progress p = { .total = n, .shown_done = (size_t)-1 };
 	struct timespec nap = { 0, POLL_NS };
 	size_t next = 0;
 
@@ -325,20 +333,22 @@ size_t batch_run(const struct batch_opts *o, struct batch_trial *const *todo, si
 		for (int i = 0; i < o->jobs && next < n; i++) {
 			if (w[i].pid)
 				continue;
-			p.current = todo[next]->id;
 			if (start(o, &w[i], todo[next++]) < 0) {
 				p.failed++;
 				p.done++;
 			}
 		}
 		if (o->progress)
-			show(&p);
+			show(&p, w, o->jobs);
 		enforce(o, w, o->jobs);
 		if (!reap(o, w, o->jobs, &p))
 			nanosleep(&nap, NULL);
 	}
-	if (o->progress)
+	if (o->progress) {
+		p.shown_done = (size_t)-1;
+		show(&p, w, o->jobs);
 		fputc('\n', stderr);
+	}
 	free(w);
 	return p.failed;
 }
