@@ -76,7 +76,7 @@ rows "$tmp/out/results.sqlite" | cmp -s - "$tmp/rows1" || { echo "second run cha
 # 3. Killed after its first trial, then run again: the same rows.
 setsid "$SCALEAUDIT" batch samples/trials "$tmp/broken" -o "$tmp/killed" -j1 > /dev/null 2>&1 &
 pid=$!
-for _ in $(seq 600); do
+for _ in $(seq 2400); do
 	ls "$tmp"/killed/*/batch.json > /dev/null 2>&1 && break
 	sleep 0.05
 done
