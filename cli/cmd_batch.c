@@ -288,8 +288,8 @@ static int cmd_run(int argc, char **argv)
 		else if (failed)
 			ret = EXIT_PARTIAL;
 		if (verbosity >= 0)
-			printf("%zu trials: %zu analysed, %zu skipped (unchanged), %zu failed\n%s/index.html\n",
-			       t.n, t.n - skipped, skipped, failed, out_dir);
+			printf("%zu trial%s: %zu analysed, %zu skipped (unchanged), %zu failed\n%s/index.html\n",
+			       t.n, t.n == 1 ? "" : "s", t.n - skipped, skipped, failed, out_dir);
 	}
 	print_diags(&d);
 	diags_release(&d);
