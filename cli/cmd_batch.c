@@ -97,15 +97,41 @@ static void trial_done(void *ctx, const struct batch_trial *t, const char *dir)
 
 /* ---------------------------------------------------------------- summaries */
 
-static const struct trial_row *g_rows;	/* what the writers below write */
-static size_t g_nrows;
-static struct chart_layout *g_charts;
-static size_t g_ncharts;
+/* What the summary writers write. */
+struct summary {
+	const struct trial_row *rows;
+	size_t n;
+	struct chart_layout *charts;
+	size_t ncharts;
+};
 
-static int w_csv(FILE *f, void *ctx) { return results_write_csv(g_rows, g_nrows, f); }
-static int w_json(FILE *f, void *ctx) { return results_write_json(g_rows, g_nrows, f); }
-static int w_md(FILE *f, void *ctx) { return batch_index_md(g_rows, g_nrows, f); }
-static int w_html(FILE *f, void *ctx) { return batch_index_html(g_rows, g_nrows, g_charts, g_ncharts, f); }
+static int w_csv(FILE *f, void *ctx)
+{
+	const struct summary *s = ctx;
+
+	return results_write_csv(s->rows, s->n, f);
+}
+
+static int w_json(FILE *f, void *ctx)
+{
+	const struct summary *s = ctx;
+
+	return results_write_json(s->rows, s->n, f);
+}
+
+static int w_md(FILE *f, void *ctx)
+{
+	const struct summary *s = ctx;
+
+	return batch_index_md(s->rows, s->n, f);
+}
+
+static int w_html(FILE *f, void *ctx)
+{
+	const struct summary *s = ctx;
+
+	return batch_index_html(s->rows, s->n, s->charts, s->ncharts, f);
+}
 
 static const struct summary_file {
 	const char *name;
@@ -121,20 +147,19 @@ static int write_summaries(struct results_db *db, const char *out, size_t *faile
 	struct diags d = DIAGS_INIT;
 	struct trial_row *rows = NULL;
 	long n = results_db_trials(db, &ar, &rows, &d);
+	struct summary s = { .rows = rows, .n = n < 0 ? 0 : (size_t)n };
 	int rc = n < 0 ? -1 : 0;
 
-	g_rows = rows;
-	g_nrows = n < 0 ? 0 : (size_t)n;
-	g_ncharts = rc ? 0 : batch_charts(rows, g_nrows, &g_charts);
+	s.ncharts = rc ? 0 : batch_charts(rows, s.n, &s.charts);
 	for (size_t i = 0; rc == 0 && i < sizeof(summary_files) / sizeof(summary_files[0]); i++) {
 		char *path = xasprintf("%s/%s", out, summary_files[i].name);
 
-		rc = write_atomic(path, summary_files[i].write, NULL, &d);
+		rc = write_atomic(path, summary_files[i].write, &s, &d);
 		free(path);
 	}
-	for (size_t i = 0; i < g_nrows; i++)
+	for (size_t i = 0; i < s.n; i++)
 		*failed += rows[i].status && strcmp(rows[i].status, "ok") != 0;
-	batch_charts_release(g_charts, g_ncharts);
+	batch_charts_release(s.charts, s.ncharts);
 	print_diags(&d);
 	diags_release(&d);
 	arena_release(&ar);
