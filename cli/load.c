@@ -1,9 +1,10 @@
 /*
- * load: what report and analyze start from: a trial directory, analysed
- * here, or an analysis.json that an earlier run wrote, read back without the
- * logs. The two are told apart by what the path holds, not by its name.
+ * load: what report and analyze start from: a trial directory, or an
+ * archive that holds one trial, analysed here, or an analysis.json that an
+ * earlier run wrote, read back without the logs. The two are told apart by what the path holds, not by its name.
  */
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "analysis/analysis.h"
@@ -68,6 +69,44 @@ static int nothing_usable(const char *dir, const struct trial_stats *st)
 	return EXIT_NO_INPUT;
 }
 
+/* The names of the trials found, for the message that refuses several. */
+static void several(const char *path, const struct discovery *dv, struct diags *d)
+{
+	struct buf names = BUF_INIT;
+	struct srcpos pos = SRCPOS_FILE(path);
+	size_t root = strlen(path);
+
+	buf_init(&names, 0);
+	for (size_t i = 0; i < dv->n && i < 20; i++)
+		buf_addf(&names, "%s%s", i ? ", " : "", dv->trials[i].where + root +
+			 (dv->trials[i].where[root] == '/'));
+	diag_error(d, "several-trials", &pos,
+		   "holds %zu trials, not the runs of one: %s%s: analyse one of them, "
+		   "or every one with 'scaleaudit batch %s'", dv->n, names.data,
+		   dv->n > 20 ? ", ..." : "", path);
+	buf_release(&names);
+}
+
+/* The one trial in an archive, read in place (nothing is extracted). */
+static struct trial *load_archive(const char *path, struct diags *d, struct trial_stats *st)
+{
+	struct discovery dv;
+	struct srcpos pos = SRCPOS_FILE(path);
+	struct trial *t = NULL;
+
+	discovery_init(&dv);
+	discover(&dv, &path, 1, d);
+	memset(st, 0, sizeof(*st));
+	if (dv.n == 1 && dv.trials[0].prefix)
+		t = found_trial_load(&dv, &dv.trials[0], d, st);
+	else if (dv.n > 1)
+		several(path, &dv, d), st->trials = dv.n;
+	else if (!d->errors)
+		diag_error(d, "not-a-trial", &pos, "the archive holds no trial");
+	discovery_release(&dv);
+	return t;
+}
+
 /* The analysis of t, loaded from dir (NULL: why is in d), as report and analyze take it. */
 static int from_loaded(const char *dir, struct trial *t, struct trial_stats *st, struct diags *d,
 		       struct analysis **ap)
@@ -101,7 +140,8 @@ static int from_trial(const char *dir, struct analysis **ap)
 {
 	struct diags d = DIAGS_INIT;
 	struct trial_stats st;
-	struct trial *t = trial_load(dir, &d, &st);
+	struct trial *t = discover_is_archive(dir) ? load_archive(dir, &d, &st)
+						   : trial_load(dir, &d, &st);
 
 	return from_loaded(dir, t, &st, &d, ap);
 }

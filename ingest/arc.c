@@ -19,6 +19,7 @@ struct arc {
 	struct archive_limits lim;
 	char *error;		/* the first fault; NULL none */
 	char *why;		/* the same without the position */
+	bool failed_in;		/* the fault arose in the current member's bytes */
 	bool fatal;		/* the archive cannot be read further (else: one member passed a cap) */
 	struct buf member;	/* the current member's cleaned name */
 	size_t position;	/* members returned so far */
@@ -62,12 +63,14 @@ static void fail(struct arc *a, const char *why, bool fatal)
 	if (a->error)
 		return;
 	a->fatal = fatal;
+	a->failed_in = a->entered;
 	a->why = xstrdup(why);
 	if (a->entered)
 		a->error = xasprintf("%s: %s: byte %lld: %s", a->name, a->member.data,
 				     (long long)a->out, why);
-	else if (a->position)
-		a->error = xasprintf("%s: after %s: %s", a->name, a->member.data, why);
+	else if (a->position)	/* where in the (decompressed) archive the damage was met */
+		a->error = xasprintf("%s: after %s: byte %lld: %s", a->name, a->member.data,
+				     (long long)archive_filter_bytes(a->ar, 0), why);
 	else
 		a->error = xasprintf("%s: %s", a->name, why);
 	lower_first(a->error + strlen(a->name) + 2);
@@ -243,14 +246,19 @@ int arc_next(struct arc *a, struct arc_entry *e)
 	rc = archive_read_next_header(a->ar, &ae);
 	if (rc == ARCHIVE_EOF)
 		return 0;
-	if (rc < ARCHIVE_WARN) {
+	if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {	/* RETRY too: a damaged tar */
 		fail_ar(a, "damaged");
 		return -1;
 	}
 	raw = archive_entry_pathname(ae);
 	if (!raw)
 		raw = "";
-	clean(raw, &a->member);
+	if (raw[0] == '/') {	/* refused below: named as it is written */
+		buf_reset(&a->member);
+		buf_addstr(&a->member, raw);
+	} else {
+		clean(raw, &a->member);
+	}
 	a->position++;
 	a->entered = true;
 	a->out = 0;
@@ -331,6 +339,11 @@ const char *arc_why(const struct arc *a, bool *fatal)
 	if (fatal)
 		*fatal = a->fatal;
 	return a->why;
+}
+
+const char *arc_failed_in(const struct arc *a)
+{
+	return a->error && a->failed_in ? a->member.data : NULL;
 }
 
 size_t arc_position(const struct arc *a)

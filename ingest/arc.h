@@ -60,6 +60,9 @@ const char *arc_error(const struct arc *a);
  */
 const char *arc_why(const struct arc *a, bool *fatal);
 
+/* The member in whose bytes the fault arose; NULL when none (or it arose between members). */
+const char *arc_failed_in(const struct arc *a);
+
 /* The number of members arc_next() has returned so far. */
 size_t arc_position(const struct arc *a);
 

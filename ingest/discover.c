@@ -37,7 +37,8 @@ struct listing {
 	char *member;		/* an archive's archive: its member name; NULL */
 	int level;		/* 0 directory, 1 archive, 2 archive's archive */
 	char *error;		/* the listing stopped here: the message; NULL */
-	char *error_in;		/* the member being read when it stopped; NULL */
+	char *error_in;		/* the member in whose bytes it stopped; NULL */
+	char *error_after;	/* the last member listed before it stopped; NULL */
 };
 
 /* ---- names, hashes ---- */
@@ -124,11 +125,16 @@ static char *make_id(const char *root, const char *where)
 	struct buf b = BUF_INIT;
 	const char *base = strrchr(root, '/');
 	const char *rest = where + strlen(root);
-	char *id;
+	char *id, *real = NULL;
 
 	buf_init(&b, 0);
 	base = base && base[1] ? base + 1 : root;
+	if (!strcmp(base, ".") || !strcmp(base, "..")) {	/* "batch ." names the folder */
+		real = realpath(root, NULL);
+		base = real && strrchr(real, '/')[1] ? strrchr(real, '/') + 1 : base;
+	}
 	id_component(&b, base, strlen(base));
+	free(real);
 	for (const char *p = rest; *p;) {
 		size_t len;
 
@@ -206,6 +212,7 @@ static void listing_free(struct listing *l)
 	free(l->member);
 	free(l->error);
 	free(l->error_in);
+	free(l->error_after);
 	free(l);
 }
 
@@ -232,7 +239,8 @@ static void listing_sort(struct listing *l)
 {
 	size_t out = 0;
 
-	qsort(l->e, l->n, sizeof(*l->e), by_name);
+	if (l->n > 1)
+		qsort(l->e, l->n, sizeof(*l->e), by_name);
 	for (size_t i = 0; i < l->n; i++) {
 		if (i + 1 < l->n && !strcmp(l->e[i].name, l->e[i + 1].name)) {
 			free(l->e[i].name);
@@ -293,21 +301,21 @@ static void list_archive(struct listing *l, struct arc *a, bool nest,
 			 const struct archive_limits *lim)
 {
 	struct arc_entry ae;
-	int rc;
+	bool fatal = false;
 
-	while ((rc = arc_next(a, &ae)) > 0) {
-		bool fatal = false;
-
-		if (!ae.file || !ae.name[0] || hidden(ae.name))
-			continue;
+	while (!fatal && arc_next(a, &ae) > 0) {
+		if (!ae.file || !ae.name[0] || (hidden(ae.name) && !ae.refused))
+			continue;	/* as walk leaves them out; a refusal is always told */
 		list_member(l, a, &ae, nest, lim);
-		if (arc_error(a) && (arc_why(a, &fatal), fatal))
-			break;
+		arc_why(a, &fatal);	/* a member past a cap is no end of the listing */
 	}
-	if (arc_error(a)) {
+	arc_why(a, &fatal);
+	if (arc_error(a) && fatal) {
 		l->error = xstrdup(arc_error(a));
-		if (arc_position(a))
-			l->error_in = xstrdup(l->n ? l->e[l->n - 1].name : "");
+		if (arc_failed_in(a))
+			l->error_in = xstrdup(arc_failed_in(a));
+		if (l->n)
+			l->error_after = xstrdup(l->e[l->n - 1].name);
 	}
 	listing_sort(l);
 }
@@ -336,6 +344,16 @@ static void list_dir(struct listing *l, const struct walk *w)
 		e->format = head_format(head, n, n < sizeof(head));
 		e->archive = arc_maybe(head, n);
 	}
+}
+
+/* A listing's error without the "WHERE: " it begins with (when it does). */
+static const char *error_text(const struct listing *l)
+{
+	size_t n = strlen(l->where);
+
+	if (!strncmp(l->error, l->where, n) && l->error[n] == ':' && l->error[n + 1] == ' ')
+		return l->error + n + 2;
+	return l->error;
 }
 
 /* ---- which folders are trials ---- */
@@ -403,7 +421,7 @@ static void classify_children(const struct listing *l, size_t lo, size_t hi, con
 		size_t len = strcspn(rel, "/"), j = i + 1;
 		char *child;
 
-		if (!rel[len]) {	/* a file of prefix itself */
+		if (!rel[len] || !len) {	/* a file of prefix itself, or an absolute name */
 			i++;
 			continue;
 		}
@@ -497,14 +515,35 @@ static void take_error(struct discovery *dv, const char *root, const struct list
 {
 	struct srcpos pos = SRCPOS_FILE(l->where);
 	struct found_trial *f = NULL;
+	const char *hit = l->error_in ? l->error_in : l->error_after;
 
-	diag_error(d, "archive", &pos, "%s", l->error + strlen(l->where) + 2);
-	for (size_t i = 0; l->error_in && i < fl->n; i++)
-		if (below(fl->prefixes[i], l->error_in))
+	diag_error(d, "archive", &pos, "%s", error_text(l));
+	for (size_t i = 0; hit && i < fl->n; i++)
+		if (below(fl->prefixes[i], hit))
 			f = &dv->trials[first + i];
-	if (!f)
+	if (!f) {
 		f = add_found(dv, root, l->where);
+		f->archive = l->level;
+		f->path = xstrdup(l->path);
+		f->member = l->member ? xstrdup(l->member) : NULL;
+	}
 	f->error = xstrdup(l->error);
+}
+
+/* Refused members that belong to no trial: told here, as no trial's load will tell them. */
+static void refused_outside(const struct listing *l, const struct found_list *fl, struct diags *d)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		char *where;
+		struct srcpos pos;
+
+		if (!l->e[i].refused || in_any(fl, l->e[i].name))
+			continue;
+		where = join(l->where, l->e[i].name);
+		pos = (struct srcpos)SRCPOS_FILE(where);
+		diag_error(d, "archive-member", &pos, "%s", l->e[i].refused);
+		free(where);
+	}
 }
 
 static void take_listing(struct discovery *dv, const char *root, struct listing *l,
@@ -527,6 +566,7 @@ static void take_listing(struct discovery *dv, const char *root, struct listing 
 	}
 	if (l->error)
 		take_error(dv, root, l, &fl, first, d);
+	refused_outside(l, &fl, d);
 	for (size_t i = 0; i < l->n; i++) {
 		const struct lentry *e = &l->e[i];
 		char *path;
@@ -553,6 +593,34 @@ void discovery_init(struct discovery *dv)
 	*dv = (struct discovery){ .limits = ARCHIVE_LIMITS_DEFAULT };
 }
 
+static void found_release(struct found_trial *f)
+{
+	free(f->id);
+	free(f->where);
+	free(f->path);
+	free(f->member);
+	free(f->prefix);
+	free(f->error);
+}
+
+/* A trial found twice at the same place (a path given twice) is kept once. */
+static void drop_repeats(struct discovery *dv, size_t from)
+{
+	size_t out = from;
+
+	for (size_t i = from; i < dv->n; i++) {
+		bool seen = false;
+
+		for (size_t j = 0; j < out && !seen; j++)
+			seen = !strcmp(dv->trials[j].where, dv->trials[i].where);
+		if (seen)
+			found_release(&dv->trials[i]);
+		else
+			dv->trials[out++] = dv->trials[i];
+	}
+	dv->n = out;
+}
+
 /* Ids met twice (archives of one name in two folders) get a hash of where they are. */
 static void unique_ids(struct discovery *dv, size_t from)
 {
@@ -573,6 +641,8 @@ static void unique_ids(struct discovery *dv, size_t from)
 	}
 }
 
+static bool worth_opening(const char *path);
+
 static int discover_path(struct discovery *dv, const char *given, struct diags *d)
 {
 	char *root = trim_slashes(given);
@@ -591,6 +661,13 @@ static int discover_path(struct discovery *dv, const char *given, struct diags *
 		walk_release(&w);
 		take_listing(dv, root, l, d);
 		listing_free(l);
+	} else if (!worth_opening(root)) {
+		struct listing *l = listing_new(root, root, NULL, 1);
+
+		l->error = xasprintf("%s: neither a directory nor an archive (tar, compressed or not, "
+				     "or zip)", root);
+		take_listing(dv, root, l, d);
+		listing_free(l);
 	} else {
 		take_archive_file(dv, root, root, d);
 	}
@@ -606,6 +683,7 @@ int discover(struct discovery *dv, const char *const *paths, size_t n, struct di
 	for (size_t i = 0; i < n; i++)
 		if (discover_path(dv, paths[i], d) < 0)
 			ret = -1;
+	drop_repeats(dv, before);
 	unique_ids(dv, 0);
 	return ret < 0 ? -1 : (int)(dv->n - before);
 }
@@ -620,18 +698,41 @@ const struct found_trial *discovery_find(const struct discovery *dv, const char 
 
 void discovery_release(struct discovery *dv)
 {
-	for (size_t i = 0; i < dv->n; i++) {
-		struct found_trial *f = &dv->trials[i];
-
-		free(f->id);
-		free(f->where);
-		free(f->path);
-		free(f->member);
-		free(f->prefix);
-		free(f->error);
-	}
+	for (size_t i = 0; i < dv->n; i++)
+		found_release(&dv->trials[i]);
 	free(dv->trials);
 	discovery_init(dv);
+}
+
+/* The first bytes of the regular file at path into head; -1 when it is none or unreadable. */
+static ssize_t file_head(const char *path, unsigned char *head, size_t size)
+{
+	struct stat st;
+	size_t n;
+	FILE *fp;
+
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || !(fp = fopen(path, "rb")))
+		return -1;
+	n = fread(head, 1, size, fp);
+	fclose(fp);
+	return (ssize_t)n;
+}
+
+bool discover_is_archive(const char *path)
+{
+	unsigned char head[HEAD];
+	ssize_t n = file_head(path, head, sizeof(head));
+
+	return n >= 0 && arc_maybe(head, (size_t)n);
+}
+
+/* A file named on the command line is opened as an archive when it may be one, or is gzip (cut short?). */
+static bool worth_opening(const char *path)
+{
+	unsigned char head[HEAD];
+	ssize_t n = file_head(path, head, sizeof(head));
+
+	return n >= 0 && (arc_maybe(head, (size_t)n) || (n >= 2 && head[0] == 0x1f && head[1] == 0x8b));
 }
 
 /* ---- loading from an archive ---- */
@@ -648,7 +749,22 @@ struct cursor {
 	const char **refused;
 	size_t *index;			/* files[i] is l->e[index[i]] */
 	size_t n;
+	/* members passed on the way to another, kept for their turn (see SAVE_*) */
+	size_t *file_at;		/* by arc position: the file there, or SIZE_MAX */
+	size_t nseq;
+	bool *done;			/* files[i] was read */
+	struct buf *saved;		/* files[i]'s bytes, when kept (saved[i].data not NULL) */
+	int64_t saved_bytes;		/* kept now */
+	size_t reopened;		/* times the archive was opened again */
 };
+
+/*
+ * An archive's members come in its order, a trial's are read in walk order:
+ * a member met before its turn is kept in memory when it is small (as
+ * stored), so that the archive is read again only for the large ones.
+ */
+#define SAVE_MEMBER_MAX ((int64_t)16 << 20)
+#define SAVE_TOTAL_MAX ((int64_t)256 << 20)
 
 static struct arc *cursor_arc(const struct cursor *c)
 {
@@ -698,18 +814,48 @@ static bool cursor_dead(const struct cursor *c)
 	return arc_error(cursor_arc(c)) && fatal;
 }
 
+/* The member just met, when it is one of the trial's not read yet and small: kept. */
+static void keep_for_later(struct cursor *c, const struct arc_entry *ae)
+{
+	size_t pos = arc_position(cursor_arc(c)), i;
+	struct buf *b;
+	unsigned char chunk[CHUNK / 4];
+	ssize_t got;
+
+	if (pos >= c->nseq || (i = c->file_at[pos]) == SIZE_MAX || c->done[i] ||
+	    c->saved[i].data || ae->refused || ae->size < 0 || ae->size > SAVE_MEMBER_MAX ||
+	    c->saved_bytes + ae->size > SAVE_TOTAL_MAX)
+		return;
+	b = &c->saved[i];
+	buf_init(b, 0);
+	buf_addstr(b, "");
+	while ((got = arc_read(cursor_arc(c), chunk, sizeof(chunk))) > 0 &&
+	       b->len + (size_t)got <= (size_t)ae->size)
+		buf_add(b, chunk, (size_t)got);
+	if (got != 0) {	/* damaged, past a cap or longer than it said: read in its turn */
+		buf_release(b);
+		b->data = NULL;
+		return;
+	}
+	c->saved_bytes += (int64_t)b->len;
+}
+
 /* Moves to the member at seq: true when there (false: the archive gave out before it). */
 static bool cursor_seek(struct cursor *c, size_t seq)
 {
 	struct arc_entry ae;
 
-	if (cursor_dead(c) || arc_position(cursor_arc(c)) >= seq)
+	if (cursor_dead(c) || arc_position(cursor_arc(c)) >= seq) {
+		c->reopened += c->outer != NULL;
 		cursor_open(c);
+	}
 	if (cursor_dead(c))
 		return false;
-	while (arc_position(cursor_arc(c)) < seq)
+	while (arc_position(cursor_arc(c)) < seq) {
 		if (arc_next(cursor_arc(c), &ae) <= 0)
 			return false;
+		keep_for_later(c, &ae);
+	}
 	return true;
 }
 
@@ -731,21 +877,12 @@ static void unreached(struct cursor *c, struct trial *t, size_t i, struct arena 
 		   ar && arc_why(ar, NULL) ? arc_why(ar, NULL) : "cannot be read");
 }
 
-static void ingest_member(void *arg, struct trial *t, struct run *r, size_t i, struct arena *a,
-			  struct ingest_file *out)
+/* Reads the rest of the member at the cursor into s; a fault is told on s. */
+static void feed_from_archive(struct cursor *c, struct ingest_stream *s)
 {
-	struct cursor *c = arg;
-	const struct lentry *e = &c->l->e[c->index[i]];
-	struct ingest_stream *s;
-	unsigned char *chunk;
+	unsigned char *chunk = xmalloc(CHUNK);
 	ssize_t got;
 
-	if (!cursor_seek(c, e->seq)) {
-		unreached(c, t, i, a, out);
-		return;
-	}
-	s = ingest_stream_open(t, r, c->files[i], e->size, a);
-	chunk = xmalloc(CHUNK);
 	while ((got = arc_read(cursor_arc(c), chunk, CHUNK)) > 0)
 		if (ingest_stream_feed(s, chunk, (size_t)got))
 			break;
@@ -753,10 +890,38 @@ static void ingest_member(void *arg, struct trial *t, struct run *r, size_t i, s
 		bool fatal;
 		const char *why = arc_why(cursor_arc(c), &fatal);
 
-		ingest_stream_fail(s, fatal ? "archive" : "archive-member", why);
+		if (fatal)
+			ingest_stream_fail(s, "archive", why);
+		else
+			ingest_stream_fail(s, "archive-member", why);
 		c->broken |= fatal;
 	}
 	free(chunk);
+}
+
+static void ingest_member(void *arg, struct trial *t, struct run *r, size_t i, struct arena *a,
+			  struct ingest_file *out)
+{
+	struct cursor *c = arg;
+	const struct lentry *e = &c->l->e[c->index[i]];
+	struct ingest_stream *s;
+
+	c->done[i] = true;
+	if (c->saved[i].data) {
+		s = ingest_stream_open(t, r, c->files[i], e->size, a);
+		ingest_stream_feed(s, c->saved[i].data, c->saved[i].len);
+		c->saved_bytes -= (int64_t)c->saved[i].len;
+		buf_release(&c->saved[i]);
+		c->saved[i].data = NULL;
+		ingest_stream_finish(s, out);
+		return;
+	}
+	if (!cursor_seek(c, e->seq)) {
+		unreached(c, t, i, a, out);
+		return;
+	}
+	s = ingest_stream_open(t, r, c->files[i], e->size, a);
+	feed_from_archive(c, s);
 	ingest_stream_finish(s, out);
 }
 
@@ -784,7 +949,8 @@ static struct listing *load_listing(const struct discovery *dv, const struct fou
 	if (inner || !f->member)
 		list_archive(l, inner ? inner : outer, false, &dv->limits);
 	else
-		l->error = xstrdup(arc_error(outer) ? arc_error(outer) : f->where);
+		l->error = arc_error(outer) ? xstrdup(arc_error(outer))
+			   : xasprintf("%s: no member %s in it any more", f->path, f->member);
 	arc_close(inner);
 	arc_close(outer);
 	return l;
@@ -805,17 +971,44 @@ static void cursor_files(struct cursor *c)
 		c->files[c->n] = xasprintf("%s/%s", c->f->where, rel_to(prefix, e->name));
 		c->refused[c->n] = e->refused;
 		c->index[c->n++] = i;
+		c->nseq = e->seq + 1 > c->nseq ? e->seq + 1 : c->nseq;
 	}
+	c->file_at = xmalloc((c->nseq + 1) * sizeof(*c->file_at));
+	memset(c->file_at, 0xff, (c->nseq + 1) * sizeof(*c->file_at));
+	for (size_t i = 0; i < c->n; i++)
+		c->file_at[c->l->e[c->index[i]].seq] = i;
+	c->done = xcalloc(c->n + 1, sizeof(*c->done));
+	c->saved = xcalloc(c->n + 1, sizeof(*c->saved));
 }
 
 static void cursor_release(struct cursor *c)
 {
 	cursor_close(c);
-	for (size_t i = 0; i < c->n; i++)
+	for (size_t i = 0; i < c->n; i++) {
 		free(c->files[i]);
+		if (c->saved[i].data)
+			buf_release(&c->saved[i]);
+	}
 	free(c->files);
+	free(c->file_at);
+	free(c->done);
+	free(c->saved);
 	free(c->refused);
 	free(c->index);
+}
+
+/* True when reading member `name` of the trial met the damage and said so. */
+static bool told(const struct trial *t, const struct cursor *c, const char *name)
+{
+	for (size_t i = 0; name && i < c->n; i++) {
+		if (strcmp(c->l->e[c->index[i]].name, name))
+			continue;
+		for (size_t k = 0; k < t->diags.count; k++)
+			if (t->diags.items[k].severity == DIAG_ERROR && t->diags.items[k].file &&
+			    !strcmp(t->diags.items[k].file, c->files[i]))
+				return true;
+	}
+	return false;
 }
 
 struct trial *found_trial_load(const struct discovery *dv, const struct found_trial *f,
@@ -829,20 +1022,25 @@ struct trial *found_trial_load(const struct discovery *dv, const struct found_tr
 	memset(stats, 0, sizeof(*stats));
 	if (!f->archive && f->path)
 		return trial_load(f->path, d, stats);
-	if (!f->prefix) {
-		diag_error(d, "archive", &pos, "%s", "holds no trial that could be read");
+	if (!f->prefix) {	/* an input that gave no trial: its damage again */
+		size_t n = strlen(f->where);
+		bool named = f->error && !strncmp(f->error, f->where, n) && f->error[n] == ':';
+
+		diag_error(d, "archive", &pos, "%s",
+			   named ? f->error + n + 2 : f->error ? f->error : "holds no trial");
 		return NULL;
 	}
 	c.l = l = load_listing(dv, f);
 	cursor_files(&c);
-	if (l->error && !l->error_in) {	/* else reading the member meets it and says so */
-		diag_error(d, "archive", &pos, "%s", l->error + strlen(l->where) + 2);
-		c.broken = true;
-	}
 	t = trial_load_source(&(struct trial_source){ .dir = f->where,
 				.files = (const char *const *)c.files, .refused = c.refused,
 				.n = c.n, .head = head_member, .ingest = ingest_member, .arg = &c },
 			      d, stats);
+	if (t && l->error && !told(t, &c, l->error_in ? l->error_in : l->error_after)) {
+		pos = (struct srcpos)SRCPOS_FILE(l->where);
+		diag_error(d, "archive", &pos, "%s", error_text(l));
+		stats->unreadable++;	/* members past the damage are lost: a partial trial */
+	}
 	cursor_release(&c);
 	listing_free(l);
 	return t;

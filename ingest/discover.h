@@ -15,6 +15,7 @@
 #ifndef INGEST_DISCOVER_H
 #define INGEST_DISCOVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,15 +46,19 @@ struct found_trial {
 				   trailing '/'; NULL for a directory */
 	int archive;		/* 0 a directory, 1 in an archive, 2 in an archive's archive */
 	uint64_t fingerprint;	/* of the inputs: names, sizes and mtimes of its files */
-	char fingerprint_hex[17];	/* the same, as 16 lowercase hex digits */
+	char fingerprint_hex[17];	/* the same, as 16 lowercase hex digits; "" for an
+					   entry that is only an error */
 	size_t files;		/* files (members) of the trial */
-	char *error;		/* not NULL: nothing, or not all, of this input could be listed
-				   (a damaged archive): the message, as also given in the diags;
-				   id then names the input */
+	char *error;		/* not NULL: the archive is damaged (the message, as also given
+				   in the diags). With prefix set, a trial the damage cut: what
+				   precedes it loads. With prefix NULL, an archive (or a file
+				   that is none) that gave no trial past the damage: id, where
+				   and path name it, and found_trial_load() only says why */
 };
 
 struct discovery {
-	struct found_trial *trials;	/* in the order of the paths, then of their names */
+	struct found_trial *trials;	/* by path given; in one, the trials of its folders
+					   in name order, then those in its archives */
 	size_t n, cap;
 	struct archive_limits limits;	/* used by discover() and found_trial_load() */
 };
@@ -81,9 +86,12 @@ void discovery_release(struct discovery *dv);
  * written anywhere. Members whose name leaves the archive (absolute, `..`),
  * links, and members past dv->limits are not read: each gets a trial_note
  * and an error diagnostic. Returns NULL (after recording why in d) as
- * trial_load() does, or for an entry with `error` set.
+ * trial_load() does, or for an entry that is only an error (prefix NULL).
  */
 struct trial *found_trial_load(const struct discovery *dv, const struct found_trial *f,
 			       struct diags *d, struct trial_stats *stats);
+
+/* True when the file at path looks like an archive by its first bytes (a directory does not). */
+bool discover_is_archive(const char *path);
 
 #endif
