@@ -68,12 +68,15 @@ for r in db.execute("SELECT id, trial, status, verdict, error FROM trials ORDER 
 EOF
 i=$tmp/in
 check "rows" "in--cut-tar-gz--pipeline-bubble|$i/cut.tar.gz/pipeline-bubble|error|-|$i/cut.tar.gz/pipeline-bubble: no run has steps or a status to analyse (see 'scaleaudit inspect $i/cut.tar.gz/pipeline-bubble'); $i/cut.tar.gz/pipeline-bubble/1gpu/rank0.pt.trace.json.gz: byte 0: truncated gzip input
-in--evil-tar--evil|$i/evil.tar/evil|ok|confirmed|$i/evil.tar/evil/2gpu/passwd.log: a link to an absolute path, outside the archive: not read
+in--evil-tar--evil|$i/evil.tar/evil|ok|confirmed|$i/evil.tar/evil/1gpu/../../../escape.log: its name climbs out with '..': not read
 in--outer-zip--inner-tar-gz--nccl-over-sockets|$i/outer.zip/inner.tar.gz/nccl-over-sockets|ok|refuted|-
 in--t-tar-gz--pipeline-bubble|$i/t.tar.gz/pipeline-bubble|ok|refuted|-
 in--z-zip--fsdp-allgather|$i/z.zip/fsdp-allgather|ok|confirmed|-
 in--zeros-zip--zeros|$i/zeros.zip/zeros|error|-|$i/zeros.zip/zeros: no run has steps or a status to analyse (see 'scaleaudit inspect $i/zeros.zip/zeros')" \
 	"$(cat "$tmp/rows")"
+
+grep -qF "$i/evil.tar/evil/2gpu/passwd.log: a link to an absolute path, outside the archive: not read" \
+	"$tmp/out/in--evil-tar--evil/batch.log" || { echo "the link out of the archive is not in batch.log"; fail=1; }
 
 # The same analysis as report on the trial as a directory, but for the files' paths.
 same() {	# same ID TRIAL ARCHIVED-PREFIX
