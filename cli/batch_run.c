@@ -103,8 +103,9 @@ static bool is_cause(const char *line)
 
 /*
  * What the trial's process said went wrong: its first "scaleaudit: " line,
- * without that, and the first error about a file before it; with only_cause,
- * that first error alone (a trial read in part). NULL when none.
+ * without that, and the first error about a file before it; with only_cause
+ * (a trial read in part) or without such a line, that first error alone.
+ * NULL when none.
  */
 static char *first_error(const char *tmp, bool only_cause)
 {
@@ -123,7 +124,7 @@ static char *first_error(const char *tmp, bool only_cause)
 	}
 	if (f)
 		fclose(f);
-	if (only_cause)
+	if (only_cause || !why)	/* no summary line: the error about a file says it */
 		return cause;
 	free(cause);
 	return why;

@@ -1,8 +1,8 @@
 #!/bin/bash
 # scaleaudit batch over archives read in place: a trial in a tar.gz, one in
 # a zip, one in a tar.gz inside a zip, one beside a member with '..' and a
-# link out of the archive, a tar.gz cut in half and a zip whose only logs
-# are zeros. A row for each: the good ones with the verdict and analysis.json
+# link out of the archive, a tar.gz cut in half, a zip whose only logs are
+# zeros and a zip cut in its first header. A row for each: the good ones with the verdict and analysis.json
 # of `report` on the same trial as a directory (paths aside), the broken
 # ones with their reason; nothing written outside DIR. The archives are
 # made and the database read with python3.
@@ -47,6 +47,7 @@ with zipfile.ZipFile("zeros.zip", "w", zipfile.ZIP_DEFLATED, compresslevel=9) as
     z.writestr("zeros/trial.ini", "[trial]\ntitle = zeros\n")
     z.writestr("zeros/1gpu/train.log", b"\0" * (64 << 20))
     z.writestr("zeros/2gpu/train.log", b"\0" * 10)
+open("damaged.zip", "wb").write(b"PK\x03\x04garbage")
 data = open("t.tar.gz", "rb").read()
 open("cut.tar.gz", "wb").write(data[:len(data) // 2])
 EOF
@@ -54,10 +55,10 @@ EOF
 # Run from an empty folder: anything written outside DIR would land there (or in the inputs).
 (cd "$tmp/cwd" && "$SCALEAUDIT" batch "$tmp/in" -o "$tmp/out" -j2 > "$tmp/stdout" 2> "$tmp/stderr")
 check "status" 3 $?
-check "stdout" "6 trials: 6 analysed, 0 skipped (unchanged), 2 failed
+check "stdout" "7 trials: 7 analysed, 0 skipped (unchanged), 3 failed
 $tmp/out/index.html" "$(cat "$tmp/stdout")"
 check "nothing written in the working folder" "" "$(ls -A "$tmp/cwd")"
-check "the inputs are untouched" "cut.tar.gz evil.tar outer.zip t.tar.gz z.zip zeros.zip" "$(ls "$tmp/in" | tr '\n' ' ' | sed 's/ $//')"
+check "the inputs are untouched" "cut.tar.gz damaged.zip evil.tar outer.zip t.tar.gz z.zip zeros.zip" "$(ls "$tmp/in" | tr '\n' ' ' | sed 's/ $//')"
 [ -e "$tmp/escape.log" ] || [ -e "$tmp/in/escape.log" ] || [ -e "$tmp/out/escape.log" ] && { echo "a '..' member was written"; fail=1; }
 
 python3 - "$tmp/out/results.sqlite" > "$tmp/rows" <<'EOF'
@@ -68,6 +69,7 @@ for r in db.execute("SELECT id, trial, status, verdict, error FROM trials ORDER 
 EOF
 i=$tmp/in
 check "rows" "in--cut-tar-gz--pipeline-bubble|$i/cut.tar.gz/pipeline-bubble|error|-|$i/cut.tar.gz/pipeline-bubble: no run has steps or a status to analyse (see 'scaleaudit inspect $i/cut.tar.gz/pipeline-bubble'); $i/cut.tar.gz/pipeline-bubble/1gpu/rank0.pt.trace.json.gz: byte 0: truncated gzip input
+in--damaged-zip|$i/damaged.zip|error|-|$i/damaged.zip: truncated ZIP file header
 in--evil-tar--evil|$i/evil.tar/evil|ok|confirmed|$i/evil.tar/evil/1gpu/../../../escape.log: its name climbs out with '..': not read
 in--outer-zip--inner-tar-gz--nccl-over-sockets|$i/outer.zip/inner.tar.gz/nccl-over-sockets|ok|refuted|-
 in--t-tar-gz--pipeline-bubble|$i/t.tar.gz/pipeline-bubble|ok|refuted|-
@@ -91,5 +93,5 @@ same in--outer-zip--inner-tar-gz--nccl-over-sockets nccl-over-sockets "$i/outer.
 
 # Unchanged archives: all skipped.
 "$SCALEAUDIT" batch "$tmp/in" -o "$tmp/out" -j2 > "$tmp/stdout" 2> /dev/null
-check "second run" "6 trials: 0 analysed, 6 skipped (unchanged), 2 failed" "$(head -1 "$tmp/stdout")"
+check "second run" "7 trials: 0 analysed, 7 skipped (unchanged), 3 failed" "$(head -1 "$tmp/stdout")"
 exit $fail
