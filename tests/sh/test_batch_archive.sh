@@ -2,10 +2,10 @@
 # scaleaudit batch over archives read in place: a trial in a tar.gz, one in
 # a zip, one in a tar.gz inside a zip, one beside a member with '..' and a
 # link out of the archive, a tar.gz cut in half, a zip whose only logs are
-# zeros and a zip cut in its first header. A row for each: the good ones with the verdict and analysis.json
-# of `report` on the same trial as a directory (paths aside), the broken
-# ones with their reason; nothing written outside DIR. The archives are
-# made and the database read with python3.
+# zeros and a zip cut in its first header. A row for each: the good ones with
+# the verdict and analysis.json of `report` on the same trial as a directory
+# (paths aside), the broken ones with their reason; nothing written outside
+# DIR. The archives are made and the database read with python3.
 set -u
 . tests/skip.sh
 need_tool python3
