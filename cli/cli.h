@@ -53,6 +53,7 @@ extern const struct option report_options[];
 extern const struct option stack_options[];
 extern const struct option plan_options[];
 extern const struct option replay_options[];
+extern const struct option batch_options[];
 
 const struct command *command_find(const char *name);
 
@@ -77,11 +78,29 @@ struct analysis;
  */
 int load_and_analyze(const char *path, struct analysis **ap);
 
+struct discovery;
+struct found_trial;
+/*
+ * The analysis of trial f of dv (ingest/discover.h), loaded in place from
+ * its directory or archive; otherwise as load_and_analyze().
+ */
+int load_found_and_analyze(const struct discovery *dv, const struct found_trial *f, struct analysis **ap);
+
+/*
+ * What `report` does for one trial: analyses PATH (as load_and_analyze())
+ * and writes its report and analysis.json into OUT. Prints diagnostics;
+ * returns an exit status (EXIT_NO_INPUT also when the report could not be written).
+ */
+int report_trial(const char *path, const char *out);
+/* The same for trial f of dv (batch). */
+int report_found(const struct discovery *dv, const struct found_trial *f, const char *out);
+
 int cmd_inspect(int argc, char **argv);
 int cmd_analyze(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_stack(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
+int cmd_batch(int argc, char **argv);
 
 #endif

@@ -10,6 +10,7 @@
 #include "analysis/analysis.h"
 #include "cli/cli.h"
 #include "core/xalloc.h"
+#include "ingest/discover.h"
 #include "render/analysis_json.h"
 #include "render/replay_json.h"
 #include "render/report.h"
@@ -70,16 +71,52 @@ static void attach_replay(struct analysis *a, const char *trial, const char *out
 	char err[1024];
 
 	for (size_t i = 0; i < 2; i++)
-		if (replay_attach(a, dirs[i], err, sizeof(err)) < 0 && verbosity >= 0)
+		if (dirs[i] && replay_attach(a, dirs[i], err, sizeof(err)) < 0 && verbosity >= 0)
 			fprintf(stderr, "scaleaudit: warning: %s: the replay chart is left out\n", err);
+}
+
+/*
+ * Writes the report of a (when ret lets it) into out, with chart 09 from a
+ * replay.json in trial (a directory; NULL: none) or out; frees a; returns
+ * the exit status.
+ */
+static int write_report(struct analysis *a, int ret, const char *trial, const char *out)
+{
+	struct diags d = DIAGS_INIT;
+
+	if (a && ret != EXIT_NO_INPUT)
+		attach_replay(a, trial, out);
+	if (a && ret != EXIT_NO_INPUT && (report_write(a, out, &d) < 0 || write_json(a, out) < 0)) {
+		print_diags(&d);
+		error("%s: the report is incomplete", out);
+		ret = EXIT_NO_INPUT;
+	}
+	diags_release(&d);
+	analysis_free(a);
+	text_release();
+	return ret;
+}
+
+int report_trial(const char *path, const char *out)
+{
+	struct analysis *a;
+	int ret = load_and_analyze(path, &a);
+
+	return write_report(a, ret, path, out);
+}
+
+int report_found(const struct discovery *dv, const struct found_trial *f, const char *out)
+{
+	struct analysis *a;
+	int ret = load_found_and_analyze(dv, f, &a);
+
+	return write_report(a, ret, f->archive ? NULL : f->path, out);
 }
 
 int cmd_report(int argc, char **argv)
 {
 	const char *dir = argv[0], *out = out_dir;
 	char *def = NULL;
-	struct analysis *a;
-	struct diags d = DIAGS_INIT;
 	int ret;
 
 	if (argc < 1)
@@ -88,20 +125,9 @@ int cmd_report(int argc, char **argv)
 		return usage_error("report", "one TRIAL at a time (use 'scaleaudit batch' for more)");
 	if (!out)
 		out = def = default_out(dir);
-	ret = load_and_analyze(dir, &a);
-	if (a && ret != EXIT_NO_INPUT) {
-		attach_replay(a, dir, out);
-		if (report_write(a, out, &d) < 0 || write_json(a, out) < 0) {
-			print_diags(&d);
-			error("%s: the report is incomplete", out);
-			ret = EXIT_NO_INPUT;
-		} else if (verbosity >= 0) {
-			printf("%s/report.pdf\n%s/summary.md\n%s/analysis.json\n", out, out, out);
-		}
-	}
-	diags_release(&d);
-	analysis_free(a);
+	ret = report_trial(dir, out);
+	if ((ret == EXIT_DONE || ret == EXIT_PARTIAL) && verbosity >= 0)
+		printf("%s/report.pdf\n%s/summary.md\n%s/analysis.json\n", out, out, out);
 	free(def);
-	text_release();
 	return ret;
 }

@@ -107,22 +107,20 @@ static struct trial *load_archive(const char *path, struct diags *d, struct tria
 	return t;
 }
 
-static int from_trial(const char *dir, struct analysis **ap)
+/* The analysis of t, loaded from dir (NULL: why is in d), as report and analyze take it. */
+static int from_loaded(const char *dir, struct trial *t, struct trial_stats *st, struct diags *d,
+		       struct analysis **ap)
 {
-	struct diags d = DIAGS_INIT;
-	struct trial_stats st;
-	struct trial *t = discover_is_archive(dir) ? load_archive(dir, &d, &st)
-						   : trial_load(dir, &d, &st);
 	int ret;
 
-	print_diags(&d);
-	diags_release(&d);
+	print_diags(d);
+	diags_release(d);
 	if (!t) {
-		ret = st.trials ? EXIT_USAGE : EXIT_NO_INPUT;
-		trial_stats_release(&st);
+		ret = st->trials ? EXIT_USAGE : EXIT_NO_INPUT;
+		trial_stats_release(st);
 		return ret;
 	}
-	ret = st.unreadable ? EXIT_PARTIAL : EXIT_DONE;
+	ret = st->unreadable ? EXIT_PARTIAL : EXIT_DONE;
 	print_errors(&t->diags);	/* the rest are findings in the output */
 	if (t->nruns)
 		*ap = analysis_run(t);
@@ -131,11 +129,32 @@ static int from_trial(const char *dir, struct analysis **ap)
 	if (*ap && !usable(*ap)) {
 		analysis_free(*ap);
 		*ap = NULL;
-		ret = nothing_usable(dir, &st);
+		ret = nothing_usable(dir, st);
 	}
 	trial_free(t);	/* the analysis holds copies of what it needs */
-	trial_stats_release(&st);
+	trial_stats_release(st);
 	return ret < 0 ? EXIT_NO_INPUT : ret;
+}
+
+static int from_trial(const char *dir, struct analysis **ap)
+{
+	struct diags d = DIAGS_INIT;
+	struct trial_stats st;
+	struct trial *t = discover_is_archive(dir) ? load_archive(dir, &d, &st)
+						   : trial_load(dir, &d, &st);
+
+	return from_loaded(dir, t, &st, &d, ap);
+}
+
+int load_found_and_analyze(const struct discovery *dv, const struct found_trial *f, struct analysis **ap)
+{
+	struct diags d = DIAGS_INIT;
+	struct trial_stats st;
+	struct trial *t;
+
+	*ap = NULL;
+	t = found_trial_load(dv, f, &d, &st);
+	return from_loaded(f->archive ? f->where : f->path, t, &st, &d, ap);
 }
 
 int load_and_analyze(const char *path, struct analysis **ap)

@@ -83,6 +83,14 @@ static const struct exit_status replay_exits[] = {
 	{ 0, NULL },
 };
 
+static const struct exit_status batch_exits[] = {
+	{ EXIT_DONE, "every trial was analysed and reported" },
+	{ EXIT_NO_INPUT, "no trial was found, or the output could not be written" },
+	EXIT_USAGE_LINE,
+	{ EXIT_PARTIAL, "some trials failed: each has status error and its reason in results.sqlite" },
+	{ 0, NULL },
+};
+
 static const struct command commands[] = {
 	{ .name = "report", .run = cmd_report, .options = report_options, .exits = report_exits,
 	  .summary = "analyse a trial and write charts, report.pdf, summary.md and analysis.json",
@@ -135,13 +143,21 @@ static const struct command commands[] = {
 		"analysis.json.\n\n"
 		"--dry-run prints the plan (which kernels, shapes, bytes and how each would run) "
 		"without a GPU. --smoke only checks that the essential GPU operations work here." },
-	{ .name = "batch",
-	  .summary = "analyse every trial under directories or tar/zip archives",
+	{ .name = "batch", .run = cmd_batch, .options = batch_options, .exits = batch_exits,
+	  .summary = "analyse every trial under directories and archives: reports, results.sqlite, index.html",
 	  .synopsis = "PATH...",
-	  .description = "Finds every trial under the given directories and archives, writes "
-		"a report for each and one summary.csv. When built it will take -o DIR for where to "
-		"write, -j N for how many trials to analyse at once, and --list, --one ID and "
-		"--merge to share the work among the jobs of a scheduler." },
+	  .description = "Finds every trial under the PATHs, directories and tar or zip archives "
+		"read in place (a folder with trial.ini, or whose sub-folders hold runs, at any "
+		"depth, archives inside archives one level deep) and analyses and reports each as report "
+		"does, into DIR/<id>/, by -j worker processes: a trial that crashes, runs past "
+		"--timeout or past --memory-limit costs only itself, recorded as failed with the "
+		"reason. A trial whose inputs did not change since its last complete output is "
+		"skipped unless --force. Then writes DIR/results.sqlite (one row per trial, run, "
+		"GPU, confound and finding), summary.csv, summary.json, index.md and index.html "
+		"(a sortable table linking every report, with the summary charts).\n\n"
+		"To share the work among the jobs of a scheduler: --list prints the trials and "
+		"their ids, --one ID does one of them, and --merge DIR... builds the database and "
+		"the summaries from the outputs. Progress goes to a terminal only." },
 	{ .name = "plan", .run = cmd_plan, .options = plan_options, .exits = plan_exits,
 	  .summary = "before the rental: memory per strategy, fit per GPU, trial.ini",
 	  .synopsis = "[PLAN.ini]",
@@ -246,8 +262,7 @@ static void list_commands(FILE *f)
 {
 	fputs(main_usage, f);
 	for (size_t i = 0; i < NCOMMANDS; i++)
-		fprintf(f, "  %-9s %s%s\n", commands[i].name, commands[i].summary,
-			commands[i].run ? "" : " (not built yet)");
+		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
 	fputs("  help      show a command's usage: scaleaudit help COMMAND\n"
 	      "\n"
 	      "Exit status: 0 done, 1 no usable input, 2 usage error,\n"
@@ -278,8 +293,6 @@ static void command_help(const struct command *c, struct buf *out)
 	}
 	if (c->exits)
 		help_exits(c->exits, out);
-	if (!c->run)
-		buf_addf(out, "\n'scaleaudit %s' is not built yet.\n", c->name);
 }
 
 static int show_help(const char *cmd)
@@ -329,16 +342,6 @@ static bool is_help(const char *arg)
 	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
 }
 
-/* A command not built yet has no options to parse: it shows its help or says so. */
-static int not_built(const struct command *c, int argc, char **argv)
-{
-	for (int i = 0; i < argc && strcmp(argv[i], "--"); i++)
-		if (is_help(argv[i]))
-			return show_help(c->name);
-	fprintf(stderr, "scaleaudit %s: not built yet\n", c->name);
-	return EXIT_USAGE;
-}
-
 static int load_patterns(const char *path)
 {
 	struct diags d = DIAGS_INIT;
@@ -355,8 +358,6 @@ static int run_command(const struct command *c, int argc, char **argv)
 	char err[256];
 	int n;
 
-	if (!c->run)
-		return not_built(c, argc, argv);
 	n = parse_options(c->options, argc, argv, err, sizeof(err));
 	if (n < 0)
 		return usage_error(c->name, "%s", err);

@@ -166,7 +166,7 @@ static const struct surface_kind *svg_kind(void)
  * without its XML prolog and root element, under a root of our own that
  * scales to its box, its ids prefixed "cN-".
  */
-static int inline_svg(struct buf *h, const struct chart_layout *c, size_t n)
+int html_inline_svg(struct buf *h, const struct chart_layout *c, size_t n)
 {
 	const struct surface_kind *k = svg_kind();
 	char *svg = NULL, prefix[32];
@@ -200,7 +200,7 @@ static int chart_section(struct buf *h, const struct chart_layout *c, const char
 	buf_addf(h, "<section class=\"chart\" id=\"chart-%zu\">\n<h2>", n);
 	html_escape(h, c->title ? c->title : c->id);
 	buf_addstr(h, "</h2>\n");
-	if (inline_svg(h, c, n))
+	if (html_inline_svg(h, c, n))
 		return -1;
 	buf_addstr(h, "<p class=\"caption\">");
 	html_escape(h, caption ? caption : "");

@@ -26,6 +26,13 @@
 int html_report(const struct analysis *a, const struct chart_layout *charts, const char *const *captions,
 		size_t ncharts, const struct left_out *out, size_t nout, struct buf *html);
 
+/*
+ * Appends chart c as an inline <svg> that scales to its box, every id in it
+ * prefixed "cN-" with N = n, so that charts on one page never clash.
+ * Returns 0, or -1 when cairo failed to draw it.
+ */
+int html_inline_svg(struct buf *h, const struct chart_layout *c, size_t n);
+
 /* Appends text with & < > " ' written as entities. */
 void html_escape(struct buf *out, const char *text);
 

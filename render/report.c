@@ -60,10 +60,7 @@ static int make_dirs(const char *dir, struct diags *d)
 	return rc;
 }
 
-typedef int (*write_fn)(FILE *f, void *ctx);
-
-/* Writes path through fn under a temporary name, then renames it into place. */
-static int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d)
+int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d)
 {
 	char *tmp = xasprintf("%s.tmp", path);
 	FILE *f = fopen(tmp, "wb");

@@ -15,6 +15,8 @@
 #ifndef RENDER_REPORT_H
 #define RENDER_REPORT_H
 
+#include <stdio.h>
+
 #include "analysis/result.h"
 #include "core/diag.h"
 
@@ -23,5 +25,13 @@
  * Returns 0, or -1 after a diagnostic naming the file on an I/O error.
  */
 int report_write(const struct analysis *a, const char *dir, struct diags *d);
+
+typedef int (*write_fn)(FILE *f, void *ctx);
+/*
+ * Writes path through fn (which returns 0, or -1 on failure) under a
+ * temporary name, then renames it into place. Returns 0, or -1 after a
+ * diagnostic naming path.
+ */
+int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d);
 
 #endif

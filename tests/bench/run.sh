@@ -28,3 +28,4 @@ for cmd in "inspect $trace" "analyze $dir/trial" "report $dir/trial -o $dir/repo
 	echo "       ${secs} s, peak RSS $((kb / 1024)) MiB, $(python3 -c "print(f'{$raw/1048576/$secs:.0f}')") MiB/s of JSON"
 done
 tests/bench/stack.sh "$bin"
+tests/bench/batch.sh "$bin" "$(dirname "$bin")/scaleaudit-gen"

@@ -1,0 +1,64 @@
+/*
+ * batch: what the pieces of `scaleaudit batch` share: the trials found under
+ * the PATH operands (cli/batch_find.c), each with a stable id, its location
+ * and the fingerprint of its inputs.
+ */
+#ifndef CLI_BATCH_H
+#define CLI_BATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ingest/discover.h"
+
+struct batch_trial {
+	const char *id;		/* stable: ingest/discover.h's, from the path and the trial's place */
+	const char *source;	/* the PATH operand it was found under */
+	const char *location;	/* where it is: a directory, or ARCHIVE/folder */
+	const char *fingerprint;	/* 16 hex digits over its files' names, sizes and times */
+	const struct discovery *dv;	/* how to load it: found_trial_load(dv, found) */
+	const struct found_trial *found;
+};
+
+struct batch_trials {
+	struct batch_trial *v;	/* in operand order, then name order */
+	size_t n;
+	struct discovery dv;
+	char **sources;		/* the operand of each entry of dv */
+};
+
+/*
+ * Finds the trials under the n paths (ingest/discover.h): directories and
+ * archives read in place. Prints the problems met (a path that cannot be
+ * read, a damaged archive: such an input is a trial that fails) and returns
+ * -1 when a path could not be read at all, else 0; the trials found are kept.
+ */
+int batch_find(char *const *paths, int n, struct batch_trials *out);
+void batch_trials_release(struct batch_trials *t);
+
+/* How batch_run() runs the trials. */
+struct batch_opts {
+	const char *out;	/* DIR: each trial's output goes to DIR/<id>/ */
+	int jobs;		/* worker processes at once, >= 1 */
+	int timeout_s;		/* wall time a trial may take; 0: no limit */
+	int memory_mib;		/* address space a trial may take; 0: no limit */
+	bool progress;		/* done/total, failures, the current trial and the ETA on stderr */
+	/* called in the parent once trial t's output is complete in dir (DIR/<id>) */
+	void (*done)(void *ctx, const struct batch_trial *t, const char *dir);
+	void *ctx;
+};
+
+/*
+ * Analyses and reports each of the n trials as `report` does, each in its
+ * own process (at most o->jobs at once) under the limits of o, into
+ * DIR/<id>.tmp-<pid>/, then renames it to DIR/<id>/ with batch.json, the
+ * result record (render/results_db.h), and batch.log, what the trial's
+ * process printed. A trial that fails, crashes or passes a limit keeps only
+ * those two, its status error with the reason. Returns how many failed.
+ */
+size_t batch_run(const struct batch_opts *o, struct batch_trial *const *todo, size_t n);
+
+/* Removes path and everything below it; 0, or -1 with errno set. */
+int batch_remove_tree(const char *path);
+
+#endif

@@ -1,0 +1,355 @@
+/*
+ * batch_run: the worker processes of `scaleaudit batch`: one fork per
+ * trial, its limits, its outcome as a result record, and the rename that
+ * makes a trial's output appear only when it is complete.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/batch.h"
+#include "cli/batch_dir.h"
+#include "cli/cli.h"
+#include "core/xalloc.h"
+#include "render/results_db.h"
+
+#define POLL_NS 50000000L	/* how often the parent looks at its workers */
+#define REASON_MAX 400		/* characters of a reason kept from a trial's log */
+
+struct worker {
+	pid_t pid;			/* 0: free */
+	const struct batch_trial *t;
+	char *tmp;			/* DIR/<id>.tmp-<pid of batch> */
+	struct timespec start;
+	bool timed_out;
+};
+
+struct progress {
+	size_t done, failed, total;
+	struct timespec start;
+	struct timespec shown;	/* when the line was last drawn */
+	size_t shown_done;	/* done then; (size_t)-1 before the first */
+};
+
+static double since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	return remove(path);
+}
+
+int batch_remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* ---------------------------------------------------------------- the child */
+
+static void set_limit(int resource, rlim_t v)
+{
+	struct rlimit r = { .rlim_cur = v, .rlim_max = v };
+
+	setrlimit(resource, &r);
+}
+
+/* In the worker: the trial's report into tmp, what it prints into tmp/batch.log. */
+static void child(const struct batch_opts *o, const struct batch_trial *t, const char *tmp)
+{
+	char *log = xasprintf("%s/batch.log", tmp);
+	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
+	int null = open("/dev/null", O_WRONLY);
+
+	if (fd < 0 || null < 0 || dup2(fd, 2) < 0 || dup2(null, 1) < 0)
+		_exit(EXIT_NO_INPUT);
+	close(fd);
+	close(null);
+#ifndef __SANITIZE_ADDRESS__	/* AddressSanitizer reserves terabytes of address space */
+	if (o->memory_mib > 0)
+		set_limit(RLIMIT_AS, (rlim_t)o->memory_mib << 20);
+#endif
+	if (o->timeout_s > 0)	/* a backstop: the parent kills it at timeout_s */
+		set_limit(RLIMIT_CPU, (rlim_t)o->timeout_s + 10);
+	fflush(NULL);
+	_exit(report_found(t->dv, t->found, tmp));
+}
+
+/* ---------------------------------------------------------------- the outcome */
+
+/* A line of a trial's log that says what went wrong, with its file and position. */
+static bool is_cause(const char *line)
+{
+	return *line && *line != ' ' && strncmp(line, "scaleaudit: ", 12) && !strstr(line, ": warning: ") &&
+	       !strstr(line, ": note: ");
+}
+
+/*
+ * What the trial's process said went wrong: its first "scaleaudit: " line,
+ * without that, and the first error about a file before it; with only_cause
+ * (a trial read in part) or without such a line, that first error alone.
+ * NULL when none.
+ */
+static char *first_error(const char *tmp, bool only_cause)
+{
+	char *log = xasprintf("%s/batch.log", tmp);
+	FILE *f = fopen(log, "r");
+	char line[2048], *cause = NULL, *why = NULL;
+
+	free(log);
+	while (f && !why && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (!cause && is_cause(line))
+			cause = xstrndup(line, REASON_MAX);
+		if (!only_cause && !strncmp(line, "scaleaudit: ", 12) && !strstr(line, "more messages like these"))
+			why = cause ? xasprintf("%.*s; %s", REASON_MAX, line + 12, cause)
+				    : xstrndup(line + 12, REASON_MAX);
+	}
+	if (f)
+		fclose(f);
+	if (only_cause || !why)	/* no summary line: the error about a file says it */
+		return cause;
+	free(cause);
+	return why;
+}
+
+/* Why the worker w ended as status says; NULL when the trial succeeded. */
+static char *failure(const struct batch_opts *o, const struct worker *w, int status)
+{
+	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+	char *why;
+
+	if (w->timed_out)
+		return xasprintf("ran past the %d s limit", o->timeout_s);
+	if (WIFSIGNALED(status))
+		return xasprintf("killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	if (code == EXIT_DONE || code == EXIT_PARTIAL)
+		return NULL;
+	why = first_error(w->tmp, false);
+	if (why && !strncmp(why, "out of memory", 13) && o->memory_mib > 0) {
+		char *t = xasprintf("%s, past the %d MiB limit", why, o->memory_mib);
+
+		free(why);
+		return t;
+	}
+	return why ? why : xasprintf("exited with status %d", code);
+}
+
+/* Keeps only batch.log of a failed trial's output: what is left is not a report. */
+static void strip_failed(const char *tmp)
+{
+	size_t n = 0;
+	char **names = batch_list_dir(tmp, &n);
+
+	for (size_t i = 0; names && i < n; i++) {
+		char *p = xasprintf("%s/%s", tmp, names[i]);
+
+		if (strcmp(names[i], "batch.log"))
+			batch_remove_tree(p);
+		free(p);
+	}
+	if (names)
+		batch_free_list(names, n);
+}
+
+static void utc_now(char *buf, size_t size)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+}
+
+/* The record of t: ok or not, with why it failed or what of it could not be read (NULL: nothing). */
+static int write_record(const struct batch_trial *t, const char *tmp, bool ok, const char *why)
+{
+	char when[32], *path = xasprintf("%s/batch.json", tmp);
+	struct batch_record r = {
+		.id = t->id, .source = t->source, .trial = t->location, .fingerprint = t->fingerprint,
+		.status = ok ? "ok" : "error", .error = why, .analysed_at = when,
+	};
+	FILE *f = fopen(path, "w");
+	int rc = 0;
+
+	utc_now(when, sizeof(when));
+	if (!f || batch_record_write(&r, f) < 0)
+		rc = error("%s: cannot write: %s", path, strerror(errno));
+	if (f && fclose(f) == EOF)
+		rc = error("%s: cannot write: %s", path, strerror(errno));
+	free(path);
+	return rc;
+}
+
+/* Puts tmp in place of DIR/<id>: the old output moves aside first and goes last. */
+static int publish(const char *out, const struct batch_trial *t, const char *tmp, char **final)
+{
+	char *old = xasprintf("%s/%s.old-%ld", out, t->id, (long)getpid());
+	int rc = 0;
+
+	*final = xasprintf("%s/%s", out, t->id);
+	if (rename(*final, old) < 0 && errno != ENOENT)
+		rc = error("%s: cannot move aside: %s", *final, strerror(errno));
+	else if (rename(tmp, *final) < 0)
+		rc = error("%s: cannot rename into place: %s", *final, strerror(errno));
+	batch_remove_tree(old);
+	free(old);
+	return rc;
+}
+
+/* A worker ended: its record, its output in place, the caller told. False when it failed. */
+static bool finish(const struct batch_opts *o, struct worker *w, int status)
+{
+	char *why = failure(o, w, status), *final = NULL;
+	bool ok = !why;
+	char *note = ok && WIFEXITED(status) && WEXITSTATUS(status) == EXIT_PARTIAL ? first_error(w->tmp, true) : NULL;
+
+	if (why)
+		strip_failed(w->tmp);
+	if (write_record(w->t, w->tmp, ok, why ? why : note) < 0 || publish(o->out, w->t, w->tmp, &final) < 0)
+		ok = false;
+	else if (o->done)
+		o->done(o->ctx, w->t, final);
+	batch_remove_tree(w->tmp);
+	free(why);
+	free(note);
+	free(final);
+	free(w->tmp);
+	w->pid = 0;
+	return ok;
+}
+
+/* ---------------------------------------------------------------- the pool */
+
+static int start(const struct batch_opts *o, struct worker *w, const struct batch_trial *t)
+{
+	w->t = t;
+	w->timed_out = false;
+	w->tmp = xasprintf("%s/%s.tmp-%ld", o->out, t->id, (long)getpid());
+	batch_remove_tree(w->tmp);
+	if (mkdir(w->tmp, 0777) < 0) {
+		error("%s: cannot create: %s", w->tmp, strerror(errno));
+		free(w->tmp);
+		return -1;
+	}
+	fflush(NULL);
+	w->pid = fork();
+	if (w->pid == 0)
+		child(o, t, w->tmp);
+	if (w->pid < 0) {
+		error("cannot start a worker: %s", strerror(errno));
+		w->pid = 0;
+		batch_remove_tree(w->tmp);
+		free(w->tmp);
+		return -1;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &w->start);
+	return 0;
+}
+
+/* The progress line, redrawn when a trial ends and once a second (the ETA). */
+static void show(struct progress *p, const struct worker *w, int n)
+{
+	double el = since(&p->start);
+	double eta = p->done ? el / (double)p->done * (double)(p->total - p->done) : -1;
+	int i;
+
+	if (p->shown_done == p->done && since(&p->shown) < 1)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &p->shown);
+	p->shown_done = p->done;
+	for (i = 0; i < n && !w[i].pid; i++)
+		;
+	fprintf(stderr, "\rbatch: %zu/%zu done, %zu failed", p->done, p->total, p->failed);
+	if (i < n)
+		fprintf(stderr, ", now %s", w[i].t->id);
+	if (eta >= 0 && p->done < p->total)
+		fprintf(stderr, ", ETA %dm%02ds", (int)eta / 60, (int)eta % 60);
+	fputs("\033[K", stderr);
+}
+
+/* Kills the workers past the time limit. */
+static void enforce(const struct batch_opts *o, struct worker *w, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (w[i].pid && o->timeout_s > 0 && !w[i].timed_out && since(&w[i].start) > o->timeout_s) {
+			kill(w[i].pid, SIGKILL);
+			w[i].timed_out = true;
+		}
+}
+
+/* Reaps one ended worker; false when none has ended. */
+static bool reap(const struct batch_opts *o, struct worker *w, int n, struct progress *p)
+{
+	int status;
+	pid_t pid = waitpid(-1, &status, WNOHANG);
+
+	if (pid <= 0)
+		return false;
+	for (int i = 0; i < n; i++) {
+		if (w[i].pid != pid)
+			continue;
+		if (!finish(o, &w[i], status))
+			p->failed++;
+		p->done++;
+		return true;
+	}
+	return true;
+}
+
+static int busy(const struct worker *w, int n)
+{
+	int k = 0;
+
+	for (int i = 0; i < n; i++)
+		k += w[i].pid != 0;
+	return k;
+}
+
+size_t batch_run(const struct batch_opts *o, struct batch_trial *const *todo, size_t n)
+{
+	struct worker *w = xcalloc((size_t)o->jobs, sizeof(*w));
+	struct progress p = { .total = n, .shown_done = (size_t)-1 };
+	struct timespec nap = { 0, POLL_NS };
+	size_t next = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &p.start);
+	while (next < n || busy(w, o->jobs)) {
+		for (int i = 0; i < o->jobs && next < n; i++) {
+			if (w[i].pid)
+				continue;
+			if (start(o, &w[i], todo[next++]) < 0) {
+				p.failed++;
+				p.done++;
+			}
+		}
+		if (o->progress)
+			show(&p, w, o->jobs);
+		enforce(o, w, o->jobs);
+		if (!reap(o, w, o->jobs, &p))
+			nanosleep(&nap, NULL);
+	}
+	if (o->progress) {
+		p.shown_done = (size_t)-1;
+		show(&p, w, o->jobs);
+		fputc('\n', stderr);
+	}
+	free(w);
+	return p.failed;
+}

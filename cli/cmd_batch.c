@@ -1,0 +1,394 @@
+/*
+ * batch: every trial under the PATH operands analysed and reported as
+ * `report` does, by worker processes, into DIR/<id>/; then DIR/results.sqlite
+ * and the summaries made from it. --list, --one and --merge split the same
+ * work among the jobs of a scheduler (docs/batch.md).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include "cli/batch.h"
+#include "cli/batch_dir.h"
+#include "cli/cli.h"
+#include "core/arena.h"
+#include "core/xalloc.h"
+#include "analysis/analysis.h"
+#include "render/analysis_json.h"
+#include "render/batch_charts.h"
+#include "render/batch_index.h"
+#include "render/report.h"
+#include "render/results_db.h"
+
+static const char *out_dir;	/* -o DIR */
+static int jobs;		/* -j N; 0: one per core */
+static int force;		/* --force */
+static int list_only;		/* --list */
+static const char *one_id;	/* --one ID */
+static int merge;		/* --merge */
+static int timeout_s = 600;	/* --timeout S */
+static int memory_mib = 16384;	/* --memory-limit MIB */
+
+const struct option batch_options[] = {
+	OPTION_STRING('o', NULL, &out_dir, "DIR", "where to write: DIR/<id>/ per trial, results.sqlite, "
+		      "summary.csv, summary.json, index.html and index.md"),
+	OPTION_INTEGER('j', "jobs", &jobs, "N", "trials analysed at once (default: one per core)"),
+	OPTION_FLAG(0, "force", &force, 1, "analyse again the trials whose inputs did not change"),
+	OPTION_INTEGER(0, "timeout", &timeout_s, "S",
+		       "seconds a trial may take before it is stopped and recorded as failed "
+		       "(default 600; 0: no limit)"),
+	OPTION_INTEGER(0, "memory-limit", &memory_mib, "MIB",
+		       "address space a trial may take, in MiB (default 16384; 0: no limit)"),
+	OPTION_FLAG(0, "list", &list_only, 1, "only print the trials found: id, a tab, the location"),
+	OPTION_STRING(0, "one", &one_id, "ID", "analyse only the trial ID (as --list names it) into DIR/ID/"),
+	OPTION_FLAG(0, "merge", &merge, 1,
+		    "the operands are output directories of batch or batch --one: build results.sqlite "
+		    "and the summaries from their trials (into -o DIR, else the first)"),
+	OPTION_INCLUDE(common_options, "common", "options every command takes"),
+	OPTION_END,
+};
+
+struct merge_ctx {
+	struct results_db *db;
+	size_t errors;
+};
+
+/* ---------------------------------------------------------------- the database */
+
+/* Puts the trial whose output is dir into the database, from batch.json and analysis.json. */
+static int add_dir(struct results_db *db, const char *dir, bool *failed)
+{
+	struct arena ar = { 0 };
+	struct diags d = DIAGS_INIT;
+	struct batch_record r;
+	struct analysis *a = NULL;
+	char *rec = xasprintf("%s/batch.json", dir), *aj = xasprintf("%s/analysis.json", dir);
+	int rc = batch_record_read(rec, &ar, &r, &d);
+
+	if (rc == 0)
+		*failed = strcmp(r.status, "ok") != 0;
+	if (rc == 0 && !results_db_current(db, &r)) {
+		if (!*failed && !(a = analysis_read_json(aj, &d)))
+			rc = -1;
+		else
+			rc = results_db_put(db, &r, a, &d);
+	}
+	print_diags(&d);
+	diags_release(&d);
+	analysis_free(a);
+	arena_release(&ar);
+	free(rec);
+	free(aj);
+	return rc;
+}
+
+static void trial_done(void *ctx, const struct batch_trial *t, const char *dir)
+{
+	struct merge_ctx *m = ctx;
+	bool failed = false;
+
+	if (m->db && add_dir(m->db, dir, &failed) < 0)
+		m->errors++;
+}
+
+/* ---------------------------------------------------------------- summaries */
+
+/* What the summary writers write. */
+struct summary {
+	const struct trial_row *rows;
+	size_t n;
+	struct chart_layout *charts;
+	size_t ncharts;
+};
+
+static int w_csv(FILE *f, void *ctx)
+{
+	const struct summary *s = ctx;
+
+	return results_write_csv(s->rows, s->n, f);
+}
+
+static int w_json(FILE *f, void *ctx)
+{
+	const struct summary *s = ctx;
+
+	return results_write_json(s->rows, s->n, f);
+}
+
+static int w_md(FILE *f, void *ctx)
+{
+	const struct summary *s = ctx;
+
+	return batch_index_md(s->rows, s->n, f);
+}
+
+static int w_html(FILE *f, void *ctx)
+{
+	const struct summary *s = ctx;
+
+	return batch_index_html(s->rows, s->n, s->charts, s->ncharts, f);
+}
+
+static const struct summary_file {
+	const char *name;
+	write_fn write;
+} summary_files[] = {
+	{ "summary.csv", w_csv }, { "summary.json", w_json }, { "index.md", w_md }, { "index.html", w_html },
+};
+
+/* Writes the summaries of every trial in db into out; counts the failed ones in *failed. */
+static int write_summaries(struct results_db *db, const char *out, size_t *failed)
+{
+	struct arena ar = { 0 };
+	struct diags d = DIAGS_INIT;
+	struct trial_row *rows = NULL;
+	long n = results_db_trials(db, &ar, &rows, &d);
+	struct summary s = { .rows = rows, .n = n < 0 ? 0 : (size_t)n };
+	int rc = n < 0 ? -1 : 0;
+
+	s.ncharts = rc ? 0 : batch_charts(rows, s.n, &s.charts);
+	for (size_t i = 0; rc == 0 && i < sizeof(summary_files) / sizeof(summary_files[0]); i++) {
+		char *path = xasprintf("%s/%s", out, summary_files[i].name);
+
+		rc = write_atomic(path, summary_files[i].write, &s, &d);
+		free(path);
+	}
+	for (size_t i = 0; i < s.n; i++)
+		*failed += rows[i].status && strcmp(rows[i].status, "ok") != 0;
+	batch_charts_release(s.charts, s.ncharts);
+	print_diags(&d);
+	diags_release(&d);
+	arena_release(&ar);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- modes */
+
+static int find(char **argv, int argc, struct batch_trials *t)
+{
+	int rc = batch_find(argv, argc, t);
+
+	if (!t->n) {
+		error("no trial found under %s%s", argv[0], argc > 1 ? " and the other paths" : "");
+		return EXIT_NO_INPUT;
+	}
+	return rc < 0 ? EXIT_PARTIAL : EXIT_DONE;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	struct batch_trials t = { 0 };
+	int ret = find(argv, argc, &t);
+
+	for (size_t i = 0; i < t.n; i++)
+		printf("%s\t%s\n", t.v[i].id, t.v[i].location);
+	batch_trials_release(&t);
+	return ret;
+}
+
+static int make_out(const char *out)
+{
+	if (mkdir(out, 0777) < 0 && errno != EEXIST)
+		return error("%s: cannot create: %s", out, strerror(errno));
+	return 0;
+}
+
+static struct batch_opts run_opts(struct merge_ctx *m)
+{
+	long cores = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return (struct batch_opts){
+		.out = out_dir, .jobs = jobs > 0 ? jobs : cores > 0 ? (int)cores : 1,
+		.timeout_s = timeout_s, .memory_mib = memory_mib,
+		.progress = verbosity >= 0 && isatty(2), .done = trial_done, .ctx = m,
+	};
+}
+
+static int cmd_one(int argc, char **argv)
+{
+	struct batch_trials t = { 0 };
+	struct merge_ctx m = { 0 };
+	struct batch_opts o = run_opts(&m);
+	int ret = find(argv, argc, &t);
+	size_t i;
+
+	for (i = 0; i < t.n && strcmp(t.v[i].id, one_id); i++)
+		;
+	if (ret != EXIT_NO_INPUT && i == t.n)
+		ret = error("no trial %s under the paths given (see 'scaleaudit batch --list')", one_id);
+	if (i < t.n) {
+		struct batch_trial *one = &t.v[i];
+
+		o.jobs = 1;
+		o.progress = false;
+		ret = make_out(out_dir) < 0 ? EXIT_NO_INPUT : batch_run(&o, &one, 1) ? EXIT_PARTIAL : ret;
+	}
+	batch_trials_release(&t);
+	return ret < 0 ? EXIT_NO_INPUT : ret;
+}
+
+/* True when DIR/<id>/batch.json says t was done from these same inputs. */
+static bool up_to_date(const struct batch_trial *t)
+{
+	struct arena ar = { 0 };
+	struct diags d = DIAGS_INIT;
+	struct batch_record r;
+	char *rec = xasprintf("%s/%s/batch.json", out_dir, t->id);
+	bool yes = batch_record_read(rec, &ar, &r, &d) == 0 && r.fingerprint &&
+		   !strcmp(r.fingerprint, t->fingerprint);
+
+	diags_release(&d);
+	arena_release(&ar);
+	free(rec);
+	return yes;
+}
+
+/* Removes what a batch killed before finishing left: DIR/<id>.tmp-PID and .old-PID of dead PIDs. */
+static void remove_stale(const char *out)
+{
+	size_t n = 0;
+	char **names = batch_list_dir(out, &n);
+
+	for (size_t i = 0; names && i < n; i++) {
+		const char *mark = strstr(names[i], ".tmp-");
+		long pid;
+
+		mark = mark ? mark : strstr(names[i], ".old-");
+		pid = mark ? strtol(mark + 5, NULL, 10) : 0;
+		if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno == EPERM)
+			continue;	/* not ours to remove, or its batch still runs */
+		char *p = xasprintf("%s/%s", out, names[i]);
+
+		batch_remove_tree(p);
+		free(p);
+	}
+	if (names)
+		batch_free_list(names, n);
+}
+
+/* Runs the trials not up to date; the others are put in the database as they are. */
+static size_t run_all(struct batch_trials *t, struct merge_ctx *m, size_t *skipped)
+{
+	struct batch_trial **todo = xcalloc(t->n, sizeof(*todo));
+	struct batch_opts o = run_opts(m);
+	size_t n = 0, failed;
+
+	for (size_t i = 0; i < t->n; i++) {
+		char *dir = xasprintf("%s/%s", out_dir, t->v[i].id);
+
+		if (!force && up_to_date(&t->v[i]))
+			trial_done(m, &t->v[i], dir);
+		else
+			todo[n++] = &t->v[i];
+		free(dir);
+	}
+	*skipped = t->n - n;
+	failed = batch_run(&o, todo, n);
+	free(todo);
+	return failed;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct batch_trials t = { 0 };
+	struct merge_ctx m = { 0 };
+	struct diags d = DIAGS_INIT;
+	size_t skipped = 0, failed = 0;
+	char *dbpath = xasprintf("%s/results.sqlite", out_dir);
+	int ret = find(argv, argc, &t);
+
+	if (ret != EXIT_NO_INPUT && make_out(out_dir) < 0)
+		ret = EXIT_NO_INPUT;
+	if (ret != EXIT_NO_INPUT && !(m.db = results_db_open(dbpath, &d)))
+		ret = EXIT_NO_INPUT;
+	if (ret != EXIT_NO_INPUT) {
+		remove_stale(out_dir);
+		run_all(&t, &m, &skipped);
+		if (write_summaries(m.db, out_dir, &failed) < 0 || m.errors)
+			ret = EXIT_NO_INPUT;
+		else if (failed)
+			ret = EXIT_PARTIAL;
+		if (verbosity >= 0)
+			printf("%zu trial%s: %zu analysed, %zu skipped (unchanged), %zu failed\n%s/index.html\n",
+			       t.n, t.n == 1 ? "" : "s", t.n - skipped, skipped, failed, out_dir);
+	}
+	print_diags(&d);
+	diags_release(&d);
+	results_db_close(m.db);
+	batch_trials_release(&t);
+	free(dbpath);
+	return ret;
+}
+
+/* Every DIR/<id>/ with a batch.json (not a .tmp- or .old- left by a killed batch) into the database. */
+static int merge_dir(struct merge_ctx *m, const char *dir, size_t *found)
+{
+	size_t n = 0;
+	char **names = batch_list_dir(dir, &n);
+	bool failed;
+
+	if (!names)
+		return error("%s: %s", dir, strerror(errno));
+	for (size_t i = 0; i < n; i++) {
+		char *sub = xasprintf("%s/%s", dir, names[i]), *rec = xasprintf("%s/batch.json", sub);
+
+		if (names[i][0] != '.' && !strstr(names[i], ".tmp-") && !strstr(names[i], ".old-") &&
+		    access(rec, F_OK) == 0) {
+			(*found)++;
+			if (add_dir(m->db, sub, &failed) < 0)
+				m->errors++;
+		}
+		free(rec);
+		free(sub);
+	}
+	batch_free_list(names, n);
+	return 0;
+}
+
+static int cmd_merge(int argc, char **argv)
+{
+	struct merge_ctx m = { 0 };
+	struct diags d = DIAGS_INIT;
+	const char *out = out_dir ? out_dir : argv[0];
+	char *dbpath = xasprintf("%s/results.sqlite", out);
+	size_t found = 0, failed = 0;
+	int ret = EXIT_DONE;
+
+	if (make_out(out) < 0 || !(m.db = results_db_open(dbpath, &d)))
+		ret = EXIT_NO_INPUT;
+	for (int i = 0; ret == EXIT_DONE && i < argc; i++)
+		if (merge_dir(&m, argv[i], &found) < 0)
+			m.errors++;
+	if (ret == EXIT_DONE && !found)
+		ret = error("no trial output (a folder with batch.json) under %s", argv[0]) < 0 ? EXIT_NO_INPUT : 0;
+	else if (ret == EXIT_DONE && write_summaries(m.db, out, &failed) < 0)
+		ret = EXIT_NO_INPUT;
+	else if (ret == EXIT_DONE && (failed || m.errors))
+		ret = EXIT_PARTIAL;
+	print_diags(&d);
+	diags_release(&d);
+	results_db_close(m.db);
+	free(dbpath);
+	return ret;
+}
+
+int cmd_batch(int argc, char **argv)
+{
+	if (argc < 1)
+		return usage_error("batch", merge ? "no DIR given" : "no PATH given");
+	if (list_only + !!one_id + merge > 1)
+		return usage_error("batch", "--list, --one and --merge go one at a time");
+	if (jobs < 0 || timeout_s < 0 || memory_mib < 0)
+		return usage_error("batch", "-j, --timeout and --memory-limit take a number >= 0");
+	if (list_only)
+		return cmd_list(argc, argv);
+	if (merge)
+		return cmd_merge(argc, argv);
+	if (!out_dir)
+		return usage_error("batch", "no output directory: give -o DIR");
+	return one_id ? cmd_one(argc, argv) : cmd_run(argc, argv);
+}

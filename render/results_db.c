@@ -1,0 +1,552 @@
+#include "render/results_db.h"
+
+#include <errno.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <csv.h>
+
+#include "core/buf.h"
+#include "core/jtree.h"
+#include "core/xalloc.h"
+#include "render/json.h"
+
+struct results_db {
+	sqlite3 *db;
+	char *path;
+};
+
+/* The schema (docs/batch.md): each trial's rows are replaced together. */
+static const char schema[] =
+	"PRAGMA journal_mode=DELETE;"
+	"CREATE TABLE IF NOT EXISTS trials (id TEXT PRIMARY KEY, source TEXT, trial TEXT,"
+	" fingerprint TEXT, status TEXT NOT NULL, error TEXT, title TEXT, hypothesis TEXT,"
+	" verdict TEXT, reason TEXT, speedup REAL, efficiency REAL, gpu_model TEXT,"
+	" precision TEXT, confounds TEXT, lost_compute_s REAL, lost_exposed_comm_s REAL,"
+	" lost_memory_s REAL, lost_idle_s REAL, analysed_at TEXT);"
+	"CREATE TABLE IF NOT EXISTS runs (trial_id TEXT NOT NULL, run TEXT, role TEXT,"
+	" gpus INTEGER, status TEXT, strategy TEXT, precision TEXT, global_batch INTEGER,"
+	" step_median_s REAL, step_p10_s REAL, step_p90_s REAL, samples_per_s REAL,"
+	" tokens_per_s REAL, transport TEXT, link TEXT);"
+	"CREATE TABLE IF NOT EXISTS gpus (trial_id TEXT NOT NULL, run TEXT, rank INTEGER,"
+	" name TEXT, peak_memory_bytes INTEGER, compute_s REAL, exposed_comm_s REAL,"
+	" memory_s REAL, idle_s REAL);"
+	"CREATE TABLE IF NOT EXISTS confounds (trial_id TEXT NOT NULL, what TEXT,"
+	" severity TEXT, baseline TEXT, candidate TEXT, message TEXT);"
+	"CREATE TABLE IF NOT EXISTS findings (trial_id TEXT NOT NULL, severity TEXT, code TEXT,"
+	" message TEXT, source TEXT);"
+	"CREATE INDEX IF NOT EXISTS runs_trial ON runs (trial_id);"
+	"CREATE INDEX IF NOT EXISTS gpus_trial ON gpus (trial_id);"
+	"CREATE INDEX IF NOT EXISTS confounds_trial ON confounds (trial_id);"
+	"CREATE INDEX IF NOT EXISTS findings_trial ON findings (trial_id);";
+
+/* One value to bind: text (NULL: null), a real (NaN: null) or an integer (-1: null). */
+enum val_kind { V_TEXT, V_REAL, V_INT };
+struct val {
+	enum val_kind kind;
+	const char *s;
+	double d;
+	int64_t i;
+};
+
+#define T(x) { .kind = V_TEXT, .s = (x) }
+#define R(x) { .kind = V_REAL, .d = (x) }
+#define I(x) { .kind = V_INT, .i = (x) }
+
+static int db_error(struct results_db *db, struct diags *d)
+{
+	return diag_error(d, "report-write", &SRCPOS_FILE(db->path), "%s", sqlite3_errmsg(db->db));
+}
+
+static void bind(sqlite3_stmt *st, int col, const struct val *v)
+{
+	if (v->kind == V_TEXT && v->s)
+		sqlite3_bind_text(st, col, v->s, -1, SQLITE_TRANSIENT);
+	else if (v->kind == V_REAL && isfinite(v->d))
+		sqlite3_bind_double(st, col, v->d);
+	else if (v->kind == V_INT && v->i >= 0)
+		sqlite3_bind_int64(st, col, v->i);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+/* Runs sql with the n values bound in order. */
+static int exec(struct results_db *db, const char *sql, const struct val *v, int n, struct diags *d)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_error(db, d);
+	for (int i = 0; i < n; i++)
+		bind(st, i + 1, &v[i]);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(db, d);
+}
+
+struct results_db *results_db_open(const char *path, struct diags *d)
+{
+	struct results_db *db = xcalloc(1, sizeof(*db));
+
+	db->path = xstrdup(path);
+	if (sqlite3_open(path, &db->db) != SQLITE_OK ||
+	    sqlite3_busy_timeout(db->db, 10000) != SQLITE_OK ||
+	    sqlite3_exec(db->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+		db_error(db, d);
+		results_db_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+void results_db_close(struct results_db *db)
+{
+	if (!db)
+		return;
+	sqlite3_close(db->db);
+	free(db->path);
+	free(db);
+}
+
+/* ---------------------------------------------------------------- trial rows */
+
+/* The run a trial is judged by: the candidate, else the first run. */
+static const struct run_result *main_run(const struct analysis *a)
+{
+	if (!a->nruns)
+		return NULL;
+	return a->cmp.valid ? &a->runs[a->cmp.candidate] : &a->runs[0];
+}
+
+static const char *gpu_model(const struct analysis *a)
+{
+	const struct run_result *r = main_run(a);
+
+	for (size_t g = 0; r && g < r->ngpu; g++)
+		if (r->gpu[g].name)
+			return r->gpu[g].name;
+	for (size_t i = 0; i < a->nruns; i++)
+		for (size_t g = 0; g < a->runs[i].ngpu; g++)
+			if (a->runs[i].gpu[g].name)
+				return a->runs[i].gpu[g].name;
+	return NULL;
+}
+
+static const char *run_precision(const struct run_result *r)
+{
+	if (!r)
+		return NULL;
+	if (r->precision_observed != DT_UNKNOWN)
+		return dtype_name(r->precision_observed);
+	return r->precision_declared;
+}
+
+/* "precision (blocking); global_batch (warning)"; NULL when none. */
+static char *confound_summary(const struct analysis *a)
+{
+	struct buf b = BUF_INIT;
+
+	if (!a->cmp.nconfounds)
+		return NULL;
+	buf_init(&b, 0);
+	for (size_t i = 0; i < a->cmp.nconfounds; i++)
+		buf_addf(&b, "%s%s (%s)", i ? "; " : "", confound_name(a->cmp.confounds[i].what),
+			 confound_severity_name(a->cmp.confounds[i].severity));
+	return buf_detach(&b);
+}
+
+static int put_trial(struct results_db *db, const struct batch_record *r, const struct analysis *a,
+		     struct diags *d)
+{
+	static const char sql[] = "INSERT INTO trials VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	const struct comparison *c = a ? &a->cmp : NULL;
+	bool cmp = c && c->valid;
+	char *conf = a ? confound_summary(a) : NULL;
+	struct val v[] = {
+		T(r->id), T(r->source), T(r->trial), T(r->fingerprint), T(r->status), T(r->error),
+		T(a ? a->title : NULL), T(a ? hypothesis_name(a->hypothesis) : NULL),
+		T(cmp ? verdict_name(c->verdict) : NULL), T(cmp ? c->reason : NULL),
+		R(cmp ? c->speedup : NAN), R(cmp ? c->scaling_efficiency : NAN),
+		T(a ? gpu_model(a) : NULL), T(a ? run_precision(main_run(a)) : NULL), T(conf),
+		R(cmp ? c->attribution_s.compute : NAN), R(cmp ? c->attribution_s.exposed_comm : NAN),
+		R(cmp ? c->attribution_s.memory : NAN), R(cmp ? c->attribution_s.idle : NAN),
+		T(r->analysed_at),
+	};
+	int rc = exec(db, sql, v, (int)(sizeof(v) / sizeof(v[0])), d);
+
+	free(conf);
+	return rc;
+}
+
+static const char *run_role(const struct analysis *a, size_t i)
+{
+	if (!a->cmp.valid)
+		return NULL;
+	return i == a->cmp.baseline ? "baseline" : i == a->cmp.candidate ? "candidate" : NULL;
+}
+
+static int put_gpus(struct results_db *db, const char *id, const struct run_result *r, struct diags *d)
+{
+	static const char sql[] = "INSERT INTO gpus VALUES (?,?,?,?,?,?,?,?,?)";
+
+	for (size_t g = 0; g < r->ngpu; g++) {
+		const struct gpu_result *x = &r->gpu[g];
+		struct val v[] = {
+			T(id), T(r->name), I(x->rank), T(x->name), I(x->peak_memory),
+			R(x->step_s.compute), R(x->step_s.exposed_comm), R(x->step_s.memory),
+			R(x->step_s.idle),
+		};
+
+		if (exec(db, sql, v, (int)(sizeof(v) / sizeof(v[0])), d) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int put_runs(struct results_db *db, const char *id, const struct analysis *a, struct diags *d)
+{
+	static const char sql[] = "INSERT INTO runs VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+	for (size_t i = 0; i < a->nruns; i++) {
+		const struct run_result *r = &a->runs[i];
+		struct val v[] = {
+			T(id), T(r->name), T(run_role(a, i)), I(r->gpus), T(run_status_name(r->status)),
+			T(r->strategy), T(run_precision(r)), I(r->global_batch), R(r->step_median_s),
+			R(r->step_p10_s), R(r->step_p90_s), R(r->samples_per_s), R(r->tokens_per_s),
+			T(r->transport), T(r->link),
+		};
+
+		if (exec(db, sql, v, (int)(sizeof(v) / sizeof(v[0])), d) < 0 ||
+		    put_gpus(db, id, r, d) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int put_confounds(struct results_db *db, const char *id, const struct comparison *c,
+			 struct diags *d)
+{
+	static const char sql[] = "INSERT INTO confounds VALUES (?,?,?,?,?,?)";
+
+	for (size_t i = 0; i < c->nconfounds; i++) {
+		const struct confound *x = &c->confounds[i];
+		struct val v[] = {
+			T(id), T(confound_name(x->what)), T(confound_severity_name(x->severity)),
+			T(x->baseline), T(x->candidate), T(x->message),
+		};
+
+		if (exec(db, sql, v, (int)(sizeof(v) / sizeof(v[0])), d) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int put_findings(struct results_db *db, const char *id, const struct analysis *a,
+			struct diags *d)
+{
+	static const char sql[] = "INSERT INTO findings VALUES (?,?,?,?,?)";
+
+	for (size_t i = 0; i < a->nfindings; i++) {
+		const struct finding *x = &a->findings[i];
+		struct val v[] = {
+			T(id), T(diag_severity_name(x->severity)), T(x->code), T(x->message), T(x->source),
+		};
+
+		if (exec(db, sql, v, (int)(sizeof(v) / sizeof(v[0])), d) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static const char *const deletes[] = {
+	"DELETE FROM trials WHERE id = ?", "DELETE FROM runs WHERE trial_id = ?",
+	"DELETE FROM gpus WHERE trial_id = ?", "DELETE FROM confounds WHERE trial_id = ?",
+	"DELETE FROM findings WHERE trial_id = ?",
+};
+
+static int put_all(struct results_db *db, const struct batch_record *r, const struct analysis *a,
+		   struct diags *d)
+{
+	struct val id[] = { T(r->id) };
+
+	for (size_t i = 0; i < sizeof(deletes) / sizeof(deletes[0]); i++)
+		if (exec(db, deletes[i], id, 1, d) < 0)
+			return -1;
+	if (put_trial(db, r, a, d) < 0)
+		return -1;
+	if (!a)
+		return 0;
+	if (put_runs(db, r->id, a, d) < 0 || put_confounds(db, r->id, &a->cmp, d) < 0)
+		return -1;
+	return put_findings(db, r->id, a, d);
+}
+
+int results_db_put(struct results_db *db, const struct batch_record *r, const struct analysis *a,
+		   struct diags *d)
+{
+	if (sqlite3_exec(db->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return db_error(db, d);
+	if (put_all(db, r, a, d) < 0) {
+		sqlite3_exec(db->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	if (sqlite3_exec(db->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		db_error(db, d);
+		sqlite3_exec(db->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return 0;
+}
+
+bool results_db_current(struct results_db *db, const struct batch_record *r)
+{
+	static const char sql[] =
+		"SELECT 1 FROM trials WHERE id = ? AND fingerprint IS ? AND analysed_at IS ?";
+	struct val v[] = { T(r->id), T(r->fingerprint), T(r->analysed_at) };
+	sqlite3_stmt *st;
+	bool found;
+
+	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return false;
+	for (int i = 0; i < 3; i++)
+		bind(st, i + 1, &v[i]);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
+/* ---------------------------------------------------------------- reading rows */
+
+static const char *col_text(sqlite3_stmt *st, int i, struct arena *a)
+{
+	const unsigned char *s = sqlite3_column_text(st, i);
+
+	return s ? arena_strdup(a, (const char *)s) : NULL;
+}
+
+static double col_real(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? NAN : sqlite3_column_double(st, i);
+}
+
+static void read_row(sqlite3_stmt *st, struct arena *a, struct trial_row *t)
+{
+	const char **text[] = {
+		&t->id, &t->source, &t->trial, &t->fingerprint, &t->status, &t->error, &t->title,
+		&t->hypothesis, &t->verdict, &t->reason,
+	};
+
+	for (int i = 0; i < 10; i++)
+		*text[i] = col_text(st, i, a);
+	t->speedup = col_real(st, 10);
+	t->efficiency = col_real(st, 11);
+	t->gpu_model = col_text(st, 12, a);
+	t->precision = col_text(st, 13, a);
+	t->confounds = col_text(st, 14, a);
+	for (int i = 0; i < 4; i++)
+		t->lost_s[i] = col_real(st, 15 + i);
+	t->analysed_at = col_text(st, 19, a);
+}
+
+long results_db_trials(struct results_db *db, struct arena *a, struct trial_row **rows, struct diags *d)
+{
+	sqlite3_stmt *st;
+	size_t n = 0, cap = 0;
+	struct trial_row *r = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->db, "SELECT * FROM trials ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return db_error(db, d);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		xgrow(&r, &cap, n + 1, sizeof(*r));
+		read_row(st, a, &r[n++]);
+	}
+	sqlite3_finalize(st);
+	*rows = arena_alloc(a, (n ? n : 1) * sizeof(**rows));
+	if (n)
+		memcpy(*rows, r, n * sizeof(*r));
+	free(r);
+	if (rc != SQLITE_DONE)
+		return db_error(db, d);
+	return (long)n;
+}
+
+/* ---------------------------------------------------------------- summaries */
+
+/* The columns of summary.csv and summary.json, in order. */
+static const char *const columns[] = {
+	"id", "source", "trial", "fingerprint", "status", "error", "title", "hypothesis", "verdict",
+	"reason", "speedup", "efficiency", "gpu_model", "precision", "confounds",
+	"lost_compute_s", "lost_exposed_comm_s", "lost_memory_s", "lost_idle_s", "analysed_at",
+};
+#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
+
+/* Column i of t as text (NULL: unknown) into buf (at least 32 bytes) for numbers. */
+static const char *row_field(const struct trial_row *t, size_t i, char *buf, size_t size, double *num)
+{
+	const char *text[] = {
+		t->id, t->source, t->trial, t->fingerprint, t->status, t->error, t->title,
+		t->hypothesis, t->verdict, t->reason, NULL, NULL, t->gpu_model, t->precision,
+		t->confounds, NULL, NULL, NULL, NULL, t->analysed_at,
+	};
+	double nums[] = { t->speedup, t->efficiency, t->lost_s[0], t->lost_s[1], t->lost_s[2], t->lost_s[3] };
+	size_t k = i == 10 ? 0 : i == 11 ? 1 : i >= 15 && i <= 18 ? i - 13 : NCOLUMNS;
+
+	*num = NAN;
+	if (k == NCOLUMNS)
+		return text[i];
+	*num = nums[k];
+	if (!isfinite(*num))
+		return NULL;
+	json_format_double(*num, buf, size);
+	return buf;
+}
+
+int results_write_csv(const struct trial_row *rows, size_t n, FILE *f)
+{
+	char num[64];
+	double v;
+
+	for (size_t i = 0; i < NCOLUMNS; i++) {
+		if (i)
+			fputc(',', f);
+		csv_fwrite(f, columns[i], strlen(columns[i]));
+	}
+	fputc('\n', f);
+	for (size_t r = 0; r < n; r++) {
+		for (size_t i = 0; i < NCOLUMNS; i++) {
+			const char *s = row_field(&rows[r], i, num, sizeof(num), &v);
+
+			if (i)
+				fputc(',', f);
+			if (s)
+				csv_fwrite(f, s, strlen(s));
+		}
+		fputc('\n', f);
+	}
+	return ferror(f) ? -1 : 0;
+}
+
+int results_write_json(const struct trial_row *rows, size_t n, FILE *f)
+{
+	yajl_gen g = json_new();
+	char num[64];
+	double v;
+	int rc;
+
+	yajl_gen_map_open(g);
+	json_key(g, "trials");
+	yajl_gen_array_open(g);
+	for (size_t r = 0; r < n; r++) {
+		yajl_gen_map_open(g);
+		for (size_t i = 0; i < NCOLUMNS; i++) {
+			const char *s = row_field(&rows[r], i, num, sizeof(num), &v);
+
+			json_key(g, columns[i]);
+			if (!isnan(v))
+				json_num(g, v);
+			else
+				json_str(g, s);
+		}
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	yajl_gen_map_close(g);
+	rc = json_flush(g, f, true);
+	yajl_gen_free(g);
+	return rc;
+}
+
+/* ---------------------------------------------------------------- batch.json */
+
+static const char *const record_keys[] = {
+	"id", "source", "trial", "fingerprint", "status", "error", "analysed_at",
+};
+
+static const char **record_field(struct batch_record *r, size_t i)
+{
+	const char **f[] = {
+		&r->id, &r->source, &r->trial, &r->fingerprint, &r->status, &r->error, &r->analysed_at,
+	};
+
+	return f[i];
+}
+
+int batch_record_write(const struct batch_record *r, FILE *f)
+{
+	struct batch_record copy = *r;
+	yajl_gen g = json_new();
+	int rc;
+
+	yajl_gen_map_open(g);
+	json_key(g, "scaleaudit_batch");
+	json_int(g, 1);
+	for (size_t i = 0; i < sizeof(record_keys) / sizeof(record_keys[0]); i++) {
+		json_key(g, record_keys[i]);
+		json_str(g, *record_field(&copy, i));
+	}
+	yajl_gen_map_close(g);
+	rc = json_flush(g, f, true);
+	yajl_gen_free(g);
+	return rc;
+}
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	struct buf b = BUF_INIT;
+	char chunk[4096];
+	size_t n;
+
+	if (!f)
+		return NULL;
+	buf_init(&b, 1 << 20);	/* a record is a few hundred bytes */
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0 && buf_add(&b, chunk, n))
+		;
+	fclose(f);
+	*len = b.len;
+	return buf_detach(&b);
+}
+
+static int record_fields(const struct jnode *root, const char *path, struct batch_record *r,
+			 struct diags *d)
+{
+	if (!root || root->type != J_OBJ || !jtree_member(root, "scaleaudit_batch"))
+		return diag_error(d, "report-write", &SRCPOS_FILE(path), "not a batch result record");
+	for (size_t i = 0; i < sizeof(record_keys) / sizeof(record_keys[0]); i++) {
+		const struct jnode *v = jtree_member(root, record_keys[i]);
+
+		if (v && v->type != J_STR && v->type != J_NULL)
+			return diag_error(d, "report-write", &SRCPOS_BYTE(path, v->at),
+					  "%s: a string expected, not %s", record_keys[i],
+					  jtree_type_name(v->type));
+		*record_field(r, i) = v && v->type == J_STR ? v->s : NULL;
+	}
+	if (!r->id || !r->status || (strcmp(r->status, "ok") && strcmp(r->status, "error")))
+		return diag_error(d, "report-write", &SRCPOS_FILE(path),
+				  "a record needs an id and a status of ok or error");
+	return 0;
+}
+
+int batch_record_read(const char *path, struct arena *a, struct batch_record *r, struct diags *d)
+{
+	size_t len = 0;
+	char *buf = slurp(path, &len);
+	const char *err = NULL;
+	int64_t at = 0;
+	const struct jnode *root;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	if (!buf)
+		return diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot read: %s", strerror(errno));
+	root = jtree_parse(a, buf, len, &err, &at);
+	free(buf);
+	if (!root)
+		return diag_error(d, "report-write", &SRCPOS_BYTE(path, at), "%s", err);
+	rc = record_fields(root, path, r, d);
+	return rc;
+}
