@@ -6,42 +6,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/analysis.h"
 #include "cli/cli.h"
 #include "core/xalloc.h"
-#include "render/analysis_json.h"
 #include "render/report.h"
 #include "render/text.h"
-
-/* analysis.json under a temporary name, renamed when complete. */
-static int write_json(const struct analysis *a, const char *dir)
-{
-	char *path = xasprintf("%s/analysis.json", dir);
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	int rc = -1;
-
-	if (!f) {
-		error("%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (analysis_write_json(a, f) < 0 || fclose(f) == EOF) {
-		error("%s: cannot write: %s", tmp, strerror(errno));
-		remove(tmp);
-		goto out;
-	}
-	if (rename(tmp, path) < 0) {
-		error("%s: %s", path, strerror(errno));
-		remove(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(tmp);
-	free(path);
-	return rc;
-}
 
 /* The default output directory: TRIAL-report beside the trial. */
 static char *default_out(const char *trial)
@@ -51,6 +22,14 @@ static char *default_out(const char *trial)
 	while (n > 1 && trial[n - 1] == '/')
 		n--;
 	return xasprintf("%.*s-report", (int)n, trial);
+}
+
+/* Whether path is a symbolic link: the default directory, named by no one, is never followed. */
+static bool linked(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISLNK(st.st_mode);
 }
 
 static const char *out_dir;	/* -o DIR */
@@ -78,7 +57,10 @@ int cmd_report(int argc, char **argv)
 		out = def = default_out(dir);
 	ret = load_and_analyze(dir, &a);
 	if (a && ret != EXIT_NO_INPUT) {
-		if (report_write(a, out, &d) < 0 || write_json(a, out) < 0) {
+		if (def && linked(def)) {
+			error("%s: is a symbolic link: not followed (give -o DIR to write there)", def);
+			ret = EXIT_NO_INPUT;
+		} else if (report_write(a, out, &d) < 0) {
 			print_diags(&d);
 			error("%s: the report is incomplete", out);
 			ret = EXIT_NO_INPUT;

@@ -2,14 +2,20 @@
 
 #include <cairo-pdf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/xalloc.h"
+#include "render/analysis_json.h"
 #include "render/charts.h"
 #include "render/draw.h"
 #include "render/html.h"
@@ -60,39 +66,123 @@ static int make_dirs(const char *dir, struct diags *d)
 	return rc;
 }
 
-typedef int (*write_fn)(FILE *f, void *ctx);
+/*
+ * Temporary files being written, unlinked by on_signal when SIGINT or SIGTERM
+ * ends the process mid-way. A slot is claimed and released by the writer only.
+ */
+#define TMP_SLOTS 4
+static char tmp_slot[TMP_SLOTS][PATH_MAX];
+static volatile sig_atomic_t tmp_used[TMP_SLOTS];
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP };
 
-/* Writes path through fn under a temporary name, then renames it into place. */
-static int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d)
+/* Unlinks the registered temporary files (async-signal-safe calls only), then dies of sig. */
+static void on_signal(int sig)
 {
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *f = fopen(tmp, "wb");
-	int rc = 0;
+	for (int i = 0; i < TMP_SLOTS; i++)
+		if (tmp_used[i])
+			unlink(tmp_slot[i]);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Installs on_signal once, leaving alone a signal the caller ignores (nohup). */
+static void install_handlers(void)
+{
+	static bool done;
+	struct sigaction sa = { .sa_handler = on_signal }, old;
+
+	if (done)
+		return;
+	done = true;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
+		if (!sigaction(tmp_signals[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(tmp_signals[i], &sa, NULL);
+}
+
+/* Registers path for removal on a signal; returns its slot, or -1 when none is free. */
+static int tmp_register(const char *path)
+{
+	install_handlers();
+	for (int i = 0; i < TMP_SLOTS; i++) {
+		if (tmp_used[i] || strlen(path) >= PATH_MAX)
+			continue;
+		memcpy(tmp_slot[i], path, strlen(path) + 1);
+		tmp_used[i] = 1;
+		return i;
+	}
+	return -1;
+}
+
+static void tmp_release(int slot)
+{
+	if (slot >= 0)
+		tmp_used[slot] = 0;
+}
+
+/* Flushes the directory holding path to disk, so that a rename into it survives a crash. */
+static void sync_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path + (slash == path)), path) : xstrdup(".");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);	/* best effort: some file systems cannot sync a directory */
+		close(fd);
+	}
+	free(dir);
+}
+
+/* Runs fn on the new file fd, then flushes it to disk; returns 0, or -1 with errno set. */
+static int fill(int fd, write_fn fn, void *ctx)
+{
+	FILE *f = fdopen(fd, "wb");
+	int rc;
 
 	if (!f) {
-		rc = diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot create: %s", strerror(errno));
-		goto out;
+		close(fd);
+		return -1;
 	}
 	errno = 0;
 	rc = fn(f, ctx);
-	if (fflush(f) || ferror(f))
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		rc = -1;
 	if (fclose(f))
 		rc = -1;
-	if (rc) {
-		unlink(tmp);
-		rc = diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot write: %s",
-				errno ? strerror(errno) : "cairo failed");
+	return rc;
+}
+
+int write_atomic_as(const char *code, const char *path, write_fn fn, void *ctx, struct diags *d)
+{
+	char *tmp = xasprintf("%s.tmpXXXXXX", path);
+	int fd = mkostemp(tmp, O_CLOEXEC), slot, rc = 0;
+
+	if (fd < 0) {
+		rc = diag_error(d, code, &SRCPOS_FILE(path), "cannot create: %s", strerror(errno));
 		goto out;
 	}
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		rc = diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot rename into place: %s",
-				strerror(errno));
+	slot = tmp_register(tmp);
+	if (fchmod(fd, 0644) || fill(fd, fn, ctx)) {
+		rc = diag_error(d, code, &SRCPOS_FILE(path), "cannot write: %s",
+				errno ? strerror(errno) : "the renderer failed");
+	} else if (rename(tmp, path)) {
+		rc = diag_error(d, code, &SRCPOS_FILE(path), "cannot rename into place: %s", strerror(errno));
+	} else {
+		tmp_release(slot);
+		sync_dir_of(path);
+		goto out;
 	}
+	unlink(tmp);
+	tmp_release(slot);
 out:
 	free(tmp);
 	return rc;
+}
+
+int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d)
+{
+	return write_atomic_as("report-write", path, fn, ctx, d);
 }
 
 struct chart_file {
@@ -218,12 +308,50 @@ static int write_html(FILE *f, void *ctx)
 	return rc;
 }
 
+static int write_json(FILE *f, void *ctx)
+{
+	const struct report *r = ctx;
+
+	return analysis_write_json(r->a, f) < 0 ? -1 : 0;
+}
+
+/*
+ * Creates dir/charts and takes dir's lock: returns the locked descriptor of dir,
+ * or -1 after a diagnostic (another report holds it, or charts is a link).
+ */
+static int lock_dir(const char *dir, const char *charts, struct diags *d)
+{
+	struct stat st;
+	int fd;
+
+	if (make_dirs(charts, d))
+		return -1;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return diag_error(d, "report-write", &SRCPOS_FILE(dir), "cannot open directory: %s", strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			diag_error(d, "report-write", &SRCPOS_NONE, "another report is being written to %s", dir);
+		else
+			diag_error(d, "report-write", &SRCPOS_FILE(dir), "cannot lock: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	if (lstat(charts, &st) || !S_ISDIR(st.st_mode)) {
+		diag_error(d, "report-write", &SRCPOS_FILE(charts),
+			   "not a directory (a symbolic link, not followed): nothing written");
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int report_write(const struct analysis *a, const char *dir, struct diags *d)
 {
 	struct report *r;
-	char *charts, *pdf, *md, *html;
+	char *charts, *pdf, *md, *html, *json;
 	size_t i;
-	int rc;
+	int rc, lock;
 
 	if (!dir || !*dir)
 		return diag_error(d, "report-write", &SRCPOS_NONE, "no output directory given");
@@ -232,9 +360,11 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 	pdf = xasprintf("%s/report.pdf", dir);
 	md = xasprintf("%s/summary.md", dir);
 	html = xasprintf("%s/report.html", dir);
+	json = xasprintf("%s/analysis.json", dir);
 	r->a = a;
 	r->d = d;
-	rc = make_dirs(charts, d);
+	lock = lock_dir(dir, charts, d);
+	rc = lock < 0 ? -1 : 0;
 	if (!rc)
 		rc = build_charts(r, dir);
 	summary_build(&r->sum, a, r->out, r->nout);
@@ -245,6 +375,10 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 		rc = write_atomic(md, write_markdown, r, d);
 	if (!rc)
 		rc = write_atomic(html, write_html, r, d);
+	if (!rc)
+		rc = write_atomic(json, write_json, r, d);
+	if (lock >= 0)
+		close(lock);	/* releases the lock */
 	summary_release(&r->sum);
 	if (r->has_headline)
 		chart_layout_release(&r->headline);
@@ -254,6 +388,7 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 	free(pdf);
 	free(md);
 	free(html);
+	free(json);
 	free(r);
 	return rc;
 }
