@@ -62,7 +62,7 @@ int cmd_report(int argc, char **argv)
 			ret = EXIT_NO_INPUT;
 		} else if (report_write(a, out, &d) < 0) {
 			print_diags(&d);
-			error("%s: the report is incomplete", out);
+			error("%s: no report written", out);
 			ret = EXIT_NO_INPUT;
 		} else if (verbosity >= 0) {
 			printf("%s/report.pdf\n%s/summary.md\n%s/analysis.json\n", out, out, out);
