@@ -469,7 +469,7 @@ static char *make_stage(const char *dir, struct diags *d)
 	}
 	charts = xasprintf("%s/charts", stage);
 	tmp_register(charts, SLOT_DIR);	/* before it exists: no moment unregistered */
-	if (mkdir(charts, 0777) || chmod(stage, 0755)) {
+	if (mkdir(charts, 0777)) {
 		diag_error(d, "report-write", &SRCPOS_FILE(charts), "cannot create directory: %s", strerror(errno));
 		remove_stage(stage);
 		stage = NULL;
