@@ -6,44 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "analysis/analysis.h"
 #include "cli/cli.h"
 #include "core/xalloc.h"
 #include "ingest/discover.h"
-#include "render/analysis_json.h"
 #include "render/replay_json.h"
 #include "render/report.h"
 #include "render/text.h"
-
-/* analysis.json under a temporary name, renamed when complete. */
-static int write_json(const struct analysis *a, const char *dir)
-{
-	char *path = xasprintf("%s/analysis.json", dir);
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *f = fopen(tmp, "w");
-	int rc = -1;
-
-	if (!f) {
-		error("%s: %s", tmp, strerror(errno));
-		goto out;
-	}
-	if (analysis_write_json(a, f) < 0 || fclose(f) == EOF) {
-		error("%s: cannot write: %s", tmp, strerror(errno));
-		remove(tmp);
-		goto out;
-	}
-	if (rename(tmp, path) < 0) {
-		error("%s: %s", path, strerror(errno));
-		remove(tmp);
-		goto out;
-	}
-	rc = 0;
-out:
-	free(tmp);
-	free(path);
-	return rc;
-}
 
 /* The default output directory: TRIAL-report beside the trial. */
 static char *default_out(const char *trial)
@@ -53,6 +24,14 @@ static char *default_out(const char *trial)
 	while (n > 1 && trial[n - 1] == '/')
 		n--;
 	return xasprintf("%.*s-report", (int)n, trial);
+}
+
+/* Whether path is a symbolic link: the default directory, named by no one, is never followed. */
+static bool linked(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISLNK(st.st_mode);
 }
 
 static const char *out_dir;	/* -o DIR */
@@ -86,9 +65,9 @@ static int write_report(struct analysis *a, int ret, const char *trial, const ch
 
 	if (a && ret != EXIT_NO_INPUT)
 		attach_replay(a, trial, out);
-	if (a && ret != EXIT_NO_INPUT && (report_write(a, out, &d) < 0 || write_json(a, out) < 0)) {
+	if (a && ret != EXIT_NO_INPUT && report_write(a, out, &d) < 0) {
 		print_diags(&d);
-		error("%s: the report is incomplete", out);
+		error("%s: no report written", out);
 		ret = EXIT_NO_INPUT;
 	}
 	diags_release(&d);
@@ -125,6 +104,11 @@ int cmd_report(int argc, char **argv)
 		return usage_error("report", "one TRIAL at a time (use 'scaleaudit batch' for more)");
 	if (!out)
 		out = def = default_out(dir);
+	if (def && linked(def)) {
+		error("%s: is a symbolic link: not followed (give -o DIR to write there)", def);
+		free(def);
+		return EXIT_NO_INPUT;
+	}
 	ret = report_trial(dir, out);
 	if ((ret == EXIT_DONE || ret == EXIT_PARTIAL) && verbosity >= 0)
 		printf("%s/report.pdf\n%s/summary.md\n%s/analysis.json\n", out, out, out);

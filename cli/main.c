@@ -1,6 +1,7 @@
 /*
  * main: the command table and what every command shares (like git.c).
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -383,7 +384,8 @@ static void show_progress(const char *path, int64_t done, int64_t total)
 		(int)(100 * done / (total ? total : 1)));
 }
 
-int main(int argc, char **argv)
+/* Runs the command line; main checks standard output afterwards. */
+static int run(int argc, char **argv)
 {
 	const struct command *c;
 
@@ -404,4 +406,33 @@ int main(int argc, char **argv)
 	if (!c)
 		return usage_error(NULL, "'%s' is not a command", argv[1]);
 	return run_command(c, argc - 2, argv + 2);
+}
+
+/*
+ * Output that never reached standard output (a full disk, a closed pipe) is an
+ * error, checked here once for every command. stdio drops a buffer it failed
+ * to write, and errno is long gone by then: one more byte written to the
+ * already broken output gives the reason.
+ */
+static int check_stdout(int ret)
+{
+	int bad;
+
+	errno = 0;
+	bad = fflush(stdout) != 0;
+	if (!bad && ferror(stdout)) {
+		bad = 1;
+		if (write(STDOUT_FILENO, "\n", 1) == 1)
+			errno = EIO;
+	}
+	bad |= fclose(stdout) != 0;
+	if (!bad)
+		return ret;
+	error("cannot write to standard output: %s", strerror(errno ? errno : EIO));
+	return ret == EXIT_USAGE ? ret : EXIT_NO_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+	return check_stdout(run(argc, argv));
 }

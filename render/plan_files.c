@@ -14,6 +14,7 @@
 #include "core/model.h"
 #include "core/manifest_keys.h"
 #include "core/xalloc.h"
+#include "render/report.h"
 
 #define FILE_MAX (1u << 20)	/* a plan file is a few KB; this bounds a runaway */
 #define WRAP 90			/* comment lines are wrapped at this column */
@@ -608,53 +609,16 @@ static int check_target(const char *path, bool is_trial, unsigned flags, struct 
 	return 0;
 }
 
-static int write_all(int fd, const char *p, size_t n)
+/* Writes the text of a struct out_file; a text over FILE_MAX is refused (EFBIG). */
+static int put_text(FILE *f, void *ctx)
 {
-	while (n) {
-		ssize_t w = write(fd, p, n);
+	const struct out_file *o = ctx;
 
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
-/* Writes f under a new temporary name beside it (never an existing file), then renames it. */
-static int put_file(const struct out_file *f, struct diags *d)
-{
-	char *tmp = xasprintf("%s.XXXXXX", f->path);
-	int fd = mkstemp(tmp), rc = 0;
-
-	if (fd < 0) {
-		rc = diag_error(d, "plan-write", &SRCPOS_FILE(f->path), "cannot create: %s", strerror(errno));
-		goto out;
-	}
-	if (f->text.overflow)
+	if (o->text.overflow) {
 		errno = EFBIG;
-	if (f->text.overflow || fchmod(fd, 0644) || write_all(fd, f->text.data, f->text.len)) {
-		rc = diag_error(d, "plan-write", &SRCPOS_FILE(f->path), "cannot write: %s", strerror(errno));
-		close(fd);
-		goto unlink;
+		return -1;
 	}
-	if (close(fd)) {
-		rc = diag_error(d, "plan-write", &SRCPOS_FILE(f->path), "cannot write: %s", strerror(errno));
-		goto unlink;
-	}
-	if (rename(tmp, f->path)) {
-		rc = diag_error(d, "plan-write", &SRCPOS_FILE(f->path), "cannot rename into place: %s",
-				strerror(errno));
-		goto unlink;
-	}
-	goto out;
-unlink:
-	unlink(tmp);
-out:
-	free(tmp);
-	return rc;
+	return fwrite(o->text.data, 1, o->text.len, f) == o->text.len ? 0 : -1;
 }
 
 /*
@@ -672,7 +636,7 @@ static int out_write(struct plan_out *o, const char *const *subs, size_t nsubs, 
 		if (make_run_dir(o->dir, subs[i], o->d))
 			return -1;
 	for (size_t i = 0; i < o->n; i++)
-		if (put_file(&o->files[i], o->d))
+		if (write_atomic_as("plan-write", o->files[i].path, put_text, &o->files[i], o->d))
 			return -1;
 	return 0;
 }

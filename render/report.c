@@ -2,14 +2,21 @@
 
 #include <cairo-pdf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <limits.h>
 #include <math.h>
+#include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/xalloc.h"
+#include "render/analysis_json.h"
 #include "render/charts.h"
 #include "render/draw.h"
 #include "render/html.h"
@@ -60,36 +67,163 @@ static int make_dirs(const char *dir, struct diags *d)
 	return rc;
 }
 
-int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d)
+/*
+ * Temporary files and directories of the write under way, removed by on_signal
+ * when SIGINT, SIGTERM or SIGHUP ends the process mid-way: the file being
+ * written, and the staging directory of a report with what is already in it.
+ */
+#define TMP_SLOTS (4 * CHARTS_MAX + 8)
+enum { SLOT_FREE, SLOT_FILE, SLOT_DIR };
+static char tmp_slot[TMP_SLOTS][PATH_MAX];
+static volatile sig_atomic_t tmp_kind[TMP_SLOTS];
+static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP };
+
+/* Removes the registered files, then the directories, innermost (latest) first. */
+static void tmp_remove_all(void)
 {
-	char *tmp = xasprintf("%s.tmp", path);
-	FILE *f = fopen(tmp, "wb");
-	int rc = 0;
+	for (int i = 0; i < TMP_SLOTS; i++)
+		if (tmp_kind[i] == SLOT_FILE)
+			unlink(tmp_slot[i]);
+	for (int i = TMP_SLOTS - 1; i >= 0; i--)
+		if (tmp_kind[i] == SLOT_DIR)
+			rmdir(tmp_slot[i]);
+}
+
+/* Removes what is registered (async-signal-safe calls only), then dies of sig. */
+static void on_signal(int sig)
+{
+	tmp_remove_all();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Installs on_signal once, leaving alone a signal the caller ignores (nohup). */
+static void install_handlers(void)
+{
+	static bool done;
+	struct sigaction sa = { .sa_handler = on_signal }, old;
+
+	if (done)
+		return;
+	done = true;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
+		if (!sigaction(tmp_signals[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(tmp_signals[i], &sa, NULL);
+}
+
+/* Registers path (SLOT_FILE or SLOT_DIR) for removal on a signal; returns its slot, or -1. */
+static int tmp_register(const char *path, int kind)
+{
+	size_t n = strlen(path);
+
+	install_handlers();
+	for (int i = 0; i < TMP_SLOTS && n < PATH_MAX; i++) {
+		if (tmp_kind[i] != SLOT_FREE)
+			continue;
+		memcpy(tmp_slot[i], path, n + 1);
+		tmp_kind[i] = kind;
+		return i;
+	}
+	return -1;
+}
+
+/* Blocks the signals on_signal handles, the mask before saved in old. */
+static void block_signals(sigset_t *old)
+{
+	sigset_t block;
+
+	sigemptyset(&block);
+	for (size_t i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
+		sigaddset(&block, tmp_signals[i]);
+	sigprocmask(SIG_BLOCK, &block, old);
+}
+
+static void tmp_release(int slot)
+{
+	if (slot >= 0)
+		tmp_kind[slot] = SLOT_FREE;
+}
+
+/* Flushes the directory holding path to disk, so that a rename into it survives a crash. */
+static void sync_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - path + (slash == path)), path) : xstrdup(".");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		fsync(fd);	/* best effort: some file systems cannot sync a directory */
+		close(fd);
+	}
+	free(dir);
+}
+
+/* Runs fn on the new file fd, then flushes it to disk; returns 0, or -1 with errno set. */
+static int fill(int fd, write_fn fn, void *ctx)
+{
+	FILE *f = fdopen(fd, "wb");
+	int rc;
 
 	if (!f) {
-		rc = diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot create: %s", strerror(errno));
-		goto out;
+		close(fd);
+		return -1;
 	}
 	errno = 0;
 	rc = fn(f, ctx);
-	if (fflush(f) || ferror(f))
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		rc = -1;
 	if (fclose(f))
 		rc = -1;
-	if (rc) {
-		unlink(tmp);
-		rc = diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot write: %s",
-				errno ? strerror(errno) : "cairo failed");
+	return rc;
+}
+
+int write_atomic_as(const char *code, const char *path, write_fn fn, void *ctx, struct diags *d)
+{
+	char *tmp = xasprintf("%s.tmpXXXXXX", path);
+	sigset_t old;
+	int fd, slot = -1, rc = 0;
+
+	block_signals(&old);	/* no moment between creating it and registering it */
+	fd = mkostemp(tmp, O_CLOEXEC);
+	if (fd >= 0)
+		slot = tmp_register(tmp, SLOT_FILE);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (fd < 0) {
+		rc = diag_error(d, code, &SRCPOS_FILE(path), "cannot create: %s", strerror(errno));
 		goto out;
 	}
-	if (rename(tmp, path)) {
-		unlink(tmp);
-		rc = diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot rename into place: %s",
-				strerror(errno));
+	if (fchmod(fd, 0644) || fill(fd, fn, ctx)) {
+		rc = diag_error(d, code, &SRCPOS_FILE(path), "cannot write: %s",
+				errno ? strerror(errno) : "the renderer failed");
+	} else if (rename(tmp, path)) {
+		rc = diag_error(d, code, &SRCPOS_FILE(path), "cannot rename into place: %s", strerror(errno));
+	} else {
+		tmp_release(slot);
+		sync_dir_of(path);
+		goto out;
 	}
+	unlink(tmp);
+	tmp_release(slot);
 out:
 	free(tmp);
 	return rc;
+}
+
+int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d)
+{
+	return write_atomic_as("report-write", path, fn, ctx, d);
+}
+
+/* write_atomic into the staging directory, the file then registered for removal on a signal. */
+static int stage_file(const char *path, write_fn fn, void *ctx, struct diags *d)
+{
+	int slot = tmp_register(path, SLOT_FILE);	/* before it exists: no moment unregistered */
+
+	if (!write_atomic(path, fn, ctx, d))
+		return 0;
+	tmp_release(slot);
+	return -1;
 }
 
 struct chart_file {
@@ -114,7 +248,7 @@ static int write_chart(const char *dir, const struct chart_layout *c, struct dia
 		char *path = xasprintf("%s/charts/%s.%s", dir, c->id, surface_kinds[k].ext);
 
 		errno = 0;
-		rc = write_atomic(path, write_chart_file, &cf, d);
+		rc = stage_file(path, write_chart_file, &cf, d);
 		free(path);
 	}
 	return rc;
@@ -215,42 +349,180 @@ static int write_html(FILE *f, void *ctx)
 	return rc;
 }
 
+static int write_json(FILE *f, void *ctx)
+{
+	const struct report *r = ctx;
+
+	return analysis_write_json(r->a, f) < 0 ? -1 : 0;
+}
+
+/* What a report puts in its directory; publish swaps each in from the staging directory. */
+static const char *const report_entries[] = {
+	"charts", "report.pdf", "summary.md", "report.html", "analysis.json",
+};
+#define NENTRIES (sizeof(report_entries) / sizeof(report_entries[0]))
+
+/*
+ * Creates dir and takes its lock: returns the locked descriptor of dir, or -1
+ * after a diagnostic (another report holds it, or dir/charts is not a directory).
+ */
+static int lock_dir(const char *dir, struct diags *d)
+{
+	char *charts = xasprintf("%s/charts", dir);
+	struct stat st;
+	int fd = -1;
+
+	if (make_dirs(dir, d))
+		goto out;
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0) {
+		diag_error(d, "report-write", &SRCPOS_FILE(dir), "cannot open directory: %s", strerror(errno));
+	} else if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			diag_error(d, "report-write", &SRCPOS_NONE, "another report is being written to %s", dir);
+		else
+			diag_error(d, "report-write", &SRCPOS_FILE(dir), "cannot lock: %s", strerror(errno));
+	} else if (!lstat(charts, &st) && !S_ISDIR(st.st_mode)) {
+		diag_error(d, "report-write", &SRCPOS_FILE(charts),
+			   "not a directory (a symbolic link is not followed): nothing written");
+	} else {
+		goto out;
+	}
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
+out:
+	free(charts);
+	return fd;
+}
+
+/* Swaps from and to (either may be absent); what was at to is left at from. */
+static int swap_in(const char *from, const char *to)
+{
+	char *old;
+	int rc;
+
+	if (!renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE))
+		return 0;
+	if (errno == ENOENT)
+		return rename(from, to);
+	if (errno != EINVAL && errno != ENOSYS)
+		return -1;
+	old = xasprintf("%s.old", from);	/* a file system without the exchange: two renames */
+	rc = (rename(to, old) && errno != ENOENT) || rename(from, to) ? -1 : 0;
+	free(old);
+	return rc;
+}
+
+/* Swaps every entry of the report from stage into dir, charts/ first; the old ones stay in stage. */
+static int publish(const char *stage, const char *dir, struct diags *d)
+{
+	int rc = 0;
+
+	for (size_t i = 0; i < NENTRIES && !rc; i++) {
+		char *from = xasprintf("%s/%s", stage, report_entries[i]);
+		char *to = xasprintf("%s/%s", dir, report_entries[i]);
+
+		if (swap_in(from, to))
+			rc = diag_error(d, "report-write", &SRCPOS_FILE(to), "cannot rename into place: %s",
+					strerror(errno));
+		else if (i + 1 == NENTRIES)
+			sync_dir_of(to);
+		free(from);
+		free(to);
+	}
+	return rc;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	remove(path);
+	return 0;
+}
+
+/* Removes the staging directory with what is left in it (the old report), and forgets it. */
+static void remove_stage(char *stage)
+{
+	nftw(stage, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	for (int i = 0; i < TMP_SLOTS; i++)
+		tmp_release(i);
+	free(stage);
+}
+
+/* Creates the staging directory dir/.report.tmpXXXXXX and its charts/; returns it, or NULL. */
+static char *make_stage(const char *dir, struct diags *d)
+{
+	char *stage = xasprintf("%s/.report.tmpXXXXXX", dir), *charts;
+	sigset_t old;
+	bool made;
+
+	block_signals(&old);	/* no moment between creating it and registering it */
+	made = mkdtemp(stage) != NULL;
+	if (made)
+		tmp_register(stage, SLOT_DIR);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!made) {
+		diag_error(d, "report-write", &SRCPOS_FILE(dir), "cannot create a directory in it: %s", strerror(errno));
+		free(stage);
+		return NULL;
+	}
+	charts = xasprintf("%s/charts", stage);
+	tmp_register(charts, SLOT_DIR);	/* before it exists: no moment unregistered */
+	if (mkdir(charts, 0777)) {
+		diag_error(d, "report-write", &SRCPOS_FILE(charts), "cannot create directory: %s", strerror(errno));
+		remove_stage(stage);
+		stage = NULL;
+	}
+	free(charts);
+	return stage;
+}
+
 int report_write(const struct analysis *a, const char *dir, struct diags *d)
 {
 	struct report *r;
-	char *charts, *pdf, *md, *html;
+	char *stage = NULL, *pdf = NULL, *md = NULL, *html = NULL, *json = NULL;
 	size_t i;
-	int rc;
+	int rc = -1, lock;
 
 	if (!dir || !*dir)
 		return diag_error(d, "report-write", &SRCPOS_NONE, "no output directory given");
 	r = xcalloc(1, sizeof(*r));
-	charts = xasprintf("%s/charts", dir);
-	pdf = xasprintf("%s/report.pdf", dir);
-	md = xasprintf("%s/summary.md", dir);
-	html = xasprintf("%s/report.html", dir);
 	r->a = a;
 	r->d = d;
-	rc = make_dirs(charts, d);
-	if (!rc)
-		rc = build_charts(r, dir);
+	lock = lock_dir(dir, d);
+	if (lock >= 0 && (stage = make_stage(dir, d))) {
+		pdf = xasprintf("%s/report.pdf", stage);
+		md = xasprintf("%s/summary.md", stage);
+		html = xasprintf("%s/report.html", stage);
+		json = xasprintf("%s/analysis.json", stage);
+		rc = build_charts(r, stage);
+	}
 	summary_build(&r->sum, a, r->out, r->nout);
 	r->has_headline = !page1_chart(a, &r->headline);
 	if (!rc)
-		rc = write_atomic(pdf, write_pdf, r, d);
+		rc = stage_file(pdf, write_pdf, r, d);
 	if (!rc)
-		rc = write_atomic(md, write_markdown, r, d);
+		rc = stage_file(md, write_markdown, r, d);
 	if (!rc)
-		rc = write_atomic(html, write_html, r, d);
+		rc = stage_file(html, write_html, r, d);
+	if (!rc)
+		rc = stage_file(json, write_json, r, d);
+	if (!rc)
+		rc = publish(stage, dir, d);
+	if (stage)
+		remove_stage(stage);
+	if (lock >= 0)
+		close(lock);	/* releases the lock */
 	summary_release(&r->sum);
 	if (r->has_headline)
 		chart_layout_release(&r->headline);
 	for (i = 0; i < r->ncharts; i++)
 		chart_layout_release(&r->charts[i]);
-	free(charts);
 	free(pdf);
 	free(md);
 	free(html);
+	free(json);
 	free(r);
 	return rc;
 }

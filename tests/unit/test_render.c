@@ -704,7 +704,7 @@ static void hostile_analysis_renders(void **state)
 	cand->bw[2].bytes = INT64_MAX;
 	cand->bw[3].busbw_gbps = NAN;
 	cand->link_busbw_gbps = 1e300;
-	for (k = 0; k < cand->nmonitor; k += 3) {
+	for (k = 0; k + 1 < cand->nmonitor; k += 3) {	/* k + 1: never past the samples */
 		cand->monitor[k].ts = -1;
 		cand->monitor[k + 1].memory_used = -1;
 		cand->monitor[k + 1].util_gpu = -1;
