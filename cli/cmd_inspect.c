@@ -61,8 +61,9 @@ static void code_archs(struct arena *a, struct info *file, const char *key,
 }
 
 /*
- * A file no reader took: when it is a binary codescan knows, what GPU code it
- * holds goes into its info and it is no longer "skipped". Returns true then.
+ * A file on disk (not standard input) no reader took: when it is a binary
+ * codescan knows, what GPU code it holds goes into its info and it is no
+ * longer "skipped". Returns true then.
  */
 static bool inspect_code(struct inspect *in, struct trial *t, const char *path, struct info *file)
 {
@@ -99,7 +100,7 @@ static void inspect_one(struct inspect *in, const char *path)
 	bool code;
 
 	ingest_file(t, r, path, &in->arena, &f);
-	code = !f.read && !f.unreadable && inspect_code(in, t, path, f.info);
+	code = !f.read && !f.unreadable && strcmp(path, "-") && inspect_code(in, t, path, f.info);
 	if (code)
 		f.skipped = NULL;
 	in->total++;
