@@ -4,6 +4,7 @@
  */
 #include "analysis/readiness.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -210,9 +211,13 @@ static void judge_code(struct analysis *a, const struct run *r, struct readiness
 		struct readiness_code *c = &rd->code[i];
 		struct judgement j;
 
+		size_t nzstd;
+		const char *zstd = readiness_zstd_driver(o, &nzstd);
+
 		*c = (struct readiness_code){
 			.path = analysis_printf(a, "%s", o->path), .kind = o->kind, .sass = archs(a, o, CODE_SASS),
 			.ptx = archs(a, o, CODE_PTX), .amdgpu = archs(a, o, CODE_AMDGPU),
+			.zstd_entries = (int64_t)nzstd, .zstd_driver = zstd,
 		};
 		if (!known)
 			continue;
@@ -266,6 +271,23 @@ static const char *missing_code(struct analysis *a, const struct readiness *rd)
 								      n > 2 ? "ies" : "y") : "");
 }
 
+/* True when c has ZSTD-compressed entries that the run's driver, known and older, cannot load. */
+static bool zstd_blocked(const struct readiness *rd, const struct readiness_code *c)
+{
+	return c->zstd_driver && rd->driver && version_cmp(rd->driver, c->zstd_driver) < 0;
+}
+
+/* The first binary the run's driver cannot unpack, as the verdict's reason names it; NULL when none. */
+static const char *zstd_code(struct analysis *a, const struct readiness *rd)
+{
+	for (size_t i = 0; i < rd->ncode; i++)
+		if (zstd_blocked(rd, &rd->code[i]))
+			return analysis_printf(a, "%s holds ZSTD-compressed code that only driver %s or "
+					       "newer loads (the run's driver is %s)", rd->code[i].path,
+					       rd->code[i].zstd_driver, rd->driver);
+	return NULL;
+}
+
 /* The checks that failed, "PyTorch 2.6.0 (2.7 needed): fix; ..."; NULL when none did. */
 static const char *failed_checks(struct analysis *a, const struct readiness *rd)
 {
@@ -291,7 +313,7 @@ static bool build_checked(const struct readiness *rd)
 
 static void verdict(struct analysis *a, const struct run_result *rr, struct readiness *rd)
 {
-	const char *failed = failed_checks(a, rd), *missing = missing_code(a, rd);
+	const char *failed = failed_checks(a, rd), *missing = missing_code(a, rd), *zstd = zstd_code(a, rd);
 
 	if (rd->arch_warning) {
 		rd->verdict = "not-ready";
@@ -300,6 +322,9 @@ static void verdict(struct analysis *a, const struct run_result *rr, struct read
 	} else if (missing) {
 		rd->verdict = "not-ready";
 		rd->reason = analysis_printf(a, "a compiled extension does not target the GPU: %s", missing);
+	} else if (zstd) {
+		rd->verdict = "not-ready";
+		rd->reason = analysis_printf(a, "a compiled extension needs a newer driver: %s", zstd);
 	} else if (failed) {
 		rd->verdict = "not-ready";
 		rd->reason = analysis_printf(a, "below the minimum for %s: %s", rd->isa, failed);
@@ -352,6 +377,30 @@ static void finding_unsupported(struct analysis *a, const struct run *r, const s
 			 rd->arch_warning, arch_number(a, rd->isa));
 }
 
+/*
+ * A binary with ZSTD-compressed entries: a warning when the run's driver is
+ * older than the one that unpacks them, a note when no log gives the driver.
+ */
+static void finding_zstd(struct analysis *a, const struct run_result *rr, const struct readiness *rd,
+			 const struct readiness_code *c, const struct srcpos *pos)
+{
+	const char *entries = analysis_printf(a, "%" PRId64 " ZSTD-compressed entr%s, which only driver %s or "
+					      "newer (R550) can load", c->zstd_entries,
+					      c->zstd_entries == 1 ? "y" : "ies", c->zstd_driver);
+
+	if (zstd_blocked(rd, c))
+		analysis_finding(a, DIAG_WARNING, "extension-zstd-driver", pos,
+				 "run '%s': this binary holds %s, and the run's driver is %s: it cannot "
+				 "load there; install driver %s or newer, or rebuild it with nvcc "
+				 "--compress-mode=speed (LZ4, which every driver loads)", rr->name, entries,
+				 rd->driver, c->zstd_driver);
+	else if (!rd->driver)
+		analysis_finding(a, DIAG_INFO, "extension-zstd-unverified", pos,
+				 "run '%s': this binary holds %s; no log of the run gives its driver, so "
+				 "whether it loads is unverified: add the output of PyTorch's collect_env "
+				 "(python -m torch.utils.collect_env) to the run", rr->name, entries);
+}
+
 /* A finding per binary the run's GPU cannot load (blocking) or loads only through PTX. */
 static void finding_code(struct analysis *a, const struct run_result *rr, const struct readiness *rd)
 {
@@ -373,6 +422,8 @@ static void finding_code(struct analysis *a, const struct run_result *rr, const 
 					 rr->name, rd->gpu, rd->isa, c->jit_ptx, c->jit_driver ? " (driver " : "",
 					 c->jit_driver ? c->jit_driver : "", c->jit_driver ? " or newer)" : "",
 					 rebuild_hint(a, rd->isa));
+		if (c->zstd_driver)
+			finding_zstd(a, rr, rd, c, &pos);
 	}
 }
 

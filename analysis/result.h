@@ -155,6 +155,8 @@ struct readiness_code {
 	const char *verdict;	/* "native" | "jit" | "missing"; NULL when the GPU's architecture is unknown */
 	const char *jit_ptx;	/* jit: the PTX the driver compiles ("compute_90"); NULL otherwise */
 	const char *jit_driver;	/* jit: the driver that PTX needs ("570.26"); NULL otherwise or unknown */
+	int64_t zstd_entries;	/* its ZSTD-compressed CUDA entries */
+	const char *zstd_driver;	/* the oldest driver that loads them ("550.54.14", static); NULL: none */
 };
 
 /*

@@ -1,5 +1,6 @@
 /*
- * inspect: what each file is, what was read from it, what was skipped and why.
+ * inspect: what each file is, what was read from it, what was skipped and why;
+ * for a binary, which GPU code it carries (through ingest/codescan, as stack reads it).
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,6 +10,8 @@
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/model.h"
+#include "core/readiness.h"
+#include "ingest/codescan.h"
 #include "ingest/ingest.h"
 #include "ingest/walk.h"
 #include "render/json.h"
@@ -43,17 +46,67 @@ static void attach_diags(struct inspect *in, struct info *file, const struct dia
 	buf_release(&line);
 }
 
+/* The arch names of o's entries of one kind, as an array under key (stack --json's keys). */
+static void code_archs(struct arena *a, struct info *file, const char *key,
+		       const struct code_object *o, int kind)
+{
+	struct info *arr = info_arr(a, file, key);
+	struct buf b = BUF_INIT;
+
+	buf_init(&b, 0);
+	code_object_archs(o, kind, &b);
+	for (char *p = b.data, *save = NULL, *w; (w = strtok_r(p, " ", &save)); p = NULL)
+		info_str(a, arr, NULL, w);
+	buf_release(&b);
+}
+
+/*
+ * A file on disk (not standard input) no reader took: when it is a binary
+ * codescan knows, what GPU code it holds goes into its info and it is no
+ * longer "skipped". Returns true then.
+ */
+static bool inspect_code(struct inspect *in, struct trial *t, const char *path, struct info *file)
+{
+	struct code_object o;
+	size_t ncompressed = 0, nzstd;
+	const char *zstd;
+
+	if (codescan_file(path, &o, &t->diags) == 1) {
+		code_object_release(&o);
+		return false;
+	}
+	for (size_t i = 0; i < o.nentry; i++)
+		ncompressed += o.entry[i].compressed;
+	zstd = readiness_zstd_driver(&o, &nzstd);
+	info_str(&in->arena, file, "kind", o.kind);
+	code_archs(&in->arena, file, "sass", &o, CODE_SASS);
+	code_archs(&in->arena, file, "ptx", &o, CODE_PTX);
+	code_archs(&in->arena, file, "ltoir", &o, CODE_LTOIR);
+	code_archs(&in->arena, file, "amdgpu", &o, CODE_AMDGPU);
+	info_int(&in->arena, file, "containers", (int64_t)o.ncontainers);
+	info_int(&in->arena, file, "entries", (int64_t)o.nentry);
+	info_int(&in->arena, file, "compressed_entries", (int64_t)ncompressed);
+	info_int(&in->arena, file, "zstd_entries", (int64_t)nzstd);
+	info_str(&in->arena, file, "zstd_min_driver", zstd);
+	code_object_release(&o);
+	return true;
+}
+
 static void inspect_one(struct inspect *in, const char *path)
 {
 	struct trial *t = trial_new();
 	struct run *r = trial_add_run(t, "inspect", ".");
 	struct ingest_file f;
+	bool code;
 
 	ingest_file(t, r, path, &in->arena, &f);
+	code = !f.read && !f.unreadable && strcmp(path, "-") && inspect_code(in, t, path, f.info);
+	if (code)
+		f.skipped = NULL;
 	in->total++;
 	if (f.unreadable)
 		in->unreadable++;
-	else if (f.sniff.format != FMT_UNKNOWN || f.read)
+	else if (f.sniff.format != FMT_UNKNOWN || f.read || code)
 		in->recognised++;
 	if (!f.unreadable && t->diags.errors)
 		in->damaged++;

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -231,27 +232,69 @@ static bool amd_file(int fd, int64_t size)
 	return offload_is_bundle(b, n) || offload_is_amdgpu_elf(b, n);
 }
 
+/* fd: size bytes that diagnostics call path; o initialised. codescan_file's returns. */
+static int scan_open(int fd, const char *path, int64_t size, struct code_object *o, struct diags *d)
+{
+	int rc;
+
+	if (amd_file(fd, size)) {
+		code_object_release(o);
+		return offload_scan_fd(fd, path, size, o, d);
+	}
+	rc = scan_fd(fd, path, size, o, d);
+	if (rc == 1)
+		o->kind = NULL;
+	return rc;
+}
+
 int codescan_file(const char *path, struct code_object *o, struct diags *d)
 {
 	struct stat st;
-	int fd, rc;
+	int fd, rc = 1;
 
 	code_object_init(o, path, NULL);
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);	/* a FIFO must not block */
 	if (fd < 0)
 		return diag_error(d, "unreadable", &SRCPOS_FILE(path), "cannot open: %s",
 				  strerror(errno));
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		rc = 1;
-	} else if (amd_file(fd, (int64_t)st.st_size)) {
-		close(fd);
-		code_object_release(o);
-		return offload_scan_hsaco(path, o, d);
-	} else
-		rc = scan_fd(fd, path, (int64_t)st.st_size, o, d);
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		rc = scan_open(fd, path, (int64_t)st.st_size, o, d);
 	close(fd);
-	if (rc == 1)
-		o->kind = NULL;
+	return rc;
+}
+
+/* Writes len bytes to fd: 0, or -1 with errno. */
+static int write_all(int fd, const unsigned char *p, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+int codescan_bytes(const char *name, const void *bytes, size_t len, struct code_object *o,
+		   struct diags *d)
+{
+	int fd, rc;
+
+	code_object_init(o, name, NULL);
+	fd = memfd_create("codescan", MFD_CLOEXEC);
+	if (fd < 0 || write_all(fd, bytes, len) < 0) {
+		rc = diag_error(d, "unreadable", &SRCPOS_FILE(name), "cannot hold in memory: %s",
+				strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return rc;
+	}
+	rc = scan_open(fd, name, (int64_t)len, o, d);
+	close(fd);
 	return rc;
 }
 
@@ -279,13 +322,13 @@ static void keep_distinct(struct trial *t, const struct code_object *o, struct c
 	out->nentry = n;
 }
 
-int codescan_run_file(struct trial *t, struct run *r, const char *path)
+/* codescan_run_file's end: o, scanned with result rc, joins r->code when it holds GPU code. */
+static int add_to_run(struct trial *t, struct run *r, const char *path, struct code_object *o, int rc)
 {
-	struct code_object o, *v;
-	int rc = codescan_file(path, &o, &t->diags);
+	struct code_object *v;
 
-	if (rc == 1 || !o.nentry) {
-		code_object_release(&o);
+	if (rc == 1 || !o->nentry) {
+		code_object_release(o);
 		return rc < 0 ? -1 : 0;
 	}
 	if (r->ncode >= CODESCAN_RUN_MAX) {
@@ -295,18 +338,35 @@ int codescan_run_file(struct trial *t, struct run *r, const char *path)
 			diag_warn(&t->diags, "too-many-binaries", &pos, "run '%s' holds more than %d "
 				  "binaries with GPU code: this one and the rest are left out",
 				  r->name, CODESCAN_RUN_MAX);
-		code_object_release(&o);
+		code_object_release(o);
 		return rc < 0 ? -1 : 0;
 	}
 	v = arena_alloc(&t->arena, (r->ncode + 1) * sizeof(*v));
 	if (r->ncode)
 		memcpy(v, r->code, r->ncode * sizeof(*v));
 	v[r->ncode] = (struct code_object){
-		.path = arena_strdup(&t->arena, path), .kind = o.kind,
+		.path = arena_strdup(&t->arena, path), .kind = o->kind,
 	};
-	keep_distinct(t, &o, &v[r->ncode]);
+	keep_distinct(t, o, &v[r->ncode]);
 	r->code = v;
 	r->ncode++;
-	code_object_release(&o);
+	code_object_release(o);
 	return rc < 0 ? -1 : 1;
+}
+
+int codescan_run_file(struct trial *t, struct run *r, const char *path)
+{
+	struct code_object o;
+	int rc = codescan_file(path, &o, &t->diags);
+
+	return add_to_run(t, r, path, &o, rc);
+}
+
+int codescan_run_bytes(struct trial *t, struct run *r, const char *name, const void *bytes,
+		       size_t len)
+{
+	struct code_object o;
+	int rc = codescan_bytes(name, bytes, len, &o, &t->diags);
+
+	return add_to_run(t, r, name, &o, rc);
 }

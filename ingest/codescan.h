@@ -25,6 +25,14 @@
  */
 int codescan_file(const char *path, struct code_object *o, struct diags *d);
 
+/*
+ * The same for len bytes already in memory (an archive member) that
+ * diagnostics call name: they are held in an anonymous in-memory file only
+ * while scanned, and read by the same code as a file on disk.
+ */
+int codescan_bytes(const char *name, const void *bytes, size_t len, struct code_object *o,
+		   struct diags *d);
+
 /* The binaries with GPU code kept per run of a trial; further ones get a warning. */
 #define CODESCAN_RUN_MAX 256
 
@@ -36,6 +44,10 @@ int codescan_file(const char *path, struct code_object *o, struct diags *d);
  * t->diags (a damaged binary: what was read before the damage is added).
  */
 int codescan_run_file(struct trial *t, struct run *r, const char *path);
+
+/* The same for an archive member's len bytes, called name (see codescan_bytes). */
+int codescan_run_bytes(struct trial *t, struct run *r, const char *name, const void *bytes,
+		       size_t len);
 
 /*
  * A reader of one container inside a file: the bytes [off, off + size) of fd,

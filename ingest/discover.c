@@ -9,6 +9,7 @@
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "ingest/arc.h"
+#include "ingest/codescan.h"
 #include "ingest/ingest.h"
 #include "ingest/sniff.h"
 #include "ingest/walk.h"
@@ -877,15 +878,43 @@ static void unreached(struct cursor *c, struct trial *t, size_t i, struct arena 
 		   ar && arc_why(ar, NULL) ? arc_why(ar, NULL) : "cannot be read");
 }
 
-/* Reads the rest of the member at the cursor into s; a fault is told on s. */
-static void feed_from_archive(struct cursor *c, struct ingest_stream *s)
+/*
+ * A binary inside an archive is scanned for GPU code from its bytes, held in
+ * memory while scanned, when it is at most this size (as stored).
+ */
+#define SCAN_MEMBER_MAX ((int64_t)256 << 20)
+
+/* Drops what keep holds of a member that is not judged: *over. */
+static void drop_kept(struct buf *keep, bool *over)
+{
+	*over = true;
+	buf_release(keep);
+	buf_init(keep, SCAN_MEMBER_MAX);
+}
+
+/* Keeps the next len bytes of a member in keep (its ceiling: SCAN_MEMBER_MAX). */
+static void keep_bytes(struct buf *keep, bool *over, const unsigned char *p, size_t len)
+{
+	if (!*over && !buf_add(keep, p, len))
+		drop_kept(keep, over);
+}
+
+/*
+ * Reads the rest of the member at the cursor into s; a fault is told on s.
+ * keep (NULL: none) also gets the member's bytes, for codescan.
+ */
+static void feed_from_archive(struct cursor *c, struct ingest_stream *s, struct buf *keep, bool *over)
 {
 	unsigned char *chunk = xmalloc(CHUNK);
-	ssize_t got;
+	bool want = true;	/* the stream takes more */
+	ssize_t got = 0;
 
-	while ((got = arc_read(cursor_arc(c), chunk, CHUNK)) > 0)
-		if (ingest_stream_feed(s, chunk, (size_t)got))
-			break;
+	while ((want || (keep && !*over)) && (got = arc_read(cursor_arc(c), chunk, CHUNK)) > 0) {
+		if (want && ingest_stream_feed(s, chunk, (size_t)got))
+			want = false;
+		if (keep)
+			keep_bytes(keep, over, chunk, (size_t)got);
+	}
 	if (got < 0) {
 		bool fatal;
 		const char *why = arc_why(cursor_arc(c), &fatal);
@@ -895,8 +924,43 @@ static void feed_from_archive(struct cursor *c, struct ingest_stream *s)
 		else
 			ingest_stream_fail(s, "archive-member", why);
 		c->broken |= fatal;
+		if (keep)	/* damaged: not judged from part of it */
+			drop_kept(keep, over);
 	}
 	free(chunk);
+}
+
+/* True when member e of run r is a binary that codescan judges from its bytes. */
+static bool scans_code(const struct lentry *e, const struct run *r)
+{
+	return r && (e->format == FMT_ELF || e->format == FMT_CUBIN || e->format == FMT_FATBIN);
+}
+
+/*
+ * After the stream: a binary member (len bytes at p; none when it was not
+ * kept) with GPU code joins its run's binaries as one on disk does; one too
+ * large to keep says why it was not judged.
+ */
+static void scan_member(struct trial *t, struct run *r, const struct lentry *e, const void *p,
+			size_t len, bool kept, struct ingest_file *out)
+{
+	if (out->read || out->unreadable)
+		return;
+	if (!kept) {
+		struct srcpos pos = SRCPOS_FILE(out->path);
+
+		if (e->size >= 0 && e->size <= SCAN_MEMBER_MAX)
+			return;	/* damaged: the stream said so */
+		out->skipped = "a binary of more than 256 MiB inside an archive: not scanned for GPU code";
+		diag_add(&t->diags, DIAG_INFO, "binary-not-scanned", &pos, "a binary of more than 256 MiB "
+			 "inside an archive is not scanned for GPU code, so run '%s' is judged without it: "
+			 "extract the trial to judge it", r->name);
+		return;
+	}
+	if (codescan_run_bytes(t, r, out->path, p, len) > 0) {
+		out->read = true;	/* a binary with GPU code: the run's readiness judges it */
+		out->skipped = NULL;
+	}
 }
 
 static void ingest_member(void *arg, struct trial *t, struct run *r, size_t i, struct arena *a,
@@ -905,24 +969,32 @@ static void ingest_member(void *arg, struct trial *t, struct run *r, size_t i, s
 	struct cursor *c = arg;
 	const struct lentry *e = &c->l->e[c->index[i]];
 	struct ingest_stream *s;
+	struct buf keep = BUF_INIT;
+	bool scan = scans_code(e, r), over = e->size > SCAN_MEMBER_MAX;
 
 	c->done[i] = true;
 	if (c->saved[i].data) {
 		s = ingest_stream_open(t, r, c->files[i], e->size, a);
 		ingest_stream_feed(s, c->saved[i].data, c->saved[i].len);
+		ingest_stream_finish(s, out);
+		if (scan)
+			scan_member(t, r, e, c->saved[i].data, c->saved[i].len, true, out);
 		c->saved_bytes -= (int64_t)c->saved[i].len;
 		buf_release(&c->saved[i]);
 		c->saved[i].data = NULL;
-		ingest_stream_finish(s, out);
 		return;
 	}
 	if (!cursor_seek(c, e->seq)) {
 		unreached(c, t, i, a, out);
 		return;
 	}
+	buf_init(&keep, SCAN_MEMBER_MAX);
 	s = ingest_stream_open(t, r, c->files[i], e->size, a);
-	feed_from_archive(c, s);
+	feed_from_archive(c, s, scan ? &keep : NULL, &over);
 	ingest_stream_finish(s, out);
+	if (scan)
+		scan_member(t, r, e, keep.data, keep.len, !over, out);
+	buf_release(&keep);
 }
 
 static enum format head_member(void *arg, size_t i)

@@ -537,29 +537,36 @@ int offload_read_amdgpu(int fd, const char *path, int64_t off, int64_t size,
 	return 0;
 }
 
+int offload_scan_fd(int fd, const char *path, int64_t size, struct code_object *o, struct diags *d)
+{
+	unsigned char head[ELF_HEAD];
+	ssize_t n = pread(fd, head, sizeof(head), 0);
+
+	code_object_init(o, path, "hsaco");
+	if (n > 0 && offload_is_bundle(head, (size_t)n)) {
+		o->kind = "offload-bundle";
+		return offload_read_bundle(fd, path, 0, size, o, d);
+	}
+	if (n >= 20 && !memcmp(head, "\177ELF", 4) && le16(head + 18) == EM_AMDGPU_MACHINE)
+		return offload_read_amdgpu(fd, path, 0, size, o, d);
+	return 1;
+}
+
 int offload_scan_hsaco(const char *path, struct code_object *o, struct diags *d)
 {
 	struct srcpos pos = SRCPOS_FILE(path);
-	unsigned char head[ELF_HEAD];
 	struct stat st;
-	ssize_t n;
-	int fd = open(path, O_RDONLY), rc = 1;
+	int fd = open(path, O_RDONLY), rc;
 
-	code_object_init(o, path, "hsaco");
-	if (fd < 0)
+	if (fd < 0) {
+		code_object_init(o, path, "hsaco");
 		return diag_error(d, "unreadable", &pos, "cannot open: %s", strerror(errno));
+	}
 	if (fstat(fd, &st)) {
+		code_object_init(o, path, "hsaco");
 		rc = diag_error(d, "unreadable", &pos, "cannot read: %s", strerror(errno));
-		goto close_fd;
-	}
-	n = pread(fd, head, sizeof(head), 0);
-	if (n > 0 && offload_is_bundle(head, (size_t)n)) {
-		o->kind = "offload-bundle";
-		rc = offload_read_bundle(fd, path, 0, (int64_t)st.st_size, o, d);
-	} else if (n >= 20 && !memcmp(head, "\177ELF", 4) && le16(head + 18) == EM_AMDGPU_MACHINE) {
-		rc = offload_read_amdgpu(fd, path, 0, (int64_t)st.st_size, o, d);
-	}
-close_fd:
+	} else
+		rc = offload_scan_fd(fd, path, (int64_t)st.st_size, o, d);
 	close(fd);
 	return rc;
 }

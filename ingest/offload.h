@@ -68,4 +68,7 @@ int offload_read_amdgpu(int fd, const char *path, int64_t off, int64_t size,
  */
 int offload_scan_hsaco(const char *path, struct code_object *o, struct diags *d);
 
+/* The same for fd, open on size bytes that diagnostics call path (fd stays open). */
+int offload_scan_fd(int fd, const char *path, int64_t size, struct code_object *o, struct diags *d);
+
 #endif

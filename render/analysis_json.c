@@ -954,6 +954,8 @@ static const struct field code_fields[] = {
 	F(struct readiness_code, verdict, "verdict", K_STR, NULL),
 	F(struct readiness_code, jit_ptx, "jit_ptx", K_STR, NULL),
 	F(struct readiness_code, jit_driver, "jit_min_driver", K_STR, NULL),
+	F(struct readiness_code, zstd_entries, "zstd_entries", K_COUNT, NULL),
+	F(struct readiness_code, zstd_driver, "zstd_min_driver", K_STR, NULL),
 	END
 };
 

@@ -3,6 +3,7 @@
  */
 #include "render/readiness_text.h"
 
+#include <inttypes.h>
 #include <math.h>
 #include <string.h>
 
@@ -67,6 +68,9 @@ static void code_line(const struct readiness_code *c, struct buf *out)
 	if (c->jit_ptx)
 		buf_addf(out, " through PTX %s%s%s%s", c->jit_ptx, c->jit_driver ? " (driver " : "",
 			 c->jit_driver ? c->jit_driver : "", c->jit_driver ? " or newer)" : "");
+	if (c->zstd_driver)
+		buf_addf(out, "; %" PRId64 " ZSTD-compressed entr%s need driver %s or newer", c->zstd_entries,
+			 c->zstd_entries == 1 ? "y" : "ies", c->zstd_driver);
 }
 
 void readiness_lines(const struct run_result *rr, const char *indent, struct buf *out)

@@ -99,7 +99,8 @@ def want(what, got, exp):
 r1, r2 = e["runs"][0]["readiness"], e["runs"][1]["readiness"]
 want("1gpu code", r1["code"], [])
 want("2gpu code", r2["code"], [{"path": so, "kind": "shared-object", "sass": ["sm_90"], "ptx": [], "amdgpu": [],
-                                "verdict": "missing", "jit_ptx": None, "jit_min_driver": None}])
+                                "verdict": "missing", "jit_ptx": None, "jit_min_driver": None,
+                                "zstd_entries": 0, "zstd_min_driver": None}])
 want("2gpu verdict", r2["verdict"], "not-ready")
 want("2gpu reason", r2["reason"], f"a compiled extension does not target the GPU: {so} holds no code for sm_100 (it carries sm_90)")
 want("verdict", e["comparison"]["verdict"], "inconclusive")
