@@ -60,10 +60,7 @@ static int make_dirs(const char *dir, struct diags *d)
 	return rc;
 }
 
-typedef int (*write_fn)(FILE *f, void *ctx);
-
-/* Writes path through fn under a temporary name, then renames it into place. */
-static int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d)
+int report_write_atomic(const char *path, report_write_fn fn, void *ctx, struct diags *d)
 {
 	char *tmp = xasprintf("%s.tmp", path);
 	FILE *f = fopen(tmp, "wb");
@@ -82,7 +79,7 @@ static int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *
 	if (rc) {
 		unlink(tmp);
 		rc = diag_error(d, "report-write", &SRCPOS_FILE(path), "cannot write: %s",
-				errno ? strerror(errno) : "cairo failed");
+				errno ? strerror(errno) : "the writer failed");
 		goto out;
 	}
 	if (rename(tmp, path)) {
@@ -117,7 +114,7 @@ static int write_chart(const char *dir, const struct chart_layout *c, struct dia
 		char *path = xasprintf("%s/charts/%s.%s", dir, c->id, surface_kinds[k].ext);
 
 		errno = 0;
-		rc = write_atomic(path, write_chart_file, &cf, d);
+		rc = report_write_atomic(path, write_chart_file, &cf, d);
 		free(path);
 	}
 	return rc;
@@ -240,11 +237,11 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 	summary_build(&r->sum, a, r->out, r->nout);
 	r->has_headline = !page1_chart(a, &r->headline);
 	if (!rc)
-		rc = write_atomic(pdf, write_pdf, r, d);
+		rc = report_write_atomic(pdf, write_pdf, r, d);
 	if (!rc)
-		rc = write_atomic(md, write_markdown, r, d);
+		rc = report_write_atomic(md, write_markdown, r, d);
 	if (!rc)
-		rc = write_atomic(html, write_html, r, d);
+		rc = report_write_atomic(html, write_html, r, d);
 	summary_release(&r->sum);
 	if (r->has_headline)
 		chart_layout_release(&r->headline);

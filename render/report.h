@@ -15,6 +15,8 @@
 #ifndef RENDER_REPORT_H
 #define RENDER_REPORT_H
 
+#include <stdio.h>
+
 #include "analysis/result.h"
 #include "core/diag.h"
 
@@ -23,5 +25,16 @@
  * Returns 0, or -1 after a diagnostic naming the file on an I/O error.
  */
 int report_write(const struct analysis *a, const char *dir, struct diags *d);
+
+/* Writes one output file's bytes into f; returns 0, or nonzero when it could not. */
+typedef int (*report_write_fn)(FILE *f, void *ctx);
+
+/*
+ * The project's one way to write an output file: fn writes path + ".tmp",
+ * which is renamed onto path only when every byte was written and flushed,
+ * so path is either complete or untouched. Returns 0, or -1 after a
+ * diagnostic naming path ("cannot create: ...", "cannot write: ...").
+ */
+int report_write_atomic(const char *path, report_write_fn fn, void *ctx, struct diags *d);
 
 #endif
