@@ -28,7 +28,8 @@ static int dry_run;		/* --dry-run */
 const struct option replay_options[] = {
 	OPTION_INTEGER(0, "device", &device, "N", "the GPU to run on (CUDA ordinal; default 0)"),
 	OPTION_STRING('o', NULL, &out_path, "FILE",
-		      "write replay.json (or, with --smoke, its JSON) to FILE instead of standard output"),
+		      "write replay.json (or, with --smoke, its JSON) to FILE; standard output "
+		      "then gets a readable summary"),
 	OPTION_FLAG(0, "smoke", &smoke, 1,
 		    "only check that the essential GPU operations work here (no TRIAL)"),
 	OPTION_FLAG(0, "dry-run", &dry_run, 1, "print the plan as JSON without touching a GPU"),
