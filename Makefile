@@ -75,7 +75,7 @@ BIN      := $(BUILD)/scaleaudit
 GENBIN   := $(BUILD)/scaleaudit-gen
 endif
 
-.PHONY: all check check-build check-plain check-san deps deps-ok demo docs-img bench fuzz clean tests FORCE
+.PHONY: all check check-build check-plain check-san deps deps-ok gpu-check demo docs-img bench fuzz clean tests FORCE
 all: $(BIN) $(if $(GENSRC),$(GENBIN))
 
 # Every object and link depends on $(FLAGS), which holds the compiler, the
@@ -151,6 +151,11 @@ demo: deps-ok
 # The pictures of docs/report.md, from the sample trials (needs pdftoppm).
 docs-img: all
 	$(Q)mk/docs-img.sh ./$(BIN)
+
+# The checks that need an NVIDIA GPU, into out/gpu/ (tests/gpu/run.sh builds what it runs,
+# stopping at once with the packages it needs when a build dependency is missing).
+gpu-check:
+	$(Q)tests/gpu/run.sh out/gpu
 
 bench: all
 	$(Q)tests/bench/run.sh ./$(BIN)

@@ -4,12 +4,15 @@
  * without a GPU; --smoke checks that the essential GPU operations work.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
 #include "cli/cli.h"
+#include "core/xalloc.h"
 #include "render/replay_json.h"
+#include "render/report.h"
 #include "replay/cuda.h"
 #include "replay/exec.h"
 #include "replay/plan.h"
@@ -25,7 +28,8 @@ static int dry_run;		/* --dry-run */
 const struct option replay_options[] = {
 	OPTION_INTEGER(0, "device", &device, "N", "the GPU to run on (CUDA ordinal; default 0)"),
 	OPTION_STRING('o', NULL, &out_path, "FILE",
-		      "write replay.json (or, with --smoke, its JSON) to FILE instead of standard output"),
+		      "write replay.json (or, with --smoke, its JSON) to FILE; standard output "
+		      "then gets a readable summary"),
 	OPTION_FLAG(0, "smoke", &smoke, 1,
 		    "only check that the essential GPU operations work here (no TRIAL)"),
 	OPTION_FLAG(0, "dry-run", &dry_run, 1, "print the plan as JSON without touching a GPU"),
@@ -33,33 +37,47 @@ const struct option replay_options[] = {
 	OPTION_END,
 };
 
-/* Opens -o FILE, or returns stdout. NULL after saying why. */
-static FILE *open_out(void)
+/*
+ * Writes the JSON through fn: into -o FILE atomically (a temporary name
+ * renamed into place, so FILE is complete or untouched), else to standard
+ * output. EXIT_DONE, or EXIT_NO_INPUT after saying why.
+ */
+static int write_out(write_fn fn, void *ctx)
 {
-	FILE *f = out_path ? fopen(out_path, "w") : stdout;
+	struct diags d = { 0 };
+	int rc;
 
-	if (!f)
-		error("%s: cannot write: %s", out_path, strerror(errno));
-	return f;
+	if (out_path) {
+		rc = write_atomic(out_path, fn, ctx, &d);
+		print_diags(&d);
+		diags_release(&d);
+		return rc ? EXIT_NO_INPUT : EXIT_DONE;
+	}
+	if (fn(stdout, ctx) == 0 && fflush(stdout) == 0)
+		return EXIT_DONE;
+	error("standard output: cannot write the output");
+	return EXIT_NO_INPUT;
 }
 
-static int close_out(FILE *f, int wrote)
+static int write_smoke(FILE *f, void *ctx)
 {
-	int bad = wrote < 0 || (f != stdout && fclose(f) != 0);
+	return smoke_write_json(ctx, f, true) < 0;
+}
 
-	if (f == stdout && fflush(f) != 0)
-		bad = 1;
-	if (!bad)
-		return EXIT_DONE;
-	error("%s: cannot write the output", out_path ? out_path : "standard output");
-	return EXIT_NO_INPUT;
+static int write_plan(FILE *f, void *ctx)
+{
+	return replay_plan_write_json(ctx, f) < 0;
+}
+
+static int write_replay(FILE *f, void *ctx)
+{
+	return replay_write_json(ctx, f) < 0;
 }
 
 static int run_smoke(void)
 {
 	struct smoke_options opt = { .extra = { NULL } };
 	struct smoke_report rep;
-	FILE *f;
 	int ret;
 
 	opt.extra[0] = smoke_libs_items(&opt.n_extra[0]);	/* GEMM and NCCL */
@@ -70,10 +88,8 @@ static int run_smoke(void)
 		smoke_report_release(&rep);
 		return EXIT_NO_INPUT;
 	}
-	if (out_path) {
-		if (!(f = open_out()) || close_out(f, smoke_write_json(&rep, f, true)) != EXIT_DONE)
-			ret = EXIT_NO_INPUT;
-	}
+	if (out_path && write_out(write_smoke, &rep) != EXIT_DONE)
+		ret = EXIT_NO_INPUT;
 	if (smoke_write_text(&rep, stdout) < 0)
 		ret = EXIT_NO_INPUT;
 	smoke_report_release(&rep);
@@ -127,8 +143,11 @@ fail:
 	return error("%s", err.msg);
 }
 
+/* What became of a kernel, for the text summary: an exec_status, or not planned. */
+#define NOT_PLANNED (-1)
+
 /* Runs every planned kernel that has a method; the others keep the plan's reason. */
-static int measure(struct replay *r, const struct plan *p)
+static int measure(struct replay *r, const struct plan *p, int *status)
 {
 	char err[EXEC_REASON_MAX];
 	struct exec *x = NULL;
@@ -141,9 +160,11 @@ static int measure(struct replay *r, const struct plan *p)
 		struct replay_kernel *k = &r->k[i];
 		struct exec_result res;
 
+		status[i] = NOT_PLANNED;
 		if (p->k[i].method == PM_NONE)
 			continue;
 		exec_kernel(x, &p->k[i], &res);
+		status[i] = (int)res.status;
 		if (res.status != EXEC_DONE) {
 			k->cause = replay_strdup(r, res.reason);
 			continue;
@@ -159,15 +180,48 @@ static int measure(struct replay *r, const struct plan *p)
 	return 0;
 }
 
+/* One line per kernel: what became of it and why, its verdict; then whether the times are projections. */
+static void print_summary(const struct replay *r, const int *status)
+{
+	int n[EXEC_FAILED + 1] = { 0 };
+
+	printf("replayed run %s (logged on %s) on %s, device %d\n", r->run ? r->run : "?",
+	       r->logged_gpu ? r->logged_gpu : "an unknown GPU", r->device, r->device_index);
+	for (size_t i = 0; i < r->n; i++) {
+		const struct replay_kernel *k = &r->k[i];
+		const char *st = status[i] == NOT_PLANNED ? "not planned" : exec_status_name(status[i]);
+
+		if (status[i] != NOT_PLANNED)
+			n[status[i]]++;
+		printf("  %-11s %-9s %.60s", st, replay_verdict_name(k->verdict), k->name);
+		if (k->ratio > 0)
+			printf(": %s, %.3g x the logged time", k->method, k->ratio);
+		printf("%s%s\n", k->cause ? ": " : "", k->cause ? k->cause : "");
+	}
+	printf("%d done, %d skipped, %d failed, %zu not replayed by the plan\n", n[EXEC_DONE],
+	       n[EXEC_SKIPPED], n[EXEC_FAILED],
+	       r->n - (size_t)(n[EXEC_DONE] + n[EXEC_SKIPPED] + n[EXEC_FAILED]));
+	if (!r->same_model && n[EXEC_DONE])
+		printf("these timings are projections, not measurements of the trial's GPU: %s is not "
+		       "the %s the trial ran on\n", r->device, r->logged_gpu ? r->logged_gpu : "unknown GPU");
+	if (r->projected_step_s > 0)
+		printf("projected step %.4g s on %s against %.4g s logged (a projection)\n",
+		       r->projected_step_s, r->device, r->logged_step_s);
+	printf("replay.json written to %s\n", out_path);
+}
+
 static int replay_plan(const char *path, const struct plan *p)
 {
 	struct replay r;
-	FILE *f;
+	int *status = xcalloc(p->n ? p->n : 1, sizeof(*status));
 	int ret = EXIT_NO_INPUT;
 
 	replay_init(&r, p, path);
-	if (describe_device(&r) == 0 && measure(&r, p) == 0 && (f = open_out()))
-		ret = close_out(f, replay_write_json(&r, f));
+	if (describe_device(&r) == 0 && measure(&r, p, status) == 0)
+		ret = write_out(write_replay, &r);
+	if (ret == EXIT_DONE && out_path)
+		print_summary(&r, status);
+	free(status);
 	replay_release(&r);
 	return ret;
 }
@@ -199,9 +253,7 @@ int cmd_replay(int argc, char **argv)
 	}
 	analysis_free(a);
 	if (dry_run) {
-		FILE *f = open_out();
-
-		ret = f ? close_out(f, replay_plan_write_json(&p, f)) : EXIT_NO_INPUT;
+		ret = write_out(write_plan, &p);
 	} else {
 		ret = replay_plan(argv[0], &p);
 	}

@@ -2,6 +2,7 @@
 # Installs the Debian packages scaleaudit builds and tests with.
 #   deps.sh ensure    install only if something is missing (quiet when all is there)
 #   deps.sh install   install whatever is missing, saying what
+#   deps.sh missing   only print the required packages that are missing, one a line
 # Nothing is downloaded from anywhere but the system's own apt sources.
 # A package marked "optional" is wanted by tests only (chromium, for the
 # browser test of report.html): when it cannot be installed, deps.sh says so
@@ -50,6 +51,10 @@ missing=$(awk '$1 == "required" { print $2 }' "${TMPDIR:-/tmp}/scaleaudit-deps.$
 optional=$(awk '$1 == "optional" { print $2 }' "${TMPDIR:-/tmp}/scaleaudit-deps.$$" | sort -u | tr '\n' ' ')
 optional=${optional% }
 rm -f "${TMPDIR:-/tmp}/scaleaudit-deps.$$"
+if [ "${1:-ensure}" = missing ]; then
+	[ -z "$missing" ] || printf '%s\n' $missing
+	exit 0
+fi
 
 if [ -z "$missing$optional" ]; then
 	[ "${1:-ensure}" = install ] && echo "deps: everything is installed"

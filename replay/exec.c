@@ -237,6 +237,65 @@ static void run_memory(struct exec *x, const struct exec_req *req, struct exec_r
 	snprintf(r->method, sizeof(r->method), "%s", req->fill ? "PTX write" : "PTX copy");
 }
 
+/* Pinned host memory, device memory and the direction of one timed host copy. */
+struct host_call {
+	struct exec *x;
+	void *host;
+	CUdeviceptr dev;
+	size_t bytes;
+	bool to_device;
+};
+
+static int host_op(void *arg, CUstream s, struct cuda_err *err)
+{
+	const struct host_call *h = arg;
+
+	if (h->to_device)
+		return cuda_h2d(h->x->cu, h->dev, h->host, h->bytes, s, err);
+	return cuda_d2h(h->x->cu, h->host, h->dev, h->bytes, s, err);
+}
+
+/* Random bytes on the device, copied once to the pinned buffer, so both ends hold them. */
+static int host_time(struct host_call *h, struct op_timing *t, struct cuda_err *ce)
+{
+	struct exec *x = h->x;
+	struct cuda_timing ct;
+
+	if (cuda_ctx_use(x->cu, x->device, ce) || cuda_alloc(x->cu, &h->dev, h->bytes, ce) ||
+	    cuda_host_alloc(x->cu, &h->host, h->bytes, ce) ||
+	    ptx_fill_random(x->cu, &x->ptx, h->dev, h->bytes, DT_UINT8, 7u, x->stream, ce) ||
+	    cuda_stream_sync(x->cu, x->stream, ce) || cuda_d2h(x->cu, h->host, h->dev, h->bytes, NULL, ce))
+		return -1;
+	if (cuda_time(x->cu, x->stream, host_op, h, &cuda_timing_default, &ct, ce))
+		return -1;
+	*t = (struct op_timing){ .median_s = ct.median_s, .p10_s = ct.p10_s, .p90_s = ct.p90_s,
+				 .reps = ct.reps, .tflops = NAN,
+				 .gbps = (double)h->bytes / ct.median_s / 1e9 };
+	return 0;
+}
+
+static void run_host(struct exec *x, const struct exec_req *req, struct exec_result *r)
+{
+	struct host_call h = { .x = x, .bytes = (size_t)req->bytes, .to_device = req->cls == EXEC_HTOD };
+	struct cuda_err ce = { .msg = "" }, ignore = { .msg = "" };
+	struct op_timing t;
+
+	if (req->bytes <= 0)
+		result_skip(r, "the bytes it moved are not known");
+	else if (req->bytes > EXEC_MAX_BYTES)
+		result_skip(r, "%lld bytes is more than a GPU holds", (long long)req->bytes);
+	else if (!x->ptx.mod)
+		result_fail(r, "%s", x->ptx_err);
+	else if (host_time(&h, &t, &ce))
+		result_fail(r, "%s", ce.msg);
+	else
+		result_done(r, &t);
+	cuda_host_free(x->cu, h.host, &ignore);
+	cuda_free(x->cu, h.dev, &ignore);
+	snprintf(r->method, sizeof(r->method), "%s",
+		 h.to_device ? "pinned HtoD copy" : "pinned DtoH copy");
+}
+
 static void run_coll(struct exec *x, const struct exec_req *req, struct exec_result *r)
 {
 	struct nccl_coll c = { .op = req->coll, .dtype = req->coll_dtype, .nranks = req->nranks };
@@ -277,6 +336,10 @@ void exec_run(struct exec *x, const struct exec_req *req, struct exec_result *r)
 		break;
 	case EXEC_COLLECTIVE:
 		run_coll(x, req, r);
+		break;
+	case EXEC_HTOD:
+	case EXEC_DTOH:
+		run_host(x, req, r);
 		break;
 	default:
 		break;
@@ -320,7 +383,7 @@ static int memory_req(const struct plan_kernel *k, struct exec_req *req, char *w
 		snprintf(why, n, "the bytes it moved are not known");
 		return -1;
 	}
-	req->cls = EXEC_MEMORY;
+	req->cls = k->method == PM_HTOD ? EXEC_HTOD : k->method == PM_DTOH ? EXEC_DTOH : EXEC_MEMORY;
 	req->bytes = k->bytes;
 	req->fill = k->method == PM_FILL;
 	return 0;
@@ -351,6 +414,8 @@ int exec_req_from_plan(const struct plan_kernel *k, struct exec_req *req, char *
 		return gemm_req(k, req, why, n);
 	case PM_COPY:
 	case PM_FILL:
+	case PM_HTOD:
+	case PM_DTOH:
 		return memory_req(k, req, why, n);
 	case PM_NCCL:
 		return coll_req(k, req, why, n);

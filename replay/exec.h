@@ -4,7 +4,8 @@
  * GEMMs through cuBLASLt with the recorded shape and dtype, memory-bound
  * kernels as the project's PTX copy moving the same bytes, collectives
  * through NCCL across the local GPUs when there are as many as the trial's
- * ranks.
+ * ranks, host<->device copies as copies of the same bytes from or to pinned
+ * host memory.
  *
  * A struct exec owns the CUDA driver, cuBLASLt and NCCL it opened (each
  * opened the first time a kernel needs it) and is freed by exec_close().
@@ -28,13 +29,16 @@ enum exec_class {
 	EXEC_GEMM,
 	EXEC_MEMORY,
 	EXEC_COLLECTIVE,
+	EXEC_HTOD,		/* a pinned host -> device copy of `bytes` */
+	EXEC_DTOH,		/* a device -> pinned host copy of `bytes` */
 };
 
 /* One kernel to run: the fields of a planned kernel the executor needs. */
 struct exec_req {
 	enum exec_class cls;
 	struct gemm_shape gemm;	/* EXEC_GEMM */
-	int64_t bytes;		/* EXEC_MEMORY: bytes moved per call (read + written counted once);
+	int64_t bytes;		/* EXEC_MEMORY, EXEC_HTOD, EXEC_DTOH: bytes moved per call
+				 * (read + written counted once);
 				 * EXEC_COLLECTIVE: message bytes per rank; -1 unknown */
 	enum coll_op coll;	/* EXEC_COLLECTIVE */
 	enum dtype coll_dtype;	/* EXEC_COLLECTIVE: element type; DT_UNKNOWN = bytes (uint8) */
@@ -53,7 +57,8 @@ enum exec_status {
 struct exec_result {
 	enum exec_status status;
 	struct op_timing timing;	/* EXEC_DONE; NaN / 0 reps otherwise */
-	char method[64];		/* "cuBLASLt bf16 TN", "PTX copy", "NCCL AllReduce bf16" */
+	char method[64];		/* "cuBLASLt bf16 TN", "PTX copy", "NCCL AllReduce bf16",
+					 * "pinned HtoD copy" */
 	char reason[EXEC_REASON_MAX];	/* EXEC_SKIPPED / EXEC_FAILED: one line, lowercase start */
 };
 

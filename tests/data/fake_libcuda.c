@@ -117,7 +117,7 @@ CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n)
 
 	if (getenv("FAKE_CUDA_OOM") && n > (32u << 20))
 		return 2;
-	if (current < 0 || n % 16 || !(m = aligned_alloc(256, n)))
+	if (current < 0 || n % 16 || !(m = aligned_alloc(256, (n + 255) & ~(size_t)255)))
 		return current < 0 ? 201 : 1;
 	live_allocs++;
 	*p = (CUdeviceptr)(uintptr_t)m;

@@ -57,7 +57,8 @@ fi
 
 # a whole replay against the fake driver of tests/data (device memory is host
 # memory, every timed call takes 1 ms), without cuBLASLt or NCCL: the memset
-# is re-run, the rest says why not; then report draws chart 09 from it
+# and the host copies are re-run, the rest says why not; then report draws
+# chart 09 from it
 ${CC:-cc} -shared -fPIC -o "$tmp/libcuda.so" tests/data/fake_libcuda.c || fail=1
 expect 0 "" env SCALEAUDIT_LIBCUDA="$tmp/libcuda.so" FAKE_CUDA_B200=1 \
 	SCALEAUDIT_LIBCUBLASLT=/nonexistent/libcublasLt.so SCALEAUDIT_LIBNCCL=/nonexistent/libnccl.so.2 \
@@ -69,8 +70,33 @@ for want in '  "device": "NVIDIA B200",' '  "same_model": true,' '  "projected_s
 	'      "cause": "cuBLASLt not found (dlopen: /nonexistent/libcublasLt.so: cannot open shared object file: No such file or directory)"'; do
 	grep -qxF -- "$want" "$tmp/replay.json" || { echo "replay.json lacks: $want"; fail=1; }
 done
+# with -o, standard output says what became of each kernel and why
+for want in '3 done, 7 skipped, 0 failed, 2 not replayed by the plan' \
+	'  skipped     not-run   ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsSto: the trial ran AllReduce over 2 GPUs; this machine has 1' \
+	'  done        differs   Memcpy HtoD (Pinned -> Device): pinned HtoD copy, 80.1 x the logged time: clocks (power or thermal limit) or another library version' \
+	"replay.json written to $tmp/replay.json"; do
+	grep -qxF -- "$want" "$tmp/out" || { echo "replay's summary lacks: $want"; cat "$tmp/out"; fail=1; }
+done
+grep -q projection "$tmp/out" && { echo "same GPU model, yet the summary speaks of projections"; fail=1; }
+# on another GPU model the summary says plainly the times are projections
+expect 0 "" env SCALEAUDIT_LIBCUDA="$tmp/libcuda.so" \
+	SCALEAUDIT_LIBCUBLASLT=/nonexistent/libcublasLt.so SCALEAUDIT_LIBNCCL=/nonexistent/libnccl.so.2 \
+	"$SCALEAUDIT" replay -o "$tmp/h200.json" "$trial"
+grep -qxF "these timings are projections, not measurements of the trial's GPU: NVIDIA H200 is not the NVIDIA B200 the trial ran on" \
+	"$tmp/out" || { echo "replay on another GPU model does not say its times are projections"; fail=1; }
+# -o writes under a new temporary name renamed into place: where the rename fails (FILE
+# is a directory), what FILE held is kept and the temporary file is gone
+mkdir "$tmp/keep.json" && echo old > "$tmp/keep.json/old"
+expect 1 "" env SCALEAUDIT_LIBCUDA="$tmp/libcuda.so" \
+	SCALEAUDIT_LIBCUBLASLT=/nonexistent/libcublasLt.so SCALEAUDIT_LIBNCCL=/nonexistent/libnccl.so.2 \
+	"$SCALEAUDIT" replay -o "$tmp/keep.json" "$trial"
+[ "$(cat "$tmp/keep.json/old")" = old ] || { echo "a failed -o write replaced the file"; fail=1; }
+ls "$tmp" | grep -q '^keep\.json\.tmp' && { echo "a failed -o write left its temporary file"; fail=1; }
+grep -qxF "$tmp/keep.json: cannot rename into place: Is a directory" "$tmp/err" ||
+	{ echo "a failed -o write says:"; cat "$tmp/err"; fail=1; }
+[ ! -e "$tmp/replay.json.tmp" ] || { echo "-o left its temporary file"; fail=1; }
 n=$(grep -c '"verdict": "differs"' "$tmp/replay.json")
-[ "$n" -eq 1 ] || { echo "$n kernels differ, expected 1 (the memset)"; fail=1; }
+[ "$n" -eq 3 ] || { echo "$n kernels differ, expected 3 (the memset and the two host copies)"; fail=1; }
 cp -r "$trial" "$tmp/trial" && cp "$tmp/replay.json" "$tmp/trial/replay.json"
 "$SCALEAUDIT" report "$tmp/trial" -o "$tmp/report" > /dev/null 2>&1 || fail=1
 [ -s "$tmp/report/charts/09-replay.png" ] || { echo "report drew no chart 09 from replay.json"; fail=1; }
@@ -82,6 +108,6 @@ printf '%s\n' "scaleaudit replay: --smoke takes no TRIAL" "Try 'scaleaudit help 
 expect 2 "$tmp/want" "$SCALEAUDIT" replay --smoke "$trial"
 printf '%s\n' "scaleaudit replay: no TRIAL given" "Try 'scaleaudit help replay'." > "$tmp/want"
 expect 2 "$tmp/want" "$SCALEAUDIT" replay --dry-run
-printf '%s\n' "scaleaudit: /nonexistent/x.json: cannot write: No such file or directory" > "$tmp/want"
+printf '%s\n' "/nonexistent/x.json: cannot create: No such file or directory" > "$tmp/want"
 expect 1 "$tmp/want" "$SCALEAUDIT" replay --dry-run -o /nonexistent/x.json "$trial"
 exit $fail

@@ -356,6 +356,14 @@ static void request_from_other_plans(void **state)
 	k.method = PM_FILL;
 	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), 0);
 	assert_true(r.fill);
+	k.method = PM_HTOD;
+	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), 0);
+	assert_int_equal(r.cls, EXEC_HTOD);
+	assert_int_equal(r.bytes, 67108864);
+	assert_false(r.fill);
+	k.method = PM_DTOH;
+	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), 0);
+	assert_int_equal(r.cls, EXEC_DTOH);
 	k.bytes = -1;
 	assert_int_equal(exec_req_from_plan(&k, &r, why, sizeof(why)), -1);
 	assert_string_equal(why, "the bytes it moved are not known");
@@ -645,6 +653,32 @@ static void fake_memory(void **state)
 	close_fake(f, x);
 }
 
+/* Host<->device copies of a plan run as pinned copies of the same bytes, each byte moved once. */
+static void fake_host_copies(void **state)
+{
+	struct fakes *f = *state;
+	struct exec *x = open_fake("1");
+	struct plan_kernel k = { .name = "Memcpy HtoD (Pinned -> Device)", .method = PM_HTOD,
+				 .bytes = 4 << 20 };
+	struct exec_req q = { .cls = EXEC_DTOH, .bytes = 3000000000000LL };
+	struct exec_result r;
+
+	exec_kernel(x, &k, &r);
+	assert_timed(&r, "pinned HtoD copy");
+	near(r.timing.gbps, 4194304 / 1e-3 / 1e9);
+	assert_true(isnan(r.timing.tflops));
+	k = (struct plan_kernel){ .name = "Memcpy DtoH (Device -> Pinned)", .method = PM_DTOH,
+				  .bytes = 1000 };
+	exec_kernel(x, &k, &r);
+	assert_timed(&r, "pinned DtoH copy");
+	near(r.timing.gbps, 1000 / 1e-3 / 1e9);
+	exec_run(x, &q, &r);
+	assert_int_equal(r.status, EXEC_SKIPPED);
+	assert_string_equal(r.reason, "3000000000000 bytes is more than a GPU holds");
+	assert_string_equal(r.method, "pinned DtoH copy");
+	close_fake(f, x);
+}
+
 /*
  * aten::linear of [512, 256] by a [384, 256] weight in bf16: C[512,384] =
  * A x W^T. cuBLASLt, column-major, computes C^T[384,512] = W x A^T: A is
@@ -887,6 +921,7 @@ int main(void)
 
 	const struct CMUnitTest with_fakes[] = {
 		cmocka_unit_test(fake_memory),
+		cmocka_unit_test(fake_host_copies),
 		cmocka_unit_test(fake_gemm_bf16),
 		cmocka_unit_test(fake_gemm_tf32_fp8),
 		cmocka_unit_test(fake_gemm_fails),
