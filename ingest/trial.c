@@ -1,9 +1,11 @@
 #include "ingest/trial.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/arena.h"
 #include "core/buf.h"
@@ -102,7 +104,7 @@ static void load_file(struct trial *t, const struct trial_source *src, size_t i,
 	else if (len)
 		r = run_for(t, file, len);
 	src->ingest(src->arg, t, r, i, a, &f);
-	if (src->on_disk && r && !f.read && !f.unreadable && codescan_run_file(t, r, f.path) > 0) {
+	if (src->on_disk && r && !f.read && !f.unreadable && !f.left_out && codescan_run_file(t, r, f.path) > 0) {
 		f.read = true;	/* a binary with GPU code: the run's readiness judges it */
 		f.skipped = NULL;
 	}
@@ -150,14 +152,17 @@ static enum format head_format(void *arg, size_t i)
 	const char *path = ((const struct walk *)arg)->files[i];
 	unsigned char head[4096];
 	struct sniff sn;
-	FILE *f = fopen(path, "rb");
-	size_t n;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO must not block */
+	struct stat st;
+	ssize_t n = -1;
 
-	if (!f)
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		n = read(fd, head, sizeof(head));
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
 		return FMT_UNKNOWN;
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	sniff_bytes(head, n, n < sizeof(head), &sn);
+	sniff_bytes(head, (size_t)n, (size_t)n < sizeof(head), &sn);
 	return sn.format;
 }
 

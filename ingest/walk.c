@@ -30,10 +30,9 @@ static int walk_entry(struct walk *w, const char *path, struct diags *d, int dep
 		return diag_error(d, "unreadable", &pos, "%s", strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return walk_dir(w, path, d, depth + 1);
-	if (S_ISLNK(st.st_mode) && (stat(path, &st) < 0 || S_ISDIR(st.st_mode)))
-		return 0;	/* dangling links and linked directories are left out */
-	if (S_ISREG(st.st_mode))
-		add(w, path);
+	if (S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;	/* linked directories are left out: no loops */
+	add(w, path);	/* the reader names what is not a regular file (FIFO, dangling link...) */
 	return 0;
 }
 

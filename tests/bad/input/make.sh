@@ -1,0 +1,31 @@
+#!/bin/bash
+# Makes the odd inputs of tests/bad/input/cases in directory $1 (which must
+# exist and be empty): things that cannot be committed (sockets, FIFOs,
+# permission modes, links that dangle or loop) or are too large to commit.
+# TOP is the repository root. The cases read them as user 65534 when the
+# tests run as root, so everything made here is readable by others unless a
+# case is about that.
+set -eu
+: "${TOP:?}"
+cd "$1"
+chmod 755 .
+
+# single files named on the command line
+python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind("sock")'
+mkfifo fifo
+echo '{"traceEvents": []}' > no-read && chmod 000 no-read
+echo '{"traceEvents": []}' > write-only && chmod 200 write-only
+ln -s nowhere dangling
+ln -s loop loop
+cp "$TOP/tests/data/kineto/bare.json" good.json
+mkdir empty-dir
+
+# a trial whose 2gpu run holds a FIFO, a socket, a dangling link and a loop
+cp -r "$TOP/samples/trials/short-capture" odd-trial
+mkfifo odd-trial/2gpu/pipe
+python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind("odd-trial/2gpu/sock")'
+ln -s nowhere odd-trial/2gpu/dangling
+ln -s loop odd-trial/2gpu/loop
+chmod -R a+rX .
+chmod 000 no-read
+chmod 200 write-only
