@@ -281,6 +281,16 @@ static void ingest_walked(void *arg, struct trial *t, struct run *r, size_t i, s
 	ingest_file(t, r, ((const struct walk *)arg)->files[i], a, out);
 }
 
+/* The directories that could not be listed: their files are missing, so the trial is partial. */
+static void unlisted(struct trial *t, const struct walk *w, struct trial_stats *s)
+{
+	for (size_t i = 0; i < w->nunlisted; i++) {
+		s->unreadable++;
+		note(s, intern_str(&t->strings, w->unlisted[i]),
+		     "directory cannot be listed: its files are not read");
+	}
+}
+
 struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *stats)
 {
 	struct walk w = { .n = 0 };
@@ -288,6 +298,7 @@ struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *s
 	struct srcpos pos = SRCPOS_FILE(dir);
 	struct trial_source src = { .dir = dir, .head = head_format, .ingest = ingest_walked,
 				    .arg = &w, .on_disk = true };
+	struct diags wd = DIAGS_INIT;	/* the walk's: the trial's own once it is loaded */
 	struct trial *t;
 
 	memset(stats, 0, sizeof(*stats));
@@ -295,13 +306,17 @@ struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *s
 		diag_error(d, "not-a-trial", &pos, "not a directory: a trial is a directory of runs");
 		return NULL;
 	}
-	if (walk_path(&w, dir, d) < 0 && !w.n) {
+	if (walk_path(&w, dir, &wd) < 0 && !w.n) {
+		diags_move(d, &wd);
 		walk_release(&w);
 		return NULL;
 	}
 	src.files = (const char *const *)w.files;
 	src.n = w.n;
 	t = trial_load_source(&src, d, stats);
+	if (t)
+		unlisted(t, &w, stats);
+	diags_move(t ? &t->diags : d, &wd);	/* a run that could not be listed is a finding */
 	walk_release(&w);
 	return t;
 }

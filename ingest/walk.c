@@ -48,8 +48,11 @@ static int walk_dir(struct walk *w, const char *dir, struct diags *d, int depth)
 	if (depth > 32)
 		return diag_error(d, "too-deep", &pos, "directories nested too deep");
 	dp = opendir(dir);
-	if (!dp)
+	if (!dp) {
+		xgrow(&w->unlisted, &w->cap_unlisted, w->nunlisted + 1, sizeof(*w->unlisted));
+		w->unlisted[w->nunlisted++] = xstrdup(dir);
 		return diag_error(d, "unreadable", &pos, "%s", strerror(errno));
+	}
 	while ((de = readdir(dp))) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -101,5 +104,8 @@ void walk_release(struct walk *w)
 	for (size_t i = 0; i < w->n; i++)
 		free(w->files[i]);
 	free(w->files);
+	for (size_t i = 0; i < w->nunlisted; i++)
+		free(w->unlisted[i]);
+	free(w->unlisted);
 	memset(w, 0, sizeof(*w));
 }

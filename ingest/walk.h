@@ -16,6 +16,8 @@ struct walk {
 	char **files;		/* owned paths, in order */
 	size_t n, cap;
 	size_t missing;		/* paths that did not exist or could not be listed */
+	char **unlisted;	/* owned: the directories that could not be listed, in order */
+	size_t nunlisted, cap_unlisted;
 	size_t empty_dirs;	/* named directories that held no file */
 };
 

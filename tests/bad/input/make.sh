@@ -29,3 +29,11 @@ ln -s loop odd-trial/2gpu/loop
 chmod -R a+rX .
 chmod 000 no-read
 chmod 200 write-only
+
+# a trial whose 2gpu run cannot be listed, and one whose files cannot be read
+cp -r "$TOP/samples/trials/short-capture" unlisted-run
+chmod -R a+rX unlisted-run
+chmod 000 unlisted-run/2gpu
+cp -r "$TOP/samples/trials/short-capture" no-read-files
+chmod -R a+rX no-read-files
+chmod 000 no-read-files/*/*
