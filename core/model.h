@@ -26,6 +26,13 @@
 #define NS_PER_MS 1000000LL
 #define NS_PER_S 1000000000LL
 
+/*
+ * The most ranks (world size) a trace may claim: a trace claiming more, or a
+ * rank at or past it, has them taken as unknown with a warning, so a damaged
+ * or hostile trace cannot make the analysis loop over billions of ranks.
+ */
+#define MODEL_MAX_WORLD 4096
+
 /* Data types, named as every output names them (dtype_name()). */
 enum dtype {
 	DT_UNKNOWN,

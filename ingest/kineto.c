@@ -681,6 +681,23 @@ static void dist_number(struct kt *k, const char *s, size_t n)
 		k->pg_count = v;
 }
 
+/* A rank or world size past MODEL_MAX_WORLD (or negative) is taken as unknown, with a warning. */
+static void check_world(struct kt *k, const struct srcpos *pos)
+{
+	if (k->world < -1 || k->world > MODEL_MAX_WORLD) {
+		diag_warn(k->ctx->diags, "implausible-world", pos,
+			  "\"world_size\" %lld is out of range (at most %d ranks): "
+			  "taken as unknown", (long long)k->world, MODEL_MAX_WORLD);
+		k->world = -1;
+	}
+	if (k->rank < -1 || k->rank >= MODEL_MAX_WORLD) {
+		diag_warn(k->ctx->diags, "implausible-world", pos,
+			  "\"rank\" %lld is out of range (at most %d ranks): "
+			  "taken as unknown", (long long)k->rank, MODEL_MAX_WORLD);
+		k->rank = -1;
+	}
+}
+
 /* The pg_config entry being read: the last one opened. */
 static struct pg_read *cur_pg(struct kt *k)
 {
@@ -1491,6 +1508,7 @@ static int kt_finish(void *st)
 	if (k->bad_base)
 		diag_warn(k->ctx->diags, "bad-base", &pos,
 			  "\"baseTimeNanoseconds\" is out of range: times are kept relative");
+	check_world(k, &pos);
 	link_events(k);
 	resolve_groups(k);
 	comm = count_comm(k);

@@ -37,3 +37,13 @@ chmod 000 unlisted-run/2gpu
 cp -r "$TOP/samples/trials/short-capture" no-read-files
 chmod -R a+rX no-read-files
 chmod 000 no-read-files/*/*
+
+# traces that claim 2^31-1 ranks, and a rank past any cap
+cp -r "$TOP/samples/trials/short-capture" huge-world
+for r in 0 1; do
+	f=huge-world/2gpu/rank$r.pt.trace.json.gz
+	gzip -dc "$f" | sed 's/"world_size": 2,/"world_size": 2147483647,/; s/"rank": 1,/"rank": 99999,/' \
+		| gzip -n > "$f.new"
+	mv "$f.new" "$f"
+done
+chmod -R a+rX huge-world
