@@ -33,6 +33,14 @@
  */
 #define MODEL_MAX_WORLD 4096
 
+/*
+ * The most rows one nsys SQLite export may give (about 2 GB of events kept)
+ * and the most seconds its queries may run: past either the rest of the
+ * file is not read, and an error names it.
+ */
+#define MODEL_MAX_SQL_ROWS 20000000LL
+#define MODEL_MAX_SQL_SECONDS 300
+
 /* Data types, named as every output names them (dtype_name()). */
 enum dtype {
 	DT_UNKNOWN,

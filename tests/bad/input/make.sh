@@ -47,3 +47,31 @@ for r in 0 1; do
 	mv "$f.new" "$f"
 done
 chmod -R a+rX huge-world
+
+# nsys SQLite exports: one in WAL mode in a read-only directory, and one
+# whose "kernel table" is an endless recursive view
+mkdir ro
+python3 - <<'PY'
+import sqlite3
+k = ("CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+     "INSERT INTO StringIds VALUES (1, 'gemm_kernel');")
+kt = ("CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+      " deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER,"
+      " globalPid INTEGER, demangledName INTEGER, shortName INTEGER);"
+      "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000, 2000, 0, 1, 7, 10, 1, 1, 1),"
+      " (3000, 4500, 0, 1, 7, 11, 1, 1, 1);")
+db = sqlite3.connect("ro/wal.sqlite")
+db.execute("PRAGMA journal_mode=WAL")
+db.executescript(k + kt)
+db.commit()
+db.close()
+db = sqlite3.connect("view.sqlite")
+db.executescript(k + "CREATE VIEW CUPTI_ACTIVITY_KIND_KERNEL AS WITH RECURSIVE c(x) AS"
+                 " (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT x AS start, x + 1 AS end,"
+                 " 0 AS deviceId, 1 AS contextId, 7 AS streamId, x AS correlationId,"
+                 " 1 AS globalPid, 1 AS demangledName, 1 AS shortName FROM c;")
+db.commit()
+db.close()
+PY
+chmod 644 ro/wal.sqlite view.sqlite
+chmod 555 ro
