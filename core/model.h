@@ -34,6 +34,13 @@
 #define MODEL_MAX_WORLD 4096
 
 /*
+ * The most events kept from one trace file unless --max-events says
+ * otherwise (about 1 GB of events): past it the rest of the file is not
+ * kept, and an error names the file and the byte where it stopped.
+ */
+#define MODEL_MAX_EVENTS 10000000LL
+
+/*
  * The most rows one nsys SQLite export may give (about 2 GB of events kept)
  * and the most seconds its queries may run: past either the rest of the
  * file is not read, and an error names it.

@@ -708,6 +708,18 @@ static int open_input(const char *path, struct diags *d, int64_t *size, const ch
 	return fd;
 }
 
+static int64_t max_events = MODEL_MAX_EVENTS;
+
+void ingest_set_max_events(int64_t n)
+{
+	max_events = n > 0 ? n : MODEL_MAX_EVENTS;
+}
+
+int64_t ingest_max_events(void)
+{
+	return max_events;
+}
+
 int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *a,
 		struct ingest_file *out)
 {

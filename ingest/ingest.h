@@ -43,6 +43,14 @@ typedef void ingest_progress_fn(const char *path, int64_t done, int64_t total);
 void ingest_set_progress(ingest_progress_fn *fn);
 
 /*
+ * The most events a reader keeps from one trace file (MODEL_MAX_EVENTS
+ * unless set; n <= 0 sets the default back); past it the reader stops
+ * keeping events with a "limit" error naming the file.
+ */
+void ingest_set_max_events(int64_t n);
+int64_t ingest_max_events(void);
+
+/*
  * Reads path ("-": standard input) into run r of trial t (r NULL: a file of
  * the trial itself, such as trial.ini, that belongs to no run). Diagnostics
  * go to t->diags. The info tree is allocated from `a`. Returns 0 when the

@@ -57,9 +57,10 @@ done
 
 # report, analyze and inspect are built: 1 option of their own each (-o,
 # --json, --json); stack has 2 (--target, --json); plan has 33 (27 model
-# inputs, --gpu, --json, --explain, -o, --init, --force); each has 8 spellings of
-# the 5 common options (-q --quiet -v --verbose --color --patterns -h --help)
+# inputs, --gpu, --json, --explain, -o, --init, --force); each has 9 spellings of
+# the 6 common options (-q --quiet -v --verbose --color --patterns --max-events
+# -h --help)
 [ "$built" -eq 5 ] || { echo "$built commands with options, expected 5"; fail=1; }
-[ "$options" -eq $((3 * (1 + 8) + 2 + 8 + 33 + 8)) ] ||
-	{ echo "$options option names, expected $((3 * 9 + 10 + 41))"; fail=1; }
+[ "$options" -eq $((3 * (1 + 9) + 2 + 9 + 33 + 9)) ] ||
+	{ echo "$options option names, expected $((3 * 10 + 11 + 42))"; fail=1; }
 exit $fail

@@ -75,3 +75,13 @@ db.close()
 PY
 chmod 644 ro/wal.sqlite view.sqlite
 chmod 555 ro
+
+# a gzip trace of 5000 kernels, for --max-events
+python3 - <<'PY'
+import gzip
+ev = ",".join('{"ph": "X", "cat": "kernel", "name": "gemm", "ts": %d, "dur": 1, "pid": 0, '
+              '"tid": 7, "args": {"device": 0, "stream": 7}}' % i for i in range(5000))
+with gzip.GzipFile("kernels.json.gz", "wb", mtime=0) as f:
+    f.write(('{"traceEvents": [%s]}' % ev).encode())
+PY
+chmod 644 kernels.json.gz
