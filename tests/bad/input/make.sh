@@ -85,3 +85,9 @@ with gzip.GzipFile("kernels.json.gz", "wb", mtime=0) as f:
     f.write(('{"traceEvents": [%s]}' % ev).encode())
 PY
 chmod 644 kernels.json.gz
+
+# run.ini values past the range: global_batch near INT64_MAX, gpus past the rank cap
+cp -r "$TOP/samples/trials/short-capture" huge-batch
+sed -i 's/^global_batch *=.*/global_batch = 9223372036854775800/' huge-batch/1gpu/run.ini
+printf 'gpus = 5000\n' >> huge-batch/2gpu/run.ini
+chmod -R a+rX huge-batch
