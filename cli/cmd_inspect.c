@@ -100,7 +100,8 @@ static void inspect_one(struct inspect *in, const char *path)
 	bool code;
 
 	ingest_file(t, r, path, &in->arena, &f);
-	code = !f.read && !f.unreadable && strcmp(path, "-") && inspect_code(in, t, path, f.info);
+	code = !f.read && !f.unreadable && !f.left_out && strcmp(path, "-") &&
+	       inspect_code(in, t, path, f.info);
 	if (code)
 		f.skipped = NULL;
 	in->total++;

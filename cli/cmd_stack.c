@@ -160,8 +160,11 @@ static void read_text(struct stack *s, const char *path)
 static void read_file(struct stack *s, const char *path)
 {
 	struct code_object o;
-	int rc = codescan_file(path, &o, &s->diags);
+	int rc;
 
+	if (ingest_left_out(path, &s->diags))
+		return;	/* a FIFO must not block, nor be read as text */
+	rc = codescan_file(path, &o, &s->diags);
 	if (rc < 0)
 		s->unreadable++;
 	if (rc != 1 && o.nentry) {

@@ -16,6 +16,7 @@
 
 int verbosity;
 static const char *patterns_file;	/* --patterns FILE, loaded once the line is parsed */
+static int max_events;			/* --max-events N; 0: the default */
 static int help_wanted;			/* -h, --help */
 
 const struct option common_options[] = {
@@ -30,6 +31,9 @@ const struct option common_options[] = {
 		      "your own training-log line formats: PCRE2 patterns, one per line, with "
 		      "named groups step, step_time, loss, samples_per_s, tokens_per_s, "
 		      "memory_gib, global_batch, micro_batch, grad_accum, precision"),
+	OPTION_INTEGER(0, "max-events", &max_events, "N",
+		       "keep at most N events from one trace file (default 10000000, about 1 GB); "
+		       "a file past it is read only in part, with an error naming it"),
 	OPTION_FLAG('h', "help", &help_wanted, 1, "show this help"),
 	OPTION_END,
 };
@@ -366,6 +370,9 @@ static int run_command(const struct command *c, int argc, char **argv)
 		return show_help(c->name);
 	if (patterns_file && load_patterns(patterns_file) < 0)
 		return EXIT_USAGE;
+	if (max_events < 0)
+		return usage_error(c->name, "--max-events: '%d' is not a positive count", max_events);
+	ingest_set_max_events(max_events);
 	return c->run(n, argv);
 }
 

@@ -109,8 +109,10 @@ void diag_format(const struct diag *d, struct buf *out)
 
 void diags_move(struct diags *dst, struct diags *src)
 {
-	xgrow(&dst->items, &dst->cap, dst->count + src->count, sizeof(*dst->items));
-	memcpy(dst->items + dst->count, src->items, src->count * sizeof(*src->items));
+	if (src->count) {	/* memcpy from or to NULL is undefined even for 0 bytes */
+		xgrow(&dst->items, &dst->cap, dst->count + src->count, sizeof(*dst->items));
+		memcpy(dst->items + dst->count, src->items, src->count * sizeof(*src->items));
+	}
 	dst->count += src->count;
 	dst->suppressed += src->suppressed;
 	dst->errors += src->errors;

@@ -26,6 +26,28 @@
 #define NS_PER_MS 1000000LL
 #define NS_PER_S 1000000000LL
 
+/*
+ * The most ranks (world size) a trace may claim: a trace claiming more, or a
+ * rank at or past it, has them taken as unknown with a warning, so a damaged
+ * or hostile trace cannot make the analysis loop over billions of ranks.
+ */
+#define MODEL_MAX_WORLD 4096
+
+/*
+ * The most events kept from one trace file unless --max-events says
+ * otherwise (about 1 GB of events): past it the rest of the file is not
+ * kept, and an error names the file and the byte where it stopped.
+ */
+#define MODEL_MAX_EVENTS 10000000LL
+
+/*
+ * The most rows one nsys SQLite export may give (about 2 GB of events kept)
+ * and the most seconds its queries may run: past either the rest of the
+ * file is not read, and an error names it.
+ */
+#define MODEL_MAX_SQL_ROWS 20000000LL
+#define MODEL_MAX_SQL_SECONDS 300
+
 /* Data types, named as every output names them (dtype_name()). */
 enum dtype {
 	DT_UNKNOWN,

@@ -617,23 +617,107 @@ int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out)
 
 /* ---- files ---- */
 
-static int open_input(const char *path, struct diags *d, int64_t *size)
+/* What a path that is not a regular file is, for the warning that names it. */
+static const struct {
+	mode_t type;
+	const char *what;
+} not_regular[] = {
+	{ S_IFIFO, "not a regular file (a FIFO)" },
+	{ S_IFSOCK, "not a regular file (a socket)" },
+	{ S_IFCHR, "not a regular file (a character device)" },
+	{ S_IFBLK, "not a regular file (a block device)" },
+};
+
+/* What a file of that mode is when it is not a regular file or a directory; NULL otherwise. */
+static const char *not_regular_what(mode_t mode)
+{
+	for (size_t i = 0; i < sizeof(not_regular) / sizeof(*not_regular); i++)
+		if ((mode & S_IFMT) == not_regular[i].type)
+			return not_regular[i].what;
+	return NULL;
+}
+
+/* Why the file at path is left out unread; NULL: it is a regular file, a directory, or absent. */
+static const char *why_left_out(const char *path)
+{
+	struct stat st;
+	int err;
+
+	if (stat(path, &st) == 0)
+		return not_regular_what(st.st_mode);
+	err = errno;
+	if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+		return NULL;
+	return err == ELOOP ? "a symbolic link that loops" : "a dangling symbolic link";
+}
+
+static int left_out(struct diags *d, const char *path, const char *why)
+{
+	struct srcpos pos = SRCPOS_FILE(path);
+
+	diag_warn(d, "left-out", &pos, "%s: not read", why);
+	return -2;
+}
+
+const char *ingest_left_out(const char *path, struct diags *d)
+{
+	const char *why = strcmp(path, "-") ? why_left_out(path) : NULL;
+
+	if (why)
+		left_out(d, path, why);
+	return why;
+}
+
+/*
+ * Opens path ("-": standard input) without blocking on a FIFO. Returns the
+ * descriptor; -1 after an error diagnostic; -2 when the path is not a regular
+ * file and is left out (*why says what it is, and a warning names it).
+ */
+static int open_input(const char *path, struct diags *d, int64_t *size, const char **why)
 {
 	bool in = !strcmp(path, "-");
-	int fd = in ? dup(0) : open(path, O_RDONLY);
+	int fd = in ? dup(0) : open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	int err = errno;
 	struct stat st;
 	struct srcpos pos = SRCPOS_FILE(path);
 
 	*size = -1;
+	*why = NULL;
+	if (fd < 0 && !in && (*why = why_left_out(path)))
+		return left_out(d, path, *why);
 	if (fd < 0)
-		return diag_error(d, "unreadable", &pos, "%s", strerror(errno));
-	if (fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+		return diag_error(d, "unreadable", &pos, "%s", strerror(err));
+	if (fstat(fd, &st) < 0) {
+		err = errno;
+		close(fd);
+		return diag_error(d, "unreadable", &pos, "%s", strerror(err));
+	}
+	if (S_ISDIR(st.st_mode)) {
 		close(fd);
 		return diag_error(d, "unreadable", &pos, "is a directory");
 	}
-	if (!in && S_ISREG(st.st_mode))
+	if (!in && !S_ISREG(st.st_mode)) {
+		close(fd);
+		*why = not_regular_what(st.st_mode);
+		if (!*why)
+			*why = "not a regular file";
+		return left_out(d, path, *why);
+	}
+	if (!in)
 		*size = st.st_size;
 	return fd;
+}
+
+static int64_t max_events = MODEL_MAX_EVENTS;
+
+void ingest_set_max_events(int64_t n)
+{
+	max_events = n > 0 ? n : MODEL_MAX_EVENTS;
+}
+
+int64_t ingest_max_events(void)
+{
+	return max_events;
 }
 
 int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *a,
@@ -642,7 +726,8 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 	const char *name = intern_str(&t->strings, path);
 	struct ingest_stream *s;
 	int64_t size;
-	int fd = open_input(name, &t->diags, &size);
+	const char *why;
+	int fd = open_input(name, &t->diags, &size, &why);
 	char *chunk;
 	ssize_t got;
 
@@ -651,9 +736,11 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 		out->path = name;
 		out->size = -1;
 		out->info = info_root(a);
-		out->unreadable = true;
-		out->skipped = "cannot be read";
-		return -1;
+		out->unreadable = fd == -1;
+		out->left_out = fd == -2;
+		out->skipped = why ? why : "cannot be read";
+		describe(out, a);
+		return fd == -1 ? -1 : 0;
 	}
 	s = ingest_stream_open(t, r, name, size, a);
 	if (strcmp(name, "-"))

@@ -27,6 +27,7 @@ struct ingest_file {
 	int64_t size;		/* bytes as stored (on disk, in the archive); -1 unknown */
 	int64_t bytes;		/* bytes taken after decompression */
 	bool unreadable;	/* could not be opened or read at all */
+	bool left_out;		/* not a regular file (FIFO, socket, device, bad link): never opened */
 	bool read;		/* at least one reader took something from it */
 	const char *skipped;	/* why nothing was read from it; NULL when read */
 	struct info *info;	/* the readers' summary (an object) */
@@ -42,13 +43,32 @@ typedef void ingest_progress_fn(const char *path, int64_t done, int64_t total);
 void ingest_set_progress(ingest_progress_fn *fn);
 
 /*
+ * The most events a reader keeps from one trace file (MODEL_MAX_EVENTS
+ * unless set; n <= 0 sets the default back); past it the reader stops
+ * keeping events with a "limit" error naming the file.
+ */
+void ingest_set_max_events(int64_t n);
+int64_t ingest_max_events(void);
+
+/*
  * Reads path ("-": standard input) into run r of trial t (r NULL: a file of
  * the trial itself, such as trial.ini, that belongs to no run). Diagnostics
  * go to t->diags. The info tree is allocated from `a`. Returns 0 when the
  * file was read or deliberately skipped, -1 when it could not be opened.
+ * A path that is not a regular file (a FIFO, socket or device; a dangling or
+ * looping link) is never opened for reading: a warning names it and
+ * out->skipped says what it is. A FIFO never blocks.
  */
 int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *a,
 		struct ingest_file *out);
+
+/*
+ * When path is not a regular file (a FIFO, socket or device; a dangling or
+ * looping link), warns in d ("left-out", naming it) and returns what it is;
+ * NULL for a regular file, a directory, "-" or a path that does not exist.
+ * Never opens path: for callers that read a named file another way.
+ */
+const char *ingest_left_out(const char *path, struct diags *d);
 
 /*
  * The stream under ingest_file(), for bytes that come from elsewhere (an

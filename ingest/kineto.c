@@ -12,6 +12,7 @@
 #include "core/imap.h"
 #include "core/kname.h"
 #include "core/xalloc.h"
+#include "ingest/ingest.h"
 #include "ingest/jsonfeed.h"
 
 #define MAX_DEPTH 64		/* deeper containers are skipped whole */
@@ -142,6 +143,7 @@ struct kt {
 	bool has_devs;		/* the trace lists its devices (perhaps none) */
 	int64_t count[C_COUNT];	/* 'X' events per category */
 	int64_t events, errors;
+	bool capped;		/* past ingest_max_events(): nothing more is kept */
 	int64_t first, last;	/* span of the 'X' events read; UNSET */
 	int64_t dev_seen[MAX_DEVICES];	/* GPU events per device ordinal */
 };
@@ -592,7 +594,16 @@ static void event_done(struct kt *k)
 	struct pev *e = &k->ev;
 	struct srcpos pos;
 
-	k->events++;
+	if (++k->events > ingest_max_events()) {
+		if (!k->capped) {
+			pos = SRCPOS_BYTE(k->ctx->path, e->byte);
+			diag_error(k->ctx->diags, "limit", &pos, "more than %lld events: the rest "
+				   "is not kept (--max-events raises the cap)",
+				   (long long)ingest_max_events());
+		}
+		k->capped = true;
+		return;
+	}
 	if ((e->ph == 'i' || e->ph == 'I') && word_eq(e->name.data, e->name.len, "[memory]")) {
 		on_memory(k, e);
 		return;
@@ -679,6 +690,23 @@ static void dist_number(struct kt *k, const char *s, size_t n)
 		k->world = v;
 	else if (k->key == K_PGCOUNT)
 		k->pg_count = v;
+}
+
+/* A rank or world size past MODEL_MAX_WORLD (or negative) is taken as unknown, with a warning. */
+static void check_world(struct kt *k, const struct srcpos *pos)
+{
+	if (k->world < -1 || k->world > MODEL_MAX_WORLD) {
+		diag_warn(k->ctx->diags, "implausible-world", pos,
+			  "\"world_size\" %lld is out of range (at most %d ranks): "
+			  "taken as unknown", (long long)k->world, MODEL_MAX_WORLD);
+		k->world = -1;
+	}
+	if (k->rank < -1 || k->rank >= MODEL_MAX_WORLD) {
+		diag_warn(k->ctx->diags, "implausible-world", pos,
+			  "\"rank\" %lld is out of range (at most %d ranks): "
+			  "taken as unknown", (long long)k->rank, MODEL_MAX_WORLD);
+		k->rank = -1;
+	}
 }
 
 /* The pg_config entry being read: the last one opened. */
@@ -1491,6 +1519,7 @@ static int kt_finish(void *st)
 	if (k->bad_base)
 		diag_warn(k->ctx->diags, "bad-base", &pos,
 			  "\"baseTimeNanoseconds\" is out of range: times are kept relative");
+	check_world(k, &pos);
 	link_events(k);
 	resolve_groups(k);
 	comm = count_comm(k);

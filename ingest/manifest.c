@@ -1,6 +1,7 @@
 #include "ingest/manifest.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <ini.h>
 #include <math.h>
 #include <stdio.h>
@@ -47,16 +48,45 @@ static int bad(struct manifest *m, const char *section, const char *name, const 
 			  "[%s] %s = '%s': expected %s", section, name, value, want);
 }
 
+/*
+ * The largest whole number a run's sizes take: large enough for any real run,
+ * small enough that the analysis's products (global_batch x gpus) cannot
+ * overflow. Keys not listed (target_tokens, seed) take any int64.
+ */
+static const struct {
+	const char *name;
+	long long max;
+} int_max[] = {
+	{ "gpus", MODEL_MAX_WORLD },
+	{ "global_batch", 1000000000000LL },
+	{ "micro_batch", 1000000000000LL },
+	{ "grad_accum", 1000000000000LL },
+	{ "seq_len", 1000000000000LL },
+	{ "steps", 1000000000000LL },
+};
+
+static long long int_limit(const char *name)
+{
+	for (size_t i = 0; i < sizeof(int_max) / sizeof(*int_max); i++)
+		if (!strcmp(int_max[i].name, name))
+			return int_max[i].max;
+	return LLONG_MAX;
+}
+
 static int set_int(struct manifest *m, const struct manifest_key *k, const char *value,
 		   struct srcpos *pos)
 {
 	char *end;
-	long long v;
+	long long v, max = int_limit(k->name);
+	char want[64];
 
 	errno = 0;
 	v = strtoll(value, &end, 10);
-	if (errno || end == value || *end || v < 0)
-		return bad(m, k->section, k->name, value, "a whole number");
+	if (errno || end == value || *end || v < 0 || v > max) {
+		snprintf(want, sizeof(want), max == LLONG_MAX ? "a whole number" :
+			 "a whole number from 0 to %lld", max);
+		return bad(m, k->section, k->name, value, want);
+	}
 	pos->file = intern_str(&m->ctx->trial->strings, pos->file);
 	fact_set_i64(target(m, k), v, pos);
 	return 0;

@@ -7,7 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <time.h>
 
+#include "core/buf.h"
 #include "core/imap.h"
 #include "core/kname.h"
 #include "core/xalloc.h"
@@ -37,6 +39,8 @@ struct ns {
 	int64_t count[N_COUNT];
 	int64_t first, last;	/* span of GPU work, launches and steps; INT64_MIN none */
 	bool failed;		/* the export could not be read: no findings about it */
+	int64_t rows;		/* rows read so far, against MODEL_MAX_SQL_ROWS */
+	time_t deadline;	/* when the queries are interrupted (MODEL_MAX_SQL_SECONDS) */
 };
 
 /* CUPTI_ActivityMemcpyKind, as Kineto names the copies. */
@@ -86,13 +90,47 @@ static int sql_error(struct ns *n, const char *what)
 	return diag_error(n->ctx->diags, "sqlite", &pos, "%s: %s", what, sqlite3_errmsg(n->db));
 }
 
+/* "<what> more than <limit> <unit>: the rest is not read" */
+static int limit_error(struct ns *n, const char *what, long long limit, const char *unit)
+{
+	struct srcpos pos = SRCPOS_FILE(n->ctx->path);
+
+	n->ctx->src->errors++;
+	n->failed = true;
+	return diag_error(n->ctx->diags, "limit", &pos, "%s more than %lld %s: the rest is not read",
+			  what, limit, unit);
+}
+
+/* sqlite3_progress_handler: non-zero interrupts the query once its time is up. */
+static int over_time(void *arg)
+{
+	return time(NULL) > ((const struct ns *)arg)->deadline;
+}
+
+/* An SQLite URI that opens path read-only as immutable: no -shm/-wal beside it, no lock. */
+static void immutable_uri(const char *path, struct buf *uri)
+{
+	static const char keep[] = "-._~/";
+
+	buf_addstr(uri, "file:");
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr(keep, *p))
+			buf_add(uri, p, 1);
+		else
+			buf_addf(uri, "%%%02X", *p);
+	}
+	buf_addstr(uri, "?immutable=1");
+}
+
 static bool has_table(struct ns *n, const char *table)
 {
 	sqlite3_stmt *st;
 	bool found = false;
 
+	/* tables only: a view named like an nsys table could cost anything to read */
 	if (sqlite3_prepare_v2(n->db, "SELECT 1 FROM sqlite_master WHERE name = ?1 AND "
-			       "type IN ('table', 'view')", -1, &st, NULL) != SQLITE_OK)
+			       "type = 'table'", -1, &st, NULL) != SQLITE_OK)
 		return false;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	found = sqlite3_step(st) == SQLITE_ROW;
@@ -269,9 +307,13 @@ static int run_query(struct ns *n, const char *sql, void (*row)(struct ns *, sql
 
 	if (sqlite3_prepare_v2(n->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return sql_error(n, "cannot query the export");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && ++n->rows <= MODEL_MAX_SQL_ROWS)
 		row(n, st);
 	sqlite3_finalize(st);
+	if (rc == SQLITE_ROW)
+		return limit_error(n, "holds", MODEL_MAX_SQL_ROWS, "rows");
+	if (rc == SQLITE_INTERRUPT)
+		return limit_error(n, "its queries ran for", MODEL_MAX_SQL_SECONDS, "s");
 	return rc == SQLITE_DONE ? 0 : sql_error(n, "cannot read the export");
 }
 
@@ -327,8 +369,16 @@ static int ns_path(void *st, const char *path)
 {
 	struct ns *n = st;
 
-	if (sqlite3_open_v2(path, &n->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+	struct buf uri = BUF_INIT;
+	int rc;
+
+	immutable_uri(path, &uri);
+	rc = sqlite3_open_v2(uri.data, &n->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	buf_release(&uri);
+	if (rc != SQLITE_OK)
 		return sql_error(n, "cannot open the export");
+	n->deadline = time(NULL) + MODEL_MAX_SQL_SECONDS;
+	sqlite3_progress_handler(n->db, 100000, over_time, n);
 	if (sqlite3_exec(n->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) != SQLITE_OK)
 		return sql_error(n, "cannot query the export");	/* not a database after all */
 	for (size_t i = 0; i < sizeof(reads) / sizeof(reads[0]); i++)

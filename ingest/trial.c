@@ -1,9 +1,11 @@
 #include "ingest/trial.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/arena.h"
 #include "core/buf.h"
@@ -102,7 +104,8 @@ static void load_file(struct trial *t, const struct trial_source *src, size_t i,
 	else if (len)
 		r = run_for(t, file, len);
 	src->ingest(src->arg, t, r, i, a, &f);
-	if (src->on_disk && r && !f.read && !f.unreadable && codescan_run_file(t, r, f.path) > 0) {
+	if (src->on_disk && r && !f.read && !f.unreadable && !f.left_out &&
+	    codescan_run_file(t, r, f.path) > 0) {
 		f.read = true;	/* a binary with GPU code: the run's readiness judges it */
 		f.skipped = NULL;
 	}
@@ -150,14 +153,17 @@ static enum format head_format(void *arg, size_t i)
 	const char *path = ((const struct walk *)arg)->files[i];
 	unsigned char head[4096];
 	struct sniff sn;
-	FILE *f = fopen(path, "rb");
-	size_t n;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO must not block */
+	struct stat st;
+	ssize_t n = -1;
 
-	if (!f)
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		n = read(fd, head, sizeof(head));
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
 		return FMT_UNKNOWN;
-	n = fread(head, 1, sizeof(head), f);
-	fclose(f);
-	sniff_bytes(head, n, n < sizeof(head), &sn);
+	sniff_bytes(head, (size_t)n, (size_t)n < sizeof(head), &sn);
 	return sn.format;
 }
 
@@ -276,6 +282,16 @@ static void ingest_walked(void *arg, struct trial *t, struct run *r, size_t i, s
 	ingest_file(t, r, ((const struct walk *)arg)->files[i], a, out);
 }
 
+/* The directories that could not be listed: their files are missing, so the trial is partial. */
+static void unlisted(struct trial *t, const struct walk *w, struct trial_stats *s)
+{
+	for (size_t i = 0; i < w->nunlisted; i++) {
+		s->unreadable++;
+		note(s, intern_str(&t->strings, w->unlisted[i]),
+		     "directory cannot be listed: its files are not read");
+	}
+}
+
 struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *stats)
 {
 	struct walk w = { .n = 0 };
@@ -283,6 +299,7 @@ struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *s
 	struct srcpos pos = SRCPOS_FILE(dir);
 	struct trial_source src = { .dir = dir, .head = head_format, .ingest = ingest_walked,
 				    .arg = &w, .on_disk = true };
+	struct diags wd = DIAGS_INIT;	/* the walk's: the trial's own once it is loaded */
 	struct trial *t;
 
 	memset(stats, 0, sizeof(*stats));
@@ -290,13 +307,17 @@ struct trial *trial_load(const char *dir, struct diags *d, struct trial_stats *s
 		diag_error(d, "not-a-trial", &pos, "not a directory: a trial is a directory of runs");
 		return NULL;
 	}
-	if (walk_path(&w, dir, d) < 0 && !w.n) {
+	if (walk_path(&w, dir, &wd) < 0 && !w.n) {
+		diags_move(d, &wd);
 		walk_release(&w);
 		return NULL;
 	}
 	src.files = (const char *const *)w.files;
 	src.n = w.n;
 	t = trial_load_source(&src, d, stats);
+	if (t)
+		unlisted(t, &w, stats);
+	diags_move(t ? &t->diags : d, &wd);	/* a run that could not be listed is a finding */
 	walk_release(&w);
 	return t;
 }

@@ -30,10 +30,9 @@ static int walk_entry(struct walk *w, const char *path, struct diags *d, int dep
 		return diag_error(d, "unreadable", &pos, "%s", strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return walk_dir(w, path, d, depth + 1);
-	if (S_ISLNK(st.st_mode) && (stat(path, &st) < 0 || S_ISDIR(st.st_mode)))
-		return 0;	/* dangling links and linked directories are left out */
-	if (S_ISREG(st.st_mode))
-		add(w, path);
+	if (S_ISLNK(st.st_mode) && stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+		return 0;	/* linked directories are left out: no loops */
+	add(w, path);	/* the reader names what is not a regular file (FIFO, dangling link...) */
 	return 0;
 }
 
@@ -49,8 +48,11 @@ static int walk_dir(struct walk *w, const char *dir, struct diags *d, int depth)
 	if (depth > 32)
 		return diag_error(d, "too-deep", &pos, "directories nested too deep");
 	dp = opendir(dir);
-	if (!dp)
+	if (!dp) {
+		xgrow(&w->unlisted, &w->cap_unlisted, w->nunlisted + 1, sizeof(*w->unlisted));
+		w->unlisted[w->nunlisted++] = xstrdup(dir);
 		return diag_error(d, "unreadable", &pos, "%s", strerror(errno));
+	}
 	while ((de = readdir(dp))) {
 		if (de->d_name[0] == '.')
 			continue;
@@ -102,5 +104,8 @@ void walk_release(struct walk *w)
 	for (size_t i = 0; i < w->n; i++)
 		free(w->files[i]);
 	free(w->files);
+	for (size_t i = 0; i < w->nunlisted; i++)
+		free(w->unlisted[i]);
+	free(w->unlisted);
 	memset(w, 0, sizeof(*w));
 }

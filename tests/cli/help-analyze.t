@@ -22,6 +22,9 @@ options every command takes:
                    line, with named groups step, step_time, loss,
                    samples_per_s, tokens_per_s, memory_gib, global_batch,
                    micro_batch, grad_accum, precision
+  --max-events N   keep at most N events from one trace file (default 10000000,
+                   about 1 GB); a file past it is read only in part, with an
+                   error naming it
   -h, --help       show this help
 
 exit status:

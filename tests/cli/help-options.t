@@ -7,5 +7,6 @@ common	-q	--quiet
 common	-v	--verbose
 common	--color
 common	--patterns
+common	--max-events
 common	-h	--help
 --- stderr
