@@ -198,6 +198,13 @@ static int mem_op(void *arg, CUstream s, struct cuda_err *err)
 	return ptx_copy(m->x->cu, &m->x->ptx, m->dst, m->src, m->bytes, s, err);
 }
 
+/* The timing of a copy or fill that moved `moved` bytes per run. */
+static struct op_timing moved_timing(const struct cuda_timing *ct, double moved)
+{
+	return (struct op_timing){ .median_s = ct->median_s, .p10_s = ct->p10_s, .p90_s = ct->p90_s,
+				   .reps = ct->reps, .tflops = NAN, .gbps = moved / ct->median_s / 1e9 };
+}
+
 static int mem_time(struct mem_call *m, struct op_timing *t, struct cuda_err *ce)
 {
 	struct exec *x = m->x;
@@ -211,9 +218,22 @@ static int mem_time(struct mem_call *m, struct op_timing *t, struct cuda_err *ce
 		return -1;
 	if (cuda_time(x->cu, x->stream, mem_op, m, &cuda_timing_default, &ct, ce))
 		return -1;
-	*t = (struct op_timing){ .median_s = ct.median_s, .p10_s = ct.p10_s, .p90_s = ct.p90_s,
-				 .reps = ct.reps, .tflops = NAN, .gbps = moved / ct.median_s / 1e9 };
+	*t = moved_timing(&ct, moved);
 	return 0;
+}
+
+/* Whether a copy or fill of req->bytes can run here; else r says why not. */
+static bool bytes_runnable(const struct exec *x, const struct exec_req *req, struct exec_result *r)
+{
+	if (req->bytes <= 0)
+		result_skip(r, "the bytes it moved are not known");
+	else if (req->bytes > EXEC_MAX_BYTES)
+		result_skip(r, "%lld bytes is more than a GPU holds", (long long)req->bytes);
+	else if (!x->ptx.mod)
+		result_fail(r, "%s", x->ptx_err);
+	else
+		return true;
+	return false;
 }
 
 static void run_memory(struct exec *x, const struct exec_req *req, struct exec_result *r)
@@ -222,16 +242,12 @@ static void run_memory(struct exec *x, const struct exec_req *req, struct exec_r
 	struct cuda_err ce = { .msg = "" }, ignore = { .msg = "" };
 	struct op_timing t;
 
-	if (req->bytes <= 0)
-		result_skip(r, "the bytes it moved are not known");
-	else if (req->bytes > EXEC_MAX_BYTES)
-		result_skip(r, "%lld bytes is more than a GPU holds", (long long)req->bytes);
-	else if (!x->ptx.mod)
-		result_fail(r, "%s", x->ptx_err);
-	else if (mem_time(&m, &t, &ce))
-		result_fail(r, "%s", ce.msg);
-	else
-		result_done(r, &t);
+	if (bytes_runnable(x, req, r)) {
+		if (mem_time(&m, &t, &ce))
+			result_fail(r, "%s", ce.msg);
+		else
+			result_done(r, &t);
+	}
 	cuda_free(x->cu, m.src, &ignore);
 	cuda_free(x->cu, m.dst, &ignore);
 	snprintf(r->method, sizeof(r->method), "%s", req->fill ? "PTX write" : "PTX copy");
@@ -268,9 +284,7 @@ static int host_time(struct host_call *h, struct op_timing *t, struct cuda_err *
 		return -1;
 	if (cuda_time(x->cu, x->stream, host_op, h, &cuda_timing_default, &ct, ce))
 		return -1;
-	*t = (struct op_timing){ .median_s = ct.median_s, .p10_s = ct.p10_s, .p90_s = ct.p90_s,
-				 .reps = ct.reps, .tflops = NAN,
-				 .gbps = (double)h->bytes / ct.median_s / 1e9 };
+	*t = moved_timing(&ct, (double)h->bytes);
 	return 0;
 }
 
@@ -280,16 +294,12 @@ static void run_host(struct exec *x, const struct exec_req *req, struct exec_res
 	struct cuda_err ce = { .msg = "" }, ignore = { .msg = "" };
 	struct op_timing t;
 
-	if (req->bytes <= 0)
-		result_skip(r, "the bytes it moved are not known");
-	else if (req->bytes > EXEC_MAX_BYTES)
-		result_skip(r, "%lld bytes is more than a GPU holds", (long long)req->bytes);
-	else if (!x->ptx.mod)
-		result_fail(r, "%s", x->ptx_err);
-	else if (host_time(&h, &t, &ce))
-		result_fail(r, "%s", ce.msg);
-	else
-		result_done(r, &t);
+	if (bytes_runnable(x, req, r)) {
+		if (host_time(&h, &t, &ce))
+			result_fail(r, "%s", ce.msg);
+		else
+			result_done(r, &t);
+	}
 	cuda_host_free(x->cu, h.host, &ignore);
 	cuda_free(x->cu, h.dev, &ignore);
 	snprintf(r->method, sizeof(r->method), "%s",
