@@ -31,10 +31,9 @@ int cmd_analyze(int argc, char **argv)
 		return usage_error("analyze", "one TRIAL at a time (use 'scaleaudit batch' for more)");
 	ret = load_and_analyze(dir, &a);
 	if (a && ret != EXIT_NO_INPUT) {
-		if ((json ? analysis_write_json(a, stdout) : analysis_write_text(a, stdout, &text)) < 0) {
-			error("cannot write the output");
+		/* a write error on standard output is said once, by main */
+		if ((json ? analysis_write_json(a, stdout) : analysis_write_text(a, stdout, &text)) < 0)
 			ret = EXIT_NO_INPUT;
-		}
 	}
 	analysis_free(a);
 	return ret;

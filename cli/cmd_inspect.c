@@ -219,8 +219,7 @@ static int finish(struct inspect *in, struct walk *w)
 		root->child = root->last = in->files;
 		in->files->key = "files";
 		json_info(g, root);
-		if (json_flush(g, stdout, true) < 0)
-			error("cannot write the output: %s", "write error");
+		json_flush(g, stdout, true);	/* a write error is said once, by main */
 		yajl_gen_free(g);
 	} else {
 		for (const struct info *f = in->files->child; f; f = f->next)

@@ -834,10 +834,8 @@ static int plan(int argc, char **argv)
 	if (plan_check(&in, err, sizeof(err)) < 0)
 		return usage_error("plan", "%s", err);
 	plan_compute(&in, &r);
-	if (print_plan(&in, &r) < 0) {
-		error("cannot write the output");
-		return EXIT_NO_INPUT;
-	}
+	if (print_plan(&in, &r) < 0)
+		return EXIT_NO_INPUT;	/* the write error is said once, by main */
 	return outdir ? write_plan(&in, &r) : EXIT_DONE;
 }
 

@@ -55,8 +55,7 @@ static int write_out(write_fn fn, void *ctx)
 	}
 	if (fn(stdout, ctx) == 0 && fflush(stdout) == 0)
 		return EXIT_DONE;
-	error("standard output: cannot write the output");
-	return EXIT_NO_INPUT;
+	return EXIT_NO_INPUT;	/* the write error is said once, by main */
 }
 
 static int write_smoke(FILE *f, void *ctx)

@@ -685,7 +685,7 @@ static int finish(struct stack *s)
 		return EXIT_NO_INPUT;
 	}
 	if (json ? print_json(s) < 0 : (print_text(s), fflush(stdout) != 0))
-		error("cannot write the output: %s", strerror(errno));
+		return EXIT_NO_INPUT;	/* the write error is said once, by main */
 	return s->unreadable || s->stopped ? EXIT_PARTIAL : EXIT_DONE;
 }
 

@@ -27,7 +27,9 @@ while IFS='|' read -r name status msg cmd; do
 		echo "$name: exit $rc, expected $status"; sed 's/^/    /' "$W.err" | head -5; fail=1
 	elif [ "$msg" = - ] && [ -s "$W.err" ]; then
 		echo "$name: said something:"; sed 's/^/    /' "$W.err" | head -5; fail=1
-	elif [ "$msg" != - ] && ! grep -qF -- "$msg" "$W.err"; then
+	elif [ "${msg#= }" != "$msg" ] && [ "$(cat "$W.err")" != "${msg#= }" ]; then
+		echo "$name: stderr is not exactly '${msg#= }':"; sed 's/^/    /' "$W.err" | head -5; fail=1
+	elif [ "${msg#= }" = "$msg" ] && [ "$msg" != - ] && ! grep -qF -- "$msg" "$W.err"; then
 		echo "$name: stderr lacks '$msg':"; sed 's/^/    /' "$W.err" | head -5; fail=1
 	fi
 done < tests/bad/cases
