@@ -29,6 +29,7 @@ static const char *const strategy_names[PLAN_NSTRATEGY + 1] = {
 };
 static const char *const optimizer_names[] = { "adam", "sgd", "adafactor", NULL };
 static const char *const checkpointing_names[] = { "none", "selective", "full", NULL };
+static const char *const attention_names[] = { "eager", "flash", NULL };
 static const char *const hypotheses[] = { "step-time", "global-batch", "feasibility", NULL };
 static const char *const questions[] = { "single-config", "hparam-sweep", NULL };
 
@@ -92,6 +93,11 @@ const char *plan_optimizer_name(enum plan_optimizer o)
 const char *plan_checkpointing_name(enum plan_checkpointing c)
 {
 	return checkpointing_names[c];
+}
+
+const char *plan_attention_name(enum plan_attention a)
+{
+	return attention_names[a];
 }
 
 void plan_inputs_init(struct plan_inputs *in)
@@ -311,6 +317,8 @@ static const struct plan_key keys[] = {
 	  "weights and gradients" },
 	{ "optimizer", "adam, sgd (with momentum) or adafactor (default adam)", "optimizer" },
 	{ "checkpointing", "none, selective or full (default none)", "activation checkpointing" },
+	{ "attention", "eager or flash (default eager)",
+	  "flash: FlashAttention or PyTorch SDPA, whose attention scores are never stored" },
 	{ "grad_accum", "a whole number, 1 to 1e9 (default 1)",
 	  "micro-batches per optimizer step (a pipeline's micro-batches)" },
 	{ "hypothesis", "step-time, global-batch or feasibility", "what the 2-GPU run is to show" },
@@ -373,6 +381,10 @@ static int set_choice_key(struct plan_inputs *in, const char *k, const char *v, 
 		if (parse_choice(k, v, checkpointing_names, &i, err, errsize) < 0)
 			return -1;
 		in->checkpointing = (enum plan_checkpointing)i;
+	} else if (!strcmp(k, "attention")) {
+		if (parse_choice(k, v, attention_names, &i, err, errsize) < 0)
+			return -1;
+		in->attention = (enum plan_attention)i;
 	} else if (!strcmp(k, "hypothesis")) {
 		if (parse_choice(k, v, hypotheses, &i, err, errsize) < 0)
 			return -1;
@@ -484,7 +496,7 @@ int plan_set(struct plan_inputs *in, const char *key, const char *value, char *e
 	if (!strcmp(k, "target_samples") || !strcmp(k, "target_tokens"))
 		return set_target(in, k, value, err, errsize);
 	if (!strcmp(k, "strategy") || !strcmp(k, "optimizer") || !strcmp(k, "checkpointing") ||
-	    !strcmp(k, "hypothesis") || !strcmp(k, "question"))
+	    !strcmp(k, "attention") || !strcmp(k, "hypothesis") || !strcmp(k, "question"))
 		return set_choice_key(in, k, value, err, errsize);
 	return set_number_key(in, k, value, err, errsize);
 }
@@ -523,7 +535,8 @@ static double optimizer_k(const struct plan_inputs *in)
 /*
  * Activation bytes of one layer for one micro-batch, t-way tensor parallel
  * (t = 1 without): Korthikanti et al. 2022, table 2, for 16-bit activations;
- * fp32 doubles it. NaN when the shape is unknown.
+ * fp32 doubles it. Flash attention never stores the 5as/h scores, as
+ * selective recomputation does not. NaN when the shape is unknown.
  */
 static double activation_layer(const struct plan_inputs *in, int t)
 {
@@ -541,6 +554,8 @@ static double activation_layer(const struct plan_inputs *in, int t)
 	case PLAN_CKPT_NONE:
 		break;
 	}
+	if (in->attention == PLAN_ATTN_FLASH)
+		return scale * sbh * (10 + 24.0 / t);
 	return scale * sbh * (10 + 24.0 / t + 5 * a * s / (h * t));
 }
 

@@ -40,6 +40,12 @@ enum plan_checkpointing {
 	PLAN_CKPT_FULL,		/* only each layer's input kept */
 };
 
+/* How attention is computed: whether its s*s scores are kept for the backward pass. */
+enum plan_attention {
+	PLAN_ATTN_EAGER,	/* softmax scores and dropout mask stored (Korthikanti's 5as/h term) */
+	PLAN_ATTN_FLASH,	/* FlashAttention / PyTorch SDPA: scores recomputed, never stored */
+};
+
 #define PLAN_MAX_GPUS 8		/* GPU models compared at once */
 #define PLAN_TITLE_MAX 181	/* a title's bytes, its NUL included: one INI line of plan -o */
 
@@ -69,6 +75,7 @@ struct plan_inputs {
 	double mfu;			/* assumed model FLOPs utilisation of the bf16 peak, 0..1 */
 	double ckpt_write_gbps;		/* checkpoint write bandwidth, GB/s */
 	double mtbf_hours;		/* mean time between failures of the rented machine */
+	enum plan_attention attention;	/* default eager: the paper's formula as written */
 };
 
 /* Memory one GPU holds, bytes; NaN unknown. */
@@ -172,5 +179,6 @@ const char *plan_strategy_name(enum plan_strategy s);
 int plan_strategy_parse(const char *s);
 const char *plan_optimizer_name(enum plan_optimizer o);
 const char *plan_checkpointing_name(enum plan_checkpointing c);
+const char *plan_attention_name(enum plan_attention a);	/* "eager", "flash" */
 
 #endif

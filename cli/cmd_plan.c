@@ -36,7 +36,7 @@ enum given_key {
 	G_VOCAB,
 	G_PRECISION,
 	G_OPTIMIZER,
-	G_CHECKPOINTING,
+	G_CHECKPOINTING, G_ATTENTION,
 	G_GRAD_ACCUM,
 	G_HYPOTHESIS,
 	G_TITLE,
@@ -70,6 +70,7 @@ static struct { const char *key, *value; } given[NGIVEN] = {
 	[G_PRECISION] = { .key = "precision" },
 	[G_OPTIMIZER] = { .key = "optimizer" },
 	[G_CHECKPOINTING] = { .key = "checkpointing" },
+	[G_ATTENTION] = { .key = "attention" },
 	[G_GRAD_ACCUM] = { .key = "grad_accum" },
 	[G_HYPOTHESIS] = { .key = "hypothesis" },
 	[G_TITLE] = { .key = "title" },
@@ -115,6 +116,9 @@ const struct option plan_options[] = {
 	{ .kind = OPT_STRING, .long_name = "checkpointing", .value = V(G_CHECKPOINTING), .value_name = "KIND",
 	  .flags = OPT_OPTIONAL_VALUE, .deflt = "full",
 	  .help = "activation checkpointing: none, selective or full (default none)" },
+	OPTION_STRING(0, "attention", V(G_ATTENTION), "KIND",
+		      "eager or flash (default eager); flash for FlashAttention or PyTorch SDPA, whose "
+		      "attention scores are never stored"),
 	OPTION_STRING(0, "grad-accum", V(G_GRAD_ACCUM), "N", "micro-batches per optimizer step (default 1)"),
 	OPTION_STRING(0, "hypothesis", V(G_HYPOTHESIS), "H",
 		      "what the 2-GPU run is to show: step-time, global-batch or feasibility"),
@@ -389,6 +393,8 @@ static void header(const struct plan_inputs *in, const struct plan_result *r, st
 			 (long long)in->seq_len, (long long)in->hidden, (long long)in->layers,
 			 (long long)in->heads, plan_checkpointing_name(in->checkpointing),
 			 (long long)in->grad_accum);
+	if (in->attention == PLAN_ATTN_FLASH)
+		buf_addstr(out, "attention: flash (its scores are never stored)\n");
 	if (!isnan(in->reserve_bytes))
 		buf_addf(out, "reserve per GPU: %.2f GB as given\n", in->reserve_bytes / 1e9);
 	else
@@ -469,7 +475,8 @@ static void explain_activations(const struct plan_inputs *in, const struct plan_
 
 	buf_addstr(out, "activations (Korthikanti et al. 2022, \"Reducing Activation Recomputation in "
 			"Large Transformer Models\", section 4, table 2), bytes per layer in 16 bits:\n"
-			"  none s·b·h·(34 + 5·a·s/h); selective s·b·h·34; full 2·s·b·h (the layer's input); "
+			"  none s·b·h·(34 + 5·a·s/h), or s·b·h·34 with flash attention (the 5·a·s/h "
+			"scores are never stored); selective s·b·h·34; full 2·s·b·h (the layer's input); "
 			"t-way tensor parallel: s·b·h·(10 + 24/t + 5·a·s/(h·t)); fp32 doubles them\n");
 	if (isnan(r->activation_per_layer) || in->layers < 0) {
 		buf_addstr(out, "  unknown here: the micro batch, sequence length, hidden size, layers "
@@ -610,6 +617,7 @@ static void json_inputs(yajl_gen g, const struct plan_inputs *in)
 	json_text(g, "precision", dtype_name(in->precision));
 	json_text(g, "optimizer", plan_optimizer_name(in->optimizer));
 	json_text(g, "checkpointing", plan_checkpointing_name(in->checkpointing));
+	json_text(g, "attention", plan_attention_name(in->attention));
 	json_key(g, "gpu_models");
 	yajl_gen_array_open(g);
 	for (size_t i = 0; i < in->ngpu; i++)

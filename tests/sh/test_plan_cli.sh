@@ -13,7 +13,7 @@ fail=0
 # every option of plan's own table appears in docs/plan.md, as --name or as its INI key
 "$SCALEAUDIT" help --options plan | awk -F'\t' '$1 == "plan" { print $2 }' | tr ' ' '\n' |
 	grep -- '^--' > "$tmp/options"
-[ "$(wc -l < "$tmp/options")" -eq 33 ] || { echo "plan has $(wc -l < "$tmp/options") long options, expected 33"; fail=1; }
+[ "$(wc -l < "$tmp/options")" -eq 34 ] || { echo "plan has $(wc -l < "$tmp/options") long options, expected 34"; fail=1; }
 while read -r opt; do
 	key=$(printf '%s' "${opt#--}" | tr '-' '_')
 	grep -qF -- "$opt" docs/plan.md || grep -qF -- "\`$key\`" docs/plan.md ||
@@ -102,7 +102,7 @@ check("keys without --explain", list(zero), ["inputs", "gpu_models", "strategies
                                              "reason", "hypothesis_note", "options"])
 check("inputs keys", list(seven["inputs"]), ["model", "params", "hidden", "layers", "heads", "vocab",
       "micro_batch", "seq_len", "grad_accum", "gpus", "precision", "optimizer", "checkpointing",
-      "gpu_models", "hypothesis", "expected_speedup", "question", "title", "target_samples",
+      "attention", "gpu_models", "hypothesis", "expected_speedup", "question", "title", "target_samples",
       "target_tokens", "price", "memory_reserve_bytes", "context_bytes", "nccl_bytes",
       "fragmentation", "mfu", "ckpt_write_gbps", "mtbf_hours"])
 check("title", seven["inputs"]["title"], None)

@@ -136,6 +136,21 @@ static void seven_b_h200_b200(void **state)
 	set(&in, "checkpointing", "selective");	/* s*b*h*34 per layer */
 	plan_compute(&in, &r);
 	near(r.s[PLAN_SINGLE].mem.activations, 32 * 34 * 16777216.0);
+
+	/* flash attention stores no s*s scores: s*b*h*34 without checkpointing, 10 + 24/t over t GPUs */
+	set(&in, "checkpointing", "none");
+	set(&in, "attention", "flash");
+	plan_compute(&in, &r);
+	near(r.s[PLAN_SINGLE].mem.activations, 32 * 34 * 16777216.0);
+	near(r.s[PLAN_TENSOR].mem.activations, 32 * 22 * 16777216.0);
+	set(&in, "attention", "eager");	/* back to the paper's 5as/h term */
+	plan_compute(&in, &r);
+	assert_true(r.s[PLAN_SINGLE].mem.activations > 32 * 34 * 16777216.0);
+	{
+		char err[160];
+
+		assert_int_equal(plan_set(&in, "attention", "sdpa", err, sizeof(err)), -1);
+	}
 }
 
 /* Every strategy: fits at total == capacity and one byte under, not one byte over. */
