@@ -549,29 +549,13 @@ static void out_release(struct plan_out *o)
 /* Creates dir and its missing parents, like mkdir -p; an existing one must be a directory. */
 static int make_dirs(const char *dir, struct diags *d)
 {
-	char *p = xstrdup(dir), *s;
 	struct stat st;
-	int rc = 0;
 
-	for (s = p + (*p == '/'); ; s++) {
-		char c = *s;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*s = '\0';
-		if (*p && mkdir(p, 0777) && errno != EEXIST) {
-			rc = diag_error(d, "plan-write", &SRCPOS_FILE(p), "cannot create directory: %s",
-					strerror(errno));
-			break;
-		}
-		*s = c;
-		if (!c)
-			break;
-	}
-	if (!rc && (stat(dir, &st) || !S_ISDIR(st.st_mode)))
-		rc = diag_error(d, "plan-write", &SRCPOS_FILE(dir), "not a directory");
-	free(p);
-	return rc;
+	if (make_dirs_as("plan-write", dir, d))
+		return -1;
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		return diag_error(d, "plan-write", &SRCPOS_FILE(dir), "not a directory");
+	return 0;
 }
 
 /* A run's directory under the trial: created, or an existing directory that is no link. */

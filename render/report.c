@@ -43,8 +43,7 @@ struct report {
 	bool has_headline;
 };
 
-/* Creates dir and its missing parents, like mkdir -p. */
-static int make_dirs(const char *dir, struct diags *d)
+int make_dirs_as(const char *code, const char *dir, struct diags *d)
 {
 	char *p = xstrdup(dir), *s;
 	int rc = 0;
@@ -55,8 +54,8 @@ static int make_dirs(const char *dir, struct diags *d)
 		if (c != '/' && c != '\0')
 			continue;
 		*s = '\0';
-		if (mkdir(p, 0777) && errno != EEXIST) {
-			rc = diag_error(d, "report-write", &SRCPOS_FILE(p), "cannot create directory: %s", strerror(errno));
+		if (*p && mkdir(p, 0777) && errno != EEXIST) {
+			rc = diag_error(d, code, &SRCPOS_FILE(p), "cannot create directory: %s", strerror(errno));
 			break;
 		}
 		*s = c;
@@ -372,7 +371,7 @@ static int lock_dir(const char *dir, struct diags *d)
 	struct stat st;
 	int fd = -1;
 
-	if (make_dirs(dir, d))
+	if (make_dirs_as("report-write", dir, d))
 		goto out;
 	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0) {

@@ -43,6 +43,9 @@ typedef int (*write_fn)(FILE *f, void *ctx);
  */
 int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d);
 
+/* Creates dir and its missing parents, like mkdir -p; a failure is a diagnostic under code. */
+int make_dirs_as(const char *code, const char *dir, struct diags *d);
+
 /* write_atomic with diagnostics under code instead of "report-write". */
 int write_atomic_as(const char *code, const char *path, write_fn fn, void *ctx, struct diags *d);
 
