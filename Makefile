@@ -4,6 +4,8 @@
 #   make demo         run the main job on the bundled example trial
 #   make deps         install missing Debian packages (apt-get, through sudo when not root)
 #   make bench        benchmarks;  make fuzz: fuzz targets (clang)
+#   make install      PREFIX=/usr/local DESTDIR=: binary, man pages, completion, docs
+#   make uninstall;   make deb: the Debian package into build/deb/ (mk/install.mk)
 #   make docs-img     redraw the pictures of docs/report.md from the sample trials
 #   make SANITIZE=address,undefined   sanitizer build;  V=1 full command lines
 .SUFFIXES:
@@ -33,14 +35,16 @@ endif
 # libcsv ships no pkg-config file: it is found by its header and -lcsv.
 PC_PKGS   := $(filter-out libcsv,$(PKGS))
 DEP_CFLAGS := $(shell pkg-config --cflags $(PC_PKGS) 2>/dev/null)
-DEP_LIBS   := $(shell pkg-config --libs $(PC_PKGS) 2>/dev/null) -lcsv -ldl -lm
+# --as-needed: a library on this list that the code does not call is not recorded
+# in the binary (tests/sh/test_needed.sh checks each NEEDED entry is used).
+DEP_LIBS   := -Wl,--as-needed $(shell pkg-config --libs $(PC_PKGS) 2>/dev/null) -lcsv -ldl -lm
 TEST_LIBS  := $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
 
 # Building needs the -dev packages; say so plainly instead of failing to compile.
 # (check, demo and deps install them first, then build through a second make.)
 DEPS_OK := $(shell pkg-config --exists $(PC_PKGS) 2>/dev/null && test -e /usr/include/csv.h && echo yes)
 ifeq ($(DEPS_OK),)
-ifneq ($(filter-out deps deps-ok check demo clean fuzz,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out deps deps-ok check demo clean fuzz uninstall deb,$(or $(MAKECMDGOALS),all)),)
 $(error missing build dependencies: run 'make deps' first ('make check' and 'make demo' install them themselves))
 endif
 endif
@@ -167,6 +171,8 @@ clean:
 	rm -rf build scaleaudit scaleaudit-gen out
 
 -include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)
+
+include mk/install.mk
 
 # docs/codes.md is generated from the code table (core/codes.c); test_codes checks it is current.
 $(BUILD)/tools/codes_md: $(BUILD)/tools/codes_md.o $(LIBA)
