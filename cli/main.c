@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/color.h"
+#include "cli/complete.h"
 #include "core/buf.h"
 #include "ingest/ingest.h"
 #include "ingest/trainlog.h"
@@ -407,6 +408,8 @@ static int run(int argc, char **argv)
 		printf("scaleaudit %s\n", SCALEAUDIT_VERSION);
 		return EXIT_DONE;
 	}
+	if (!strcmp(argv[1], "--complete"))	/* for completion/: not in the help */
+		return cmd_complete(commands, NCOMMANDS, argc - 2, argv + 2);
 	if (!strcmp(argv[1], "help") || is_help(argv[1]))
 		return cmd_help(argc - 2, argv + 2);
 	c = command_find(argv[1]);
