@@ -19,7 +19,7 @@ _scaleaudit_values()
 			COMPREPLY+=($(compgen -d -- "$cur")) ;;
 		"@files "*)
 			compopt -o filenames 2> /dev/null
-			COMPREPLY+=($(compgen -d -- "$cur"))
+			[[ $line == "@files *" ]] || COMPREPLY+=($(compgen -d -- "$cur"))
 			COMPREPLY+=($(compgen -f -X "!${line#@files }" -- "$cur")) ;;
 		*)
 			[[ $bare == *,* ]] && head=${bare%,*},

@@ -5,7 +5,8 @@
 #   deps.sh missing   only print the required packages that are missing, one a line
 # Nothing is downloaded from anywhere but the system's own apt sources.
 # A package marked "optional" is wanted by tests only (chromium, for the
-# browser test of report.html): when it cannot be installed, deps.sh says so
+# browser test of report.html; dpkg-dev and debhelper, to build the .deb;
+# zsh, for its completion): when it cannot be installed, deps.sh says so
 # and succeeds, and the tests that need it skip.
 set -eu
 
@@ -31,6 +32,9 @@ cmd:groff                          groff-base
 cmd:cc                             gcc
 cmd:make                           make
 cmd:chromium                       chromium optional
+cmd:dpkg-buildpackage              dpkg-dev optional
+cmd:dh                             debhelper optional
+cmd:zsh                            zsh optional
 '
 
 have() {
