@@ -7,6 +7,7 @@
 #   make install      PREFIX=/usr/local DESTDIR=: binary, man pages, completion, docs
 #   make uninstall;   make deb: the Debian package into build/deb/ (mk/install.mk)
 #   make docs-img     redraw the pictures of docs/report.md from the sample trials
+#   make man          refresh the generated parts of man/*.1 and man/*.5 from the code's tables
 #   make SANITIZE=address,undefined   sanitizer build;  V=1 full command lines
 .SUFFIXES:
 .SECONDARY:
@@ -180,6 +181,12 @@ $(BUILD)/tools/codes_md: $(BUILD)/tools/codes_md.o $(LIBA)
 docs/codes.md: $(BUILD)/tools/codes_md
 	$(call say,GEN,$@)$< > $@.tmp && mv $@.tmp $@
 -include $(BUILD)/tools/codes_md.d
+
+# The generated parts of the man pages (descriptions, options, exit statuses, manifest keys,
+# formats) come from the tool's own tables: `make man` refreshes them; test_man_page checks them.
+.PHONY: man
+man: $(BIN)
+	$(Q)mk/man.sh ./$(BIN) $(sort $(wildcard man/*.1 man/*.5))
 
 # Regenerate every committed sample trial (with its truth.json) from the generator.
 .PHONY: samples

@@ -11,6 +11,7 @@
 #include "cli/cli.h"
 #include "cli/color.h"
 #include "cli/complete.h"
+#include "cli/help.h"
 #include "core/buf.h"
 #include "ingest/ingest.h"
 #include "ingest/trainlog.h"
@@ -269,7 +270,9 @@ static void list_commands(FILE *f)
 	fputs(main_usage, f);
 	for (size_t i = 0; i < NCOMMANDS; i++)
 		fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
-	fputs("  help      show a command's usage: scaleaudit help COMMAND\n"
+	fputs("  help      show a command's usage: scaleaudit help COMMAND;\n"
+	      "            the trial layout and manifest keys: scaleaudit help trial;\n"
+	      "            the input formats: scaleaudit help formats\n"
 	      "\n"
 	      "Exit status: 0 done, 1 no usable input, 2 usage error,\n"
 	      "3 some inputs were unreadable but the rest was processed.\n", f);
@@ -311,22 +314,43 @@ static int show_help(const char *cmd)
 		return EXIT_DONE;
 	}
 	c = command_find(cmd);
-	if (!c)
-		return usage_error(NULL, "'%s' is not a command", cmd);
 	buf_init(&out, 0);
-	command_help(c, &out);
+	if (c) {
+		command_help(c, &out);
+	} else if (help_topic(cmd, &out) < 0) {
+		buf_release(&out);
+		return usage_error(NULL, "'%s' is not a command or a help topic", cmd);
+	}
 	fputs(out.data, stdout);
 	buf_release(&out);
 	return EXIT_DONE;
 }
 
+/* help --roff WORDS: a generated part of a man page (cli/help.h), for mk/man.sh. */
+static int help_roff_cmd(int argc, char **argv)
+{
+	struct buf out = BUF_INIT;
+	char err[256];
+	int rc;
+
+	buf_init(&out, 0);
+	rc = help_roff(argc, argv, &out, err, sizeof(err));
+	if (rc == 0)
+		fputs(out.data, stdout);
+	buf_release(&out);
+	return rc == 0 ? EXIT_DONE : usage_error(NULL, "%s", err);
+}
+
 /*
- * scaleaudit help [COMMAND], or help --options COMMAND: the option list for
- * shell completion and the documentation test.
+ * scaleaudit help [COMMAND|TOPIC], or help --options COMMAND: the option list
+ * for shell completion and the documentation test, or help --roff WORDS.
  */
 static int cmd_help(int argc, char **argv)
 {
 	const struct command *c;
+
+	if (argc > 0 && !strcmp(argv[0], "--roff"))
+		return help_roff_cmd(argc - 1, argv + 1);
 
 	if (argc > 0 && !strcmp(argv[0], "--options")) {
 		if (argc != 2)
