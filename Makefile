@@ -40,6 +40,7 @@ DEP_CFLAGS := $(shell pkg-config --cflags $(PC_PKGS) 2>/dev/null)
 # in the binary (tests/sh/test_needed.sh checks each NEEDED entry is used).
 DEP_LIBS   := -Wl,--as-needed $(shell pkg-config --libs $(PC_PKGS) 2>/dev/null) -lcsv -ldl -lm
 TEST_LIBS  := $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
+FLOOR_LIBS := $(shell pkg-config --libs yajl zlib 2>/dev/null)
 
 # Building needs the -dev packages; say so plainly instead of failing to compile.
 # (check, demo and deps install them first, then build through a second make.)
@@ -70,6 +71,7 @@ CLIOBJ   := $(CLISRC:%.c=$(BUILD)/%.o)
 GENOBJ   := $(GENSRC:%.c=$(BUILD)/%.o)
 UNITHOBJ := $(UNITHELP:%.c=$(BUILD)/%.o)
 UNITBIN  := $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
+FLOORBIN := $(BUILD)/bench/floor
 LIBA     := $(BUILD)/libscaleaudit.a
 
 ifeq ($(BUILD),build/plain)
@@ -124,7 +126,11 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA) $(FLAGS)
 $(BUILD)/tests/test_options: TESTOBJ = $(BUILD)/cli/options.o
 $(BUILD)/tests/test_options: $(BUILD)/cli/options.o
 
-tests: all $(UNITBIN)
+# The benchmark's parse floor (bench/floor.c): yajl and zlib only, no tool code.
+$(FLOORBIN): $(BUILD)/bench/floor.o $(FLAGS)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(FLOOR_LIBS)
+
+tests: all $(UNITBIN) $(FLOORBIN)
 
 # `make check`: install what is missing, then build the suite plain and under
 # ASan+UBSan, each in its own build directory with -Werror, both at once and
@@ -162,8 +168,8 @@ docs-img: all
 gpu-check:
 	$(Q)tests/gpu/run.sh out/gpu
 
-bench: all
-	$(Q)tests/bench/run.sh ./$(BIN)
+bench: all $(FLOORBIN)
+	$(Q)tests/bench/run.sh ./$(BIN) $(FLOORBIN)
 
 fuzz:
 	$(Q)tests/fuzz/run.sh
@@ -171,7 +177,7 @@ fuzz:
 clean:
 	rm -rf build scaleaudit scaleaudit-gen out
 
--include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)
+-include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(FLOORBIN).d $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)
 
 include mk/install.mk
 
