@@ -762,9 +762,19 @@ bool ingest_keep(struct ingest_ctx *ctx, int64_t *kept, bool *capped, const stru
 	if (l == LIMIT_NONE)
 		return true;
 	*capped = true;
+	if (ctx->limited)
+		return false;	/* another reader of the file said it */
+	ctx->limited = true;
 	diag_error(ctx->diags, "limit", pos, "more than %lld %s: the rest is not kept (%s raises "
 		   "the cap)", (long long)n, limits[l].what, limits[l].option);
 	return false;
+}
+
+int ingest_keep_line(struct ingest_ctx *ctx, struct ingest_cap *c, int64_t lineno)
+{
+	struct srcpos pos = SRCPOS_LINE(ctx->path, lineno);
+
+	return ingest_keep(ctx, &c->kept, &c->capped, &pos) ? 0 : -1;
 }
 
 int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *a,
