@@ -111,3 +111,10 @@ for r in range(5):
         f.write('{"distributedInfo": {"rank": %d, "world_size": 5}, "traceEvents": [%s]}' % (r, ev))
 PY
 chmod -R a+rX caps mem-trial five-ranks
+
+# a software stack directory holding links that dangle or loop, beside an environment report
+mkdir stack-links
+cp "$TOP/tests/data/collect_env/classic-b200.txt" stack-links/
+ln -s nowhere stack-links/dangling
+ln -s loop stack-links/loop
+chmod -R a+rX stack-links
