@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -189,13 +190,35 @@ static bool skip_dir(const char *name)
 
 static struct stack *walking;	/* the state nftw's callback works on */
 
-/* A symbolic link met in a walk: read when it names a regular file. */
+/* Why a link that stat() could not follow (its errno) is left out. */
+static const char *broken_link(int err)
+{
+	return err == ELOOP ? "a symbolic link that loops" : "a dangling symbolic link";
+}
+
+/*
+ * A symbolic link met in a walk: read when it names a file (a FIFO or socket
+ * is left out with a warning by read_file()); one that dangles or loops is
+ * said with its target, like the trial loader's left-out; a link to a
+ * directory is not followed (FTW_PHYS).
+ */
 static void visit_link(struct stack *s, const char *path)
 {
+	struct srcpos pos = SRCPOS_FILE(path);
+	char target[PATH_MAX];
 	struct stat st;
+	ssize_t n;
+	int err;
 
-	if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-		read_file(s, path);
+	if (stat(path, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			read_file(s, path);
+		return;
+	}
+	err = errno;
+	n = readlink(path, target, sizeof(target) - 1);
+	target[n > 0 ? n : 0] = '\0';
+	diag_warn(&s->diags, "left-out", &pos, "%s (to '%s'): not read", broken_link(err), target);
 }
 
 /*

@@ -12,6 +12,7 @@
 #include "cli/color.h"
 #include "cli/complete.h"
 #include "cli/help.h"
+#include "core/budget.h"
 #include "core/buf.h"
 #include "ingest/ingest.h"
 #include "ingest/trainlog.h"
@@ -19,6 +20,7 @@
 int verbosity;
 static const char *patterns_file;	/* --patterns FILE, loaded once the line is parsed */
 static int max_events;			/* --max-events N; 0: the default */
+static const char *max_memory;		/* --max-memory SIZE; NULL: the default */
 static int help_wanted;			/* -h, --help */
 
 const struct option common_options[] = {
@@ -34,8 +36,13 @@ const struct option common_options[] = {
 		      "named groups step, step_time, loss, samples_per_s, tokens_per_s, "
 		      "memory_gib, global_batch, micro_batch, grad_accum, precision"),
 	OPTION_INTEGER(0, "max-events", &max_events, "N",
-		       "keep at most N events from one trace file (default 10000000, about 1 GB); "
-		       "a file past it is read only in part, with an error naming it"),
+		       "keep at most N events from one file (default 10000000, about 1 GB) and 4 "
+		       "times N from a whole trial; a file past it is read only in part, with an "
+		       "error naming it"),
+	OPTION_STRING(0, "max-memory", &max_memory, "SIZE",
+		      "keep at most SIZE of data read from the files (8G, 500M; default the smaller "
+		      "of 8G and half of this machine's memory); past it the rest is not kept, with "
+		      "an error naming the file"),
 	OPTION_FLAG('h', "help", &help_wanted, 1, "show this help"),
 	OPTION_END,
 };
@@ -386,6 +393,7 @@ static int load_patterns(const char *path)
 static int run_command(const struct command *c, int argc, char **argv)
 {
 	char err[256];
+	int64_t bytes;
 	int n;
 
 	n = parse_options(c->options, argc, argv, err, sizeof(err));
@@ -398,6 +406,10 @@ static int run_command(const struct command *c, int argc, char **argv)
 	if (max_events < 0)
 		return usage_error(c->name, "--max-events: '%d' is not a positive count", max_events);
 	ingest_set_max_events(max_events);
+	if (max_memory && budget_parse_size(max_memory, &bytes) < 0)
+		return usage_error(c->name, "--max-memory: '%s' is not a size (such as 8G or 500M)",
+				   max_memory);
+	budget_set_max(max_memory ? bytes : 0);
 	return c->run(n, argv);
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
 #include "core/xalloc.h"
 
 #define BLOCK_SIZE (64 * 1024)
@@ -25,6 +26,7 @@ void *arena_alloc(struct arena *a, size_t n)
 
 		b = xmalloc(sizeof(*b) + size);
 		b->size = size;
+		budget_add((int64_t)(sizeof(*b) + size));
 		b->next = a->head;
 		a->head = b;
 		off = 0;
@@ -56,6 +58,7 @@ void arena_release(struct arena *a)
 	while (b) {
 		struct arena_block *next = b->next;
 
+		budget_add(-(int64_t)(sizeof(*b) + b->size));
 		free(b);
 		b = next;
 	}

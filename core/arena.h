@@ -1,7 +1,8 @@
 /*
  * arena: bump allocation for data that lives as long as one input or one
  * trial. Everything allocated from an arena is freed by one arena_release().
- * Blocks are never moved, so pointers stay valid until then.
+ * Blocks are never moved, so pointers stay valid until then. The blocks
+ * are counted in the memory budget (core/budget.h) while they are held.
  */
 #ifndef CORE_ARENA_H
 #define CORE_ARENA_H

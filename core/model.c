@@ -250,16 +250,18 @@ struct trial *trial_new(void)
 void run_release(struct run *r)
 {
 	for (size_t i = 0; i < r->nranks; i++) {
-		free(r->ranks[i].ev);
-		free(r->ranks[i].steps);
-		free(r->ranks[i].mem);
+		struct rank *k = &r->ranks[i];
+
+		xgrow_free(&k->ev, &k->cap_ev, sizeof(*k->ev));
+		xgrow_free(&k->steps, &k->cap_steps, sizeof(*k->steps));
+		xgrow_free(&k->mem, &k->cap_mem, sizeof(*k->mem));
 	}
-	free(r->ranks);
-	free(r->gpu);
-	free(r->log);
-	free(r->sources);
-	free(r->nccl_tests);
-	free(r->memtl);
+	xgrow_free(&r->ranks, &r->cap_ranks, sizeof(*r->ranks));
+	xgrow_free(&r->gpu, &r->cap_gpu, sizeof(*r->gpu));
+	xgrow_free(&r->log, &r->cap_log, sizeof(*r->log));
+	xgrow_free(&r->sources, &r->cap_sources, sizeof(*r->sources));
+	xgrow_free(&r->nccl_tests, &r->cap_nccl_tests, sizeof(*r->nccl_tests));
+	xgrow_free(&r->memtl, &r->cap_memtl, sizeof(*r->memtl));
 }
 
 void trial_free(struct trial *t)
@@ -268,9 +270,9 @@ void trial_free(struct trial *t)
 		return;
 	for (size_t i = 0; i < t->nruns; i++)
 		run_release(&t->runs[i]);
-	free(t->runs);
+	xgrow_free(&t->runs, &t->cap_runs, sizeof(*t->runs));
 	diags_release(&t->diags);
-	free(t->groups);
+	xgrow_free(&t->groups, &t->cap_groups, sizeof(*t->groups));
 	intern_release(&t->strings);
 	arena_release(&t->arena);
 	free(t);

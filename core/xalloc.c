@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
+
 static void oom(size_t n)
 {
 	fprintf(stderr, "scaleaudit: out of memory (%zu bytes)\n", n);
@@ -88,5 +90,16 @@ void xgrow(void *pp, size_t *cap, size_t need, size_t size)
 	if (n > SIZE_MAX / size)
 		oom(SIZE_MAX);
 	*p = xrealloc(*p, n * size);
+	budget_add((int64_t)((n - *cap) * size));
 	*cap = n;
+}
+
+void xgrow_free(void *pp, size_t *cap, size_t size)
+{
+	void **p = pp;
+
+	budget_add(-(int64_t)(*cap * size));
+	free(*p);
+	*p = NULL;
+	*cap = 0;
 }

@@ -1,6 +1,7 @@
 /*
  * xalloc: allocation that cannot fail. Out of memory is the one error that
- * is fatal deep down: it prints one line and exits with status 1.
+ * is fatal deep down: it prints one line and exits with status 1. What
+ * growable arrays take is counted in the memory budget (core/budget.h).
  */
 #ifndef CORE_XALLOC_H
 #define CORE_XALLOC_H
@@ -20,5 +21,11 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * event costs a malloc of its own.
  */
 void xgrow(void *pp, size_t *cap, size_t need, size_t size);
+/*
+ * Frees the array *p of capacity *cap grown by xgrow() and gives its bytes
+ * back to the memory budget (core/budget.h), which xgrow() counted them in;
+ * *p becomes NULL and *cap 0.
+ */
+void xgrow_free(void *pp, size_t *cap, size_t size);
 
 #endif

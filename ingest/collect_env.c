@@ -12,6 +12,11 @@
 #define MAX_LIBS 512		/* library versions kept */
 #define MAX_CUDNN 16		/* distinct cuDNN versions among the listed libraries */
 #define MAX_WARNINGS 64		/* arch warnings kept from one file */
+/*
+ * Bounded by construction: a report of any size keeps at most the counts
+ * above, each fact once, and interns a name only when it is kept, so it
+ * counts nothing against --max-events or --max-memory.
+ */
 
 enum pat {
 	P_KEY, P_GPU_ITEM, P_CUDNN_PATH, P_CUDNN_VERSION, P_LIB, P_ARCHS, P_ARCH_WARN,
@@ -123,13 +128,14 @@ static void add_gpu(struct cenv *c, const char *p, size_t n)
 
 static void add_lib(struct cenv *c, const char *name, size_t nn, const char *ver, size_t vn)
 {
-	const char *k = str(c, name, nn);
+	const char *k;
 
+	if (c->env.nlibs == MAX_LIBS)
+		return;
+	k = str(c, name, nn);
 	for (size_t i = 0; i < c->env.nlibs; i++)
 		if (c->env.libs[i].name == k)
 			return;		/* pip's line comes before conda's: it stays */
-	if (c->env.nlibs == MAX_LIBS)
-		return;
 	xgrow(&c->env.libs, &c->cap_libs, c->env.nlibs + 1, sizeof(*c->env.libs));
 	c->env.libs[c->env.nlibs++] = (struct env_library){ k, str(c, ver, vn) };
 	c->found = true;
@@ -246,13 +252,13 @@ static bool list_line(struct cenv *c, const char *line, size_t len)
 	}
 	if (c->list != L_CUDNN || !matches(P_CUDNN_PATH, line, len))
 		return false;
-	if (matches(P_CUDNN_VERSION, line, len) && group(1, line, &p, &n)) {
+	if (c->ncudnn < MAX_CUDNN && matches(P_CUDNN_VERSION, line, len) && group(1, line, &p, &n)) {
 		const char *v = str(c, p, n);
 		size_t i;
 
 		for (i = 0; i < c->ncudnn && c->cudnn[i] != v; i++)
 			;
-		if (i == c->ncudnn && c->ncudnn < MAX_CUDNN)
+		if (i == c->ncudnn)
 			c->cudnn[c->ncudnn++] = v;
 	}
 	return true;
@@ -562,9 +568,9 @@ static void cenv_free(void *st)
 {
 	struct cenv *c = st;
 
-	free(c->env.gpus);
-	free(c->env.libs);
-	free(c->env.arch_warnings);
+	xgrow_free(&c->env.gpus, &c->cap_gpus, sizeof(*c->env.gpus));
+	xgrow_free(&c->env.libs, &c->cap_libs, sizeof(*c->env.libs));
+	xgrow_free(&c->env.arch_warnings, &c->cap_warn, sizeof(*c->env.arch_warnings));
 	free(c);
 }
 

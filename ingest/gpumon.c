@@ -8,6 +8,7 @@
 
 #include "core/pattern.h"
 #include "core/xalloc.h"
+#include "ingest/ingest.h"
 
 #define MAX_FIELDS 64		/* columns of one CSV or dmon line */
 #define MAX_GPU_INDEX 4095	/* a larger index is noise, not a GPU */
@@ -229,6 +230,7 @@ struct monitor {
 	size_t nnames, cap_names;
 	int64_t errors;		/* rows or values that could not be used */
 	int warned;		/* warnings given in this file */
+	struct ingest_cap limit;	/* samples kept, against the limits */
 };
 
 /* Per-GPU totals for inspect. */
@@ -250,14 +252,17 @@ static void mon_init(struct monitor *m, struct ingest_ctx *ctx)
 
 static void mon_release(struct monitor *m)
 {
-	free(m->s);
-	free(m->names);
+	xgrow_free(&m->s, &m->cap, sizeof(*m->s));
+	xgrow_free(&m->names, &m->cap_names, sizeof(*m->names));
 }
 
-static struct gpu_sample *mon_sample(struct monitor *m, int32_t gpu)
+/* A new sample of line lineno; NULL once a limit is reached (m->limit.capped). */
+static struct gpu_sample *mon_sample(struct monitor *m, int32_t gpu, int64_t lineno)
 {
 	struct gpu_sample *g;
 
+	if (ingest_keep_line(m->ctx, &m->limit, lineno) < 0)
+		return NULL;
 	xgrow(&m->s, &m->cap, m->ns + 1, sizeof(*m->s));
 	g = &m->s[m->ns++];
 	*g = (struct gpu_sample){ .ts = -1, .gpu = gpu, .memory_used = -1, .memory_total = -1,
@@ -926,7 +931,9 @@ static void csv_row(struct csvmon *c, int64_t lineno)
 			 c->rocm ? "rocm-smi" : "nvidia-smi");
 		return;
 	}
-	g = mon_sample(&c->m, gpu);
+	g = mon_sample(&c->m, gpu, lineno);
+	if (!g)
+		return;
 	g->ts = ts;
 	for (size_t i = 0; i < c->ncols; i++) {
 		struct span s = field(&c->f, i);
@@ -994,7 +1001,7 @@ static int csvmon_line(void *st, const char *line, size_t len, int64_t lineno)
 		return 0;
 	}
 	csv_row(c, lineno);
-	return 0;
+	return c->m.limit.capped ? -1 : 0;
 }
 
 static bool csvmon_found(void *st)
@@ -1026,7 +1033,7 @@ static void csvmon_free(void *st)
 
 	fields_release(&c->f);
 	mon_release(&c->m);
-	free(c->keys);
+	xgrow_free(&c->keys, &c->cap_keys, sizeof(*c->keys));
 	free(c);
 }
 
@@ -1162,8 +1169,10 @@ static void dmon_row(struct dmon *d, const struct span *tok, int64_t lineno)
 
 	for (size_t i = 0; i < d->ncols; i++) {
 		if (d->col[i].role == R_INDEX && span_int(tok[i], &v) && v <= MAX_GPU_INDEX)
-			g = mon_sample(&d->m, (int32_t)v);
+			g = mon_sample(&d->m, (int32_t)v, lineno);
 	}
+	if (d->m.limit.capped)
+		return;
 	if (!g) {
 		d->m.errors++;
 		mon_warn(&d->m, "gpumon-row", lineno, "%s row without a GPU number: left out",
@@ -1262,7 +1271,7 @@ static int dmon_line(void *st, const char *line, size_t len, int64_t lineno)
 	}
 	dmon_row(d, tok, lineno);
 	d->rows_seen = true;
-	return 0;
+	return d->m.limit.capped ? -1 : 0;
 }
 
 static bool dmon_found(void *st)
@@ -1485,7 +1494,7 @@ static void topo_free(void *st)
 {
 	struct topo *t = st;
 
-	free(t->pairs);
+	xgrow_free(&t->pairs, &t->cap_pairs, sizeof(*t->pairs));
 	free(t);
 }
 
@@ -1542,15 +1551,17 @@ static const char *table_version(struct table *t, int g, const char *line)
 	return intern(&t->m.ctx->trial->strings, p, n);
 }
 
-static void table_usage(struct table *t, const char *line)
+static void table_usage(struct table *t, const char *line, int64_t lineno)
 {
-	struct gpu_sample *g = mon_sample(&t->m, t->pending);
+	struct gpu_sample *g = mon_sample(&t->m, t->pending, lineno);
 	const char *p;
 	size_t n;
 	int64_t v;
 	double w;
 	struct span rest;
 
+	if (!g)
+		return;
 	g->ts = t->ts;
 	if (group(1, line, &p, &n) && span_num((struct span){ p, n }, &w, &rest))
 		g->power_w = w;
@@ -1602,10 +1613,9 @@ static int table_line(void *st, const char *line, size_t len, int64_t lineno)
 		if (group(2, line, &p, &n))
 			mon_name(&t->m, t->pending, p, n);
 	} else if (t->pending >= 0 && matches(P_TABLE_USE, line, len)) {
-		table_usage(t, line);
+		table_usage(t, line, lineno);
 	}
-	(void)lineno;
-	return 0;
+	return t->m.limit.capped ? -1 : 0;
 }
 
 static int table_finish(void *st)

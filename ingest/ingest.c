@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/budget.h"
 #include "core/xalloc.h"
 #include "ingest/registry.h"
 
@@ -718,6 +720,61 @@ void ingest_set_max_events(int64_t n)
 int64_t ingest_max_events(void)
 {
 	return max_events;
+}
+
+int64_t ingest_max_trial_events(void)
+{
+	return max_events > INT64_MAX / INGEST_TRIAL_FACTOR ? INT64_MAX
+							    : max_events * INGEST_TRIAL_FACTOR;
+}
+
+/* The limits ingest_keep() checks, in that order, and how its error names them. */
+enum limit { LIMIT_NONE, LIMIT_FILE, LIMIT_TRIAL, LIMIT_MEMORY };
+
+static const struct { const char *what, *option; } limits[] = {
+	[LIMIT_FILE] = { "events", "--max-events" },
+	[LIMIT_TRIAL] = { "events in the trial", "--max-events" },
+	[LIMIT_MEMORY] = { "bytes of memory kept", "--max-memory" },
+};
+
+/* The limit one more event of ctx's file (its kept-th) passes, and that limit in *n. */
+static enum limit limit_passed(struct ingest_ctx *ctx, int64_t kept, int64_t *n)
+{
+	*n = max_events;
+	if (kept > max_events)
+		return LIMIT_FILE;
+	*n = ingest_max_trial_events();
+	if (atomic_fetch_add(&ctx->trial->kept, 1) + 1 > *n)
+		return LIMIT_TRIAL;
+	*n = budget_max();
+	return budget_over() ? LIMIT_MEMORY : LIMIT_NONE;
+}
+
+bool ingest_keep(struct ingest_ctx *ctx, int64_t *kept, bool *capped, const struct srcpos *pos)
+{
+	enum limit l;
+	int64_t n;
+
+	++*kept;
+	if (*capped)
+		return false;
+	l = limit_passed(ctx, *kept, &n);
+	if (l == LIMIT_NONE)
+		return true;
+	*capped = true;
+	if (ctx->limited)
+		return false;	/* another reader of the file said it */
+	ctx->limited = true;
+	diag_error(ctx->diags, "limit", pos, "more than %lld %s: the rest is not kept (%s raises "
+		   "the cap)", (long long)n, limits[l].what, limits[l].option);
+	return false;
+}
+
+int ingest_keep_line(struct ingest_ctx *ctx, struct ingest_cap *c, int64_t lineno)
+{
+	struct srcpos pos = SRCPOS_LINE(ctx->path, lineno);
+
+	return ingest_keep(ctx, &c->kept, &c->capped, &pos) ? 0 : -1;
 }
 
 int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *a,

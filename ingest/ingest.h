@@ -49,6 +49,41 @@ void ingest_set_progress(ingest_progress_fn *fn);
  */
 void ingest_set_max_events(int64_t n);
 int64_t ingest_max_events(void);
+/*
+ * The most events the readers keep from all the files of one trial, every
+ * run and rank together: INGEST_TRIAL_FACTOR times ingest_max_events().
+ */
+#define INGEST_TRIAL_FACTOR 4
+int64_t ingest_max_trial_events(void);
+
+/*
+ * Counts one more event that a reader keeps from ctx's file (a kernel, a
+ * monitor sample, a log step, a table row, a package: anything kept per
+ * record or line) against the limits: *kept (the reader's count for this
+ * file) against ingest_max_events(), the trial's count (atomic: ranks may
+ * be read by parallel threads) against ingest_max_trial_events(), and the
+ * memory kept against the budget (--max-memory, core/budget.h). Returns true
+ * while the event may be kept. Once a limit is reached it returns false
+ * from then on (*capped), after a "limit" error at pos naming the file
+ * and the limit (one per file, whichever of its readers reaches a limit
+ * first); the reader keeps nothing more from the file (a line reader
+ * returns -1).
+ */
+struct ingest_ctx;
+bool ingest_keep(struct ingest_ctx *ctx, int64_t *kept, bool *capped, const struct srcpos *pos);
+
+/* What a reader kept from one file, for ingest_keep_line(); zero it at open. */
+struct ingest_cap {
+	int64_t kept;		/* events kept, and one past the limit */
+	bool capped;		/* a limit was reached: nothing more is kept */
+};
+
+/*
+ * ingest_keep() for a line reader about to keep an event of line lineno:
+ * 0 while it may, -1 once a limit is reached (the line reader returns it,
+ * so the rest of the file is not read by that reader).
+ */
+int ingest_keep_line(struct ingest_ctx *ctx, struct ingest_cap *c, int64_t lineno);
 
 /*
  * Reads path ("-": standard input) into run r of trial t (r NULL: a file of

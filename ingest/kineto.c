@@ -143,7 +143,7 @@ struct kt {
 	bool has_devs;		/* the trace lists its devices (perhaps none) */
 	int64_t count[C_COUNT];	/* 'X' events per category */
 	int64_t events, errors;
-	bool capped;		/* past ingest_max_events(): nothing more is kept */
+	bool capped;		/* past a limit (ingest_keep()): nothing more is kept */
 	int64_t first, last;	/* span of the 'X' events read; UNSET */
 	int64_t dev_seen[MAX_DEVICES];	/* GPU events per device ordinal */
 };
@@ -594,16 +594,9 @@ static void event_done(struct kt *k)
 	struct pev *e = &k->ev;
 	struct srcpos pos;
 
-	if (++k->events > ingest_max_events()) {
-		if (!k->capped) {
-			pos = SRCPOS_BYTE(k->ctx->path, e->byte);
-			diag_error(k->ctx->diags, "limit", &pos, "more than %lld events: the rest "
-				   "is not kept (--max-events raises the cap)",
-				   (long long)ingest_max_events());
-		}
-		k->capped = true;
+	pos = SRCPOS_BYTE(k->ctx->path, e->byte);
+	if (!ingest_keep(k->ctx, &k->events, &k->capped, &pos))
 		return;
-	}
 	if ((e->ph == 'i' || e->ph == 'I') && word_eq(e->name.data, e->name.len, "[memory]")) {
 		on_memory(k, e);
 		return;

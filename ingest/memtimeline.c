@@ -40,6 +40,11 @@ struct mt {
 	int64_t records, errors;
 	struct mem_timeline m;	/* the result, given to the run at finish */
 };
+/*
+ * Bounded by construction: a file of any size keeps one struct mt (the
+ * running totals and peaks per category), never a record per line, so it
+ * counts nothing against --max-events or --max-memory.
+ */
 
 /* ---- the device a file name gives ---- */
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "ingest/ingest.h"
 
 #define MAX_AGG 4096	/* distinct (op, dtype, count) kept; more are only counted */
 #define MAX_COMMS 256		/* communicator ranks described per file */
@@ -129,6 +130,7 @@ struct nccl_log {
 	struct nccl_setting settings[NCCL_MAX_SETTINGS];	/* NCCL_* echoed, first value of each */
 	size_t nsettings;
 	int64_t lineno;		/* line being read */
+	struct ingest_cap cap;	/* NCCL lines read, against the limits */
 	pcre2_match_data *md;
 };
 
@@ -600,7 +602,8 @@ static int nccl_line(void *st, const char *line, size_t len, int64_t lineno)
 	}
 	s->found = true;
 	s->ctx->src->events++;
-	return 0;
+	/* what lines fill is capped (MAX_COMMS, MAX_AGG ...), but their names are interned */
+	return ingest_keep_line(s->ctx, &s->cap, lineno);
 }
 
 static void describe_colls(struct nccl_log *s, struct info *nccl)
@@ -784,9 +787,9 @@ static void nccl_free(void *st)
 	struct nccl_log *s = st;
 
 	pcre2_match_data_free(s->md);
-	free(s->agg);
+	xgrow_free(&s->agg, &s->cap_agg, sizeof(*s->agg));
 	free(s->slots);
-	free(s->comms);
+	xgrow_free(&s->comms, &s->cap_comms, sizeof(*s->comms));
 	free(s);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/xalloc.h"
+#include "ingest/ingest.h"
 
 #define MAX_TOKENS 48		/* a row has 13, 21 with per-iteration columns */
 #define MAX_TESTS 65536		/* tests kept per file; more are ignored */
@@ -75,6 +76,7 @@ struct nccl_tests {
 	const char *tests_commit;	/* interned "b4d5bee" of the version line */
 	const char *headers;	/* interned NCCL the tests were compiled against */
 	int64_t lineno;
+	struct ingest_cap cap;	/* result rows kept, against the limits; tests and devices are capped */
 	pcre2_match_data *md;
 };
 
@@ -461,7 +463,7 @@ static bool on_row(struct nccl_tests *s, const char *p, size_t n)
 		return false;
 	if (!t || t->closed)
 		t = new_test(s);
-	if (!t)
+	if (!t || ingest_keep_line(s->ctx, &s->cap, s->lineno) < 0)
 		return true;
 	w = run_add_nccl_test_row(s->ctx->run);
 	fill_row(s, t, tk, col, w);
@@ -556,7 +558,7 @@ static int tests_line(void *st, const char *line, size_t len, int64_t lineno)
 		s->found = true;
 		s->ctx->src->events++;
 	}
-	return 0;
+	return s->cap.capped ? -1 : 0;
 }
 
 static void *tests_open(struct ingest_ctx *ctx)
@@ -691,8 +693,8 @@ static void tests_free(void *st)
 	struct nccl_tests *s = st;
 
 	pcre2_match_data_free(s->md);
-	free(s->tests);
-	free(s->devices);
+	xgrow_free(&s->tests, &s->cap_tests, sizeof(*s->tests));
+	xgrow_free(&s->devices, &s->cap_devices, sizeof(*s->devices));
 	free(s);
 }
 

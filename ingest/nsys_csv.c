@@ -8,6 +8,7 @@
 
 #include "core/kname.h"
 #include "core/xalloc.h"
+#include "ingest/ingest.h"
 #include "ingest/nsys_sum.h"
 
 #define MAX_FIELDS 32
@@ -56,6 +57,7 @@ struct nc {
 	struct nsys_sum sum;	/* summary rows of the file, for the run */
 	struct gpu_event *ev;
 	size_t nev, cap_ev;
+	struct ingest_cap cap;	/* rows kept (timeline and summary), against the limits */
 	int64_t count[3];	/* kernel, memcpy, memset */
 	int64_t first, last;	/* span of the timeline; INT64_MIN none */
 	struct info *summary;	/* the `summary` array; NULL until a summary row */
@@ -284,9 +286,10 @@ static int nc_line(void *st, const char *line, size_t len, int64_t lineno)
 	struct nc *n = st;
 	const char *r;
 
-	(void)lineno;
 	split(n, line, len);
 	if (n->table != T_NONE && fits(n)) {
+		if (ingest_keep_line(n->ctx, &n->cap, lineno) < 0)
+			return -1;
 		if (n->table == T_TRACE)
 			trace_row(n);
 		else
@@ -367,7 +370,7 @@ static void nc_free(void *st)
 
 	csv_free(&n->csv);
 	buf_release(&n->f.text);
-	free(n->ev);
+	xgrow_free(&n->ev, &n->cap_ev, sizeof(*n->ev));
 	nsys_sum_release(&n->sum);
 	free(n);
 }

@@ -13,6 +13,7 @@
 #include "core/imap.h"
 #include "core/kname.h"
 #include "core/xalloc.h"
+#include "ingest/ingest.h"
 
 #define MAX_TIME 4000000000000000000LL	/* keeps epoch + time inside int64 */
 
@@ -39,9 +40,28 @@ struct ns {
 	int64_t count[N_COUNT];
 	int64_t first, last;	/* span of GPU work, launches and steps; INT64_MIN none */
 	bool failed;		/* the export could not be read: no findings about it */
-	int64_t rows;		/* rows read so far, against MODEL_MAX_SQL_ROWS */
-	time_t deadline;	/* when the queries are interrupted (MODEL_MAX_SQL_SECONDS) */
+	int64_t rows;		/* rows read so far, against the row budget */
+	int64_t deadline;	/* ms (monotonic clock) when the queries are interrupted */
+	struct ingest_cap cap;	/* rows kept, against --max-events and the other limits */
 };
+
+/* The budgets of one export: rows read and milliseconds of queries (nsys_sqlite_set_budget()). */
+static int64_t max_rows = MODEL_MAX_SQL_ROWS;
+static int64_t max_ms = MODEL_MAX_SQL_SECONDS * 1000LL;
+
+void nsys_sqlite_set_budget(int64_t rows, int64_t ms)
+{
+	max_rows = rows >= 0 ? rows : MODEL_MAX_SQL_ROWS;
+	max_ms = ms >= 0 ? ms : MODEL_MAX_SQL_SECONDS * 1000LL;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 /* CUPTI_ActivityMemcpyKind, as Kineto names the copies. */
 static const char *const copy_kinds[] = {
@@ -91,20 +111,20 @@ static int sql_error(struct ns *n, const char *what)
 }
 
 /* "<what> more than <limit> <unit>: the rest is not read" */
-static int limit_error(struct ns *n, const char *what, long long limit, const char *unit)
+static int limit_error(struct ns *n, const char *what, double limit, const char *unit)
 {
 	struct srcpos pos = SRCPOS_FILE(n->ctx->path);
 
 	n->ctx->src->errors++;
 	n->failed = true;
-	return diag_error(n->ctx->diags, "limit", &pos, "%s more than %lld %s: the rest is not read",
+	return diag_error(n->ctx->diags, "limit", &pos, "%s more than %.15g %s: the rest is not read",
 			  what, limit, unit);
 }
 
 /* sqlite3_progress_handler: non-zero interrupts the query once its time is up. */
 static int over_time(void *arg)
 {
-	return time(NULL) > ((const struct ns *)arg)->deadline;
+	return now_ms() >= ((const struct ns *)arg)->deadline;
 }
 
 /* An SQLite URI that opens path read-only as immutable: no -shm/-wal beside it, no lock. */
@@ -302,18 +322,26 @@ static void epoch_row(struct ns *n, sqlite3_stmt *st)
 
 static int run_query(struct ns *n, const char *sql, void (*row)(struct ns *, sqlite3_stmt *))
 {
+	struct srcpos pos = SRCPOS_FILE(n->ctx->path);
 	sqlite3_stmt *st;
+	bool kept = true;
 	int rc;
 
 	if (sqlite3_prepare_v2(n->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return sql_error(n, "cannot query the export");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW && ++n->rows <= MODEL_MAX_SQL_ROWS)
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && ++n->rows <= max_rows &&
+	       (kept = ingest_keep(n->ctx, &n->cap.kept, &n->cap.capped, &pos)))
 		row(n, st);
 	sqlite3_finalize(st);
+	if (!kept) {	/* ingest_keep() said which limit */
+		n->ctx->src->errors++;
+		n->failed = true;
+		return -1;
+	}
 	if (rc == SQLITE_ROW)
-		return limit_error(n, "holds", MODEL_MAX_SQL_ROWS, "rows");
+		return limit_error(n, "holds", (double)max_rows, "rows");
 	if (rc == SQLITE_INTERRUPT)
-		return limit_error(n, "its queries ran for", MODEL_MAX_SQL_SECONDS, "s");
+		return limit_error(n, "its queries ran for", (double)max_ms / 1000, "s");
 	return rc == SQLITE_DONE ? 0 : sql_error(n, "cannot read the export");
 }
 
@@ -377,7 +405,7 @@ static int ns_path(void *st, const char *path)
 	buf_release(&uri);
 	if (rc != SQLITE_OK)
 		return sql_error(n, "cannot open the export");
-	n->deadline = time(NULL) + MODEL_MAX_SQL_SECONDS;
+	n->deadline = now_ms() + max_ms;
 	sqlite3_progress_handler(n->db, 100000, over_time, n);
 	if (sqlite3_exec(n->db, "SELECT count(*) FROM sqlite_master", NULL, NULL, NULL) != SQLITE_OK)
 		return sql_error(n, "cannot query the export");	/* not a database after all */
@@ -530,10 +558,10 @@ static void ns_free(void *st)
 
 	sqlite3_close(n->db);
 	imap_release(&n->by_corr);
-	free(n->ev);
-	free(n->steps);
-	free(n->launch_ts);
-	free(n->devs);
+	xgrow_free(&n->ev, &n->cap_ev, sizeof(*n->ev));
+	xgrow_free(&n->steps, &n->cap_steps, sizeof(*n->steps));
+	xgrow_free(&n->launch_ts, &n->cap_launch, sizeof(*n->launch_ts));
+	xgrow_free(&n->devs, &n->cap_devs, sizeof(*n->devs));
 	free(n);
 }
 

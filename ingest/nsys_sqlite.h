@@ -25,4 +25,14 @@ extern const struct reader nsys_sqlite_reader;
  */
 int64_t nsys_step_number(const char *text);
 
+/*
+ * The budgets of one export, for tests: the most rows its queries may give
+ * (MODEL_MAX_SQL_ROWS) and the most milliseconds they may run
+ * (MODEL_MAX_SQL_SECONDS); past either the rest is not read, with a "limit"
+ * error naming the file. A negative value sets that budget back to its
+ * default; 0 ms interrupts the first query that runs long enough to be
+ * checked (every 100000 SQLite instructions).
+ */
+void nsys_sqlite_set_budget(int64_t rows, int64_t ms);
+
 #endif

@@ -7,6 +7,7 @@
 #include "core/buf.h"
 #include "ingest/nsys_sum.h"
 #include "core/xalloc.h"
+#include "ingest/ingest.h"
 
 #define MAX_COLS 24		/* columns of one table; a wider rule is no table of ours */
 #define MAX_WARNINGS 16		/* nsys-table warnings from one file */
@@ -33,6 +34,7 @@ struct ns {
 	struct info *tables;	/* ctx->info `tables`; NULL until one */
 	int64_t warnings;
 	int64_t lineno;		/* of the last line read */
+	struct ingest_cap cap;	/* rows kept, against the limits */
 };
 
 static bool is_space(char c)
@@ -122,7 +124,10 @@ static bool number(const char *p, const char *end, double *v)
 	return *e == '\0';
 }
 
-/* Reads a row; false when the line does not fit the table. */
+/*
+ * Reads a row, kept unless a limit is reached (n->cap.capped); false when
+ * the line does not fit the table.
+ */
 static bool row(struct ns *n, const char *s, size_t len)
 {
 	const char *p = s, *end = s + len;
@@ -147,7 +152,8 @@ static bool row(struct ns *n, const char *s, size_t len)
 	trim(&p, &end);
 	if (p == end || (isnan(v[NSYS_TOTAL]) && isnan(v[NSYS_BYTES])))
 		return false;
-	nsys_sum_add(&n->sum, n->ctx, n->t.kind, p, (size_t)(end - p), v);
+	if (ingest_keep_line(n->ctx, &n->cap, n->lineno) == 0)
+		nsys_sum_add(&n->sum, n->ctx, n->t.kind, p, (size_t)(end - p), v);
 	return true;
 }
 
@@ -190,6 +196,8 @@ static int ns_line(void *st, const char *s, size_t len, int64_t lineno)
 	n->lineno = lineno;
 	if (n->t.kind != NSYS_NONE) {
 		if (!blank(s, len) && row(n, s, len)) {
+			if (n->cap.capped)
+				return -1;
 			n->t.rows++;
 			n->ctx->src->events++;
 			return 0;

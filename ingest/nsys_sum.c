@@ -1,5 +1,6 @@
 #include "ingest/nsys_sum.h"
 
+#include <assert.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,10 +188,12 @@ static double nan_add(double a, double b)
 static struct nsys_row *entry(struct nsys_sum *s, enum list l, const char *name)
 {
 	struct nsys_row *r;
+	uint32_t i;
 
-	for (size_t i = 0; i < s->nrows[l]; i++)
-		if (s->rows[l][i].name == name)
-			return &s->rows[l][i];
+	if (imap_get(&s->index[l], (int64_t)(intptr_t)name, &i))
+		return &s->rows[l][i];
+	assert(s->nrows[l] < UINT32_MAX);	/* ingest_keep() caps the rows long before */
+	imap_put(&s->index[l], (int64_t)(intptr_t)name, (uint32_t)s->nrows[l]);
 	xgrow(&s->rows[l], &s->cap[l], s->nrows[l] + 1, sizeof(**s->rows));
 	r = &s->rows[l][s->nrows[l]++];
 	*r = (struct nsys_row){ .name = name, .instances = -1, .total_ns = NAN, .avg_ns = NAN,
@@ -319,5 +322,8 @@ void nsys_sum_finish(struct nsys_sum *s, struct ingest_ctx *ctx)
 void nsys_sum_release(struct nsys_sum *s)
 {
 	for (int l = 0; l < 3; l++)
-		free(s->rows[l]);
+	{
+		xgrow_free(&s->rows[l], &s->cap[l], sizeof(*s->rows[l]));
+		imap_release(&s->index[l]);
+	}
 }

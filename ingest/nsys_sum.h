@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/imap.h"
 #include "core/model.h"
 #include "ingest/reader.h"
 
@@ -61,6 +62,7 @@ const char *nsys_title(struct ingest_ctx *ctx, const char *s, size_t len);
 struct nsys_sum {
 	struct nsys_row *rows[3];
 	size_t nrows[3], cap[3];
+	struct imap index[3];	/* interned name (its address) -> row, so a row is found in O(1) */
 	int64_t tables;		/* tables of every kind seen */
 	int64_t cut_names;	/* names the report cut (ending in U+2026) */
 };

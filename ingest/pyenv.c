@@ -79,7 +79,7 @@ void py_env_init(struct py_env *e)
 
 void py_env_release(struct py_env *e)
 {
-	free(e->pkg);
+	xgrow_free(&e->pkg, &e->cap, sizeof(*e->pkg));
 	*e = (struct py_env){ .pkg = NULL };
 }
 
@@ -143,6 +143,11 @@ static void derive(struct py_env *e, const struct py_package *p)
 	}
 }
 
+/*
+ * Bounded by construction: a list of any length keeps at most
+ * PY_MAX_PACKAGES fixed-size entries (the rest are counted in dropped), so
+ * pip and conda lists count nothing against --max-events or --max-memory.
+ */
 bool py_env_add(struct py_env *e, const char *name, size_t nlen, const char *version,
 		size_t vlen, const char *source)
 {

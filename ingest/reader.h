@@ -47,6 +47,7 @@ struct ingest_ctx {
 	struct diags *diags;	/* where diagnostics go (usually &trial->diags) */
 	struct arena *arena;	/* for ctx->info nodes */
 	struct info *info;	/* the file's inspect object: add your keys to it */
+	bool limited;		/* a reader of the file reached a limit: ingest_keep() said so once */
 };
 
 struct reader {

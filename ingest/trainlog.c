@@ -11,6 +11,7 @@
 
 #include "core/buf.h"
 #include "core/xalloc.h"
+#include "ingest/ingest.h"
 
 enum framework {
 	FW_NONE, FW_HF, FW_MEGATRON, FW_DEEPSPEED, FW_TORCHTITAN, FW_LIGHTNING, FW_PLAIN,
@@ -471,6 +472,7 @@ struct trainlog {
 	pcre2_match_data *md;
 	struct buf clean;	/* the line without its ANSI colour codes */
 	int64_t lineno;
+	struct ingest_cap limit;	/* steps kept, against the limits */
 	bool found;		/* something of a training log was seen */
 	enum framework fw;	/* the framework the file is from */
 	int fw_weight;		/* how firmly: 1 a config line, 2 a banner or step */
@@ -757,6 +759,8 @@ static void add_record(struct trainlog *st, const struct row *r, const struct hi
 		return;
 	if (r->kind & K_PROGRESS && (step = progress_step(st, h)) < 0)
 		return;
+	if (ingest_keep_line(st->ctx, &st->limit, st->lineno) < 0)
+		return;
 	l = run_add_log_step(st->ctx->run);
 	l->step = step;
 	l->step_time_s = step_time(h);
@@ -941,7 +945,7 @@ static int tl_line(void *p, const char *line, size_t len, int64_t lineno)
 		line += n + 1;
 		len -= n + 1;
 	}
-	return 0;
+	return st->limit.capped ? -1 : 0;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -1123,11 +1127,11 @@ static void tl_free(void *p)
 
 	pcre2_match_data_free(st->md);
 	buf_release(&st->clean);
-	free(st->times);
-	free(st->rates);
-	free(st->tokens);
-	free(st->tflops);
-	free(st->mfu);
+	xgrow_free(&st->times, &st->cap_times, sizeof(*st->times));
+	xgrow_free(&st->rates, &st->cap_rates, sizeof(*st->rates));
+	xgrow_free(&st->tokens, &st->cap_tokens, sizeof(*st->tokens));
+	xgrow_free(&st->tflops, &st->cap_tflops, sizeof(*st->tflops));
+	xgrow_free(&st->mfu, &st->cap_mfu, sizeof(*st->mfu));
 	free(st);
 }
 

@@ -8,5 +8,6 @@ common	-v	--verbose
 common	--color
 common	--patterns
 common	--max-events
+common	--max-memory
 common	-h	--help
 --- stderr

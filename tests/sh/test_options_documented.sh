@@ -59,10 +59,10 @@ done
 # --json, --json); stack has 2 (--target, --json); plan has 35 (28 model
 # inputs, --gpu, --title, --json, --explain, -o, --init, --force); replay has 4
 # (--device, -o, --smoke, --dry-run); batch has 9 spellings of its 8 options (-o -j
-# --jobs --force --timeout --memory-limit --list --one --merge); each has 9
-# spellings of the 6 common options (-q --quiet -v --verbose --color --patterns
-# --max-events -h --help)
+# --jobs --force --timeout --memory-limit --list --one --merge); each has 10
+# spellings of the 7 common options (-q --quiet -v --verbose --color --patterns
+# --max-events --max-memory -h --help)
 [ "$built" -eq 7 ] || { echo "$built commands with options, expected 7"; fail=1; }
-[ "$options" -eq $((3 * (1 + 9) + 2 + 9 + 35 + 9 + 4 + 9 + 9 + 9)) ] ||
-	{ echo "$options option names, expected $((3 * 10 + 11 + 44 + 13 + 18))"; fail=1; }
+[ "$options" -eq $((3 * (1 + 10) + 2 + 10 + 35 + 10 + 4 + 10 + 9 + 10)) ] ||
+	{ echo "$options option names, expected $((3 * 11 + 12 + 45 + 14 + 19))"; fail=1; }
 exit $fail

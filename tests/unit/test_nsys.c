@@ -272,6 +272,94 @@ static void test_corrupt(void **state)
 	cleanup(&l);
 }
 
+/* ---- the budgets: rows, time and --max-events ---- */
+
+/* An export of n kernels, one a microsecond, written by a recursive query (the file holds a table). */
+static void make_kernels(struct loaded *l, int n)
+{
+	char sql[1024];
+
+	snprintf(sql, sizeof(sql),
+		 "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+		 "INSERT INTO StringIds VALUES (1, 'gemm_kernel');"
+		 "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER NOT NULL, end INTEGER NOT NULL,"
+		 " deviceId INTEGER, contextId INTEGER, streamId INTEGER, correlationId INTEGER,"
+		 " globalPid INTEGER, demangledName INTEGER, shortName INTEGER);"
+		 "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c LIMIT %d)"
+		 " INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL SELECT x * 1000, x * 1000 + 500, 0, 1, 7, x,"
+		 " 1, 1, 1 FROM c;", n);
+	make_db(l, sql);
+}
+
+/* The one diagnostic of l reads "<path>: <msg>", with code "limit". */
+static void assert_limit(const struct loaded *l, const char *msg)
+{
+	struct buf line = BUF_INIT;
+	char want[512];
+
+	assert_int_equal(l->t->diags.count, 1);
+	diag_format(&l->t->diags.items[0], &line);
+	snprintf(want, sizeof(want), "%s: %s", l->path, msg);
+	assert_string_equal(line.data, want);
+	assert_string_equal(l->t->diags.items[0].code, "limit");
+	buf_release(&line);
+}
+
+/* Loads l's export: one "limit" diagnostic, msg, and `kept` kernels kept. */
+static void assert_budget(struct loaded *l, const char *msg, size_t kept)
+{
+	load(l);
+	assert_limit(l, msg);
+	assert_int_equal(l->r->nranks, 1);
+	assert_int_equal(l->r->ranks[0].nev, kept);
+	cleanup(l);
+}
+
+static void test_row_budget(void **state)
+{
+	struct loaded l = { .a = ARENA_INIT };
+
+	(void)state;
+	make_kernels(&l, 20);
+	nsys_sqlite_set_budget(10, -1);
+	assert_budget(&l, "holds more than 10 rows: the rest is not read", 10);
+	nsys_sqlite_set_budget(-1, -1);
+	make_kernels(&l, 20);
+	load(&l);	/* the default budget reads all of it */
+	assert_int_equal(l.t->diags.count, 0);
+	assert_int_equal(l.r->ranks[0].nev, 20);
+	cleanup(&l);
+}
+
+/*
+ * A budget of 0 ms interrupts the first query that runs long enough to be
+ * checked (100000 SQLite instructions): 50000 kernels take far more.
+ */
+static void test_time_budget(void **state)
+{
+	struct loaded l = { .a = ARENA_INIT };
+
+	(void)state;
+	make_kernels(&l, 50000);
+	nsys_sqlite_set_budget(-1, 0);
+	load(&l);
+	nsys_sqlite_set_budget(-1, -1);
+	assert_limit(&l, "its queries ran for more than 0 s: the rest is not read");
+	assert_true(l.r->nranks == 0 || l.r->ranks[0].nev < 50000);
+	cleanup(&l);
+}
+
+static void test_max_events(void **state)
+{
+	struct loaded l = { .a = ARENA_INIT };
+
+	(void)state;
+	make_kernels(&l, 20);
+	ingest_set_max_events(5);
+	assert_budget(&l, "more than 5 events: the rest is not kept (--max-events raises the cap)", 5);
+	ingest_set_max_events(0);
+}
+
 /* ---- nsys stats --format csv ---- */
 
 static void load_text(struct loaded *l, const char *name)
@@ -439,6 +527,9 @@ int main(void)
 		cmocka_unit_test(test_current_schema),
 		cmocka_unit_test(test_old_schema),
 		cmocka_unit_test(test_corrupt),
+		cmocka_unit_test(test_row_budget),
+		cmocka_unit_test(test_time_budget),
+		cmocka_unit_test(test_max_events),
 		cmocka_unit_test(test_csv_real_mem_time_sum),
 		cmocka_unit_test(test_csv_2024),
 		cmocka_unit_test(test_csv_2021),

@@ -91,3 +91,30 @@ cp -r "$TOP/samples/trials/short-capture" huge-batch
 sed -i 's/^global_batch *=.*/global_batch = 9223372036854775800/' huge-batch/1gpu/run.ini
 printf 'gpus = 5000\n' >> huge-batch/2gpu/run.ini
 chmod -R a+rX huge-batch
+
+# a file of every reader that keeps events, for --max-events and --max-memory
+mkdir caps
+cp "$TOP/tests/data/nsys/report_2024.csv" "$TOP/tests/data/nsys/train_with_kern_sum.log" \
+	"$TOP/tests/data/nccl/nccl-1358_2GPU_GRAPH-topology_SYS-PIX.txt" \
+	"$TOP/tests/data/nccl_tests/two-gpu-counts.log" "$TOP/tests/data/gpumon/query-ts-index-nounits.csv" \
+	"$TOP/tests/data/gpumon/dmon-dt.txt" "$TOP/tests/data/gpumon/table-old.txt" \
+	"$TOP/tests/data/trainlog/hf.log" caps/
+cp -r "$TOP/samples/trials/short-capture" mem-trial
+
+# a run of five traces of 1000 kernels each, for the trial's cap (4 x --max-events)
+mkdir -p five-ranks/run
+python3 - <<'PY'
+ev = ",".join('{"ph": "X", "cat": "kernel", "name": "gemm", "ts": %d, "dur": 1, "pid": 0, '
+              '"tid": 7, "args": {"device": 0, "stream": 7}}' % i for i in range(1000))
+for r in range(5):
+    with open("five-ranks/run/rank%d.json" % r, "w") as f:
+        f.write('{"distributedInfo": {"rank": %d, "world_size": 5}, "traceEvents": [%s]}' % (r, ev))
+PY
+chmod -R a+rX caps mem-trial five-ranks
+
+# a software stack directory holding links that dangle or loop, beside an environment report
+mkdir stack-links
+cp "$TOP/tests/data/collect_env/classic-b200.txt" stack-links/
+ln -s nowhere stack-links/dangling
+ln -s loop stack-links/loop
+chmod -R a+rX stack-links
