@@ -1,5 +1,6 @@
 #include "core/utf8.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 /*
@@ -192,4 +193,34 @@ char *utf8_dup(const char *s, unsigned flags)
 	buf_init(&b, 0);
 	utf8_escape(s, n, flags, &b);
 	return buf_detach(&b);
+}
+
+int utf8_write(FILE *f, const char *s, size_t n, unsigned flags)
+{
+	struct buf b;
+	int rc = 0;
+
+	if (utf8_clean(s, n, flags))
+		return fwrite(s, 1, n, f) == n ? 0 : -1;
+	buf_init(&b, 0);
+	utf8_escape(s, n, flags, &b);
+	if (fwrite(b.data, 1, b.len, f) != b.len)
+		rc = -1;
+	buf_release(&b);
+	return rc;
+}
+
+int utf8_line(FILE *f, const char *fmt, ...)
+{
+	struct buf b;
+	va_list ap;
+	int rc;
+
+	buf_init(&b, 0);
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	rc = utf8_write(f, b.data, b.len, UTF8_CONTROLS | UTF8_ONE_LINE);
+	buf_release(&b);
+	return putc('\n', f) == EOF ? -1 : rc;
 }

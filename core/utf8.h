@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
 #include "core/buf.h"
 
@@ -55,6 +56,16 @@ size_t utf8_escape(const char *s, size_t n, unsigned flags, struct buf *out);
  * max_chars >= 1. Returns true when the text was cut.
  */
 bool utf8_cut(const char *s, size_t n, unsigned flags, size_t max_chars, struct buf *out);
+
+/* Writes s[0..n) to f as utf8_escape() with flags writes it; -1 when f failed, else 0. */
+int utf8_write(FILE *f, const char *s, size_t n, unsigned flags);
+
+/*
+ * Writes one line of terminal output: fmt formatted, then escaped with UTF8_CONTROLS |
+ * UTF8_ONE_LINE (so a name holding a newline or an escape sequence stays on its line and
+ * shows as \x0a, \x1b), then a newline. -1 when f failed, else 0.
+ */
+int utf8_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /*
  * The string s as utf8_escape() writes it, NUL-terminated, in memory the caller frees;
