@@ -16,6 +16,7 @@
 #include "cli/batch_dir.h"
 #include "cli/cli.h"
 #include "core/arena.h"
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "analysis/analysis.h"
 #include "render/analysis_json.h"
@@ -185,7 +186,7 @@ static int cmd_list(int argc, char **argv)
 	int ret = find(argv, argc, &t);
 
 	for (size_t i = 0; i < t.n; i++)
-		printf("%s\t%s\n", t.v[i].id, t.v[i].location);
+		utf8_line(stdout, "%s\t%s", t.v[i].id, t.v[i].location);
 	batch_trials_release(&t);
 	return ret;
 }

@@ -11,6 +11,7 @@
 #include "core/buf.h"
 #include "core/model.h"
 #include "core/readiness.h"
+#include "core/utf8.h"
 #include "ingest/codescan.h"
 #include "ingest/ingest.h"
 #include "ingest/walk.h"
@@ -195,18 +196,18 @@ static void print_text(const struct info *f)
 		 format_what(format_from_name(fmt->v.s)));
 	if (gz && gz->type == INFO_BOOL && gz->v.b)
 		buf_addstr(&line, ", gzip");
-	printf("%s\n", line.data);
+	utf8_line(stdout, "%s", line.data);
 	if (skipped && skipped->type == INFO_STR)
-		printf("  skipped: %s\n", skipped->v.s);
+		utf8_line(stdout, "  skipped: %s", skipped->v.s);
 	for (const struct info *c = f->child; c; c = c->next) {
 		if (is_header_key(c->key))
 			continue;
 		buf_reset(&line);
 		text_value(c, &line);
-		printf("  %s: %s\n", c->key, line.data);
+		utf8_line(stdout, "  %s: %s", c->key, line.data);
 	}
 	for (const struct info *w = warn ? warn->child : NULL; w && verbosity >= 0; w = w->next)
-		printf("  %s\n", w->v.s);
+		utf8_line(stdout, "  %s", w->v.s);
 	buf_release(&line);
 }
 

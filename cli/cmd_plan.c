@@ -17,6 +17,7 @@
 #include "cli/cli.h"
 #include "core/buf.h"
 #include "core/ini_lines.h"
+#include "core/utf8.h"
 #include "render/json.h"
 #include "render/plan_files.h"
 
@@ -187,19 +188,40 @@ static int plan_ini_line(void *user, const char *section, const char *name, cons
 	struct ini_read *r = user;
 	char err[256];
 
+	int64_t first;
+
+	if (!strcmp(name, "gpu"))
+		r->in->ngpu = 0;	/* a gpu line gives the whole list: the last one is used */
 	if (strcmp(section, "plan"))
 		snprintf(err, sizeof(err), "[%s] %s: plan keys go in a [plan] section", section, name);
-	else if (plan_set(r->in, name, value, err, sizeof(err)) == 0)
+	else if (plan_set(r->in, name, value, err, sizeof(err)) == 0) {
+		first = ini_lines_repeat(&r->src, section, name);
+		if (first)
+			utf8_line(stderr, "%s:%lld: warning: '%s' repeated in [plan] (first at line %lld): "
+				  "the value of line %lld is used", r->path, (long long)r->src.line, name,
+				  (long long)first, (long long)r->src.line);
 		return 1;
-	fprintf(stderr, "%s:%lld: %s\n", r->path, (long long)r->src.line, err);
+	}
+	utf8_line(stderr, "%s:%lld: %s", r->path, (long long)r->src.line, err);
 	r->bad++;
 	return 1;
+}
+
+/* A line with a control byte is not read: said at its line and column, and the plan fails. */
+static void plan_ini_control(struct ini_lines *src, int64_t col, unsigned byte)
+{
+	struct ini_read *r = src->user;
+
+	utf8_line(stderr, "%s:%lld:%lld: control byte 0x%02x in the line: not read", r->path,
+		  (long long)src->line, (long long)col, byte);
+	r->bad++;
 }
 
 /* PLAN.ini into in; prints "file:line: message" for each bad line and returns EXIT_NO_INPUT then. */
 static int read_ini(const char *path, struct plan_inputs *in)
 {
-	struct ini_read r = { .in = in, .path = path, .src = { .f = fopen(path, "r") } };
+	struct ini_read r = { .in = in, .path = path,
+			      .src = { .f = fopen(path, "r"), .control = plan_ini_control } };
 	struct stat st;
 	int line;
 
@@ -212,8 +234,10 @@ static int read_ini(const char *path, struct plan_inputs *in)
 		error("%s: a directory, not a PLAN.ini", path);
 		return EXIT_NO_INPUT;
 	}
+	r.src.user = &r;
 	line = ini_parse_stream(ini_lines_next, &r.src, plan_ini_line, &r);
 	fclose(r.src.f);
+	ini_lines_release(&r.src);
 	if (line > 0)
 		fprintf(stderr, "%s:%d: not an INI line (expected [section] or key = value)\n", path, line);
 	return line || r.bad ? EXIT_NO_INPUT : EXIT_DONE;

@@ -21,6 +21,7 @@
 #include "core/buf.h"
 #include "core/model.h"
 #include "core/readiness.h"
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "ingest/codescan.h"
 #include "ingest/ingest.h"
@@ -373,7 +374,7 @@ static void print_row(const struct stack *s, const int *w, const char *const *ce
 	buf_addf(&line, "  %s", cell[3 + s->tl.n]);
 	while (line.len && line.data[line.len - 1] == ' ')
 		line.data[--line.len] = 0;
-	printf("%s\n", line.data);
+	utf8_line(stdout, "%s", line.data);
 	buf_release(&line);
 }
 

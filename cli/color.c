@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "core/utf8.h"
+
 #define SGR_RESET "\033[0m"
 
 int color_when = COLOR_AUTO;
@@ -31,14 +33,20 @@ void diag_format_color(const struct diag *d, bool color, struct buf *out)
 {
 	const char *word = severities[d->severity].word;
 	const char *sgr = severities[d->severity].sgr;
+	struct diag safe = *d;	/* path and message as core/utf8 makes them safe for a terminal */
+	char *file = utf8_dup(d->pos.file, UTF8_CONTROLS | UTF8_ONE_LINE);
 
-	if (!color) {
-		diag_format(d, out);
-		return;
+	safe.pos.file = file;
+	safe.message = utf8_dup(d->message, UTF8_CONTROLS | UTF8_ONE_LINE);
+	if (!color)
+		diag_format(&safe, out);
+	else {
+		srcpos_format(&safe.pos, out);
+		if (word)
+			buf_addf(out, "%s%s" SGR_RESET " %s", sgr, word, safe.message);
+		else
+			buf_addf(out, "%s%s" SGR_RESET, sgr, safe.message);
 	}
-	srcpos_format(&d->pos, out);
-	if (word)
-		buf_addf(out, "%s%s" SGR_RESET " %s", sgr, word, d->message);
-	else
-		buf_addf(out, "%s%s" SGR_RESET, sgr, d->message);
+	free(file);
+	free(safe.message);
 }

@@ -26,7 +26,8 @@ bool color_on(int fd);
  * Appends d as diag_format() does, and with color its severity coloured:
  * "warning:" bold yellow, "note:" bold cyan, and the message of an error
  * (which carries no word) bold red. Without color the bytes are the same as
- * diag_format's.
+ * diag_format's. The path and the message are written as core/utf8's
+ * utf8_escape() with UTF8_CONTROLS | UTF8_ONE_LINE writes them.
  */
 void diag_format_color(const struct diag *d, bool color, struct buf *out);
 

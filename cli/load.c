@@ -11,6 +11,7 @@
 
 #include "analysis/analysis.h"
 #include "cli/cli.h"
+#include "core/utf8.h"
 #include "ingest/discover.h"
 #include "ingest/trial.h"
 #include "render/analysis_json.h"
@@ -85,7 +86,7 @@ static int nothing_usable(const char *dir, const struct trial_stats *st)
 {
 	error("%s: no run has steps or a status to analyse (see 'scaleaudit inspect %s')", dir, dir);
 	for (size_t i = 0; i < st->nnotes; i++)
-		fprintf(stderr, "  %s: %s\n", st->notes[i].path, st->notes[i].why);
+		utf8_line(stderr, "  %s: %s", st->notes[i].path, st->notes[i].why);
 	if (st->files && !st->nnotes)
 		fprintf(stderr, "  every one of its %zu files was read: none holds steps or a status\n",
 			st->files);

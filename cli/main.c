@@ -14,6 +14,7 @@
 #include "cli/help.h"
 #include "core/budget.h"
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "ingest/ingest.h"
 #include "ingest/trainlog.h"
 
@@ -206,30 +207,37 @@ const struct command *command_find(const char *name)
 	return NULL;
 }
 
+/* A message names paths and values from the user: it reaches stderr through core/utf8. */
 int error(const char *fmt, ...)
 {
+	struct buf msg = BUF_INIT;
 	va_list ap;
 
-	fputs("scaleaudit: ", stderr);
+	buf_init(&msg, 0);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	utf8_line(stderr, "scaleaudit: %s", msg.data);
+	buf_release(&msg);
 	return -1;
 }
 
 int usage_error(const char *cmd, const char *fmt, ...)
 {
+	struct buf msg = BUF_INIT;
 	va_list ap;
 
-	fprintf(stderr, "scaleaudit%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+	buf_init(&msg, 0);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	buf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, "\nTry 'scaleaudit help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
+	utf8_line(stderr, "scaleaudit%s%s: %s", cmd ? " " : "", cmd ? cmd : "", msg.data);
+	fprintf(stderr, "Try 'scaleaudit help%s%s'.\n", cmd ? " " : "", cmd ? cmd : "");
+	buf_release(&msg);
 	return EXIT_USAGE;
 }
 
+/* The diagnostic's path and message come from the inputs: color.c escapes them. */
 static void print_diag(const struct diag *d, bool color, struct buf *line)
 {
 	buf_reset(line);

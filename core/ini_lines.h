@@ -1,7 +1,10 @@
 /*
  * ini_lines: the line source that inih's ini_parse_stream() reads an INI file through.
- * It counts the lines, so that a key's message can name its line, and can cut a line
- * longer than inih's buffer instead of reading its rest as further lines.
+ * It counts the lines, so that a key's message can name its line, can cut a line longer
+ * than inih's buffer instead of reading its rest as further lines, and can hand on empty
+ * a line holding a control byte (a NUL included), which inih would read cut or garbled.
+ * It also tells a repeated key: the manifests and PLAN.ini take the LAST value of a key
+ * given twice in one section (as most INI readers do) and say so at the later line.
  */
 #ifndef CORE_INI_LINES_H
 #define CORE_INI_LINES_H
@@ -17,10 +20,28 @@ struct ini_lines {
 	 * then reads as empty); NULL: the rest is read as further lines, as fgets() leaves it.
 	 */
 	void (*too_long)(struct ini_lines *src, int max);
-	void *user;		/* for too_long */
+	/*
+	 * Called for a line holding a control byte other than tab and CR (a NUL included):
+	 * col is the 1-based byte column of the first, byte its value; the line then reads as
+	 * empty. NULL: the line is handed on as read (a NUL ends it there).
+	 */
+	void (*control)(struct ini_lines *src, int64_t col, unsigned byte);
+	void *user;		/* for too_long and control */
+	struct ini_key_seen *seen;	/* ini_lines_repeat()'s record; ini_lines_release() frees it */
+	size_t nseen, capseen;
 };
 
 /* inih's reader: stream is a struct ini_lines. Reads a line into str[num] as fgets() does. */
 char *ini_lines_next(char *str, int num, void *stream);
+
+/*
+ * Records that key `name` of `section` is given at the current line. Returns 0 the first
+ * time, else the line where it was first given (the caller says that the value of the
+ * current line is the one used).
+ */
+int64_t ini_lines_repeat(struct ini_lines *src, const char *section, const char *name);
+
+/* Frees what ini_lines_repeat() recorded. */
+void ini_lines_release(struct ini_lines *src);
 
 #endif

@@ -149,24 +149,64 @@ static int set_value(struct manifest *m, const struct manifest_key *k, const cha
 	return 0;
 }
 
+/*
+ * A key given twice: the later line's value is used (as most INI readers do), so the value
+ * read before is forgotten, in the facts and in what inspect shows. A fact is unset only when
+ * this manifest set it: a value from elsewhere is not the manifest's to drop.
+ */
+static void forget(struct manifest *m, const struct manifest_key *k, int64_t first)
+{
+	struct srcpos pos = SRCPOS_LINE(m->ctx->path, m->src.line);
+	void *f = k->kind == MKEY_NAME || k->kind == MKEY_HYP || k->kind == MKEY_QUESTION ? NULL :
+		  target(m, k);
+
+	diag_warn(m->ctx->diags, "manifest-key", &pos,
+		  "'%s' repeated in [%s] (first at line %lld): the value of line %lld is used",
+		  k->name, k->section, (long long)first, (long long)m->src.line);
+	if (!f)
+		return;		/* these take the later value as they are set */
+	if (k->kind == MKEY_INT && ((struct fact_i64 *)f)->src.line == first)
+		((struct fact_i64 *)f)->set = false;
+	else if ((k->kind == MKEY_NUM || k->kind == MKEY_RATIO) && ((struct fact_f64 *)f)->src.line == first)
+		((struct fact_f64 *)f)->set = false;
+	else if (k->kind != MKEY_INT && k->kind != MKEY_NUM && k->kind != MKEY_RATIO &&
+		 ((struct fact_str *)f)->src.line == first)
+		((struct fact_str *)f)->v = NULL;
+}
+
+/* The key's value as inspect shows it: a repeated key shows the value used, once. */
+static void show(struct manifest *m, const char *name, const char *value)
+{
+	struct info *old = info_get(m->keys, name);
+
+	if (old && old->type == INFO_STR)
+		old->v.s = arena_strdup(m->ctx->arena, value);
+	else
+		info_str(m->ctx->arena, m->keys, name, value);
+}
+
 static int handler(void *user, const char *section, const char *name, const char *value)
 {
 	struct manifest *m = user;
 	const struct manifest_key *k = manifest_key_find(section, name);
 	struct srcpos pos = SRCPOS_LINE(m->ctx->path, m->src.line);
+	int64_t first;
 
 	if (!k) {
 		diag_warn(m->ctx->diags, "manifest-key", &pos,
 			  "unknown key '%s' in [%s]: ignored", name, section);
 		return 1;
 	}
-	info_str(m->ctx->arena, m->keys, name, value);
+	show(m, name, value);
 	if (!strcmp(section, "run") && m->ctx->loose) {
 		diag_warn(m->ctx->diags, "manifest-place", &pos,
 			  "[run] keys belong in a run's directory, not at the top of the trial: ignored");
 		return 1;
 	}
-	if (set_value(m, k, value) == 0)
+	first = ini_lines_repeat(&m->src, section, name);
+	if (first)
+		forget(m, k, first);
+	if (set_value(m, k, value) == 0 && !first)
 		m->read++;
 	return 1;	/* keep going: every bad value gets its own message */
 }
@@ -178,6 +218,17 @@ static void line_too_long(struct ini_lines *src, int max)
 
 	diag_error(m->ctx->diags, "manifest-syntax", &SRCPOS_LINE(m->ctx->path, src->line),
 		   "line longer than %d characters: not read", max);
+}
+
+/* A control byte would reach inih as a cut or garbled line: the line is reported, not read. */
+static void line_control(struct ini_lines *src, int64_t col, unsigned byte)
+{
+	struct manifest *m = src->user;
+	struct srcpos pos = SRCPOS_LINE(m->ctx->path, src->line);
+
+	pos.col = col;
+	diag_error(m->ctx->diags, "manifest-syntax", &pos,
+		   "control byte 0x%02x in the line: not read (the rest of the file is)", byte);
 }
 
 static void *manifest_open(struct ingest_ctx *ctx)
@@ -194,13 +245,15 @@ static int manifest_path(void *st, const char *path)
 	struct srcpos pos = SRCPOS_FILE(m->ctx->path);	/* path may be a copy: name the input */
 	int rc;
 
-	m->src = (struct ini_lines){ .f = fopen(path, "r"), .too_long = line_too_long, .user = m };
+	m->src = (struct ini_lines){ .f = fopen(path, "r"), .too_long = line_too_long,
+				     .control = line_control, .user = m };
 	if (!m->src.f)
 		return diag_error(m->ctx->diags, "unreadable", &pos, "%s", strerror(errno));
 	m->keys = info_obj(m->ctx->arena, m->ctx->info, "manifest");
 	rc = ini_parse_stream(ini_lines_next, &m->src, handler, m);
 	fclose(m->src.f);
 	m->src.f = NULL;
+	ini_lines_release(&m->src);
 	if (rc > 0) {
 		pos = SRCPOS_LINE(m->ctx->path, rc);
 		return diag_error(m->ctx->diags, "manifest-syntax", &pos,

@@ -229,7 +229,7 @@ static void write_words(struct wctx *w, const char *s)
 		size_t n = strcspn(s, " ");
 
 		if (n)
-			yajl_gen_string(w->g, (const unsigned char *)s, n);
+			json_strn(w->g, s, n);
 		s += n + (s[n] == ' ');
 	}
 	yajl_gen_array_close(w->g);

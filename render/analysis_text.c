@@ -1,7 +1,11 @@
 #include "render/analysis_text.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/utf8.h"
+#include "core/xalloc.h"
 
 #include "render/numfmt.h"
 #include "render/plan_text.h"
@@ -45,7 +49,32 @@ static const char *upper(char *buf, size_t size, const char *s)
 	return buf;
 }
 
-static void header(const struct analysis *a, FILE *f, bool color)
+/*
+ * The text is written to a memory stream and sent through core/utf8 as a whole, so that no
+ * name, title or message from the inputs reaches the terminal with a control character or
+ * invalid UTF-8 in it. The colours are the only escape codes sent: each is marked at its
+ * offset and inserted on the way out.
+ */
+struct marks {
+	size_t n, cap;
+	struct mark {
+		long at;		/* offset in the text */
+		const char *sgr;	/* the code inserted there */
+	} *v;
+};
+
+/* Marks the colour sgr at the end of what f holds; k NULL: no colour. Returns "" for a printf. */
+static const char *colour(FILE *f, struct marks *k, const char *sgr)
+{
+	if (!k)
+		return "";
+	fflush(f);
+	xgrow(&k->v, &k->cap, k->n + 1, sizeof(*k->v));
+	k->v[k->n++] = (struct mark){ ftell(f), sgr };
+	return "";
+}
+
+static void header(const struct analysis *a, FILE *f, struct marks *color)
 {
 	const struct comparison *c = &a->cmp;
 	const char *v = verdict_name(c->verdict);
@@ -57,9 +86,13 @@ static void header(const struct analysis *a, FILE *f, bool color)
 			upper(up, sizeof(up), answer_name(c->answer)), c->answer_reason);
 	fprintf(f, "Hypothesis: %s\n", hypothesis_name(a->hypothesis) ?
 		hypothesis_name(a->hypothesis) : "none written in trial.ini");
-	if (v)
-		fprintf(f, "Verdict: %s%s%s: %s\n", color ? verdict_sgr[c->verdict] : "",
-			upper(up, sizeof(up), v), color ? SGR_RESET : "", c->reason);
+	if (v) {
+		fputs("Verdict: ", f);
+		colour(f, color, verdict_sgr[c->verdict]);
+		fputs(upper(up, sizeof(up), v), f);
+		colour(f, color, SGR_RESET);
+		fprintf(f, ": %s\n", c->reason);
+	}
 	else
 		fprintf(f, "Verdict: none: %s\n", c->reason ? c->reason : "nothing to compare");
 	if (c->criterion)
@@ -308,7 +341,7 @@ static void plan(const struct analysis *a, FILE *f)
 	buf_release(&b);
 }
 
-static void lists(const struct analysis *a, FILE *f, bool color)
+static void lists(const struct analysis *a, FILE *f, struct marks *color)
 {
 	size_t warnings = 0, errors = 0;
 
@@ -334,19 +367,43 @@ static void lists(const struct analysis *a, FILE *f, bool color)
 	for (size_t i = 0; i < a->nfindings && i < FINDINGS_SHOWN; i++) {
 		const struct finding *fd = &a->findings[i];
 
-		fprintf(f, "  %s%s%s%s%s: %s\n", fd->source ? fd->source : "", fd->source ? ": " : "",
-			color ? severity_words[fd->severity].sgr : "", severity_words[fd->severity].word,
-			color ? SGR_RESET : "", fd->message);
+		fprintf(f, "  %s%s", fd->source ? fd->source : "", fd->source ? ": " : "");
+		colour(f, color, severity_words[fd->severity].sgr);
+		fputs(severity_words[fd->severity].word, f);
+		colour(f, color, SGR_RESET);
+		fprintf(f, ": %s\n", fd->message);
 	}
 	if (a->nfindings > FINDINGS_SHOWN)
 		fprintf(f, "  ... and %zu more in analyze --json\n", a->nfindings - FINDINGS_SHOWN);
 }
 
-int analysis_write_text(const struct analysis *a, FILE *f, const struct analysis_text_options *opt)
+/* The text with the colours of k inserted, written to out through core/utf8. */
+static int send(const char *text, size_t n, const struct marks *k, FILE *out)
 {
-	bool color = opt && opt->color;
+	size_t from = 0;
+	int rc = 0;
 
-	header(a, f, color);
+	for (size_t i = 0; i < k->n; i++) {
+		size_t at = (size_t)k->v[i].at;
+
+		rc |= utf8_write(out, text + from, at - from, UTF8_CONTROLS);
+		fputs(k->v[i].sgr, out);
+		from = at;
+	}
+	return rc | utf8_write(out, text + from, n - from, UTF8_CONTROLS);
+}
+
+int analysis_write_text(const struct analysis *a, FILE *out, const struct analysis_text_options *opt)
+{
+	struct marks k = { 0 };
+	char *text = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&text, &n);
+	int rc;
+
+	if (!f)
+		return -1;
+	header(a, f, opt && opt->color ? &k : NULL);
 	runs_table(a, f);
 	scaling(a, f);
 	time_table(a, f);
@@ -354,6 +411,9 @@ int analysis_write_text(const struct analysis *a, FILE *f, const struct analysis
 	comm_lines(a, f);
 	readiness(a, f);
 	plan(a, f);
-	lists(a, f, color);
-	return fflush(f) == EOF || ferror(f) ? -1 : 0;
+	lists(a, f, opt && opt->color ? &k : NULL);
+	rc = fclose(f) ? -1 : send(text, n, &k, out);
+	free(text);
+	free(k.v);
+	return rc || fflush(out) == EOF || ferror(out) ? -1 : 0;
 }

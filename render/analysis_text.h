@@ -17,7 +17,10 @@ struct analysis_text_options {
 
 /*
  * Writes the text of a to f; opt NULL means the defaults (no colour). With
- * colour off the text holds no escape codes. Returns -1 when f failed.
+ * colour off the text holds no escape codes: the colours are the only ones
+ * sent, and every text from the inputs (titles, names, messages) is written
+ * with invalid UTF-8 as U+FFFD and control characters as \xNN (core/utf8.h).
+ * Returns -1 when f failed.
  */
 int analysis_write_text(const struct analysis *a, FILE *f, const struct analysis_text_options *opt);
 

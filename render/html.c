@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "render/draw.h"
 
 /* Readable on a phone (one column, charts at the page's width, wide tables scroll), one chart a printed page. */
@@ -80,14 +81,19 @@ void html_escape(struct buf *out, const char *text)
 		['&'] = "&amp;", ['<'] = "&lt;", ['>'] = "&gt;", ['"'] = "&quot;", ['\''] = "&#39;",
 	};
 
-	for (; *text; text++) {
-		const char *e = entities[(unsigned char)*text];
+	struct buf t;
+
+	buf_init(&t, 0);
+	utf8_escape(text, strlen(text), UTF8_CONTROLS, &t);
+	for (const char *p = t.data; *p; p++) {
+		const char *e = entities[(unsigned char)*p];
 
 		if (e)
 			buf_addstr(out, e);
 		else
-			buf_addch(out, *text);
+			buf_addch(out, *p);
 	}
+	buf_release(&t);
 }
 
 static void head(struct buf *h, const char *title, enum verdict v)

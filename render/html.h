@@ -33,7 +33,8 @@ int html_report(const struct analysis *a, const struct chart_layout *charts, con
  */
 int html_inline_svg(struct buf *h, const struct chart_layout *c, size_t n);
 
-/* Appends text with & < > " ' written as entities. */
+/* Appends text with & < > " ' written as entities, invalid UTF-8 as U+FFFD and control characters
+ * (tab and newline kept) as \xNN (core/utf8.h utf8_escape()). */
 void html_escape(struct buf *out, const char *text);
 
 #endif

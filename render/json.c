@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
+
 /*
  * yajl's own beautifier splits empty containers over lines; this one writes
  * "[]" and "{}" whole, indents by two spaces and puts ": " after keys.
@@ -91,28 +93,37 @@ void json_num(yajl_gen g, double v)
 	yajl_gen_number(g, tmp, strlen(tmp));
 }
 
+/*
+ * Every string and key goes through here: invalid UTF-8 from a log or a file name becomes
+ * U+FFFD (core/utf8), so yajl never refuses one and the document stays valid. yajl writes
+ * control characters as \u00XX itself.
+ */
+void json_strn(yajl_gen g, const char *s, size_t n)
+{
+	struct buf clean;
+
+	if (utf8_valid(s, n)) {
+		yajl_gen_string(g, (const unsigned char *)s, n);
+		return;
+	}
+	buf_init(&clean, 0);
+	utf8_sanitize(s, n, &clean);
+	yajl_gen_string(g, (const unsigned char *)clean.data, clean.len);
+	buf_release(&clean);
+}
+
 void json_str(yajl_gen g, const char *s)
 {
 	if (!s) {
 		yajl_gen_null(g);
 		return;
 	}
-	/* invalid UTF-8 from a log must not make the whole document fail */
-	if (yajl_gen_string(g, (const unsigned char *)s, strlen(s)) == yajl_gen_invalid_string) {
-		size_t n = strlen(s);
-		unsigned char *clean = malloc(n + 1);
-
-		for (size_t i = 0; clean && i <= n; i++)
-			clean[i] = (unsigned char)s[i] < 0x80 ? (unsigned char)s[i] : '?';
-		if (clean)
-			yajl_gen_string(g, clean, n);
-		free(clean);
-	}
+	json_strn(g, s, strlen(s));
 }
 
 void json_key(yajl_gen g, const char *key)
 {
-	yajl_gen_string(g, (const unsigned char *)key, strlen(key));
+	json_strn(g, key, strlen(key));
 }
 
 void json_int(yajl_gen g, int64_t v)

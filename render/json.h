@@ -15,8 +15,10 @@
 
 yajl_gen json_new(void);
 void json_num(yajl_gen g, double v);		/* NaN, inf: null */
+/* Strings and keys: invalid UTF-8 is written as U+FFFD (core/utf8.h), controls as \u00XX. */
 void json_str(yajl_gen g, const char *s);	/* NULL: null */
 void json_key(yajl_gen g, const char *key);
+void json_strn(yajl_gen g, const char *s, size_t n);	/* the n bytes at s, as a string */
 void json_int(yajl_gen g, int64_t v);
 void json_info(yajl_gen g, const struct info *n);	/* the whole tree under n */
 /* Writes what g holds to f (indented when pretty), then a newline; -1 on a write error. */

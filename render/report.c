@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "render/analysis_json.h"
 #include "render/charts.h"
@@ -29,6 +30,7 @@
 #define PAGE_H 595.0
 #define MARGIN 40.0
 #define CHARTS_MAX 16
+#define PDF_TITLE_MAX 200	/* characters of the title in the PDF's metadata */
 
 struct report {
 	const struct analysis *a;
@@ -298,9 +300,14 @@ static int write_pdf(FILE *f, void *ctx)
 	cairo_t *cr;
 	cairo_status_t st;
 	size_t i;
+	struct buf title;
+	const char *t = r->a->title ? r->a->title : "Scaling trial";
 
 	pdf_set_date(s);
-	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, r->a->title ? r->a->title : "Scaling trial");
+	buf_init(&title, 0);	/* cairo refuses invalid UTF-8: the whole PDF would fail */
+	utf8_cut(t, strlen(t), UTF8_CONTROLS | UTF8_ONE_LINE, PDF_TITLE_MAX, &title);
+	cairo_pdf_surface_set_metadata(s, CAIRO_PDF_METADATA_TITLE, title.data);
+	buf_release(&title);
 	cr = cairo_create(s);
 	summary_pages_draw(cr, &r->sum, r->has_headline ? &r->headline : NULL,
 			   &(struct page_geom){ PAGE_W, PAGE_H, MARGIN });

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "render/numfmt.h"
 #include "render/plan_text.h"
@@ -569,14 +570,23 @@ static const char *const md_prefix[] = {
 	[SL_LEAD] = "", [SL_TABLE_HEAD] = "| ", [SL_TABLE_ROW] = "| ",
 };
 
-/* Appends text with Markdown's active characters escaped, so names like "run_1" stay literal. */
+/*
+ * Appends text with Markdown's active characters escaped, so names like "run_1" stay literal;
+ * invalid UTF-8 as U+FFFD and control characters (a newline too: each line is one Markdown
+ * line) as \xNN, so a name cannot end a heading or a table row.
+ */
 static void md_escape(struct buf *out, const char *text)
 {
-	for (; *text; text++) {
-		if (strchr("\\`*_[]<>#|", *text))
+	struct buf t;
+
+	buf_init(&t, 0);
+	utf8_escape(text, strlen(text), UTF8_CONTROLS | UTF8_ONE_LINE, &t);
+	for (const char *p = t.data; *p; p++) {
+		if (strchr("\\`*_[]<>#|", *p))
 			buf_addch(out, '\\');
-		buf_addch(out, *text);
+		buf_addch(out, *p);
 	}
+	buf_release(&t);
 }
 
 /* A table line as a Markdown table row; the head is followed by its delimiter row. */

@@ -3,7 +3,10 @@
 #include <ctype.h>
 #include <stdbool.h>
 #include <pango/pangocairo.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/utf8.h"
 
 static void context_setup(PangoContext *ctx)
 {
@@ -77,10 +80,18 @@ static void keep_together(PangoLayout *lo, const char *s)
 	pango_attr_list_unref(l);
 }
 
+/*
+ * Pango takes valid UTF-8 only (it warns and draws nothing else) and shows control characters
+ * as boxes, or acts on them: the text it is given is s with both made safe by core/utf8.
+ */
 static void layout_setup(PangoLayout *lo, enum font_role r, const char *s, double wrap, bool keep)
 {
 	const struct font_style *f = font_style(r);
 	PangoFontDescription *fd = pango_font_description_new();
+	char *safe = utf8_clean(s, strlen(s), UTF8_CONTROLS) ? NULL : utf8_dup(s, UTF8_CONTROLS);
+
+	if (safe)
+		s = safe;
 
 	pango_font_description_set_family(fd, f->family);
 	pango_font_description_set_absolute_size(fd, f->size * PANGO_SCALE);
@@ -94,6 +105,7 @@ static void layout_setup(PangoLayout *lo, enum font_role r, const char *s, doubl
 	pango_layout_set_text(lo, s, -1);
 	if (keep)
 		keep_together(lo, s);
+	free(safe);
 }
 
 static PangoContext *ctx;	/* the measuring context: one per process, made on first use */

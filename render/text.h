@@ -33,7 +33,12 @@ void text_size_prose(enum font_role r, const char *s, double wrap, double *w, do
 double text_draw_prose(cairo_t *cr, enum font_role r, const char *s, double x, double y, double wrap,
 		       struct colour c);
 
-/* Where the lines of s, wrapped as prose at wrap, start (byte offsets, at most max); returns how many lines. */
+/*
+ * Where the lines of s, wrapped as prose at wrap, start (byte offsets, at most max); returns how
+ * many lines. The offsets are into s when it is clean UTF-8 (core/utf8.h utf8_clean() with
+ * UTF8_CONTROLS), into its escaped form otherwise: every function here draws text that is not
+ * clean as utf8_escape() writes it (U+FFFD for invalid UTF-8, \xNN for a control character).
+ */
 size_t text_prose_lines(enum font_role r, const char *s, double wrap, size_t *starts, size_t max);
 
 /*

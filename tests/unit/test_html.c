@@ -75,6 +75,10 @@ static void escapes_markup(void **state)
 	buf_reset(&b);
 	html_escape(&b, "1.73x, 86% \xc3\xa9");	/* nothing else is touched, UTF-8 included */
 	assert_string_equal(b.data, "1.73x, 86% \xc3\xa9");
+	buf_reset(&b);
+	/* invalid UTF-8 as U+FFFD, an escape sequence visible, a newline kept */
+	html_escape(&b, "caf\xe9 \x1b[31m<b>\nx");
+	assert_string_equal(b.data, "caf\xef\xbf\xbd \\x1b[31m&lt;b&gt;\nx");
 	buf_release(&b);
 }
 

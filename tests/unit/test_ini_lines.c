@@ -1,6 +1,8 @@
 /*
  * core/ini_lines: inih's line source counts lines, passes a cut line on as fgets() leaves
- * it without a too_long callback, and with one skips its rest and hands it on empty.
+ * it without a too_long callback, and with one skips its rest and hands it on empty; a line
+ * with a control byte (a NUL too) is named at its column and handed on empty; a repeated key
+ * names the line where it was first given.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -85,12 +87,68 @@ static void a_line_that_just_fits_is_not_cut(void **state)
 	fclose(f);
 }
 
+static int64_t ctl_line = -1, ctl_col = -1;
+static unsigned ctl_byte;
+
+static void record_control(struct ini_lines *src, int64_t col, unsigned byte)
+{
+	ctl_line = src->line;
+	ctl_col = col;
+	ctl_byte = byte;
+	*(int *)src->user += 1;
+}
+
+static void a_control_byte_is_named_and_the_line_dropped(void **state)
+{
+	static char bytes[] = "a = 1\nt = ab\x01" "c\nn = x\0y\nok = \t2\r\n";
+	FILE *f = fmemopen(bytes, sizeof(bytes) - 1, "r");
+	int calls = 0;
+	struct ini_lines src = { .f = f, .control = record_control, .user = &calls };
+	char buf[64];
+
+	(void)state;
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "a = 1\n");
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "");
+	assert_int_equal(calls, 1);
+	assert_int_equal(ctl_line, 2);
+	assert_int_equal(ctl_col, 7);
+	assert_int_equal(ctl_byte, 1);
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "");	/* a NUL, at column 6 */
+	assert_int_equal(calls, 2);
+	assert_int_equal(ctl_line, 3);
+	assert_int_equal(ctl_col, 6);
+	assert_int_equal(ctl_byte, 0);
+	/* tab and CR are not control bytes here */
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "ok = \t2\r\n");
+	assert_null(ini_lines_next(buf, sizeof(buf), &src));
+	assert_int_equal(calls, 2);
+	fclose(f);
+}
+
+static void a_repeated_key_names_its_first_line(void **state)
+{
+	struct ini_lines src = { .line = 3 };
+
+	(void)state;
+	assert_int_equal(ini_lines_repeat(&src, "run", "global_batch"), 0);
+	src.line = 5;
+	assert_int_equal(ini_lines_repeat(&src, "trial", "global_batch"), 0);	/* another section */
+	src.line = 7;
+	assert_int_equal(ini_lines_repeat(&src, "run", "global_batch"), 3);
+	src.line = 9;
+	assert_int_equal(ini_lines_repeat(&src, "run", "global_batch"), 3);	/* still the first */
+	ini_lines_release(&src);
+	assert_int_equal(src.nseen, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(without_callback_a_cut_line_reads_on),
 		cmocka_unit_test(with_callback_a_cut_line_reads_empty),
 		cmocka_unit_test(a_line_that_just_fits_is_not_cut),
+		cmocka_unit_test(a_control_byte_is_named_and_the_line_dropped),
+		cmocka_unit_test(a_repeated_key_names_its_first_line),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -149,6 +149,21 @@ static void nothing_known(void **state)
 	assert_int_equal(sniff_str("{\"a\": 1}", NULL), FMT_UNKNOWN);
 }
 
+/* One stray control byte in a short manifest leaves it a manifest; three make it binary. */
+static void a_stray_byte_in_a_short_manifest(void **state)
+{
+	static const char ini[] = "[trial]\ntitle = a\x01b\nbaseline = 1gpu\n";
+	static const char three[] = "[trial]\n\x01\x02\x03\n";
+	struct sniff sn;
+
+	(void)state;
+	sniff_bytes((const unsigned char *)ini, sizeof(ini) - 1, true, &sn);
+	assert_int_equal(sn.format, FMT_TRIAL_INI);
+	sniff_bytes((const unsigned char *)three, sizeof(three) - 1, true, &sn);
+	assert_int_equal(sn.format, FMT_UNKNOWN);
+	assert_string_equal(sn.why, "binary data of no known format");
+}
+
 static void noise_inside_a_log(void **state)
 {
 	static const char line[] = "host:1:1 [0] NCCL INFO Channel 00/02 :    0   1 via P2P/IPC\n";
@@ -186,6 +201,7 @@ int main(void)
 		cmocka_unit_test(logs_mix_formats),
 		cmocka_unit_test(majority_of_lines),
 		cmocka_unit_test(binary_magic),
+		cmocka_unit_test(a_stray_byte_in_a_short_manifest),
 		cmocka_unit_test(nothing_known),
 		cmocka_unit_test(noise_inside_a_log),
 		cmocka_unit_test(names_round_trip),
