@@ -65,6 +65,9 @@ CLIOBJ   := $(CLISRC:%.c=$(BUILD)/%.o)
 GENOBJ   := $(GENSRC:%.c=$(BUILD)/%.o)
 UNITHOBJ := $(UNITHELP:%.c=$(BUILD)/%.o)
 UNITBIN  := $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
+FUZZSRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZHOBJ := $(BUILD)/tests/fuzz/helper.o $(BUILD)/tests/fuzz/driver.o
+FUZZBIN  := $(FUZZSRC:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%)
 LIBA     := $(BUILD)/libscaleaudit.a
 
 ifeq ($(BUILD),build/plain)
@@ -119,7 +122,12 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA) $(FLAGS)
 $(BUILD)/tests/test_options: TESTOBJ = $(BUILD)/cli/options.o
 $(BUILD)/tests/test_options: $(BUILD)/cli/options.o
 
-tests: all $(UNITBIN)
+# The fuzz targets linked with a main that runs each file named once
+# (tests/fuzz/driver.c), for the seed test; `make fuzz` links them with libFuzzer.
+$(BUILD)/tests/fuzz/%: $(BUILD)/tests/fuzz/%.o $(FUZZHOBJ) $(LIBA) $(FLAGS)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(FUZZHOBJ) $(LIBA) $(DEP_LIBS)
+
+tests: all $(UNITBIN) $(FUZZBIN)
 
 # `make check`: install what is missing, then build the suite plain and under
 # ASan+UBSan, each in its own build directory with -Werror, both at once and
@@ -166,7 +174,7 @@ fuzz:
 clean:
 	rm -rf build scaleaudit scaleaudit-gen out
 
--include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)
+-include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(FUZZHOBJ:.o=.d) $(FUZZBIN:%=%.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)
 
 # docs/codes.md is generated from the code table (core/codes.c); test_codes checks it is current.
 $(BUILD)/tools/codes_md: $(BUILD)/tools/codes_md.o $(LIBA)
