@@ -17,6 +17,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 F=tests/fuzz
 libs=$(pkg-config --libs cairo pangocairo libpcre2-8 yajl zlib sqlite3 inih libarchive liblz4 libzstd)
+cflags=(-std=c11 -D_GNU_SOURCE -O1 -g -I. $(pkg-config --cflags pangocairo))
 san=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 
 all=()
@@ -32,7 +33,7 @@ done
 make --no-print-directory BUILD=build/fuzzlib CC=clang SANITIZE=address,undefined \
 	CFLAGS='-O1 -g -fsanitize=fuzzer-no-link' build/fuzzlib/libscaleaudit.a || exit 2
 mkdir -p build/fuzz
-clang -std=c11 -D_GNU_SOURCE -O1 -g -I. "${san[@]}" -c $F/helper.c -o build/fuzz/helper.o || exit 2
+clang "${cflags[@]}" "${san[@]}" -c $F/helper.c -o build/fuzz/helper.o || exit 2
 
 # realdata DIR...: where ../shared/realdata holds the target's format
 declare -A realdata=(
@@ -54,7 +55,7 @@ crashed=0
 for t in "${targets[@]}"; do
 	out=build/fuzz/$t
 	mkdir -p "$out/corpus"
-	clang -std=c11 -D_GNU_SOURCE -O1 -g -I. "${san[@]}" $F/fuzz_$t.c build/fuzz/helper.o \
+	clang "${cflags[@]}" "${san[@]}" $F/fuzz_$t.c build/fuzz/helper.o \
 		build/fuzzlib/libscaleaudit.a $libs -lcsv -ldl -lm -o "$out/fuzz_$t" || exit 2
 	cp $F/seeds/$t/* "$out/corpus/" 2> /dev/null
 	cp $F/regress/$t/* "$out/corpus/" 2> /dev/null
