@@ -72,6 +72,9 @@ GENOBJ   := $(GENSRC:%.c=$(BUILD)/%.o)
 UNITHOBJ := $(UNITHELP:%.c=$(BUILD)/%.o)
 UNITBIN  := $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
 FLOORBIN := $(BUILD)/bench/floor
+FUZZSRC  := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZHOBJ := $(BUILD)/tests/fuzz/helper.o $(BUILD)/tests/fuzz/driver.o
+FUZZBIN  := $(FUZZSRC:tests/fuzz/%.c=$(BUILD)/tests/fuzz/%)
 LIBA     := $(BUILD)/libscaleaudit.a
 
 ifeq ($(BUILD),build/plain)
@@ -130,7 +133,12 @@ $(BUILD)/tests/test_options: $(BUILD)/cli/options.o
 $(FLOORBIN): $(BUILD)/bench/floor.o $(FLAGS)
 	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(FLOOR_LIBS)
 
-tests: all $(UNITBIN) $(FLOORBIN)
+# The fuzz targets linked with a main that runs each file named once
+# (tests/fuzz/driver.c), for the seed test; `make fuzz` links them with libFuzzer.
+$(BUILD)/tests/fuzz/%: $(BUILD)/tests/fuzz/%.o $(FUZZHOBJ) $(LIBA) $(FLAGS)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(FUZZHOBJ) $(LIBA) $(DEP_LIBS)
+
+tests: all $(UNITBIN) $(FLOORBIN) $(FUZZBIN)
 
 # `make check`: install what is missing, then build the suite plain and under
 # ASan+UBSan, each in its own build directory with -Werror, both at once and
@@ -177,7 +185,7 @@ fuzz:
 clean:
 	rm -rf build scaleaudit scaleaudit-gen out
 
--include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(FLOORBIN).d $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)
+-include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(FLOORBIN).d $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(FUZZHOBJ:.o=.d) $(FUZZBIN:%=%.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)
 
 include mk/install.mk
 

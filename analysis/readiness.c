@@ -97,7 +97,8 @@ static void foreign_kernels(struct analysis *a, const struct run *r, const struc
 			foreign += k.v[i].ns;
 		}
 	rd->foreign_share = k.total_ns > 0 ? (double)foreign / (double)k.total_ns : NAN;
-	qsort(k.v, n, sizeof(*k.v), by_time);
+	if (n)	/* k.v is NULL when the runs hold no kernel */
+		qsort(k.v, n, sizeof(*k.v), by_time);
 	rd->nforeign = n < READY_FOREIGN_MAX ? n : READY_FOREIGN_MAX;
 	rd->foreign = arena_alloc(&a->arena, (rd->nforeign ? rd->nforeign : 1) * sizeof(*rd->foreign));
 	for (size_t i = 0; i < rd->nforeign; i++)

@@ -134,7 +134,7 @@ static int gfx_number(const char *arch)
 	if (strncmp(arch, "gfx", 3) || *p < '0' || *p > '9')
 		return -1;
 	for (; *p && *p != ':'; p++) {
-		if (*p < '0' || *p > '9')
+		if (*p < '0' || *p > '9' || v > 99999)	/* no GPU has so long a number */
 			return -1;
 		v = v * 10 + (*p - '0');
 	}

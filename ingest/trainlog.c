@@ -1049,7 +1049,7 @@ static double steady_median(double *v, size_t n)
 {
 	size_t skip = n >= 3;
 
-	return median(v + skip, n - skip);
+	return n ? median(v + skip, n - skip) : NAN;	/* v is NULL when n is 0 */
 }
 
 static void describe_throughput(struct trainlog *st, struct info *o)
