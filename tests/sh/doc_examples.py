@@ -60,9 +60,14 @@ def run_block(path, block, bindir):
             os.symlink(os.path.join(TOP, d), os.path.join(scratch, d))
         cwd = os.path.join(TOP, where) if where else scratch
         for cmd, want in cmds:
-            got = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL, text=True).stdout
-            got = [g.rstrip() for g in got.split("\n")]
+            done = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+            if done.returncode != 0:
+                bad += 1
+                print("%s:%d: $ %s: exit status %d:\n%s" % (path, line, cmd, done.returncode,
+                                                         done.stderr[-2000:]))
+                continue
+            got = [g.rstrip() for g in done.stdout.split("\n")]
             if got and got[-1] == "":
                 got.pop()
             want = [w.rstrip() for w in want]
