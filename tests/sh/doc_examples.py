@@ -6,7 +6,7 @@ usage: doc_examples.py SCALEAUDIT FILE...
 An example is a fenced block opened by a line ```console: each line that
 starts with "$ " is a command, and the lines up to the next command or the
 end of the block are what it prints on standard output, exactly (spaces at
-the ends of lines aside). A last line "..." stands for more output, not
+the ends of lines aside), and it must exit 0. A last line "..." stands for more output, not
 compared. A block runs in a fresh scratch directory where samples/ and
 tests/ of the repository can be read (what a command writes stays there),
 its commands one after the other; a line <!-- example in: DIR --> right
