@@ -74,6 +74,11 @@ while IFS=$'\t' read -r key values; do
 	checked=$((${checked:-0} + 1))
 done < "$tmp/values"
 [ "${checked:-0}" -ge 4 ] || fail "only ${checked:-0} keys' values compared with docs/trial.md"
+# README's trial on disk names every key
+awk '/^## A trial on disk/ { on = 1; next } on && /^## / { exit } on' README.md > "$tmp/readme-trial"
+for k in $keys_src; do
+	grep -qw -- "${k#*.}" "$tmp/readme-trial" || fail "README.md's 'A trial on disk' does not name the key ${k#*.}"
+done
 [ "$keys_man" = "$keys_src" ] || fail "scaleaudit-trial.5 lists other keys than core/manifest_keys.c:"$'\n'"$(diff <(echo "$keys_src") <(echo "$keys_man"))"
 
 formats_src=$(sed -n 's/^\t\[FMT_[A-Z_]*\] = { "\([a-z0-9-]*\)".*/\1/p' ingest/sniff.c | grep -vx unknown | sort)
