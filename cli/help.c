@@ -10,8 +10,6 @@
 
 #define TOPIC_COL 22	/* where the text of a key or format starts in `help trial|formats` */
 
-const char *const help_topics[] = { "trial", "formats", NULL };
-
 /* What the format table of ingest/sniff does not say: who reads a format and how it is made. */
 struct format_help {
 	const char *name;	/* format_name() */
@@ -135,15 +133,23 @@ static void topic_formats(struct buf *out)
 	buf_release(&text);
 }
 
+static const struct {
+	const char *name;
+	void (*write)(struct buf *out);
+} topics[] = {
+	{ "trial", topic_trial },
+	{ "formats", topic_formats },
+};
+
 int help_topic(const char *name, struct buf *out)
 {
-	if (!strcmp(name, "trial"))
-		topic_trial(out);
-	else if (!strcmp(name, "formats"))
-		topic_formats(out);
-	else
-		return -1;
-	return 0;
+	for (size_t i = 0; i < sizeof(topics) / sizeof(topics[0]); i++) {
+		if (!strcmp(topics[i].name, name)) {
+			topics[i].write(out);
+			return 0;
+		}
+	}
+	return -1;
 }
 
 /* ---------------------------------------------------------------- roff */

@@ -17,9 +17,6 @@
  */
 int help_topic(const char *name, struct buf *out);
 
-/* The topics, NULL-terminated, for the list of `scaleaudit help`. */
-extern const char *const help_topics[];
-
 /*
  * Appends to out the roff lines of one generated part of a man page, as the
  * words argv[0..argc) name it:

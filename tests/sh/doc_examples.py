@@ -6,7 +6,7 @@ usage: doc_examples.py SCALEAUDIT FILE...
 An example is a fenced block opened by a line ```console: each line that
 starts with "$ " is a command, and the lines up to the next command or the
 end of the block are what it prints on standard output, exactly (spaces at
-the ends of lines aside). A last line "..." stands for more output, not
+the ends of lines aside), and it must exit 0. A last line "..." stands for more output, not
 compared. A block runs in a fresh scratch directory where samples/ and
 tests/ of the repository can be read (what a command writes stays there),
 its commands one after the other; a line <!-- example in: DIR --> right
@@ -60,9 +60,14 @@ def run_block(path, block, bindir):
             os.symlink(os.path.join(TOP, d), os.path.join(scratch, d))
         cwd = os.path.join(TOP, where) if where else scratch
         for cmd, want in cmds:
-            got = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, stdout=subprocess.PIPE,
-                                 stderr=subprocess.DEVNULL, text=True).stdout
-            got = [g.rstrip() for g in got.split("\n")]
+            done = subprocess.run(["bash", "-c", cmd], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True)
+            if done.returncode != 0:
+                bad += 1
+                print("%s:%d: $ %s: exit status %d:\n%s" % (path, line, cmd, done.returncode,
+                                                         done.stderr[-2000:]))
+                continue
+            got = [g.rstrip() for g in done.stdout.split("\n")]
             if got and got[-1] == "":
                 got.pop()
             want = [w.rstrip() for w in want]

@@ -9,7 +9,8 @@
 #     catches a page edited by hand there;
 #   - cover every command, and list the same manifest keys and input formats
 #     as `scaleaudit help trial`, `scaleaudit help formats` and the tables in
-#     the sources (core/manifest_keys.c, ingest/sniff.c), read here apart.
+#     the sources (core/manifest_keys.c, ingest/sniff.c), read here apart,
+#     and docs/trial.md's key tables list the same keys.
 set -u
 : "${TOP:?}" "${SCALEAUDIT:?}"
 cd "$TOP" || exit 1
@@ -55,6 +56,29 @@ keys_help=$(awk '/^[a-z]+\.ini, section \[[a-z]+\]:$/ { s = substr($1, 1, index(
 keys_man=$(awk '/^\.SH TRIAL\.INI/ { s = "trial"; next } /^\.SH RUN\.INI/ { s = "run"; next }
 	/^\.SH/ { s = "" } s && prev == ".TP" && /^\.B / { print s "." $2 } { prev = $0 }' man/scaleaudit-trial.5 | sort)
 [ "$keys_help" = "$keys_src" ] || fail "help trial lists other keys than core/manifest_keys.c:"$'\n'"$(diff <(echo "$keys_src") <(echo "$keys_help"))"
+# docs/trial.md's two key tables
+keys_doc=$(awk '/^## Before the rental: trial.ini/ { s = "trial"; next } /^## Each run: run.ini/ { s = "run"; next }
+	/^## / { s = "" } s && /^\| `[a-z_]*` \|/ { split($0, f, "`"); print s "." f[2] }' docs/trial.md | sort)
+[ "$keys_doc" = "$keys_src" ] || fail "docs/trial.md lists other keys than core/manifest_keys.c:"$'\n'"$(diff <(echo "$keys_src") <(echo "$keys_doc"))"
+# ... and, where its "allowed" column names values, the values the key table gives
+for section in trial run; do
+	"$SCALEAUDIT" help --roff keys "$section" | sed 's/\\-/-/g' |
+		awk '/^\.B / { k = $2 } /^Values: / { sub(/^Values: /, ""); sub(/\.$/, ""); print k "\t" $0 }'
+done > "$tmp/values"
+while IFS=$'\t' read -r key values; do
+	row=$(grep -m1 "^| \`$key\` |" docs/trial.md) || continue
+	doc=$(awk -F'|' '{ print $4 }' <<<"$row" | grep -o '`[^`]*`' | tr -d '`' | sort -u)
+	[ -n "$doc" ] || continue
+	src=$(tr -s ' ,();:' '\n' <<<"$values" | grep -vxE 'or|aliases|' | sort -u)
+	[ "$doc" = "$src" ] || fail "docs/trial.md: the values of $key are not those of core/manifest_keys.c:"$'\n'"$(diff <(echo "$src") <(echo "$doc"))"
+	checked=$((${checked:-0} + 1))
+done < "$tmp/values"
+[ "${checked:-0}" -ge 4 ] || fail "only ${checked:-0} keys' values compared with docs/trial.md"
+# README's trial on disk names every key
+awk '/^## A trial on disk/ { on = 1; next } on && /^## / { exit } on' README.md > "$tmp/readme-trial"
+for k in $keys_src; do
+	grep -qw -- "${k#*.}" "$tmp/readme-trial" || fail "README.md's 'A trial on disk' does not name the key ${k#*.}"
+done
 [ "$keys_man" = "$keys_src" ] || fail "scaleaudit-trial.5 lists other keys than core/manifest_keys.c:"$'\n'"$(diff <(echo "$keys_src") <(echo "$keys_man"))"
 
 formats_src=$(sed -n 's/^\t\[FMT_[A-Z_]*\] = { "\([a-z0-9-]*\)".*/\1/p' ingest/sniff.c | grep -vx unknown | sort)
