@@ -185,8 +185,15 @@ static int cmd_list(int argc, char **argv)
 	struct batch_trials t = { 0 };
 	int ret = find(argv, argc, &t);
 
-	for (size_t i = 0; i < t.n; i++)
-		utf8_line(stdout, "%s\t%s", t.v[i].id, t.v[i].location);
+	/* Each field escaped on its own: the tab between them is the listing's, not a name's. */
+	for (size_t i = 0; i < t.n; i++) {
+		char *id = utf8_dup(t.v[i].id, UTF8_CONTROLS | UTF8_ONE_LINE);
+		char *loc = utf8_dup(t.v[i].location, UTF8_CONTROLS | UTF8_ONE_LINE);
+
+		printf("%s\t%s\n", id, loc);
+		free(id);
+		free(loc);
+	}
 	batch_trials_release(&t);
 	return ret;
 }
