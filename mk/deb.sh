@@ -23,7 +23,8 @@ else
 	tar --exclude=./build --exclude=./out --exclude=./scaleaudit --exclude=./scaleaudit-gen \
 		-cf - . | tar -xf - -C "$src"
 fi
-(cd "$src" && dpkg-buildpackage -us -uc -b) > "$out/build.log" 2>&1 || {
+# The calling make's jobserver and flags stay out of the package's build.
+(cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -us -uc -b) > "$out/build.log" 2>&1 || {
 	tail -n 30 "$out/build.log" >&2
 	echo "deb: dpkg-buildpackage failed; the whole log is $out/build.log" >&2
 	exit 1
