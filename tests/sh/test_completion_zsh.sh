@@ -42,7 +42,7 @@ check 'compset -P *=;compset -P *,;compadd eager|flash' plan --attention=
 check 'compset -P *=;compset -P *,;compadd auto|always|never' analyze --color=a
 check 'compset -P *,;compadd sm_70|sm_80|sm_86|sm_89|sm_90|sm_100|sm_103|sm_120|gfx90a|gfx942|gfx950' stack --target sm_100,
 check '_files -/' report -o ''
-check '_files -g *.json' analyze --json ''
+check '_files -g *.json *.tar *.tar.* *.tgz *.zip' analyze --json ''
 check '_files -g *.ini' plan ''
 check '_files -g *' inspect ''
 check '_files -g *' replay -o ''
@@ -50,7 +50,7 @@ check '' plan --gpus ''
 
 # The real thing: each line typed, TAB, then a key whose widget appends the
 # line as it stands to a file; a unique candidate is inserted whole.
-mkdir "$tmp/dir1"; touch "$tmp/dfile" "$tmp/a.json" "$tmp/a.txt"
+mkdir "$tmp/dir1"; touch "$tmp/dfile" "$tmp/a.json" "$tmp/a.txt" "$tmp/tr.tar.zst" "$tmp/tr.txt"
 cat > "$tmp/real.zsh" <<'ZSH'
 zmodload zsh/zpty || exit 3
 top=$1 bin=$2 out=$3 tmp=$4
@@ -67,11 +67,11 @@ ZSH
 lines=('scaleaudit an' 'scaleaudit plan --strat' 'scaleaudit plan --strategy fs'
 	'scaleaudit analyze --color=ne' 'scaleaudit stack --target sm_100,sm_12'
 	'scaleaudit plan --gpu H100\ S' 'scaleaudit plan --model mis'
-	"scaleaudit report -o $tmp/d" "scaleaudit analyze $tmp/a")
+	"scaleaudit report -o $tmp/d" "scaleaudit analyze $tmp/a" "scaleaudit report $tmp/tr")
 want=('scaleaudit analyze ' 'scaleaudit plan --strategy ' 'scaleaudit plan --strategy fsdp '
 	'scaleaudit analyze --color=never ' 'scaleaudit stack --target sm_100,sm_120 '
 	'scaleaudit plan --gpu H100\ SXM ' 'scaleaudit plan --model mistral-7b '
-	"scaleaudit report -o $tmp/dir1/" "scaleaudit analyze $tmp/a.json ")
+	"scaleaudit report -o $tmp/dir1/" "scaleaudit analyze $tmp/a.json " "scaleaudit report $tmp/tr.tar.zst ")
 timeout 60 zsh -f "$tmp/real.zsh" "$TOP" "$SCALEAUDIT" "$tmp/lines" "$tmp" "${lines[@]}" > /dev/null 2>&1
 [ -f "$tmp/lines" ] || { echo "zsh on a pseudo-terminal recorded no line"; exit 1; }
 diff <(printf '%s\n' "${want[@]}") "$tmp/lines" > "$tmp/diff" ||
