@@ -4,7 +4,7 @@
 #   make deb       builds the .deb into build/deb/ (dpkg-buildpackage, debhelper)
 # scaleaudit-gen (the generator of the example trials with known answers) is a
 # developer's tool and is not installed. Man pages are installed as they are;
-# the Debian package compresses them (and the docs) with gzip -9n, as policy asks.
+# the Debian package compresses them with gzip -9n, as policy asks.
 
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
@@ -49,8 +49,8 @@ uninstall:
 		$(DESTDIR)$(DOCDIR)/README.md $(addprefix $(DESTDIR)$(DOCDIR)/,$(DOCS) $(DOCIMG))
 	rmdir $(DESTDIR)$(DOCDIR)/docs/img $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
-# The package is built from a copy of the committed tree (git archive), so
-# that nothing of this checkout's builds goes into it; the .deb, .buildinfo
-# and .changes land in build/deb/.
+# The package is built from a copy of the source tree (the files git tracks or
+# does not ignore), so that nothing of this checkout's builds goes into it;
+# the .deb, .buildinfo and .changes land in build/deb/.
 deb:
 	$(Q)mk/deb.sh build/deb
