@@ -107,12 +107,14 @@ static const struct {
 	{ "FILE", "@files *" },
 };
 
-/* The operands of each synopsis. */
+/* The operands of each synopsis: a trial is a directory, an analysis.json or an archive. */
+#define TRIAL_FILES "@files *.json *.tar *.tar.* *.tgz *.zip"
+
 static const struct {
 	const char *synopsis, *directive;
 } operand_kinds[] = {
-	{ "TRIAL", "@files *.json" },
-	{ "TRIAL|analysis.json", "@files *.json" },
+	{ "TRIAL", TRIAL_FILES },
+	{ "TRIAL|analysis.json", TRIAL_FILES },
 	{ "PATH...", "@files *" },
 	{ "[PLAN.ini]", "@files *.ini" },
 };

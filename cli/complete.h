@@ -21,8 +21,8 @@ struct command;
  *   COMMAND OPTION  the values OPTION (a spelling: "--strategy", "-o") takes;
  *   COMMAND ""      what the operands are.
  * A value line is a value as the option accepts it, or a directive for the
- * shell: "@dirs" (directories) or "@files GLOB" (directories, and files
- * matching the shell pattern GLOB). Nothing is printed for an option whose
+ * shell: "@dirs" (directories) or "@files GLOB..." (directories, and files
+ * matching one of the space-separated shell patterns). Nothing is printed for an option whose
  * values are free (numbers, text). Returns EXIT_DONE, or EXIT_USAGE (with the
  * usual message) for an unknown command or option or too many words.
  */

@@ -7,20 +7,27 @@
 # _scaleaudit_values CUR LINES: adds to COMPREPLY the values in LINES (as
 # `scaleaudit --complete COMMAND OPTION` prints them) that complete CUR. A
 # comma list is completed after its last comma; a space in a value is
-# escaped. "@dirs" and "@files GLOB" complete file names instead.
+# escaped. "@dirs" and "@files GLOB..." complete file names instead.
 _scaleaudit_values()
 {
-	local cur=$1 line head= bare=${1//\\/} v IFS=$'\n'
+	local cur=$1 line lines head= bare=${1//\\/} v glob globs IFS=$'\n'
 
-	for line in $2; do
+	mapfile -t lines <<< "$2"
+	for line in "${lines[@]}"; do
 		case $line in
 		@dirs)
 			compopt -o filenames 2> /dev/null
 			COMPREPLY+=($(compgen -d -- "$cur")) ;;
+		"@files *")
+			compopt -o filenames 2> /dev/null
+			COMPREPLY+=($(compgen -f -- "$cur")) ;;
 		"@files "*)
 			compopt -o filenames 2> /dev/null
-			[[ $line == "@files *" ]] || COMPREPLY+=($(compgen -d -- "$cur"))
-			COMPREPLY+=($(compgen -f -X "!${line#@files }" -- "$cur")) ;;
+			COMPREPLY+=($(compgen -d -- "$cur"))
+			IFS=' ' read -ra globs <<< "${line#@files }"
+			for glob in "${globs[@]}"; do
+				COMPREPLY+=($(compgen -f -X "!$glob" -- "$cur"))
+			done ;;
 		*)
 			[[ $bare == *,* ]] && head=${bare%,*},
 			v=$head$line

@@ -3,7 +3,7 @@
 # files git tracks and the new ones it does not ignore; without git, all but
 # the build outputs), so that nothing of this checkout's builds goes into it
 # and dpkg-buildpackage writes nothing outside OUT.
-#   deb.sh OUT    -> OUT/scaleaudit_VERSION_ARCH.deb, .buildinfo, .changes
+#   deb.sh OUT    -> OUT/scaleaudit_VERSION_ARCH.deb (and its -dbgsym), .buildinfo, .changes
 # Extra DEB_BUILD_OPTIONS (nocheck, noopt, parallel=N) pass through.
 set -eu
 out=$1
@@ -23,11 +23,12 @@ else
 	tar --exclude=./build --exclude=./out --exclude=./scaleaudit --exclude=./scaleaudit-gen \
 		-cf - . | tar -xf - -C "$src"
 fi
-(cd "$src" && dpkg-buildpackage -us -uc -b) > "$out/build.log" 2>&1 || {
+# The calling make's jobserver and flags stay out of the package's build.
+(cd "$src" && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL dpkg-buildpackage -us -uc -b) > "$out/build.log" 2>&1 || {
 	tail -n 30 "$out/build.log" >&2
 	echo "deb: dpkg-buildpackage failed; the whole log is $out/build.log" >&2
 	exit 1
 }
-mv "$out"/src/scaleaudit_"$version"_* "$out"/
+mv "$out"/src/scaleaudit*_"$version"_* "$out"/
 rm -rf "$out/src"
 ls "$out"/scaleaudit_"$version"_*.deb

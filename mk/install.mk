@@ -4,7 +4,7 @@
 #   make deb       builds the .deb into build/deb/ (dpkg-buildpackage, debhelper)
 # scaleaudit-gen (the generator of the example trials with known answers) is a
 # developer's tool and is not installed. Man pages are installed as they are;
-# the Debian package compresses them (and the docs) with gzip -9n, as policy asks.
+# the Debian package compresses them with gzip -9n, as policy asks.
 
 PREFIX      ?= /usr/local
 BINDIR      ?= $(PREFIX)/bin
@@ -15,12 +15,12 @@ BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
 ZSHCOMPDIR  ?= $(DATADIR)/zsh/site-functions
 INSTALL     ?= install
 
-# Every page under man/, by section, as they are written; the user's guides
-# (not the developer's: testing, bench, generator) with their pictures.
+# Every page under man/, by section, as they are written. The docs keep the
+# tree's layout (README.md, docs/, docs/img/), so that their links still lead
+# somewhere.
 MAN1     := $(sort $(wildcard man/*.1))
 MAN5     := $(sort $(wildcard man/*.5))
-DEVDOCS  := docs/testing.md docs/bench.md docs/generator.md
-DOCS     := README.md $(filter-out $(DEVDOCS),$(sort $(wildcard docs/*.md docs/*.json)))
+DOCS     := $(sort $(wildcard docs/*.md docs/*.json))
 DOCIMG   := $(sort $(wildcard docs/img/*.png))
 
 # INSTALL_BIN: the binary to install (a test installs the one it tests).
@@ -28,7 +28,7 @@ INSTALL_BIN ?= $(BIN)
 
 .PHONY: install uninstall deb
 install: $(INSTALL_BIN)
-	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)/img \
+	$(INSTALL) -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(DOCDIR)/docs/img \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	$(INSTALL) -m 755 $(INSTALL_BIN) $(DESTDIR)$(BINDIR)/scaleaudit
 	$(INSTALL) -m 644 $(MAN1) $(DESTDIR)$(MANDIR)/man1/
@@ -36,8 +36,9 @@ install: $(INSTALL_BIN)
 	$(if $(MAN5),$(INSTALL) -m 644 $(MAN5) $(DESTDIR)$(MANDIR)/man5/)
 	$(INSTALL) -m 644 completion/scaleaudit.bash $(DESTDIR)$(BASHCOMPDIR)/scaleaudit
 	$(INSTALL) -m 644 completion/_scaleaudit $(DESTDIR)$(ZSHCOMPDIR)/_scaleaudit
-	$(INSTALL) -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
-	$(if $(DOCIMG),$(INSTALL) -m 644 $(DOCIMG) $(DESTDIR)$(DOCDIR)/img/)
+	$(INSTALL) -m 644 README.md $(DESTDIR)$(DOCDIR)/
+	$(INSTALL) -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/docs/
+	$(if $(DOCIMG),$(INSTALL) -m 644 $(DOCIMG) $(DESTDIR)$(DOCDIR)/docs/img/)
 
 # What install wrote, and the doc folder it made; the shared folders stay.
 uninstall:
@@ -45,12 +46,11 @@ uninstall:
 		$(addprefix $(DESTDIR)$(MANDIR)/man1/,$(notdir $(MAN1))) \
 		$(addprefix $(DESTDIR)$(MANDIR)/man5/,$(notdir $(MAN5))) \
 		$(DESTDIR)$(BASHCOMPDIR)/scaleaudit $(DESTDIR)$(ZSHCOMPDIR)/_scaleaudit \
-		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS))) \
-		$(addprefix $(DESTDIR)$(DOCDIR)/img/,$(notdir $(DOCIMG)))
-	rmdir $(DESTDIR)$(DOCDIR)/img $(DESTDIR)$(DOCDIR) 2>/dev/null || true
+		$(DESTDIR)$(DOCDIR)/README.md $(addprefix $(DESTDIR)$(DOCDIR)/,$(DOCS) $(DOCIMG))
+	rmdir $(DESTDIR)$(DOCDIR)/docs/img $(DESTDIR)$(DOCDIR)/docs $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
-# The package is built from a copy of the committed tree (git archive), so
-# that nothing of this checkout's builds goes into it; the .deb, .buildinfo
-# and .changes land in build/deb/.
+# The package is built from a copy of the source tree (the files git tracks or
+# does not ignore), so that nothing of this checkout's builds goes into it;
+# the .deb, .buildinfo and .changes land in build/deb/.
 deb:
 	$(Q)mk/deb.sh build/deb

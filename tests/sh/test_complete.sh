@@ -33,7 +33,7 @@ for c in $commands; do
 done
 # at least -o DIR of report, batch and plan, --init DIR, replay -o FILE, --patterns FILE x 7
 [ $paths -ge 12 ] || bad "$paths options take a DIR or FILE, want 12 or more"
-[ "$(sa --complete analyze '')" = '@files *.json' ] || bad "analyze's operand: $(sa --complete analyze '')"
+[ "$(sa --complete analyze '')" = '@files *.json *.tar *.tar.* *.tgz *.zip' ] || bad "analyze's operand: $(sa --complete analyze '')"
 [ "$(sa --complete plan '')" = '@files *.ini' ] || bad "plan's operand: $(sa --complete plan '')"
 [ "$(sa --complete inspect '')" = '@files *' ] || bad "inspect's operand: $(sa --complete inspect '')"
 [ "$(sa --complete report -o)" = '@dirs' ] || bad "report -o: $(sa --complete report -o)"

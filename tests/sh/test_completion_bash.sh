@@ -9,7 +9,7 @@ cd "$TOP" || exit 2
 fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/d1" "$tmp/d2"
-touch "$tmp/a.json" "$tmp/b.txt" "$tmp/p.ini"
+touch "$tmp/a.json" "$tmp/b.txt" "$tmp/p.ini" "$tmp/t.tar.zst" "$tmp/z.zip"
 . completion/scaleaudit.bash
 
 # check WANT WORD...: completes the last WORD of `scaleaudit WORD...`; WANT is
@@ -21,7 +21,7 @@ check() {
 	COMP_CWORD=$#
 	_scaleaudit
 	got=$(printf '%s\n' "${COMPREPLY[@]}" | LC_ALL=C sort | paste -sd '|')
-	[ "$got" = "$want" ] || { echo "scaleaudit $*: got '$got', want '$want'"; fail=1; }
+	[ "$got" = "$want" ] || { echo "scaleaudit $*: got '$got', want '$want'"; fail=1; return 1; }
 }
 
 check '--help|--version|analyze|batch|help|inspect|plan|replay|report|stack' ''
@@ -45,11 +45,14 @@ check 'sm_100,sm_120' stack --target sm_100,sm_12
 check 'llama-2-13b|llama-2-7b' plan --model llama-2
 check '' plan --gpus ''
 check "$tmp/d1|$tmp/d2" report -o "$tmp/"
-check "$tmp/a.json|$tmp/d1|$tmp/d2" analyze "$tmp/"
-check "$tmp/a.json|$tmp/d1|$tmp/d2" analyze --json "$tmp/"
-check "$tmp/a.json|$tmp/b.txt|$tmp/d1|$tmp/d2|$tmp/p.ini" inspect -v "$tmp/"
+check "$tmp/a.json|$tmp/d1|$tmp/d2|$tmp/t.tar.zst|$tmp/z.zip" analyze "$tmp/"
+check "$tmp/a.json|$tmp/d1|$tmp/d2|$tmp/t.tar.zst|$tmp/z.zip" analyze --json "$tmp/"
+check "$tmp/t.tar.zst" report "$tmp/t"
+# the lines --complete prints are not globbed, whatever the user's shell options
+(cd "$tmp" && shopt -s nullglob && check 'a.json|d1|d2|t.tar.zst|z.zip' replay '') || fail=1
+check "$tmp/a.json|$tmp/b.txt|$tmp/d1|$tmp/d2|$tmp/p.ini|$tmp/t.tar.zst|$tmp/z.zip" inspect -v "$tmp/"
 check "$tmp/d1|$tmp/d2|$tmp/p.ini" plan "$tmp/"
-check "$tmp/a.json|$tmp/b.txt|$tmp/d1|$tmp/d2|$tmp/p.ini" replay -o "$tmp/"
-check "$tmp/a.json|$tmp/b.txt|$tmp/d1|$tmp/d2|$tmp/p.ini" analyze --patterns "$tmp/"
+check "$tmp/a.json|$tmp/b.txt|$tmp/d1|$tmp/d2|$tmp/p.ini|$tmp/t.tar.zst|$tmp/z.zip" replay -o "$tmp/"
+check "$tmp/a.json|$tmp/b.txt|$tmp/d1|$tmp/d2|$tmp/p.ini|$tmp/t.tar.zst|$tmp/z.zip" analyze --patterns "$tmp/"
 check '' nosuch ''
 exit $fail

@@ -4,7 +4,8 @@
 # candidates (compadd), file completion (_files) and prefix handling
 # (compset) for commands, help's argument, options, option values and
 # operands. compadd, _files and compset are recorded, not run, so what is
-# checked is what the function asks zsh to offer.
+# checked is what the function asks zsh to offer. Then zsh's real completion,
+# in an interactive zsh on a pseudo-terminal (zpty): what TAB leaves on the line.
 set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 cd "$TOP" || exit 2
@@ -41,9 +42,38 @@ check 'compset -P *=;compset -P *,;compadd eager|flash' plan --attention=
 check 'compset -P *=;compset -P *,;compadd auto|always|never' analyze --color=a
 check 'compset -P *,;compadd sm_70|sm_80|sm_86|sm_89|sm_90|sm_100|sm_103|sm_120|gfx90a|gfx942|gfx950' stack --target sm_100,
 check '_files -/' report -o ''
-check '_files -g *.json' analyze --json ''
+check '_files -g *.json *.tar *.tar.* *.tgz *.zip' analyze --json ''
 check '_files -g *.ini' plan ''
 check '_files -g *' inspect ''
 check '_files -g *' replay -o ''
 check '' plan --gpus ''
+
+# The real thing: each line typed, TAB, then a key whose widget appends the
+# line as it stands to a file; a unique candidate is inserted whole.
+mkdir "$tmp/dir1"; touch "$tmp/dfile" "$tmp/a.json" "$tmp/a.txt" "$tmp/tr.tar.zst" "$tmp/tr.txt"
+cat > "$tmp/real.zsh" <<'ZSH'
+zmodload zsh/zpty || exit 3
+top=$1 bin=$2 out=$3 tmp=$4
+shift 4
+zpty z zsh -f -i
+zpty -w z "PS1='>'; fpath=($top/completion \$fpath); autoload -Uz compinit; compinit -u -d $tmp/zcompdump;
+scaleaudit() { $bin \"\$@\" }; show() { print -r -- \"\$BUFFER\" >> $out }; zle -N show; bindkey '^Xp' show; print RE''ADY"
+zpty -r z x '*READY*'
+for line; do zpty -w -n z "$line"$'\t\C-Xp\C-U'; done
+zpty -w z "print DO''NE"
+zpty -r z x '*DONE*'
+zpty -d z
+ZSH
+lines=('scaleaudit an' 'scaleaudit plan --strat' 'scaleaudit plan --strategy fs'
+	'scaleaudit analyze --color=ne' 'scaleaudit stack --target sm_100,sm_12'
+	'scaleaudit plan --gpu H100\ S' 'scaleaudit plan --model mis'
+	"scaleaudit report -o $tmp/d" "scaleaudit analyze $tmp/a" "scaleaudit report $tmp/tr")
+want=('scaleaudit analyze ' 'scaleaudit plan --strategy ' 'scaleaudit plan --strategy fsdp '
+	'scaleaudit analyze --color=never ' 'scaleaudit stack --target sm_100,sm_120 '
+	'scaleaudit plan --gpu H100\ SXM ' 'scaleaudit plan --model mistral-7b '
+	"scaleaudit report -o $tmp/dir1/" "scaleaudit analyze $tmp/a.json " "scaleaudit report $tmp/tr.tar.zst ")
+timeout 60 zsh -f "$tmp/real.zsh" "$TOP" "$SCALEAUDIT" "$tmp/lines" "$tmp" "${lines[@]}" > /dev/null 2>&1
+[ -f "$tmp/lines" ] || { echo "zsh on a pseudo-terminal recorded no line"; exit 1; }
+diff <(printf '%s\n' "${want[@]}") "$tmp/lines" > "$tmp/diff" ||
+	{ echo "TAB in zsh (< want, > got):"; cat "$tmp/diff"; fail=1; }
 exit $fail

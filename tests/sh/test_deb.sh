@@ -3,7 +3,8 @@
 # version is the binary's; its Depends are exactly the packages that own the
 # libraries its binary records as NEEDED (readelf -d, then dpkg -S); it holds
 # the binary, the man pages compressed with gzip -9n (no name, no time), the
-# completions where bash and Debian's zsh look, and no scaleaudit-gen.
+# completions where bash and Debian's zsh look, the docs uncompressed in the
+# tree's layout (their links hold), and no scaleaudit-gen.
 # Builds from a copy of the tree in a temporary folder (about half a minute).
 set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
@@ -49,6 +50,11 @@ for m in "$tmp"/root/usr/share/man/man*/*; do
 	# gzip -n: byte 3 (flags) has no FNAME bit, bytes 4-7 (mtime) are 0
 	[ "$(od -An -tx1 -j3 -N5 "$m" | tr -d ' \n')" = 0000000000 ] ||
 		bad "${m#"$tmp"/root} is not gzip -n: $(od -An -tx1 -N10 "$m")"
+done
+# The docs stay uncompressed, so that their links hold.
+for f in ./usr/share/doc/scaleaudit/README.md ./usr/share/doc/scaleaudit/docs/report.md \
+	 ./usr/share/doc/scaleaudit/docs/img/01-step-time.png; do
+	grep -qxF "$f" <<< "$files" || bad "the package lacks $f"
 done
 "$bin" --version > /dev/null || bad "the packaged binary does not run"
 exit $fail

@@ -1,7 +1,7 @@
 #!/bin/bash
 # make install / uninstall into a temporary DESTDIR: exactly the expected
-# files (the binary, every man page, bash and zsh completion, the user's docs
-# and their pictures; never scaleaudit-gen or the developer's docs), with
+# files (the binary, every man page, bash and zsh completion, README.md and
+# docs/ with its pictures, laid out as in the tree; never scaleaudit-gen), with
 # their modes, under PREFIX (default /usr/local); the installed binary runs
 # and reads its completion; uninstall leaves no file behind.
 set -u
@@ -24,8 +24,7 @@ expected() {
 	echo "644 $p/share/bash-completion/completions/scaleaudit"
 	echo "644 $p/share/zsh/site-functions/_scaleaudit"
 	for f in README.md docs/*.md docs/*.json docs/img/*.png; do
-		case $f in docs/testing.md|docs/bench.md|docs/generator.md) continue ;; esac
-		echo "644 $p/share/doc/scaleaudit/${f#docs/}"
+		echo "644 $p/share/doc/scaleaudit/$f"
 	done
 } 
 installed() { (cd "$1" && find . \( -type f -o -type l \) -printf '%m %P\n' | sort); }
@@ -38,11 +37,15 @@ for prefix in "" /opt/sa; do
 	bin=$root${prefix:-/usr/local}/bin/scaleaudit
 	[ "$("$bin" --version 2>&1)" = "$("$SCALEAUDIT" --version)" ] || bad "the installed binary does not run: $("$bin" --version 2>&1)"
 	"$bin" analyze samples/trials/ddp-scales-well > /dev/null 2>&1 || bad "the installed binary cannot analyse the sample trial"
+	got=$(bash -c '. "$1"; COMP_WORDS=("$2" plan --strategy fs) COMP_CWORD=3; _scaleaudit; echo "${COMPREPLY[*]}"' \
+		sh "$root${prefix:-/usr/local}/share/bash-completion/completions/scaleaudit" "$bin")
+	[ "$got" = fsdp ] || bad "the installed bash completion, with the installed binary, completes 'plan --strategy fs' as '$got'"
 	cmp -s man/scaleaudit.1 "$root${prefix:-/usr/local}/share/man/man1/scaleaudit.1" || bad "scaleaudit.1 is not installed as it is"
 	mk uninstall DESTDIR="$root" ${prefix:+PREFIX=$prefix} > "$tmp/out" 2>&1 || { cat "$tmp/out"; bad "make uninstall failed"; }
 	left=$(installed "$root")
 	[ -z "$left" ] || bad "uninstall left: $left"
 	[ ! -e "$root${prefix:-/usr/local}/share/doc/scaleaudit" ] || bad "uninstall left the doc folder"
+	[ -d "$root${prefix:-/usr/local}/share/man/man1" ] || bad "uninstall removed a shared folder"
 done
 
 # The package's layout: PREFIX=/usr, zsh's vendor folder (debian/rules).
