@@ -6,6 +6,7 @@
 
 #include "analysis/plan.h"
 #include "cli/cli.h"
+#include "cli/help.h"
 #include "core/gpu.h"
 #include "core/model.h"
 
@@ -199,6 +200,14 @@ int cmd_complete(const struct command *commands, size_t n, int argc, char **argv
 	}
 	if (argc > 2)
 		return usage_error(NULL, "--complete takes a command and a word at most");
+	if (argc == 1 && !strcmp(argv[0], "help")) {
+		/* What `scaleaudit help` takes: a command or a topic. */
+		for (size_t i = 0; i < n; i++)
+			puts(commands[i].name);
+		for (size_t i = 0; help_topic_name(i); i++)
+			puts(help_topic_name(i));
+		return EXIT_DONE;
+	}
 	c = command_find(argv[0]);
 	if (!c)
 		return usage_error(NULL, "'%s' is not a command", argv[0]);

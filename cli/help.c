@@ -152,6 +152,11 @@ int help_topic(const char *name, struct buf *out)
 	return -1;
 }
 
+const char *help_topic_name(size_t i)
+{
+	return i < sizeof(topics) / sizeof(topics[0]) ? topics[i].name : NULL;
+}
+
 /* ---------------------------------------------------------------- roff */
 
 /*

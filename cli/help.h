@@ -17,6 +17,9 @@
  */
 int help_topic(const char *name, struct buf *out);
 
+/* The name of the i-th help topic (from 0), or NULL past the last: for completion. */
+const char *help_topic_name(size_t i);
+
 /*
  * Appends to out the roff lines of one generated part of a man page, as the
  * words argv[0..argc) name it:

@@ -50,7 +50,7 @@ _scaleaudit()
 	cmd=${COMP_WORDS[1]}
 	if [[ $cmd == help || $cmd == --help || $cmd == -h ]]; then
 		((COMP_CWORD == 2)) &&
-			COMPREPLY=($(compgen -W "$("$bin" --complete 2> /dev/null | grep -vx help)" -- "$cur"))
+			COMPREPLY=($(compgen -W "$("$bin" --complete help 2> /dev/null)" -- "$cur"))
 		return
 	fi
 	opts=$("$bin" --complete "$cmd" 2> /dev/null) || return

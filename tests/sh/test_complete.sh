@@ -15,6 +15,11 @@ commands="report analyze inspect stack replay batch plan"
 paths=0
 
 [ "$(sa --complete | tr '\n' ' ')" = "$commands help " ] || bad "--complete lists: $(sa --complete | tr '\n' ' ')"
+[ "$(sa --complete help | tr '\n' ' ')" = "$commands trial formats " ] ||
+	bad "--complete help lists: $(sa --complete help | tr '\n' ' ')"
+for t in $(sa --complete help); do
+	sa help "$t" > /dev/null || bad "help $t, offered by --complete help, fails"
+done
 
 for c in $commands; do
 	got=$(sa --complete "$c" | cut -f1 | sort)

@@ -27,6 +27,8 @@ check() {
 check '--help|--version|analyze|batch|help|inspect|plan|replay|report|stack' ''
 check 'replay|report' re
 check 'plan' help p
+check 'trial' help t
+check 'formats' help f
 check '' help plan ''
 check '--json' analyze --js
 check '--heads|--help|--hidden|--hypothesis' plan --h

@@ -34,9 +34,9 @@ check() {
 	[ "$got" = "$want" ] || { echo "scaleaudit $*: got '$got', want '$want'"; fail=1; }
 }
 check 'compadd report|analyze|inspect|stack|replay|batch|plan|help|--version|--help' ''
-check 'compadd report|analyze|inspect|stack|replay|batch|plan' help ''
+check 'compadd report|analyze|inspect|stack|replay|batch|plan|trial|formats' help ''
 check '' help plan ''
-check 'compadd --json|-q|--quiet|-v|--verbose|--color|--patterns|--max-events|-h|--help' analyze -
+check 'compadd --json|-q|--quiet|-v|--verbose|--color|--patterns|--max-events|--max-memory|-h|--help' analyze -
 check 'compset -P *,;compadd single|ddp|zero1|zero2|zero3|fsdp|pipeline|tensor' plan --strategy z
 check 'compset -P *=;compset -P *,;compadd eager|flash' plan --attention=
 check 'compset -P *=;compset -P *,;compadd auto|always|never' analyze --color=a
