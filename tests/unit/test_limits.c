@@ -154,7 +154,7 @@ static void test_trial_cap_threads(void **state)
 	struct reader_thread r[THREADS] = { 0 };
 	thrd_t th[THREADS];
 	int64_t kept = 0, said = 0;
-	char path[THREADS][16], want[256];
+	char path[THREADS][32], want[256];
 
 	(void)state;
 	ingest_set_max_events(1000);	/* the trial: 4000 of the 8 x 999 */
