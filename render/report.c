@@ -29,7 +29,6 @@
 #define PAGE_H 595.0
 #define MARGIN 40.0
 #define CHARTS_MAX 16
-_Static_assert(4 * CHARTS_MAX + 8 <= OUTFILE_SLOTS, "a report's temporary paths fit the registry");
 
 struct report {
 	const struct analysis *a;
@@ -48,6 +47,9 @@ int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d)
 {
 	return write_atomic_as("report-write", path, fn, ctx, d);
 }
+
+/* A report registers its staging directory, charts/ and each file it stages at once. */
+_Static_assert(4 * CHARTS_MAX + 8 <= OUTFILE_SLOTS, "a report's temporary paths fit the registry");
 
 /* write_atomic into the staging directory, the file then registered for removal on a signal. */
 static int stage_file(const char *path, write_fn fn, void *ctx, struct diags *d)
