@@ -73,8 +73,8 @@ int64_t ingest_trial_events(void);
  * record or line) against the limits: *kept (the reader's count for this
  * file) against ingest_max_events(), the trial's count (atomic: ranks may
  * be read by parallel threads; see ingest_trial_begin()) against
- * ingest_max_trial_events(), and the
- * memory kept against the budget (--max-memory, core/budget.h). Returns true
+ * ingest_max_trial_events(), and the memory kept against the budget
+ * (--max-memory, core/budget.h). Returns true
  * while the event may be kept. Once a limit is reached it returns false
  * from then on (*capped), after a "limit" error at pos naming the file
  * and the limit (one per file, whichever of its readers reaches a limit
@@ -86,7 +86,7 @@ bool ingest_keep(struct ingest_ctx *ctx, int64_t *kept, bool *capped, const stru
 
 /* What a reader kept from one file, for ingest_keep_line(); zero it at open. */
 struct ingest_cap {
-	int64_t kept;		/* events kept, and one past the limit */
+	int64_t kept;		/* events offered: those kept and any refused after them */
 	bool capped;		/* a limit was reached: nothing more is kept */
 };
 
