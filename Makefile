@@ -85,7 +85,7 @@ BIN      := $(BUILD)/scaleaudit
 GENBIN   := $(BUILD)/scaleaudit-gen
 endif
 
-.PHONY: all check check-build check-plain check-san deps deps-ok gpu-check demo docs-img bench fuzz clean tests FORCE
+.PHONY: all check check-build check-plain check-san deps deps-ok gpu-check demo valgrind docs-img bench fuzz clean tests FORCE
 all: $(BIN) $(if $(GENSRC),$(GENBIN))
 
 # Every object and link depends on $(FLAGS), which holds the compiler, the
@@ -166,6 +166,10 @@ DEMO_OUT   ?= out/demo
 demo: deps-ok
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)mk/demo.sh ./$(BIN) $(DEMO_TRIAL) $(DEMO_OUT)
+
+# The demo and a few commands under valgrind's memcheck (tests/valgrind.supp says what is not ours).
+valgrind: all
+	$(Q)mk/valgrind.sh ./$(BIN)
 
 # The pictures of docs/report.md, from the sample trials (needs pdftoppm).
 docs-img: all

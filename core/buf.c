@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
 #include "core/xalloc.h"
 
 static char empty[1];
@@ -20,7 +21,7 @@ void buf_init(struct buf *b, size_t max)
 void buf_release(struct buf *b)
 {
 	if (b->cap)
-		free(b->data);
+		xgrow_free(&b->data, &b->cap, 1);
 	buf_init(b, b->max);
 }
 
@@ -104,6 +105,7 @@ char *buf_detach(struct buf *b)
 {
 	char *s = b->cap ? b->data : xstrdup("");
 
+	budget_add(-(int64_t)b->cap);	/* the caller's now, freed with free() */
 	buf_init(b, b->max);
 	return s;
 }

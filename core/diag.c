@@ -117,7 +117,7 @@ void diags_move(struct diags *dst, struct diags *src)
 	dst->suppressed += src->suppressed;
 	dst->errors += src->errors;
 	dst->warnings += src->warnings;
-	free(src->items);
+	xgrow_free(&src->items, &src->cap, sizeof(*src->items));
 	memset(src, 0, sizeof(*src));
 }
 
@@ -127,7 +127,7 @@ void diags_release(struct diags *d)
 		free(d->items[i].file);
 		free(d->items[i].message);
 	}
-	free(d->items);
+	xgrow_free(&d->items, &d->cap, sizeof(*d->items));
 	memset(d, 0, sizeof(*d));
 }
 

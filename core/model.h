@@ -445,7 +445,6 @@ struct trial {
 	struct diags diags;	/* everything said about the inputs */
 	struct process_group *groups;	/* gpu_event.group - 1 indexes it */
 	size_t ngroups, cap_groups;
-	_Atomic int64_t kept;	/* events all readers kept from its files (ingest_keep()) */
 };
 
 struct trial *trial_new(void);

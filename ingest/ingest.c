@@ -728,6 +728,18 @@ int64_t ingest_max_trial_events(void)
 							    : max_events * INGEST_TRIAL_FACTOR;
 }
 
+static _Atomic int64_t trial_events;	/* kept since ingest_trial_begin() */
+
+void ingest_trial_begin(void)
+{
+	atomic_store(&trial_events, 0);
+}
+
+int64_t ingest_trial_events(void)
+{
+	return atomic_load(&trial_events);
+}
+
 /* The limits ingest_keep() checks, in that order, and how its error names them. */
 enum limit { LIMIT_NONE, LIMIT_FILE, LIMIT_TRIAL, LIMIT_MEMORY };
 
@@ -737,14 +749,14 @@ static const struct { const char *what, *option; } limits[] = {
 	[LIMIT_MEMORY] = { "bytes of memory kept", "--max-memory" },
 };
 
-/* The limit one more event of ctx's file (its kept-th) passes, and that limit in *n. */
-static enum limit limit_passed(struct ingest_ctx *ctx, int64_t kept, int64_t *n)
+/* The limit one more event of a file (its kept-th) passes, and that limit in *n. */
+static enum limit limit_passed(int64_t kept, int64_t *n)
 {
 	*n = max_events;
 	if (kept > max_events)
 		return LIMIT_FILE;
 	*n = ingest_max_trial_events();
-	if (atomic_fetch_add(&ctx->trial->kept, 1) + 1 > *n)
+	if (atomic_fetch_add(&trial_events, 1) + 1 > *n)
 		return LIMIT_TRIAL;
 	*n = budget_max();
 	return budget_over() ? LIMIT_MEMORY : LIMIT_NONE;
@@ -758,7 +770,7 @@ bool ingest_keep(struct ingest_ctx *ctx, int64_t *kept, bool *capped, const stru
 	++*kept;
 	if (*capped)
 		return false;
-	l = limit_passed(ctx, *kept, &n);
+	l = limit_passed(*kept, &n);
 	if (l == LIMIT_NONE)
 		return true;
 	*capped = true;

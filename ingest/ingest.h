@@ -55,14 +55,26 @@ int64_t ingest_max_events(void);
  */
 #define INGEST_TRIAL_FACTOR 4
 int64_t ingest_max_trial_events(void);
+/*
+ * Starts counting a new trial's events from 0. trial_load_source() calls it
+ * before it reads anything, so every file of the load counts, whichever
+ * thread reads it and whatever trial struct it is read into (worker
+ * threads read traces into trials of their own). The count is one C11
+ * atomic for the process: one trial loads at a time (batch forks a process
+ * per trial); files read without a load (inspect's) count together.
+ */
+void ingest_trial_begin(void);
+/* Events counted since ingest_trial_begin(). */
+int64_t ingest_trial_events(void);
 
 /*
  * Counts one more event that a reader keeps from ctx's file (a kernel, a
  * monitor sample, a log step, a table row, a package: anything kept per
  * record or line) against the limits: *kept (the reader's count for this
  * file) against ingest_max_events(), the trial's count (atomic: ranks may
- * be read by parallel threads) against ingest_max_trial_events(), and the
- * memory kept against the budget (--max-memory, core/budget.h). Returns true
+ * be read by parallel threads; see ingest_trial_begin()) against
+ * ingest_max_trial_events(), and the memory kept against the budget
+ * (--max-memory, core/budget.h). Returns true
  * while the event may be kept. Once a limit is reached it returns false
  * from then on (*capped), after a "limit" error at pos naming the file
  * and the limit (one per file, whichever of its readers reaches a limit
@@ -74,7 +86,7 @@ bool ingest_keep(struct ingest_ctx *ctx, int64_t *kept, bool *capped, const stru
 
 /* What a reader kept from one file, for ingest_keep_line(); zero it at open. */
 struct ingest_cap {
-	int64_t kept;		/* events kept, and one past the limit */
+	int64_t kept;		/* events offered: those kept and any refused after them */
 	bool capped;		/* a limit was reached: nothing more is kept */
 };
 

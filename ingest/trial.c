@@ -261,6 +261,7 @@ struct trial *trial_load_source(const struct trial_source *src, struct diags *d,
 	bool one_run = true;
 
 	memset(stats, 0, sizeof(*stats));
+	ingest_trial_begin();	/* before any file is read, on any thread */
 	if ((stats->trials = nested_trials(src, d)))
 		return NULL;
 	for (size_t i = 0; i < src->n; i++)

@@ -45,185 +45,22 @@ struct report {
 	bool has_headline;
 };
 
-int make_dirs_as(const char *code, const char *dir, struct diags *d)
-{
-	char *p = xstrdup(dir), *s;
-	int rc = 0;
-
-	for (s = p + (*p == '/'); ; s++) {
-		char c = *s;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*s = '\0';
-		if (*p && mkdir(p, 0777) && errno != EEXIST) {
-			rc = diag_error(d, code, &SRCPOS_FILE(p), "cannot create directory: %s", strerror(errno));
-			break;
-		}
-		*s = c;
-		if (!c)
-			break;
-	}
-	free(p);
-	return rc;
-}
-
-/*
- * Temporary files and directories of the write under way, removed by on_signal
- * when SIGINT, SIGTERM or SIGHUP ends the process mid-way: the file being
- * written, and the staging directory of a report with what is already in it.
- */
-#define TMP_SLOTS (4 * CHARTS_MAX + 8)
-enum { SLOT_FREE, SLOT_FILE, SLOT_DIR };
-static char tmp_slot[TMP_SLOTS][PATH_MAX];
-static volatile sig_atomic_t tmp_kind[TMP_SLOTS];
-static const int tmp_signals[] = { SIGINT, SIGTERM, SIGHUP };
-
-/* Removes the registered files, then the directories, innermost (latest) first. */
-static void tmp_remove_all(void)
-{
-	for (int i = 0; i < TMP_SLOTS; i++)
-		if (tmp_kind[i] == SLOT_FILE)
-			unlink(tmp_slot[i]);
-	for (int i = TMP_SLOTS - 1; i >= 0; i--)
-		if (tmp_kind[i] == SLOT_DIR)
-			rmdir(tmp_slot[i]);
-}
-
-/* Removes what is registered (async-signal-safe calls only), then dies of sig. */
-static void on_signal(int sig)
-{
-	tmp_remove_all();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* Installs on_signal once, leaving alone a signal the caller ignores (nohup). */
-static void install_handlers(void)
-{
-	static bool done;
-	struct sigaction sa = { .sa_handler = on_signal }, old;
-
-	if (done)
-		return;
-	done = true;
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
-		if (!sigaction(tmp_signals[i], NULL, &old) && old.sa_handler != SIG_IGN)
-			sigaction(tmp_signals[i], &sa, NULL);
-}
-
-/* Registers path (SLOT_FILE or SLOT_DIR) for removal on a signal; returns its slot, or -1. */
-static int tmp_register(const char *path, int kind)
-{
-	size_t n = strlen(path);
-
-	install_handlers();
-	for (int i = 0; i < TMP_SLOTS && n < PATH_MAX; i++) {
-		if (tmp_kind[i] != SLOT_FREE)
-			continue;
-		memcpy(tmp_slot[i], path, n + 1);
-		tmp_kind[i] = kind;
-		return i;
-	}
-	return -1;
-}
-
-/* Blocks the signals on_signal handles, the mask before saved in old. */
-static void block_signals(sigset_t *old)
-{
-	sigset_t block;
-
-	sigemptyset(&block);
-	for (size_t i = 0; i < sizeof(tmp_signals) / sizeof(tmp_signals[0]); i++)
-		sigaddset(&block, tmp_signals[i]);
-	sigprocmask(SIG_BLOCK, &block, old);
-}
-
-static void tmp_release(int slot)
-{
-	if (slot >= 0)
-		tmp_kind[slot] = SLOT_FREE;
-}
-
-/* Flushes the directory holding path to disk, so that a rename into it survives a crash. */
-static void sync_dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-	char *dir = slash ? xasprintf("%.*s", (int)(slash - path + (slash == path)), path) : xstrdup(".");
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		fsync(fd);	/* best effort: some file systems cannot sync a directory */
-		close(fd);
-	}
-	free(dir);
-}
-
-/* Runs fn on the new file fd, then flushes it to disk; returns 0, or -1 with errno set. */
-static int fill(int fd, write_fn fn, void *ctx)
-{
-	FILE *f = fdopen(fd, "wb");
-	int rc;
-
-	if (!f) {
-		close(fd);
-		return -1;
-	}
-	errno = 0;
-	rc = fn(f, ctx);
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		rc = -1;
-	if (fclose(f))
-		rc = -1;
-	return rc;
-}
-
-int write_atomic_as(const char *code, const char *path, write_fn fn, void *ctx, struct diags *d)
-{
-	char *tmp = xasprintf("%s.tmpXXXXXX", path);
-	sigset_t old;
-	int fd, slot = -1, rc = 0;
-
-	block_signals(&old);	/* no moment between creating it and registering it */
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd >= 0)
-		slot = tmp_register(tmp, SLOT_FILE);
-	sigprocmask(SIG_SETMASK, &old, NULL);
-	if (fd < 0) {
-		rc = diag_error(d, code, &SRCPOS_FILE(path), "cannot create: %s", strerror(errno));
-		goto out;
-	}
-	if (fchmod(fd, 0644) || fill(fd, fn, ctx)) {
-		rc = diag_error(d, code, &SRCPOS_FILE(path), "cannot write: %s",
-				errno ? strerror(errno) : "the renderer failed");
-	} else if (rename(tmp, path)) {
-		rc = diag_error(d, code, &SRCPOS_FILE(path), "cannot rename into place: %s", strerror(errno));
-	} else {
-		tmp_release(slot);
-		sync_dir_of(path);
-		goto out;
-	}
-	unlink(tmp);
-	tmp_release(slot);
-out:
-	free(tmp);
-	return rc;
-}
-
 int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d)
 {
 	return write_atomic_as("report-write", path, fn, ctx, d);
 }
 
+/* A report registers its staging directory, charts/ and each file it stages at once. */
+_Static_assert(4 * CHARTS_MAX + 8 <= OUTFILE_SLOTS, "a report's temporary paths fit the registry");
+
 /* write_atomic into the staging directory, the file then registered for removal on a signal. */
 static int stage_file(const char *path, write_fn fn, void *ctx, struct diags *d)
 {
-	int slot = tmp_register(path, SLOT_FILE);	/* before it exists: no moment unregistered */
+	int slot = outfile_register(path, OUTFILE_FILE);	/* before it exists: no moment unregistered */
 
 	if (!write_atomic(path, fn, ctx, d))
 		return 0;
-	tmp_release(slot);
+	outfile_release(slot);
 	return -1;
 }
 
@@ -433,7 +270,7 @@ static int publish(const char *stage, const char *dir, struct diags *d)
 			rc = diag_error(d, "report-write", &SRCPOS_FILE(to), "cannot rename into place: %s",
 					strerror(errno));
 		else if (i + 1 == NENTRIES)
-			sync_dir_of(to);
+			outfile_sync_dir_of(to);
 		free(from);
 		free(to);
 	}
@@ -451,8 +288,7 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
 static void remove_stage(char *stage)
 {
 	nftw(stage, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-	for (int i = 0; i < TMP_SLOTS; i++)
-		tmp_release(i);
+	outfile_release_all();
 	free(stage);
 }
 
@@ -463,10 +299,10 @@ static char *make_stage(const char *dir, struct diags *d)
 	sigset_t old;
 	bool made;
 
-	block_signals(&old);	/* no moment between creating it and registering it */
+	outfile_block_signals(&old);	/* no moment between creating it and registering it */
 	made = mkdtemp(stage) != NULL;
 	if (made)
-		tmp_register(stage, SLOT_DIR);
+		outfile_register(stage, OUTFILE_DIR);
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (!made) {
 		diag_error(d, "report-write", &SRCPOS_FILE(dir), "cannot create a directory in it: %s", strerror(errno));
@@ -474,7 +310,7 @@ static char *make_stage(const char *dir, struct diags *d)
 		return NULL;
 	}
 	charts = xasprintf("%s/charts", stage);
-	tmp_register(charts, SLOT_DIR);	/* before it exists: no moment unregistered */
+	outfile_register(charts, OUTFILE_DIR);	/* before it exists: no moment unregistered */
 	if (mkdir(charts, 0777)) {
 		diag_error(d, "report-write", &SRCPOS_FILE(charts), "cannot create directory: %s", strerror(errno));
 		remove_stage(stage);

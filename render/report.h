@@ -22,6 +22,7 @@
 
 #include "analysis/result.h"
 #include "core/diag.h"
+#include "core/outfile.h"
 
 /*
  * Writes the report of a into dir, creating it (and its parents) as needed.
@@ -31,22 +32,7 @@
  */
 int report_write(const struct analysis *a, const char *dir, struct diags *d);
 
-typedef int (*write_fn)(FILE *f, void *ctx);
-/*
- * Writes path through fn (which returns 0, or -1 on failure) under a
- * temporary name, then renames it into place. Returns 0, or -1 after a
- * diagnostic naming path.
- * The temporary file is new (mkstemp: O_CREAT|O_EXCL, so never a link or an
- * existing file), beside path, mode 0644, flushed to disk before the rename,
- * the directory after it; it is unlinked on failure and on SIGINT/SIGTERM/SIGHUP.
- * A link at path is replaced, never written through.
- */
+/* write_atomic_as() (core/outfile.h) with diagnostics under "report-write". */
 int write_atomic(const char *path, write_fn fn, void *ctx, struct diags *d);
-
-/* Creates dir and its missing parents, like mkdir -p; a failure is a diagnostic under code. */
-int make_dirs_as(const char *code, const char *dir, struct diags *d);
-
-/* write_atomic with diagnostics under code instead of "report-write". */
-int write_atomic_as(const char *code, const char *path, write_fn fn, void *ctx, struct diags *d);
 
 #endif

@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <zlib.h>
 
+#include "core/outfile.h"
 #include "core/xalloc.h"
 
 static int fail(const char *path, const char *why)
@@ -15,42 +15,47 @@ static int fail(const char *path, const char *why)
 	return -1;
 }
 
-int out_mkdirs(const char *path)
+/* Prints what d holds as "scaleaudit-gen: PATH: reason" and frees it; returns rc. */
+static int say(struct diags *d, int rc)
 {
-	char *p = xstrdup(path);
-	int rc = 0;
+	struct buf line = BUF_INIT;
 
-	for (char *s = p + 1; ; s++) {
-		char c = *s;
-
-		if (c != '/' && c != '\0')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0777) && errno != EEXIST) {
-			rc = fail(p, strerror(errno));
-			break;
-		}
-		*s = c;
-		if (!c)
-			break;
+	for (size_t i = 0; i < d->count; i++) {
+		buf_reset(&line);
+		diag_format(&d->items[i], &line);
+		fprintf(stderr, "scaleaudit-gen: %s\n", line.data);
 	}
-	free(p);
+	buf_release(&line);
+	diags_release(d);
 	return rc;
 }
 
+int out_mkdirs(const char *path)
+{
+	struct diags d = { 0 };
+
+	return say(&d, make_dirs_as("gen-write", path, &d));
+}
+
+struct bytes {
+	const void *data;
+	size_t len;
+};
+
+static int put_bytes(FILE *f, void *ctx)
+{
+	const struct bytes *b = ctx;
+
+	return b->len && fwrite(b->data, 1, b->len, f) != b->len ? -1 : 0;
+}
+
+/* The file is written under a temporary name and renamed (core/outfile.h): never half-written, never through a link. */
 static int write_all(const char *path, const void *data, size_t len)
 {
-	FILE *f = fopen(path, "wb");
+	struct diags d = { 0 };
+	struct bytes b = { data, len };
 
-	if (!f)
-		return fail(path, strerror(errno));
-	if (len && fwrite(data, 1, len, f) != len) {
-		fclose(f);
-		return fail(path, strerror(errno));
-	}
-	if (fclose(f))
-		return fail(path, strerror(errno));
-	return 0;
+	return say(&d, write_atomic_as("gen-write", path, put_bytes, &b, &d));
 }
 
 int out_write(const char *path, const struct buf *b)

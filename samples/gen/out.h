@@ -2,7 +2,10 @@
  * out: writing the generator's files. Every function returns 0 or -1 after
  * printing "scaleaudit-gen: PATH: reason" on stderr, so that main can exit 1.
  * Gzip output carries a fixed header (mtime 0, no name) for byte-identical
- * files on every run.
+ * files on every run. Files are written as every output of the tool is
+ * (core/outfile.h): under a new temporary name, flushed, then renamed, so an
+ * interrupted run leaves no half-written file and a link is never written
+ * through.
  */
 #ifndef GEN_OUT_H
 #define GEN_OUT_H

@@ -118,3 +118,10 @@ cp "$TOP/tests/data/collect_env/classic-b200.txt" stack-links/
 ln -s nowhere stack-links/dangling
 ln -s loop stack-links/loop
 chmod -R a+rX stack-links
+
+# the sample generator's output: a link where it writes trial.ini, and a directory not ours to write
+mkdir -p gen-link gen-ro/trial
+echo untouched > gen-victim
+ln -s ../gen-victim gen-link/trial.ini
+chmod -R a+rX gen-link gen-ro gen-victim
+chmod 555 gen-ro/trial
