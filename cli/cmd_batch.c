@@ -185,8 +185,13 @@ static int cmd_list(int argc, char **argv)
 	struct batch_trials t = { 0 };
 	int ret = find(argv, argc, &t);
 
-	for (size_t i = 0; i < t.n; i++)
-		utf8_line(stdout, "%s\t%s", t.v[i].id, t.v[i].location);
+	/* one trial a line, its two fields split by a tab: a name's own tab or newline is escaped */
+	for (size_t i = 0; i < t.n; i++) {
+		utf8_write(stdout, t.v[i].id, strlen(t.v[i].id), UTF8_CONTROLS | UTF8_ONE_LINE);
+		putchar('\t');
+		utf8_write(stdout, t.v[i].location, strlen(t.v[i].location), UTF8_CONTROLS | UTF8_ONE_LINE);
+		putchar('\n');
+	}
 	batch_trials_release(&t);
 	return ret;
 }

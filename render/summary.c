@@ -15,6 +15,8 @@
 #define FINDINGS_MAX 8
 
 /* The names of result.h's enums as people read them (the JSON names live with the analysis). */
+#define CELL_NAME_CHARS 20	/* of a run's name in the runs table */
+
 static const char *const verdict_texts[] = {
 	[VERDICT_NONE] = "NO VERDICT",
 	[VERDICT_CONFIRMED] = "CONFIRMED",
@@ -360,6 +362,17 @@ static void why(struct summary *s, const struct analysis *a)
 
 #define TABLE_COLS 9
 
+/* name, cut to CELL_NAME_CHARS with an ellipsis (a table column keeps its width), then suffix. */
+static void cut_name(const char *name, const char *suffix, char *out, size_t size)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	utf8_cut(name, strlen(name), 0, CELL_NAME_CHARS, &b);
+	snprintf(out, size, "%s%s", b.data, suffix);
+	buf_release(&b);
+}
+
 static void add_cells(struct summary *s, enum sline_kind kind, const char *const *cells)
 {
 	const char **copy = arena_alloc(&s->arena, TABLE_COLS * sizeof(*copy));
@@ -418,7 +431,7 @@ static void run_table(struct summary *s, const struct analysis *a)
 		char name[160], gpus[160], st[160], prec[96], peak[96], tr[96];
 		const char *cells[TABLE_COLS];
 
-		snprintf(name, sizeof(name), "%s%s", run_name(r), role);
+		cut_name(run_name(r), role, name, sizeof(name));
 		snprintf(gpus, sizeof(gpus), "%d%s%s", r->gpus, r->ngpu && r->gpu[0].name ? " x " : "",
 			 r->ngpu && r->gpu[0].name ? r->gpu[0].name : "");
 		cells[0] = name;
