@@ -168,6 +168,13 @@ static size_t prefix_of(const char *s, size_t n, unsigned flags, size_t max, boo
 	return i;
 }
 
+size_t utf8_prefix(const char *s, size_t n, unsigned flags, size_t max_chars)
+{
+	bool more;
+
+	return prefix_of(s, n, flags, max_chars, &more);
+}
+
 bool utf8_cut(const char *s, size_t n, unsigned flags, size_t max_chars, struct buf *out)
 {
 	bool more;

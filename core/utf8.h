@@ -51,6 +51,13 @@ size_t utf8_sanitize(const char *s, size_t n, struct buf *out);
 size_t utf8_escape(const char *s, size_t n, unsigned flags, struct buf *out);
 
 /*
+ * The bytes of s[0..n) that hold its first max_chars code points as utf8_escape() with flags
+ * writes them (an escape counts 4, an invalid subpart 1): a prefix never split inside a
+ * sequence or an escape, for a column cut without an ellipsis.
+ */
+size_t utf8_prefix(const char *s, size_t n, unsigned flags, size_t max_chars);
+
+/*
  * utf8_escape() of s limited to at most max_chars code points of output: when longer, the
  * text is cut at a code point boundary and ends with U+2026 (which counts in max_chars).
  * max_chars >= 1. Returns true when the text was cut.
