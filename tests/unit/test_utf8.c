@@ -149,6 +149,22 @@ static void a_10000_character_title_is_cut(void **state)
 	free(s);
 }
 
+static void valid_text_is_passed_through(void **state)
+{
+	static const char ok[] = "caf\xc3\xa9", bad[] = "caf\xe9!";
+	struct buf tmp;
+	size_t n = sizeof(ok) - 1;
+
+	(void)state;
+	assert_ptr_equal(utf8_valid_text(ok, &n, &tmp), ok);
+	assert_int_equal(n, 5);
+	buf_release(&tmp);
+	n = sizeof(bad) - 1;
+	assert_string_equal(utf8_valid_text(bad, &n, &tmp), "caf" R "!");
+	assert_int_equal(n, 7);
+	buf_release(&tmp);
+}
+
 static void dup_escapes_and_keeps_null(void **state)
 {
 	char *s = utf8_dup("t\x1b\xff", UTF8_CONTROLS);
@@ -170,6 +186,7 @@ int main(void)
 		cmocka_unit_test(a_long_text_is_cut_with_an_ellipsis),
 		cmocka_unit_test(a_prefix_never_splits_a_sequence),
 		cmocka_unit_test(a_10000_character_title_is_cut),
+		cmocka_unit_test(valid_text_is_passed_through),
 		cmocka_unit_test(dup_escapes_and_keeps_null),
 	};
 
