@@ -2,7 +2,7 @@
  * Text from the inputs (a title, a run's directory name, a finding's message) in every
  * renderer: invalid UTF-8 shows as U+FFFD and control characters are escaped, in the
  * terminal text (whose own colour codes stay the only escape codes), in Markdown, in JSON
- * and in what pango measures and draws.
+ * and in what pango measures and draws; a renderer that fails is not blamed on a stale errno.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,13 +10,16 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/utf8.h"
 #include "render/analysis_text.h"
 #include "render/json.h"
+#include "render/report.h"
 #include "render/summary.h"
 #include "render/text.h"
 #include "fixture_analysis.h"
@@ -131,6 +134,32 @@ static void pango_measures_the_escaped_text(void **state)
 	text_release();
 }
 
+/* A renderer that fails after a library left errno set (pango's isatty: ENOTTY). */
+static int failing_renderer(FILE *f, void *ctx)
+{
+	(void)f;
+	(void)ctx;
+	errno = ENOTTY;
+	return -1;
+}
+
+/* A report file whose renderer fails says so, not a stale errno: one title byte did that. */
+static void a_renderer_failure_names_no_stale_errno(void **state)
+{
+	char dir[] = "/tmp/test_hostile_textXXXXXX", path[64];
+	struct diags d = { 0 };
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/report.pdf", dir);
+	assert_int_equal(write_atomic_as("report-write", path, failing_renderer, NULL, &d), -1);
+	assert_int_equal(d.count, 1);
+	assert_string_equal(d.items[0].message, "cannot write: the renderer failed");
+	assert_int_equal(access(path, F_OK), -1);	/* nothing half-written left in place */
+	diags_release(&d);
+	assert_int_equal(rmdir(dir), 0);	/* and no temporary file left either */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -138,6 +167,7 @@ int main(void)
 		cmocka_unit_test(markdown_keeps_each_line_one_line),
 		cmocka_unit_test(json_strings_are_valid_utf8),
 		cmocka_unit_test(pango_measures_the_escaped_text),
+		cmocka_unit_test(a_renderer_failure_names_no_stale_errno),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
