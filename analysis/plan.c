@@ -462,6 +462,10 @@ static int set_title(struct plan_inputs *in, const char *v, char *err, size_t er
 		return fail(err, errsize, "title: longer than %zu characters", sizeof(in->title) - 1);
 	if (strpbrk(v, "\r\n"))
 		return fail(err, errsize, "title: one line of text, without a line break");
+	for (const char *p = v; *p; p++)	/* the trial.ini plan -o writes would refuse its line */
+		if (((unsigned char)*p < 0x20 && *p != '\t') || *p == 0x7f)
+			return fail(err, errsize, "title: control character 0x%02x: not allowed in a manifest",
+				    (unsigned char)*p);
 	memcpy(in->title, v, n + 1);
 	return 0;
 }

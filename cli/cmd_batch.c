@@ -185,14 +185,12 @@ static int cmd_list(int argc, char **argv)
 	struct batch_trials t = { 0 };
 	int ret = find(argv, argc, &t);
 
-	/* Each field escaped on its own: the tab between them is the listing's, not a name's. */
+	/* one trial a line, its two fields split by a tab: a name's own tab or newline is escaped */
 	for (size_t i = 0; i < t.n; i++) {
-		char *id = utf8_dup(t.v[i].id, UTF8_CONTROLS | UTF8_ONE_LINE);
-		char *loc = utf8_dup(t.v[i].location, UTF8_CONTROLS | UTF8_ONE_LINE);
-
-		printf("%s\t%s\n", id, loc);
-		free(id);
-		free(loc);
+		utf8_write(stdout, t.v[i].id, strlen(t.v[i].id), UTF8_CONTROLS | UTF8_ONE_LINE);
+		putchar('\t');
+		utf8_write(stdout, t.v[i].location, strlen(t.v[i].location), UTF8_CONTROLS | UTF8_ONE_LINE);
+		putchar('\n');
 	}
 	batch_trials_release(&t);
 	return ret;

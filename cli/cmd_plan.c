@@ -831,7 +831,7 @@ static int print_plan(const struct plan_inputs *in, const struct plan_result *r)
 		wrap_lines(&out, &text);
 		buf_release(&text);
 	}
-	if (fputs(out.data, stdout) == EOF || fflush(stdout))
+	if (utf8_write(stdout, out.data, out.len, UTF8_CONTROLS) < 0 || fflush(stdout))	/* a title */
 		rc = -1;
 	buf_release(&out);
 	return rc;

@@ -10,6 +10,7 @@
 
 #include "analysis/analysis.h"
 #include "cli/cli.h"
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "render/replay_json.h"
 #include "render/report.h"
@@ -183,26 +184,32 @@ static int measure(struct replay *r, const struct plan *p, int *status)
 static void print_summary(const struct replay *r, const int *status)
 {
 	int n[EXEC_FAILED + 1] = { 0 };
+	struct buf line;
 
-	printf("replayed run %s (logged on %s) on %s, device %d\n", r->run ? r->run : "?",
-	       r->logged_gpu ? r->logged_gpu : "an unknown GPU", r->device, r->device_index);
+	/* names come from the trial's logs: each line goes through core/utf8 */
+	utf8_line(stdout, "replayed run %s (logged on %s) on %s, device %d", r->run ? r->run : "?",
+		  r->logged_gpu ? r->logged_gpu : "an unknown GPU", r->device, r->device_index);
+	buf_init(&line, 0);
 	for (size_t i = 0; i < r->n; i++) {
 		const struct replay_kernel *k = &r->k[i];
 		const char *st = status[i] == NOT_PLANNED ? "not planned" : exec_status_name(status[i]);
 
 		if (status[i] != NOT_PLANNED)
 			n[status[i]]++;
-		printf("  %-11s %-9s %.60s", st, replay_verdict_name(k->verdict), k->name);
+		buf_reset(&line);
+		buf_addf(&line, "  %-11s %-9s ", st, replay_verdict_name(k->verdict));
+		buf_add(&line, k->name, utf8_prefix(k->name, strlen(k->name), 0, 60));
 		if (k->ratio > 0)
-			printf(": %s, %.3g x the logged time", k->method, k->ratio);
-		printf("%s%s\n", k->cause ? ": " : "", k->cause ? k->cause : "");
+			buf_addf(&line, ": %s, %.3g x the logged time", k->method, k->ratio);
+		utf8_line(stdout, "%s%s%s", line.data, k->cause ? ": " : "", k->cause ? k->cause : "");
 	}
+	buf_release(&line);
 	printf("%d done, %d skipped, %d failed, %zu not replayed by the plan\n", n[EXEC_DONE],
 	       n[EXEC_SKIPPED], n[EXEC_FAILED],
 	       r->n - (size_t)(n[EXEC_DONE] + n[EXEC_SKIPPED] + n[EXEC_FAILED]));
 	if (!r->same_model && n[EXEC_DONE])
-		printf("these timings are projections, not measurements of the trial's GPU: %s is not "
-		       "the %s the trial ran on\n", r->device, r->logged_gpu ? r->logged_gpu : "unknown GPU");
+		utf8_line(stdout, "these timings are projections, not measurements of the trial's GPU: %s is not "
+			  "the %s the trial ran on", r->device, r->logged_gpu ? r->logged_gpu : "unknown GPU");
 	if (r->projected_step_s > 0)
 		printf("projected step %.4g s on %s against %.4g s logged (a projection)\n",
 		       r->projected_step_s, r->device, r->logged_step_s);

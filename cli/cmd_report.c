@@ -10,6 +10,7 @@
 
 #include "analysis/analysis.h"
 #include "cli/cli.h"
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "ingest/discover.h"
 #include "render/replay_json.h"
@@ -43,6 +44,9 @@ const struct option report_options[] = {
 	OPTION_END,
 };
 
+/* The files a report lists on stdout when it is done. */
+static const char *const listed[] = { "report.pdf", "summary.md", "analysis.json" };
+
 /* Chart 09 draws a replay.json found in the trial directory, else in the output directory. */
 static void attach_replay(struct analysis *a, const char *trial, const char *out)
 {
@@ -51,7 +55,7 @@ static void attach_replay(struct analysis *a, const char *trial, const char *out
 
 	for (size_t i = 0; i < 2; i++)
 		if (dirs[i] && replay_attach(a, dirs[i], err, sizeof(err)) < 0 && verbosity >= 0)
-			fprintf(stderr, "scaleaudit: warning: %s: the replay chart is left out\n", err);
+			utf8_line(stderr, "scaleaudit: warning: %s: the replay chart is left out", err);
 }
 
 /*
@@ -111,7 +115,8 @@ int cmd_report(int argc, char **argv)
 	}
 	ret = report_trial(dir, out);
 	if ((ret == EXIT_DONE || ret == EXIT_PARTIAL) && verbosity >= 0)
-		printf("%s/report.pdf\n%s/summary.md\n%s/analysis.json\n", out, out, out);
+		for (size_t i = 0; i < sizeof(listed) / sizeof(*listed); i++)
+			utf8_line(stdout, "%s/%s", out, listed[i]);	/* a newline in out is escaped */
 	free(def);
 	return ret;
 }

@@ -424,13 +424,16 @@ static void print_jit_note(const struct stack_item *it, const struct target *t,
 			   const struct judgement *j)
 {
 	char isa[16];
+	struct buf line;
 
 	isa_text(j->by->ptx_isa, isa, sizeof(isa));
-	printf("jit: %s on %s: only PTX %s (ISA %s) that the driver compiles at start-up",
-	       it->o.path, t->name, j->by->arch, isa);
+	buf_init(&line, 0);
+	buf_addf(&line, "jit: %s on %s: only PTX %s (ISA %s) that the driver compiles at start-up",
+		 it->o.path, t->name, j->by->arch, isa);
 	if (j->min_driver)
-		printf(", which needs driver %s or newer (CUDA %s)", j->min_driver, j->min_cuda);
-	printf("; %sa/%sf features are absent\n", t->name, t->name);
+		buf_addf(&line, ", which needs driver %s or newer (CUDA %s)", j->min_driver, j->min_cuda);
+	utf8_line(stdout, "%s; %sa/%sf features are absent", line.data, t->name, t->name);
+	buf_release(&line);
 }
 
 static void print_jit(const struct stack *s)
@@ -463,25 +466,29 @@ static void print_zstd(const struct stack *s)
 		if (first)
 			printf("\n");
 		first = false;
-		printf("zstd: %s: %zu ZSTD-compressed entr%s, which only driver %s or newer (R550) "
-		       "can load; the environment's driver is %s\n", s->item[i].o.path, n,
-		       n == 1 ? "y" : "ies", need, s->env.driver);
+		utf8_line(stdout, "zstd: %s: %zu ZSTD-compressed entr%s, which only driver %s or newer (R550) "
+			  "can load; the environment's driver is %s", s->item[i].o.path, n,
+			  n == 1 ? "y" : "ies", need, s->env.driver);
 	}
 }
 
 static void print_check(const struct readiness_check *c)
 {
 	const struct min_version *m = c->row;
+	struct buf line;
 
-	printf("  %s %s %s: ", c->target->name, stack_component_name(m->comp), c->have);
+	buf_init(&line, 0);	/* c->have is read from the files: the line goes through core/utf8 */
+	buf_addf(&line, "  %s %s %s: ", c->target->name, stack_component_name(m->comp), c->have);
 	if (c->ok && m->version)
-		printf("ok (%s or newer)\n", m->version);
+		buf_addf(&line, "ok (%s or newer)", m->version);
 	else if (c->ok)
-		printf("covers %s\n", c->target->name);
+		buf_addf(&line, "covers %s", c->target->name);
 	else if (m->version)
-		printf("needs %s or newer: %s\n", m->version, m->fix);
+		buf_addf(&line, "needs %s or newer: %s", m->version, m->fix);
 	else
-		printf("no code for %s: %s\n", c->target->name, m->fix);
+		buf_addf(&line, "no code for %s: %s", c->target->name, m->fix);
+	utf8_line(stdout, "%s", line.data);
+	buf_release(&line);
 }
 
 static void print_text(const struct stack *s)

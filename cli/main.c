@@ -432,8 +432,10 @@ static void show_progress(const char *path, int64_t done, int64_t total)
 		fputs("\r\033[K", stderr);
 		return;
 	}
-	fprintf(stderr, "\rreading %s: %3d%%\033[K", base ? base + 1 : path,
-		(int)(100 * done / (total ? total : 1)));
+	fputs("\rreading ", stderr);	/* the name may hold anything: core/utf8 escapes it */
+	base = base ? base + 1 : path;
+	utf8_write(stderr, base, strlen(base), UTF8_CONTROLS | UTF8_ONE_LINE);
+	fprintf(stderr, ": %3d%%\033[K", (int)(100 * done / (total ? total : 1)));
 }
 
 /* Runs the command line; main checks standard output afterwards. */

@@ -142,6 +142,8 @@ static int fill(int fd, write_fn fn, void *ctx)
 	}
 	errno = 0;
 	rc = fn(f, ctx);
+	if (rc && !ferror(f))
+		errno = 0;	/* the renderer failed, not the file: errno is what a library left */
 	if (fflush(f) || ferror(f) || fsync(fileno(f)))
 		rc = -1;
 	if (fclose(f))

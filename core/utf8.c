@@ -148,6 +148,16 @@ size_t utf8_sanitize(const char *s, size_t n, struct buf *out)
 	return utf8_escape(s, n, 0, out);
 }
 
+const char *utf8_valid_text(const char *s, size_t *n, struct buf *tmp)
+{
+	buf_init(tmp, 0);
+	if (utf8_valid(s, *n))
+		return s;
+	utf8_sanitize(s, *n, tmp);
+	*n = tmp->len;
+	return tmp->data;
+}
+
 /* The bytes of s[0..n) that make its first max code points once escaped; *more: text left. */
 static size_t prefix_of(const char *s, size_t n, unsigned flags, size_t max, bool *more)
 {
@@ -166,6 +176,13 @@ static size_t prefix_of(const char *s, size_t n, unsigned flags, size_t max, boo
 	}
 	*more = i < n;
 	return i;
+}
+
+size_t utf8_prefix(const char *s, size_t n, unsigned flags, size_t max_chars)
+{
+	bool more;
+
+	return prefix_of(s, n, flags, max_chars, &more);
 }
 
 bool utf8_cut(const char *s, size_t n, unsigned flags, size_t max_chars, struct buf *out)

@@ -44,11 +44,24 @@ bool utf8_clean(const char *s, size_t n, unsigned flags);
 size_t utf8_sanitize(const char *s, size_t n, struct buf *out);
 
 /*
+ * s[0..*n) when it is valid UTF-8, else its utf8_sanitize() copy in tmp (and *n its length).
+ * tmp is initialised here and released by the caller either way.
+ */
+const char *utf8_valid_text(const char *s, size_t *n, struct buf *tmp);
+
+/*
  * utf8_sanitize(), and with UTF8_CONTROLS each control character (U+0000-U+001F, U+007F,
  * U+0080-U+009F) written as `\xNN` (its code point in two lowercase hex digits), except tab
  * and newline when flags lack UTF8_ONE_LINE. Returns the number of replacements and escapes.
  */
 size_t utf8_escape(const char *s, size_t n, unsigned flags, struct buf *out);
+
+/*
+ * The bytes of s[0..n) that hold its first max_chars code points as utf8_escape() with flags
+ * writes them (an escape counts 4, an invalid subpart 1): a prefix never split inside a
+ * sequence or an escape, for a column cut without an ellipsis.
+ */
+size_t utf8_prefix(const char *s, size_t n, unsigned flags, size_t max_chars);
 
 /*
  * utf8_escape() of s limited to at most max_chars code points of output: when longer, the

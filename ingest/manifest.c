@@ -149,6 +149,12 @@ static int set_value(struct manifest *m, const struct manifest_key *k, const cha
 	return 0;
 }
 
+/* True when the fact's value came from an earlier line of this manifest. */
+static bool ours(const struct manifest *m, const struct srcpos *src)
+{
+	return src->file && !strcmp(src->file, m->ctx->path) && src->line < m->src.line;
+}
+
 /*
  * A key given twice: the later line's value is used (as most INI readers do), so the value
  * read before is forgotten, in the facts and in what inspect shows. A fact is unset only when
@@ -165,12 +171,12 @@ static void forget(struct manifest *m, const struct manifest_key *k, int64_t fir
 		  k->name, k->section, (long long)first, (long long)m->src.line);
 	if (!f)
 		return;		/* these take the later value as they are set */
-	if (k->kind == MKEY_INT && ((struct fact_i64 *)f)->src.line == first)
+	if (k->kind == MKEY_INT && ours(m, &((struct fact_i64 *)f)->src))
 		((struct fact_i64 *)f)->set = false;
-	else if ((k->kind == MKEY_NUM || k->kind == MKEY_RATIO) && ((struct fact_f64 *)f)->src.line == first)
+	else if ((k->kind == MKEY_NUM || k->kind == MKEY_RATIO) && ours(m, &((struct fact_f64 *)f)->src))
 		((struct fact_f64 *)f)->set = false;
 	else if (k->kind != MKEY_INT && k->kind != MKEY_NUM && k->kind != MKEY_RATIO &&
-		 ((struct fact_str *)f)->src.line == first)
+		 ours(m, &((struct fact_str *)f)->src))
 		((struct fact_str *)f)->v = NULL;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/arena.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
 
@@ -377,6 +378,48 @@ static void lists(const struct analysis *a, FILE *f, struct marks *color)
 		fprintf(f, "  ... and %zu more in analyze --json\n", a->nfindings - FINDINGS_SHOWN);
 }
 
+/* s on one line (a newline or tab escaped as \x0a, \x09), in ar; s itself when it is. */
+static const char *line_of(struct arena *ar, const char *s)
+{
+	char *d;
+	const char *r;
+
+	if (!s || utf8_clean(s, strlen(s), UTF8_CONTROLS | UTF8_ONE_LINE))
+		return s;
+	d = utf8_dup(s, UTF8_CONTROLS | UTF8_ONE_LINE);
+	r = arena_strdup(ar, d);
+	free(d);
+	return r;
+}
+
+/*
+ * v: a with the names the text puts in table rows and one-line fields (the title, run and
+ * GPU names, a finding's file) each on one line: a run directory may be named with a
+ * newline, which the whole text's escaping keeps, as the text's own line breaks.
+ */
+static void one_line_view(const struct analysis *a, struct analysis *v, struct arena *ar)
+{
+	*v = *a;
+	v->title = line_of(ar, a->title);
+	v->runs = arena_alloc(ar, (a->nruns + 1) * sizeof(*v->runs));
+	for (size_t i = 0; i < a->nruns; i++) {
+		struct run_result *r = &v->runs[i];
+
+		*r = a->runs[i];
+		r->name = line_of(ar, r->name);
+		r->gpu = arena_alloc(ar, (r->ngpu + 1) * sizeof(*r->gpu));
+		for (size_t g = 0; g < r->ngpu; g++) {
+			r->gpu[g] = a->runs[i].gpu[g];
+			r->gpu[g].name = line_of(ar, r->gpu[g].name);
+		}
+	}
+	v->findings = arena_alloc(ar, (a->nfindings + 1) * sizeof(*v->findings));
+	for (size_t i = 0; i < a->nfindings; i++) {
+		v->findings[i] = a->findings[i];
+		v->findings[i].source = line_of(ar, a->findings[i].source);
+	}
+}
+
 /* The text with the colours of k inserted, written to out through core/utf8. */
 static int send(const char *text, size_t n, const struct marks *k, FILE *out)
 {
@@ -393,9 +436,11 @@ static int send(const char *text, size_t n, const struct marks *k, FILE *out)
 	return rc | utf8_write(out, text + from, n - from, UTF8_CONTROLS);
 }
 
-int analysis_write_text(const struct analysis *a, FILE *out, const struct analysis_text_options *opt)
+int analysis_write_text(const struct analysis *in, FILE *out, const struct analysis_text_options *opt)
 {
 	struct marks k = { 0 };
+	struct arena ar = ARENA_INIT;
+	struct analysis view, *a = &view;
 	char *text = NULL;
 	size_t n = 0;
 	FILE *f = open_memstream(&text, &n);
@@ -403,6 +448,7 @@ int analysis_write_text(const struct analysis *a, FILE *out, const struct analys
 
 	if (!f)
 		return -1;
+	one_line_view(in, &view, &ar);
 	header(a, f, opt && opt->color ? &k : NULL);
 	runs_table(a, f);
 	scaling(a, f);
@@ -415,5 +461,6 @@ int analysis_write_text(const struct analysis *a, FILE *out, const struct analys
 	rc = fclose(f) ? -1 : send(text, n, &k, out);
 	free(text);
 	free(k.v);
+	arena_release(&ar);
 	return rc || fflush(out) == EOF || ferror(out) ? -1 : 0;
 }

@@ -4,10 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "core/xalloc.h"
 
 #define NCHARTS 3
 #define MODELS_MAX 16		/* GPU models shown; the rest are "other" */
+#define MODEL_CHARS 32		/* of a GPU model's name on an axis */
 
 /* The GPU models of the analysed trials, in order of first appearance by id. */
 struct models {
@@ -41,10 +43,19 @@ static size_t model_index(struct models *m, const char *name)
 	return m->n++;
 }
 
-/* name with its spaces as line breaks, so that long names share the axis; owned by c. */
+/*
+ * name with its spaces as line breaks, so that long names share the axis; owned by c. A name
+ * read from a log may be anything: it is cut to MODEL_CHARS and made one line by core/utf8.
+ */
 static const char *wrapped(struct chart_layout *c, const char *name)
 {
-	char *s = arena_strdup(&c->arena, name);
+	struct buf b;
+	char *s;
+
+	buf_init(&b, 0);
+	utf8_cut(name, strlen(name), UTF8_CONTROLS | UTF8_ONE_LINE, MODEL_CHARS, &b);
+	s = arena_strdup(&c->arena, b.data);
+	buf_release(&b);
 
 	for (char *p = s; *p; p++)
 		if (*p == ' ')

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "core/gpu.h"
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "render/charts_internal.h"
 #include "render/numfmt.h"
@@ -64,12 +65,27 @@ enum category run_cat(const struct analysis *a, size_t i)
 	return others[k % 2];
 }
 
+const char *chart_run_name(const struct run_result *r, struct chart_layout *c)
+{
+	const char *name = r->name ? r->name : "run";
+	unsigned flags = UTF8_CONTROLS | UTF8_ONE_LINE;
+	struct buf b;
+
+	if (strlen(name) <= CHART_NAME_CHARS && utf8_clean(name, strlen(name), flags))
+		return name;
+	buf_init(&b, 0);
+	utf8_cut(name, strlen(name), flags, CHART_NAME_CHARS, &b);
+	name = chart_strf(c, "%s", b.data);
+	buf_release(&b);
+	return name;
+}
+
 const char *run_label(const struct analysis *a, size_t i, struct chart_layout *c)
 {
 	const struct run_result *r = &a->runs[i];
 	const char *role = !compared(a) ? NULL
 		: i == a->cmp.baseline ? "baseline" : i == a->cmp.candidate ? "candidate" : NULL;
-	const char *name = r->name ? r->name : "run";
+	const char *name = chart_run_name(r, c);
 
 	if (!role)
 		return chart_strf(c, "%s (%d GPU%s)", name, r->gpus, r->gpus == 1 ? "" : "s");
@@ -313,7 +329,7 @@ static const char *gpu_cat_label(const struct analysis *a, size_t run, size_t gi
 {
 	const struct run_result *r = &a->runs[run];
 
-	return chart_strf(c, "%s\nGPU %d", r->name ? r->name : "run", gpu_number(&r->gpu[gi], gi));
+	return chart_strf(c, "%s\nGPU %d", chart_run_name(r, c), gpu_number(&r->gpu[gi], gi));
 }
 
 /* Exposed communication split into waiting for a peer and transfer; false where the analysis has no split. */
@@ -432,8 +448,8 @@ static const char *banner_text(const struct analysis *a, struct chart_layout *c,
 
 	if (!compared(a))
 		return NULL;
-	base = a->runs[a->cmp.baseline].name ? a->runs[a->cmp.baseline].name : "baseline";
-	cand = a->runs[a->cmp.candidate].name ? a->runs[a->cmp.candidate].name : "candidate";
+	base = a->runs[a->cmp.baseline].name ? chart_run_name(&a->runs[a->cmp.baseline], c) : "baseline";
+	cand = a->runs[a->cmp.candidate].name ? chart_run_name(&a->runs[a->cmp.candidate], c) : "candidate";
 	for (i = 0; i < a->cmp.nconfounds; i++) {
 		const struct confound *f = &a->cmp.confounds[i];
 
@@ -659,7 +675,7 @@ static size_t memory_bar(const struct analysis *a, size_t run, size_t gi, struct
 	double peak = bar_gb(g), x, base = 0;
 	char b[NUMFMT_LEN];
 
-	x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\nGPU %d\n%s%s", r->name ? r->name : "run",
+	x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\nGPU %d\n%s%s", chart_run_name(r, c),
 						   gpu_number(g, gi), fmt_gb(c, peak),
 						   g->peak_memory < 0 ? " (tensors)" : ""));
 	if (g->timeline_peak > 0)
@@ -809,7 +825,7 @@ const char *imbalance_note(const struct analysis *a, struct chart_layout *c)
 
 	for (i = 0; i < a->nruns; i++)
 		if (a->runs[i].imbalance.flagged && a->runs[i].imbalance.reason)
-			return chart_strf(c, "Imbalance (%s): %s", a->runs[i].name ? a->runs[i].name : "run",
+			return chart_strf(c, "Imbalance (%s): %s", chart_run_name(&a->runs[i], c),
 					  a->runs[i].imbalance.reason);
 	return NULL;
 }
@@ -950,7 +966,7 @@ static size_t bw_series(const struct analysis *a, size_t run, bool nccl_tests, s
 			    !isfinite(b->busbw_gbps))
 				continue;
 			if (!name) {
-				name = chart_strf(c, "%s %s, %s, %d GPU%s", r->name ? r->name : "run",
+				name = chart_strf(c, "%s %s, %s, %d GPU%s", chart_run_name(r, c),
 						  op == COLL_NONE ? "collective" : coll_name((enum coll_op)op),
 						  nccl_tests ? "nccl-tests" : "trace", r->gpus, r->gpus == 1 ? "" : "s");
 				panel_line(p, run_cat(a, run), style, name);
@@ -1016,7 +1032,7 @@ static const char *ceiling_label(const struct run_result *r, struct chart_layout
 /* One run's transport and link for the subtitle: "2gpu: NCCL transport: sockets (NET/Socket); ..." */
 static const char *comm_facts(const struct run_result *r, struct chart_layout *c)
 {
-	const char *name = r->name ? r->name : "run";
+	const char *name = chart_run_name(r, c);
 	bool inferred = r->link_source && !strcmp(r->link_source, "gpu-model");
 	char b[NUMFMT_LEN];
 
@@ -1168,7 +1184,7 @@ static size_t kernel_series(const struct analysis *a, struct kseries *s, size_t 
 			s[ns].g = &r->gpu[gi];
 			s[ns].cat = run_cat(a, order[k]);
 			s[ns].style = gi % 2 ? MS_LIGHT : 0;
-			s[ns].label = chart_strf(c, "%s GPU %d", r->name ? r->name : "run",
+			s[ns].label = chart_strf(c, "%s GPU %d", chart_run_name(r, c),
 						 gpu_number(&r->gpu[gi], gi));
 			ns++;
 		}
@@ -1743,7 +1759,7 @@ static void monitor_lines(const struct analysis *a, size_t run, const struct mon
 
 	for (j = 0; j < n; j++) {
 		unsigned style = j % 2 ? MS_LIGHT | MS_DASHED : 0;
-		const char *name = chart_strf(c, "%s GPU %d", r->name ? r->name : "run", ids[j]);
+		const char *name = chart_strf(c, "%s GPU %d", chart_run_name(r, c), ids[j]);
 
 		panel_line(p, run_cat(a, run), style, name);
 		for (k = 0; k < r->nmonitor; k++) {

@@ -42,4 +42,12 @@ int chart_build(size_t i, const struct analysis *a, struct chart_layout *c, cons
  */
 void chart_set_banner(const struct analysis *a, struct chart_layout *c);
 
+/*
+ * Run r's name as a chart or a page shows it, owned by c: "run" when it has none, cut to
+ * CHART_NAME_CHARS characters with an ellipsis, on one line, invalid UTF-8 and control
+ * characters as core/utf8 writes them (a directory name may hold anything).
+ */
+#define CHART_NAME_CHARS 24
+const char *chart_run_name(const struct run_result *r, struct chart_layout *c);
+
 #endif

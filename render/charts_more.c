@@ -209,7 +209,7 @@ static const char *options_subtitle(const struct analysis *a, struct chart_layou
 		const struct run_result *r = &a->runs[one ? a->cmp.candidate : a->cmp.baseline];
 
 		return chart_strf(c, "%s (%d GPU%s) has no throughput (%s): only the %d-GPU option is shown",
-				  r->name ? r->name : "run", r->gpus, plural(r->gpus), run_status_name(r->status),
+				  chart_run_name(r, c), r->gpus, plural(r->gpus), run_status_name(r->status),
 				  one ? 1 : many ? many->gpus : 0);
 	}
 	return chart_strf(c, "%d GPUs: %s the samples/s of 1 GPU, at %s the GPU-hours per million samples",
@@ -374,7 +374,7 @@ static const char *precision_cat(const struct run_result *r, struct chart_layout
 {
 	const char *obs = r->precision_observed == DT_UNKNOWN ? "none over 50%" : dtype_name(r->precision_observed);
 
-	return chart_strf(c, "%s (%d GPU%s)\ndeclared %s\nobserved %s", r->name ? r->name : "run", r->gpus,
+	return chart_strf(c, "%s (%d GPU%s)\ndeclared %s\nobserved %s", chart_run_name(r, c), r->gpus,
 			  plural(r->gpus), r->precision_declared ? r->precision_declared : "none", obs);
 }
 
@@ -415,7 +415,7 @@ int chart_precision(const struct analysis *a, struct chart_layout *c, const char
 			mix_bar(a, order[k], c, p, used);
 		else
 			c->subtitle = chart_strf(c, "%s; %s: no matmul kernel with a known dtype", c->subtitle,
-						 r->name ? r->name : "run");
+						 chart_run_name(r, c));
 	}
 	if (!p->x.ncats) {
 		*why = "no precision chart: no run has matmul kernels with a known time by dtype";
@@ -457,7 +457,7 @@ static void wait_bar(const struct analysis *a, size_t run, size_t gi, struct cha
 {
 	const struct run_result *r = &a->runs[run];
 	const struct gpu_result *g = &r->gpu[gi];
-	double x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\nGPU %d", r->name ? r->name : "run",
+	double x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\nGPU %d", chart_run_name(r, c),
 							     gpu_number(g, gi)));
 	double wait = MS(g->step_s.exposed_comm_wait), busy = MS(g->step_s.compute + g->step_s.memory);
 	double step = MS(g->mean_step_s), limit = step * ADVICE_PEER_WAIT_SHARE;
@@ -492,7 +492,7 @@ static void ratio_bars(const struct analysis *a, size_t run, struct chart_layout
 
 		if (!isfinite(ratios[k].v))
 			continue;
-		x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\n%s %s", r->name ? r->name : "run",
+		x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\n%s %s", chart_run_name(r, c),
 							    ratios[k].what, numfmt_ratio(rt, ratios[k].v)));
 		panel_rect(p, run_cat(a, run), x - 0.3, 0, x + 0.3, ratios[k].v);
 		panel_line(p, CAT_INK, MS_DASHED, "flag");
@@ -523,7 +523,7 @@ static const char *most_waiting(const struct analysis *a, const size_t *order, s
 		return NULL;
 	return chart_strf(c, "mean steady step per GPU; the most waiting: %s GPU %d, %s of its step "
 			  "(dashed: %.0f%%); ratios against the %.0fx memory and %.2fx busy flags",
-			  top_run->name ? top_run->name : "run", gpu_number(&top_run->gpu[top_gpu], top_gpu),
+			  chart_run_name(top_run, c), gpu_number(&top_run->gpu[top_gpu], top_gpu),
 			  numfmt_percent(pc, top), 100 * ADVICE_PEER_WAIT_SHARE, IMBALANCE_MEMORY_RATIO, IMBALANCE_BUSY_RATIO);
 }
 

@@ -100,16 +100,11 @@ void json_num(yajl_gen g, double v)
  */
 void json_strn(yajl_gen g, const char *s, size_t n)
 {
-	struct buf clean;
+	struct buf tmp;
 
-	if (utf8_valid(s, n)) {
-		yajl_gen_string(g, (const unsigned char *)s, n);
-		return;
-	}
-	buf_init(&clean, 0);
-	utf8_sanitize(s, n, &clean);
-	yajl_gen_string(g, (const unsigned char *)clean.data, clean.len);
-	buf_release(&clean);
+	s = utf8_valid_text(s, &n, &tmp);
+	yajl_gen_string(g, (const unsigned char *)s, n);
+	buf_release(&tmp);
 }
 
 void json_str(yajl_gen g, const char *s)

@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/utf8.h"
 #include "core/xalloc.h"
+#include "render/charts.h"
 #include "render/draw.h"
 #include "render/numfmt.h"
 #include "render/text.h"
@@ -15,6 +17,7 @@
 #define CHART_CANVAS_H 270.0
 #define CHART_BOX_W 300.0
 #define COLUMN_GAP 18.0
+#define TITLE_CHARS 160	/* of the trial's title on the page; more is cut with an ellipsis */
 #define CHART_RUNS_MAX 6	/* bars: more would not be read at this size */
 #define CELL_PAD 4.0
 
@@ -63,7 +66,7 @@ static size_t chart_run(const struct analysis *a, size_t k)
 static void run_bar(const struct analysis *a, size_t i, struct chart_layout *c, struct panel *p)
 {
 	const struct run_result *r = &a->runs[i];
-	double x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\n%d GPU%s", r->name ? r->name : "run", r->gpus,
+	double x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\n%d GPU%s", chart_run_name(r, c), r->gpus,
 							  r->gpus == 1 ? "" : "s"));
 
 	if (!isfinite(r->samples_per_s)) {
@@ -84,7 +87,7 @@ static void independent_bar(const struct analysis *a, struct chart_layout *c, st
 
 	if (a->cmp.answer == ANSWER_NONE || b->gpus != 1 || n < 2 || !isfinite(v))
 		return;
-	x = (double)axis_add_cat(&p->x, chart_strf(c, "%d x %s\nindependent", n, b->name ? b->name : "run"));
+	x = (double)axis_add_cat(&p->x, chart_strf(c, "%d x %s\nindependent", n, chart_run_name(b, c)));
 	panel_rect(p, CAT_BASELINE, x - 0.3, 0, x + 0.3, v)->style = MS_LIGHT;
 	panel_label(p, CAT_INK, MS_ABOVE, x, v, fmt_rate(c, v));
 }
@@ -326,6 +329,21 @@ static double bottom_of(const struct pager *p)
 	return p->g->h - p->g->margin;
 }
 
+/* The title, cut to TITLE_CHARS with an ellipsis: a title of any length leaves room for the page. */
+static double title_draw(struct pager *p, const struct sline *title, double width)
+{
+	struct sline cut = *title;
+	struct buf b;
+	double y;
+
+	buf_init(&b, 0);
+	utf8_cut(title->text, strlen(title->text), UTF8_CONTROLS | UTF8_ONE_LINE, TITLE_CHARS, &b);
+	cut.text = b.data;
+	y = line_draw(p->cr, p->s, &cut, p->g->margin, p->y, width);
+	buf_release(&b);
+	return y;
+}
+
 /* The title, the answer, the verdict and the why line, beside the chart; returns the next line. */
 static size_t page1_head(struct pager *p, const struct chart_layout *chart)
 {
@@ -335,7 +353,7 @@ static size_t page1_head(struct pager *p, const struct chart_layout *chart)
 	size_t i = 0;
 
 	if (s->n && s->lines[0].kind == SL_TITLE)
-		p->y = line_draw(p->cr, s, &s->lines[i++], m, p->y, width);
+		p->y = title_draw(p, &s->lines[i++], width);
 	y = p->y;
 	for (; i < s->decision_end && s->lines[i].kind != SL_TABLE_HEAD && s->lines[i].kind != SL_HEADING; i++)
 		y = line_draw(p->cr, s, &s->lines[i], m, y, left);

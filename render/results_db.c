@@ -10,6 +10,7 @@
 
 #include "core/buf.h"
 #include "core/jtree.h"
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "render/json.h"
 
@@ -60,10 +61,21 @@ static int db_error(struct results_db *db, struct diags *d)
 	return diag_error(d, "report-write", &SRCPOS_FILE(db->path), "%s", sqlite3_errmsg(db->db));
 }
 
+/* Text as valid UTF-8 (core/utf8: U+FFFD for what is not), as SQLite and CSV readers expect. */
+static void bind_text(sqlite3_stmt *st, int col, const char *s)
+{
+	struct buf tmp;
+	size_t n = strlen(s);
+
+	s = utf8_valid_text(s, &n, &tmp);
+	sqlite3_bind_text(st, col, s, (int)n, SQLITE_TRANSIENT);
+	buf_release(&tmp);
+}
+
 static void bind(sqlite3_stmt *st, int col, const struct val *v)
 {
 	if (v->kind == V_TEXT && v->s)
-		sqlite3_bind_text(st, col, v->s, -1, SQLITE_TRANSIENT);
+		bind_text(st, col, v->s);
 	else if (v->kind == V_REAL && isfinite(v->d))
 		sqlite3_bind_double(st, col, v->d);
 	else if (v->kind == V_INT && v->i >= 0)
@@ -405,6 +417,16 @@ static const char *row_field(const struct trial_row *t, size_t i, char *buf, siz
 	return buf;
 }
 
+static void csv_text(FILE *f, const char *s)
+{
+	struct buf tmp;
+	size_t n = strlen(s);
+
+	s = utf8_valid_text(s, &n, &tmp);
+	csv_fwrite(f, s, n);
+	buf_release(&tmp);
+}
+
 int results_write_csv(const struct trial_row *rows, size_t n, FILE *f)
 {
 	char num[64];
@@ -423,7 +445,7 @@ int results_write_csv(const struct trial_row *rows, size_t n, FILE *f)
 			if (i)
 				fputc(',', f);
 			if (s)
-				csv_fwrite(f, s, strlen(s));
+				csv_text(f, s);
 		}
 		fputc('\n', f);
 	}

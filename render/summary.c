@@ -15,6 +15,9 @@
 #define FINDINGS_MAX 8
 
 /* The names of result.h's enums as people read them (the JSON names live with the analysis). */
+#define CELL_NAME_CHARS 20	/* of a run's name in the runs table */
+#define CELL_GPU_CHARS 40	/* of its GPU's name */
+
 static const char *const verdict_texts[] = {
 	[VERDICT_NONE] = "NO VERDICT",
 	[VERDICT_CONFIRMED] = "CONFIRMED",
@@ -360,6 +363,17 @@ static void why(struct summary *s, const struct analysis *a)
 
 #define TABLE_COLS 9
 
+/* name, cut to max characters with an ellipsis (a table column keeps its width), then suffix. */
+static void cut_name(const char *name, const char *suffix, char *out, size_t size, size_t max)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	utf8_cut(name, strlen(name), 0, max, &b);
+	snprintf(out, size, "%s%s", b.data, suffix);
+	buf_release(&b);
+}
+
 static void add_cells(struct summary *s, enum sline_kind kind, const char *const *cells)
 {
 	const char **copy = arena_alloc(&s->arena, TABLE_COLS * sizeof(*copy));
@@ -418,9 +432,11 @@ static void run_table(struct summary *s, const struct analysis *a)
 		char name[160], gpus[160], st[160], prec[96], peak[96], tr[96];
 		const char *cells[TABLE_COLS];
 
-		snprintf(name, sizeof(name), "%s%s", run_name(r), role);
-		snprintf(gpus, sizeof(gpus), "%d%s%s", r->gpus, r->ngpu && r->gpu[0].name ? " x " : "",
-			 r->ngpu && r->gpu[0].name ? r->gpu[0].name : "");
+		cut_name(run_name(r), role, name, sizeof(name), CELL_NAME_CHARS);
+		snprintf(gpus, sizeof(gpus), "%d%s", r->gpus, r->ngpu && r->gpu[0].name ? " x " : "");
+		if (r->ngpu && r->gpu[0].name)	/* as the log names it: any length */
+			cut_name(r->gpu[0].name, "", gpus + strlen(gpus), sizeof(gpus) - strlen(gpus),
+				 CELL_GPU_CHARS);
 		cells[0] = name;
 		cells[1] = gpus;
 		cells[2] = status_text(r, st, sizeof(st));

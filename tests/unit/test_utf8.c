@@ -123,6 +123,16 @@ static void a_long_text_is_cut_with_an_ellipsis(void **state)
 	cut("abc", 0, 1, UTF8_ELLIPSIS, true);
 }
 
+static void a_prefix_never_splits_a_sequence(void **state)
+{
+	(void)state;
+	assert_int_equal(utf8_prefix("abcdef", 6, 0, 4), 4);
+	assert_int_equal(utf8_prefix("ab", 2, 0, 4), 2);
+	assert_int_equal(utf8_prefix("\xc3\xa9\xc3\xa9\xc3\xa9", 6, 0, 2), 4);
+	assert_int_equal(utf8_prefix("a\x1b" "bc", 4, UTF8_CONTROLS, 4), 1);	/* \x1b is 4 wide */
+	assert_int_equal(utf8_prefix("a\x1b" "bc", 4, 0, 3), 3);
+}
+
 static void a_10000_character_title_is_cut(void **state)
 {
 	char *s = malloc(10001);
@@ -137,6 +147,22 @@ static void a_10000_character_title_is_cut(void **state)
 	assert_memory_equal(b.data + 79, UTF8_ELLIPSIS, 3);
 	buf_release(&b);
 	free(s);
+}
+
+static void valid_text_is_passed_through(void **state)
+{
+	static const char ok[] = "caf\xc3\xa9", bad[] = "caf\xe9!";
+	struct buf tmp;
+	size_t n = sizeof(ok) - 1;
+
+	(void)state;
+	assert_ptr_equal(utf8_valid_text(ok, &n, &tmp), ok);
+	assert_int_equal(n, 5);
+	buf_release(&tmp);
+	n = sizeof(bad) - 1;
+	assert_string_equal(utf8_valid_text(bad, &n, &tmp), "caf" R "!");
+	assert_int_equal(n, 7);
+	buf_release(&tmp);
 }
 
 static void dup_escapes_and_keeps_null(void **state)
@@ -158,7 +184,9 @@ int main(void)
 		cmocka_unit_test(utf8_seq_reports_lengths),
 		cmocka_unit_test(controls_are_escaped_on_request),
 		cmocka_unit_test(a_long_text_is_cut_with_an_ellipsis),
+		cmocka_unit_test(a_prefix_never_splits_a_sequence),
 		cmocka_unit_test(a_10000_character_title_is_cut),
+		cmocka_unit_test(valid_text_is_passed_through),
 		cmocka_unit_test(dup_escapes_and_keeps_null),
 	};
 
