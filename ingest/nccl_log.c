@@ -619,7 +619,7 @@ static void describe_colls(struct nccl_log *s, struct info *nccl)
 		info_str(a, o, "op", coll_name(g->op));
 		info_str(a, o, "dtype", g->dtype == DT_UNKNOWN ? NULL : dtype_name(g->dtype));
 		info_int(a, o, "count", g->count);
-		if (size > 0)
+		if (size > 0 && g->count <= INT64_MAX / size)	/* else too many to be true */
 			info_int(a, o, "bytes", g->count * size);
 		else
 			info_null(a, o, "bytes");
