@@ -4,6 +4,7 @@
 #   make demo         run the main job on the bundled example trial
 #   make deps         install missing Debian packages (apt-get, through sudo when not root)
 #   make bench        benchmarks;  make fuzz: fuzz targets (clang)
+#   make tsan         ThreadSanitizer build (build/tsan) run on the bench and sample trials
 #   make docs-img     redraw the pictures of docs/report.md from the sample trials
 #   make SANITIZE=address,undefined   sanitizer build;  V=1 full command lines
 .SUFFIXES:
@@ -77,7 +78,7 @@ BIN      := $(BUILD)/scaleaudit
 GENBIN   := $(BUILD)/scaleaudit-gen
 endif
 
-.PHONY: all check check-build check-plain check-san deps deps-ok gpu-check demo docs-img bench fuzz clean tests FORCE
+.PHONY: all check check-build check-plain check-san deps deps-ok gpu-check demo docs-img bench tsan fuzz clean tests FORCE
 all: $(BIN) $(if $(GENSRC),$(GENBIN))
 
 # Every object and link depends on $(FLAGS), which holds the compiler, the
@@ -165,6 +166,13 @@ gpu-check:
 
 bench: all $(FLOORBIN)
 	$(Q)tests/bench/run.sh ./$(BIN) $(FLOORBIN)
+
+# ThreadSanitizer: analyze and report of the bench trials (small) and the sample
+# trials, failing on any report (tests/bench/tsan.sh). Not part of check: a third
+# full build costs minutes.
+tsan: deps-ok
+	$(Q)$(MAKE) --no-print-directory WERROR=1 BUILD=build/tsan SANITIZE=thread CFLAGS='-O1 -g' all
+	$(Q)tests/bench/tsan.sh build/tsan/scaleaudit
 
 fuzz:
 	$(Q)tests/fuzz/run.sh
