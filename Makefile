@@ -6,6 +6,7 @@
 #   make bench        benchmarks;  make fuzz: fuzz targets (clang)
 #   make install      PREFIX=/usr/local DESTDIR=: binary, man pages, completion, docs
 #   make uninstall;   make deb: the Debian package into build/deb/ (mk/install.mk)
+#   make tsan         ThreadSanitizer build (build/tsan) run on the bench and sample trials
 #   make docs-img     redraw the pictures of docs/report.md from the sample trials
 #   make man          refresh the generated parts of man/*.1 and man/*.5 from the code's tables
 #   make SANITIZE=address,undefined   sanitizer build;  V=1 full command lines
@@ -85,7 +86,7 @@ BIN      := $(BUILD)/scaleaudit
 GENBIN   := $(BUILD)/scaleaudit-gen
 endif
 
-.PHONY: all check check-build check-plain check-san deps deps-ok gpu-check demo valgrind docs-img bench fuzz clean tests FORCE
+.PHONY: all check check-build check-plain check-san deps deps-ok gpu-check demo valgrind docs-img bench tsan fuzz clean tests FORCE
 all: $(BIN) $(if $(GENSRC),$(GENBIN))
 
 # Every object and link depends on $(FLAGS), which holds the compiler, the
@@ -182,6 +183,13 @@ gpu-check:
 
 bench: all $(FLOORBIN)
 	$(Q)tests/bench/run.sh ./$(BIN) $(FLOORBIN)
+
+# ThreadSanitizer: analyze and report of the bench trials (small) and the sample
+# trials, failing on any report (tests/bench/tsan.sh). Not part of check: a third
+# full build costs minutes.
+tsan: deps-ok
+	$(Q)$(MAKE) --no-print-directory WERROR=1 BUILD=build/tsan SANITIZE=thread CFLAGS='-O1 -g' all
+	$(Q)tests/bench/tsan.sh build/tsan/scaleaudit
 
 fuzz:
 	$(Q)tests/fuzz/run.sh

@@ -20,16 +20,17 @@
 # Knobs (environment):
 #   BENCH_SCALE=1     multiplies every size (0.1 for a quick run: 2x10, 2x100, 8x25 MB)
 #   BENCH_REPS=3      runs per measurement (the median is shown)
-#   BENCH_TRIALS="2x100 2x1000 8x250"   which trials (RANKSxMB, before scaling)
+#   BENCH_SIZES="2x100 2x1000 8x250"   which trials (RANKSxMB, before scaling)
 #   BENCH_FORMS="plain gz"              which forms
 #   BENCH_QUIET=1.0   wait (up to BENCH_WAIT=120 s) for the 1-minute load average to fall under this
 #   BENCH_STACK=1, BENCH_BATCH=1        0 skips the stack / batch benchmarks
+#   BENCH_GENERATE_ONLY=1                only writes the trials
 set -eu
 bin=$(realpath "${1:-./scaleaudit}")
 floor=$(realpath "${2:-build/plain/bench/floor}")
 scale=${BENCH_SCALE:-1}
 reps=${BENCH_REPS:-3}
-trials=${BENCH_TRIALS:-2x100 2x1000 8x250}
+trials=${BENCH_SIZES:-2x100 2x1000 8x250}
 forms=${BENCH_FORMS:-plain gz}
 quiet=${BENCH_QUIET:-1.0}
 waitmax=${BENCH_WAIT:-120}
@@ -106,6 +107,7 @@ wait_quiet() {
 }
 
 for t in $trials; do make_trial "$t"; done
+[ "${BENCH_GENERATE_ONLY:-0}" = 0 ] || exit 0
 wait_quiet
 echo "bench: $(nproc) CPUs, load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "bench: median of $reps runs; MB = 1e6 bytes of uncompressed JSON read; RSS MiB; x floor = time / floor of one rank"
