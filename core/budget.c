@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,16 +11,37 @@
 static _Atomic int64_t used;	/* bytes kept by arenas and growable arrays */
 static _Atomic int64_t cap;	/* the budget; 0 until set or first asked: the default */
 
-int64_t budget_default(void)
+/* Files that hold a container's memory limit (cgroup v2, then v1): "max" or a huge number when none. */
+static const char *const cgroup_limits[] = {
+	"/sys/fs/cgroup/memory.max",
+	"/sys/fs/cgroup/memory/memory.limit_in_bytes",
+};
+
+/* The memory this process may use: physical memory, or a smaller container limit. */
+static int64_t usable_memory(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES);
 	long page = sysconf(_SC_PAGESIZE);
-	int64_t half;
+	int64_t mem = pages > 0 && page > 0 ? (int64_t)pages * page : -1;
 
-	if (pages <= 0 || page <= 0)
-		return BUDGET_DEFAULT_CAP;
-	half = (int64_t)pages / 2 * page;
-	return half < BUDGET_DEFAULT_CAP ? half : BUDGET_DEFAULT_CAP;
+	for (size_t i = 0; i < sizeof(cgroup_limits) / sizeof(cgroup_limits[0]); i++) {
+		FILE *f = fopen(cgroup_limits[i], "r");
+		long long v;
+
+		if (!f)
+			continue;
+		if (fscanf(f, "%lld", &v) == 1 && v > 0 && (mem < 0 || v < mem))
+			mem = v;
+		fclose(f);
+	}
+	return mem;
+}
+
+int64_t budget_default(void)
+{
+	int64_t mem = usable_memory();
+
+	return mem > 0 && mem / 2 < BUDGET_DEFAULT_CAP ? mem / 2 : BUDGET_DEFAULT_CAP;
 }
 
 void budget_set_max(int64_t n)

@@ -12,7 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* The default budget: the smaller of 8 GiB and half of the physical memory. */
+/*
+ * The default budget: the smaller of 8 GiB and half of the memory this
+ * process may use (physical memory, or a container's smaller cgroup limit).
+ */
 #define BUDGET_DEFAULT_CAP (8LL << 30)
 
 /*
@@ -20,7 +23,7 @@
  */
 void budget_set_max(int64_t n);
 int64_t budget_max(void);
-/* The smaller of BUDGET_DEFAULT_CAP and half of this machine's physical memory. */
+/* The smaller of BUDGET_DEFAULT_CAP and half of the memory usable (above). */
 int64_t budget_default(void);
 
 /*

@@ -98,7 +98,8 @@ void xgrow_free(void *pp, size_t *cap, size_t size)
 {
 	void **p = pp;
 
-	budget_add(-(int64_t)(*cap * size));
+	if (*p)	/* an array moved elsewhere (its pointer set to NULL) is the new owner's to give back */
+		budget_add(-(int64_t)(*cap * size));
 	free(*p);
 	*p = NULL;
 	*cap = 0;

@@ -24,7 +24,9 @@ void xgrow(void *pp, size_t *cap, size_t need, size_t size);
 /*
  * Frees the array *p of capacity *cap grown by xgrow() and gives its bytes
  * back to the memory budget (core/budget.h), which xgrow() counted them in;
- * *p becomes NULL and *cap 0.
+ * *p becomes NULL and *cap 0. A NULL *p gives nothing back whatever *cap
+ * says, so an array handed to another owner by copying its pointer and
+ * setting it to NULL is counted until that owner frees it.
  */
 void xgrow_free(void *pp, size_t *cap, size_t size);
 

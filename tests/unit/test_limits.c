@@ -60,8 +60,8 @@ static void test_counted(void **state)
 {
 	struct arena a = ARENA_INIT;
 	int64_t before = budget_used(), block;
-	int *v = NULL;
-	size_t cap = 0;
+	int *v = NULL, *w;
+	size_t cap = 0, wcap;
 
 	(void)state;
 	arena_alloc(&a, 100);
@@ -77,6 +77,13 @@ static void test_counted(void **state)
 	assert_int_equal(budget_used() - before, (int64_t)(cap * sizeof(*v)));
 	xgrow_free(&v, &cap, sizeof(*v));
 	assert_null(v);
+	assert_int_equal(budget_used(), before);
+	xgrow(&v, &cap, 100, sizeof(*v));	/* handed over: the pointer copied, then NULL */
+	w = v, wcap = cap;
+	v = NULL;
+	xgrow_free(&v, &cap, sizeof(*v));
+	assert_int_equal(budget_used() - before, (int64_t)(wcap * sizeof(*w)));
+	xgrow_free(&w, &wcap, sizeof(*w));
 	assert_int_equal(budget_used(), before);
 }
 
