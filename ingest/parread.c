@@ -1,0 +1,373 @@
+/*
+ * Reading trace files in worker threads (issue 18).
+ *
+ * What a worker touches, and why it is safe:
+ * - the model: each file is read into a trial of its own (strings, arena,
+ *   diagnostics, process groups, one run), so no model structure is shared;
+ *   parread_take() moves the result into the real trial on the main thread,
+ *   in file order, re-interning every string and re-numbering the process
+ *   groups, so the trial ends as reading the files in turn leaves it.
+ * - diagnostics: kept per file, merged by diags_merge(), which applies the
+ *   per-code cap as if each had been recorded in the trial's list.
+ * - pattern tables (sniffing, kernel names): compiled once under a lock and
+ *   read-only after; a worker matches with match data of its own
+ *   (pattern_thread_begin/end in core/pattern.c).
+ * - the progress hook (ingest_set_progress) is called under a lock in
+ *   ingest.c; verbosity, ingest_max_events() and the jobs count are set
+ *   before a load starts and only read while it runs.
+ * - errno messages: ingest.c says them with strerror_r, not strerror.
+ * - locale: never changed by the tool (numbers are parsed in the C locale).
+ * - only Kineto traces are read by workers: the line readers (training
+ *   logs with their lazily compiled patterns, nccl logs, monitors) and the
+ *   archive readers stay on the main thread, which reads the other files of
+ *   the trial while the workers parse.
+ */
+#include "ingest/parread.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "core/pattern.h"
+#include "core/xalloc.h"
+#include "ingest/sniff.h"
+
+/* One file read by a worker. */
+struct job {
+	size_t i;		/* its index in the source */
+	struct trial *t;	/* the trial it was read into */
+	struct arena arena;	/* its info tree */
+	struct ingest_file out;
+	bool done;
+};
+
+struct parread {
+	const struct trial_source *src;
+	struct job *jobs;	/* in file order */
+	size_t njobs, next;	/* next: the first job no worker has taken */
+	size_t *of;		/* per file of src: its job + 1; 0 none */
+	pthread_t *threads;
+	size_t nthreads;
+	pthread_mutex_t lock;
+	pthread_cond_t done;
+};
+
+/* ---- which files ---- */
+
+/* Up to SNIFF_HEAD bytes of content from fd's first bytes, inflated when gzip. */
+static size_t head_of(int fd, unsigned char *head, bool *complete)
+{
+	unsigned char *raw = xmalloc(SNIFF_HEAD);
+	ssize_t got = read(fd, raw, SNIFF_HEAD);
+	size_t n = got > 0 ? (size_t)got : 0;
+	z_stream z = { .next_in = raw, .avail_in = (uInt)n };
+
+	*complete = n < SNIFF_HEAD;
+	if (n < 2 || raw[0] != 0x1f || raw[1] != 0x8b) {
+		memcpy(head, raw, n);
+		free(raw);
+		return n;
+	}
+	n = 0;
+	if (inflateInit2(&z, 15 + 16) == Z_OK) {
+		z.next_out = head;
+		z.avail_out = SNIFF_HEAD;
+		*complete = inflate(&z, Z_NO_FLUSH) == Z_STREAM_END;
+		n = SNIFF_HEAD - z.avail_out;
+		inflateEnd(&z);
+	}
+	free(raw);
+	return n;
+}
+
+bool parread_is_trace(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO must not block */
+	struct stat st;
+	unsigned char *head;
+	struct sniff sn;
+	bool complete;
+	size_t n;
+
+	if (fd < 0)
+		return false;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return false;
+	}
+	head = xmalloc(SNIFF_HEAD);
+	n = head_of(fd, head, &complete);
+	close(fd);
+	sniff_bytes(head, n, complete, &sn);
+	free(head);
+	return sn.format == FMT_KINETO;
+}
+
+/* ---- the workers ---- */
+
+static void read_job(const struct trial_source *src, struct job *j)
+{
+	struct run *r;
+
+	j->t = trial_new();
+	r = trial_add_run(j->t, "(worker)", src->dir);
+	src->ingest(src->arg, j->t, r, j->i, &j->arena, &j->out);
+}
+
+static void *worker(void *arg)
+{
+	struct parread *p = arg;
+
+	pattern_thread_begin();
+	for (;;) {
+		struct job *j = NULL;
+
+		pthread_mutex_lock(&p->lock);
+		if (p->next < p->njobs)
+			j = &p->jobs[p->next++];
+		pthread_mutex_unlock(&p->lock);
+		if (!j)
+			break;
+		read_job(p->src, j);
+		pthread_mutex_lock(&p->lock);
+		j->done = true;
+		pthread_cond_broadcast(&p->done);
+		pthread_mutex_unlock(&p->lock);
+	}
+	pattern_thread_end();
+	return NULL;
+}
+
+struct parread *parread_start(const struct trial_source *src, const bool *want, int jobs)
+{
+	struct parread *p;
+	size_t n = 0;
+
+	for (size_t i = 0; i < src->n; i++)
+		n += want[i];
+	if (!n || jobs < 2)
+		return NULL;
+	p = xcalloc(1, sizeof(*p));
+	p->src = src;
+	p->jobs = xcalloc(n, sizeof(*p->jobs));
+	p->of = xcalloc(src->n, sizeof(*p->of));
+	for (size_t i = 0; i < src->n; i++)
+		if (want[i]) {
+			p->jobs[p->njobs] = (struct job){ .i = i, .arena = ARENA_INIT };
+			p->of[i] = ++p->njobs;
+		}
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->done, NULL);
+	p->threads = xcalloc(n < (size_t)jobs ? n : (size_t)jobs, sizeof(*p->threads));
+	for (size_t k = 0; k < n && k < (size_t)jobs; k++)
+		if (pthread_create(&p->threads[p->nthreads], NULL, worker, p) == 0)
+			p->nthreads++;
+	if (!p->nthreads)	/* no thread could start: the main thread reads them all */
+		p->next = p->njobs;
+	return p;
+}
+
+bool parread_has(const struct parread *p, size_t i)
+{
+	return p && p->of[i];
+}
+
+/* ---- moving a result into the trial ---- */
+
+/* Strings of a worker's trial and their copies in the real one: open addressing on the pointer. */
+struct relink {
+	const char **from, **to;
+	size_t cap;		/* power of two */
+	size_t n;
+	struct intern *strings;	/* the real trial's */
+};
+
+static size_t slot_of(const struct relink *m, const char *s)
+{
+	uintptr_t h = (uintptr_t)s;
+
+	h ^= h >> 17;
+	h *= 0x9e3779b97f4a7c15ull;
+	return (size_t)(h >> 20) & (m->cap - 1);
+}
+
+static void relink_grow(struct relink *m)
+{
+	struct relink old = *m;
+
+	m->cap = m->cap ? m->cap * 2 : 1024;
+	m->from = xcalloc(m->cap, sizeof(*m->from));
+	m->to = xcalloc(m->cap, sizeof(*m->to));
+	for (size_t i = 0; i < old.cap; i++) {
+		size_t k;
+
+		if (!old.from[i])
+			continue;
+		for (k = slot_of(m, old.from[i]); m->from[k]; k = (k + 1) & (m->cap - 1))
+			;
+		m->from[k] = old.from[i];
+		m->to[k] = old.to[i];
+	}
+	free(old.from);
+	free(old.to);
+}
+
+/* The real trial's copy of s, a string of the worker's trial; NULL stays NULL. */
+static const char *relink(struct relink *m, const char *s)
+{
+	size_t k;
+
+	if (!s)
+		return NULL;
+	if (2 * (m->n + 1) > m->cap)
+		relink_grow(m);
+	for (k = slot_of(m, s); m->from[k]; k = (k + 1) & (m->cap - 1))
+		if (m->from[k] == s)
+			return m->to[k];
+	m->from[k] = s;
+	m->to[k] = intern_str(m->strings, s);
+	m->n++;
+	return m->to[k];
+}
+
+/*
+ * The real trial's ids of the worker's process groups (index: the worker's
+ * id): its groups in the order they were first named, named again in t,
+ * give t the groups, in the order, that reading the file there gives.
+ */
+static uint16_t *group_ids(struct trial *t, const struct trial *w)
+{
+	uint16_t *id = xmalloc((w->ngroups + 1) * sizeof(*id));
+
+	id[0] = 0;
+	for (size_t g = 0; g < w->ngroups; g++) {
+		const struct process_group *pg = &w->groups[g];
+
+		id[g + 1] = pg->size < 0 && !pg->ranks ? trial_group(t, pg->name, strlen(pg->name))
+						       : trial_group_add(t, pg);
+	}
+	return id;
+}
+
+static void move_rank(struct relink *m, const uint16_t *gid, size_t ngroups, struct run *r,
+		      struct rank *k, const char *path)
+{
+	struct rank *d = run_rank(r, k->rank);
+
+	*d = *k;
+	d->trace = k->trace ? path : NULL;	/* the file's own path is the only trace it names */
+	d->dev.name = relink(m, k->dev.name);
+	for (size_t e = 0; e < d->nev; e++) {
+		struct gpu_event *ev = &d->ev[e];
+
+		ev->name = relink(m, ev->name);
+		ev->op = relink(m, ev->op);
+		ev->input_types = relink(m, ev->input_types);
+		ev->input_dims = relink(m, ev->input_dims);
+		ev->group = ev->group <= ngroups ? gid[ev->group] : 0;
+	}
+	k->ev = NULL;
+	k->steps = NULL;
+	k->mem = NULL;
+	k->nev = k->nsteps = k->nmem = 0;
+}
+
+/* True when rank number n (>= 0) is in r already: the reader would warn and keep it apart. */
+static bool has_rank(const struct run *r, int32_t n)
+{
+	for (size_t i = 0; n >= 0 && i < r->nranks; i++)
+		if (r->ranks[i].rank == n)
+			return true;
+	return false;
+}
+
+/*
+ * True when what the worker read can be moved exactly: a Kineto trace,
+ * which fills nothing of its run but ranks, its source and the NCCL version
+ * (ingest/kineto.c), and whose ranks are new to r.
+ */
+static bool movable(const struct job *j, const struct run *r)
+{
+	const struct run *w = &j->t->runs[0];
+
+	if (j->out.sniff.format != FMT_KINETO || j->t->nruns != 1 || w->nsources > 1 ||
+	    w->ngpu || w->nlog || w->nnccl_tests || w->nmemtl || w->ncode || w->nnccl_env ||
+	    w->status != RUN_UNKNOWN || w->transport.v || w->link.v)
+		return false;
+	for (size_t i = 0; i < w->nranks; i++)
+		if (has_rank(r, w->ranks[i].rank))
+			return false;
+	return true;
+}
+
+static void move_job(struct job *j, struct trial *t, struct run *r, struct ingest_file *out)
+{
+	struct run *w = &j->t->runs[0];
+	struct relink m = { .strings = &t->strings };
+	uint16_t *gid;
+	struct srcpos pos;
+
+	*out = j->out;
+	out->path = intern_str(&t->strings, j->out.path);
+	diags_merge(&t->diags, &j->t->diags);
+	gid = group_ids(t, j->t);
+	for (size_t i = 0; i < w->nsources; i++) {
+		struct source *s = run_add_source(r, out->path, w->sources[i].format);
+
+		s->events = w->sources[i].events;
+		s->errors = w->sources[i].errors;
+	}
+	for (size_t i = 0; i < w->nranks; i++)
+		move_rank(&m, gid, j->t->ngroups, r, &w->ranks[i], out->path);
+	pos = SRCPOS_FILE(out->path);
+	if (w->nccl_version.v)
+		fact_set_str(t, &r->nccl_version, w->nccl_version.v, &pos);
+	free(gid);
+	free(m.from);
+	free(m.to);
+}
+
+int parread_take(struct parread *p, size_t i, struct trial *t, struct run *r,
+		 struct ingest_file *out)
+{
+	struct job *j = &p->jobs[p->of[i] - 1];
+	int ret = -1;
+
+	pthread_mutex_lock(&p->lock);
+	while (!j->done && p->nthreads)
+		pthread_cond_wait(&p->done, &p->lock);
+	pthread_mutex_unlock(&p->lock);
+	if (j->done && r && movable(j, r)) {
+		move_job(j, t, r, out);
+		ret = 0;
+	}
+	if (j->t) {
+		trial_free(j->t);
+		j->t = NULL;
+	}
+	return ret;
+}
+
+void parread_end(struct parread *p)
+{
+	if (!p)
+		return;
+	for (size_t k = 0; k < p->nthreads; k++)
+		pthread_join(p->threads[k], NULL);
+	for (size_t k = 0; k < p->njobs; k++) {
+		if (p->jobs[k].t)
+			trial_free(p->jobs[k].t);
+		arena_release(&p->jobs[k].arena);
+	}
+	pthread_cond_destroy(&p->done);
+	pthread_mutex_destroy(&p->lock);
+	free(p->threads);
+	free(p->jobs);
+	free(p->of);
+	free(p);
+}
