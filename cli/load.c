@@ -13,6 +13,16 @@
 #include "ingest/trial.h"
 #include "render/analysis_json.h"
 
+int load_jobs;
+
+int load_jobs_set(const char *cmd)
+{
+	if (load_jobs < 0)
+		return usage_error(cmd, "--jobs: '%d' is not a positive count", load_jobs);
+	trial_set_jobs(load_jobs);
+	return EXIT_DONE;
+}
+
 /* True when a GPU of run rr has a PyTorch memory timeline: its memory by category. */
 static bool has_timeline(const struct run_result *rr)
 {
