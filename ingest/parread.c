@@ -5,8 +5,10 @@
  * - the model: each file is read into a trial of its own (strings, arena,
  *   diagnostics, process groups, one run), so no model structure is shared;
  *   parread_take() moves the result into the real trial on the main thread,
- *   in file order, re-interning every string and re-numbering the process
- *   groups, so the trial ends as reading the files in turn leaves it.
+ *   in file order: the worker's strings join the trial's (intern_merge,
+ *   then intern_canon on each event's names), its process groups are
+ *   numbered again in the trial, so the trial ends as reading the files in
+ *   turn leaves it.
  * - diagnostics: kept per file, merged by diags_merge(), which applies the
  *   per-code cap as if each had been recorded in the trial's list.
  * - pattern tables (sniffing, kernel names): compiled once under a lock and
@@ -179,62 +181,6 @@ bool parread_has(const struct parread *p, size_t i)
 
 /* ---- moving a result into the trial ---- */
 
-/* Strings of a worker's trial and their copies in the real one: open addressing on the pointer. */
-struct relink {
-	const char **from, **to;
-	size_t cap;		/* power of two */
-	size_t n;
-	struct intern *strings;	/* the real trial's */
-};
-
-static size_t slot_of(const struct relink *m, const char *s)
-{
-	uintptr_t h = (uintptr_t)s;
-
-	h ^= h >> 17;
-	h *= 0x9e3779b97f4a7c15ull;
-	return (size_t)(h >> 20) & (m->cap - 1);
-}
-
-static void relink_grow(struct relink *m)
-{
-	struct relink old = *m;
-
-	m->cap = m->cap ? m->cap * 2 : 1024;
-	m->from = xcalloc(m->cap, sizeof(*m->from));
-	m->to = xcalloc(m->cap, sizeof(*m->to));
-	for (size_t i = 0; i < old.cap; i++) {
-		size_t k;
-
-		if (!old.from[i])
-			continue;
-		for (k = slot_of(m, old.from[i]); m->from[k]; k = (k + 1) & (m->cap - 1))
-			;
-		m->from[k] = old.from[i];
-		m->to[k] = old.to[i];
-	}
-	free(old.from);
-	free(old.to);
-}
-
-/* The real trial's copy of s, a string of the worker's trial; NULL stays NULL. */
-static const char *relink(struct relink *m, const char *s)
-{
-	size_t k;
-
-	if (!s)
-		return NULL;
-	if (2 * (m->n + 1) > m->cap)
-		relink_grow(m);
-	for (k = slot_of(m, s); m->from[k]; k = (k + 1) & (m->cap - 1))
-		if (m->from[k] == s)
-			return m->to[k];
-	m->from[k] = s;
-	m->to[k] = intern_str(m->strings, s);
-	m->n++;
-	return m->to[k];
-}
-
 /*
  * The real trial's ids of the worker's process groups (index: the worker's
  * id): its groups in the order they were first named, named again in t,
@@ -254,21 +200,27 @@ static uint16_t *group_ids(struct trial *t, const struct trial *w)
 	return id;
 }
 
-static void move_rank(struct relink *m, const uint16_t *gid, size_t ngroups, struct run *r,
+/*
+ * Moves rank k of a worker's run into r. The worker's strings are t's now
+ * (intern_merge): the events' interned names become t's copies by
+ * intern_canon(); the device name, which the model does not promise to be
+ * interned, is interned anew.
+ */
+static void move_rank(struct trial *t, const uint16_t *gid, size_t ngroups, struct run *r,
 		      struct rank *k, const char *path)
 {
 	struct rank *d = run_rank(r, k->rank);
 
 	*d = *k;
 	d->trace = k->trace ? path : NULL;	/* the file's own path is the only trace it names */
-	d->dev.name = relink(m, k->dev.name);
+	d->dev.name = k->dev.name ? intern_str(&t->strings, k->dev.name) : NULL;
 	for (size_t e = 0; e < d->nev; e++) {
 		struct gpu_event *ev = &d->ev[e];
 
-		ev->name = relink(m, ev->name);
-		ev->op = relink(m, ev->op);
-		ev->input_types = relink(m, ev->input_types);
-		ev->input_dims = relink(m, ev->input_dims);
+		ev->name = intern_canon(ev->name);
+		ev->op = intern_canon(ev->op);
+		ev->input_types = intern_canon(ev->input_types);
+		ev->input_dims = intern_canon(ev->input_dims);
 		ev->group = ev->group <= ngroups ? gid[ev->group] : 0;
 	}
 	k->ev = NULL;
@@ -308,11 +260,11 @@ static bool movable(const struct job *j, const struct run *r)
 static void move_job(struct job *j, struct trial *t, struct run *r, struct ingest_file *out)
 {
 	struct run *w = &j->t->runs[0];
-	struct relink m = { .strings = &t->strings };
 	uint16_t *gid;
 	struct srcpos pos;
 
 	*out = j->out;
+	intern_merge(&t->strings, &j->t->strings);	/* the worker's strings live on in t */
 	out->path = intern_str(&t->strings, j->out.path);
 	diags_merge(&t->diags, &j->t->diags);
 	gid = group_ids(t, j->t);
@@ -323,13 +275,11 @@ static void move_job(struct job *j, struct trial *t, struct run *r, struct inges
 		s->errors = w->sources[i].errors;
 	}
 	for (size_t i = 0; i < w->nranks; i++)
-		move_rank(&m, gid, j->t->ngroups, r, &w->ranks[i], out->path);
+		move_rank(t, gid, j->t->ngroups, r, &w->ranks[i], out->path);
 	pos = SRCPOS_FILE(out->path);
 	if (w->nccl_version.v)
 		fact_set_str(t, &r->nccl_version, w->nccl_version.v, &pos);
 	free(gid);
-	free(m.from);
-	free(m.to);
 }
 
 int parread_take(struct parread *p, size_t i, struct trial *t, struct run *r,
