@@ -4,6 +4,7 @@
 #   make demo         run the main job on the bundled example trial
 #   make deps         install missing Debian packages (apt-get, through sudo when not root)
 #   make bench        benchmarks;  make fuzz: fuzz targets (clang)
+#   make tsan         ThreadSanitizer build (build/tsan) run on the bench and sample trials
 #   make docs-img     redraw the pictures of docs/report.md from the sample trials
 #   make SANITIZE=address,undefined   sanitizer build;  V=1 full command lines
 .SUFFIXES:
@@ -35,6 +36,7 @@ PC_PKGS   := $(filter-out libcsv,$(PKGS))
 DEP_CFLAGS := $(shell pkg-config --cflags $(PC_PKGS) 2>/dev/null)
 DEP_LIBS   := $(shell pkg-config --libs $(PC_PKGS) 2>/dev/null) -lcsv -ldl -lm
 TEST_LIBS  := $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
+FLOOR_LIBS := $(shell pkg-config --libs yajl zlib 2>/dev/null)
 
 # Building needs the -dev packages; say so plainly instead of failing to compile.
 # (check, demo and deps install them first, then build through a second make.)
@@ -65,6 +67,7 @@ CLIOBJ   := $(CLISRC:%.c=$(BUILD)/%.o)
 GENOBJ   := $(GENSRC:%.c=$(BUILD)/%.o)
 UNITHOBJ := $(UNITHELP:%.c=$(BUILD)/%.o)
 UNITBIN  := $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
+FLOORBIN := $(BUILD)/bench/floor
 LIBA     := $(BUILD)/libscaleaudit.a
 
 ifeq ($(BUILD),build/plain)
@@ -75,7 +78,7 @@ BIN      := $(BUILD)/scaleaudit
 GENBIN   := $(BUILD)/scaleaudit-gen
 endif
 
-.PHONY: all check check-build check-plain check-san deps deps-ok gpu-check demo docs-img bench fuzz clean tests FORCE
+.PHONY: all check check-build check-plain check-san deps deps-ok gpu-check demo docs-img bench tsan fuzz clean tests FORCE
 all: $(BIN) $(if $(GENSRC),$(GENBIN))
 
 # Every object and link depends on $(FLAGS), which holds the compiler, the
@@ -119,7 +122,11 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA) $(FLAGS)
 $(BUILD)/tests/test_options: TESTOBJ = $(BUILD)/cli/options.o
 $(BUILD)/tests/test_options: $(BUILD)/cli/options.o
 
-tests: all $(UNITBIN)
+# The benchmark's parse floor (bench/floor.c): yajl and zlib only, no tool code.
+$(FLOORBIN): $(BUILD)/bench/floor.o $(FLAGS)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(FLOOR_LIBS)
+
+tests: all $(UNITBIN) $(FLOORBIN)
 
 # `make check`: install what is missing, then build the suite plain and under
 # ASan+UBSan, each in its own build directory with -Werror, both at once and
@@ -157,8 +164,15 @@ docs-img: all
 gpu-check:
 	$(Q)tests/gpu/run.sh out/gpu
 
-bench: all
-	$(Q)tests/bench/run.sh ./$(BIN)
+bench: all $(FLOORBIN)
+	$(Q)tests/bench/run.sh ./$(BIN) $(FLOORBIN)
+
+# ThreadSanitizer: analyze and report of the bench trials (small) and the sample
+# trials, failing on any report (tests/bench/tsan.sh). Not part of check: a third
+# full build costs minutes.
+tsan: deps-ok
+	$(Q)$(MAKE) --no-print-directory WERROR=1 BUILD=build/tsan SANITIZE=thread CFLAGS='-O1 -g' all
+	$(Q)tests/bench/tsan.sh build/tsan/scaleaudit
 
 fuzz:
 	$(Q)tests/fuzz/run.sh
@@ -166,7 +180,7 @@ fuzz:
 clean:
 	rm -rf build scaleaudit scaleaudit-gen out
 
--include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)
+-include $(LIBOBJ:.o=.d) $(CLIOBJ:.o=.d) $(FLOORBIN).d $(GENOBJ:.o=.d) $(UNITHOBJ:.o=.d) $(UNITBIN:$(BUILD)/tests/%=$(BUILD)/tests/unit/%.d)
 
 # docs/codes.md is generated from the code table (core/codes.c); test_codes checks it is current.
 $(BUILD)/tools/codes_md: $(BUILD)/tools/codes_md.o $(LIBA)

@@ -4,8 +4,10 @@
  * earlier run wrote, read back without the logs. The two are told apart by what the path holds, not by its name.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "analysis/analysis.h"
 #include "cli/cli.h"
@@ -21,6 +23,27 @@ int load_jobs_set(const char *cmd)
 		return usage_error(cmd, "--jobs: '%d' is not a positive count", load_jobs);
 	trial_set_jobs(load_jobs);
 	return EXIT_DONE;
+}
+
+/*
+ * SCALEAUDIT_TIMING=1 (for the benchmark, docs/bench.md): one stderr line per
+ * trial with the seconds spent reading it and analysing what was read.
+ */
+static double timing_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void timing_print(const char *dir, double read_started, double analysis_started)
+{
+	const char *on = getenv("SCALEAUDIT_TIMING");
+
+	if (on && *on && strcmp(on, "0"))
+		fprintf(stderr, "scaleaudit: timing: %s: read %.3f s, analysis %.3f s\n", dir,
+			analysis_started - read_started, timing_now() - analysis_started);
 }
 
 /* True when a GPU of run rr has a PyTorch memory timeline: its memory by category. */
@@ -117,9 +140,10 @@ static struct trial *load_archive(const char *path, struct diags *d, struct tria
 	return t;
 }
 
-/* The analysis of t, loaded from dir (NULL: why is in d), as report and analyze take it. */
+/* The analysis of t, loaded from dir (NULL: why is in d), as report and analyze take it;
+ * read_started: when reading began, for SCALEAUDIT_TIMING. */
 static int from_loaded(const char *dir, struct trial *t, struct trial_stats *st, struct diags *d,
-		       struct analysis **ap)
+		       double read_started, struct analysis **ap)
 {
 	int ret;
 
@@ -132,9 +156,11 @@ static int from_loaded(const char *dir, struct trial *t, struct trial_stats *st,
 	}
 	ret = st->unreadable ? EXIT_PARTIAL : EXIT_DONE;
 	print_errors(&t->diags);	/* the rest are findings in the output */
-	if (t->nruns)
+	double analysis_started = timing_now();
+	if (t->nruns) {
 		*ap = analysis_run(t);
-	else
+		timing_print(dir, read_started, analysis_started);
+	} else
 		ret = error("%s: no run found: a trial holds one directory per run", dir);
 	if (*ap && !usable(*ap)) {
 		analysis_free(*ap);
@@ -150,10 +176,11 @@ static int from_trial(const char *dir, struct analysis **ap)
 {
 	struct diags d = DIAGS_INIT;
 	struct trial_stats st;
+	double read_started = timing_now();
 	struct trial *t = discover_is_archive(dir) ? load_archive(dir, &d, &st)
 						   : trial_load(dir, &d, &st);
 
-	return from_loaded(dir, t, &st, &d, ap);
+	return from_loaded(dir, t, &st, &d, read_started, ap);
 }
 
 int load_found_and_analyze(const struct discovery *dv, const struct found_trial *f, struct analysis **ap)
@@ -163,8 +190,10 @@ int load_found_and_analyze(const struct discovery *dv, const struct found_trial 
 	struct trial *t;
 
 	*ap = NULL;
+	double read_started = timing_now();
+
 	t = found_trial_load(dv, f, &d, &st);
-	return from_loaded(f->archive ? f->where : f->path, t, &st, &d, ap);
+	return from_loaded(f->archive ? f->where : f->path, t, &st, &d, read_started, ap);
 }
 
 int load_and_analyze(const char *path, struct analysis **ap)
