@@ -36,11 +36,13 @@ trace 3 15 | gzip > "$tmp/mixed/2gpu/rank3.json.gz"
 cp "$tmp/mixed/2gpu/rank0.pt.trace.json.gz" "$tmp/mixed/2gpu/rank0copy.pt.trace.json.gz"
 trace 5 0 > "$tmp/mixed/top.json"
 
-# Runs analyze -j $2 on trial $1 three ways into $tmp/out.$2.*
+# Runs analyze -j $2 on trial $1 three ways into $tmp/out.$2.* (more options after)
 run() {
-	"$SCALEAUDIT" analyze -v -j "$2" "$1" > "$tmp/out.$2.txt" 2> "$tmp/out.$2.err"
-	echo "exit $?" >> "$tmp/out.$2.err"
-	"$SCALEAUDIT" analyze --json -j "$2" "$1" > "$tmp/out.$2.json" 2> /dev/null
+	local t=$1 j=$2
+	shift 2
+	"$SCALEAUDIT" analyze -v -j "$j" "$@" "$t" > "$tmp/out.$j.txt" 2> "$tmp/out.$j.err"
+	echo "exit $?" >> "$tmp/out.$j.err"
+	"$SCALEAUDIT" analyze --json -j "$j" "$@" "$t" > "$tmp/out.$j.json" 2> /dev/null
 }
 
 trials=0
@@ -57,6 +59,18 @@ for t in samples/trials/* tests/data/trials/* "$tmp/mixed"; do
 	done
 done
 [ "$trials" -ge 20 ] || { echo "only $trials trials compared"; fail=1; }
+
+# The four sample traces of the built trial cut short by --max-events: one "limit" error each.
+run "$tmp/mixed" 1 --max-events 50
+for j in 2 3; do
+	run "$tmp/mixed" "$j" --max-events 50
+	for k in txt err json; do
+		cmp -s "$tmp/out.1.$k" "$tmp/out.$j.$k" ||
+			{ echo "--max-events 50: -j $j differs from -j 1 ($k)"; fail=1; }
+	done
+done
+n=$(grep -c 'pt.trace.json.gz: byte [0-9]*: more than 50 events: the rest is not kept' "$tmp/out.2.err")
+[ "$n" -eq 4 ] || { echo "$n limit errors with --max-events 50, expected 4 (one per trace)"; fail=1; }
 
 # What -j 2 said of the built trial: its warnings, the cap over both damaged ranks.
 run "$tmp/mixed" 2
