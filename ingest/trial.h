@@ -61,7 +61,8 @@ struct trial_source {
 		       struct ingest_file *out);
 	void *arg;
 	bool on_disk;	/* files[] are paths on disk: binaries among them are scanned for
-			   GPU code (headers only); archive members are not */
+			   GPU code (headers only), and traces may be read by worker
+			   threads (trial_set_jobs()); archive members are not */
 };
 
 /*
