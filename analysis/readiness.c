@@ -144,8 +144,8 @@ static void arch_warning(struct analysis *a, const struct run *r, struct readine
 			"installation%s%s", srcline(a, &w->src), w->gpu ? w->gpu : "the GPU",
 			w->capability, w->supported ? ", which supports " : "",
 			w->supported ? w->supported : "");
-		if (!rd->isa)
-			rd->isa = w->capability;
+		if (!rd->isa && w->capability)	/* the trial is freed before the analysis is written */
+			rd->isa = analysis_printf(a, "%s", w->capability);
 	} else if (e->no_kernel_image) {
 		rd->arch_warning = analysis_printf(a, "%s: no kernel image is available for execution "
 						   "on the device", srcline(a, &e->no_kernel_image_src));

@@ -20,6 +20,7 @@
 #include "cli/batch_dir.h"
 #include "cli/cli.h"
 #include "core/xalloc.h"
+#include "ingest/trial.h"
 #include "render/results_db.h"
 
 #define POLL_NS 50000000L	/* how often the parent looks at its workers */
@@ -329,6 +330,8 @@ size_t batch_run(const struct batch_opts *o, struct batch_trial *const *todo, si
 	struct timespec nap = { 0, POLL_NS };
 	size_t next = 0;
 
+	/* trials read at once each read their files in turn: the cores are taken */
+	trial_set_jobs(o->jobs > 1 ? 1 : 0);
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
 	while (next < n || busy(w, o->jobs)) {
 		for (int i = 0; i < o->jobs && next < n; i++) {

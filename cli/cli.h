@@ -69,6 +69,18 @@ void print_diags(const struct diags *d);
 /* Prints only the errors of d (and, with -v, the rest): for commands whose output lists them all. */
 void print_errors(const struct diags *d);
 
+/*
+ * -j/--jobs of analyze and report: trace files read at once (0, the default:
+ * one per online CPU; 1: one after the other). load_jobs_set() checks it
+ * (a usage error for cmd when negative) and hands it to the loader.
+ */
+extern int load_jobs;
+#define OPTION_LOAD_JOBS \
+	OPTION_INTEGER('j', "jobs", &load_jobs, "N", \
+		       "trace files read at once, by threads (default: one per CPU; 1: one " \
+		       "after the other); the output is the same for any N")
+int load_jobs_set(const char *cmd);
+
 struct analysis;
 /*
  * The analysis of PATH: a trial directory (loaded, analysed and freed), or an

@@ -14,6 +14,7 @@ static int json;	/* --json */
 
 const struct option analyze_options[] = {
 	OPTION_FLAG(0, "json", &json, 1, "print analysis.json instead of text"),
+	OPTION_LOAD_JOBS,
 	OPTION_INCLUDE(common_options, "common", "options every command takes"),
 	OPTION_END,
 };
@@ -29,6 +30,8 @@ int cmd_analyze(int argc, char **argv)
 		return usage_error("analyze", "no TRIAL given");
 	if (argc > 1)
 		return usage_error("analyze", "one TRIAL at a time (use 'scaleaudit batch' for more)");
+	if (load_jobs_set("analyze") != EXIT_DONE)
+		return EXIT_USAGE;
 	ret = load_and_analyze(dir, &a);
 	if (a && ret != EXIT_NO_INPUT) {
 		/* a write error on standard output is said once, by main */

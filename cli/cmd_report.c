@@ -40,6 +40,7 @@ static const char *out_dir;	/* -o DIR */
 const struct option report_options[] = {
 	OPTION_STRING('o', NULL, &out_dir, "DIR",
 		      "where to write the report (default: TRIAL-report beside TRIAL)"),
+	OPTION_LOAD_JOBS,
 	OPTION_INCLUDE(common_options, "common", "options every command takes"),
 	OPTION_END,
 };
@@ -106,6 +107,8 @@ int cmd_report(int argc, char **argv)
 		return usage_error("report", "no TRIAL given");
 	if (argc > 1)
 		return usage_error("report", "one TRIAL at a time (use 'scaleaudit batch' for more)");
+	if (load_jobs_set("report") != EXIT_DONE)
+		return EXIT_USAGE;
 	if (!out)
 		out = def = default_out(dir);
 	if (def && linked(def)) {

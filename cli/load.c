@@ -16,6 +16,16 @@
 #include "ingest/trial.h"
 #include "render/analysis_json.h"
 
+int load_jobs;
+
+int load_jobs_set(const char *cmd)
+{
+	if (load_jobs < 0)
+		return usage_error(cmd, "--jobs: '%d' is not a positive count", load_jobs);
+	trial_set_jobs(load_jobs);
+	return EXIT_DONE;
+}
+
 /*
  * SCALEAUDIT_TIMING=1 (for the benchmark, docs/bench.md): one stderr line per
  * trial with the seconds spent reading it and analysing what was read.

@@ -66,3 +66,25 @@ void arena_release(struct arena *a)
 	a->used = 0;
 	a->total = 0;
 }
+
+void arena_adopt(struct arena *dst, struct arena *src)
+{
+	struct arena_block *last;
+
+	if (!src->head)
+		return;
+	if (!dst->head) {
+		size_t total = dst->total;
+
+		*dst = *src;
+		dst->total += total;
+		*src = (struct arena)ARENA_INIT;
+		return;
+	}
+	for (last = src->head; last->next; last = last->next)
+		;
+	last->next = dst->head->next;	/* behind dst's head, which dst keeps filling */
+	dst->head->next = src->head;
+	dst->total += src->total;
+	*src = (struct arena)ARENA_INIT;
+}

@@ -23,5 +23,7 @@ void *arena_alloc(struct arena *a, size_t n);		/* aligned for any type, zeroed *
 char *arena_strndup(struct arena *a, const char *s, size_t n);
 char *arena_strdup(struct arena *a, const char *s);
 void arena_release(struct arena *a);
+/* Makes src's blocks dst's (their pointers stay valid) and leaves src empty. */
+void arena_adopt(struct arena *dst, struct arena *src);
 
 #endif

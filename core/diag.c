@@ -121,6 +121,27 @@ void diags_move(struct diags *dst, struct diags *src)
 	memset(src, 0, sizeof(*src));
 }
 
+void diags_merge(struct diags *dst, struct diags *src)
+{
+	for (size_t i = 0; i < src->count; i++) {
+		struct diag *it = &src->items[i];
+
+		if (count_code(dst, it->code) >= DIAG_CAP_PER_CODE) {
+			dst->suppressed++;	/* the cap of dst, reached before this one */
+			free(it->file);
+			free(it->message);
+			continue;
+		}
+		xgrow(&dst->items, &dst->cap, dst->count + 1, sizeof(*dst->items));
+		dst->items[dst->count++] = *it;
+	}
+	dst->suppressed += src->suppressed;
+	dst->errors += src->errors;
+	dst->warnings += src->warnings;
+	free(src->items);
+	memset(src, 0, sizeof(*src));
+}
+
 void diags_release(struct diags *d)
 {
 	for (size_t i = 0; i < d->count; i++) {

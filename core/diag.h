@@ -74,6 +74,13 @@ void srcpos_format(const struct srcpos *pos, struct buf *out);
 void diag_format(const struct diag *d, struct buf *out);
 /* Moves every diagnostic of src to the end of dst; src is left empty. */
 void diags_move(struct diags *dst, struct diags *src);
+/*
+ * Adds src's diagnostics to the end of dst as if each had been recorded in
+ * dst in turn: the per-code cap counts what dst holds already, so a list
+ * kept apart (one file read by a worker thread) and merged afterwards ends
+ * exactly as when it was recorded in dst. src is left empty.
+ */
+void diags_merge(struct diags *dst, struct diags *src);
 void diags_release(struct diags *d);
 
 const char *diag_severity_name(enum diag_severity sev);

@@ -5,58 +5,119 @@
 
 #include "core/xalloc.h"
 
+/*
+ * Each string is stored after a header that forwards it to its copy in the
+ * table it was merged into (NULL: it is the copy). A slot keeps the hash and
+ * length, so a probe compares bytes only when both match.
+ */
+struct intern_hdr {
+	const char *canon;
+};
+
+struct intern_slot {
+	const char *s;
+	uint32_t hash;
+	uint32_t len;
+};
+
+#define MAX_LEN UINT32_MAX
+
+static uint64_t load8(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Eight bytes a step, multiplied and folded: names are long and mostly unlike. */
 static uint32_t hash(const char *s, size_t n)
 {
-	uint32_t h = 2166136261u;	/* FNV-1a */
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ n;
+	size_t i = 0;
 
-	while (n--) {
-		h ^= (unsigned char)*s++;
-		h *= 16777619u;
+	for (; i + 8 <= n; i += 8) {
+		h ^= load8(s + i);
+		h *= 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
 	}
-	return h;
+	if (i < n) {
+		uint64_t tail = 0;
+
+		memcpy(&tail, s + i, n - i);
+		h ^= tail;
+		h *= 0xc4ceb9fe1a85ec53ULL;
+	}
+	h ^= h >> 29;
+	h *= 0xbf58476d1ce4e5b9ULL;
+	h ^= h >> 32;
+	return (uint32_t)h;
+}
+
+static void place(struct intern_slot *slots, size_t cap, struct intern_slot e)
+{
+	size_t j;
+
+	for (j = e.hash & (cap - 1); slots[j].s; j = (j + 1) & (cap - 1))
+		;
+	slots[j] = e;
 }
 
 static void rehash(struct intern *t)
 {
 	size_t cap = t->cap ? t->cap * 2 : 1024;
-	const char **slots = xcalloc(cap, sizeof(*slots));
-	uint32_t *hashes = xcalloc(cap, sizeof(*hashes));
+	struct intern_slot *slots = xcalloc(cap, sizeof(*slots));
 
-	for (size_t i = 0; i < t->cap; i++) {
-		size_t j;
-
-		if (!t->slots[i])
-			continue;
-		for (j = t->hashes[i] & (cap - 1); slots[j]; j = (j + 1) & (cap - 1))
-			;
-		slots[j] = t->slots[i];
-		hashes[j] = t->hashes[i];
-	}
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->slots[i].s)
+			place(slots, cap, t->slots[i]);
 	free(t->slots);
-	free(t->hashes);
 	t->slots = slots;
-	t->hashes = hashes;
 	t->cap = cap;
+}
+
+/* The slot of s[0..n) with hash h: its string, or an empty one where it goes. */
+static struct intern_slot *find(struct intern *t, const char *s, size_t n, uint32_t h)
+{
+	size_t i;
+
+	if ((t->count + 1) * 4 > t->cap * 3)
+		rehash(t);
+	for (i = h & (t->cap - 1); t->slots[i].s; i = (i + 1) & (t->cap - 1)) {
+		const struct intern_slot *e = &t->slots[i];
+
+		if (e->hash == h && e->len == n && !memcmp(e->s, s, n))
+			break;
+	}
+	return &t->slots[i];
+}
+
+static struct intern_hdr *hdr_of(const char *s)
+{
+	return (struct intern_hdr *)(uintptr_t)(s - sizeof(struct intern_hdr));	/* the arena's, writable */
 }
 
 const char *intern(struct intern *t, const char *s, size_t n)
 {
+	const char *nul = memchr(s, '\0', n);	/* a NUL inside the input ends the string */
+	struct intern_slot *e;
 	uint32_t h;
-	size_t i;
+	char *p;
 
-	n = strnlen(s, n);	/* a NUL inside the input ends the string */
+	if (nul)
+		n = (size_t)(nul - s);
+	if (n > MAX_LEN)
+		n = MAX_LEN;
 	h = hash(s, n);
-
-	if ((t->count + 1) * 4 > t->cap * 3)
-		rehash(t);
-	for (i = h & (t->cap - 1); t->slots[i]; i = (i + 1) & (t->cap - 1)) {
-		if (t->hashes[i] == h && !strncmp(t->slots[i], s, n) && !t->slots[i][n])
-			return t->slots[i];
-	}
-	t->slots[i] = arena_strndup(&t->arena, s, n);
-	t->hashes[i] = h;
+	e = find(t, s, n, h);
+	if (e->s)
+		return e->s;
+	p = arena_alloc(&t->arena, sizeof(struct intern_hdr) + n + 1);	/* zeroed: no forward */
+	p += sizeof(struct intern_hdr);
+	memcpy(p, s, n);
+	*e = (struct intern_slot){ .s = p, .hash = h, .len = (uint32_t)n };
 	t->count++;
-	return t->slots[i];
+	return p;
 }
 
 const char *intern_str(struct intern *t, const char *s)
@@ -67,10 +128,40 @@ const char *intern_str(struct intern *t, const char *s)
 void intern_release(struct intern *t)
 {
 	free(t->slots);
-	free(t->hashes);
 	arena_release(&t->arena);
 	t->slots = NULL;
-	t->hashes = NULL;
 	t->cap = 0;
 	t->count = 0;
+}
+
+void intern_merge(struct intern *dst, struct intern *src)
+{
+	for (size_t i = 0; i < src->cap; i++) {
+		const struct intern_slot *e = &src->slots[i];
+		struct intern_slot *d;
+
+		if (!e->s)
+			continue;
+		d = find(dst, e->s, e->len, e->hash);
+		if (d->s) {
+			hdr_of(e->s)->canon = d->s;
+			continue;
+		}
+		*d = *e;
+		dst->count++;
+	}
+	arena_adopt(&dst->arena, &src->arena);
+	free(src->slots);
+	src->slots = NULL;
+	src->cap = 0;
+	src->count = 0;
+}
+
+const char *intern_canon(const char *s)
+{
+	const char *c;
+
+	while (s && (c = hdr_of(s)->canon) != NULL)	/* a table merged on again: follow */
+		s = c;
+	return s;
 }

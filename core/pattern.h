@@ -4,6 +4,11 @@
  * A table is any array whose elements start with the pattern's source
  * (`const char *`); the element size is passed, so a table of rules can
  * carry its own fields after the source.
+ *
+ * Threads: compiling is done once under a lock, and a compiled table is
+ * read-only. The table's own match data (pattern_find, pattern_get) belongs
+ * to the main thread; a thread between pattern_thread_begin() and
+ * pattern_thread_end() gets match data of its own for every table it uses.
  */
 #ifndef CORE_PATTERN_H
 #define CORE_PATTERN_H
@@ -21,7 +26,8 @@ struct pattern_table {
 	uint32_t options;	/* PCRE2 compile options, e.g. PCRE2_MULTILINE */
 	pcre2_code **code;	/* n slots, filled by pattern_compile */
 	pcre2_match_data *md;	/* the table's own, for readers that keep no state of their own */
-	int state;		/* 0 not compiled, 1 compiled, -1 a pattern is bad */
+	int state;		/* 0 not compiled, 1 compiled, -1 a pattern is bad (atomic) */
+	uint32_t groups;	/* the most capture groups of a pattern, once compiled */
 };
 
 /* A table over a static array `arr` with compiled slots `slots` (same length). */
@@ -42,11 +48,22 @@ void pattern_release(struct pattern_table *t);
 bool pattern_match(const struct pattern_table *t, size_t i, const char *s, size_t n,
 		   pcre2_match_data *md);
 
-/* pattern_match and pattern_group on the table's own match data (one thread). */
+/*
+ * pattern_match and pattern_group on the table's own match data (the main
+ * thread), or on the calling thread's own (a worker: see below).
+ */
 bool pattern_find(struct pattern_table *t, size_t i, const char *s, size_t n);
 bool pattern_get(const struct pattern_table *t, int g, const char *s, const char **start, size_t *len);
 
 /* Group g of the last match in md: its start and length; false when it did not take part. */
 bool pattern_group(pcre2_match_data *md, int g, const char *s, const char **start, size_t *len);
+
+/*
+ * Brackets the work of a thread other than the main one: pattern_find and
+ * pattern_get then use match data of that thread's own, made on first use
+ * and freed by pattern_thread_end().
+ */
+void pattern_thread_begin(void);
+void pattern_thread_end(void);
 
 #endif

@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,15 @@
 #define PROGRESS_MIN (8 * 1024 * 1024)	/* smaller inputs are read without a report */
 #define HEAD_CUTS 64	/* runs of piece sizes of the head kept; the rest goes on whole */
 
-static ingest_progress_fn *progress;
+static ingest_progress_fn *progress;	/* set before any thread reads: read-only after */
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;	/* one report at a time */
+
+/* errno's message, safe in a worker thread (strerror may share one buffer between threads). */
+#define ERRTEXT_MAX 128
+static const char *errtext(int err, char *buf)
+{
+	return strerror_r(err, buf, ERRTEXT_MAX);
+}
 
 void ingest_set_progress(ingest_progress_fn *fn)
 {
@@ -214,20 +223,24 @@ static void spill_open(struct ingest_stream *s)
 		 dir && *dir ? dir : "/tmp");
 	s->spill_fd = mkstemp(s->spill_path);
 	if (s->spill_fd < 0) {
+		char err[ERRTEXT_MAX];
+
 		s->spill_path[0] = '\0';
-		spill_fault(s, strerror(errno));
+		spill_fault(s, errtext(errno, err));
 	}
 }
 
 static void spill(struct ingest_stream *s, const char *p, size_t n)
 {
+	char err[ERRTEXT_MAX];
+
 	while (n) {
 		ssize_t put = write(s->spill_fd, p, n);
 
 		if (put < 0 && errno == EINTR)
 			continue;
 		if (put <= 0) {
-			spill_fault(s, put < 0 ? strerror(errno) : "nothing written");
+			spill_fault(s, put < 0 ? errtext(errno, err) : "nothing written");
 			return;
 		}
 		p += put;
@@ -524,7 +537,9 @@ static void report_progress(struct ingest_stream *s, bool end)
 	if (!progress || total < PROGRESS_MIN)
 		return;
 	if (end || s->fed - s->reported >= PROGRESS_EVERY) {
+		pthread_mutex_lock(&progress_lock);	/* files of several ranks report at once */
 		progress(s->out.path, end ? total : s->fed, total);
+		pthread_mutex_unlock(&progress_lock);
 		s->reported = s->fed;
 	}
 }
@@ -682,17 +697,18 @@ static int open_input(const char *path, struct diags *d, int64_t *size, const ch
 	int err = errno;
 	struct stat st;
 	struct srcpos pos = SRCPOS_FILE(path);
+	char text[ERRTEXT_MAX];
 
 	*size = -1;
 	*why = NULL;
 	if (fd < 0 && !in && (*why = why_left_out(path)))
 		return left_out(d, path, *why);
 	if (fd < 0)
-		return diag_error(d, "unreadable", &pos, "%s", strerror(err));
+		return diag_error(d, "unreadable", &pos, "%s", errtext(err, text));
 	if (fstat(fd, &st) < 0) {
 		err = errno;
 		close(fd);
-		return diag_error(d, "unreadable", &pos, "%s", strerror(err));
+		return diag_error(d, "unreadable", &pos, "%s", errtext(err, text));
 	}
 	if (S_ISDIR(st.st_mode)) {
 		close(fd);
@@ -799,6 +815,7 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 	int fd = open_input(name, &t->diags, &size, &why);
 	char *chunk;
 	ssize_t got;
+	char err[ERRTEXT_MAX];
 
 	if (fd < 0) {
 		memset(out, 0, sizeof(*out));
@@ -819,7 +836,7 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {
-			ingest_stream_fail(s, "unreadable", strerror(errno));
+			ingest_stream_fail(s, "unreadable", errtext(errno, err));
 			break;
 		}
 		if (ingest_stream_feed(s, chunk, (size_t)got))

@@ -37,7 +37,9 @@ struct ingest_file {
  * A hook told how far the reading of a large input has come: done and total
  * are bytes as stored (total -1 when unknown); it is called every few MiB
  * and once with done == total at the end. NULL: no progress. The CLI
- * installs one when stderr is a terminal.
+ * installs one when stderr is a terminal. Threads: set it before anything is
+ * read; it is called under a lock, from whichever thread reads the input
+ * (trial_set_jobs()), so one call at a time.
  */
 typedef void ingest_progress_fn(const char *path, int64_t done, int64_t total);
 void ingest_set_progress(ingest_progress_fn *fn);
@@ -45,7 +47,8 @@ void ingest_set_progress(ingest_progress_fn *fn);
 /*
  * The most events a reader keeps from one trace file (MODEL_MAX_EVENTS
  * unless set; n <= 0 sets the default back); past it the reader stops
- * keeping events with a "limit" error naming the file.
+ * keeping events with a "limit" error naming the file. Set it before
+ * anything is read: worker threads only read it.
  */
 void ingest_set_max_events(int64_t n);
 int64_t ingest_max_events(void);

@@ -12,6 +12,7 @@
 #include "core/xalloc.h"
 #include "ingest/codescan.h"
 #include "ingest/ingest.h"
+#include "ingest/parread.h"
 #include "ingest/sniff.h"
 #include "ingest/walk.h"
 
@@ -86,8 +87,25 @@ static void refuse_file(struct trial *t, const char *file, const char *why, stru
 	diag_error(&t->diags, "archive-member", &pos, "%s", why);
 }
 
+static int jobs_wanted;	/* trial_set_jobs(); 0: one per online CPU */
+
+void trial_set_jobs(int n)
+{
+	jobs_wanted = n > 0 ? n : 0;
+}
+
+int trial_jobs(void)
+{
+	long cpus;
+
+	if (jobs_wanted > 0)
+		return jobs_wanted;
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus > 0 ? (int)(cpus < 1024 ? cpus : 1024) : 1;
+}
+
 static void load_file(struct trial *t, const struct trial_source *src, size_t i, bool one_run,
-		      struct arena *a, struct trial_stats *s)
+		      struct parread *par, struct arena *a, struct trial_stats *s)
 {
 	const char *dir = src->dir, *file = src->files[i];
 	size_t len = run_part(dir, file);
@@ -103,7 +121,8 @@ static void load_file(struct trial *t, const struct trial_source *src, size_t i,
 		r = t->nruns ? &t->runs[0] : run_for(t, dir, strlen(dir));
 	else if (len)
 		r = run_for(t, file, len);
-	src->ingest(src->arg, t, r, i, a, &f);
+	if (!parread_has(par, i) || parread_take(par, i, t, r, &f) < 0)
+		src->ingest(src->arg, t, r, i, a, &f);
 	if (src->on_disk && r && !f.read && !f.unreadable && !f.left_out &&
 	    codescan_run_file(t, r, f.path) > 0) {
 		f.read = true;	/* a binary with GPU code: the run's readiness judges it */
@@ -247,6 +266,28 @@ static void drop_duplicate_traces(struct trial *t, struct run *r)
 	}
 }
 
+/*
+ * The traces of runs that worker threads may read while the main thread
+ * reads the rest (files on disk only: an archive is read in one pass).
+ */
+static struct parread *start_workers(const struct trial_source *src, bool one_run)
+{
+	int jobs = trial_jobs();
+	bool *want;
+	struct parread *p;
+
+	if (jobs < 2 || !src->on_disk)
+		return NULL;
+	want = xcalloc(src->n ? src->n : 1, sizeof(*want));
+	for (size_t i = 0; i < src->n; i++)
+		want[i] = !(src->refused && src->refused[i]) &&
+			  (one_run || run_part(src->dir, src->files[i])) &&
+			  parread_is_trace(src->files[i]);
+	p = parread_start(src, want, jobs);
+	free(want);
+	return p;
+}
+
 void trial_stats_release(struct trial_stats *stats)
 {
 	free(stats->notes);
@@ -258,6 +299,7 @@ struct trial *trial_load_source(const struct trial_source *src, struct diags *d,
 {
 	struct arena scratch = ARENA_INIT;	/* inspect summaries, not kept */
 	struct trial *t;
+	struct parread *par;
 	bool one_run = true;
 
 	memset(stats, 0, sizeof(*stats));
@@ -269,8 +311,10 @@ struct trial *trial_load_source(const struct trial_source *src, struct diags *d,
 			one_run = false;
 	t = trial_new();
 	t->dir = intern_str(&t->strings, src->dir);
+	par = start_workers(src, one_run);
 	for (size_t i = 0; i < src->n; i++)
-		load_file(t, src, i, one_run, &scratch, stats);
+		load_file(t, src, i, one_run, par, &scratch, stats);
+	parread_end(par);
 	for (size_t i = 0; i < t->nruns; i++)
 		drop_duplicate_traces(t, &t->runs[i]);
 	arena_release(&scratch);

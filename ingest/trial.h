@@ -61,7 +61,8 @@ struct trial_source {
 		       struct ingest_file *out);
 	void *arg;
 	bool on_disk;	/* files[] are paths on disk: binaries among them are scanned for
-			   GPU code (headers only); archive members are not */
+			   GPU code (headers only), and traces may be read by worker
+			   threads (trial_set_jobs()); archive members are not */
 };
 
 /*
@@ -71,6 +72,17 @@ struct trial_source {
  */
 struct trial *trial_load_source(const struct trial_source *src, struct diags *d,
 				struct trial_stats *stats);
+
+/*
+ * How many threads read the trace files of a trial at once: 1 reads every
+ * file in turn; n > 1 reads PyTorch profiler traces in up to n worker
+ * threads, each into a model of its own, merged in file order so that the
+ * trial, its diagnostics and its notes are the same as when read in turn;
+ * 0 (the default) means one per online CPU. Set it before loading: it is
+ * read-only while a trial loads.
+ */
+void trial_set_jobs(int n);
+int trial_jobs(void);	/* what n > 0 the next load uses */
 
 /* The order trial_load() reads files in: path components compared one by one. */
 int trial_path_cmp(const char *a, const char *b);

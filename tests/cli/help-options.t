@@ -3,6 +3,7 @@ args: help --options report
 status: 0
 --- stdout
 report	-o
+report	-j	--jobs
 common	-q	--quiet
 common	-v	--verbose
 common	--color

@@ -81,6 +81,42 @@ static void intern_gives_one_copy(void **state)
 	intern_release(&t);
 }
 
+/* Two ranks' tables merged: shared strings forward to the trial's copy, new ones keep theirs. */
+static void intern_merges_tables(void **state)
+{
+	struct intern trial = INTERN_INIT, rank = INTERN_INIT, later = INTERN_INIT;
+	const char *t_gemm = intern_str(&trial, "sm90_xmma_gemm");
+	const char *r_gemm = intern_str(&rank, "sm90_xmma_gemm");
+	const char *r_nccl = intern_str(&rank, "ncclDevKernel_AllGather");
+	const char *l_nccl = intern_str(&later, "ncclDevKernel_AllGather");
+	const char *l_new = intern_str(&later, "elementwise");
+	char name[16];
+
+	for (int i = 0; i < 3000; i++) {	/* several arena blocks and rehashes in the rank's */
+		snprintf(name, sizeof(name), "r%d", i);
+		intern_str(&rank, name);
+	}
+	assert_ptr_not_equal(t_gemm, r_gemm);
+	assert_ptr_equal(intern_canon(t_gemm), t_gemm);
+	intern_merge(&trial, &rank);
+	assert_int_equal(rank.count, 0);
+	assert_null(rank.slots);
+	assert_int_equal(trial.count, 3002);
+	assert_ptr_equal(intern_canon(r_gemm), t_gemm);
+	assert_ptr_equal(intern_canon(r_nccl), r_nccl);	/* new to the trial: kept */
+	assert_ptr_equal(intern_str(&trial, "ncclDevKernel_AllGather"), r_nccl);
+	assert_string_equal(intern_str(&trial, "r2999"), "r2999");
+	assert_ptr_equal(intern_canon(intern_str(&trial, "r17")), intern_str(&trial, "r17"));
+	intern_merge(&trial, &later);
+	assert_ptr_equal(intern_canon(l_nccl), r_nccl);
+	assert_ptr_equal(intern_canon(l_new), l_new);
+	assert_int_equal(trial.count, 3003);
+	assert_null(intern_canon(NULL));
+	intern_release(&rank);
+	intern_release(&later);
+	intern_release(&trial);
+}
+
 static void diag_formats_positions(void **state)
 {
 	struct diags d = DIAGS_INIT;
@@ -200,6 +236,7 @@ int main(void)
 		cmocka_unit_test(buf_ceiling_is_sticky),
 		cmocka_unit_test(arena_zeroes_and_aligns),
 		cmocka_unit_test(intern_gives_one_copy),
+		cmocka_unit_test(intern_merges_tables),
 		cmocka_unit_test(diag_formats_positions),
 		cmocka_unit_test(diag_caps_repeats),
 		cmocka_unit_test(info_replaces_keys_in_place),
