@@ -9,25 +9,30 @@ time went per GPU, memory per GPU, confounds and recommendations. TRIAL may
 also be an analysis.json that report or analyze --json wrote.
 
 options:
-  --json           print analysis.json instead of text
-  -j, --jobs N     trace files read at once, by threads (default: one per CPU;
-                   1: one after the other); the output is the same for any N
+  --json             print analysis.json instead of text
+  -j, --jobs N       trace files read at once, by threads (default: one per
+                     CPU; 1: one after the other); the output is the same for
+                     any N
 
 options every command takes:
-  -q, --quiet      say less: errors only, no warnings or progress
-  -v, --verbose    say more: notes as well, and every warning about the trial's
-                   files
-  --color[=WHEN]   colour the verdict and the words error, warning and note;
-                   auto colours only a terminal, and not when NO_COLOR is set;
-                   WHEN is auto, always or never (alone: always)
-  --patterns FILE  your own training-log line formats: PCRE2 patterns, one per
-                   line, with named groups step, step_time, loss,
-                   samples_per_s, tokens_per_s, memory_gib, global_batch,
-                   micro_batch, grad_accum, precision
-  --max-events N   keep at most N events from one trace file (default 10000000,
-                   about 1 GB); a file past it is read only in part, with an
-                   error naming it
-  -h, --help       show this help
+  -q, --quiet        say less: errors only, no warnings or progress
+  -v, --verbose      say more: notes as well, and every warning about the
+                     trial's files
+  --color[=WHEN]     colour the verdict and the words error, warning and note;
+                     auto colours only a terminal, and not when NO_COLOR is
+                     set; WHEN is auto, always or never (alone: always)
+  --patterns FILE    your own training-log line formats: PCRE2 patterns, one
+                     per line, with named groups step, step_time, loss,
+                     samples_per_s, tokens_per_s, memory_gib, global_batch,
+                     micro_batch, grad_accum, precision
+  --max-events N     keep at most N events from one file (default 10000000,
+                     about 1 GB) and 4 times N from a whole trial; a file past
+                     it is read only in part, with an error naming it
+  --max-memory SIZE  keep at most SIZE of data read from the files (8G, 500M;
+                     default the smaller of 8G and half of this machine's
+                     memory); past it the rest is not kept, with an error
+                     naming the file
+  -h, --help         show this help
 
 exit status:
   0  done (findings are output, not failure)
