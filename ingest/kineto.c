@@ -111,12 +111,17 @@ struct pg_read {
 	bool bad_rank;		/* a rank that is no int32: the list is dropped */
 };
 
+struct keyindex;
+
 struct kt {
 	struct ingest_ctx *ctx;
+	struct keyindex *keys;	/* the key tables of each container kind, indexed; [CT_COUNT]: cats */
+	struct imap comm_memo;	/* interned kernel name -> what kname_comm() says of it */
 	struct jsonfeed jf;	/* the parser, and where its error lies */
 	uint8_t stack[MAX_DEPTH];
 	int depth;		/* open containers; past MAX_DEPTH only counted */
 	uint8_t key;		/* enum key of the innermost object's current member */
+	const struct keydef *kdef;	/* its entry; NULL for K_NONE */
 	struct pev ev;
 	struct pdev dev;
 	int64_t base;		/* baseTimeNanoseconds; UNSET */
@@ -230,9 +235,45 @@ static int dec_scaled(const char *s, size_t n, int shift, int64_t *out)
 	return 0;
 }
 
+/*
+ * dec_scaled() for the numbers traces are made of, "[-]digits[.digits]"
+ * with at most 19 digits kept (epoch microseconds with ns digits), read in
+ * one pass; anything else (an exponent, more digits) goes to dec_scaled().
+ * The digits past 10^-shift are dropped after rounding on the first of
+ * them, as dec_scaled() does, so both give the same value.
+ */
+static int num_scaled(const char *s, size_t n, int shift, int64_t *out)
+{
+	size_t i = s[0] == '-', kept = 0;
+	uint64_t v = 0;
+	int frac = 0;
+	bool up = false;
+
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, kept++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	if (kept == 0 || kept + (size_t)shift > 19)
+		return dec_scaled(s, n, shift, out);
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, frac++) {
+			if (frac < shift)
+				v = v * 10 + (uint64_t)(s[i] - '0');
+			else if (frac == shift)
+				up = s[i] >= '5';
+		}
+	if (i != n)
+		return dec_scaled(s, n, shift, out);
+	for (; frac < shift; frac++)
+		v *= 10;
+	v += up;
+	if (v > INT64_MAX)
+		return -1;
+	*out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
 int kineto_us_to_ns(const char *s, size_t n, int64_t *ns)
 {
-	return dec_scaled(s, n, 3, ns);
+	return n ? num_scaled(s, n, 3, ns) : -1;
 }
 
 /* The trailing number of a string such as "stream 7"; -1 when none. */
@@ -257,26 +298,27 @@ static int64_t trailing_number(const char *s, size_t n)
  */
 struct keydef {
 	const char *name;
+	uint8_t len;		/* strlen(name): a key of another length is passed at once */
 	uint8_t key;
 	int8_t shift;
 	int16_t off;
 };
 
-#define NUM(s, k, field, sh) { s, k, sh, (int16_t)offsetof(struct pev, field) }
-#define DNUM(s, k, field) { s, k, 0, (int16_t)offsetof(struct pdev, field) }
-#define KEY(s, k) { s, k, 0, -1 }
+#define NUM(s, k, field, sh) { s, sizeof(s) - 1, k, sh, (int16_t)offsetof(struct pev, field) }
+#define DNUM(s, k, field) { s, sizeof(s) - 1, k, 0, (int16_t)offsetof(struct pdev, field) }
+#define KEY(s, k) { s, sizeof(s) - 1, k, 0, -1 }
 
 static const struct keydef root_keys[] = {
 	KEY("traceEvents", K_TRACE_EVENTS), KEY("deviceProperties", K_DEVPROPS),
 	KEY("distributedInfo", K_DISTINFO), KEY("baseTimeNanoseconds", K_BASETIME),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 static const struct keydef event_keys[] = {
 	KEY("ph", K_PH), KEY("cat", K_CAT), KEY("name", K_NAME), KEY("args", K_ARGS),
 	NUM("pid", K_PID, pid, 0), NUM("tid", K_TID, tid, 0),
 	NUM("ts", K_TS, ts, 3), NUM("dur", K_DUR, dur, 3),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 /* Compared without case: the 2021 layout writes "external id". */
@@ -292,34 +334,37 @@ static const struct keydef arg_keys[] = {
 	KEY("Process Group Name", K_PGNAME), NUM("Process Group ID", K_PGID, pg_id, 0),
 	NUM("Total Allocated", K_ALLOC, alloc, 0), NUM("Total Reserved", K_RESERVED, reserved, 0),
 	NUM("Device Id", K_DEVID, dev_id, 0), NUM("Device Type", K_DEVTYPE, dev_type, 0),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 static const struct keydef device_keys[] = {
 	DNUM("id", K_ID, id), KEY("name", K_DNAME), DNUM("totalGlobalMem", K_MEM, mem),
 	DNUM("computeMajor", K_CCMAJ, ccmaj), DNUM("computeMinor", K_CCMIN, ccmin),
 	DNUM("numSms", K_SMS, sms),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 static const struct keydef dist_keys[] = {
 	KEY("rank", K_RANK), KEY("world_size", K_WORLD),
 	KEY("nccl_version", K_NCCLVER), KEY("backend", K_BACKEND), KEY("pg_count", K_PGCOUNT),
 	KEY("pg_config", K_PGCONFIG),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 /* A pg_config entry; the April 2024 layout has "uid" instead of "pg_desc" (not read). */
 static const struct keydef pg_keys[] = {
 	KEY("pg_name", K_PGNAME_CFG), KEY("pg_desc", K_PGDESC), KEY("pg_size", K_PGSIZE),
 	KEY("ranks", K_PGRANKS),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 static const struct keydef *const keys_of[CT_COUNT] = {
 	[CT_ROOT] = root_keys, [CT_EVENT] = event_keys, [CT_ARGS] = arg_keys,
 	[CT_DEVICE] = device_keys, [CT_DIST] = dist_keys, [CT_PG] = pg_keys,
 };
+
+/* The keys compared without case: only args, where the 2021 layout differs. */
+static const bool keys_fold[CT_COUNT] = { [CT_ARGS] = true };
 
 /* Which container opens where: anything not listed is skipped. */
 static const struct {
@@ -343,16 +388,16 @@ static const struct {
 	{ CT_PG, K_PGRANKS, false, CT_PGRANKS },
 };
 
-static const struct {
-	const char *name;
-	uint8_t cat;
-} cats[] = {
-	{ "kernel", C_KERNEL }, { "gpu_memcpy", C_MEMCPY }, { "memcpy", C_MEMCPY },
-	{ "gpu_memset", C_MEMSET }, { "memset", C_MEMSET },
-	{ "cpu_op", C_CPU_OP }, { "operator", C_CPU_OP },
-	{ "cuda_runtime", C_RUNTIME }, { "runtime", C_RUNTIME },
-	{ "cuda_driver", C_DRIVER }, { "driver", C_DRIVER },
-	{ "user_annotation", C_USER_ANN }, { "gpu_user_annotation", C_GPU_ANN },
+/* Compared without case: the 2021 layout writes "Kernel", "Operator", "Runtime". */
+#define CAT(s, c) { s, sizeof(s) - 1, c, 0, -1 }
+static const struct keydef cats[] = {
+	CAT("kernel", C_KERNEL), CAT("gpu_memcpy", C_MEMCPY), CAT("memcpy", C_MEMCPY),
+	CAT("gpu_memset", C_MEMSET), CAT("memset", C_MEMSET),
+	CAT("cpu_op", C_CPU_OP), CAT("operator", C_CPU_OP),
+	CAT("cuda_runtime", C_RUNTIME), CAT("runtime", C_RUNTIME),
+	CAT("cuda_driver", C_DRIVER), CAT("driver", C_DRIVER),
+	CAT("user_annotation", C_USER_ANN), CAT("gpu_user_annotation", C_GPU_ANN),
+	{ NULL, 0, 0, 0, 0 }
 };
 
 /* The `events` counts of inspect, by category. */
@@ -363,12 +408,66 @@ static const char *const count_keys[C_COUNT] = {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+#define KEY_BUCKETS 256		/* a power of two */
+#define KEY_SCAN 255		/* a bucket two keys fall in */
+
+/* A key table with the bucket of each entry (index + 1; 0: none), built per reader. */
+struct keyindex {
+	const struct keydef *t;
+	bool fold;		/* compared without case */
+	uint8_t bucket[KEY_BUCKETS];
+};
+
 /* Without case; the first letter rejects most keys before any call. */
 static bool word_eq(const char *s, size_t n, const char *word)
 {
 	if (!n || (s[0] | 0x20) != (word[0] | 0x20))
 		return !n && !*word;
 	return strlen(word) == n && !strncasecmp(s, word, n);
+}
+
+/* The bucket of a key: its length and its first and last bytes, without case. */
+static unsigned key_bucket(const char *s, size_t n)
+{
+	return (unsigned)(n * 37 + (unsigned)(s[0] | 0x20) * 5 + (unsigned)(s[n - 1] | 0x20)) &
+	       (KEY_BUCKETS - 1);
+}
+
+/*
+ * Indexes a table: each bucket names the one entry that falls in it, or
+ * KEY_SCAN when two do (then the table is searched).
+ */
+static void keyindex_build(struct keyindex *x, const struct keydef *t, bool fold)
+{
+	*x = (struct keyindex){ .t = t, .fold = fold };
+	for (size_t i = 0; t && t[i].name; i++) {
+		uint8_t *b = &x->bucket[key_bucket(t[i].name, t[i].len)];
+
+		*b = *b ? KEY_SCAN : (uint8_t)(i + 1);
+	}
+}
+
+static bool key_is(const struct keydef *d, const char *s, size_t n, bool fold)
+{
+	return d->len == n && (fold ? !strncasecmp(s, d->name, n) : !memcmp(s, d->name, n));
+}
+
+/* The entry named s[0..n): one bucket and one compare, no search of the table. */
+static const struct keydef *keyindex_find(const struct keyindex *x, const char *s, size_t n)
+{
+	uint8_t b;
+
+	if (!n || !x->t)
+		return NULL;
+	b = x->bucket[key_bucket(s, n)];
+	if (b == 0)
+		return NULL;
+	if (b != KEY_SCAN)
+		return key_is(&x->t[b - 1], s, n, x->fold) ? &x->t[b - 1] : NULL;
+	for (const struct keydef *d = x->t; d->name; d++)
+		if (key_is(d, s, n, x->fold))
+			return d;
+	return NULL;
 }
 
 /* ---- the events ---- */
@@ -438,10 +537,36 @@ static uint16_t group_of(struct kt *k, const struct pev *e)
 	return local_group(k, num, (size_t)n);
 }
 
-/* Communication kernels: collective and dtype from the name, then the args. */
-static void classify_kernel(struct gpu_event *g, const struct pev *e)
+/*
+ * kname_comm() of an interned kernel name, asked once per distinct name
+ * (its strstr() of each token was 7% of a trace's reading when asked per
+ * event): the answer is kept as comm << 16 | coll << 8 | dtype.
+ */
+static bool comm_of(struct kt *k, const char *name, struct kname_comm *c)
 {
-	kname_classify(g);
+	int64_t key = (int64_t)(intptr_t)name;
+	uint32_t v;
+
+	if (!name)
+		return kname_comm(name, c);
+	if (!imap_get(&k->comm_memo, key, &v)) {
+		bool comm = kname_comm(name, c);
+
+		v = comm ? 1u << 16 | (uint32_t)c->coll << 8 | (uint32_t)c->dtype : 0;
+		imap_put(&k->comm_memo, key, v);
+	}
+	c->coll = (enum coll_op)(v >> 8 & 0xff);
+	c->dtype = (enum dtype)(v & 0xff);
+	return v >> 16;
+}
+
+/* Communication kernels: collective and dtype from the name, then the args. */
+static void classify_kernel(struct kt *k, struct gpu_event *g, const struct pev *e)
+{
+	struct kname_comm c;
+	bool comm = comm_of(k, g->name, &c);
+
+	kname_classify_as(g, comm, &c);
 	if (e->coll.len) {
 		g->cls = EVC_COMM;
 		if (g->coll == COLL_NONE)
@@ -518,7 +643,7 @@ static void on_gpu_work(struct kt *k, struct pev *e)
 		return;
 	}
 	g->cls = EVC_COMPUTE;
-	classify_kernel(g, e);
+	classify_kernel(k, g, e);
 	if (g->cls == EVC_COMM) {
 		msg_bytes(g, msg_elems(e));
 		g->group = group_of(k, e);
@@ -661,16 +786,6 @@ static void mark(struct kt *k)
 	jsonfeed_mark(&k->jf);
 }
 
-static const struct keydef *current_key(const struct kt *k)
-{
-	const struct keydef *t = keys_of[top(k)];
-
-	for (; t && t->name; t++)
-		if (t->key == k->key)
-			return t;
-	return NULL;
-}
-
 static void *target_of(struct kt *k, uint8_t kind)
 {
 	if (kind == CT_EVENT || kind == CT_ARGS)
@@ -767,25 +882,25 @@ static void add_dims(struct kt *k, const char *s, size_t n)
 static int cb_number(void *ctx, const char *s, size_t n)
 {
 	struct kt *k = ctx;
-	const struct keydef *d;
-	void *t;
+	const struct keydef *d = k->kdef;
+	uint8_t kind = top(k);
+	void *t = target_of(k, kind);
 	int64_t v;
 
 	mark(k);
-	if (top(k) == CT_INDIMS) {
-		add_dims(k, s, n);
+	if (t) {	/* an event's or a device's member: the common case */
+		if (d && d->off >= 0 && num_scaled(s, n, d->shift, &v) == 0)
+			*(int64_t *)(void *)((char *)t + d->off) = v;
 		return 1;
 	}
-	if (top(k) == CT_ROOT && k->key == K_BASETIME)
+	if (kind == CT_INDIMS)
+		add_dims(k, s, n);
+	else if (kind == CT_ROOT && k->key == K_BASETIME)
 		base_number(k, s, n);
-	else if (top(k) == CT_DIST)
+	else if (kind == CT_DIST)
 		dist_number(k, s, n);
-	else if (top(k) == CT_PG || top(k) == CT_PGRANKS)
+	else if (kind == CT_PG || kind == CT_PGRANKS)
 		pg_number(k, s, n);
-	d = current_key(k);
-	t = target_of(k, top(k));
-	if (d && d->off >= 0 && t && dec_scaled(s, n, d->shift, &v) == 0)
-		*(int64_t *)(void *)((char *)t + d->off) = v;
 	return 1;
 }
 
@@ -799,15 +914,16 @@ static void set_buf(struct buf *b, const char *s, size_t n)
 static void event_string(struct kt *k, const char *s, size_t n)
 {
 	struct pev *e = &k->ev;
+	const struct keydef *c;
 
 	switch (k->key) {
 	case K_PH:
 		e->ph = n ? s[0] : 0;
 		break;
 	case K_CAT:
-		for (size_t i = 0; i < ARRAY_SIZE(cats); i++)
-			if (word_eq(s, n, cats[i].name))
-				e->cat = cats[i].cat;
+		c = keyindex_find(&k->keys[CT_COUNT], s, n);
+		if (c)
+			e->cat = c->key;
 		break;
 	case K_NAME:
 		set_buf(&e->name, s, n);
@@ -905,31 +1021,31 @@ static int cb_bool(void *ctx, int b)
 static int cb_key(void *ctx, const unsigned char *s, size_t n)
 {
 	struct kt *k = ctx;
-	const struct keydef *t = keys_of[top(k)];
+	uint8_t kind = top(k);
 
 	mark(k);
-	k->key = K_NONE;
-	for (; t && t->name; t++) {
-		if (word_eq((const char *)s, n, t->name)) {
-			k->key = t->key;
-			break;
-		}
-	}
+	k->kdef = keyindex_find(&k->keys[kind], (const char *)s, n);
+	k->key = k->kdef ? k->kdef->key : K_NONE;
 	return 1;
+}
+
+/* The kind of a container opening in parent under the current key. */
+static uint8_t child_of(const struct kt *k, uint8_t parent, bool map)
+{
+	if (parent == CT_SKIP)
+		return CT_SKIP;
+	if (parent == CT_EVENTS)	/* once per event: the table is not searched */
+		return map ? CT_EVENT : CT_SKIP;
+	for (size_t i = 0; i < ARRAY_SIZE(nesting); i++)
+		if (nesting[i].parent == parent && nesting[i].map == map &&
+		    (nesting[i].key == K_NONE || nesting[i].key == k->key))
+			return nesting[i].child;
+	return CT_SKIP;
 }
 
 static void push(struct kt *k, bool map)
 {
-	uint8_t parent = top(k);
-	uint8_t child = CT_SKIP;
-
-	for (size_t i = 0; parent != CT_SKIP && i < ARRAY_SIZE(nesting); i++) {
-		if (nesting[i].parent == parent && nesting[i].map == map &&
-		    (nesting[i].key == K_NONE || nesting[i].key == k->key)) {
-			child = nesting[i].child;
-			break;
-		}
-	}
+	uint8_t child = child_of(k, top(k), map);
 	k->has_devs |= child == CT_DEVICES;
 	k->has_pgs |= child == CT_PGCONFIG;
 	if (child == CT_PG) {
@@ -942,6 +1058,7 @@ static void push(struct kt *k, bool map)
 		k->stack[k->depth] = child;
 	k->depth++;
 	k->key = K_NONE;
+	k->kdef = NULL;
 	if (child == CT_EVENT)
 		pev_reset(&k->ev, here(k) - 1);
 	else if (child == CT_DEVICE)
@@ -957,6 +1074,7 @@ static void pop(struct kt *k)
 
 	k->depth--;
 	k->key = K_NONE;
+	k->kdef = NULL;
 	if (kind == CT_INDIMS)
 		buf_addch(&k->ev.indims, ']');
 	if (kind == CT_EVENT)
@@ -1009,6 +1127,10 @@ static void *kt_open(struct ingest_ctx *ctx)
 		free(k);
 		return NULL;
 	}
+	k->keys = xmalloc((CT_COUNT + 1) * sizeof(*k->keys));
+	for (int i = 0; i < CT_COUNT; i++)
+		keyindex_build(&k->keys[i], keys_of[i], keys_fold[i]);
+	keyindex_build(&k->keys[CT_COUNT], cats, true);
 	k->base = k->first = k->last = UNSET;
 	k->rank = k->world = k->pg_count = -1;
 	buf_init(&k->ev.name, MAX_NAME);
@@ -1547,6 +1669,8 @@ static void kt_free(void *st)
 	struct kt *k = st;
 
 	jsonfeed_release(&k->jf);
+	free(k->keys);
+	imap_release(&k->comm_memo);
 	buf_release(&k->ev.name);
 	buf_release(&k->ev.intype);
 	buf_release(&k->ev.indims);
