@@ -87,13 +87,18 @@ struct pdev {
 /* A CPU op kept until finish, to be found by external id or time. */
 struct cpu_op {
 	int64_t start, end, tid, ext;
-	int64_t nelems;		/* record_param_comms message elements; -1 */
 	const char *name;	/* interned */
 	const char *input_types;/* interned; NULL */
 	const char *input_dims;	/* interned "[[4096,1024],[1024]]"; NULL */
 	int32_t parent;		/* innermost op around it on its thread; -1 */
-	uint8_t coll, dtype;	/* record_param_comms' collective; COLL_NONE */
-	uint16_t group;		/* its process group: trial_group(); 0 */
+	int32_t comm;		/* its collective's args (kt.op_comm); -1 none */
+};
+
+/* The collective args of a record_param_comms op: kept apart, few ops have them. */
+struct op_comm {
+	int64_t nelems;		/* message elements; -1 */
+	uint8_t coll, dtype;	/* collective, COLL_NONE; dtype, DT_UNKNOWN */
+	uint16_t group;		/* its process group: the trace's own id; 0 */
 };
 
 /* A runtime or driver call: where a correlation id was launched from. */
@@ -137,6 +142,8 @@ struct kt {
 	size_t ngev, cap_gev;
 	struct cpu_op *ops;
 	size_t nops, cap_ops;
+	struct op_comm *op_comm;
+	size_t ncomm, cap_comm;
 	struct launch *launches;
 	size_t nlaunch, cap_launch;
 	struct step_mark *steps;
@@ -662,16 +669,19 @@ static void on_cpu_op(struct kt *k, struct pev *e)
 	o = &k->ops[k->nops++];
 	*o = (struct cpu_op){
 		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0), .tid = e->tid,
-		.ext = e->ext, .nelems = msg_elems(e), .name = intern_buf(k, &e->name),
+		.ext = e->ext, .name = intern_buf(k, &e->name),
 		.input_types = intern_buf(k, &e->intype), .parent = -1,
 		.input_dims = e->indims.overflow ? NULL : intern_buf(k, &e->indims),
-		.coll = COLL_NONE, .dtype = DT_UNKNOWN,
+		.comm = -1,
 	};
-	if (e->coll.len) {
-		o->coll = kname_coll_of_text(e->coll.data, e->coll.len);
-		o->dtype = dtype_parse(e->dtype.data, e->dtype.len);
-		o->group = group_of(k, e);
-	}
+	if (!e->coll.len || k->ncomm >= INT32_MAX)
+		return;
+	xgrow(&k->op_comm, &k->cap_comm, k->ncomm + 1, sizeof(*k->op_comm));
+	k->op_comm[k->ncomm] = (struct op_comm){
+		.nelems = msg_elems(e), .coll = kname_coll_of_text(e->coll.data, e->coll.len),
+		.dtype = dtype_parse(e->dtype.data, e->dtype.len), .group = group_of(k, e),
+	};
+	o->comm = (int32_t)k->ncomm++;
 }
 
 static void on_launch(struct kt *k, struct pev *e)
@@ -1312,16 +1322,18 @@ static int64_t step_at(const struct step_mark *s, size_t n, int64_t ts)
 static void comm_from_op(struct gpu_event *g, const struct kt *k, const struct cpu_op *o)
 {
 	for (int up = 0; o && up < 8; up++) {
-		if (o->coll != COLL_NONE) {
+		const struct op_comm *c = o->comm >= 0 ? &k->op_comm[o->comm] : NULL;
+
+		if (c && c->coll != COLL_NONE) {
 			if (g->coll == COLL_NONE)
-				g->coll = o->coll;
+				g->coll = c->coll;
 			if (!g->group)
-				g->group = o->group;
-			if (g->bytes < 0 && o->dtype != DT_UNKNOWN)
-				g->dtype = o->dtype;	/* nelems count the tensor's dtype */
+				g->group = c->group;
+			if (g->bytes < 0 && c->dtype != DT_UNKNOWN)
+				g->dtype = c->dtype;	/* nelems count the tensor's dtype */
 			else if (g->dtype == DT_UNKNOWN)
-				g->dtype = o->dtype;
-			msg_bytes(g, o->nelems);
+				g->dtype = c->dtype;
+			msg_bytes(g, c->nelems);
 			return;
 		}
 		o = o->parent >= 0 ? &k->ops[o->parent] : NULL;
@@ -1340,6 +1352,8 @@ static void links_build(struct kt *k, struct links *l)
 	*l = (struct links){ .by_corr = IMAP_INIT, .by_ext = IMAP_INIT };
 	sort_n(k->ops, k->nops, sizeof(*k->ops), cmp_op);
 	link_parents(k);
+	imap_reserve(&l->by_ext, k->nops);
+	imap_reserve(&l->by_corr, k->nlaunch);
 	for (size_t i = 0; i < k->nops; i++)
 		imap_put(&l->by_ext, k->ops[i].ext < 0 ? INT64_MIN : k->ops[i].ext, (uint32_t)i);
 	for (size_t i = 0; i < k->nlaunch; i++)
@@ -1358,11 +1372,29 @@ static void links_release(struct links *l)
 	free(l->cpu_steps);
 }
 
-/* Every GPU event gets the step, op and input types of its launch. */
+/* Gives back what a growable array holds beyond its n elements. */
+static void fit(void *pp, size_t *cap, size_t n, size_t size)
+{
+	void **p = pp;
+
+	if (!n || n == *cap)
+		return;
+	*p = xrealloc(*p, n * size);
+	*cap = n;
+}
+
+/*
+ * Every GPU event gets the step, op and input types of its launch. The ops
+ * and launches are needed for nothing else: they are freed here, before
+ * the events are sorted and handed to the rank.
+ */
 static void link_events(struct kt *k)
 {
 	struct links l;
 
+	fit(&k->ops, &k->cap_ops, k->nops, sizeof(*k->ops));	/* before the maps are made */
+	fit(&k->launches, &k->cap_launch, k->nlaunch, sizeof(*k->launches));
+	fit(&k->gev, &k->cap_gev, k->ngev, sizeof(*k->gev));
 	links_build(k, &l);
 	for (size_t i = 0; i < k->ngev; i++) {
 		struct gpu_event *g = &k->gev[i];
@@ -1386,6 +1418,14 @@ static void link_events(struct kt *k)
 			comm_from_op(g, k, o);
 	}
 	links_release(&l);
+	free(k->ops);
+	free(k->launches);
+	free(k->op_comm);
+	k->op_comm = NULL;
+	k->ncomm = k->cap_comm = 0;
+	k->ops = NULL;
+	k->launches = NULL;
+	k->nops = k->cap_ops = k->nlaunch = k->cap_launch = 0;
 }
 
 /* The first pg_config entry named name (interned); NULL when none is. */
@@ -1681,6 +1721,7 @@ static void kt_free(void *st)
 	free(k->gev);
 	free(k->ops);
 	free(k->launches);
+	free(k->op_comm);
 	free(k->steps);
 	free(k->mem);
 	free(k->devs);
