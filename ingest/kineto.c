@@ -433,10 +433,15 @@ static bool word_eq(const char *s, size_t n, const char *word)
 	return strlen(word) == n && !strncasecmp(s, word, n);
 }
 
-/* The bucket of a key: its length and its first and last bytes, without case. */
+/*
+ * The bucket of a key: its length and its first and last bytes, without
+ * case. The weights put every key of the event, args, root and category
+ * tables in a bucket of its own (searched for), so none of them is looked
+ * up by a scan; the rare tables (device, pg_config) may share buckets.
+ */
 static unsigned key_bucket(const char *s, size_t n)
 {
-	return (unsigned)(n * 37 + (unsigned)(s[0] | 0x20) * 5 + (unsigned)(s[n - 1] | 0x20)) &
+	return (unsigned)(n + (unsigned)(s[0] | 0x20) * 6 + (unsigned)(s[n - 1] | 0x20) * 9) &
 	       (KEY_BUCKETS - 1);
 }
 
