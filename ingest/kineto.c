@@ -74,6 +74,7 @@ struct pev {
 	int64_t size;		/* a ROCm runtime call's "size" (hipMemcpy bytes); -1 */
 	char ph;
 	uint8_t cat;		/* enum cat */
+	bool cat_seen;		/* its "cat" was read (C_OTHER is also "not yet") */
 	int64_t byte;		/* offset of the event in the file */
 	struct buf name, intype, indims, coll, dtype;
 	struct buf pg;		/* "Process Group Name" */
@@ -492,6 +493,7 @@ static void pev_reset(struct pev *e, int64_t byte)
 	e->alloc = e->reserved = e->dev_id = e->dev_type = e->size = -1;
 	e->ph = 0;
 	e->cat = C_OTHER;
+	e->cat_seen = false;
 	e->byte = byte;
 	buf_reset(&e->name);
 	buf_reset(&e->intype);
@@ -939,6 +941,7 @@ static void event_string(struct kt *k, const char *s, size_t n)
 		c = keyindex_find(&k->keys[CT_COUNT], s, n);
 		if (c)
 			e->cat = c->key;
+		e->cat_seen = true;
 		break;
 	case K_NAME:
 		set_buf(&e->name, s, n);
@@ -1044,6 +1047,20 @@ static int cb_key(void *ctx, const unsigned char *s, size_t n)
 	return 1;
 }
 
+/*
+ * Whether the args of the event read so far can matter: event_done() uses
+ * them only for complete events ('X') of a category read and for instants
+ * ([memory]). Kineto writes "ph" and "cat" before "args", so flows,
+ * metadata and python_function events have theirs skipped unread; when
+ * args come first, nothing is known yet and they are read.
+ */
+static bool args_unused(const struct pev *e)
+{
+	if (e->ph == 'X')
+		return e->cat_seen && e->cat == C_OTHER;
+	return e->ph && e->ph != 'i' && e->ph != 'I';
+}
+
 /* The kind of a container opening in parent under the current key. */
 static uint8_t child_of(const struct kt *k, uint8_t parent, bool map)
 {
@@ -1051,6 +1068,8 @@ static uint8_t child_of(const struct kt *k, uint8_t parent, bool map)
 		return CT_SKIP;
 	if (parent == CT_EVENTS)	/* once per event: the table is not searched */
 		return map ? CT_EVENT : CT_SKIP;
+	if (parent == CT_EVENT && k->key == K_ARGS && args_unused(&k->ev))
+		return CT_SKIP;
 	for (size_t i = 0; i < ARRAY_SIZE(nesting); i++)
 		if (nesting[i].parent == parent && nesting[i].map == map &&
 		    (nesting[i].key == K_NONE || nesting[i].key == k->key))
