@@ -105,7 +105,12 @@ struct op_comm {
 /* A runtime or driver call: where a correlation id was launched from. */
 struct launch {
 	int64_t ts, tid, ext, corr;
-	int64_t bytes;		/* the bytes a ROCm hipMemcpy/hipMemset call names; -1 */
+};
+
+/* The bytes a ROCm hipMemcpy/hipMemset call names ("size"), apart: few launches have them. */
+struct launch_size {
+	size_t launch;		/* its index in kt.launches */
+	int64_t bytes;
 };
 
 /* A process group of distributedInfo.pg_config, as read. */
@@ -147,6 +152,8 @@ struct kt {
 	size_t ncomm, cap_comm;
 	struct launch *launches;
 	size_t nlaunch, cap_launch;
+	struct launch_size *sizes;	/* by launch index */
+	size_t nsizes, cap_sizes;
 	struct step_mark *steps;
 	size_t nsteps, cap_steps;
 	struct mem_sample *mem;
@@ -696,8 +703,12 @@ static void on_launch(struct kt *k, struct pev *e)
 	if (e->corr < 0)
 		return;
 	xgrow(&k->launches, &k->cap_launch, k->nlaunch + 1, sizeof(*k->launches));
+	if (e->size >= 0) {
+		xgrow(&k->sizes, &k->cap_sizes, k->nsizes + 1, sizeof(*k->sizes));
+		k->sizes[k->nsizes++] = (struct launch_size){ .launch = k->nlaunch, .bytes = e->size };
+	}
 	k->launches[k->nlaunch++] = (struct launch){
-		.ts = e->ts, .tid = e->tid, .ext = e->ext, .corr = e->corr, .bytes = e->size,
+		.ts = e->ts, .tid = e->tid, .ext = e->ext, .corr = e->corr,
 	};
 }
 
@@ -1396,6 +1407,22 @@ static void links_release(struct links *l)
 	free(l->cpu_steps);
 }
 
+/* The "size" launch i named; -1 none. */
+static int64_t launch_bytes(const struct kt *k, size_t i)
+{
+	size_t lo = 0, hi = k->nsizes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->sizes[mid].launch < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < k->nsizes && k->sizes[lo].launch == i ? k->sizes[lo].bytes : -1;
+}
+
 /* Gives back what a growable array holds beyond its n elements. */
 static void fit(void *pp, size_t *cap, size_t n, size_t size)
 {
@@ -1430,7 +1457,7 @@ static void link_events(struct kt *k)
 			continue;
 		la = &k->launches[li];
 		if (g->kind != EV_KERNEL && g->bytes < 0)
-			g->bytes = la->bytes;	/* ROCm: the hipMemcpy's "size" */
+			g->bytes = launch_bytes(k, li);	/* ROCm: the hipMemcpy's "size" */
 		g->step = (int32_t)step_at(l.cpu_steps, l.ncpu_steps, la->ts);
 		o = op_of_launch(k, &l.by_ext, la);
 		if (!o)
@@ -1444,7 +1471,10 @@ static void link_events(struct kt *k)
 	links_release(&l);
 	free(k->ops);
 	free(k->launches);
+	free(k->sizes);
 	free(k->op_comm);
+	k->sizes = NULL;
+	k->nsizes = k->cap_sizes = 0;
 	k->op_comm = NULL;
 	k->ncomm = k->cap_comm = 0;
 	k->ops = NULL;
@@ -1745,6 +1775,7 @@ static void kt_free(void *st)
 	free(k->gev);
 	free(k->ops);
 	free(k->launches);
+	free(k->sizes);
 	free(k->op_comm);
 	free(k->steps);
 	free(k->mem);
