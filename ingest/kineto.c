@@ -251,6 +251,24 @@ static int dec_scaled(const char *s, size_t n, int shift, int64_t *out)
 }
 
 /*
+ * The value of the eight ASCII digits at p, or -1 when one is no digit:
+ * pairs, then fours, then the eight combined inside one 64-bit word.
+ */
+static int64_t eight_digits(const char *p)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	if ((v & 0xf0 * ones) != 0x30 * ones || ((v + 0x06 * ones) & 0xf0 * ones) != 0x30 * ones)
+		return -1;
+	v -= 0x30 * ones;				/* first digit in the low byte */
+	v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffULL;	/* two-digit values */
+	v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffULL;	/* four-digit values */
+	return (int64_t)((v * 10000 + (v >> 32)) & 0xffffffffULL);
+}
+
+/*
  * dec_scaled() for the numbers traces are made of, "[-]digits[.digits]"
  * with at most 19 digits kept (epoch microseconds with ns digits), read in
  * one pass; anything else (an exponent, more digits) goes to dec_scaled().
@@ -264,6 +282,9 @@ static int num_scaled(const char *s, size_t n, int shift, int64_t *out)
 	int frac = 0;
 	bool up = false;
 
+	for (int64_t d; n - i >= 8 && kept + 8 <= 19 && (d = eight_digits(s + i)) >= 0;
+	     i += 8, kept += 8)
+		v = v * 100000000 + (uint64_t)d;
 	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, kept++)
 		v = v * 10 + (uint64_t)(s[i] - '0');
 	if (kept == 0 || kept + (size_t)shift > 19)

@@ -324,6 +324,12 @@ static void test_us_to_ns_edges(void **state)
 			 0);	/* more fraction digits than a digit buffer holds */
 	assert_int_equal(v, 7000);
 	assert_int_equal(kineto_us_to_ns("1.5x", 4, &v), -1);
+	assert_int_equal(kineto_us_to_ns("98765432.1", 10, &v), 0);	/* eight digits at once */
+	assert_int_equal(v, 98765432100LL);
+	assert_int_equal(kineto_us_to_ns("9876543:1", 9, &v), -1);	/* ':' follows '9' */
+	assert_int_equal(kineto_us_to_ns("1234567/12", 10, &v), -1);	/* '/' precedes '0' */
+	assert_int_equal(kineto_us_to_ns("1234567812345678", 16, &v), 0);
+	assert_int_equal(v, 1234567812345678000LL);
 }
 
 /*
