@@ -259,6 +259,8 @@ static int64_t eight_digits(const char *p)
 	const uint64_t ones = 0x0101010101010101ULL;
 	uint64_t v;
 
+	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+		return -1;	/* the first digit must be the low byte: digit by digit then */
 	memcpy(&v, p, 8);
 	if ((v & 0xf0 * ones) != 0x30 * ones || ((v + 0x06 * ones) & 0xf0 * ones) != 0x30 * ones)
 		return -1;
