@@ -16,7 +16,9 @@ static size_t slot_of(int64_t key, size_t cap)
 	h ^= h >> 27;
 	h *= 0x94d049bb133111ebULL;
 	h ^= h >> 31;
-	return (size_t)h & (cap - 1);
+	if (cap > UINT32_MAX)
+		return (size_t)(h % cap);
+	return (size_t)(((h >> 32) * (uint64_t)cap) >> 32);	/* into [0, cap) without a division */
 }
 
 static void insert(int64_t *keys, uint32_t *vals, size_t cap, int64_t key, uint32_t val)
@@ -24,14 +26,14 @@ static void insert(int64_t *keys, uint32_t *vals, size_t cap, int64_t key, uint3
 	size_t i = slot_of(key, cap);
 
 	while (keys[i] != EMPTY)
-		i = (i + 1) & (cap - 1);
+		i = i + 1 == cap ? 0 : i + 1;
 	keys[i] = key;
 	vals[i] = val;
 }
 
-static void grow(struct imap *m)
+/* Rehashes into cap slots (more than the count). */
+static void resize(struct imap *m, size_t cap)
 {
-	size_t cap = m->cap ? m->cap * 2 : 64;
 	int64_t *keys = xmalloc(cap * sizeof(*keys));
 	uint32_t *vals = xmalloc(cap * sizeof(*vals));
 
@@ -45,6 +47,19 @@ static void grow(struct imap *m)
 	m->keys = keys;
 	m->vals = vals;
 	m->cap = cap;
+}
+
+static void grow(struct imap *m)
+{
+	resize(m, m->cap ? m->cap * 2 : 64);
+}
+
+void imap_reserve(struct imap *m, size_t n)
+{
+	size_t cap = n / 3 * 4 + 4;	/* imap_put's load factor holds at its n-th put */
+
+	if (cap > m->cap)
+		resize(m, cap);
 }
 
 bool imap_put(struct imap *m, int64_t key, uint32_t val)
@@ -66,7 +81,7 @@ bool imap_get(const struct imap *m, int64_t key, uint32_t *val)
 
 	if (!m->cap || key == EMPTY)
 		return false;
-	for (i = slot_of(key, m->cap); m->keys[i] != EMPTY; i = (i + 1) & (m->cap - 1)) {
+	for (i = slot_of(key, m->cap); m->keys[i] != EMPTY; i = i + 1 == m->cap ? 0 : i + 1) {
 		if (m->keys[i] == key) {
 			*val = m->vals[i];
 			return true;

@@ -95,16 +95,22 @@ bool kname_comm(const char *name, struct kname_comm *c)
 	return false;
 }
 
+void kname_classify_as(struct gpu_event *g, bool comm, const struct kname_comm *c)
+{
+	if (!comm)
+		return;
+	g->cls = EVC_COMM;
+	g->coll = (uint8_t)c->coll;
+	if (g->dtype == DT_UNKNOWN)
+		g->dtype = (uint8_t)c->dtype;
+}
+
 void kname_classify(struct gpu_event *g)
 {
 	struct kname_comm c;
+	bool comm = kname_comm(g->name, &c);
 
-	if (!kname_comm(g->name, &c))
-		return;
-	g->cls = EVC_COMM;
-	g->coll = (uint8_t)c.coll;
-	if (g->dtype == DT_UNKNOWN)
-		g->dtype = (uint8_t)c.dtype;
+	kname_classify_as(g, comm, &c);
 }
 
 /* ---- matmul class ------------------------------------------------------ */

@@ -67,6 +67,11 @@ bool kname_comm(const char *name, struct kname_comm *c);
  * other event as it is.
  */
 void kname_classify(struct gpu_event *g);
+/*
+ * kname_classify() with kname_comm()'s answer for g->name given (comm, *c):
+ * for a reader that asks once per distinct name.
+ */
+void kname_classify_as(struct gpu_event *g, bool comm, const struct kname_comm *c);
 
 /*
  * The collective a text names, by its start, ignoring case and '_'

@@ -16,7 +16,14 @@
 #include "core/xalloc.h"
 #include "ingest/registry.h"
 
-#define CHUNK (64 * 1024)	/* bytes read from a file, or inflated, at a time */
+/*
+ * Bytes read from a file at a time, and inflated at a time: large reads
+ * cost fewer calls per byte (yajl parsing 100 MB of a trace: 167 ms with
+ * 64 KiB reads, 160 ms with 1 MiB); inflated pieces stay small enough for
+ * the CPU's cache (256 KiB was slower than 128 KiB).
+ */
+#define READ_CHUNK (1024 * 1024)
+#define INFLATE_CHUNK (128 * 1024)
 #define PROGRESS_EVERY (2 * 1024 * 1024)	/* bytes as stored between two reports */
 #define PROGRESS_MIN (8 * 1024 * 1024)	/* smaller inputs are read without a report */
 #define HEAD_CUTS 64	/* runs of piece sizes of the head kept; the rest goes on whole */
@@ -71,7 +78,7 @@ struct ingest_stream {
 	size_t nmagic;
 	z_stream z;
 	bool z_ready;		/* z was initialised */
-	unsigned char *zout;	/* CHUNK bytes of inflated output */
+	unsigned char *zout;	/* INFLATE_CHUNK bytes of inflated output */
 	int64_t fed;		/* bytes as stored taken so far */
 	bool failed;		/* a fault of the input was recorded */
 	int64_t reported;	/* `fed` at the last progress report */
@@ -416,9 +423,9 @@ static void inflate_some(struct ingest_stream *s, const unsigned char *p, size_t
 	s->z.avail_in = n > UINT_MAX ? UINT_MAX : (uInt)n;	/* the rest on the next turn */
 	do {	/* until the piece is used up and no output is pending */
 		s->z.next_out = s->zout;
-		s->z.avail_out = CHUNK;
+		s->z.avail_out = INFLATE_CHUNK;
 		rc = inflate(&s->z, Z_NO_FLUSH);
-		content(s, s->zout, CHUNK - s->z.avail_out);
+		content(s, s->zout, INFLATE_CHUNK - s->z.avail_out);
 	} while (rc == Z_OK && (s->z.avail_in || !s->z.avail_out));
 	*used = (size_t)(s->z.next_in - p);
 	if (rc == Z_STREAM_END) {
@@ -448,7 +455,7 @@ static void decide(struct ingest_stream *s, bool gzip)
 		fault(s, "unreadable", "cannot read: out of memory");
 		return;
 	}
-	s->zout = xmalloc(CHUNK);
+	s->zout = xmalloc(INFLATE_CHUNK);
 	s->z_ready = true;
 }
 
@@ -831,8 +838,8 @@ int ingest_file(struct trial *t, struct run *r, const char *path, struct arena *
 	s = ingest_stream_open(t, r, name, size, a);
 	if (strcmp(name, "-"))
 		ingest_stream_backing(s, name);
-	chunk = xmalloc(CHUNK);
-	while ((got = read(fd, chunk, CHUNK)) != 0) {
+	chunk = xmalloc(READ_CHUNK);
+	while ((got = read(fd, chunk, READ_CHUNK)) != 0) {
 		if (got < 0 && errno == EINTR)
 			continue;
 		if (got < 0) {

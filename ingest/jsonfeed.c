@@ -41,18 +41,6 @@ void jsonfeed_release(struct jsonfeed *j)
 	j->yh = NULL;
 }
 
-int64_t jsonfeed_here(const struct jsonfeed *j)
-{
-	return j->chunk_base + (int64_t)yajl_get_bytes_consumed(j->yh);
-}
-
-void jsonfeed_mark(struct jsonfeed *j)
-{
-	j->last_ok = jsonfeed_here(j);
-	j->tok = -1;
-	j->tok_sep = false;
-}
-
 /* The first byte after the last good token, blanks and one separator, if it lies in buf. */
 static void next_token(struct jsonfeed *j, const char *buf, size_t len)
 {

@@ -30,10 +30,22 @@ struct jsonfeed {
 /* 0, or -1 when yajl cannot be set up; callbacks get ctx. */
 int jsonfeed_init(struct jsonfeed *j, const yajl_callbacks *cb, void *ctx);
 void jsonfeed_release(struct jsonfeed *j);
-/* Notes that a token ended where the parser is now: call from every callback. */
-void jsonfeed_mark(struct jsonfeed *j);
 /* The file offset just after the token being reported (in a callback). */
-int64_t jsonfeed_here(const struct jsonfeed *j);
+static inline int64_t jsonfeed_here(const struct jsonfeed *j)
+{
+	return j->chunk_base + (int64_t)yajl_get_bytes_consumed(j->yh);
+}
+
+/*
+ * Notes that a token ended where the parser is now: call from every
+ * callback (inline: it runs for every token of the input).
+ */
+static inline void jsonfeed_mark(struct jsonfeed *j)
+{
+	j->last_ok = jsonfeed_here(j);
+	j->tok = -1;
+	j->tok_sep = false;
+}
 /* Parses buf; 0, or -1 once the JSON is broken (failed and error_byte set). */
 int jsonfeed_feed(struct jsonfeed *j, const char *buf, size_t len);
 /* The end of the input: 0, or -1 when the JSON is broken or cut short (at_end). */

@@ -74,6 +74,7 @@ struct pev {
 	int64_t size;		/* a ROCm runtime call's "size" (hipMemcpy bytes); -1 */
 	char ph;
 	uint8_t cat;		/* enum cat */
+	bool cat_seen;		/* its "cat" was read (C_OTHER is also "not yet") */
 	int64_t byte;		/* offset of the event in the file */
 	struct buf name, intype, indims, coll, dtype;
 	struct buf pg;		/* "Process Group Name" */
@@ -87,19 +88,29 @@ struct pdev {
 /* A CPU op kept until finish, to be found by external id or time. */
 struct cpu_op {
 	int64_t start, end, tid, ext;
-	int64_t nelems;		/* record_param_comms message elements; -1 */
 	const char *name;	/* interned */
 	const char *input_types;/* interned; NULL */
 	const char *input_dims;	/* interned "[[4096,1024],[1024]]"; NULL */
 	int32_t parent;		/* innermost op around it on its thread; -1 */
-	uint8_t coll, dtype;	/* record_param_comms' collective; COLL_NONE */
-	uint16_t group;		/* its process group: trial_group(); 0 */
+	int32_t comm;		/* its collective's args (kt.op_comm); -1 none */
+};
+
+/* The collective args of a record_param_comms op: kept apart, few ops have them. */
+struct op_comm {
+	int64_t nelems;		/* message elements; -1 */
+	uint8_t coll, dtype;	/* collective, COLL_NONE; dtype, DT_UNKNOWN */
+	uint16_t group;		/* its process group: the trace's own id; 0 */
 };
 
 /* A runtime or driver call: where a correlation id was launched from. */
 struct launch {
 	int64_t ts, tid, ext, corr;
-	int64_t bytes;		/* the bytes a ROCm hipMemcpy/hipMemset call names; -1 */
+};
+
+/* The bytes a ROCm hipMemcpy/hipMemset call names ("size"), apart: few launches have them. */
+struct launch_size {
+	size_t launch;		/* its index in kt.launches */
+	int64_t bytes;
 };
 
 /* A process group of distributedInfo.pg_config, as read. */
@@ -111,12 +122,17 @@ struct pg_read {
 	bool bad_rank;		/* a rank that is no int32: the list is dropped */
 };
 
+struct keyindex;
+
 struct kt {
 	struct ingest_ctx *ctx;
+	struct keyindex *keys;	/* the key tables of each container kind, indexed; [CT_COUNT]: cats */
+	struct imap comm_memo;	/* interned kernel name -> what kname_comm() says of it */
 	struct jsonfeed jf;	/* the parser, and where its error lies */
 	uint8_t stack[MAX_DEPTH];
 	int depth;		/* open containers; past MAX_DEPTH only counted */
 	uint8_t key;		/* enum key of the innermost object's current member */
+	const struct keydef *kdef;	/* its entry; NULL for K_NONE */
 	struct pev ev;
 	struct pdev dev;
 	int64_t base;		/* baseTimeNanoseconds; UNSET */
@@ -132,8 +148,12 @@ struct kt {
 	size_t ngev, cap_gev;
 	struct cpu_op *ops;
 	size_t nops, cap_ops;
+	struct op_comm *op_comm;
+	size_t ncomm, cap_comm;
 	struct launch *launches;
 	size_t nlaunch, cap_launch;
+	struct launch_size *sizes;	/* by launch index */
+	size_t nsizes, cap_sizes;
 	struct step_mark *steps;
 	size_t nsteps, cap_steps;
 	struct mem_sample *mem;
@@ -230,9 +250,68 @@ static int dec_scaled(const char *s, size_t n, int shift, int64_t *out)
 	return 0;
 }
 
+/*
+ * The value of the eight ASCII digits at p, or -1 when one is no digit:
+ * pairs, then fours, then the eight combined inside one 64-bit word.
+ */
+static int64_t eight_digits(const char *p)
+{
+	const uint64_t ones = 0x0101010101010101ULL;
+	uint64_t v;
+
+	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+		return -1;	/* the first digit must be the low byte: digit by digit then */
+	memcpy(&v, p, 8);
+	if ((v & 0xf0 * ones) != 0x30 * ones || ((v + 0x06 * ones) & 0xf0 * ones) != 0x30 * ones)
+		return -1;
+	v -= 0x30 * ones;				/* first digit in the low byte */
+	v = (v * 10 + (v >> 8)) & 0x00ff00ff00ff00ffULL;	/* two-digit values */
+	v = (v * 100 + (v >> 16)) & 0x0000ffff0000ffffULL;	/* four-digit values */
+	return (int64_t)((v * 10000 + (v >> 32)) & 0xffffffffULL);
+}
+
+/*
+ * dec_scaled() for the numbers traces are made of, "[-]digits[.digits]"
+ * with at most 19 digits kept (epoch microseconds with ns digits), read in
+ * one pass; anything else (an exponent, more digits) goes to dec_scaled().
+ * The digits past 10^-shift are dropped after rounding on the first of
+ * them, as dec_scaled() does, so both give the same value.
+ */
+static int num_scaled(const char *s, size_t n, int shift, int64_t *out)
+{
+	size_t i = s[0] == '-', kept = 0;
+	uint64_t v = 0;
+	int frac = 0;
+	bool up = false;
+
+	for (int64_t d; n - i >= 8 && kept + 8 <= 19 && (d = eight_digits(s + i)) >= 0;
+	     i += 8, kept += 8)
+		v = v * 100000000 + (uint64_t)d;
+	for (; i < n && s[i] >= '0' && s[i] <= '9'; i++, kept++)
+		v = v * 10 + (uint64_t)(s[i] - '0');
+	if (kept == 0 || kept + (size_t)shift > 19)
+		return dec_scaled(s, n, shift, out);
+	if (i < n && s[i] == '.')
+		for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++, frac++) {
+			if (frac < shift)
+				v = v * 10 + (uint64_t)(s[i] - '0');
+			else if (frac == shift)
+				up = s[i] >= '5';
+		}
+	if (i != n)
+		return dec_scaled(s, n, shift, out);
+	for (; frac < shift; frac++)
+		v *= 10;
+	v += up;
+	if (v > INT64_MAX)
+		return -1;
+	*out = s[0] == '-' ? -(int64_t)v : (int64_t)v;
+	return 0;
+}
+
 int kineto_us_to_ns(const char *s, size_t n, int64_t *ns)
 {
-	return dec_scaled(s, n, 3, ns);
+	return n ? num_scaled(s, n, 3, ns) : -1;
 }
 
 /* The trailing number of a string such as "stream 7"; -1 when none. */
@@ -257,26 +336,27 @@ static int64_t trailing_number(const char *s, size_t n)
  */
 struct keydef {
 	const char *name;
+	uint8_t len;		/* strlen(name): a key of another length is passed at once */
 	uint8_t key;
 	int8_t shift;
 	int16_t off;
 };
 
-#define NUM(s, k, field, sh) { s, k, sh, (int16_t)offsetof(struct pev, field) }
-#define DNUM(s, k, field) { s, k, 0, (int16_t)offsetof(struct pdev, field) }
-#define KEY(s, k) { s, k, 0, -1 }
+#define NUM(s, k, field, sh) { s, sizeof(s) - 1, k, sh, (int16_t)offsetof(struct pev, field) }
+#define DNUM(s, k, field) { s, sizeof(s) - 1, k, 0, (int16_t)offsetof(struct pdev, field) }
+#define KEY(s, k) { s, sizeof(s) - 1, k, 0, -1 }
 
 static const struct keydef root_keys[] = {
 	KEY("traceEvents", K_TRACE_EVENTS), KEY("deviceProperties", K_DEVPROPS),
 	KEY("distributedInfo", K_DISTINFO), KEY("baseTimeNanoseconds", K_BASETIME),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 static const struct keydef event_keys[] = {
 	KEY("ph", K_PH), KEY("cat", K_CAT), KEY("name", K_NAME), KEY("args", K_ARGS),
 	NUM("pid", K_PID, pid, 0), NUM("tid", K_TID, tid, 0),
 	NUM("ts", K_TS, ts, 3), NUM("dur", K_DUR, dur, 3),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 /* Compared without case: the 2021 layout writes "external id". */
@@ -292,34 +372,37 @@ static const struct keydef arg_keys[] = {
 	KEY("Process Group Name", K_PGNAME), NUM("Process Group ID", K_PGID, pg_id, 0),
 	NUM("Total Allocated", K_ALLOC, alloc, 0), NUM("Total Reserved", K_RESERVED, reserved, 0),
 	NUM("Device Id", K_DEVID, dev_id, 0), NUM("Device Type", K_DEVTYPE, dev_type, 0),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 static const struct keydef device_keys[] = {
 	DNUM("id", K_ID, id), KEY("name", K_DNAME), DNUM("totalGlobalMem", K_MEM, mem),
 	DNUM("computeMajor", K_CCMAJ, ccmaj), DNUM("computeMinor", K_CCMIN, ccmin),
 	DNUM("numSms", K_SMS, sms),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 static const struct keydef dist_keys[] = {
 	KEY("rank", K_RANK), KEY("world_size", K_WORLD),
 	KEY("nccl_version", K_NCCLVER), KEY("backend", K_BACKEND), KEY("pg_count", K_PGCOUNT),
 	KEY("pg_config", K_PGCONFIG),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 /* A pg_config entry; the April 2024 layout has "uid" instead of "pg_desc" (not read). */
 static const struct keydef pg_keys[] = {
 	KEY("pg_name", K_PGNAME_CFG), KEY("pg_desc", K_PGDESC), KEY("pg_size", K_PGSIZE),
 	KEY("ranks", K_PGRANKS),
-	{ NULL, 0, 0, 0 }
+	{ NULL, 0, 0, 0, 0 }
 };
 
 static const struct keydef *const keys_of[CT_COUNT] = {
 	[CT_ROOT] = root_keys, [CT_EVENT] = event_keys, [CT_ARGS] = arg_keys,
 	[CT_DEVICE] = device_keys, [CT_DIST] = dist_keys, [CT_PG] = pg_keys,
 };
+
+/* The keys compared without case: only args, where the 2021 layout differs. */
+static const bool keys_fold[CT_COUNT] = { [CT_ARGS] = true };
 
 /* Which container opens where: anything not listed is skipped. */
 static const struct {
@@ -343,16 +426,16 @@ static const struct {
 	{ CT_PG, K_PGRANKS, false, CT_PGRANKS },
 };
 
-static const struct {
-	const char *name;
-	uint8_t cat;
-} cats[] = {
-	{ "kernel", C_KERNEL }, { "gpu_memcpy", C_MEMCPY }, { "memcpy", C_MEMCPY },
-	{ "gpu_memset", C_MEMSET }, { "memset", C_MEMSET },
-	{ "cpu_op", C_CPU_OP }, { "operator", C_CPU_OP },
-	{ "cuda_runtime", C_RUNTIME }, { "runtime", C_RUNTIME },
-	{ "cuda_driver", C_DRIVER }, { "driver", C_DRIVER },
-	{ "user_annotation", C_USER_ANN }, { "gpu_user_annotation", C_GPU_ANN },
+/* Compared without case: the 2021 layout writes "Kernel", "Operator", "Runtime". */
+#define CAT(s, c) { s, sizeof(s) - 1, c, 0, -1 }
+static const struct keydef cats[] = {
+	CAT("kernel", C_KERNEL), CAT("gpu_memcpy", C_MEMCPY), CAT("memcpy", C_MEMCPY),
+	CAT("gpu_memset", C_MEMSET), CAT("memset", C_MEMSET),
+	CAT("cpu_op", C_CPU_OP), CAT("operator", C_CPU_OP),
+	CAT("cuda_runtime", C_RUNTIME), CAT("runtime", C_RUNTIME),
+	CAT("cuda_driver", C_DRIVER), CAT("driver", C_DRIVER),
+	CAT("user_annotation", C_USER_ANN), CAT("gpu_user_annotation", C_GPU_ANN),
+	{ NULL, 0, 0, 0, 0 }
 };
 
 /* The `events` counts of inspect, by category. */
@@ -363,12 +446,104 @@ static const char *const count_keys[C_COUNT] = {
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+#define KEY_BUCKETS 256		/* a power of two */
+#define KEY_SCAN 255		/* a bucket two keys fall in */
+
+/* A key table with the bucket of each entry (index + 1; 0: none), built per reader. */
+struct keyindex {
+	const struct keydef *t;
+	bool fold;		/* compared without case */
+	uint8_t bucket[KEY_BUCKETS];
+};
+
 /* Without case; the first letter rejects most keys before any call. */
 static bool word_eq(const char *s, size_t n, const char *word)
 {
 	if (!n || (s[0] | 0x20) != (word[0] | 0x20))
 		return !n && !*word;
 	return strlen(word) == n && !strncasecmp(s, word, n);
+}
+
+/*
+ * The bucket of a key: its length and its first and last bytes, without
+ * case. The weights put every key of the event, args, root and category
+ * tables in a bucket of its own (searched for), so none of them is looked
+ * up by a scan; the rare tables (device, pg_config) may share buckets.
+ */
+static unsigned key_bucket(const char *s, size_t n)
+{
+	return (unsigned)(n + (unsigned)(s[0] | 0x20) * 6 + (unsigned)(s[n - 1] | 0x20) * 9) &
+	       (KEY_BUCKETS - 1);
+}
+
+/*
+ * Indexes a table: each bucket names the one entry that falls in it, or
+ * KEY_SCAN when two do (then the table is searched).
+ */
+static void keyindex_build(struct keyindex *x, const struct keydef *t, bool fold)
+{
+	*x = (struct keyindex){ .t = t, .fold = fold };
+	for (size_t i = 0; t && t[i].name; i++) {
+		uint8_t *b = &x->bucket[key_bucket(t[i].name, t[i].len)];
+
+		*b = *b ? KEY_SCAN : (uint8_t)(i + 1);
+	}
+}
+
+/*
+ * a[0..n) == b[0..n) for short n, by loads of 8, 4 or 1 bytes that overlap
+ * instead of a call: keys are compared ~14 times per event.
+ */
+static bool same_bytes(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y;
+	uint32_t p, q, r, t;
+
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8) {
+			memcpy(&x, a + i, 8);
+			memcpy(&y, b + i, 8);
+			if (x != y)
+				return false;
+		}
+		memcpy(&x, a + n - 8, 8);
+		memcpy(&y, b + n - 8, 8);
+		return x == y;
+	}
+	if (n >= 4) {
+		memcpy(&p, a, 4);
+		memcpy(&q, b, 4);
+		memcpy(&r, a + n - 4, 4);
+		memcpy(&t, b + n - 4, 4);
+		return p == q && r == t;
+	}
+	return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
+
+/* s[0..n) is d's name; without case where fold, tried after the exact bytes (the usual case). */
+static bool key_is(const struct keydef *d, const char *s, size_t n, bool fold)
+{
+	if (d->len != n)
+		return false;
+	return same_bytes(s, d->name, n) || (fold && !strncasecmp(s, d->name, n));
+}
+
+/* The entry named s[0..n): one bucket and one compare, no search of the table. */
+static const struct keydef *keyindex_find(const struct keyindex *x, const char *s, size_t n)
+{
+	uint8_t b;
+
+	if (!n || !x->t)
+		return NULL;
+	b = x->bucket[key_bucket(s, n)];
+	if (b == 0)
+		return NULL;
+	if (b != KEY_SCAN)
+		return key_is(&x->t[b - 1], s, n, x->fold) ? &x->t[b - 1] : NULL;
+	for (const struct keydef *d = x->t; d->name; d++)
+		if (key_is(d, s, n, x->fold))
+			return d;
+	return NULL;
 }
 
 /* ---- the events ---- */
@@ -381,6 +556,7 @@ static void pev_reset(struct pev *e, int64_t byte)
 	e->alloc = e->reserved = e->dev_id = e->dev_type = e->size = -1;
 	e->ph = 0;
 	e->cat = C_OTHER;
+	e->cat_seen = false;
 	e->byte = byte;
 	buf_reset(&e->name);
 	buf_reset(&e->intype);
@@ -438,10 +614,36 @@ static uint16_t group_of(struct kt *k, const struct pev *e)
 	return local_group(k, num, (size_t)n);
 }
 
-/* Communication kernels: collective and dtype from the name, then the args. */
-static void classify_kernel(struct gpu_event *g, const struct pev *e)
+/*
+ * kname_comm() of an interned kernel name, asked once per distinct name
+ * (its strstr() of each token was 7% of a trace's reading when asked per
+ * event): the answer is kept as comm << 16 | coll << 8 | dtype.
+ */
+static bool comm_of(struct kt *k, const char *name, struct kname_comm *c)
 {
-	kname_classify(g);
+	int64_t key = (int64_t)(intptr_t)name;
+	uint32_t v;
+
+	if (!name)
+		return kname_comm(name, c);
+	if (!imap_get(&k->comm_memo, key, &v)) {
+		bool comm = kname_comm(name, c);
+
+		v = comm ? 1u << 16 | (uint32_t)c->coll << 8 | (uint32_t)c->dtype : 0;
+		imap_put(&k->comm_memo, key, v);
+	}
+	c->coll = (enum coll_op)(v >> 8 & 0xff);
+	c->dtype = (enum dtype)(v & 0xff);
+	return v >> 16;
+}
+
+/* Communication kernels: collective and dtype from the name, then the args. */
+static void classify_kernel(struct kt *k, struct gpu_event *g, const struct pev *e)
+{
+	struct kname_comm c;
+	bool comm = comm_of(k, g->name, &c);
+
+	kname_classify_as(g, comm, &c);
 	if (e->coll.len) {
 		g->cls = EVC_COMM;
 		if (g->coll == COLL_NONE)
@@ -518,7 +720,7 @@ static void on_gpu_work(struct kt *k, struct pev *e)
 		return;
 	}
 	g->cls = EVC_COMPUTE;
-	classify_kernel(g, e);
+	classify_kernel(k, g, e);
 	if (g->cls == EVC_COMM) {
 		msg_bytes(g, msg_elems(e));
 		g->group = group_of(k, e);
@@ -537,16 +739,19 @@ static void on_cpu_op(struct kt *k, struct pev *e)
 	o = &k->ops[k->nops++];
 	*o = (struct cpu_op){
 		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0), .tid = e->tid,
-		.ext = e->ext, .nelems = msg_elems(e), .name = intern_buf(k, &e->name),
+		.ext = e->ext, .name = intern_buf(k, &e->name),
 		.input_types = intern_buf(k, &e->intype), .parent = -1,
 		.input_dims = e->indims.overflow ? NULL : intern_buf(k, &e->indims),
-		.coll = COLL_NONE, .dtype = DT_UNKNOWN,
+		.comm = -1,
 	};
-	if (e->coll.len) {
-		o->coll = kname_coll_of_text(e->coll.data, e->coll.len);
-		o->dtype = dtype_parse(e->dtype.data, e->dtype.len);
-		o->group = group_of(k, e);
-	}
+	if (!e->coll.len || k->ncomm >= INT32_MAX)
+		return;
+	xgrow(&k->op_comm, &k->cap_comm, k->ncomm + 1, sizeof(*k->op_comm));
+	k->op_comm[k->ncomm] = (struct op_comm){
+		.nelems = msg_elems(e), .coll = kname_coll_of_text(e->coll.data, e->coll.len),
+		.dtype = dtype_parse(e->dtype.data, e->dtype.len), .group = group_of(k, e),
+	};
+	o->comm = (int32_t)k->ncomm++;
 }
 
 static void on_launch(struct kt *k, struct pev *e)
@@ -554,8 +759,12 @@ static void on_launch(struct kt *k, struct pev *e)
 	if (e->corr < 0)
 		return;
 	xgrow(&k->launches, &k->cap_launch, k->nlaunch + 1, sizeof(*k->launches));
+	if (e->size >= 0) {
+		xgrow(&k->sizes, &k->cap_sizes, k->nsizes + 1, sizeof(*k->sizes));
+		k->sizes[k->nsizes++] = (struct launch_size){ .launch = k->nlaunch, .bytes = e->size };
+	}
 	k->launches[k->nlaunch++] = (struct launch){
-		.ts = e->ts, .tid = e->tid, .ext = e->ext, .corr = e->corr, .bytes = e->size,
+		.ts = e->ts, .tid = e->tid, .ext = e->ext, .corr = e->corr,
 	};
 }
 
@@ -654,16 +863,6 @@ static void mark(struct kt *k)
 	jsonfeed_mark(&k->jf);
 }
 
-static const struct keydef *current_key(const struct kt *k)
-{
-	const struct keydef *t = keys_of[top(k)];
-
-	for (; t && t->name; t++)
-		if (t->key == k->key)
-			return t;
-	return NULL;
-}
-
 static void *target_of(struct kt *k, uint8_t kind)
 {
 	if (kind == CT_EVENT || kind == CT_ARGS)
@@ -760,25 +959,25 @@ static void add_dims(struct kt *k, const char *s, size_t n)
 static int cb_number(void *ctx, const char *s, size_t n)
 {
 	struct kt *k = ctx;
-	const struct keydef *d;
-	void *t;
+	const struct keydef *d = k->kdef;
+	uint8_t kind = top(k);
+	void *t = target_of(k, kind);
 	int64_t v;
 
 	mark(k);
-	if (top(k) == CT_INDIMS) {
-		add_dims(k, s, n);
+	if (t) {	/* an event's or a device's member: the common case */
+		if (d && d->off >= 0 && num_scaled(s, n, d->shift, &v) == 0)
+			*(int64_t *)(void *)((char *)t + d->off) = v;
 		return 1;
 	}
-	if (top(k) == CT_ROOT && k->key == K_BASETIME)
+	if (kind == CT_INDIMS)
+		add_dims(k, s, n);
+	else if (kind == CT_ROOT && k->key == K_BASETIME)
 		base_number(k, s, n);
-	else if (top(k) == CT_DIST)
+	else if (kind == CT_DIST)
 		dist_number(k, s, n);
-	else if (top(k) == CT_PG || top(k) == CT_PGRANKS)
+	else if (kind == CT_PG || kind == CT_PGRANKS)
 		pg_number(k, s, n);
-	d = current_key(k);
-	t = target_of(k, top(k));
-	if (d && d->off >= 0 && t && dec_scaled(s, n, d->shift, &v) == 0)
-		*(int64_t *)(void *)((char *)t + d->off) = v;
 	return 1;
 }
 
@@ -792,15 +991,17 @@ static void set_buf(struct buf *b, const char *s, size_t n)
 static void event_string(struct kt *k, const char *s, size_t n)
 {
 	struct pev *e = &k->ev;
+	const struct keydef *c;
 
 	switch (k->key) {
 	case K_PH:
 		e->ph = n ? s[0] : 0;
 		break;
 	case K_CAT:
-		for (size_t i = 0; i < ARRAY_SIZE(cats); i++)
-			if (word_eq(s, n, cats[i].name))
-				e->cat = cats[i].cat;
+		c = keyindex_find(&k->keys[CT_COUNT], s, n);
+		if (c)
+			e->cat = c->key;
+		e->cat_seen = true;
 		break;
 	case K_NAME:
 		set_buf(&e->name, s, n);
@@ -898,31 +1099,47 @@ static int cb_bool(void *ctx, int b)
 static int cb_key(void *ctx, const unsigned char *s, size_t n)
 {
 	struct kt *k = ctx;
-	const struct keydef *t = keys_of[top(k)];
+	uint8_t kind = top(k);
 
 	mark(k);
-	k->key = K_NONE;
-	for (; t && t->name; t++) {
-		if (word_eq((const char *)s, n, t->name)) {
-			k->key = t->key;
-			break;
-		}
-	}
+	k->kdef = keyindex_find(&k->keys[kind], (const char *)s, n);
+	k->key = k->kdef ? k->kdef->key : K_NONE;
 	return 1;
+}
+
+/*
+ * Whether the args of the event read so far can matter: event_done() uses
+ * them only for complete events ('X') of a category read and for instants
+ * ([memory]). Kineto writes "ph" and "cat" before "args", so flows,
+ * metadata and python_function events have theirs skipped unread; when
+ * args come first, nothing is known yet and they are read.
+ */
+static bool args_unused(const struct pev *e)
+{
+	if (e->ph == 'X')
+		return e->cat_seen && e->cat == C_OTHER;
+	return e->ph && e->ph != 'i' && e->ph != 'I';
+}
+
+/* The kind of a container opening in parent under the current key. */
+static uint8_t child_of(const struct kt *k, uint8_t parent, bool map)
+{
+	if (parent == CT_SKIP)
+		return CT_SKIP;
+	if (parent == CT_EVENTS)	/* once per event: the table is not searched */
+		return map ? CT_EVENT : CT_SKIP;
+	if (parent == CT_EVENT && k->key == K_ARGS && args_unused(&k->ev))
+		return CT_SKIP;
+	for (size_t i = 0; i < ARRAY_SIZE(nesting); i++)
+		if (nesting[i].parent == parent && nesting[i].map == map &&
+		    (nesting[i].key == K_NONE || nesting[i].key == k->key))
+			return nesting[i].child;
+	return CT_SKIP;
 }
 
 static void push(struct kt *k, bool map)
 {
-	uint8_t parent = top(k);
-	uint8_t child = CT_SKIP;
-
-	for (size_t i = 0; parent != CT_SKIP && i < ARRAY_SIZE(nesting); i++) {
-		if (nesting[i].parent == parent && nesting[i].map == map &&
-		    (nesting[i].key == K_NONE || nesting[i].key == k->key)) {
-			child = nesting[i].child;
-			break;
-		}
-	}
+	uint8_t child = child_of(k, top(k), map);
 	k->has_devs |= child == CT_DEVICES;
 	k->has_pgs |= child == CT_PGCONFIG;
 	if (child == CT_PG) {
@@ -935,6 +1152,7 @@ static void push(struct kt *k, bool map)
 		k->stack[k->depth] = child;
 	k->depth++;
 	k->key = K_NONE;
+	k->kdef = NULL;
 	if (child == CT_EVENT)
 		pev_reset(&k->ev, here(k) - 1);
 	else if (child == CT_DEVICE)
@@ -950,6 +1168,7 @@ static void pop(struct kt *k)
 
 	k->depth--;
 	k->key = K_NONE;
+	k->kdef = NULL;
 	if (kind == CT_INDIMS)
 		buf_addch(&k->ev.indims, ']');
 	if (kind == CT_EVENT)
@@ -1002,6 +1221,10 @@ static void *kt_open(struct ingest_ctx *ctx)
 		free(k);
 		return NULL;
 	}
+	k->keys = xmalloc((CT_COUNT + 1) * sizeof(*k->keys));
+	for (int i = 0; i < CT_COUNT; i++)
+		keyindex_build(&k->keys[i], keys_of[i], keys_fold[i]);
+	keyindex_build(&k->keys[CT_COUNT], cats, true);
 	k->base = k->first = k->last = UNSET;
 	k->rank = k->world = k->pg_count = -1;
 	buf_init(&k->ev.name, MAX_NAME);
@@ -1183,16 +1406,18 @@ static int64_t step_at(const struct step_mark *s, size_t n, int64_t ts)
 static void comm_from_op(struct gpu_event *g, const struct kt *k, const struct cpu_op *o)
 {
 	for (int up = 0; o && up < 8; up++) {
-		if (o->coll != COLL_NONE) {
+		const struct op_comm *c = o->comm >= 0 ? &k->op_comm[o->comm] : NULL;
+
+		if (c && c->coll != COLL_NONE) {
 			if (g->coll == COLL_NONE)
-				g->coll = o->coll;
+				g->coll = c->coll;
 			if (!g->group)
-				g->group = o->group;
-			if (g->bytes < 0 && o->dtype != DT_UNKNOWN)
-				g->dtype = o->dtype;	/* nelems count the tensor's dtype */
+				g->group = c->group;
+			if (g->bytes < 0 && c->dtype != DT_UNKNOWN)
+				g->dtype = c->dtype;	/* nelems count the tensor's dtype */
 			else if (g->dtype == DT_UNKNOWN)
-				g->dtype = o->dtype;
-			msg_bytes(g, o->nelems);
+				g->dtype = c->dtype;
+			msg_bytes(g, c->nelems);
 			return;
 		}
 		o = o->parent >= 0 ? &k->ops[o->parent] : NULL;
@@ -1211,6 +1436,8 @@ static void links_build(struct kt *k, struct links *l)
 	*l = (struct links){ .by_corr = IMAP_INIT, .by_ext = IMAP_INIT };
 	sort_n(k->ops, k->nops, sizeof(*k->ops), cmp_op);
 	link_parents(k);
+	imap_reserve(&l->by_ext, k->nops);
+	imap_reserve(&l->by_corr, k->nlaunch);
 	for (size_t i = 0; i < k->nops; i++)
 		imap_put(&l->by_ext, k->ops[i].ext < 0 ? INT64_MIN : k->ops[i].ext, (uint32_t)i);
 	for (size_t i = 0; i < k->nlaunch; i++)
@@ -1229,11 +1456,45 @@ static void links_release(struct links *l)
 	free(l->cpu_steps);
 }
 
-/* Every GPU event gets the step, op and input types of its launch. */
+/* The "size" launch i named; -1 none. */
+static int64_t launch_bytes(const struct kt *k, size_t i)
+{
+	size_t lo = 0, hi = k->nsizes;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->sizes[mid].launch < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < k->nsizes && k->sizes[lo].launch == i ? k->sizes[lo].bytes : -1;
+}
+
+/* Gives back what a growable array holds beyond its n elements. */
+static void fit(void *pp, size_t *cap, size_t n, size_t size)
+{
+	void **p = pp;
+
+	if (!n || n == *cap)
+		return;
+	*p = xrealloc(*p, n * size);
+	*cap = n;
+}
+
+/*
+ * Every GPU event gets the step, op and input types of its launch. The ops
+ * and launches are needed for nothing else: they are freed here, before
+ * the events are sorted and handed to the rank.
+ */
 static void link_events(struct kt *k)
 {
 	struct links l;
 
+	fit(&k->ops, &k->cap_ops, k->nops, sizeof(*k->ops));	/* before the maps are made */
+	fit(&k->launches, &k->cap_launch, k->nlaunch, sizeof(*k->launches));
+	fit(&k->gev, &k->cap_gev, k->ngev, sizeof(*k->gev));
 	links_build(k, &l);
 	for (size_t i = 0; i < k->ngev; i++) {
 		struct gpu_event *g = &k->gev[i];
@@ -1245,7 +1506,7 @@ static void link_events(struct kt *k)
 			continue;
 		la = &k->launches[li];
 		if (g->kind != EV_KERNEL && g->bytes < 0)
-			g->bytes = la->bytes;	/* ROCm: the hipMemcpy's "size" */
+			g->bytes = launch_bytes(k, li);	/* ROCm: the hipMemcpy's "size" */
 		g->step = (int32_t)step_at(l.cpu_steps, l.ncpu_steps, la->ts);
 		o = op_of_launch(k, &l.by_ext, la);
 		if (!o)
@@ -1257,6 +1518,17 @@ static void link_events(struct kt *k)
 			comm_from_op(g, k, o);
 	}
 	links_release(&l);
+	free(k->ops);
+	free(k->launches);
+	free(k->sizes);
+	free(k->op_comm);
+	k->sizes = NULL;
+	k->nsizes = k->cap_sizes = 0;
+	k->op_comm = NULL;
+	k->ncomm = k->cap_comm = 0;
+	k->ops = NULL;
+	k->launches = NULL;
+	k->nops = k->cap_ops = k->nlaunch = k->cap_launch = 0;
 }
 
 /* The first pg_config entry named name (interned); NULL when none is. */
@@ -1540,6 +1812,8 @@ static void kt_free(void *st)
 	struct kt *k = st;
 
 	jsonfeed_release(&k->jf);
+	free(k->keys);
+	imap_release(&k->comm_memo);
 	buf_release(&k->ev.name);
 	buf_release(&k->ev.intype);
 	buf_release(&k->ev.indims);
@@ -1550,6 +1824,8 @@ static void kt_free(void *st)
 	free(k->gev);
 	free(k->ops);
 	free(k->launches);
+	free(k->sizes);
+	free(k->op_comm);
 	free(k->steps);
 	free(k->mem);
 	free(k->devs);

@@ -46,11 +46,47 @@ static void test_first_wins(void **state)
 	imap_release(&m);
 }
 
+/* A reserved map takes its n keys without growing, at 3/4 load; wrapped probes still find keys. */
+static void test_reserve(void **state)
+{
+	struct imap m = IMAP_INIT;
+	uint32_t v = 0;
+	size_t cap;
+
+	(void)state;
+	imap_reserve(&m, 30000);
+	cap = m.cap;
+	assert_true(cap >= 40000 && cap <= 40004);	/* 4/3 of the keys, not a power of two */
+	for (int64_t i = 0; i < 30000; i++)
+		assert_true(imap_put(&m, i * 7919, (uint32_t)i));
+	assert_int_equal(m.cap, cap);
+	for (int64_t i = 1; i <= 10; i++)	/* past what was reserved: it grows, keeping them all */
+		assert_true(imap_put(&m, -i, 30000 + (uint32_t)i));
+	assert_true(m.cap > cap);
+	for (int64_t i = 0; i < 30000; i++) {
+		assert_true(imap_get(&m, i * 7919, &v));
+		assert_int_equal(v, (uint32_t)i);
+	}
+	assert_true(imap_get(&m, -10, &v));
+	assert_int_equal(v, 30010);
+	imap_reserve(&m, 10);	/* never shrinks */
+	assert_true(m.cap > cap);
+	imap_release(&m);
+	imap_reserve(&m, 0);	/* a tiny map: every probe wraps around its end */
+	for (int64_t i = 0; i < 3; i++)
+		assert_true(imap_put(&m, i, (uint32_t)i));
+	for (int64_t i = 0; i < 3; i++)
+		assert_true(imap_get(&m, i, &v) && v == (uint32_t)i);
+	assert_false(imap_get(&m, 3, &v));
+	imap_release(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_put_get),
 		cmocka_unit_test(test_first_wins),
+		cmocka_unit_test(test_reserve),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

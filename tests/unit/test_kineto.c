@@ -287,6 +287,96 @@ static void test_us_to_ns(void **state)
 	assert_int_equal(kineto_us_to_ns("1.2.3", 5, &v), -1);
 }
 
+/* The one-pass reading of the usual numbers agrees with the digit-by-digit one at its edges. */
+static void test_us_to_ns_edges(void **state)
+{
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(kineto_us_to_ns("9223372036854775.807", 20, &v), 0);
+	assert_int_equal(v, INT64_MAX);
+	assert_int_equal(kineto_us_to_ns("-9223372036854775.807", 21, &v), 0);
+	assert_int_equal(v, -INT64_MAX);
+	assert_int_equal(kineto_us_to_ns("9223372036854775.808", 20, &v), -1);
+	assert_int_equal(kineto_us_to_ns("9223372036854775.8074", 21, &v), 0);
+	assert_int_equal(v, INT64_MAX);
+	assert_int_equal(kineto_us_to_ns("9223372036854775.8075", 21, &v), -1);	/* rounds past */
+	assert_int_equal(kineto_us_to_ns("0.9995", 6, &v), 0);	/* the carry reaches the µs */
+	assert_int_equal(v, 1000);
+	assert_int_equal(kineto_us_to_ns("0.0005", 6, &v), 0);
+	assert_int_equal(v, 1);
+	assert_int_equal(kineto_us_to_ns("-0.0005", 7, &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(kineto_us_to_ns("-0", 2, &v), 0);
+	assert_int_equal(v, 0);
+	assert_int_equal(kineto_us_to_ns("-1500", 5, &v), 0);
+	assert_int_equal(v, -1500000);
+	assert_int_equal(kineto_us_to_ns("00012.5", 7, &v), 0);
+	assert_int_equal(v, 12500);
+	assert_int_equal(kineto_us_to_ns("12345678901234567", 17, &v), -1);	/* 17 digits of µs */
+	assert_int_equal(kineto_us_to_ns("1234567890123456.7", 18, &v), 0);
+	assert_int_equal(v, 1234567890123456700LL);
+	assert_int_equal(kineto_us_to_ns("15E2", 4, &v), 0);
+	assert_int_equal(v, 1500000);
+	assert_int_equal(kineto_us_to_ns("1.5e-3", 6, &v), 0);
+	assert_int_equal(v, 2);
+	assert_int_equal(kineto_us_to_ns("7.00000000000000000000000000000000000000000001", 46, &v),
+			 0);	/* more fraction digits than a digit buffer holds */
+	assert_int_equal(v, 7000);
+	assert_int_equal(kineto_us_to_ns("1.5x", 4, &v), -1);
+	assert_int_equal(kineto_us_to_ns("98765432.1", 10, &v), 0);	/* eight digits at once */
+	assert_int_equal(v, 98765432100LL);
+	assert_int_equal(kineto_us_to_ns("9876543:1", 9, &v), -1);	/* ':' follows '9' */
+	assert_int_equal(kineto_us_to_ns("1234567/12", 10, &v), -1);	/* '/' precedes '0' */
+	assert_int_equal(kineto_us_to_ns("1234567812345678", 16, &v), 0);
+	assert_int_equal(v, 1234567812345678000LL);
+}
+
+/*
+ * Keys in any order, unknown members whose objects and arrays hold keys the
+ * reader knows (skipped whole), escapes in names and args, the 2021 layout's
+ * capitals where args and categories allow them, and none in an event's keys.
+ */
+static void test_key_order(void **state)
+{
+	char path[4096], want[4200];
+	struct trace_loaded *l;
+	const struct rank *k;
+	const struct gpu_event *e;
+
+	(void)state;
+	data_path(path, sizeof(path), "order.json");
+	l = trace_load(path);
+	assert_int_equal(l->r->nranks, 1);
+	k = &l->r->ranks[0];
+	assert_int_equal(k->nev, 2);
+	e = &k->ev[0];
+	assert_string_equal(e->name, "gemm<\"half\">!");
+	assert_int_equal(e->start, 105001);
+	assert_int_equal(e->end, 108251);
+	assert_int_equal(e->stream, 7);
+	assert_int_equal(e->device, 0);
+	assert_int_equal(e->correlation, 42);
+	assert_string_equal(e->op, "aten::mm");
+	assert_string_equal(e->input_types, "c10::Half, Scalar");
+	assert_string_equal(e->input_dims, "[[4096,1024],[]]");
+	e = &k->ev[1];
+	assert_string_equal(e->name, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
+	assert_int_equal(e->start, 200000);
+	assert_int_equal(e->cls, EVC_COMM);
+	assert_int_equal(e->coll, COLL_ALLREDUCE);
+	assert_int_equal(e->dtype, DT_FP32);
+	assert_int_equal(e->bytes, 4096);
+	assert_int_equal(e->stream, 9);
+	assert_int_equal(info_i(info_get(l->f.info, "events"), "kernel"), 2);
+	assert_int_equal(info_i(info_get(l->f.info, "events"), "cpu_op"), 1);
+	snprintf(want, sizeof(want), "%s: byte 1094: warning: event \"upper-case ts is no ts\" "
+		 "has no usable \"ts\": skipped", path);
+	assert_int_equal(count_diag(&l->t->diags, want), 1);
+	assert_int_equal(l->t->diags.count, 1);
+	trace_unload(l);
+}
+
 /* ---- hand-made traces: one per timestamp era ---- */
 
 /* 2021 layout: "Kernel"/"Runtime"/"Operator", "external id", tid "stream 7"; integer µs. */
@@ -469,7 +559,8 @@ static void test_chunks(void **state)
 {
 	static const char *const files[] = { "era-2021.json", "era-frac.json", "era-base.json",
 					     "deep.json", "invalid.json", "bare.json",
-					     "edge-times.json", "pg-config.json", "pg-after.json" };
+					     "edge-times.json", "pg-config.json", "pg-after.json",
+					     "order.json" };
 	char path[4096];
 
 	(void)state;
@@ -986,6 +1077,8 @@ int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
 		cmocka_unit_test(test_us_to_ns),
+		cmocka_unit_test(test_us_to_ns_edges),
+		cmocka_unit_test(test_key_order),
 		cmocka_unit_test(test_era_2021),
 		cmocka_unit_test(test_era_frac),
 		cmocka_unit_test(test_era_base),
