@@ -29,6 +29,13 @@ static bool control_byte(int c)
 	return (c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f;
 }
 
+/* A comment line (inih's ';' and '#' starts), whose bytes nobody reads. */
+static bool comment(const char *s)
+{
+	s += strspn(s, " \t");
+	return *s == ';' || *s == '#';
+}
+
 char *ini_lines_next(char *str, int num, void *stream)
 {
 	struct ini_lines *src = stream;
@@ -52,7 +59,7 @@ char *ini_lines_next(char *str, int num, void *stream)
 	if (src->too_long && c != '\n' && n == num - 1 && skip_rest(src->f)) {
 		src->too_long(src, num - 1);
 		str[0] = '\0';
-	} else if (col && src->control) {
+	} else if (col && src->control && !comment(str)) {
 		src->control(src, col, byte);
 		str[0] = '\0';
 	}

@@ -21,9 +21,9 @@ struct ini_lines {
 	 */
 	void (*too_long)(struct ini_lines *src, int max);
 	/*
-	 * Called for a line holding a control byte other than tab and CR (a NUL included):
-	 * col is the 1-based byte column of the first, byte its value; the line then reads as
-	 * empty. NULL: the line is handed on as read (a NUL ends it there).
+	 * Called for a line holding a control byte other than tab and CR (a NUL included), but a
+	 * comment: col is the 1-based byte column of the first, byte its value; the line then
+	 * reads as empty. NULL: the line is handed on as read (a NUL ends it there).
 	 */
 	void (*control)(struct ini_lines *src, int64_t col, unsigned byte);
 	void *user;		/* for too_long and control */

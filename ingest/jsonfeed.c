@@ -31,6 +31,8 @@ int jsonfeed_init(struct jsonfeed *j, const yajl_callbacks *cb, void *ctx)
 	j->tok = -1;
 	j->error_byte = -1;
 	j->yh = yajl_alloc(cb, &af, ctx);
+	if (j->yh)	/* a name that is not UTF-8 is kept: every writer shows it with U+FFFD */
+		yajl_config(j->yh, yajl_dont_validate_strings, 1);
 	return j->yh ? 0 : -1;
 }
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/utf8.h"
 #include "render/html.h"
 
 /* One column of the table: its heading and how a row shows it. */
@@ -67,17 +68,26 @@ static size_t count_status(const struct trial_row *rows, size_t n, const char *s
 
 /* ---------------------------------------------------------------- Markdown */
 
-/* Text in a Markdown table cell: | and line breaks would end it. */
+/*
+ * Text in a Markdown table cell: | and line breaks would end it. Invalid UTF-8 is written as
+ * U+FFFD and control characters, a line break included, as \xNN (core/utf8).
+ */
 static void md_cell(FILE *f, const char *s)
 {
+	struct buf t;
+
+	buf_init(&t, 0);
+	if (s)
+		utf8_escape(s, strlen(s), UTF8_CONTROLS | UTF8_ONE_LINE, &t);
 	fputs(" ", f);
-	for (; s && *s; s++) {
-		if (*s == '|')
+	for (const char *p = t.data; *p; p++) {
+		if (*p == '|')
 			fputs("\\|", f);
 		else
-			fputc(*s == '\n' ? ' ' : *s, f);
+			fputc(*p, f);
 	}
 	fputs(s ? " |" : "- |", f);
+	buf_release(&t);
 }
 
 int batch_index_md(const struct trial_row *rows, size_t n, FILE *f)

@@ -100,7 +100,7 @@ static void record_control(struct ini_lines *src, int64_t col, unsigned byte)
 
 static void a_control_byte_is_named_and_the_line_dropped(void **state)
 {
-	static char bytes[] = "a = 1\nt = ab\x01" "c\nn = x\0y\nok = \t2\r\n";
+	static char bytes[] = "a = 1\nt = ab\x01" "c\nn = x\0y\nok = \t2\r\n  # a\x01 comment\n";
 	FILE *f = fmemopen(bytes, sizeof(bytes) - 1, "r");
 	int calls = 0;
 	struct ini_lines src = { .f = f, .control = record_control, .user = &calls };
@@ -120,6 +120,8 @@ static void a_control_byte_is_named_and_the_line_dropped(void **state)
 	assert_int_equal(ctl_byte, 0);
 	/* tab and CR are not control bytes here */
 	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "ok = \t2\r\n");
+	/* nobody reads a comment: its control byte is no error */
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "  # a\x01 comment\n");
 	assert_null(ini_lines_next(buf, sizeof(buf), &src));
 	assert_int_equal(calls, 2);
 	fclose(f);
