@@ -11,10 +11,12 @@
 # the same files, one table: `cat` of one rank (page cache, warm), zlib
 # inflate alone of one rank (floor --inflate), the floor of one rank, and
 # scaleaudit inspect / analyze / report of each whole trial: the median wall
-# time of BENCH_REPS runs, MB/s of uncompressed JSON, peak RSS (/usr/bin/time
-# %M), RSS as % of the uncompressed input, and the time as a ratio to the
-# floor of one rank of that trial. Then report minus analyze, and the analysis
-# time after reading (SCALEAUDIT_TIMING=1) at 100 MB and 1000 MB per rank.
+# time of BENCH_REPS runs and the median CPU time (user + system: steadier
+# than the wall time on a busy machine), MB/s of uncompressed JSON, peak RSS
+# (/usr/bin/time %M), RSS as % of the uncompressed input, and the wall and CPU
+# times as ratios to the floor of one rank of that trial. Then report minus
+# analyze, the peak RSS per event, and the analysis time after reading
+# (SCALEAUDIT_TIMING=1) per event at 100 MB and 1000 MB per rank.
 # Then tests/bench/stack.sh and tests/bench/batch.sh.
 #
 # Knobs (environment):
@@ -63,37 +65,51 @@ make_trial() {
 	touch "$d/.done"
 }
 
+# Events in every trace of a trial (counted once by the floor, kept in $d/events).
+trial_events() {
+	local d=$1
+	if [ ! -s "$d/events" ]; then
+		find "$d/plain" -name '*.json' | while read -r f; do nice -n 10 "$floor" "$f"; done |
+			awk '{ s += $2 } END { print s }' > "$d/events.tmp" && mv "$d/events.tmp" "$d/events"
+	fi
+	cat "$d/events"
+}
+
 # Bytes of uncompressed JSON under the plain form of a trial, or in one plain file.
 json_bytes() { find "$1" -name '*.json' -printf '%s\n' | awk '{ s += $1 } END { print s }'; }
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-# measure CMD...: runs it BENCH_REPS times; sets SECS (median wall), KB (median peak RSS),
+# measure CMD...: runs it BENCH_REPS times; sets SECS (median wall), CPU (median user + system), KB (median peak RSS),
 # and leaves the last run's stderr in $tmp/err and every run's in $tmp/errs.
 measure() {
-	local i t0 t1
-	: > "$tmp/secs"; : > "$tmp/kbs"; : > "$tmp/errs"
+	local i t0 t1 kb user sys
+	: > "$tmp/secs"; : > "$tmp/kbs"; : > "$tmp/cpus"; : > "$tmp/errs"
 	for ((i = 0; i < reps; i++)); do
 		t0=$EPOCHREALTIME
-		/usr/bin/time -f '%M' -o "$tmp/time" "$@" > /dev/null 2> "$tmp/err" ||
+		/usr/bin/time -f '%M %U %S' -o "$tmp/time" "$@" > /dev/null 2> "$tmp/err" ||
 			{ echo "bench: failed: $*" >&2; cat "$tmp/err" >&2; return 1; }
 		t1=$EPOCHREALTIME
 		awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f\n", b - a }' >> "$tmp/secs"
-		tail -n 1 "$tmp/time" >> "$tmp/kbs"
+		read -r kb user sys < <(tail -n 1 "$tmp/time")
+		echo "$kb" >> "$tmp/kbs"
+		awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f\n", u + s }' >> "$tmp/cpus"
 		cat "$tmp/err" >> "$tmp/errs"
 	done
 	SECS=$(median < "$tmp/secs")
 	KB=$(median < "$tmp/kbs")
+	CPU=$(median < "$tmp/cpus")
 }
 
-# row LABEL BYTES FLOOR_SECS: one table line from SECS and KB.
+# row LABEL BYTES FLOOR_SECS FLOOR_CPU: one table line from SECS, CPU and KB.
 row() {
-	awk -v l="$1" -v b="$2" -v f="$3" -v s="$SECS" -v kb="$KB" 'BEGIN {
+	awk -v l="$1" -v b="$2" -v f="$3" -v fc="$4" -v s="$SECS" -v c="$CPU" -v kb="$KB" 'BEGIN {
 		mb = b / 1e6
 		rate = s > 0 ? mb / s : 0
 		ratio = f > 0 ? sprintf("%.2fx", s / f) : "-"
-		printf "| %s | %.0f | %.2f | %.0f | %.0f | %.1f%% | %s |\n", l, mb, s, rate,
-			kb / 1024, 100 * kb * 1024 / b, ratio
+		cratio = fc > 0 ? sprintf("%.2fx", c / fc) : "-"
+		printf "| %s | %.0f | %.2f | %.2f | %.0f | %.0f | %.1f%% | %s | %s |\n", l, mb, s, c, rate,
+			kb / 1024, 100 * kb * 1024 / b, ratio, cratio
 	}'
 }
 
@@ -110,10 +126,11 @@ for t in $trials; do make_trial "$t"; done
 [ "${BENCH_GENERATE_ONLY:-0}" = 0 ] || exit 0
 wait_quiet
 echo "bench: $(nproc) CPUs, load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "bench: median of $reps runs; MB = 1e6 bytes of uncompressed JSON read; RSS MiB; x floor = time / floor of one rank"
+echo "bench: median of $reps runs; MB = 1e6 bytes of uncompressed JSON read (of the gzip file for cat of a .gz);"
+echo "bench: s = wall, CPU s = user + system; RSS MiB; x floor = time / time of the floor of one rank"
 echo
-echo "| trial | form | what | MB | s | MB/s | peak RSS MiB | RSS % of input | x floor |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+echo "| trial | form | what | MB | s | CPU s | MB/s | peak RSS MiB | RSS % of input | x floor | x floor (CPU) |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
 : > "$tmp/summary"
 for t in $trials; do
 	d=$(trial_dir "$t")
@@ -122,29 +139,30 @@ for t in $trials; do
 	ranks=${t%x*}
 	one=$d/plain/${ranks}gpu/rank0.pt.trace.json
 	onebytes=$(json_bytes "$one")
+	events=$(trial_events "$d")
 	for form in $forms; do
 		root=$d/$form
 		rank0=$root/${ranks}gpu/rank0.pt.trace.json
 		[ "$form" = gz ] && rank0=$rank0.gz
 		p="$name | $form"
-		measure cat "$rank0"; row "$p | cat one rank" "$onebytes" 0
-		if [ "$form" = gz ]; then measure "$floor" --inflate "$rank0"; row "$p | inflate one rank" "$onebytes" 0; fi
-		measure "$floor" "$rank0"; fl=$SECS; row "$p | floor one rank" "$onebytes" "$fl"
-		measure "$bin" inspect "$root"; row "$p | inspect" "$total" "$fl"
-		SCALEAUDIT_TIMING=1 measure "$bin" analyze "$root"; an=$SECS; row "$p | analyze" "$total" "$fl"
+		measure cat "$rank0"; row "$p | cat one rank" "$(stat -c %s "$rank0")" 0 0
+		if [ "$form" = gz ]; then measure "$floor" --inflate "$rank0"; row "$p | inflate one rank" "$onebytes" 0 0; fi
+		measure "$floor" "$rank0"; fl=$SECS fc=$CPU; row "$p | floor one rank" "$onebytes" "$fl" "$fc"
+		measure "$bin" inspect "$root"; row "$p | inspect" "$total" "$fl" "$fc"
+		SCALEAUDIT_TIMING=1 measure "$bin" analyze "$root"; an=$SECS ankb=$KB; row "$p | analyze" "$total" "$fl" "$fc"
 		sed -n 's/.*: read \([0-9.]*\) s, analysis \([0-9.]*\) s$/\1 \2/p' "$tmp/errs" > "$tmp/timing"
 		rd=$(cut -d' ' -f1 "$tmp/timing" | median); as=$(cut -d' ' -f2 "$tmp/timing" | median)
-		measure "$bin" report "$root" -o "$tmp/report"; row "$p | report" "$total" "$fl"
-		echo "$name $form $total $an $SECS $rd $as" >> "$tmp/summary"
+		measure "$bin" report "$root" -o "$tmp/report"; row "$p | report" "$total" "$fl" "$fc"
+		echo "$name $form $total $an $SECS $rd $as $events $ankb" >> "$tmp/summary"
 	done
 done
 echo
 echo "bench: load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| trial | form | analyze s | report s | report - analyze s | read s | analysis after reading s | analysis us per MB |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- |"
-awk '{ printf "| %s | %s | %.2f | %.2f | %+.2f | %.2f | %.3f | %.1f |\n", $1, $2, $4, $5, $5 - $4, $6, $7, 1e6 * $7 / ($3 / 1e6) }' "$tmp/summary"
-echo "(analysis after reading: SCALEAUDIT_TIMING=1; linear when its us per MB stays flat from the 100 MB to the 1000 MB trial)"
+echo "| trial | form | events | analyze s | report s | report - analyze s | analyze peak RSS bytes per event | read s | analysis after reading s | analysis ns per event |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+awk '{ printf "| %s | %s | %d | %.2f | %.2f | %+.2f | %.0f | %.2f | %.3f | %.0f |\n", $1, $2, $8, $4, $5, $5 - $4, $9 * 1024 / $8, $6, $7, 1e9 * $7 / $8 }' "$tmp/summary"
+echo "(events: objects in traceEvents of every file; analysis after reading: SCALEAUDIT_TIMING=1, linear when its ns per event stays flat from 100 MB to 1000 MB per rank)"
 
 [ "${BENCH_STACK:-1}" = 0 ] || tests/bench/stack.sh "$bin"
 [ "${BENCH_BATCH:-1}" = 0 ] || tests/bench/batch.sh "$bin" "$(dirname "$bin")/scaleaudit-gen"
