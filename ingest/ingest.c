@@ -752,10 +752,17 @@ int64_t ingest_max_trial_events(void)
 }
 
 static _Atomic int64_t trial_events;	/* kept since ingest_trial_begin() */
+static atomic_bool trial_limited;	/* a limit of the whole load was reached */
 
 void ingest_trial_begin(void)
 {
 	atomic_store(&trial_events, 0);
+	atomic_store(&trial_limited, false);
+}
+
+bool ingest_trial_limited(void)
+{
+	return atomic_load(&trial_limited);
 }
 
 int64_t ingest_trial_events(void)
@@ -796,6 +803,8 @@ bool ingest_keep(struct ingest_ctx *ctx, int64_t *kept, bool *capped, const stru
 	l = limit_passed(*kept, &n);
 	if (l == LIMIT_NONE)
 		return true;
+	if (l != LIMIT_FILE)
+		atomic_store(&trial_limited, true);
 	*capped = true;
 	if (ctx->limited)
 		return false;	/* another reader of the file said it */

@@ -69,6 +69,13 @@ int64_t ingest_max_trial_events(void);
 void ingest_trial_begin(void);
 /* Events counted since ingest_trial_begin(). */
 int64_t ingest_trial_events(void);
+/*
+ * True when, since ingest_trial_begin(), a file was cut by a limit of the
+ * whole load (the trial's events or the memory budget), not of its own.
+ * Which file such a limit cuts depends on the order the files were read
+ * in, so a load read by threads is read again in turn when this is true.
+ */
+bool ingest_trial_limited(void);
 
 /*
  * Counts one more event that a reader keeps from ctx's file (a kernel, a

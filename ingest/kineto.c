@@ -1518,17 +1518,12 @@ static void link_events(struct kt *k)
 			comm_from_op(g, k, o);
 	}
 	links_release(&l);
-	free(k->ops);
-	free(k->launches);
-	free(k->sizes);
-	free(k->op_comm);
-	k->sizes = NULL;
-	k->nsizes = k->cap_sizes = 0;
-	k->op_comm = NULL;
-	k->ncomm = k->cap_comm = 0;
-	k->ops = NULL;
-	k->launches = NULL;
-	k->nops = k->cap_ops = k->nlaunch = k->cap_launch = 0;
+	/* xgrow_free: the memory budget gets their bytes back (--max-memory counts what is kept) */
+	xgrow_free(&k->ops, &k->cap_ops, sizeof(*k->ops));
+	xgrow_free(&k->launches, &k->cap_launch, sizeof(*k->launches));
+	xgrow_free(&k->sizes, &k->cap_sizes, sizeof(*k->sizes));
+	xgrow_free(&k->op_comm, &k->cap_comm, sizeof(*k->op_comm));
+	k->nsizes = k->ncomm = k->nops = k->nlaunch = 0;
 }
 
 /* The first pg_config entry named name (interned); NULL when none is. */
@@ -1821,18 +1816,19 @@ static void kt_free(void *st)
 	buf_release(&k->ev.pg);
 	buf_release(&k->ev.dtype);
 	buf_release(&k->dev.name);
-	free(k->gev);
-	free(k->ops);
-	free(k->launches);
-	free(k->sizes);
-	free(k->op_comm);
-	free(k->steps);
-	free(k->mem);
-	free(k->devs);
+	/* every array grown by xgrow() gives its bytes back to the memory budget */
+	xgrow_free(&k->gev, &k->cap_gev, sizeof(*k->gev));
+	xgrow_free(&k->ops, &k->cap_ops, sizeof(*k->ops));
+	xgrow_free(&k->launches, &k->cap_launch, sizeof(*k->launches));
+	xgrow_free(&k->sizes, &k->cap_sizes, sizeof(*k->sizes));
+	xgrow_free(&k->op_comm, &k->cap_comm, sizeof(*k->op_comm));
+	xgrow_free(&k->steps, &k->cap_steps, sizeof(*k->steps));
+	xgrow_free(&k->mem, &k->cap_mem, sizeof(*k->mem));
+	xgrow_free(&k->devs, &k->cap_devs, sizeof(*k->devs));
 	for (size_t i = 0; i < k->npgs; i++)
-		free(k->pgs[i].ranks);
-	free(k->pgs);
-	free(k->gnames);
+		xgrow_free(&k->pgs[i].ranks, &k->pgs[i].cap_ranks, sizeof(*k->pgs[i].ranks));
+	xgrow_free(&k->pgs, &k->cap_pgs, sizeof(*k->pgs));
+	xgrow_free(&k->gnames, &k->cap_gnames, sizeof(*k->gnames));
 	free(k);
 }
 

@@ -294,12 +294,29 @@ void trial_stats_release(struct trial_stats *stats)
 	memset(stats, 0, sizeof(*stats));
 }
 
-struct trial *trial_load_source(const struct trial_source *src, struct diags *d,
+/* Reads the files of src into a new trial: the traces by worker threads when parallel. */
+static struct trial *load_files(const struct trial_source *src, bool one_run, bool parallel,
 				struct trial_stats *stats)
 {
 	struct arena scratch = ARENA_INIT;	/* inspect summaries, not kept */
-	struct trial *t;
+	struct trial *t = trial_new();
 	struct parread *par;
+
+	t->dir = intern_str(&t->strings, src->dir);
+	par = parallel ? start_workers(src, one_run) : NULL;
+	for (size_t i = 0; i < src->n; i++)
+		load_file(t, src, i, one_run, par, &scratch, stats);
+	parread_end(par);
+	for (size_t i = 0; i < t->nruns; i++)
+		drop_duplicate_traces(t, &t->runs[i]);
+	arena_release(&scratch);
+	return t;
+}
+
+struct trial *trial_load_source(const struct trial_source *src, struct diags *d,
+				struct trial_stats *stats)
+{
+	struct trial *t;
 	bool one_run = true;
 
 	memset(stats, 0, sizeof(*stats));
@@ -309,15 +326,18 @@ struct trial *trial_load_source(const struct trial_source *src, struct diags *d,
 	for (size_t i = 0; i < src->n; i++)
 		if (run_part(src->dir, src->files[i]) && !(src->refused && src->refused[i]))
 			one_run = false;
-	t = trial_new();
-	t->dir = intern_str(&t->strings, src->dir);
-	par = start_workers(src, one_run);
-	for (size_t i = 0; i < src->n; i++)
-		load_file(t, src, i, one_run, par, &scratch, stats);
-	parread_end(par);
-	for (size_t i = 0; i < t->nruns; i++)
-		drop_duplicate_traces(t, &t->runs[i]);
-	arena_release(&scratch);
+	t = load_files(src, one_run, true, stats);
+	if (ingest_trial_limited() && trial_jobs() > 1 && src->on_disk) {
+		/*
+		 * The trial's event cap or the memory budget cut a file: which one
+		 * depends on the order the workers read in. Read again in turn, so
+		 * that the outcome is the same for any --jobs.
+		 */
+		trial_free(t);
+		trial_stats_release(stats);
+		ingest_trial_begin();
+		t = load_files(src, one_run, false, stats);
+	}
 	return t;
 }
 
