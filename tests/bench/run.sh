@@ -149,19 +149,19 @@ for t in $trials; do
 		if [ "$form" = gz ]; then measure "$floor" --inflate "$rank0"; row "$p | inflate one rank" "$onebytes" 0 0; fi
 		measure "$floor" "$rank0"; fl=$SECS fc=$CPU; row "$p | floor one rank" "$onebytes" "$fl" "$fc"
 		measure "$bin" inspect "$root"; row "$p | inspect" "$total" "$fl" "$fc"
-		SCALEAUDIT_TIMING=1 measure "$bin" analyze "$root"; an=$SECS ankb=$KB; row "$p | analyze" "$total" "$fl" "$fc"
+		SCALEAUDIT_TIMING=1 measure "$bin" analyze "$root"; an=$SECS ancpu=$CPU ankb=$KB; row "$p | analyze" "$total" "$fl" "$fc"
 		sed -n 's/.*: read \([0-9.]*\) s, analysis \([0-9.]*\) s$/\1 \2/p' "$tmp/errs" > "$tmp/timing"
 		rd=$(cut -d' ' -f1 "$tmp/timing" | median); as=$(cut -d' ' -f2 "$tmp/timing" | median)
 		measure "$bin" report "$root" -o "$tmp/report"; row "$p | report" "$total" "$fl" "$fc"
-		echo "$name $form $total $an $SECS $rd $as $events $ankb" >> "$tmp/summary"
+		echo "$name $form $total $an $SECS $rd $as $events $ankb $ancpu $CPU" >> "$tmp/summary"
 	done
 done
 echo
 echo "bench: load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| trial | form | events | analyze s | report s | report - analyze s | analyze peak RSS bytes per event | read s | analysis after reading s | analysis ns per event |"
-echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
-awk '{ printf "| %s | %s | %d | %.2f | %.2f | %+.2f | %.0f | %.2f | %.3f | %.0f |\n", $1, $2, $8, $4, $5, $5 - $4, $9 * 1024 / $8, $6, $7, 1e9 * $7 / $8 }' "$tmp/summary"
+echo "| trial | form | events | analyze s | report s | report - analyze s | report - analyze CPU s | analyze peak RSS bytes per event | read s | analysis after reading s | analysis ns per event |"
+echo "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+awk '{ printf "| %s | %s | %d | %.2f | %.2f | %+.2f | %+.2f | %.0f | %.2f | %.3f | %.0f |\n", $1, $2, $8, $4, $5, $5 - $4, $11 - $10, $9 * 1024 / $8, $6, $7, 1e9 * $7 / $8 }' "$tmp/summary"
 echo "(events: objects in traceEvents of every file; analysis after reading: SCALEAUDIT_TIMING=1, linear when its ns per event stays flat from 100 MB to 1000 MB per rank)"
 
 [ "${BENCH_STACK:-1}" = 0 ] || tests/bench/stack.sh "$bin"
