@@ -27,4 +27,4 @@ n=$(sed -n 's/^\([0-9]*\) examples, .*/\1/p' <<<"$out")
 sed 's/^Hypothesis: step-time$/Hypothesis: global-batch/' README.md > "$tmp/README.md"
 sed '/^  world_size: 2$/d' README.md > "$tmp/README2.md"
 got=$(python3 tests/sh/doc_examples.py "$SCALEAUDIT" "$tmp/README.md" "$tmp/README2.md" | tail -1)
-[ "$got" = "4 examples, 4 commands, 2 differ" ] || { echo "the planted faults were not both caught: $got"; exit 1; }
+[ "$got" = "8 examples, 10 commands, 2 differ" ] || { echo "the planted faults were not both caught: $got"; exit 1; }
