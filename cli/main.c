@@ -41,9 +41,9 @@ const struct option common_options[] = {
 		       "times N from a whole trial; a file past it is read only in part, with an "
 		       "error naming it"),
 	OPTION_STRING(0, "max-memory", &max_memory, "SIZE",
-		      "keep at most SIZE of data read from the files (8G, 500M; default the smaller "
-		      "of 8G and half of this machine's memory); past it the rest is not kept, with "
-		      "an error naming the file"),
+		      "keep at most SIZE of data read from the files (8G, 500M; default half of this "
+		      "machine's memory or of the container's limit when lower, at most 8G); past it "
+		      "the rest is not kept, with an error naming the file"),
 	OPTION_FLAG('h', "help", &help_wanted, 1, "show this help"),
 	OPTION_END,
 };

@@ -126,7 +126,7 @@ void diags_merge(struct diags *dst, struct diags *src)
 	for (size_t i = 0; i < src->count; i++) {
 		struct diag *it = &src->items[i];
 
-		if (count_code(dst, it->code) >= DIAG_CAP_PER_CODE) {
+		if (count_code(dst, src->items[i].code) >= DIAG_CAP_PER_CODE) {
 			dst->suppressed++;	/* the cap of dst, reached before this one */
 			free(it->file);
 			free(it->message);

@@ -26,9 +26,9 @@ options every command takes:
                      about 1 GB) and 4 times N from a whole trial; a file past
                      it is read only in part, with an error naming it
   --max-memory SIZE  keep at most SIZE of data read from the files (8G, 500M;
-                     default the smaller of 8G and half of this machine's
-                     memory); past it the rest is not kept, with an error
-                     naming the file
+                     default half of this machine's memory or of the
+                     container's limit when lower, at most 8G); past it the
+                     rest is not kept, with an error naming the file
   -h, --help         show this help
 
 exit status:
