@@ -112,16 +112,24 @@ struct op_comm {
 	uint16_t group;		/* its process group: the trace's own id; 0 */
 };
 
-/* A runtime or driver call: where a correlation id was launched from. */
+/* A runtime or driver call: where a correlation id was launched from (24 bytes). */
 struct launch {
-	int64_t ts, ext, corr;
+	int64_t ts, ext;
+	uint32_t corr;		/* its correlation id; BIG_CORR: past 32 bits, in kt.big_corr */
 	uint32_t tid;		/* as cpu_op's */
 };
 
-/* The bytes a ROCm hipMemcpy/hipMemset call names ("size"), apart: few launches have them. */
-struct launch_size {
+/* CUPTI's correlation ids are 32-bit: a larger one is kept apart. */
+#define BIG_CORR UINT32_MAX
+
+/*
+ * A number of a launch that few launches have, kept apart by launch index:
+ * the bytes a ROCm hipMemcpy/hipMemset call names ("size"), a correlation
+ * id past 32 bits.
+ */
+struct launch_num {
 	size_t launch;		/* its index in kt.launches */
-	int64_t bytes;
+	int64_t v;
 };
 
 /* A process group of distributedInfo.pg_config, as read. */
@@ -169,8 +177,10 @@ struct kt {
 	size_t ncomm, cap_comm;
 	struct launch *launches;
 	size_t nlaunch, cap_launch;
-	struct launch_size *sizes;	/* by launch index */
+	struct launch_num *sizes;	/* by launch index */
 	size_t nsizes, cap_sizes;
+	struct launch_num *big_corr;	/* correlation ids of BIG_CORR launches, by launch index */
+	size_t nbig, cap_big;
 	struct step_mark *steps;
 	size_t nsteps, cap_steps;
 	struct mem_sample *mem;
@@ -834,10 +844,15 @@ static void on_launch(struct kt *k, struct pev *e)
 	xgrow(&k->launches, &k->cap_launch, k->nlaunch + 1, sizeof(*k->launches));
 	if (e->size >= 0) {
 		xgrow(&k->sizes, &k->cap_sizes, k->nsizes + 1, sizeof(*k->sizes));
-		k->sizes[k->nsizes++] = (struct launch_size){ .launch = k->nlaunch, .bytes = e->size };
+		k->sizes[k->nsizes++] = (struct launch_num){ .launch = k->nlaunch, .v = e->size };
+	}
+	if (e->corr >= BIG_CORR) {
+		xgrow(&k->big_corr, &k->cap_big, k->nbig + 1, sizeof(*k->big_corr));
+		k->big_corr[k->nbig++] = (struct launch_num){ .launch = k->nlaunch, .v = e->corr };
 	}
 	k->launches[k->nlaunch++] = (struct launch){
-		.ts = e->ts, .tid = tid_of(k, e->tid), .ext = e->ext, .corr = e->corr,
+		.ts = e->ts, .tid = tid_of(k, e->tid), .ext = e->ext,
+		.corr = e->corr >= BIG_CORR ? BIG_CORR : (uint32_t)e->corr,
 	};
 }
 
@@ -1504,6 +1519,22 @@ struct links {
 	size_t ncpu_steps;
 };
 
+/* The number a[0..n) (by launch index) holds for launch i; -1 none. */
+static int64_t launch_num(const struct launch_num *a, size_t n, size_t i)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid].launch < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && a[lo].launch == i ? a[lo].v : -1;
+}
+
 struct tid_index {
 	int64_t tid;
 	uint32_t index;
@@ -1569,7 +1600,8 @@ static void links_build(struct kt *k, struct links *l)
 	map_wanted_ops(k, &l->by_ext);
 	imap_reserve(&l->by_corr, k->nlaunch);
 	for (size_t i = 0; i < k->nlaunch; i++)
-		imap_put(&l->by_corr, k->launches[i].corr, (uint32_t)i);
+		imap_put(&l->by_corr, k->launches[i].corr != BIG_CORR ? (int64_t)k->launches[i].corr :
+			 launch_num(k->big_corr, k->nbig, i), (uint32_t)i);
 	l->cpu_steps = xmalloc((k->nsteps + 1) * sizeof(*l->cpu_steps));
 	for (size_t i = 0; i < k->nsteps; i++)
 		if (k->steps[i].source == STEP_CPU_ANNOTATION)
@@ -1582,22 +1614,6 @@ static void links_release(struct links *l)
 	imap_release(&l->by_corr);
 	imap_release(&l->by_ext);
 	free(l->cpu_steps);
-}
-
-/* The "size" launch i named; -1 none. */
-static int64_t launch_bytes(const struct kt *k, size_t i)
-{
-	size_t lo = 0, hi = k->nsizes;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->sizes[mid].launch < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < k->nsizes && k->sizes[lo].launch == i ? k->sizes[lo].bytes : -1;
 }
 
 /* Gives back what a growable array holds beyond its n elements. */
@@ -1634,7 +1650,7 @@ static void link_events(struct kt *k)
 			continue;
 		la = &k->launches[li];
 		if (g->kind != EV_KERNEL && g->bytes < 0)
-			g->bytes = launch_bytes(k, li);	/* ROCm: the hipMemcpy's "size" */
+			g->bytes = launch_num(k->sizes, k->nsizes, li);	/* ROCm: the hipMemcpy's "size" */
 		g->step = (int32_t)step_at(l.cpu_steps, l.ncpu_steps, la->ts);
 		o = op_of_launch(k, &l.by_ext, la);
 		if (!o)
@@ -1650,10 +1666,11 @@ static void link_events(struct kt *k)
 	xgrow_free(&k->ops, &k->cap_ops, sizeof(*k->ops));
 	xgrow_free(&k->launches, &k->cap_launch, sizeof(*k->launches));
 	xgrow_free(&k->sizes, &k->cap_sizes, sizeof(*k->sizes));
+	xgrow_free(&k->big_corr, &k->cap_big, sizeof(*k->big_corr));
 	xgrow_free(&k->op_comm, &k->cap_comm, sizeof(*k->op_comm));
 	xgrow_free(&k->sites, &k->cap_sites, sizeof(*k->sites));
 	imap_release(&k->site_ix);
-	k->nsizes = k->ncomm = k->nops = k->nlaunch = k->nsites = 0;
+	k->nsizes = k->nbig = k->ncomm = k->nops = k->nlaunch = k->nsites = 0;
 }
 
 /* The first pg_config entry named name (interned); NULL when none is. */
@@ -1951,6 +1968,7 @@ static void kt_free(void *st)
 	xgrow_free(&k->ops, &k->cap_ops, sizeof(*k->ops));
 	xgrow_free(&k->launches, &k->cap_launch, sizeof(*k->launches));
 	xgrow_free(&k->sizes, &k->cap_sizes, sizeof(*k->sizes));
+	xgrow_free(&k->big_corr, &k->cap_big, sizeof(*k->big_corr));
 	xgrow_free(&k->op_comm, &k->cap_comm, sizeof(*k->op_comm));
 	xgrow_free(&k->sites, &k->cap_sites, sizeof(*k->sites));
 	imap_release(&k->site_ix);

@@ -14,7 +14,8 @@
  * collective args; its thread and its name, input types and dims are
  * 4-byte indices into tables of the distinct ones: 24 + ~16 bytes per
  * distinct name/types/dims triple, 8 + ~16 per thread), a runtime or driver
- * launch 32 (+16 for a ROCm call naming its "size"), and at the end 16
+ * launch 24 (+16 for a ROCm call naming its "size", +16 for a correlation
+ * id past 32 bits), and at the end 16
  * more per launch for the id maps (twice, one after the other), 16 per op
  * that some launch names by its external id, and ~16 per op for sorting
  * them; a [memory] sample 32, a ProfilerStep 32; flows, instants and other
