@@ -772,8 +772,8 @@ static uint32_t site_of(struct kt *k, const struct op_site *s)
 {
 	uint32_t i;
 
-	for (uint64_t h = site_hash(s);; h++) {
-		int64_t key = (int64_t)(h >> 1);	/* never INT64_MIN, the map's empty key */
+	for (uint64_t h = site_hash(s);; h += 2) {
+		int64_t key = (int64_t)(h >> 1);	/* the next key each time; never INT64_MIN */
 		const struct op_site *o;
 
 		if (!imap_get(&k->site_ix, key, &i)) {
