@@ -85,12 +85,22 @@ struct pdev {
 	struct buf name;
 };
 
-/* A CPU op kept until finish, to be found by external id or time. */
-struct cpu_op {
-	int64_t start, end, tid, ext;
+/*
+ * What a launch takes from its CPU op: the op's name, input types and
+ * dims, kept once per distinct triple (a training loop repeats them every
+ * step), so that an op holds a 4-byte index instead of three pointers.
+ */
+struct op_site {
 	const char *name;	/* interned */
 	const char *input_types;/* interned; NULL */
 	const char *input_dims;	/* interned "[[4096,1024],[1024]]"; NULL */
+};
+
+/* A CPU op kept until finish, to be found by external id or time (40 bytes). */
+struct cpu_op {
+	int64_t start, end, ext;
+	uint32_t tid;		/* its thread: kt.tids index, in the order of the thread ids */
+	uint32_t site;		/* its name, input types and dims: kt.sites index */
 	int32_t parent;		/* innermost op around it on its thread; -1 */
 	int32_t comm;		/* its collective's args (kt.op_comm); -1 none */
 };
@@ -102,15 +112,24 @@ struct op_comm {
 	uint16_t group;		/* its process group: the trace's own id; 0 */
 };
 
-/* A runtime or driver call: where a correlation id was launched from. */
+/* A runtime or driver call: where a correlation id was launched from (24 bytes). */
 struct launch {
-	int64_t ts, tid, ext, corr;
+	int64_t ts, ext;
+	uint32_t corr;		/* its correlation id; BIG_CORR: past 32 bits, in kt.big_corr */
+	uint32_t tid;		/* as cpu_op's */
 };
 
-/* The bytes a ROCm hipMemcpy/hipMemset call names ("size"), apart: few launches have them. */
-struct launch_size {
+/* CUPTI's correlation ids are 32-bit: a larger one is kept apart. */
+#define BIG_CORR UINT32_MAX
+
+/*
+ * A number of a launch that few launches have, kept apart by launch index:
+ * the bytes a ROCm hipMemcpy/hipMemset call names ("size"), a correlation
+ * id past 32 bits.
+ */
+struct launch_num {
 	size_t launch;		/* its index in kt.launches */
-	int64_t bytes;
+	int64_t v;
 };
 
 /* A process group of distributedInfo.pg_config, as read. */
@@ -148,12 +167,20 @@ struct kt {
 	size_t ngev, cap_gev;
 	struct cpu_op *ops;
 	size_t nops, cap_ops;
+	struct op_site *sites;	/* the ops' distinct (name, types, dims) */
+	size_t nsites, cap_sites;
+	struct imap site_ix;	/* a hash of a site's three pointers -> its index */
+	int64_t *tids;		/* the thread ids of ops and launches, first seen first */
+	size_t ntids, cap_tids;
+	struct imap tid_ix;	/* thread id -> its index in tids */
 	struct op_comm *op_comm;
 	size_t ncomm, cap_comm;
 	struct launch *launches;
 	size_t nlaunch, cap_launch;
-	struct launch_size *sizes;	/* by launch index */
+	struct launch_num *sizes;	/* by launch index */
 	size_t nsizes, cap_sizes;
+	struct launch_num *big_corr;	/* correlation ids of BIG_CORR launches, by launch index */
+	size_t nbig, cap_big;
 	struct step_mark *steps;
 	size_t nsteps, cap_steps;
 	struct mem_sample *mem;
@@ -727,22 +754,78 @@ static void on_gpu_work(struct kt *k, struct pev *e)
 	}
 }
 
+/* The 64-bit hash of a site's pointers (interned: equal strings, equal pointers). */
+static uint64_t site_hash(const struct op_site *s)
+{
+	uint64_t h = (uint64_t)(uintptr_t)s->name * 0x9e3779b97f4a7c15ULL;
+
+	h = (h ^ (h >> 29) ^ (uint64_t)(uintptr_t)s->input_types) * 0xbf58476d1ce4e5b9ULL;
+	h = (h ^ (h >> 31) ^ (uint64_t)(uintptr_t)s->input_dims) * 0x94d049bb133111ebULL;
+	return h ^ (h >> 32);
+}
+
+/*
+ * The index of site s in kt.sites, added when new. Two sites whose hashes
+ * meet are told apart by probing the next key (the map keeps the first).
+ */
+static uint32_t site_of(struct kt *k, const struct op_site *s)
+{
+	uint32_t i;
+
+	for (uint64_t h = site_hash(s);; h += 2) {
+		int64_t key = (int64_t)(h >> 1);	/* the next key each time; never INT64_MIN */
+		const struct op_site *o;
+
+		if (!imap_get(&k->site_ix, key, &i)) {
+			xgrow(&k->sites, &k->cap_sites, k->nsites + 1, sizeof(*k->sites));
+			k->sites[k->nsites] = *s;
+			imap_put(&k->site_ix, key, (uint32_t)k->nsites);
+			return (uint32_t)k->nsites++;
+		}
+		o = &k->sites[i];
+		if (o->name == s->name && o->input_types == s->input_types &&
+		    o->input_dims == s->input_dims)
+			return i;
+	}
+}
+
+/*
+ * The index of thread id tid in kt.tids, added when new: 4 bytes in each op
+ * and launch instead of 8. tids_in_order() makes the order of the indices
+ * that of the ids before the ops are sorted by them.
+ */
+static uint32_t tid_of(struct kt *k, int64_t tid)
+{
+	uint32_t i;
+
+	if (imap_get(&k->tid_ix, tid, &i))
+		return i;
+	xgrow(&k->tids, &k->cap_tids, k->ntids + 1, sizeof(*k->tids));
+	k->tids[k->ntids] = tid;
+	imap_put(&k->tid_ix, tid, (uint32_t)k->ntids);
+	return (uint32_t)k->ntids++;
+}
+
 static void on_cpu_op(struct kt *k, struct pev *e)
 {
 	struct cpu_op *o;
+	struct op_site site;
 
 	if (step_number(&e->name) >= 0) {	/* the 2021 layout's "Operator" steps */
 		add_step(k, e, STEP_CPU_ANNOTATION);
 		return;
 	}
+	if (k->nsites >= UINT32_MAX || k->ntids >= UINT32_MAX)
+		return;
+	site = (struct op_site){
+		.name = intern_buf(k, &e->name), .input_types = intern_buf(k, &e->intype),
+		.input_dims = e->indims.overflow ? NULL : intern_buf(k, &e->indims),
+	};
 	xgrow(&k->ops, &k->cap_ops, k->nops + 1, sizeof(*k->ops));
 	o = &k->ops[k->nops++];
 	*o = (struct cpu_op){
-		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0), .tid = e->tid,
-		.ext = e->ext, .name = intern_buf(k, &e->name),
-		.input_types = intern_buf(k, &e->intype), .parent = -1,
-		.input_dims = e->indims.overflow ? NULL : intern_buf(k, &e->indims),
-		.comm = -1,
+		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0), .tid = tid_of(k, e->tid),
+		.ext = e->ext, .site = site_of(k, &site), .parent = -1, .comm = -1,
 	};
 	if (!e->coll.len || k->ncomm >= INT32_MAX)
 		return;
@@ -756,15 +839,20 @@ static void on_cpu_op(struct kt *k, struct pev *e)
 
 static void on_launch(struct kt *k, struct pev *e)
 {
-	if (e->corr < 0)
+	if (e->corr < 0 || k->ntids >= UINT32_MAX)
 		return;
 	xgrow(&k->launches, &k->cap_launch, k->nlaunch + 1, sizeof(*k->launches));
 	if (e->size >= 0) {
 		xgrow(&k->sizes, &k->cap_sizes, k->nsizes + 1, sizeof(*k->sizes));
-		k->sizes[k->nsizes++] = (struct launch_size){ .launch = k->nlaunch, .bytes = e->size };
+		k->sizes[k->nsizes++] = (struct launch_num){ .launch = k->nlaunch, .v = e->size };
+	}
+	if (e->corr >= BIG_CORR) {
+		xgrow(&k->big_corr, &k->cap_big, k->nbig + 1, sizeof(*k->big_corr));
+		k->big_corr[k->nbig++] = (struct launch_num){ .launch = k->nlaunch, .v = e->corr };
 	}
 	k->launches[k->nlaunch++] = (struct launch){
-		.ts = e->ts, .tid = e->tid, .ext = e->ext, .corr = e->corr,
+		.ts = e->ts, .tid = tid_of(k, e->tid), .ext = e->ext,
+		.corr = e->corr >= BIG_CORR ? BIG_CORR : (uint32_t)e->corr,
 	};
 }
 
@@ -1348,7 +1436,7 @@ static void link_parents(struct kt *k)
 }
 
 /* The last op of thread tid that starts at or before ts; -1 when none. */
-static int64_t last_op_before(const struct kt *k, int64_t tid, int64_t ts)
+static int64_t last_op_before(const struct kt *k, uint32_t tid, int64_t ts)
 {
 	size_t lo = 0, hi = k->nops;
 
@@ -1431,17 +1519,89 @@ struct links {
 	size_t ncpu_steps;
 };
 
+/* The number a[0..n) (by launch index) holds for launch i; -1 none. */
+static int64_t launch_num(const struct launch_num *a, size_t n, size_t i)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid].launch < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && a[lo].launch == i ? a[lo].v : -1;
+}
+
+struct tid_index {
+	int64_t tid;
+	uint32_t index;
+};
+
+static int cmp_tid(const void *pa, const void *pb)
+{
+	return cmp_i64(((const struct tid_index *)pa)->tid, ((const struct tid_index *)pb)->tid);
+}
+
+/*
+ * Renumbers the threads of ops and launches in the order of their ids, so
+ * that ops sorted by index are in the order sorting by id gave (the first
+ * op of an external id wins the map), then frees the thread table.
+ */
+static void tids_in_order(struct kt *k)
+{
+	struct tid_index *t = xmalloc((k->ntids + 1) * sizeof(*t));
+	uint32_t *order = xmalloc((k->ntids + 1) * sizeof(*order));
+
+	for (size_t i = 0; i < k->ntids; i++)
+		t[i] = (struct tid_index){ .tid = k->tids[i], .index = (uint32_t)i };
+	sort_n(t, k->ntids, sizeof(*t), cmp_tid);
+	for (size_t i = 0; i < k->ntids; i++)
+		order[t[i].index] = (uint32_t)i;
+	for (size_t i = 0; i < k->nops; i++)
+		k->ops[i].tid = order[k->ops[i].tid];
+	for (size_t i = 0; i < k->nlaunch; i++)
+		k->launches[i].tid = order[k->launches[i].tid];
+	free(order);
+	free(t);
+	xgrow_free(&k->tids, &k->cap_tids, sizeof(*k->tids));
+	imap_release(&k->tid_ix);
+	k->ntids = 0;
+}
+
+/*
+ * by_ext: external id -> the first op (in sorted order) of that id, for the
+ * ids some launch carries only: a launch looks up nothing else, and most
+ * ops launch nothing (an op's 16 bytes of map become ~5 on the bench trace).
+ */
+static void map_wanted_ops(const struct kt *k, struct imap *by_ext)
+{
+	struct imap wanted = IMAP_INIT;
+	uint32_t v;
+
+	imap_reserve(&wanted, k->nlaunch);
+	for (size_t i = 0; i < k->nlaunch; i++)
+		imap_put(&wanted, k->launches[i].ext < 0 ? INT64_MIN : k->launches[i].ext, 0);
+	imap_reserve(by_ext, wanted.count);
+	for (size_t i = 0; i < k->nops; i++)
+		if (k->ops[i].ext >= 0 && imap_get(&wanted, k->ops[i].ext, &v))
+			imap_put(by_ext, k->ops[i].ext, (uint32_t)i);
+	imap_release(&wanted);
+}
+
 static void links_build(struct kt *k, struct links *l)
 {
 	*l = (struct links){ .by_corr = IMAP_INIT, .by_ext = IMAP_INIT };
+	tids_in_order(k);
 	sort_n(k->ops, k->nops, sizeof(*k->ops), cmp_op);
 	link_parents(k);
-	imap_reserve(&l->by_ext, k->nops);
+	map_wanted_ops(k, &l->by_ext);
 	imap_reserve(&l->by_corr, k->nlaunch);
-	for (size_t i = 0; i < k->nops; i++)
-		imap_put(&l->by_ext, k->ops[i].ext < 0 ? INT64_MIN : k->ops[i].ext, (uint32_t)i);
 	for (size_t i = 0; i < k->nlaunch; i++)
-		imap_put(&l->by_corr, k->launches[i].corr, (uint32_t)i);
+		imap_put(&l->by_corr, k->launches[i].corr != BIG_CORR ? (int64_t)k->launches[i].corr :
+			 launch_num(k->big_corr, k->nbig, i), (uint32_t)i);
 	l->cpu_steps = xmalloc((k->nsteps + 1) * sizeof(*l->cpu_steps));
 	for (size_t i = 0; i < k->nsteps; i++)
 		if (k->steps[i].source == STEP_CPU_ANNOTATION)
@@ -1454,22 +1614,6 @@ static void links_release(struct links *l)
 	imap_release(&l->by_corr);
 	imap_release(&l->by_ext);
 	free(l->cpu_steps);
-}
-
-/* The "size" launch i named; -1 none. */
-static int64_t launch_bytes(const struct kt *k, size_t i)
-{
-	size_t lo = 0, hi = k->nsizes;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (k->sizes[mid].launch < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < k->nsizes && k->sizes[lo].launch == i ? k->sizes[lo].bytes : -1;
 }
 
 /* Gives back what a growable array holds beyond its n elements. */
@@ -1506,14 +1650,14 @@ static void link_events(struct kt *k)
 			continue;
 		la = &k->launches[li];
 		if (g->kind != EV_KERNEL && g->bytes < 0)
-			g->bytes = launch_bytes(k, li);	/* ROCm: the hipMemcpy's "size" */
+			g->bytes = launch_num(k->sizes, k->nsizes, li);	/* ROCm: the hipMemcpy's "size" */
 		g->step = (int32_t)step_at(l.cpu_steps, l.ncpu_steps, la->ts);
 		o = op_of_launch(k, &l.by_ext, la);
 		if (!o)
 			continue;
-		g->op = o->name;
-		g->input_types = o->input_types;
-		g->input_dims = o->input_dims;
+		g->op = k->sites[o->site].name;
+		g->input_types = k->sites[o->site].input_types;
+		g->input_dims = k->sites[o->site].input_dims;
 		if (g->cls == EVC_COMM)
 			comm_from_op(g, k, o);
 	}
@@ -1522,8 +1666,11 @@ static void link_events(struct kt *k)
 	xgrow_free(&k->ops, &k->cap_ops, sizeof(*k->ops));
 	xgrow_free(&k->launches, &k->cap_launch, sizeof(*k->launches));
 	xgrow_free(&k->sizes, &k->cap_sizes, sizeof(*k->sizes));
+	xgrow_free(&k->big_corr, &k->cap_big, sizeof(*k->big_corr));
 	xgrow_free(&k->op_comm, &k->cap_comm, sizeof(*k->op_comm));
-	k->nsizes = k->ncomm = k->nops = k->nlaunch = 0;
+	xgrow_free(&k->sites, &k->cap_sites, sizeof(*k->sites));
+	imap_release(&k->site_ix);
+	k->nsizes = k->nbig = k->ncomm = k->nops = k->nlaunch = k->nsites = 0;
 }
 
 /* The first pg_config entry named name (interned); NULL when none is. */
@@ -1821,7 +1968,12 @@ static void kt_free(void *st)
 	xgrow_free(&k->ops, &k->cap_ops, sizeof(*k->ops));
 	xgrow_free(&k->launches, &k->cap_launch, sizeof(*k->launches));
 	xgrow_free(&k->sizes, &k->cap_sizes, sizeof(*k->sizes));
+	xgrow_free(&k->big_corr, &k->cap_big, sizeof(*k->big_corr));
 	xgrow_free(&k->op_comm, &k->cap_comm, sizeof(*k->op_comm));
+	xgrow_free(&k->sites, &k->cap_sites, sizeof(*k->sites));
+	imap_release(&k->site_ix);
+	xgrow_free(&k->tids, &k->cap_tids, sizeof(*k->tids));
+	imap_release(&k->tid_ix);
 	xgrow_free(&k->steps, &k->cap_steps, sizeof(*k->steps));
 	xgrow_free(&k->mem, &k->cap_mem, sizeof(*k->mem));
 	xgrow_free(&k->devs, &k->cap_devs, sizeof(*k->devs));

@@ -377,6 +377,41 @@ static void test_key_order(void **state)
 	trace_unload(l);
 }
 
+/*
+ * Correlation ids past 32 bits (kept apart from the launches' 32-bit field)
+ * link to their own launch, not to the one of their low 32 bits, and so do
+ * the largest 32-bit ids; a kernel whose id no launch has gets no op.
+ */
+static void test_big_correlation(void **state)
+{
+	static const struct { const char *kernel, *op; int64_t corr; } want[] = {
+		{ "k_big", "aten::mm", 5000000000LL },
+		{ "k_low", "aten::add", 705032704LL },	/* 5000000000 mod 2^32 */
+		{ "k_max", "aten::relu", 4294967295LL },
+		{ "k_under", "aten::sub", 4294967294LL },
+		{ "k_none", NULL, 9000000000LL },
+	};
+	char path[4096];
+	struct trace_loaded *l;
+
+	(void)state;
+	data_path(path, sizeof(path), "big-corr.json");
+	l = trace_load(path);
+	assert_int_equal(l->r->nranks, 1);
+	assert_int_equal(l->r->ranks[0].nev, 5);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct gpu_event *e = find_event(&l->r->ranks[0], want[i].kernel);
+
+		assert_non_null(e);
+		assert_int_equal(e->correlation, want[i].corr);
+		if (want[i].op)
+			assert_string_equal(e->op, want[i].op);
+		else
+			assert_null(e->op);
+	}
+	trace_unload(l);
+}
+
 /* ---- hand-made traces: one per timestamp era ---- */
 
 /* 2021 layout: "Kernel"/"Runtime"/"Operator", "external id", tid "stream 7"; integer µs. */
@@ -1079,6 +1114,7 @@ int main(void)
 		cmocka_unit_test(test_us_to_ns),
 		cmocka_unit_test(test_us_to_ns_edges),
 		cmocka_unit_test(test_key_order),
+		cmocka_unit_test(test_big_correlation),
 		cmocka_unit_test(test_era_2021),
 		cmocka_unit_test(test_era_frac),
 		cmocka_unit_test(test_era_base),
