@@ -662,8 +662,11 @@ static const struct nvlink_gen *nvlink_of(double bw, int *links)
 	*links = -1;
 	for (size_t i = 0; i < sizeof(nvlink_gens) / sizeof(nvlink_gens[0]); i++) {
 		double n = bw / nvlink_gens[i].per_link;
-		int k = (int)(n + 0.5);
+		int k;
 
+		if (!(n >= 0.5 && n < MAX_NVLINKS + 0.5))	/* NaN too: the cast must not overflow */
+			continue;
+		k = (int)(n + 0.5);
 		if (k < 1 || k > MAX_NVLINKS || fabs(bw - k * nvlink_gens[i].per_link) > 0.05)
 			continue;
 		if (found) {

@@ -8,8 +8,9 @@
 # real files of its format. The corpus grows in build/fuzz/<target>/corpus;
 # a crashing input is kept as build/fuzz/<target>/crash-* (or leak-,
 # timeout-, oom-) and the run log as build/fuzz/<target>/log. Prints per
-# target the executions, the final coverage (cov: edges, ft: features) and
-# the crashes; exits 1 when one crashed, 2 when the build failed.
+# target the seconds it ran (fewer when it stopped at a crash), the
+# executions, the final coverage (cov: edges, ft: features) and the crashes;
+# exits 1 when one crashed, 2 when the build failed.
 set -u
 command -v clang > /dev/null || { echo "fuzz: clang is needed (apt-get install clang)"; exit 2; }
 secs=${FUZZ_SECONDS:-60}
@@ -74,10 +75,12 @@ for t in "${targets[@]}"; do
 	[ -s "$out/dict" ] && dict=(-dict="$out/dict")
 	before=$(ls "$out" | grep -cE '^(crash|leak|timeout|oom)-')
 	echo "fuzz: $t for $secs s"
+	start=$(date +%s)
 	LSAN_OPTIONS="suppressions=$top/tests/lsan.supp:print_suppressions=0" \
 		"$out/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
 		-print_final_stats=1 -artifact_prefix="$out/" "${dict[@]}" "$out/corpus" > "$out/log" 2>&1
 	rc=$?
+	took=$(($(date +%s) - start))	# less than secs when it stopped at a crash
 	after=$(ls "$out" | grep -cE '^(crash|leak|timeout|oom)-')
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$out/log" | tail -n 1)
 	last=$(grep -E '^#[0-9]+.*cov: [0-9]+ ft: [0-9]+' "$out/log" | tail -n 1)
@@ -86,7 +89,7 @@ for t in "${targets[@]}"; do
 	new=$((after - before))
 	[ $rc -ne 0 ] && [ $new -eq 0 ] && new=1	# died without an artifact: still a failure
 	[ $new -gt 0 ] && crashed=1
-	summary+=("$(printf '%-14s %6s s %10s execs  cov %6s  ft %7s  crashes %s' "$t" "$secs" \
+	summary+=("$(printf '%-14s %6s s %10s execs  cov %6s  ft %7s  crashes %s' "$t" "$took" \
 		"${execs:-?}" "${cov:-?}" "${ft:-?}" "$new")")
 	echo "${summary[-1]}"
 	[ $new -gt 0 ] && { grep -m 3 -E 'ERROR|SUMMARY|==[0-9]+==' "$out/log"; ls "$out" | grep -E '^(crash|leak|timeout|oom)-' | sed "s|^|    $out/|"; }
