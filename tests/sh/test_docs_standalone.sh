@@ -16,7 +16,7 @@ OUTSIDE='\bDESIGN\b|STYLE\.md|blackwell\.md|\.\./shared|shared/(reference|realda
 check() {
 	local f dir target bad=0
 	for f in "$@"; do
-		if grep -nE "$OUTSIDE" "$f" | sed "s|^|$f:|; s|\$|: cites a file outside the repository|" | grep .; then
+		if grep -InE "$OUTSIDE" "$f" | sed "s|^|$f:|; s|\$|: cites a file outside the repository|" | grep .; then
 			bad=1
 		fi
 		case $f in *.md) ;; *) continue ;; esac
