@@ -1609,6 +1609,23 @@ static void links_build(struct kt *k, struct links *l)
 	sort_n(l->cpu_steps, l->ncpu_steps, sizeof(*l->cpu_steps), cmp_step);
 }
 
+/*
+ * Frees what only linking kernels to their launches and ops needs (the ops,
+ * launches and their side tables), through xgrow_free so that the memory
+ * budget gets their bytes back (--max-memory counts what is kept).
+ */
+static void release_link_arrays(struct kt *k)
+{
+	xgrow_free(&k->ops, &k->cap_ops, sizeof(*k->ops));
+	xgrow_free(&k->launches, &k->cap_launch, sizeof(*k->launches));
+	xgrow_free(&k->sizes, &k->cap_sizes, sizeof(*k->sizes));
+	xgrow_free(&k->big_corr, &k->cap_big, sizeof(*k->big_corr));
+	xgrow_free(&k->op_comm, &k->cap_comm, sizeof(*k->op_comm));
+	xgrow_free(&k->sites, &k->cap_sites, sizeof(*k->sites));
+	imap_release(&k->site_ix);
+	k->nsizes = k->nbig = k->ncomm = k->nops = k->nlaunch = k->nsites = 0;
+}
+
 static void links_release(struct links *l)
 {
 	imap_release(&l->by_corr);
@@ -1662,15 +1679,7 @@ static void link_events(struct kt *k)
 			comm_from_op(g, k, o);
 	}
 	links_release(&l);
-	/* xgrow_free: the memory budget gets their bytes back (--max-memory counts what is kept) */
-	xgrow_free(&k->ops, &k->cap_ops, sizeof(*k->ops));
-	xgrow_free(&k->launches, &k->cap_launch, sizeof(*k->launches));
-	xgrow_free(&k->sizes, &k->cap_sizes, sizeof(*k->sizes));
-	xgrow_free(&k->big_corr, &k->cap_big, sizeof(*k->big_corr));
-	xgrow_free(&k->op_comm, &k->cap_comm, sizeof(*k->op_comm));
-	xgrow_free(&k->sites, &k->cap_sites, sizeof(*k->sites));
-	imap_release(&k->site_ix);
-	k->nsizes = k->nbig = k->ncomm = k->nops = k->nlaunch = k->nsites = 0;
+	release_link_arrays(k);
 }
 
 /* The first pg_config entry named name (interned); NULL when none is. */
@@ -1965,13 +1974,7 @@ static void kt_free(void *st)
 	buf_release(&k->dev.name);
 	/* every array grown by xgrow() gives its bytes back to the memory budget */
 	xgrow_free(&k->gev, &k->cap_gev, sizeof(*k->gev));
-	xgrow_free(&k->ops, &k->cap_ops, sizeof(*k->ops));
-	xgrow_free(&k->launches, &k->cap_launch, sizeof(*k->launches));
-	xgrow_free(&k->sizes, &k->cap_sizes, sizeof(*k->sizes));
-	xgrow_free(&k->big_corr, &k->cap_big, sizeof(*k->big_corr));
-	xgrow_free(&k->op_comm, &k->cap_comm, sizeof(*k->op_comm));
-	xgrow_free(&k->sites, &k->cap_sites, sizeof(*k->sites));
-	imap_release(&k->site_ix);
+	release_link_arrays(k);
 	xgrow_free(&k->tids, &k->cap_tids, sizeof(*k->tids));
 	imap_release(&k->tid_ix);
 	xgrow_free(&k->steps, &k->cap_steps, sizeof(*k->steps));
