@@ -56,9 +56,13 @@ zmodload zsh/zpty || exit 3
 top=$1 bin=$2 out=$3 tmp=$4
 shift 4
 zpty z zsh -f -i
+# its first prompt ('%m%# ') before typing: what is typed earlier may be lost
+# while the shell starts, as a loaded machine once showed ("recorded no line")
+zpty -r z x '*[%#] ' || exit 4
 zpty -w z "PS1='>'; fpath=($top/completion \$fpath); autoload -Uz compinit; compinit -u -d $tmp/zcompdump;
 scaleaudit() { $bin \"\$@\" }; show() { print -r -- \"\$BUFFER\" >> $out }; zle -N show; bindkey '^Xp' show; print RE''ADY"
 zpty -r z x '*READY*'
+zpty -r z x '*>'	# the new prompt: the line editor has set the terminal up (and dropped any typeahead)
 for line; do zpty -w -n z "$line"$'\t\C-Xp\C-U'; done
 zpty -w z "print DO''NE"
 zpty -r z x '*DONE*'
