@@ -1,5 +1,6 @@
 #include "core/buf.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,4 +109,21 @@ char *buf_detach(struct buf *b)
 	budget_add(-(int64_t)b->cap);	/* the caller's now, freed with free() */
 	buf_init(b, b->max);
 	return s;
+}
+
+int buf_read_file(struct buf *b, const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[65536];
+	size_t n;
+	int err;
+
+	if (!f)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) && buf_add(b, chunk, n))
+		;
+	err = ferror(f) ? (errno ? errno : EIO) : 0;
+	fclose(f);
+	errno = err;
+	return err ? -2 : 0;
 }

@@ -30,5 +30,11 @@ bool buf_addch(struct buf *b, int c);
 bool buf_addf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 bool buf_vaddf(struct buf *b, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 char *buf_detach(struct buf *b);		/* hands the string to the caller, leaves b empty */
+/*
+ * Appends the bytes of the file at path to b, up to b's ceiling (b->overflow
+ * set when the file is longer). Returns 0, -1 when the file cannot be opened
+ * or -2 when it cannot be read, errno saying why.
+ */
+int buf_read_file(struct buf *b, const char *path);
 
 #endif

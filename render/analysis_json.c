@@ -1305,32 +1305,20 @@ struct analysis *analysis_parse_json(const char *buf, size_t len, const char *na
 struct analysis *analysis_read_json(const char *path, struct diags *d)
 {
 	struct srcpos pos = SRCPOS_FILE(path);
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	struct analysis *a;
+	struct buf b;
+	struct analysis *a = NULL;
+	int rc;
 
-	if (!f) {
-		diag_error(d, "analysis-json", &pos, "cannot open: %s", strerror(errno));
-		return NULL;
-	}
-	do {
-		xgrow(&buf, &cap, len + 65536, 1);
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n && len < MAX_FILE);
-	if (ferror(f) || len >= MAX_FILE) {
-		if (ferror(f))
-			diag_error(d, "analysis-json", &pos, "cannot read: %s", strerror(errno));
-		else
-			diag_error(d, "analysis-json", &pos, "larger than 1 GiB: not an analysis.json");
-		fclose(f);
-		free(buf);
-		return NULL;
-	}
-	fclose(f);
-	a = analysis_parse_json(buf, len, path, d);
-	free(buf);
+	buf_init(&b, MAX_FILE - 1);
+	rc = buf_read_file(&b, path);
+	if (rc < 0)
+		diag_error(d, "analysis-json", &pos, "%s: %s", rc == -1 ? "cannot open" : "cannot read",
+			   strerror(errno));
+	else if (b.overflow)
+		diag_error(d, "analysis-json", &pos, "larger than 1 GiB: not an analysis.json");
+	else
+		a = analysis_parse_json(b.data, b.len, path, d);
+	buf_release(&b);
 	return a;
 }
 

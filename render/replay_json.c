@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "core/buf.h"
 #include "core/jtree.h"
-#include "core/xalloc.h"
 #include "render/json.h"
 
 #define MAX_FILE (64 << 20)
@@ -395,30 +395,21 @@ int replay_parse_json(const char *buf, size_t len, const char *name, struct repl
 
 int replay_read_json(const char *path, struct replay *r, char *err, size_t errsz)
 {
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
-	int ret;
+	struct buf b;
+	int ret = -1, rc;
 
 	memset(r, 0, sizeof(*r));
-	if (!f) {
+	buf_init(&b, MAX_FILE - 1);
+	rc = buf_read_file(&b, path);
+	if (rc == -1)
 		snprintf(err, errsz, "%s: cannot open: %s", path, strerror(errno));
-		return -1;
-	}
-	do {
-		xgrow(&buf, &cap, len + 65536, 1);
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n && len < MAX_FILE);
-	if (ferror(f) || len >= MAX_FILE) {
-		snprintf(err, errsz, "%s: %s", path, ferror(f) ? "cannot read" : "larger than 64 MiB: not a replay.json");
-		fclose(f);
-		free(buf);
-		return -1;
-	}
-	fclose(f);
-	ret = replay_parse_json(buf, len, path, r, err, errsz);
-	free(buf);
+	else if (rc == -2)
+		snprintf(err, errsz, "%s: cannot read", path);
+	else if (b.overflow)
+		snprintf(err, errsz, "%s: larger than 64 MiB: not a replay.json", path);
+	else
+		ret = replay_parse_json(b.data, b.len, path, r, err, errsz);
+	buf_release(&b);
 	return ret;
 }
 

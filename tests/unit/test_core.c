@@ -5,7 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "core/arena.h"
@@ -43,6 +45,38 @@ static void buf_ceiling_is_sticky(void **state)
 	assert_false(buf_addstr(&b, "6"));	/* sticky even though it would fit */
 	assert_string_equal(b.data, "12345");
 	buf_release(&b);
+}
+
+/* A file read whole, cut at the ceiling, and the two failures told apart. */
+static void buf_reads_a_file(void **state)
+{
+	char path[] = "/tmp/test_core_bufXXXXXX";
+	struct buf b = BUF_INIT;
+	int fd = mkstemp(path);
+	FILE *f;
+
+	(void)state;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	for (int i = 0; i < 20000; i++)
+		fputs("0123456789", f);	/* 200,000 bytes: more than one 64 KiB read */
+	fclose(f);
+	buf_init(&b, 0);
+	assert_int_equal(buf_read_file(&b, path), 0);
+	assert_int_equal(b.len, 200000);
+	assert_false(b.overflow);
+	assert_memory_equal(b.data + 199990, "0123456789", 10);
+	buf_release(&b);
+	buf_init(&b, 199999);
+	assert_int_equal(buf_read_file(&b, path), 0);
+	assert_true(b.overflow);
+	buf_release(&b);
+	buf_init(&b, 0);
+	assert_int_equal(buf_read_file(&b, "/tmp"), -2);	/* opens, cannot be read: a directory */
+	assert_int_equal(buf_read_file(&b, "/nonexistent/test_core"), -1);
+	assert_int_equal(b.len, 0);
+	buf_release(&b);
+	unlink(path);
 }
 
 static void arena_zeroes_and_aligns(void **state)
@@ -234,6 +268,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(buf_appends_and_formats),
 		cmocka_unit_test(buf_ceiling_is_sticky),
+		cmocka_unit_test(buf_reads_a_file),
 		cmocka_unit_test(arena_zeroes_and_aligns),
 		cmocka_unit_test(intern_gives_one_copy),
 		cmocka_unit_test(intern_merges_tables),
