@@ -1390,15 +1390,127 @@ static int cmp_i64(int64_t a, int64_t b)
 	return (a > b) - (a < b);
 }
 
-/* Ops by thread, then start, the outer of two that start together first. */
-static int cmp_op(const void *pa, const void *pb)
+/*
+ * Ops by thread, then start, the outer of two that start together first,
+ * then file order: the index ops_sort() keeps in parent, which
+ * link_parents() sets only afterwards. No two ops are equal, so the order
+ * is the one a stable sort gives.
+ */
+static bool op_before(const struct cpu_op *a, const struct cpu_op *b)
 {
-	const struct cpu_op *a = pa, *b = pb;
-	int c = cmp_i64(a->tid, b->tid);
+	if (a->tid != b->tid)
+		return a->tid < b->tid;
+	if (a->start != b->start)
+		return a->start < b->start;
+	if (a->end != b->end)
+		return a->end > b->end;
+	return a->parent < b->parent;
+}
 
-	if (!c)
-		c = cmp_i64(a->start, b->start);
-	return c ? c : cmp_i64(b->end, a->end);
+static void swap_ops(struct cpu_op *a, struct cpu_op *b)
+{
+	struct cpu_op t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+static void ops_insertion(struct cpu_op *o, size_t n)
+{
+	for (size_t i = 1; i < n; i++) {
+		struct cpu_op x = o[i];
+		size_t j = i;
+
+		for (; j && op_before(&x, &o[j - 1]); j--)
+			o[j] = o[j - 1];
+		o[j] = x;
+	}
+}
+
+static void ops_sift(struct cpu_op *o, size_t root, size_t n)
+{
+	for (size_t c; (c = 2 * root + 1) < n; root = c) {
+		c += c + 1 < n && op_before(&o[c], &o[c + 1]);
+		if (!op_before(&o[root], &o[c]))
+			return;
+		swap_ops(&o[root], &o[c]);
+	}
+}
+
+static void ops_heapsort(struct cpu_op *o, size_t n)
+{
+	for (size_t i = n / 2; i-- > 0;)
+		ops_sift(o, i, n);
+	for (size_t i = n; i-- > 1;) {
+		swap_ops(&o[0], &o[i]);
+		ops_sift(o, 0, i);
+	}
+}
+
+/*
+ * Splits o[0..n) (n > 2) around the median of its first, middle and last
+ * op: returns i, 0 < i < n, with o[0..i) before o[i..n).
+ */
+static size_t ops_partition(struct cpu_op *o, size_t n)
+{
+	size_t m = n / 2, i = 0, j = n - 1;
+	struct cpu_op p;
+
+	if (op_before(&o[m], &o[0]))
+		swap_ops(&o[m], &o[0]);
+	if (op_before(&o[n - 1], &o[0]))
+		swap_ops(&o[n - 1], &o[0]);
+	if (op_before(&o[n - 1], &o[m]))
+		swap_ops(&o[n - 1], &o[m]);
+	p = o[m];	/* o[0] and o[n - 1] stop the scans */
+	for (;;) {
+		while (op_before(&o[++i], &p))
+			;
+		while (op_before(&p, &o[--j]))
+			;
+		if (i >= j)
+			return i;
+		swap_ops(&o[i], &o[j]);
+	}
+}
+
+/* Introsort of o[0..n): quicksort, heapsort once depth is spent, insertion sort when short. */
+static void ops_sort_part(struct cpu_op *o, size_t n, size_t depth)
+{
+	while (n > 16) {
+		size_t i;
+
+		if (!depth--) {
+			ops_heapsort(o, n);
+			return;
+		}
+		i = ops_partition(o, n);
+		if (i < n - i) {	/* the shorter side recursively: log2 n deep at most */
+			ops_sort_part(o, i, depth);
+			o += i;
+			n -= i;
+		} else {
+			ops_sort_part(o + i, n - i, depth);
+			n = i;
+		}
+	}
+	ops_insertion(o, n);
+}
+
+/*
+ * Sorts the ops in place, in op_before() order. qsort() sorted these
+ * 40-byte records through a temporary of 16 bytes per op (glibc sorts
+ * records over 32 bytes through an array of pointers).
+ */
+static void ops_sort(struct cpu_op *o, size_t n)
+{
+	size_t depth = 0;
+
+	for (size_t i = 0; i < n; i++)
+		o[i].parent = (int32_t)i;
+	for (size_t m = n; m > 1; m >>= 1)
+		depth += 2;
+	ops_sort_part(o, n, depth);
 }
 
 static int cmp_step(const void *pa, const void *pb)
@@ -1595,7 +1707,7 @@ static void links_build(struct kt *k, struct links *l)
 {
 	*l = (struct links){ .by_corr = IMAP_INIT, .by_ext = IMAP_INIT };
 	tids_in_order(k);
-	sort_n(k->ops, k->nops, sizeof(*k->ops), cmp_op);
+	ops_sort(k->ops, k->nops);
 	link_parents(k);
 	map_wanted_ops(k, &l->by_ext);
 	imap_reserve(&l->by_corr, k->nlaunch);
