@@ -47,18 +47,15 @@ struct groups {
 
 static bool same_group(const struct gpu_event *x, const struct gpu_event *e)
 {
-	return x->name == e->name && x->op == e->op && x->input_dims == e->input_dims &&
-	       x->input_types == e->input_types && x->cls == e->cls && x->kind == e->kind &&
+	return x->name == e->name && x->op == e->op && x->cls == e->cls && x->kind == e->kind &&
 	       x->coll == e->coll && x->dtype == e->dtype &&
 	       (e->cls == EVC_COMPUTE || x->bytes == e->bytes);
 }
 
 static size_t group_hash(const struct gpu_event *e)
 {
-	uintptr_t h = (uintptr_t)e->name * 31 + (uintptr_t)e->op;
+	uintptr_t h = (uintptr_t)e->name * 31 + (uintptr_t)e->op;	/* one op per (name, types, dims) */
 
-	h = h * 31 + (uintptr_t)e->input_dims;
-	h = h * 31 + (uintptr_t)e->input_types;
 	h = h * 31 + (uintptr_t)(e->cls << 16 | e->coll << 8 | e->dtype);
 	if (e->cls != EVC_COMPUTE)
 		h = h * 31 + (uintptr_t)e->bytes;
@@ -109,17 +106,17 @@ static bool in_range(const struct gpu_event *e, int64_t after, int64_t before)
 static int by_ns_desc(const void *a, const void *b)
 {
 	const struct group *x = *(const struct group *const *)a, *y = *(const struct group *const *)b;
-
+	const char *xo = ev_op_name(x->first), *yo = ev_op_name(y->first);
+	const char *xd = ev_input_dims(x->first), *yd = ev_input_dims(y->first);
 	int c;
 
 	if (x->ns != y->ns)
 		return x->ns < y->ns ? 1 : -1;
 	if ((c = strcmp(x->first->name, y->first->name)))
 		return c;
-	if ((c = strcmp(x->first->op ? x->first->op : "", y->first->op ? y->first->op : "")))
+	if ((c = strcmp(xo ? xo : "", yo ? yo : "")))
 		return c;
-	if ((c = strcmp(x->first->input_dims ? x->first->input_dims : "",
-			y->first->input_dims ? y->first->input_dims : "")))
+	if ((c = strcmp(xd ? xd : "", yd ? yd : "")))
 		return c;
 	return (x->first->bytes > y->first->bytes) - (x->first->bytes < y->first->bytes);
 }
@@ -149,8 +146,8 @@ static enum crit_class class_of(const struct gpu_event *e)
 	if (e->cls == EVC_MEMORY)
 		return CRIT_MEMORY;
 	/* the op says what the work was (a convolution's kernel may be an implicit "sgemm") */
-	if (kname_op_class(e->op) != KNAME_OTHER)
-		return kname_op_class(e->op) == KNAME_GEMM ? CRIT_GEMM : CRIT_OTHER;
+	if (kname_op_class(ev_op_name(e)) != KNAME_OTHER)
+		return kname_op_class(ev_op_name(e)) == KNAME_GEMM ? CRIT_GEMM : CRIT_OTHER;
 	return kname_class_of(e->name) == KNAME_GEMM ? CRIT_GEMM : CRIT_OTHER;
 }
 
@@ -164,12 +161,12 @@ static void fill(struct analysis *a, struct critical_kernel *c, const struct gro
 {
 	const struct gpu_event *e = g->first;
 	enum dtype dt = e->dtype != DT_UNKNOWN ? (enum dtype)e->dtype :
-			e->cls == EVC_COMPUTE ? kname_dtype(e->name, e->input_types) : DT_UNKNOWN;
+			e->cls == EVC_COMPUTE ? kname_dtype(e->name, ev_input_types(e)) : DT_UNKNOWN;
 
 	*c = (struct critical_kernel){
 		.name = arena_strdup(&a->arena, e->name), .cls = class_of(e),
-		.op = dup_or_null(a, e->op), .input_dims = dup_or_null(a, e->input_dims),
-		.input_types = dup_or_null(a, e->input_types), .dtype = dt,
+		.op = dup_or_null(a, ev_op_name(e)), .input_dims = dup_or_null(a, ev_input_dims(e)),
+		.input_types = dup_or_null(a, ev_input_types(e)), .dtype = dt,
 		.coll = e->cls == EVC_COMM ? (enum coll_op)e->coll : COLL_NONE,
 		.bytes = e->cls != EVC_COMPUTE && e->bytes >= 0 ? e->bytes : -1,
 		.calls_per_step = (double)g->calls / nsteady,

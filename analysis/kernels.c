@@ -82,7 +82,7 @@ void kernel_label(const struct gpu_event *e, char *buf, size_t size)
 {
 	const char *name = e->name ? e->name : "?";
 	enum dtype dt = e->dtype != DT_UNKNOWN ? (enum dtype)e->dtype :
-			kname_dtype(name, e->input_types);
+			kname_dtype(name, ev_input_types(e));
 	const char *ty = dt != DT_UNKNOWN ? dtype_name(dt) : "";
 	const char *sp = dt != DT_UNKNOWN ? " " : "";
 	enum kname_class cls = e->cls == EVC_COMPUTE ? kname_class_of(name) : KNAME_OTHER;
@@ -100,7 +100,7 @@ void kernel_label(const struct gpu_event *e, char *buf, size_t size)
 		snprintf(buf, size, "%s%s%s (%s)", cls == KNAME_CONV ? "conv" : "GEMM", sp, ty,
 			 label_library(name, cls));
 	} else if (e->op) {
-		tidy_op(e->op, buf, size);
+		tidy_op(e->op->name, buf, size);
 	} else {
 		short_name(name, buf, size);
 	}
@@ -111,7 +111,8 @@ void kernel_label(const struct gpu_event *e, char *buf, size_t size)
 
 /* One distinct kind of kernel and what was said of it. */
 struct memo_entry {
-	const char *name, *op, *types;	/* interned: compared by pointer */
+	const char *name;	/* interned: compared by pointer */
+	const struct launch_op *op;	/* the trial's: compared by pointer (its dims too) */
 	uint8_t cls, coll, dtype;
 	struct kernel_facts facts;
 };
@@ -138,15 +139,13 @@ static size_t memo_hash(const struct gpu_event *e)
 {
 	uintptr_t h = (uintptr_t)e->name * 31 + (uintptr_t)e->op;
 
-	h = h * 31 + (uintptr_t)e->input_types;
 	h = h * 31 + ((uintptr_t)e->cls << 16 | (uintptr_t)e->coll << 8 | e->dtype);
 	return (size_t)(h ^ (h >> 17) ^ (h >> 31));
 }
 
 static bool memo_same(const struct memo_entry *x, const struct gpu_event *e)
 {
-	return x->name == e->name && x->op == e->op && x->types == e->input_types &&
-	       x->cls == e->cls && x->coll == e->coll && x->dtype == e->dtype;
+	return x->name == e->name && x->op == e->op && x->cls == e->cls && x->coll == e->coll && x->dtype == e->dtype;
 }
 
 static struct memo_entry *memo_slot(struct memo_entry *slots, size_t cap, const struct gpu_event *e)
@@ -165,8 +164,7 @@ static void memo_grow(struct kernel_memo *m)
 
 	for (size_t i = 0; i < m->cap; i++) {
 		const struct memo_entry *x = &m->slots[i];
-		struct gpu_event key = { .name = x->name, .op = x->op, .input_types = x->types,
-					 .cls = x->cls, .coll = x->coll, .dtype = x->dtype };
+		struct gpu_event key = { .name = x->name, .op = x->op, .cls = x->cls, .coll = x->coll, .dtype = x->dtype };
 
 		if (x->name)
 			*memo_slot(slots, cap, &key) = *x;
@@ -204,13 +202,12 @@ const struct kernel_facts *kernel_memo_get(struct kernel_memo *m, const struct g
 		x = memo_slot(m->slots, m->cap, &key);
 	}
 	kernel_label(e, buf, sizeof(buf));
-	*x = (struct memo_entry){ .name = key.name, .op = e->op, .types = e->input_types,
-				  .cls = e->cls, .coll = e->coll, .dtype = e->dtype };
+	*x = (struct memo_entry){ .name = key.name, .op = e->op, .cls = e->cls, .coll = e->coll, .dtype = e->dtype };
 	x->facts.label = intern_str(&m->labels, buf);
 	x->facts.label_index = label_index(m, x->facts.label);
 	x->facts.matmul = e->cls == EVC_COMPUTE &&
-			  (kname_class_of(e->name) != KNAME_OTHER || kname_op_class(e->op) != KNAME_OTHER);
-	x->facts.dtype = e->name ? kname_dtype(e->name, e->input_types) : DT_UNKNOWN;
+			  (kname_class_of(e->name) != KNAME_OTHER || kname_op_class(ev_op_name(e)) != KNAME_OTHER);
+	x->facts.dtype = e->name ? kname_dtype(e->name, ev_input_types(e)) : DT_UNKNOWN;
 	m->n++;
 	return &x->facts;
 }

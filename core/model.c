@@ -273,6 +273,7 @@ void trial_free(struct trial *t)
 	xgrow_free(&t->runs, &t->cap_runs, sizeof(*t->runs));
 	diags_release(&t->diags);
 	xgrow_free(&t->groups, &t->cap_groups, sizeof(*t->groups));
+	launch_ops_release(&t->launch_ops);
 	intern_release(&t->strings);
 	arena_release(&t->arena);
 	free(t);
@@ -357,8 +358,8 @@ void gpu_events_sort(struct gpu_event *ev, size_t n)
 		qsort(ev, n, sizeof(*ev), by_start_end);
 }
 
-/* The event stays at 80 bytes: a trace holds millions of them. */
-_Static_assert(sizeof(struct gpu_event) <= 80, "struct gpu_event grew");
+/* The event stays at 64 bytes: a trace holds millions of them. */
+_Static_assert(sizeof(struct gpu_event) <= 64, "struct gpu_event grew");
 
 static uint16_t group_push(struct trial *t, const struct process_group *g)
 {

@@ -21,6 +21,7 @@
 #include "core/codeobj.h"
 #include "core/diag.h"
 #include "core/intern.h"
+#include "core/launchop.h"
 
 #define NS_PER_US 1000LL
 #define NS_PER_MS 1000000LL
@@ -102,9 +103,8 @@ struct gpu_event {
 	int64_t start;		/* ns on the rank's clock */
 	int64_t end;		/* ns; end >= start */
 	const char *name;	/* interned kernel name, or "Memcpy HtoD" ... */
-	const char *op;		/* interned name of the CPU op that launched it; NULL */
-	const char *input_types;/* interned "c10::BFloat16, float" of that op; NULL */
-	const char *input_dims;	/* interned "[[4096,1024],[1024]]" of that op; NULL */
+	const struct launch_op *op;	/* the CPU op that launched it, its input types and
+					 * dims (the trial's launch_ops); NULL */
 	int64_t correlation;	/* launch correlation id; -1 none */
 	int64_t bytes;		/* memcpy/memset bytes, collective message bytes; -1 unknown */
 	int32_t stream;		/* stream id; -1 unknown */
@@ -116,6 +116,22 @@ struct gpu_event {
 	uint8_t dtype;		/* enum dtype of its data; DT_UNKNOWN */
 	uint8_t coll;		/* enum coll_op, for communication kernels */
 };
+
+/* The name, input types and input dims of the op that launched e; NULL when not known. */
+static inline const char *ev_op_name(const struct gpu_event *e)
+{
+	return e->op ? e->op->name : NULL;
+}
+
+static inline const char *ev_input_types(const struct gpu_event *e)
+{
+	return e->op ? e->op->input_types : NULL;
+}
+
+static inline const char *ev_input_dims(const struct gpu_event *e)
+{
+	return e->op ? e->op->input_dims : NULL;
+}
 
 enum step_source { STEP_CPU_ANNOTATION, STEP_GPU_ANNOTATION, STEP_NVTX, STEP_LOG };
 
@@ -442,6 +458,7 @@ struct trial {
 	size_t nruns, cap_runs;
 	struct arena arena;	/* strings and small objects of the whole trial */
 	struct intern strings;	/* kernel names, op names, paths */
+	struct launch_ops launch_ops;	/* gpu_event.op: each distinct launching op once */
 	struct diags diags;	/* everything said about the inputs */
 	struct process_group *groups;	/* gpu_event.group - 1 indexes it */
 	size_t ngroups, cap_groups;

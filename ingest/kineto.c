@@ -1629,6 +1629,7 @@ struct links {
 	struct imap by_ext;	/* external id -> op */
 	struct step_mark *cpu_steps;	/* ProfilerStep ranges on the CPU, by start */
 	size_t ncpu_steps;
+	const struct launch_op **site_op;	/* per kt.sites entry, the trial's copy; NULL not yet */
 };
 
 /* The number a[0..n) (by launch index) holds for launch i; -1 none. */
@@ -1719,6 +1720,7 @@ static void links_build(struct kt *k, struct links *l)
 		if (k->steps[i].source == STEP_CPU_ANNOTATION)
 			l->cpu_steps[l->ncpu_steps++] = k->steps[i];
 	sort_n(l->cpu_steps, l->ncpu_steps, sizeof(*l->cpu_steps), cmp_step);
+	l->site_op = xcalloc(k->nsites + 1, sizeof(*l->site_op));
 }
 
 /*
@@ -1743,6 +1745,7 @@ static void links_release(struct links *l)
 	imap_release(&l->by_corr);
 	imap_release(&l->by_ext);
 	free(l->cpu_steps);
+	free(l->site_op);
 }
 
 /* Gives back what a growable array holds beyond its n elements. */
@@ -1754,6 +1757,17 @@ static void fit(void *pp, size_t *cap, size_t n, size_t size)
 		return;
 	*p = xrealloc(*p, n * size);
 	*cap = n;
+}
+
+/* The trial's copy of the ops' site i, looked up once per site. */
+static const struct launch_op *site_op(struct kt *k, struct links *l, uint32_t i)
+{
+	const struct op_site *s = &k->sites[i];
+
+	if (!l->site_op[i])
+		l->site_op[i] = launch_op_get(&k->ctx->trial->launch_ops, s->name, s->input_types,
+					      s->input_dims);
+	return l->site_op[i];
 }
 
 /*
@@ -1784,9 +1798,7 @@ static void link_events(struct kt *k)
 		o = op_of_launch(k, &l.by_ext, la);
 		if (!o)
 			continue;
-		g->op = k->sites[o->site].name;
-		g->input_types = k->sites[o->site].input_types;
-		g->input_dims = k->sites[o->site].input_dims;
+		g->op = site_op(k, &l, o->site);
 		if (g->cls == EVC_COMM)
 			comm_from_op(g, k, o);
 	}

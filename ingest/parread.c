@@ -6,7 +6,8 @@
  *   diagnostics, process groups, one run), so no model structure is shared;
  *   parread_take() moves the result into the real trial on the main thread,
  *   in file order: the worker's strings join the trial's (intern_merge,
- *   then intern_canon on each event's names), its process groups are
+ *   then intern_canon on each event's names), so do its launching ops
+ *   (launch_ops_merge, then launch_op_canon), its process groups are
  *   numbered again in the trial, so the trial ends as reading the files in
  *   turn leaves it.
  * - diagnostics: kept per file, merged by diags_merge(), which applies the
@@ -215,8 +216,9 @@ static uint16_t *group_ids(struct trial *t, const struct trial *w)
 
 /*
  * Moves rank k of a worker's run into r. The worker's strings are t's now
- * (intern_merge): the events' interned names become t's copies by
- * intern_canon(); the device name, which the model does not promise to be
+ * (intern_merge), and its launching ops (launch_ops_merge): the events'
+ * interned names become t's copies by intern_canon(), their ops by
+ * launch_op_canon(); the device name, which the model does not promise to be
  * interned, is interned anew.
  */
 static void move_rank(struct trial *t, const uint16_t *gid, size_t ngroups, struct run *r,
@@ -231,9 +233,7 @@ static void move_rank(struct trial *t, const uint16_t *gid, size_t ngroups, stru
 		struct gpu_event *ev = &d->ev[e];
 
 		ev->name = intern_canon(ev->name);
-		ev->op = intern_canon(ev->op);
-		ev->input_types = intern_canon(ev->input_types);
-		ev->input_dims = intern_canon(ev->input_dims);
+		ev->op = launch_op_canon(ev->op);
 		ev->group = ev->group <= ngroups ? gid[ev->group] : 0;
 	}
 	k->ev = NULL;
@@ -278,6 +278,7 @@ static void move_job(struct job *j, struct trial *t, struct run *r, struct inges
 
 	*out = j->out;
 	intern_merge(&t->strings, &j->t->strings);	/* the worker's strings live on in t */
+	launch_ops_merge(&t->launch_ops, &j->t->launch_ops);	/* and its ops, made of them */
 	out->path = intern_str(&t->strings, j->out.path);
 	diags_merge(&t->diags, &j->t->diags);
 	gid = group_ids(t, j->t);

@@ -15,6 +15,7 @@
 #include "core/diag.h"
 #include "core/info.h"
 #include "core/intern.h"
+#include "core/launchop.h"
 #include "core/model.h"
 
 static void buf_appends_and_formats(void **state)
@@ -151,6 +152,48 @@ static void intern_merges_tables(void **state)
 	intern_release(&trial);
 }
 
+/* One copy per (op, types, dims); a rank's table merged on forwards to the trial's copies. */
+static void launch_ops_merge_tables(void **state)
+{
+	struct intern ts = INTERN_INIT, rs = INTERN_INIT;
+	struct launch_ops trial = LAUNCH_OPS_INIT, rank = LAUNCH_OPS_INIT;
+	const char *mm = intern_str(&ts, "aten::mm"), *bf = intern_str(&ts, "c10::BFloat16");
+	const struct launch_op *t_mm = launch_op_get(&trial, mm, bf, NULL);
+	const struct launch_op *r_mm, *r_add, *r_mm_dims;
+	char name[16];
+
+	(void)state;
+	assert_ptr_equal(launch_op_get(&trial, mm, bf, NULL), t_mm);
+	assert_ptr_not_equal(launch_op_get(&trial, mm, NULL, NULL), t_mm);
+	r_mm = launch_op_get(&rank, intern_str(&rs, "aten::mm"), intern_str(&rs, "c10::BFloat16"), NULL);
+	r_add = launch_op_get(&rank, intern_str(&rs, "aten::add"), NULL, NULL);
+	r_mm_dims = launch_op_get(&rank, r_mm->name, r_mm->input_types, intern_str(&rs, "[[8,8]]"));
+	for (int i = 0; i < 1000; i++) {	/* past the first table's size: rehashed */
+		snprintf(name, sizeof(name), "op%d", i);
+		launch_op_get(&rank, intern_str(&rs, name), NULL, NULL);
+	}
+	assert_int_equal(rank.count, 1003);
+	assert_ptr_not_equal(r_mm->name, mm);
+	intern_merge(&ts, &rs);
+	launch_ops_merge(&trial, &rank);
+	assert_int_equal(rank.count, 0);
+	assert_null(rank.nodes);
+	assert_int_equal(trial.count, 2 + 1002);
+	assert_ptr_equal(launch_op_canon(r_mm), t_mm);	/* held already: forwarded */
+	assert_ptr_equal(launch_op_canon(r_add), r_add);	/* new: kept, its strings the trial's */
+	assert_ptr_equal(r_add->name, intern_str(&ts, "aten::add"));
+	assert_ptr_equal(launch_op_get(&trial, intern_str(&ts, "aten::add"), NULL, NULL), r_add);
+	assert_ptr_equal(r_mm_dims->name, mm);
+	assert_ptr_equal(r_mm_dims->input_types, bf);
+	assert_string_equal(r_mm_dims->input_dims, "[[8,8]]");
+	assert_ptr_equal(launch_op_get(&trial, mm, bf, r_mm_dims->input_dims), r_mm_dims);
+	assert_null(launch_op_canon(NULL));
+	launch_ops_release(&rank);
+	launch_ops_release(&trial);
+	intern_release(&rs);
+	intern_release(&ts);
+}
+
 static void diag_formats_positions(void **state)
 {
 	struct diags d = DIAGS_INIT;
@@ -272,6 +315,7 @@ int main(void)
 		cmocka_unit_test(arena_zeroes_and_aligns),
 		cmocka_unit_test(intern_gives_one_copy),
 		cmocka_unit_test(intern_merges_tables),
+		cmocka_unit_test(launch_ops_merge_tables),
 		cmocka_unit_test(diag_formats_positions),
 		cmocka_unit_test(diag_caps_repeats),
 		cmocka_unit_test(info_replaces_keys_in_place),

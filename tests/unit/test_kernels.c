@@ -74,19 +74,19 @@ static void labels(void **state)
 	kernel_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "flash-attn fwd bf16");
 	e = (struct gpu_event){ .name = "void at::native::(anonymous namespace)::layer_norm_kernel<float>(int)",
-				.cls = EVC_COMPUTE, .op = "aten::native_layer_norm" };
+				.cls = EVC_COMPUTE, .op = &(struct launch_op){ .name = "aten::native_layer_norm" } };
 	kernel_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "aten::native_layer_norm");
 	e.op = NULL;
 	e.name = "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<F>>(int, F)";
 	kernel_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "elementwise_kernel");
-	e.op = "autograd::engine::evaluate_function: torch::autograd::CppNode<"
-	       "SplitLookupFunction_rowwise_adagrad_Op>";
+	e.op = &(struct launch_op){ .name = "autograd::engine::evaluate_function: torch::autograd::CppNode<"
+				    "SplitLookupFunction_rowwise_adagrad_Op>" };
 	kernel_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "CppNode<SplitLookupFunction_rowwise_a...");
 	assert_int_equal(strlen(buf), 40);
-	e.op = "aten::mm";
+	e.op = &(struct launch_op){ .name = "aten::mm" };
 	kernel_label(&e, buf, sizeof(buf));
 	assert_string_equal(buf, "aten::mm");
 
@@ -116,10 +116,12 @@ static void memo_classifies_each_kind_once(void **state)
 {
 	struct kernel_memo *m = kernel_memo_new();
 	struct intern names = INTERN_INIT;
+	struct launch_ops ops = LAUNCH_OPS_INIT;
 	struct gpu_event gemm = { .name = intern_str(&names, "nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT"),
 				  .cls = EVC_COMPUTE };
 	struct gpu_event norm = { .name = intern_str(&names, "layer_norm_kernel"), .cls = EVC_COMPUTE,
-				  .op = intern_str(&names, "aten::native_layer_norm") };
+				  .op = launch_op_get(&ops, intern_str(&names, "aten::native_layer_norm"),
+						      NULL, NULL) };
 	const struct kernel_facts *a = kernel_memo_get(m, &gemm), *b = kernel_memo_get(m, &norm);
 	char name[32];
 
@@ -141,6 +143,7 @@ static void memo_classifies_each_kind_once(void **state)
 	assert_int_equal(kernel_memo_labels(m), 502);
 	assert_string_equal(kernel_memo_get(m, &gemm)->label, "GEMM bf16 (cuBLAS nvjet)");
 	kernel_memo_free(m);
+	launch_ops_release(&ops);
 	intern_release(&names);
 }
 

@@ -151,8 +151,8 @@ static void dump_rank(struct buf *b, const struct rank *k)
 
 		buf_addf(b, "ev %lld %lld %s op=%s in=%s dims=%s c=%lld b=%lld s=%d d=%d st=%d g=%d "
 			 "%d%d%d%d\n",
-			 (long long)e->start, (long long)e->end, e->name, e->op ? e->op : "-",
-			 e->input_types ? e->input_types : "-", e->input_dims ? e->input_dims : "-",
+			 (long long)e->start, (long long)e->end, e->name, ev_op_name(e) ? ev_op_name(e) : "-",
+			 ev_input_types(e) ? ev_input_types(e) : "-", ev_input_dims(e) ? ev_input_dims(e) : "-",
 			 (long long)e->correlation,
 			 (long long)e->bytes, (int)e->stream, (int)e->device, (int)e->step,
 			 (int)e->group, e->kind, e->cls, e->dtype, e->coll);
@@ -357,9 +357,9 @@ static void test_key_order(void **state)
 	assert_int_equal(e->stream, 7);
 	assert_int_equal(e->device, 0);
 	assert_int_equal(e->correlation, 42);
-	assert_string_equal(e->op, "aten::mm");
-	assert_string_equal(e->input_types, "c10::Half, Scalar");
-	assert_string_equal(e->input_dims, "[[4096,1024],[]]");
+	assert_string_equal(ev_op_name(e), "aten::mm");
+	assert_string_equal(ev_input_types(e), "c10::Half, Scalar");
+	assert_string_equal(ev_input_dims(e), "[[4096,1024],[]]");
 	e = &k->ev[1];
 	assert_string_equal(e->name, "ncclDevKernel_AllReduce_Sum_f32_RING_LL");
 	assert_int_equal(e->start, 200000);
@@ -405,9 +405,9 @@ static void test_big_correlation(void **state)
 		assert_non_null(e);
 		assert_int_equal(e->correlation, want[i].corr);
 		if (want[i].op)
-			assert_string_equal(e->op, want[i].op);
+			assert_string_equal(ev_op_name(e), want[i].op);
 		else
-			assert_null(e->op);
+			assert_null(ev_op_name(e));
 	}
 	trace_unload(l);
 }
@@ -461,8 +461,8 @@ static void test_op_order(void **state)
 		snprintf(name, sizeof(name), "k_%d", i);
 		snprintf(op, sizeof(op), "inner_%d", i);
 		e = find_event(&x.r->ranks[0], name);
-		assert_non_null(e->op);
-		assert_string_equal(e->op, op);
+		assert_non_null(ev_op_name(e));
+		assert_string_equal(ev_op_name(e), op);
 	}
 	unload(&x);
 	buf_release(&b);
@@ -490,9 +490,9 @@ static void test_era_2021(void **state)
 	e = find_event(k, "volta_sgemm_64x64_nn");
 	assert_int_equal(e->start, 1621401187223150000LL);
 	assert_int_equal(e->end, 1621401187223180000LL);
-	assert_string_equal(e->op, "aten::mm");
-	assert_string_equal(e->input_types, "float, float");
-	assert_string_equal(e->input_dims, "[[32,64],[64,16]]");
+	assert_string_equal(ev_op_name(e), "aten::mm");
+	assert_string_equal(ev_input_types(e), "float, float");
+	assert_string_equal(ev_input_dims(e), "[[32,64],[64,16]]");
 	assert_int_equal(e->step, 1);
 	assert_int_equal(e->stream, 7);
 	assert_int_equal(e->device, 0);
@@ -502,7 +502,7 @@ static void test_era_2021(void **state)
 	assert_int_equal(e->cls, EVC_MEMORY);
 	assert_int_equal(e->bytes, 4096);
 	assert_int_equal(e->step, 1);
-	assert_null(e->op);	/* its external id names no op, and no op encloses it */
+	assert_null(ev_op_name(e));	/* its external id names no op, and no op encloses it */
 	e = find_event(k, "Memset (Device)");
 	assert_int_equal(e->kind, EV_MEMSET);
 	assert_int_equal(e->bytes, 128);
@@ -546,9 +546,9 @@ static void test_era_frac(void **state)
 	e = find_event(k, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64");
 	assert_int_equal(e->start, 1712195495505583123LL);
 	assert_int_equal(e->end, 1712195495505595124LL);	/* dur 12.0005 µs */
-	assert_string_equal(e->op, "aten::addmm");
-	assert_string_equal(e->input_types, "c10::BFloat16, c10::BFloat16, c10::BFloat16, Scalar");
-	assert_string_equal(e->input_dims, "[[1024],[8,512],[512,1024],[],[]]");
+	assert_string_equal(ev_op_name(e), "aten::addmm");
+	assert_string_equal(ev_input_types(e), "c10::BFloat16, c10::BFloat16, c10::BFloat16, Scalar");
+	assert_string_equal(ev_input_dims(e), "[[1024],[8,512],[512,1024],[],[]]");
 	assert_int_equal(e->step, 3);
 	assert_int_equal(e->cls, EVC_COMPUTE);
 	e = find_event(k, "ncclDevKernel_Generic(ncclDevKernelArgsStorage<4096ul>)");
@@ -556,7 +556,7 @@ static void test_era_frac(void **state)
 	assert_int_equal(e->coll, COLL_ALLREDUCE);
 	assert_int_equal(e->dtype, DT_BF16);
 	assert_int_equal(e->bytes, 1048576 * 2);
-	assert_string_equal(e->op, "record_param_comms");
+	assert_string_equal(ev_op_name(e), "record_param_comms");
 	assert_int_equal(e->stream, 20);
 	/* its process group: record_param_comms' numeric "Process Group ID" 0, as "0" */
 	assert_int_equal(e->group, 1);
@@ -565,7 +565,7 @@ static void test_era_frac(void **state)
 	e = find_event(k, "triton_poi_fused_1");	/* one of two kernels of a graph launch */
 	assert_int_equal(e->correlation, 22);
 	assert_int_equal(e->step, 3);
-	assert_null(e->op);
+	assert_null(ev_op_name(e));
 	e = find_event(k, "Memset (Device)");
 	assert_int_equal(e->step, -1);	/* no launch in the trace */
 	assert_int_equal(e->bytes, 64);
@@ -608,7 +608,7 @@ static void test_era_base(void **state)
 	assert_int_equal(e->coll, COLL_ALLGATHER);
 	assert_int_equal(e->dtype, DT_FP32);	/* from the enclosing record_param_comms */
 	assert_int_equal(e->bytes, 1024 * 4);	/* Out msg nelems, the larger */
-	assert_string_equal(e->op, "c10d::_allgather_base_impl");
+	assert_string_equal(ev_op_name(e), "c10d::_allgather_base_impl");
 	assert_int_equal(e->step, 10);
 	assert_int_equal(e->group, 1);	/* "Process Group Name" of its record_param_comms */
 	assert_string_equal(l->t->groups[0].name, "0");
@@ -793,7 +793,7 @@ static void test_deep_and_bad_events(void **state)
 	assert_int_equal(l->r->ranks[0].nev, 3);
 	e = find_event(&l->r->ranks[0], "k_deep");
 	assert_int_equal(e->correlation, 5);	/* read after 100 levels of arrays */
-	assert_null(e->input_types);
+	assert_null(ev_input_types(e));
 	e = find_event(&l->r->ranks[0], "k_after");
 	assert_int_equal(e->start, 50000);
 	snprintf(want, sizeof(want), "%s: byte 609: warning: event \"no_ts\" has no usable "
@@ -1145,7 +1145,7 @@ static void test_real_nccl(void **state)
 		allreduce += e->coll == COLL_ALLREDUCE && e->dtype == DT_FP32;
 		bcast_f32 += e->coll == COLL_BROADCAST && e->dtype == DT_FP32;
 		bcast_i64 += e->coll == COLL_BROADCAST && e->dtype == DT_INT64;
-		with_op += e->op && !strcmp(e->op, "record_param_comms");
+		with_op += ev_op_name(e) && !strcmp(ev_op_name(e), "record_param_comms");
 		in_group += e->group && !strcmp(l->t->groups[e->group - 1].name, "0");
 	}
 	/*

@@ -1,0 +1,52 @@
+/*
+ * launchop: one copy of each (CPU op name, input types, input dims) triple
+ * that GPU events were launched from, so that an event holds one pointer
+ * for the three (gpu_event.op). Two triples of one table are equal iff
+ * their pointers are. The strings are the trial's interned ones; the
+ * triples live in the table's arena until launch_ops_release(). A table
+ * belongs to one thread, as an intern table does: ranks read in parallel
+ * each fill their own, merged into the trial's afterwards
+ * (launch_ops_merge(), then launch_op_canon() on every pointer kept).
+ */
+#ifndef CORE_LAUNCHOP_H
+#define CORE_LAUNCHOP_H
+
+#include <stddef.h>
+
+#include "core/arena.h"
+#include "core/imap.h"
+
+/* The CPU op a GPU event was launched from. */
+struct launch_op {
+	const char *name;	/* interned name of the op: "aten::mm" */
+	const char *input_types;/* interned "c10::BFloat16, float" of that op; NULL */
+	const char *input_dims;	/* interned "[[4096,1024],[1024]]" of that op; NULL */
+};
+
+struct launch_op_node;
+
+struct launch_ops {
+	struct arena arena;	/* owns the triples */
+	struct launch_op_node **nodes;	/* the triples, first added first */
+	size_t count, cap;	/* distinct triples; room in nodes */
+	struct imap ix;		/* a triple's hash (probed on) -> its index in nodes */
+};
+
+#define LAUNCH_OPS_INIT { .arena = ARENA_INIT, .ix = IMAP_INIT }
+
+/* The one copy of the triple (name, types, dims); name is not NULL. */
+const struct launch_op *launch_op_get(struct launch_ops *t, const char *name, const char *types,
+				      const char *dims);
+void launch_ops_release(struct launch_ops *t);
+/*
+ * Moves every triple of src into dst and leaves src empty, once src's
+ * strings were merged into dst's string table (intern_merge()): each
+ * triple's strings become their canonical copies, and a triple dst already
+ * held is forwarded to dst's copy (launch_op_canon()). Pointers into src
+ * stay valid: its memory now belongs to dst.
+ */
+void launch_ops_merge(struct launch_ops *dst, struct launch_ops *src);
+/* The copy to use for o after launch_ops_merge(): o itself unless forwarded; NULL gives NULL. */
+const struct launch_op *launch_op_canon(const struct launch_op *o);
+
+#endif
