@@ -10,6 +10,7 @@
 #include <yajl/yajl_parse.h>
 
 #include "core/imap.h"
+#include "core/isort.h"
 #include "core/kname.h"
 #include "core/xalloc.h"
 #include "ingest/ingest.h"
@@ -1396,8 +1397,11 @@ static int cmp_i64(int64_t a, int64_t b)
  * link_parents() sets only afterwards. No two ops are equal, so the order
  * is the one a stable sort gives.
  */
-static bool op_before(const struct cpu_op *a, const struct cpu_op *b)
+static bool op_before(const void *pa, const void *pb, void *ctx)
 {
+	const struct cpu_op *a = pa, *b = pb;
+
+	(void)ctx;
 	if (a->tid != b->tid)
 		return a->tid < b->tid;
 	if (a->start != b->start)
@@ -1407,96 +1411,6 @@ static bool op_before(const struct cpu_op *a, const struct cpu_op *b)
 	return a->parent < b->parent;
 }
 
-static void swap_ops(struct cpu_op *a, struct cpu_op *b)
-{
-	struct cpu_op t = *a;
-
-	*a = *b;
-	*b = t;
-}
-
-static void ops_insertion(struct cpu_op *o, size_t n)
-{
-	for (size_t i = 1; i < n; i++) {
-		struct cpu_op x = o[i];
-		size_t j = i;
-
-		for (; j && op_before(&x, &o[j - 1]); j--)
-			o[j] = o[j - 1];
-		o[j] = x;
-	}
-}
-
-static void ops_sift(struct cpu_op *o, size_t root, size_t n)
-{
-	for (size_t c; (c = 2 * root + 1) < n; root = c) {
-		c += c + 1 < n && op_before(&o[c], &o[c + 1]);
-		if (!op_before(&o[root], &o[c]))
-			return;
-		swap_ops(&o[root], &o[c]);
-	}
-}
-
-static void ops_heapsort(struct cpu_op *o, size_t n)
-{
-	for (size_t i = n / 2; i-- > 0;)
-		ops_sift(o, i, n);
-	for (size_t i = n; i-- > 1;) {
-		swap_ops(&o[0], &o[i]);
-		ops_sift(o, 0, i);
-	}
-}
-
-/*
- * Splits o[0..n) (n > 2) around the median of its first, middle and last
- * op: returns i, 0 < i < n, with o[0..i) before o[i..n).
- */
-static size_t ops_partition(struct cpu_op *o, size_t n)
-{
-	size_t m = n / 2, i = 0, j = n - 1;
-	struct cpu_op p;
-
-	if (op_before(&o[m], &o[0]))
-		swap_ops(&o[m], &o[0]);
-	if (op_before(&o[n - 1], &o[0]))
-		swap_ops(&o[n - 1], &o[0]);
-	if (op_before(&o[n - 1], &o[m]))
-		swap_ops(&o[n - 1], &o[m]);
-	p = o[m];	/* o[0] and o[n - 1] stop the scans */
-	for (;;) {
-		while (op_before(&o[++i], &p))
-			;
-		while (op_before(&p, &o[--j]))
-			;
-		if (i >= j)
-			return i;
-		swap_ops(&o[i], &o[j]);
-	}
-}
-
-/* Introsort of o[0..n): quicksort, heapsort once depth is spent, insertion sort when short. */
-static void ops_sort_part(struct cpu_op *o, size_t n, size_t depth)
-{
-	while (n > 16) {
-		size_t i;
-
-		if (!depth--) {
-			ops_heapsort(o, n);
-			return;
-		}
-		i = ops_partition(o, n);
-		if (i < n - i) {	/* the shorter side recursively: log2 n deep at most */
-			ops_sort_part(o, i, depth);
-			o += i;
-			n -= i;
-		} else {
-			ops_sort_part(o + i, n - i, depth);
-			n = i;
-		}
-	}
-	ops_insertion(o, n);
-}
-
 /*
  * Sorts the ops in place, in op_before() order. qsort() sorted these
  * 40-byte records through a temporary of 16 bytes per op (glibc sorts
@@ -1504,13 +1418,9 @@ static void ops_sort_part(struct cpu_op *o, size_t n, size_t depth)
  */
 static void ops_sort(struct cpu_op *o, size_t n)
 {
-	size_t depth = 0;
-
 	for (size_t i = 0; i < n; i++)
 		o[i].parent = (int32_t)i;
-	for (size_t m = n; m > 1; m >>= 1)
-		depth += 2;
-	ops_sort_part(o, n, depth);
+	isort(o, n, sizeof(*o), op_before, NULL);
 }
 
 static int cmp_step(const void *pa, const void *pb)
@@ -1567,18 +1477,114 @@ static int64_t last_op_before(const struct kt *k, uint32_t tid, int64_t ts)
 }
 
 /*
+ * What linking looks up. The id maps are index arrays sorted by id, then
+ * index, and searched: 4 bytes per launch and per op with an external id,
+ * where a hash map took 16 (and the map of the ids launches carry, another
+ * 16 per launch, while the op map was made).
+ */
+struct links {
+	uint32_t *by_corr;	/* every launch, by correlation id */
+	uint32_t *by_ext;	/* the ops with an external id (>= 0), by it */
+	size_t next;		/* entries of by_ext */
+	struct step_mark *cpu_steps;	/* ProfilerStep ranges on the CPU, by start */
+	size_t ncpu_steps;
+	const struct launch_op **site_op;	/* per kt.sites entry, the trial's copy; NULL not yet */
+};
+
+/* The number a[0..n) (by launch index) holds for launch i; -1 none. */
+static int64_t launch_num(const struct launch_num *a, size_t n, size_t i)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (a[mid].launch < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && a[lo].launch == i ? a[lo].v : -1;
+}
+
+static int64_t launch_corr(const struct kt *k, uint32_t i)
+{
+	uint32_t c = k->launches[i].corr;
+
+	return c != BIG_CORR ? (int64_t)c : launch_num(k->big_corr, k->nbig, i);
+}
+
+static int64_t op_ext(const struct kt *k, uint32_t i)
+{
+	return k->ops[i].ext;
+}
+
+/* Indices by key, then by index: the first of a key is the lowest index. */
+static bool corr_before(const void *pa, const void *pb, void *ctx)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int64_t x = launch_corr(ctx, a), y = launch_corr(ctx, b);
+
+	return x != y ? x < y : a < b;
+}
+
+static bool ext_before(const void *pa, const void *pb, void *ctx)
+{
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	int64_t x = op_ext(ctx, a), y = op_ext(ctx, b);
+
+	return x != y ? x < y : a < b;
+}
+
+/*
+ * The lowest index of ix[0..n) (sorted by key, then index) whose key is
+ * want, in *found; false when none has it.
+ */
+static bool find_key(const struct kt *k, const uint32_t *ix, size_t n,
+		     int64_t (*key)(const struct kt *, uint32_t), int64_t want, uint32_t *found)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (key(k, ix[mid]) < want)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == n || key(k, ix[lo]) != want)
+		return false;
+	*found = ix[lo];
+	return true;
+}
+
+/* The first launch of correlation id corr. */
+static bool launch_of_corr(const struct kt *k, const struct links *l, int64_t corr, uint32_t *i)
+{
+	return find_key(k, l->by_corr, k->nlaunch, launch_corr, corr, i);
+}
+
+/* The first op (in sorted order) of external id ext. */
+static bool op_of_ext(const struct kt *k, const struct links *l, int64_t ext, uint32_t *i)
+{
+	return find_key(k, l->by_ext, l->next, op_ext, ext, i);
+}
+
+/*
  * The CPU op a launch was made from: the op whose external id the launch
  * carries, when that op encloses the launch in time (both are stamped with
  * the innermost op's id); otherwise the innermost op of the launch's thread
  * that encloses it (older traces whose ids do not match).
  */
-static const struct cpu_op *op_of_launch(const struct kt *k, const struct imap *by_ext,
+static const struct cpu_op *op_of_launch(const struct kt *k, const struct links *lk,
 					 const struct launch *l)
 {
 	uint32_t i;
 	int64_t j;
 
-	if (imap_get(by_ext, l->ext, &i) && k->ops[i].start <= l->ts && l->ts <= k->ops[i].end)
+	if (l->ext >= 0 && op_of_ext(k, lk, l->ext, &i) && k->ops[i].start <= l->ts &&
+	    l->ts <= k->ops[i].end)
 		return &k->ops[i];
 	for (j = last_op_before(k, l->tid, l->ts); j >= 0; j = k->ops[j].parent)
 		if (k->ops[j].end >= l->ts)
@@ -1624,29 +1630,6 @@ static void comm_from_op(struct gpu_event *g, const struct kt *k, const struct c
 	}
 }
 
-struct links {
-	struct imap by_corr;	/* correlation id -> launch */
-	struct imap by_ext;	/* external id -> op */
-	struct step_mark *cpu_steps;	/* ProfilerStep ranges on the CPU, by start */
-	size_t ncpu_steps;
-	const struct launch_op **site_op;	/* per kt.sites entry, the trial's copy; NULL not yet */
-};
-
-/* The number a[0..n) (by launch index) holds for launch i; -1 none. */
-static int64_t launch_num(const struct launch_num *a, size_t n, size_t i)
-{
-	size_t lo = 0, hi = n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (a[mid].launch < i)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo < n && a[lo].launch == i ? a[lo].v : -1;
-}
 
 struct tid_index {
 	int64_t tid;
@@ -1684,37 +1667,30 @@ static void tids_in_order(struct kt *k)
 	k->ntids = 0;
 }
 
-/*
- * by_ext: external id -> the first op (in sorted order) of that id, for the
- * ids some launch carries only: a launch looks up nothing else, and most
- * ops launch nothing (an op's 16 bytes of map become ~5 on the bench trace).
- */
-static void map_wanted_ops(const struct kt *k, struct imap *by_ext)
+/* The id maps of l, once the ops are sorted. */
+static void index_ids(struct kt *k, struct links *l)
 {
-	struct imap wanted = IMAP_INIT;
-	uint32_t v;
-
-	imap_reserve(&wanted, k->nlaunch);
+	l->by_corr = xmalloc((k->nlaunch + 1) * sizeof(*l->by_corr));
 	for (size_t i = 0; i < k->nlaunch; i++)
-		imap_put(&wanted, k->launches[i].ext < 0 ? INT64_MIN : k->launches[i].ext, 0);
-	imap_reserve(by_ext, wanted.count);
+		l->by_corr[i] = (uint32_t)i;
+	isort(l->by_corr, k->nlaunch, sizeof(*l->by_corr), corr_before, k);
 	for (size_t i = 0; i < k->nops; i++)
-		if (k->ops[i].ext >= 0 && imap_get(&wanted, k->ops[i].ext, &v))
-			imap_put(by_ext, k->ops[i].ext, (uint32_t)i);
-	imap_release(&wanted);
+		l->next += k->ops[i].ext >= 0;
+	l->by_ext = xmalloc((l->next + 1) * sizeof(*l->by_ext));
+	l->next = 0;
+	for (size_t i = 0; i < k->nops; i++)
+		if (k->ops[i].ext >= 0)
+			l->by_ext[l->next++] = (uint32_t)i;
+	isort(l->by_ext, l->next, sizeof(*l->by_ext), ext_before, k);
 }
 
 static void links_build(struct kt *k, struct links *l)
 {
-	*l = (struct links){ .by_corr = IMAP_INIT, .by_ext = IMAP_INIT };
+	*l = (struct links){ .by_corr = NULL };
 	tids_in_order(k);
 	ops_sort(k->ops, k->nops);
 	link_parents(k);
-	map_wanted_ops(k, &l->by_ext);
-	imap_reserve(&l->by_corr, k->nlaunch);
-	for (size_t i = 0; i < k->nlaunch; i++)
-		imap_put(&l->by_corr, k->launches[i].corr != BIG_CORR ? (int64_t)k->launches[i].corr :
-			 launch_num(k->big_corr, k->nbig, i), (uint32_t)i);
+	index_ids(k, l);
 	l->cpu_steps = xmalloc((k->nsteps + 1) * sizeof(*l->cpu_steps));
 	for (size_t i = 0; i < k->nsteps; i++)
 		if (k->steps[i].source == STEP_CPU_ANNOTATION)
@@ -1742,8 +1718,8 @@ static void release_link_arrays(struct kt *k)
 
 static void links_release(struct links *l)
 {
-	imap_release(&l->by_corr);
-	imap_release(&l->by_ext);
+	free(l->by_corr);
+	free(l->by_ext);
 	free(l->cpu_steps);
 	free(l->site_op);
 }
@@ -1789,13 +1765,13 @@ static void link_events(struct kt *k)
 		const struct cpu_op *o;
 		uint32_t li;
 
-		if (!imap_get(&l.by_corr, g->correlation, &li))
+		if (!launch_of_corr(k, &l, g->correlation, &li))
 			continue;
 		la = &k->launches[li];
 		if (g->kind != EV_KERNEL && g->bytes < 0)
 			g->bytes = launch_num(k->sizes, k->nsizes, li);	/* ROCm: the hipMemcpy's "size" */
 		g->step = (int32_t)step_at(l.cpu_steps, l.ncpu_steps, la->ts);
-		o = op_of_launch(k, &l.by_ext, la);
+		o = op_of_launch(k, &l, la);
 		if (!o)
 			continue;
 		g->op = site_op(k, &l, o->site);

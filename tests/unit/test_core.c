@@ -15,6 +15,7 @@
 #include "core/diag.h"
 #include "core/info.h"
 #include "core/intern.h"
+#include "core/isort.h"
 #include "core/launchop.h"
 #include "core/model.h"
 
@@ -194,6 +195,70 @@ static void launch_ops_merge_tables(void **state)
 	intern_release(&ts);
 }
 
+struct rec {
+	int32_t key, order;	/* sorted by key, then order */
+	char pad[32];		/* a 40-byte record, as kineto's ops */
+};
+
+static bool rec_before(const void *pa, const void *pb, void *ctx)
+{
+	const struct rec *a = pa, *b = pb;
+
+	(*(int *)ctx)++;
+	return a->key != b->key ? a->key < b->key : a->order < b->order;
+}
+
+static bool u32_before(const void *pa, const void *pb, void *ctx)
+{
+	(void)ctx;
+	return *(const uint32_t *)pa < *(const uint32_t *)pb;
+}
+
+/* In place, every length, few and many equal keys, and sorted, reversed and organ-pipe input. */
+static void isort_orders_in_place(void **state)
+{
+	enum { N = 5000 };
+	struct rec *r = calloc(N, sizeof(*r));
+	uint32_t *u = calloc(N, sizeof(*u));
+	int calls;
+
+	(void)state;
+	for (size_t n = 0; n <= N; n = n < 40 ? n + 1 : n * 3) {
+		for (int shape = 0; shape < 5; shape++) {
+			int64_t sum = 0, usum = 0;
+
+			for (size_t i = 0; i < n; i++) {
+				int32_t k[] = { (int32_t)((i * 7919) % 13), (int32_t)i, (int32_t)(n - i),
+						(int32_t)(i < n / 2 ? i : n - i), (int32_t)((i * 104729) % 1009) };
+
+				r[i] = (struct rec){ .key = k[shape], .order = (int32_t)(n - i) };
+				u[i] = (uint32_t)k[shape];
+			}
+			for (size_t i = 0; i < n; i++) {
+				sum += (int64_t)r[i].key * N + r[i].order;
+				usum += u[i];
+			}
+			calls = 0;
+			isort(r, n, sizeof(*r), rec_before, &calls);
+			isort(u, n, sizeof(*u), u32_before, NULL);
+			for (size_t i = 0; i < n; i++) {	/* the same records, each once */
+				sum -= (int64_t)r[i].key * N + r[i].order;
+				usum -= u[i];
+			}
+			assert_int_equal(sum, 0);
+			assert_int_equal(usum, 0);
+			for (size_t i = 1; i < n; i++) {
+				assert_true(rec_before(&r[i - 1], &r[i], &calls));
+				assert_true(u[i - 1] <= u[i]);
+			}
+			/* n log n at worst: 2 n log2 n + 16 n is far above introsort's count */
+			assert_true((double)calls <= 2.0 * (double)n * log2((double)n + 1) + 16.0 * (double)n + 64);
+		}
+	}
+	free(r);
+	free(u);
+}
+
 static void diag_formats_positions(void **state)
 {
 	struct diags d = DIAGS_INIT;
@@ -316,6 +381,7 @@ int main(void)
 		cmocka_unit_test(intern_gives_one_copy),
 		cmocka_unit_test(intern_merges_tables),
 		cmocka_unit_test(launch_ops_merge_tables),
+		cmocka_unit_test(isort_orders_in_place),
 		cmocka_unit_test(diag_formats_positions),
 		cmocka_unit_test(diag_caps_repeats),
 		cmocka_unit_test(info_replaces_keys_in_place),
