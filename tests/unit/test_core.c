@@ -259,6 +259,28 @@ static void isort_orders_in_place(void **state)
 	free(u);
 }
 
+/* By start, then end; events equal in both keep their order (the bytes field numbers them here). */
+static void gpu_events_sort_is_stable(void **state)
+{
+	enum { N = 3000 };
+	struct gpu_event *ev = calloc(N, sizeof(*ev));
+
+	(void)state;
+	for (int i = 0; i < N; i++)
+		ev[i] = (struct gpu_event){ .start = (i * 7919) % 37, .end = 100 + (i * 104729) % 5,
+					    .bytes = i };
+	gpu_events_sort(ev, N);
+	for (int i = 1; i < N; i++) {
+		const struct gpu_event *a = &ev[i - 1], *b = &ev[i];
+
+		assert_true(a->start < b->start || (a->start == b->start && a->end < b->end) ||
+			    (a->start == b->start && a->end == b->end && a->bytes < b->bytes));
+	}
+	gpu_events_sort(ev, 1);
+	gpu_events_sort(NULL, 0);
+	free(ev);
+}
+
 static void diag_formats_positions(void **state)
 {
 	struct diags d = DIAGS_INIT;
@@ -382,6 +404,7 @@ int main(void)
 		cmocka_unit_test(intern_merges_tables),
 		cmocka_unit_test(launch_ops_merge_tables),
 		cmocka_unit_test(isort_orders_in_place),
+		cmocka_unit_test(gpu_events_sort_is_stable),
 		cmocka_unit_test(diag_formats_positions),
 		cmocka_unit_test(diag_caps_repeats),
 		cmocka_unit_test(info_replaces_keys_in_place),
