@@ -9,18 +9,22 @@
  *
  * Memory grows with the events kept (growable arrays, interned names),
  * never with the size of the file: no tree of the JSON is built. Bytes per
- * event kept (x86-64): a kernel, memcpy or memset 80 (struct gpu_event, the
- * rank keeps it); while reading only, a CPU op 40 (+16 for one with
- * collective args; its thread and its name, input types and dims are
- * 4-byte indices into tables of the distinct ones: 24 + ~16 bytes per
- * distinct name/types/dims triple, 8 + ~16 per thread), a runtime or driver
- * launch 24 (+16 for a ROCm call naming its "size", +16 for a correlation
- * id past 32 bits), and at the end 16
- * more per launch for the id maps (twice, one after the other), 16 per op
- * that some launch names by its external id, and ~16 per op for sorting
- * them; a [memory] sample 32, a ProfilerStep 32; flows, instants and other
- * events nothing. A distinct name is interned once (its length + 9 bytes +
- * 16 per table slot). The read buffer is 1 MiB, the inflate one 128 KiB.
+ * event (x86-64):
+ * - kept by the rank: a kernel, memcpy or memset 64 (struct gpu_event; its
+ *   launching op, input types and dims are one pointer to the trial's
+ *   launch_ops, ~56 bytes per distinct triple), a [memory] sample 32, a
+ *   ProfilerStep 32; flows, instants and other events nothing;
+ * - while the trace is read only: a CPU op 40 (+16 for one with collective
+ *   args; its thread and its name, input types and dims are 4-byte indices
+ *   into tables of the distinct ones: 24 + ~16 bytes per distinct triple,
+ *   8 + ~16 per thread), a runtime or driver launch 24 (+16 for a ROCm call
+ *   naming its "size", +16 for a correlation id past 32 bits);
+ * - at the end, while the rank is linked: 4 more per launch and per op
+ *   with an external id (the id maps: index arrays sorted in place), the
+ *   ops sorted in place (nothing more), then 4 per GPU event while the
+ *   events are sorted (after the ops and launches are freed).
+ * A distinct name is interned once (its length + 9 bytes + 16 per table
+ * slot). The read buffer is 1 MiB, the inflate one 128 KiB.
  */
 #ifndef INGEST_KINETO_H
 #define INGEST_KINETO_H
