@@ -123,3 +123,27 @@ void isort(void *base, size_t n, size_t size, isort_before_fn before, void *ctx)
 		depth += 2;
 	introsort(&s, base, n, depth);
 }
+
+void isort_permute(void *base, uint32_t *ix, size_t n, size_t size)
+{
+	struct sorting s = { .size = size };
+	char first[ISORT_MAX_SIZE];
+
+	assert(size >= 1 && size <= ISORT_MAX_SIZE);
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+
+		if (ix[i] == i)
+			continue;
+		memcpy(first, at(&s, base, i), size);
+		while (ix[j] != i) {
+			size_t next = ix[j];
+
+			memcpy(at(&s, base, j), at(&s, base, next), size);
+			ix[j] = (uint32_t)j;
+			j = next;
+		}
+		memcpy(at(&s, base, j), first, size);
+		ix[j] = (uint32_t)j;
+	}
+}

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define ISORT_MAX_SIZE 64	/* the largest record isort() moves */
 
@@ -23,5 +24,13 @@ typedef bool (*isort_before_fn)(const void *a, const void *b, void *ctx);
  * short ranges), O(n log n) comparisons at worst.
  */
 void isort(void *base, size_t n, size_t size, isort_before_fn before, void *ctx);
+
+/*
+ * Moves the record at ix[i] to i, for every i of the n records of size
+ * bytes (1 to ISORT_MAX_SIZE) at base, following each cycle of the
+ * permutation ix (n distinct indices below n): records sorted through an
+ * array of their indices end in place. ix becomes the identity.
+ */
+void isort_permute(void *base, uint32_t *ix, size_t n, size_t size);
 
 #endif

@@ -363,28 +363,6 @@ static bool index_before(const void *pa, const void *pb, void *ctx)
 }
 
 /*
- * Moves ev[ix[i]] to ev[i] for every i, following each cycle of the
- * permutation; ix becomes the identity on the way.
- */
-static void permute(struct gpu_event *ev, uint32_t *ix, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		struct gpu_event first = ev[i];
-		size_t j = i;
-
-		while (ix[j] != i) {
-			size_t next = ix[j];
-
-			ev[j] = ev[next];
-			ix[j] = (uint32_t)j;
-			j = next;
-		}
-		ev[j] = first;
-		ix[j] = (uint32_t)j;
-	}
-}
-
-/*
  * Sorted through an array of indices (4 bytes an event), then moved into
  * place: qsort() held 16 bytes an event while it sorted (glibc sorts records
  * over 32 bytes through two pointers each), and it must stay stable.
@@ -403,7 +381,7 @@ void gpu_events_sort(struct gpu_event *ev, size_t n)
 	for (size_t i = 0; i < n; i++)
 		ix[i] = (uint32_t)i;
 	isort(ix, n, sizeof(*ix), index_before, ev);
-	permute(ev, ix, n);
+	isort_permute(ev, ix, n, sizeof(*ev));
 	free(ix);
 }
 

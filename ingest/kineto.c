@@ -97,18 +97,22 @@ struct op_site {
 	const char *input_dims;	/* interned "[[4096,1024],[1024]]"; NULL */
 };
 
-/* A CPU op kept until finish, to be found by external id or time (40 bytes). */
+/*
+ * A CPU op kept until finish, to be found by external id or time (32
+ * bytes; its parent is found while linking, kept beside it then).
+ */
 struct cpu_op {
 	int64_t start, end, ext;
 	uint32_t tid;		/* its thread: kt.tids index, in the order of the thread ids */
 	uint32_t site;		/* its name, input types and dims: kt.sites index */
-	int32_t parent;		/* innermost op around it on its thread; -1 */
-	int32_t comm;		/* its collective's args (kt.op_comm); -1 none */
 };
+
+_Static_assert(sizeof(struct cpu_op) == 32, "struct cpu_op grew");
 
 /* The collective args of a record_param_comms op: kept apart, few ops have them. */
 struct op_comm {
 	int64_t nelems;		/* message elements; -1 */
+	uint32_t op;		/* its op's kt.ops index: in file order, sorted order once linked */
 	uint8_t coll, dtype;	/* collective, COLL_NONE; dtype, DT_UNKNOWN */
 	uint16_t group;		/* its process group: the trace's own id; 0 */
 };
@@ -826,7 +830,7 @@ static void on_cpu_op(struct kt *k, struct pev *e)
 	o = &k->ops[k->nops++];
 	*o = (struct cpu_op){
 		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0), .tid = tid_of(k, e->tid),
-		.ext = e->ext, .site = site_of(k, &site), .parent = -1, .comm = -1,
+		.ext = e->ext, .site = site_of(k, &site),
 	};
 	if (!e->coll.len || k->ncomm >= INT32_MAX)
 		return;
@@ -835,7 +839,7 @@ static void on_cpu_op(struct kt *k, struct pev *e)
 		.nelems = msg_elems(e), .coll = kname_coll_of_text(e->coll.data, e->coll.len),
 		.dtype = dtype_parse(e->dtype.data, e->dtype.len), .group = group_of(k, e),
 	};
-	o->comm = (int32_t)k->ncomm++;
+	k->op_comm[k->ncomm++].op = (uint32_t)(k->nops - 1);
 }
 
 static void on_launch(struct kt *k, struct pev *e)
@@ -1392,35 +1396,84 @@ static int cmp_i64(int64_t a, int64_t b)
 }
 
 /*
- * Ops by thread, then start, the outer of two that start together first,
- * then file order: the index ops_sort() keeps in parent, which
- * link_parents() sets only afterwards. No two ops are equal, so the order
+ * Op indices by their op's thread, then start, the outer of two that start
+ * together first, then index (file order): no two are equal, so the order
  * is the one a stable sort gives.
  */
 static bool op_before(const void *pa, const void *pb, void *ctx)
 {
-	const struct cpu_op *a = pa, *b = pb;
+	const struct kt *k = ctx;
+	uint32_t ia = *(const uint32_t *)pa, ib = *(const uint32_t *)pb;
+	const struct cpu_op *a = &k->ops[ia], *b = &k->ops[ib];
 
-	(void)ctx;
 	if (a->tid != b->tid)
 		return a->tid < b->tid;
 	if (a->start != b->start)
 		return a->start < b->start;
 	if (a->end != b->end)
 		return a->end > b->end;
-	return a->parent < b->parent;
+	return ia < ib;
+}
+
+static bool comm_before(const void *pa, const void *pb, void *ctx)
+{
+	(void)ctx;
+	return ((const struct op_comm *)pa)->op < ((const struct op_comm *)pb)->op;
+}
+
+/* The collective args of op i (op_comm sorted by op); NULL when it has none. */
+static const struct op_comm *op_comm_of(const struct kt *k, size_t i)
+{
+	size_t lo = 0, hi = k->ncomm;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (k->op_comm[mid].op < i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < k->ncomm && k->op_comm[lo].op == i ? &k->op_comm[lo] : NULL;
+}
+
+/* Gives each op_comm entry the place its op (ix[p] before) takes, p. */
+static void comm_follows(struct kt *k, const uint32_t *ix)
+{
+	uint32_t *at;
+
+	if (!k->ncomm)
+		return;
+	at = xmalloc(k->ncomm * sizeof(*at));
+	for (size_t p = 0; p < k->nops; p++) {
+		const struct op_comm *c = op_comm_of(k, ix[p]);
+
+		if (c)
+			at[c - k->op_comm] = (uint32_t)p;
+	}
+	for (size_t c = 0; c < k->ncomm; c++)
+		k->op_comm[c].op = at[c];
+	free(at);
+	isort(k->op_comm, k->ncomm, sizeof(*k->op_comm), comm_before, NULL);
 }
 
 /*
- * Sorts the ops in place, in op_before() order. qsort() sorted these
- * 40-byte records through a temporary of 16 bytes per op (glibc sorts
- * records over 32 bytes through an array of pointers).
+ * Sorts the ops in op_before() order: through an array of their indices
+ * (4 bytes an op), then moved into place. Returns that array, free for
+ * the caller's use (link_parents()). qsort() sorted the ops through 16
+ * bytes of pointers per op, and the op kept its own parent (4 bytes) and
+ * file index.
  */
-static void ops_sort(struct cpu_op *o, size_t n)
+static uint32_t *ops_sort(struct kt *k)
 {
-	for (size_t i = 0; i < n; i++)
-		o[i].parent = (int32_t)i;
-	isort(o, n, sizeof(*o), op_before, NULL);
+	uint32_t *ix = xmalloc((k->nops + 1) * sizeof(*ix));
+
+	for (size_t i = 0; i < k->nops; i++)
+		ix[i] = (uint32_t)i;
+	isort(ix, k->nops, sizeof(*ix), op_before, k);
+	comm_follows(k, ix);
+	isort_permute(k->ops, ix, k->nops, sizeof(*k->ops));
+	return ix;
 }
 
 static int cmp_step(const void *pa, const void *pb)
@@ -1438,19 +1491,19 @@ static int cmp_mem(const void *pa, const void *pb)
 	return cmp_i64(a->ts, b->ts);
 }
 
-/* Each op's parent: the innermost op of its thread that encloses it. */
-static void link_parents(struct kt *k)
+/* Each op's parent[]: the innermost op of its thread that encloses it; -1. */
+static void link_parents(const struct kt *k, int32_t *parent)
 {
 	int32_t *stack = NULL;
 	size_t n = 0, cap = 0;
 
 	for (size_t i = 0; i < k->nops; i++) {
-		struct cpu_op *o = &k->ops[i];
+		const struct cpu_op *o = &k->ops[i];
 
 		while (n && (k->ops[stack[n - 1]].tid != o->tid ||
 			     k->ops[stack[n - 1]].end < o->start))
 			n--;
-		o->parent = n ? stack[n - 1] : -1;
+		parent[i] = n ? stack[n - 1] : -1;
 		xgrow(&stack, &cap, n + 1, sizeof(*stack));
 		stack[n++] = (int32_t)i;
 	}
@@ -1486,6 +1539,7 @@ struct links {
 	uint32_t *by_corr;	/* every launch, by correlation id */
 	uint32_t *by_ext;	/* the ops with an external id (>= 0), by it */
 	size_t next;		/* entries of by_ext */
+	int32_t *parent;	/* per op (sorted), its parent (link_parents()); -1 */
 	struct step_mark *cpu_steps;	/* ProfilerStep ranges on the CPU, by start */
 	size_t ncpu_steps;
 	const struct launch_op **site_op;	/* per kt.sites entry, the trial's copy; NULL not yet */
@@ -1586,7 +1640,7 @@ static const struct cpu_op *op_of_launch(const struct kt *k, const struct links 
 	if (l->ext >= 0 && op_of_ext(k, lk, l->ext, &i) && k->ops[i].start <= l->ts &&
 	    l->ts <= k->ops[i].end)
 		return &k->ops[i];
-	for (j = last_op_before(k, l->tid, l->ts); j >= 0; j = k->ops[j].parent)
+	for (j = last_op_before(k, l->tid, l->ts); j >= 0; j = lk->parent[j])
 		if (k->ops[j].end >= l->ts)
 			return &k->ops[j];
 	return NULL;
@@ -1609,10 +1663,12 @@ static int64_t step_at(const struct step_mark *s, size_t n, int64_t ts)
 }
 
 /* A communication kernel missing its collective takes record_param_comms'. */
-static void comm_from_op(struct gpu_event *g, const struct kt *k, const struct cpu_op *o)
+static void comm_from_op(struct gpu_event *g, const struct kt *k, const struct links *l,
+			 const struct cpu_op *o)
 {
 	for (int up = 0; o && up < 8; up++) {
-		const struct op_comm *c = o->comm >= 0 ? &k->op_comm[o->comm] : NULL;
+		size_t i = (size_t)(o - k->ops);
+		const struct op_comm *c = op_comm_of(k, i);
 
 		if (c && c->coll != COLL_NONE) {
 			if (g->coll == COLL_NONE)
@@ -1626,7 +1682,7 @@ static void comm_from_op(struct gpu_event *g, const struct kt *k, const struct c
 			msg_bytes(g, c->nelems);
 			return;
 		}
-		o = o->parent >= 0 ? &k->ops[o->parent] : NULL;
+		o = l->parent[i] >= 0 ? &k->ops[l->parent[i]] : NULL;
 	}
 }
 
@@ -1688,8 +1744,8 @@ static void links_build(struct kt *k, struct links *l)
 {
 	*l = (struct links){ .by_corr = NULL };
 	tids_in_order(k);
-	ops_sort(k->ops, k->nops);
-	link_parents(k);
+	l->parent = (int32_t *)ops_sort(k);	/* the sort's indices, done with */
+	link_parents(k, l->parent);
 	index_ids(k, l);
 	l->cpu_steps = xmalloc((k->nsteps + 1) * sizeof(*l->cpu_steps));
 	for (size_t i = 0; i < k->nsteps; i++)
@@ -1720,6 +1776,7 @@ static void links_release(struct links *l)
 {
 	free(l->by_corr);
 	free(l->by_ext);
+	free(l->parent);
 	free(l->cpu_steps);
 	free(l->site_op);
 }
@@ -1776,7 +1833,7 @@ static void link_events(struct kt *k)
 			continue;
 		g->op = site_op(k, &l, o->site);
 		if (g->cls == EVC_COMM)
-			comm_from_op(g, k, o);
+			comm_from_op(g, k, &l, o);
 	}
 	links_release(&l);
 	release_link_arrays(k);

@@ -14,15 +14,16 @@
  *   launching op, input types and dims are one pointer to the trial's
  *   launch_ops, ~56 bytes per distinct triple), a [memory] sample 32, a
  *   ProfilerStep 32; flows, instants and other events nothing;
- * - while the trace is read only: a CPU op 40 (+16 for one with collective
+ * - while the trace is read only: a CPU op 32 (+16 for one with collective
  *   args; its thread and its name, input types and dims are 4-byte indices
  *   into tables of the distinct ones: 24 + ~16 bytes per distinct triple,
  *   8 + ~16 per thread), a runtime or driver launch 24 (+16 for a ROCm call
  *   naming its "size", +16 for a correlation id past 32 bits);
- * - at the end, while the rank is linked: 4 more per launch and per op
- *   with an external id (the id maps: index arrays sorted in place), the
- *   ops sorted in place (nothing more), then 4 per GPU event while the
- *   events are sorted (after the ops and launches are freed).
+ * - at the end, while the rank is linked: 4 more per op (sorted through
+ *   an array of indices, which then holds each op's parent), 4 per launch
+ *   and per op with an external id (the id maps: index arrays sorted in
+ *   place), then 4 per GPU event while the events are sorted (after the
+ *   ops and launches are freed).
  * A distinct name is interned once (its length + 9 bytes + 16 per table
  * slot). The read buffer is 1 MiB, the inflate one 128 KiB.
  */
