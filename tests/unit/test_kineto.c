@@ -412,62 +412,6 @@ static void test_big_correlation(void **state)
 	trace_unload(l);
 }
 
-/*
- * The ops are sorted by thread and start, the outer of two that start
- * together first, and ops equal in all three keep their file order (the
- * later is inside the earlier): written in a scrambled order across three
- * threads, each launch must find the innermost op around it. Pair i: ops
- * "outer_i" and "inner_i" with the same thread, start and end, and for
- * even i a "leaf_i" that ends before the launch (its parent is walked up).
- */
-static void test_op_order(void **state)
-{
-	enum { N = 300 };
-	struct loaded x;
-	struct buf b;
-
-	(void)state;
-	buf_init(&b, 0);
-	buf_addstr(&b, "{\"traceEvents\": [\n");
-	for (int j = 0; j < N; j++) {
-		int i = (j * 7919) % N;
-		long long ts = 1000 + (long long)i * 100;
-		int tid = 30 - i % 3;
-
-		buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"outer_%d\", "
-			 "\"pid\": 1, \"tid\": %d, \"ts\": %lld, \"dur\": 50},\n", i, tid, ts);
-		buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"inner_%d\", "
-			 "\"pid\": 1, \"tid\": %d, \"ts\": %lld, \"dur\": 50},\n", i, tid, ts);
-		if (i % 2 == 0)
-			buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"leaf_%d\", "
-				 "\"pid\": 1, \"tid\": %d, \"ts\": %lld, \"dur\": 2},\n", i, tid,
-				 ts + 5);
-		buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": "
-			 "\"cudaLaunchKernel\", \"pid\": 1, \"tid\": %d, \"ts\": %lld, \"dur\": 5, "
-			 "\"args\": {\"correlation\": %d}},\n", tid, ts + 10, i + 1);
-		buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k_%d\", "
-			 "\"pid\": 0, \"tid\": 7, \"ts\": %lld, \"dur\": 10, \"args\": "
-			 "{\"device\": 0, \"stream\": 7, \"correlation\": %d}}%s\n", i, ts + 20, i + 1,
-			 j + 1 < N ? "," : "");
-	}
-	buf_addstr(&b, "]}\n");
-	load_str(&x, b.data);
-	assert_int_equal(x.r->nranks, 1);
-	assert_int_equal(x.r->ranks[0].nev, N);
-	for (int i = 0; i < N; i++) {
-		char name[32], op[32];
-		const struct gpu_event *e;
-
-		snprintf(name, sizeof(name), "k_%d", i);
-		snprintf(op, sizeof(op), "inner_%d", i);
-		e = find_event(&x.r->ranks[0], name);
-		assert_non_null(ev_op_name(e));
-		assert_string_equal(ev_op_name(e), op);
-	}
-	unload(&x);
-	buf_release(&b);
-}
-
 /* ---- hand-made traces: one per timestamp era ---- */
 
 /* 2021 layout: "Kernel"/"Runtime"/"Operator", "external id", tid "stream 7"; integer µs. */
@@ -1164,6 +1108,62 @@ static void test_real_nccl(void **state)
 	trace_unload(l);
 }
 
+/*
+ * The ops are sorted by thread and start, the outer of two that start
+ * together first, and ops equal in all three keep their file order (the
+ * later is inside the earlier): written in a scrambled order across three
+ * threads, each launch must find the innermost op around it. Pair i: ops
+ * "outer_i" and "inner_i" with the same thread, start and end, and for
+ * even i a "leaf_i" that ends before the launch (its parent is walked up).
+ */
+static void test_op_order(void **state)
+{
+	enum { N = 300 };
+	struct loaded x;
+	struct buf b;
+
+	(void)state;
+	buf_init(&b, 0);
+	buf_addstr(&b, "{\"traceEvents\": [\n");
+	for (int j = 0; j < N; j++) {
+		int i = (j * 7919) % N;
+		long long ts = 1000 + (long long)i * 100;
+		int tid = 30 - i % 3;
+
+		buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"outer_%d\", "
+			 "\"pid\": 1, \"tid\": %d, \"ts\": %lld, \"dur\": 50},\n", i, tid, ts);
+		buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"inner_%d\", "
+			 "\"pid\": 1, \"tid\": %d, \"ts\": %lld, \"dur\": 50},\n", i, tid, ts);
+		if (i % 2 == 0)
+			buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"leaf_%d\", "
+				 "\"pid\": 1, \"tid\": %d, \"ts\": %lld, \"dur\": 2},\n", i, tid,
+				 ts + 5);
+		buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": "
+			 "\"cudaLaunchKernel\", \"pid\": 1, \"tid\": %d, \"ts\": %lld, \"dur\": 5, "
+			 "\"args\": {\"correlation\": %d}},\n", tid, ts + 10, i + 1);
+		buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k_%d\", "
+			 "\"pid\": 0, \"tid\": 7, \"ts\": %lld, \"dur\": 10, \"args\": "
+			 "{\"device\": 0, \"stream\": 7, \"correlation\": %d}}%s\n", i, ts + 20, i + 1,
+			 j + 1 < N ? "," : "");
+	}
+	buf_addstr(&b, "]}\n");
+	load_str(&x, b.data);
+	assert_int_equal(x.r->nranks, 1);
+	assert_int_equal(x.r->ranks[0].nev, N);
+	for (int i = 0; i < N; i++) {
+		char name[32], op[32];
+		const struct gpu_event *e;
+
+		snprintf(name, sizeof(name), "k_%d", i);
+		snprintf(op, sizeof(op), "inner_%d", i);
+		e = find_event(&x.r->ranks[0], name);
+		assert_non_null(ev_op_name(e));
+		assert_string_equal(ev_op_name(e), op);
+	}
+	unload(&x);
+	buf_release(&b);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -1171,7 +1171,6 @@ int main(void)
 		cmocka_unit_test(test_us_to_ns_edges),
 		cmocka_unit_test(test_key_order),
 		cmocka_unit_test(test_big_correlation),
-		cmocka_unit_test(test_op_order),
 		cmocka_unit_test(test_era_2021),
 		cmocka_unit_test(test_era_frac),
 		cmocka_unit_test(test_era_base),
@@ -1190,6 +1189,7 @@ int main(void)
 		cmocka_unit_test(test_pg_config),
 		cmocka_unit_test(test_pg_after),
 		cmocka_unit_test(test_pg_two_traces),
+		cmocka_unit_test(test_op_order),
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]), NREAL = sizeof(truths) / sizeof(truths[0]) };
 	struct CMUnitTest tests[NFIXED + NREAL];
