@@ -1,7 +1,10 @@
 #include "core/isort.h"
 
 #include <assert.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "core/xalloc.h"
 
 struct sorting {
 	size_t size;
@@ -146,4 +149,40 @@ void isort_permute(void *base, uint32_t *ix, size_t n, size_t size)
 		memcpy(at(&s, base, j), first, size);
 		ix[j] = (uint32_t)j;
 	}
+}
+
+/* What isort_stable() sorts its indices by. */
+struct by_record {
+	const char *base;
+	size_t size;
+	isort_before_fn before;
+	void *ctx;
+};
+
+/* Indices by their records, then by index: a total order, the stable one. */
+static bool index_before(const void *pa, const void *pb, void *ctx)
+{
+	const struct by_record *r = ctx;
+	uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+	const char *x = r->base + a * r->size, *y = r->base + b * r->size;
+
+	if (r->before(x, y, r->ctx))
+		return true;
+	return !r->before(y, x, r->ctx) && a < b;
+}
+
+void isort_stable(void *base, size_t n, size_t size, isort_before_fn before, void *ctx)
+{
+	struct by_record r = { .base = base, .size = size, .before = before, .ctx = ctx };
+	uint32_t *ix;
+
+	assert(n <= UINT32_MAX);
+	if (n < 2)
+		return;
+	ix = xmalloc(n * sizeof(*ix));
+	for (size_t i = 0; i < n; i++)
+		ix[i] = (uint32_t)i;
+	isort(ix, n, sizeof(*ix), index_before, &r);
+	isort_permute(base, ix, n, size);
+	free(ix);
 }

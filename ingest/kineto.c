@@ -1491,6 +1491,19 @@ static int cmp_mem(const void *pa, const void *pb)
 	return cmp_i64(a->ts, b->ts);
 }
 
+/* For isort_stable(): qsort() copied these 32-byte records whole to sort them. */
+static bool step_before(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return cmp_step(a, b) < 0;
+}
+
+static bool mem_before(const void *a, const void *b, void *ctx)
+{
+	(void)ctx;
+	return cmp_mem(a, b) < 0;
+}
+
 /* Each op's parent[]: the innermost op of its thread that encloses it; -1. */
 static void link_parents(const struct kt *k, int32_t *parent)
 {
@@ -1938,8 +1951,8 @@ static struct rank *commit(struct kt *k, size_t *steps_from)
 	if (dev >= 0)
 		rk->dev.index = dev;
 	gpu_events_sort(k->gev, k->ngev);
-	sort_n(k->steps, k->nsteps, sizeof(*k->steps), cmp_step);
-	sort_n(k->mem, k->nmem, sizeof(*k->mem), cmp_mem);
+	isort_stable(k->steps, k->nsteps, sizeof(*k->steps), step_before, NULL);
+	isort_stable(k->mem, k->nmem, sizeof(*k->mem), mem_before, NULL);
 	move_array(&rk->ev, &rk->nev, &rk->cap_ev, &k->gev, &k->ngev, &k->cap_gev,
 		   sizeof(*k->gev));
 	*steps_from = rk->nsteps;
