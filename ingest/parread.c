@@ -23,8 +23,8 @@
  *   (strtok, localtime, ...); getenv("TMPDIR") only reads, and nothing sets
  *   the environment while a trial loads.
  * - locale: never changed by the tool (numbers are parsed in the C locale).
- * - malloc: the mmap threshold is fixed (mallopt) before the workers start,
- *   so that large arrays are always mapped (big_arrays_mapped()).
+ * - malloc: the mmap threshold is fixed (mallopt) before a trial is read,
+ *   so that large arrays are always mapped (parread_big_arrays_mapped()).
  * - only Kineto traces are read by workers: the line readers (training
  *   logs with their lazily compiled patterns, nccl logs, monitors) and the
  *   archive readers stay on the main thread, which reads the other files of
@@ -163,15 +163,16 @@ static void *worker(void *arg)
 }
 
 /*
- * Fixes glibc's mmap threshold at its default (128 KiB) before workers
- * start. glibc raises it, up to 32 MiB, each time a mapped block is freed
+ * Fixes glibc's mmap threshold at its default (128 KiB) before a trial is
+ * read, by workers or not. glibc raises it, up to 32 MiB, each time a mapped block is freed
  * (the end of a rank's link frees several): a worker's next rank then
  * grows its arrays of a few MB inside its arena, where each doubling
  * copies and the freed block stays resident. Mapped, an array grows by
- * mremap and is given back whole when freed. Measured (analyze -j 2 of the
- * 2 x 1 GB bench trial): peak RSS 191-195 MB against 197-204 MB.
+ * mremap and is given back whole when freed. Measured on the 2 x 1 GB bench
+ * trial: analyze -j 2 peaks at 191-195 MB against 197-204 MB, -j 1 at 151
+ * MB against 160 MB.
  */
-static void big_arrays_mapped(void)
+void parread_big_arrays_mapped(void)
 {
 #ifdef M_MMAP_THRESHOLD
 	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
@@ -198,7 +199,6 @@ struct parread *parread_start(const struct trial_source *src, const bool *want, 
 		}
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->done, NULL);
-	big_arrays_mapped();
 	p->threads = xcalloc(n < (size_t)jobs ? n : (size_t)jobs, sizeof(*p->threads));
 	for (size_t k = 0; k < n && k < (size_t)jobs; k++)
 		if (pthread_create(&p->threads[p->nthreads], NULL, worker, p) == 0)

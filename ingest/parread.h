@@ -39,6 +39,12 @@ bool parread_has(const struct parread *p, size_t i);
 int parread_take(struct parread *p, size_t i, struct trial *t, struct run *r,
 		 struct ingest_file *out);
 
+/*
+ * Makes glibc map every block of 128 KiB and more (its threshold, which it
+ * would raise as mapped blocks are freed): call it before a trial is read,
+ * from one thread. The reason and what it saves are in parread.c.
+ */
+void parread_big_arrays_mapped(void);
 /* Joins the threads and frees what p holds (files never taken are dropped). */
 void parread_end(struct parread *p);
 

@@ -303,6 +303,7 @@ static struct trial *load_files(const struct trial_source *src, bool one_run, bo
 	struct parread *par;
 
 	t->dir = intern_str(&t->strings, src->dir);
+	parread_big_arrays_mapped();
 	par = parallel ? start_workers(src, one_run) : NULL;
 	for (size_t i = 0; i < src->n; i++)
 		load_file(t, src, i, one_run, par, &scratch, stats);
