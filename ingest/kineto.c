@@ -1550,7 +1550,7 @@ static int64_t last_op_before(const struct kt *k, uint32_t tid, int64_t ts)
  */
 struct links {
 	uint32_t *by_corr;	/* every launch, by correlation id */
-	uint32_t *by_ext;	/* the ops with an external id (>= 0), by it */
+	uint32_t *by_ext;	/* the ops of an external id some launch carries, by it */
 	size_t next;		/* entries of by_ext */
 	int32_t *parent;	/* per op (sorted), its parent (link_parents()); -1 */
 	struct step_mark *cpu_steps;	/* ProfilerStep ranges on the CPU, by start */
@@ -1736,21 +1736,73 @@ static void tids_in_order(struct kt *k)
 	k->ntids = 0;
 }
 
+/*
+ * The external ids the launches carry: bits over their range when it is
+ * at most 64 per launch (8 bytes, while by_ext is made; the ids are
+ * sequential in practice), else every id. Only an op of such an id can be
+ * found by one, so by_ext holds no other (4 bytes per op that launched
+ * something, not per op).
+ */
+struct ext_set {
+	uint64_t *bits;		/* bit id - lo; NULL: none, or all when `all` */
+	int64_t lo, hi;
+	bool all;
+};
+
+static void launch_exts(const struct kt *k, struct ext_set *s)
+{
+	int64_t lo = INT64_MAX, hi = -1;
+
+	*s = (struct ext_set){ .bits = NULL };
+	for (size_t i = 0; i < k->nlaunch; i++)
+		if (k->launches[i].ext >= 0) {
+			lo = k->launches[i].ext < lo ? k->launches[i].ext : lo;
+			hi = k->launches[i].ext > hi ? k->launches[i].ext : hi;
+		}
+	if (hi < 0)
+		return;
+	if ((uint64_t)(hi - lo) >= 64 * (uint64_t)k->nlaunch) {
+		s->all = true;
+		return;
+	}
+	s->lo = lo;
+	s->hi = hi;
+	s->bits = xcalloc((size_t)((hi - lo) / 64 + 1), sizeof(*s->bits));
+	for (size_t i = 0; i < k->nlaunch; i++) {
+		int64_t b = k->launches[i].ext - lo;
+
+		if (k->launches[i].ext >= 0)
+			s->bits[b / 64] |= 1ULL << (b % 64);
+	}
+}
+
+static bool ext_in(const struct ext_set *s, int64_t ext)
+{
+	if (ext < 0 || !s->bits)
+		return ext >= 0 && s->all;
+	return ext >= s->lo && ext <= s->hi &&
+	       (s->bits[(ext - s->lo) / 64] >> ((ext - s->lo) % 64) & 1);
+}
+
 /* The id maps of l, once the ops are sorted. */
 static void index_ids(struct kt *k, struct links *l)
 {
+	struct ext_set want;
+
+	launch_exts(k, &want);
+	for (size_t i = 0; i < k->nops; i++)
+		l->next += ext_in(&want, k->ops[i].ext);
+	l->by_ext = xmalloc((l->next + 1) * sizeof(*l->by_ext));
+	l->next = 0;
+	for (size_t i = 0; i < k->nops; i++)
+		if (ext_in(&want, k->ops[i].ext))
+			l->by_ext[l->next++] = (uint32_t)i;
+	free(want.bits);
+	isort(l->by_ext, l->next, sizeof(*l->by_ext), ext_before, k);
 	l->by_corr = xmalloc((k->nlaunch + 1) * sizeof(*l->by_corr));
 	for (size_t i = 0; i < k->nlaunch; i++)
 		l->by_corr[i] = (uint32_t)i;
 	isort(l->by_corr, k->nlaunch, sizeof(*l->by_corr), corr_before, k);
-	for (size_t i = 0; i < k->nops; i++)
-		l->next += k->ops[i].ext >= 0;
-	l->by_ext = xmalloc((l->next + 1) * sizeof(*l->by_ext));
-	l->next = 0;
-	for (size_t i = 0; i < k->nops; i++)
-		if (k->ops[i].ext >= 0)
-			l->by_ext[l->next++] = (uint32_t)i;
-	isort(l->by_ext, l->next, sizeof(*l->by_ext), ext_before, k);
 }
 
 static void links_build(struct kt *k, struct links *l)

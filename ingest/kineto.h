@@ -21,9 +21,10 @@
  *   naming its "size", +16 for a correlation id past 32 bits);
  * - at the end, while the rank is linked: 4 more per op (sorted through
  *   an array of indices, which then holds each op's parent), 4 per launch
- *   and per op with an external id (the id maps: index arrays sorted in
- *   place), then 4 per GPU event while the events are sorted (after the
- *   ops and launches are freed).
+ *   and per op whose external id a launch carries (the id maps: index
+ *   arrays sorted in place), then 4 per GPU event, [memory] sample and
+ *   step while each kind is sorted (after the ops and launches are
+ *   freed). Nothing is sorted through a copy (core/isort).
  * A distinct name is interned once (its length + 9 bytes + 16 per table
  * slot). The read buffer is 1 MiB, the inflate one 128 KiB.
  */

@@ -1164,6 +1164,47 @@ static void test_op_order(void **state)
 	buf_release(&b);
 }
 
+/*
+ * A launch finds the op of its external id even when an inner op (of
+ * another id, which no launch carries) encloses it: with the ids close
+ * together (bitmap of the launches' ids) and 10^15 apart (every id kept).
+ */
+static void test_ext_far_apart(void **state)
+{
+	static const long long base[] = { 7, 1000000000000000LL };
+	char trace[2048];
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		struct loaded x;
+
+		snprintf(trace, sizeof(trace),
+			 "{\"traceEvents\": [\n"
+			 "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"outer_a\", \"pid\": 1, \"tid\": 1, "
+			 "\"ts\": 100, \"dur\": 50, \"args\": {\"External id\": %lld}},\n"
+			 "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"inner_a\", \"pid\": 1, \"tid\": 1, "
+			 "\"ts\": 105, \"dur\": 20, \"args\": {\"External id\": %lld}},\n"
+			 "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+			 "\"tid\": 1, \"ts\": 110, \"dur\": 5, \"args\": {\"External id\": %lld, \"correlation\": 1}},\n"
+			 "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"outer_b\", \"pid\": 1, \"tid\": 1, "
+			 "\"ts\": 200, \"dur\": 50, \"args\": {\"External id\": %lld}},\n"
+			 "{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"inner_b\", \"pid\": 1, \"tid\": 1, "
+			 "\"ts\": 205, \"dur\": 20, \"args\": {\"External id\": %lld}},\n"
+			 "{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+			 "\"tid\": 1, \"ts\": 210, \"dur\": 5, \"args\": {\"External id\": %lld, \"correlation\": 2}},\n"
+			 "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k_a\", \"pid\": 0, \"tid\": 7, \"ts\": 300, "
+			 "\"dur\": 10, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}},\n"
+			 "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k_b\", \"pid\": 0, \"tid\": 7, \"ts\": 400, "
+			 "\"dur\": 10, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 2}}\n]}\n",
+			 5LL, 6LL, 5LL, base[i], base[i] + 1, base[i]);
+		load_str(&x, trace);
+		assert_int_equal(x.r->ranks[0].nev, 2);
+		assert_string_equal(ev_op_name(find_event(&x.r->ranks[0], "k_a")), "outer_a");
+		assert_string_equal(ev_op_name(find_event(&x.r->ranks[0], "k_b")), "outer_b");
+		unload(&x);
+	}
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -1190,6 +1231,7 @@ int main(void)
 		cmocka_unit_test(test_pg_after),
 		cmocka_unit_test(test_pg_two_traces),
 		cmocka_unit_test(test_op_order),
+		cmocka_unit_test(test_ext_far_apart),
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]), NREAL = sizeof(truths) / sizeof(truths[0]) };
 	struct CMUnitTest tests[NFIXED + NREAL];
