@@ -1461,8 +1461,8 @@ static void comm_follows(struct kt *k, const uint32_t *ix)
  * Sorts the ops in op_before() order: through an array of their indices
  * (4 bytes an op), then moved into place. Returns that array, free for
  * the caller's use (link_parents()). qsort() sorted the ops through 16
- * bytes of pointers per op, and the op kept its own parent (4 bytes) and
- * file index.
+ * bytes of pointers per op, and each op held its parent and collective
+ * args' index (8 bytes) from the start.
  */
 static uint32_t *ops_sort(struct kt *k)
 {
