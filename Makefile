@@ -129,6 +129,9 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA) $(FLAGS)
 # cli/ is linked into the binary only: a unit test of a cli piece names its object.
 $(BUILD)/tests/test_options: TESTOBJ = $(BUILD)/cli/options.o
 $(BUILD)/tests/test_options: $(BUILD)/cli/options.o
+# test_jsonscan shares the fuzz target's yajl-against-jsonscan comparison (tests/fuzz/jsondiff.h).
+$(BUILD)/tests/test_jsonscan: TESTOBJ = $(BUILD)/tests/fuzz/fuzz_jsonscan.o
+$(BUILD)/tests/test_jsonscan: $(BUILD)/tests/fuzz/fuzz_jsonscan.o
 
 # The benchmark's parse floor (bench/floor.c): yajl and zlib only, no tool code.
 $(FLOORBIN): $(BUILD)/bench/floor.o $(FLAGS)
