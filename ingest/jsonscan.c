@@ -304,6 +304,37 @@ static int lex_number(struct jsonscan *s, const uint8_t **pp, const uint8_t *end
 	return T_EOF;
 }
 
+/*
+ * A whole number from *pp that ends before end, in one pass: T_NUM, or
+ * T_EOF when lex_number() must decide (an error, or the number reaches end).
+ */
+static int number_whole(const uint8_t **pp, const uint8_t *end)
+{
+	const uint8_t *p = *pp + (**pp == '-'), *q;
+
+	if (p < end && *p == '0')
+		p++;
+	else if ((q = digits(p, end)) != p)
+		p = q;
+	else
+		return T_EOF;
+	if (p < end && *p == '.') {
+		if ((q = digits(p + 1, end)) == p + 1)
+			return T_EOF;
+		p = q;
+	}
+	if (p < end && (*p == 'e' || *p == 'E')) {
+		p += p + 1 < end && (p[1] == '+' || p[1] == '-') ? 2 : 1;
+		if ((q = digits(p, end)) == p)
+			return T_EOF;
+		p = q;
+	}
+	if (p >= end)
+		return T_EOF;
+	*pp = p;
+	return T_NUM;
+}
+
 /* The rest of true, false or null from *pp, *sub of its bytes matched. */
 static int lex_literal(struct jsonscan *s, const uint8_t **pp, const uint8_t *end,
 		       int kind, uint8_t *sub)
@@ -356,6 +387,8 @@ static int lex(struct jsonscan *s, const uint8_t **pp, const uint8_t *end,
 	case '-': case '0': case '1': case '2': case '3': case '4':
 	case '5': case '6': case '7': case '8': case '9':
 		*kind = P_NUM;
+		if (number_whole(pp, end) == T_NUM)
+			return T_NUM;
 		return lex_number(s, pp, end, sub);
 	case 't': *kind = T_TRUE; break;
 	case 'f': *kind = T_FALSE; break;
@@ -573,6 +606,36 @@ static int token(struct jsonscan *s, int t, const uint8_t *a, const uint8_t *z)
 	}
 }
 
+/*
+ * token() for the tokens that make most of a trace, without its two
+ * dispatches: a key, or a string or number where a value belongs.
+ */
+static int plain_token(struct jsonscan *s, int t, const uint8_t *a, const uint8_t *z)
+{
+	uint8_t *st = &s->state[s->depth];
+	const yajl_callbacks *cb = s->cb;
+
+	if (t == T_STR && (*st == S_MAP_NEED_KEY || *st == S_MAP_START)) {
+		*st = S_MAP_SEP;
+		if (cb->yajl_map_key && !cb->yajl_map_key(s->ctx, a + 1, (size_t)(z - a - 2)))
+			return cancelled(s);
+		return 0;
+	}
+	if (*st != S_MAP_NEED_VAL && *st != S_ARR_NEED_VAL)
+		return token(s, t, a, z);
+	if (t == T_STR) {
+		if (cb->yajl_string && !cb->yajl_string(s->ctx, a + 1, (size_t)(z - a - 2)))
+			return cancelled(s);
+	} else if (t == T_NUM) {
+		if (cb->yajl_number && !cb->yajl_number(s->ctx, (const char *)a, (size_t)(z - a)))
+			return cancelled(s);
+	} else {
+		return token(s, t, a, z);
+	}
+	*st = *st == S_MAP_NEED_VAL ? S_MAP_GOT_VAL : S_ARR_GOT_VAL;
+	return 0;
+}
+
 /* A lexical error after the value is trailing garbage to yajl. */
 static int lex_failed(struct jsonscan *s)
 {
@@ -617,6 +680,22 @@ static int resume(struct jsonscan *s, const uint8_t *b, const uint8_t **pp, cons
 	return token(s, t, (const uint8_t *)s->carry, (const uint8_t *)s->carry + n);
 }
 
+/* A ':' or ',' where it belongs, taken in passing (most tokens are): true, or false for token(). */
+static bool separator(struct jsonscan *s, uint8_t c)
+{
+	uint8_t *st = &s->state[s->depth];
+
+	if (c == ',' && (*st == S_MAP_GOT_VAL || *st == S_ARR_GOT_VAL)) {
+		*st = *st == S_MAP_GOT_VAL ? S_MAP_NEED_KEY : S_ARR_NEED_VAL;
+		return true;
+	}
+	if (c == ':' && *st == S_MAP_SEP) {
+		*st = S_MAP_NEED_VAL;
+		return true;
+	}
+	return false;
+}
+
 static int scan(struct jsonscan *s, const uint8_t *b, size_t len, bool last)
 {
 	const uint8_t *p = b, *end = b + len;
@@ -632,6 +711,10 @@ static int scan(struct jsonscan *s, const uint8_t *b, size_t len, bool last)
 		p = skip_blanks(s, p, end);
 		if (p == end)
 			return 0;
+		if (separator(s, *p)) {
+			p++;
+			continue;
+		}
 		start = p;
 		t = lex(s, &p, end, &kind, &sub, &esc);
 		if (t == T_ERROR)
@@ -645,7 +728,7 @@ static int scan(struct jsonscan *s, const uint8_t *b, size_t len, bool last)
 		if ((size_t)(p - start) > s->max_token)
 			return fail(s, E_TOO_LONG);
 		s->tok_end = s->base + (p - b);
-		if (token(s, t, start, p) < 0)
+		if (plain_token(s, t, start, p) < 0)
 			return -1;
 	}
 }
