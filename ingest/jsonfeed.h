@@ -28,7 +28,7 @@ struct jsonfeed {
 	bool at_end;		/* it broke at the end of the input: cut short */
 };
 
-/* 0, or -1 when cb sets yajl_integer or yajl_double (not read); callbacks get ctx. */
+/* 0, or -1 when cb sets yajl_integer or yajl_double without yajl_number; callbacks get ctx. */
 int jsonfeed_init(struct jsonfeed *j, const yajl_callbacks *cb, void *ctx);
 void jsonfeed_release(struct jsonfeed *j);
 /* The file offset just after the token being reported (in a callback). */

@@ -388,6 +388,24 @@ static void test_generated(void **state)
 	assert_in_range(failed, 500, 2500);
 }
 
+/* A callback returning 0 stops both at once, whichever callback it is. */
+static void test_cancel_everywhere(void **state)
+{
+	static const char doc[] =
+		"{\"a\": [1, -2.5e3, \"s\", \"\\u00e9\\n\", true, false, null, {}, []],\n"
+		" \"b\\t\": {\"c\": {\"d\": [[0]]}}, \"e\": 12345}";
+	const size_t n = sizeof(doc) - 1;
+
+	(void)state;
+	for (int at = 1; at <= 32; at++) {	/* 30 callbacks, and two past them */
+		char name[32];
+
+		snprintf(name, sizeof(name), "cancel at %d", at);
+		agree(name, (const uint8_t *)doc, n, at, false);
+		agree(name, (const uint8_t *)doc, n, at, true);
+	}
+}
+
 /* ---- the caps, which yajl has not ---- */
 
 static int count_cb(void *ctx)
@@ -505,6 +523,7 @@ int main(void)
 		cmocka_unit_test(test_repository_files),
 		cmocka_unit_test(test_real_traces),
 		cmocka_unit_test(test_generated),
+		cmocka_unit_test(test_cancel_everywhere),
 		cmocka_unit_test(test_depth_cap),
 		cmocka_unit_test(test_token_cap),
 		cmocka_unit_test(test_refuses_integer_callbacks),
