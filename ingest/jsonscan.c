@@ -680,7 +680,7 @@ static int resume(struct jsonscan *s, const uint8_t *b, const uint8_t **pp, cons
 	return token(s, t, (const uint8_t *)s->carry, (const uint8_t *)s->carry + n);
 }
 
-/* A ':' or ',' where it belongs, taken in passing (most tokens are): true, or false for token(). */
+/* A ':' or ',' where it belongs (near half a trace's tokens), taken in passing: true; else false. */
 static bool separator(struct jsonscan *s, uint8_t c)
 {
 	uint8_t *st = &s->state[s->depth];
