@@ -138,10 +138,13 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA) $(FLAGS)
 # cli/ is linked into the binary only: a unit test of a cli piece names its object.
 $(BUILD)/tests/test_options: TESTOBJ = $(BUILD)/cli/options.o
 $(BUILD)/tests/test_options: $(BUILD)/cli/options.o
+# test_jsonscan shares the fuzz target's yajl-against-jsonscan comparison (tests/fuzz/jsondiff.h).
+$(BUILD)/tests/test_jsonscan: TESTOBJ = $(BUILD)/tests/fuzz/fuzz_jsonscan.o
+$(BUILD)/tests/test_jsonscan: $(BUILD)/tests/fuzz/fuzz_jsonscan.o
 
-# The benchmark's parse floor (bench/floor.c): yajl and zlib only, no tool code.
-$(FLOORBIN): $(BUILD)/bench/floor.o $(FLAGS)
-	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(FLOOR_LIBS)
+# The benchmark's parse floor (bench/floor.c): yajl and zlib, and the tool's tokenizer for --scan.
+$(FLOORBIN): $(BUILD)/bench/floor.o $(LIBA) $(FLAGS)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(LIBA) $(FLOOR_LIBS)
 
 # The fuzz targets linked with a main that runs each file named once
 # (tests/fuzz/driver.c), for the seed test; `make fuzz` links them with libFuzzer.
