@@ -55,6 +55,7 @@ enum key {
 	K_ID, K_DNAME, K_MEM, K_CCMAJ, K_CCMIN, K_SMS,
 	K_RANK, K_WORLD, K_NCCLVER, K_BACKEND, K_PGCOUNT, K_PGCONFIG,
 	K_PGNAME_CFG, K_PGDESC, K_PGSIZE, K_PGRANKS, K_SIZE,
+	K_COUNT
 };
 
 /* Event categories, both the current names and the 2021 ones. */
@@ -150,6 +151,8 @@ struct kt {
 	struct jsonfeed jf;	/* the parser, and where its error lies */
 	uint8_t stack[MAX_DEPTH];
 	int depth;		/* open containers; past MAX_DEPTH only counted */
+	uint8_t cur;		/* the innermost container's kind (top()), kept as they open and close */
+	uint8_t nest[CT_COUNT][2][K_COUNT];	/* nesting[] by parent, map, key: the child; 0 none */
 	uint8_t key;		/* enum key of the innermost object's current member */
 	const struct keydef *kdef;	/* its entry; NULL for K_NONE */
 	struct pev ev;
@@ -548,29 +551,42 @@ static bool same_bytes(const char *a, const char *b, size_t n)
 }
 
 /* s[0..n) is d's name; without case where fold, tried after the exact bytes (the usual case). */
-static bool key_is(const struct keydef *d, const char *s, size_t n, bool fold)
+static inline bool key_is(const struct keydef *d, const char *s, size_t n, bool fold)
 {
 	if (d->len != n)
 		return false;
 	return same_bytes(s, d->name, n) || (fold && !strncasecmp(s, d->name, n));
 }
 
-/* The entry named s[0..n): one bucket and one compare, no search of the table. */
-static const struct keydef *keyindex_find(const struct keyindex *x, const char *s, size_t n)
+/* The entry named s[0..n) in a bucket that two keys share: the table searched. */
+static const struct keydef *keyindex_scan(const struct keyindex *x, const char *s, size_t n)
 {
-	uint8_t b;
-
-	if (!n || !x->t)
-		return NULL;
-	b = x->bucket[key_bucket(s, n)];
-	if (b == 0)
-		return NULL;
-	if (b != KEY_SCAN)
-		return key_is(&x->t[b - 1], s, n, x->fold) ? &x->t[b - 1] : NULL;
 	for (const struct keydef *d = x->t; d->name; d++)
 		if (key_is(d, s, n, x->fold))
 			return d;
 	return NULL;
+}
+
+/*
+ * The entry named s[0..n): one bucket and one compare, no search of the
+ * table (inline: it runs for every key of the input). A kind with no table
+ * has every bucket empty.
+ */
+static inline const struct keydef *keyindex_find(const struct keyindex *x, const char *s,
+						 size_t n)
+{
+	const struct keydef *d;
+	uint8_t b;
+
+	if (!n)
+		return NULL;
+	b = x->bucket[key_bucket(s, n)];
+	if (b == 0)
+		return NULL;
+	if (b == KEY_SCAN)
+		return keyindex_scan(x, s, n);
+	d = &x->t[b - 1];
+	return key_is(d, s, n, x->fold) ? d : NULL;
 }
 
 /* ---- the events ---- */
@@ -933,11 +949,18 @@ static void device_done(struct kt *k)
 
 /* ---- yajl callbacks ---- */
 
-static uint8_t top(const struct kt *k)
+/* The kind of the innermost open container, from the stack: kept in kt.cur. */
+static uint8_t stack_top(const struct kt *k)
 {
 	if (k->depth == 0)
 		return CT_TOP;
 	return k->depth > MAX_DEPTH ? CT_SKIP : k->stack[k->depth - 1];
+}
+
+/* The kind of the innermost open container (asked at every token). */
+static uint8_t top(const struct kt *k)
+{
+	return k->cur;
 }
 
 static int64_t here(const struct kt *k)
@@ -1209,20 +1232,27 @@ static bool args_unused(const struct pev *e)
 	return e->ph && e->ph != 'i' && e->ph != 'I';
 }
 
+/*
+ * Indexes nesting[] by parent, map and key, so that a container's kind is
+ * one load: the first entry that matches wins, as in a search of the table
+ * (K_NONE there matches any key).
+ */
+static void nest_build(uint8_t nest[CT_COUNT][2][K_COUNT])
+{
+	for (size_t i = ARRAY_SIZE(nesting); i-- > 0;)
+		for (int key = 0; key < K_COUNT; key++)
+			if (nesting[i].key == K_NONE || nesting[i].key == key)
+				nest[nesting[i].parent][nesting[i].map][key] = nesting[i].child;
+}
+
 /* The kind of a container opening in parent under the current key. */
 static uint8_t child_of(const struct kt *k, uint8_t parent, bool map)
 {
-	if (parent == CT_SKIP)
+	uint8_t child = k->nest[parent][map][k->key];
+
+	if (child == CT_ARGS && args_unused(&k->ev))
 		return CT_SKIP;
-	if (parent == CT_EVENTS)	/* once per event: the table is not searched */
-		return map ? CT_EVENT : CT_SKIP;
-	if (parent == CT_EVENT && k->key == K_ARGS && args_unused(&k->ev))
-		return CT_SKIP;
-	for (size_t i = 0; i < ARRAY_SIZE(nesting); i++)
-		if (nesting[i].parent == parent && nesting[i].map == map &&
-		    (nesting[i].key == K_NONE || nesting[i].key == k->key))
-			return nesting[i].child;
-	return CT_SKIP;
+	return child ? child : CT_SKIP;
 }
 
 static void push(struct kt *k, bool map)
@@ -1239,6 +1269,7 @@ static void push(struct kt *k, bool map)
 	if (k->depth < MAX_DEPTH)
 		k->stack[k->depth] = child;
 	k->depth++;
+	k->cur = stack_top(k);
 	k->key = K_NONE;
 	k->kdef = NULL;
 	if (child == CT_EVENT)
@@ -1255,6 +1286,7 @@ static void pop(struct kt *k)
 	uint8_t kind = top(k);
 
 	k->depth--;
+	k->cur = stack_top(k);
 	k->key = K_NONE;
 	k->kdef = NULL;
 	if (kind == CT_INDIMS)
@@ -1313,6 +1345,7 @@ static void *kt_open(struct ingest_ctx *ctx)
 	for (int i = 0; i < CT_COUNT; i++)
 		keyindex_build(&k->keys[i], keys_of[i], keys_fold[i]);
 	keyindex_build(&k->keys[CT_COUNT], cats, true);
+	nest_build(k->nest);
 	k->base = k->first = k->last = UNSET;
 	k->rank = k->world = k->pg_count = -1;
 	buf_init(&k->ev.name, MAX_NAME);
