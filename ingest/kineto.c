@@ -176,6 +176,7 @@ struct kt {
 	int64_t *tids;		/* the thread ids of ops and launches, first seen first */
 	size_t ntids, cap_tids;
 	struct imap tid_ix;	/* thread id -> its index in tids */
+	uint32_t last_tid;	/* the index tid_of() gave last: ops come in runs of one thread */
 	struct op_comm *op_comm;
 	size_t ncomm, cap_comm;
 	struct launch *launches;
@@ -479,11 +480,15 @@ static const char *const count_keys[C_COUNT] = {
 #define KEY_BUCKETS 256		/* a power of two */
 #define KEY_SCAN 255		/* a bucket two keys fall in */
 
-/* A key table with the bucket of each entry (index + 1; 0: none), built per reader. */
+/*
+ * A key table with the bucket of each entry, built per reader: the entry's
+ * index + 1 (0: none; KEY_SCAN) and its length, so that most keys of
+ * another name are passed on one load and one compare.
+ */
 struct keyindex {
 	const struct keydef *t;
 	bool fold;		/* compared without case */
-	uint8_t bucket[KEY_BUCKETS];
+	struct { uint8_t entry, len; } bucket[KEY_BUCKETS];
 };
 
 /* Without case; the first letter rejects most keys before any call. */
@@ -514,9 +519,10 @@ static void keyindex_build(struct keyindex *x, const struct keydef *t, bool fold
 {
 	*x = (struct keyindex){ .t = t, .fold = fold };
 	for (size_t i = 0; t && t[i].name; i++) {
-		uint8_t *b = &x->bucket[key_bucket(t[i].name, t[i].len)];
+		unsigned b = key_bucket(t[i].name, t[i].len);
 
-		*b = *b ? KEY_SCAN : (uint8_t)(i + 1);
+		x->bucket[b].entry = x->bucket[b].entry ? KEY_SCAN : (uint8_t)(i + 1);
+		x->bucket[b].len = t[i].len;	/* a shared bucket is searched whatever the length */
 	}
 }
 
@@ -524,7 +530,7 @@ static void keyindex_build(struct keyindex *x, const struct keydef *t, bool fold
  * a[0..n) == b[0..n) for short n, by loads of 8, 4 or 1 bytes that overlap
  * instead of a call: keys are compared ~14 times per event.
  */
-static bool same_bytes(const char *a, const char *b, size_t n)
+static inline bool same_bytes(const char *a, const char *b, size_t n)
 {
 	uint64_t x, y;
 	uint32_t p, q, r, t;
@@ -576,17 +582,17 @@ static inline const struct keydef *keyindex_find(const struct keyindex *x, const
 						 size_t n)
 {
 	const struct keydef *d;
-	uint8_t b;
+	unsigned b;
 
 	if (!n)
 		return NULL;
-	b = x->bucket[key_bucket(s, n)];
-	if (b == 0)
-		return NULL;
-	if (b == KEY_SCAN)
+	b = key_bucket(s, n);
+	if (x->bucket[b].len != n || x->bucket[b].entry == 0)
+		return x->bucket[b].entry == KEY_SCAN ? keyindex_scan(x, s, n) : NULL;
+	if (x->bucket[b].entry == KEY_SCAN)
 		return keyindex_scan(x, s, n);
-	d = &x->t[b - 1];
-	return key_is(d, s, n, x->fold) ? d : NULL;
+	d = &x->t[x->bucket[b].entry - 1];
+	return same_bytes(s, d->name, n) || (x->fold && !strncasecmp(s, d->name, n)) ? d : NULL;
 }
 
 /* ---- the events ---- */
@@ -814,11 +820,14 @@ static uint32_t tid_of(struct kt *k, int64_t tid)
 {
 	uint32_t i;
 
+	if (k->ntids && k->tids[k->last_tid] == tid)
+		return k->last_tid;
 	if (imap_get(&k->tid_ix, tid, &i))
-		return i;
+		return k->last_tid = i;
 	xgrow(&k->tids, &k->cap_tids, k->ntids + 1, sizeof(*k->tids));
 	k->tids[k->ntids] = tid;
 	imap_put(&k->tid_ix, tid, (uint32_t)k->ntids);
+	k->last_tid = (uint32_t)k->ntids;
 	return (uint32_t)k->ntids++;
 }
 
@@ -1067,6 +1076,9 @@ static void add_dims(struct kt *k, const char *s, size_t n)
 	buf_add(b, s, n);
 }
 
+static bool args_unused(const struct pev *e);
+static bool number_used(const struct pev *e, uint8_t key);
+
 static int cb_number(void *ctx, const char *s, size_t n)
 {
 	struct kt *k = ctx;
@@ -1077,7 +1089,8 @@ static int cb_number(void *ctx, const char *s, size_t n)
 
 	mark(k);
 	if (t) {	/* an event's or a device's member: the common case */
-		if (d && d->off >= 0 && num_scaled(s, n, d->shift, &v) == 0)
+		if (d && d->off >= 0 && (t != &k->ev || number_used(&k->ev, d->key)) &&
+		    num_scaled(s, n, d->shift, &v) == 0)
 			*(int64_t *)(void *)((char *)t + d->off) = v;
 		return 1;
 	}
@@ -1115,13 +1128,16 @@ static void event_string(struct kt *k, const char *s, size_t n)
 		e->cat_seen = true;
 		break;
 	case K_NAME:
-		set_buf(&e->name, s, n);
+		if (!args_unused(e))
+			set_buf(&e->name, s, n);
 		break;
 	case K_PID:
-		e->pid = trailing_number(s, n);
+		if (number_used(e, K_PID))
+			e->pid = trailing_number(s, n);
 		break;
 	case K_TID:
-		e->tid = trailing_number(s, n);
+		if (number_used(e, K_TID))
+			e->tid = trailing_number(s, n);
 		break;
 	}
 }
@@ -1230,6 +1246,41 @@ static bool args_unused(const struct pev *e)
 	if (e->ph == 'X')
 		return e->cat_seen && e->cat == C_OTHER;
 	return e->ph && e->ph != 'i' && e->ph != 'I';
+}
+
+#define KB(k) (1ULL << (k))
+#define GPU_WORK_NUMBERS (KB(K_TS) | KB(K_DUR) | KB(K_PID) | KB(K_TID) | KB(K_CORR) | \
+			  KB(K_DEVICE) | KB(K_STREAM) | KB(K_BYTES) | KB(K_INNELEMS) | \
+			  KB(K_OUTNELEMS) | KB(K_PGID))
+#define LAUNCH_NUMBERS (KB(K_TS) | KB(K_DUR) | KB(K_TID) | KB(K_EXTID) | KB(K_CORR) | KB(K_SIZE))
+_Static_assert(K_COUNT <= 64, "a key is a bit of a 64-bit mask");
+
+/*
+ * The numbers each category's handler (on_cat[], and event_done() before
+ * it) reads, as bits of enum key: a complete event's other numbers are not
+ * parsed once its category is known.
+ */
+static const uint64_t used_numbers[C_COUNT] = {
+	[C_KERNEL] = GPU_WORK_NUMBERS, [C_MEMCPY] = GPU_WORK_NUMBERS,
+	[C_MEMSET] = GPU_WORK_NUMBERS,
+	[C_CPU_OP] = KB(K_TS) | KB(K_DUR) | KB(K_TID) | KB(K_EXTID) | KB(K_INNELEMS) |
+		     KB(K_OUTNELEMS) | KB(K_PGID),
+	[C_RUNTIME] = LAUNCH_NUMBERS, [C_DRIVER] = LAUNCH_NUMBERS,
+	[C_USER_ANN] = KB(K_TS) | KB(K_DUR), [C_GPU_ANN] = KB(K_TS) | KB(K_DUR),
+};
+
+/*
+ * Whether the event's number under key can matter, from what was read of
+ * it so far ("ph" and "cat" come first in Kineto's events): as for its
+ * args, nothing of an event whose "ph" or "cat" says it is not read, and
+ * of a complete event only what its category's handler reads. Unknown
+ * yet: it is read.
+ */
+static bool number_used(const struct pev *e, uint8_t key)
+{
+	if (e->ph == 'X' && e->cat_seen)
+		return used_numbers[e->cat] >> key & 1;
+	return !args_unused(e);
 }
 
 /*
