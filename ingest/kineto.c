@@ -597,6 +597,29 @@ static inline const struct keydef *keyindex_find(const struct keyindex *x, const
 
 /* ---- the events ---- */
 
+/*
+ * buf_reset() and buf_add() for the event's buffers, whose common case
+ * (room left, under the ceiling) is inline: they run for most tokens.
+ */
+static inline void ev_reset(struct buf *b)
+{
+	b->len = 0;
+	b->overflow = false;
+	if (b->cap)
+		b->data[0] = '\0';
+}
+
+static inline void ev_add(struct buf *b, const char *s, size_t n)
+{
+	if (!b->overflow && n < b->cap - b->len && (!b->max || b->len + n <= b->max)) {
+		memcpy(b->data + b->len, s, n);
+		b->len += n;
+		b->data[b->len] = '\0';
+		return;
+	}
+	buf_add(b, s, n);
+}
+
 static void pev_reset(struct pev *e, int64_t byte)
 {
 	e->ts = e->dur = UNSET;
@@ -607,12 +630,12 @@ static void pev_reset(struct pev *e, int64_t byte)
 	e->cat = C_OTHER;
 	e->cat_seen = false;
 	e->byte = byte;
-	buf_reset(&e->name);
-	buf_reset(&e->intype);
-	buf_reset(&e->indims);
-	buf_reset(&e->coll);
-	buf_reset(&e->dtype);
-	buf_reset(&e->pg);
+	ev_reset(&e->name);
+	ev_reset(&e->intype);
+	ev_reset(&e->indims);
+	ev_reset(&e->coll);
+	ev_reset(&e->dtype);
+	ev_reset(&e->pg);
 }
 
 static const char *intern_buf(struct kt *k, const struct buf *b)
@@ -1072,8 +1095,8 @@ static void add_dims(struct kt *k, const char *s, size_t n)
 	struct buf *b = &k->ev.indims;
 
 	if (b->len && b->data[b->len - 1] != '[')
-		buf_addch(b, ',');
-	buf_add(b, s, n);
+		ev_add(b, ",", 1);
+	ev_add(b, s, n);
 }
 
 static bool args_unused(const struct pev *e);
@@ -1107,9 +1130,8 @@ static int cb_number(void *ctx, const char *s, size_t n)
 
 static void set_buf(struct buf *b, const char *s, size_t n)
 {
-	buf_reset(b);
-	b->overflow = false;
-	buf_add(b, s, n > MAX_NAME ? MAX_NAME : n);
+	ev_reset(b);
+	ev_add(b, s, n > MAX_NAME ? MAX_NAME : n);
 }
 
 static void event_string(struct kt *k, const char *s, size_t n)
@@ -1149,8 +1171,8 @@ static void add_input_type(struct kt *k, const char *s, size_t n)
 	if (!n || b->len + n + 2 > MAX_NAME)
 		return;
 	if (b->len)
-		buf_add(b, ", ", 2);
-	buf_add(b, s, n);
+		ev_add(b, ", ", 2);
+	ev_add(b, s, n);
 }
 
 static void args_string(struct kt *k, const char *s, size_t n)
@@ -1276,7 +1298,7 @@ static const uint64_t used_numbers[C_COUNT] = {
  * of a complete event only what its category's handler reads. Unknown
  * yet: it is read.
  */
-static bool number_used(const struct pev *e, uint8_t key)
+static inline bool number_used(const struct pev *e, uint8_t key)
 {
 	if (e->ph == 'X' && e->cat_seen)
 		return used_numbers[e->cat] >> key & 1;
@@ -1341,7 +1363,7 @@ static void pop(struct kt *k)
 	k->key = K_NONE;
 	k->kdef = NULL;
 	if (kind == CT_INDIMS)
-		buf_addch(&k->ev.indims, ']');
+		ev_add(&k->ev.indims, "]", 1);
 	if (kind == CT_EVENT)
 		event_done(k);
 	else if (kind == CT_DEVICE)
