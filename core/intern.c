@@ -54,6 +54,11 @@ static uint32_t hash(const char *s, size_t n)
 	return (uint32_t)h;
 }
 
+uint32_t intern_hash(const char *s, size_t n)
+{
+	return hash(s, n);
+}
+
 static void place(struct intern_slot *slots, size_t cap, struct intern_slot e)
 {
 	size_t j;

@@ -97,6 +97,17 @@ struct op_site {
 	const char *input_dims;	/* interned "[[4096,1024],[1024]]"; NULL */
 };
 
+/*
+ * The lengths of a site's name, input types and dims as read, which are
+ * those of its interned strings (no NUL inside, dims not cut); NO_TEXT:
+ * not known, the site is not found by its text.
+ */
+struct site_text {
+	uint32_t name, types, dims;
+};
+
+#define NO_TEXT UINT32_MAX
+
 /* A CPU op kept until finish, to be found by external id or time (40 bytes). */
 struct cpu_op {
 	int64_t start, end, ext;
@@ -173,6 +184,9 @@ struct kt {
 	struct op_site *sites;	/* the ops' distinct (name, types, dims) */
 	size_t nsites, cap_sites;
 	struct imap site_ix;	/* a hash of a site's three pointers -> its index */
+	struct site_text *site_text;	/* by site: the lengths of its text as read */
+	size_t nsite_text, cap_site_text;
+	struct imap site_memo;	/* a hash of a site's text as read -> its index */
 	int64_t *tids;		/* the thread ids of ops and launches, first seen first */
 	size_t ntids, cap_tids;
 	struct imap tid_ix;	/* thread id -> its index in tids */
@@ -643,6 +657,13 @@ static const char *intern_buf(struct kt *k, const struct buf *b)
 	return b->len ? intern(&k->ctx->trial->strings, b->data, b->len) : NULL;
 }
 
+/* xgrow() for one element more than n, its common case (room left) inline. */
+static inline void grow1(void *pp, size_t *cap, size_t n, size_t size)
+{
+	if (n >= *cap)
+		xgrow(pp, cap, n + 1, size);
+}
+
 static int32_t clamp32(int64_t v)
 {
 	return v < 0 || v > INT32_MAX ? -1 : (int32_t)v;
@@ -776,7 +797,7 @@ static void on_gpu_work(struct kt *k, struct pev *e)
 	struct gpu_event *g;
 	int64_t device = e->device >= 0 ? e->device : e->pid;
 
-	xgrow(&k->gev, &k->cap_gev, k->ngev + 1, sizeof(*k->gev));
+	grow1(&k->gev, &k->cap_gev, k->ngev, sizeof(*k->gev));
 	g = &k->gev[k->ngev++];
 	*g = (struct gpu_event){
 		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0),
@@ -834,6 +855,71 @@ static uint32_t site_of(struct kt *k, const struct op_site *s)
 	}
 }
 
+/* The key of an op's site text as read in site_memo: its three hashes, mixed; never INT64_MIN. */
+static int64_t site_text_key(const struct pev *e)
+{
+	uint64_t h = intern_hash(e->name.data, e->name.len);
+
+	h = h * 0x9e3779b97f4a7c15ULL ^ intern_hash(e->intype.data, e->intype.len);
+	h = h * 0x9e3779b97f4a7c15ULL ^ intern_hash(e->indims.data, e->indims.len);
+	return (int64_t)((h ^ (h >> 31)) >> 1);
+}
+
+/* An interned string (NULL: empty) of known length is the text b. */
+static bool same_text(const char *interned, uint32_t len, const struct buf *b)
+{
+	return len == b->len && (!len || !memcmp(interned, b->data, len));
+}
+
+/* Records the lengths of site i's text as read, where its strings are that text. */
+static void note_site_text(struct kt *k, uint32_t i, const struct pev *e)
+{
+	const struct buf *b[] = { &e->name, &e->intype, &e->indims };
+
+	xgrow(&k->site_text, &k->cap_site_text, k->nsites, sizeof(*k->site_text));
+	for (; k->nsite_text < k->nsites; k->nsite_text++)
+		k->site_text[k->nsite_text] = (struct site_text){ NO_TEXT, NO_TEXT, NO_TEXT };
+	for (size_t j = 0; j < ARRAY_SIZE(b); j++)
+		if (b[j]->len >= NO_TEXT || memchr(b[j]->data, '\0', b[j]->len))
+			return;	/* interned cut at the NUL: not the text */
+	k->site_text[i] = (struct site_text){ (uint32_t)e->name.len, (uint32_t)e->intype.len,
+					      (uint32_t)e->indims.len };
+}
+
+/*
+ * The site of an op: found by the text of its name, input types and dims
+ * as read (a training loop repeats a few dozen, so an op costs one hash of
+ * its text and a compare instead of three interns and a lookup), else
+ * interned and added by site_of(). A site whose text is not known, or two
+ * texts whose keys meet, go the long way: the same index either way.
+ */
+static uint32_t site_of_op(struct kt *k, const struct pev *e)
+{
+	int64_t key = site_text_key(e);
+	const struct site_text *t;
+	struct op_site site;
+	uint32_t i;
+
+	if (!e->indims.overflow && imap_get(&k->site_memo, key, &i)) {
+		t = &k->site_text[i];
+		if (same_text(k->sites[i].name, t->name, &e->name) &&
+		    same_text(k->sites[i].input_types, t->types, &e->intype) &&
+		    same_text(k->sites[i].input_dims, t->dims, &e->indims))
+			return i;
+	}
+	site = (struct op_site){
+		.name = intern_buf(k, &e->name), .input_types = intern_buf(k, &e->intype),
+		.input_dims = e->indims.overflow ? NULL : intern_buf(k, &e->indims),
+	};
+	i = site_of(k, &site);
+	if (e->indims.overflow)
+		return i;
+	note_site_text(k, i, e);
+	if (k->site_text[i].name != NO_TEXT)
+		imap_put(&k->site_memo, key, i);
+	return i;
+}
+
 /*
  * The index of thread id tid in kt.tids, added when new: 4 bytes in each op
  * and launch instead of 8. tids_in_order() makes the order of the indices
@@ -857,7 +943,6 @@ static uint32_t tid_of(struct kt *k, int64_t tid)
 static void on_cpu_op(struct kt *k, struct pev *e)
 {
 	struct cpu_op *o;
-	struct op_site site;
 
 	if (step_number(&e->name) >= 0) {	/* the 2021 layout's "Operator" steps */
 		add_step(k, e, STEP_CPU_ANNOTATION);
@@ -865,15 +950,11 @@ static void on_cpu_op(struct kt *k, struct pev *e)
 	}
 	if (k->nsites >= UINT32_MAX || k->ntids >= UINT32_MAX)
 		return;
-	site = (struct op_site){
-		.name = intern_buf(k, &e->name), .input_types = intern_buf(k, &e->intype),
-		.input_dims = e->indims.overflow ? NULL : intern_buf(k, &e->indims),
-	};
-	xgrow(&k->ops, &k->cap_ops, k->nops + 1, sizeof(*k->ops));
+	grow1(&k->ops, &k->cap_ops, k->nops, sizeof(*k->ops));
 	o = &k->ops[k->nops++];
 	*o = (struct cpu_op){
 		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0), .tid = tid_of(k, e->tid),
-		.ext = e->ext, .site = site_of(k, &site), .parent = -1, .comm = -1,
+		.ext = e->ext, .site = site_of_op(k, e), .parent = -1, .comm = -1,
 	};
 	if (!e->coll.len || k->ncomm >= INT32_MAX)
 		return;
@@ -889,7 +970,7 @@ static void on_launch(struct kt *k, struct pev *e)
 {
 	if (e->corr < 0 || k->ntids >= UINT32_MAX)
 		return;
-	xgrow(&k->launches, &k->cap_launch, k->nlaunch + 1, sizeof(*k->launches));
+	grow1(&k->launches, &k->cap_launch, k->nlaunch, sizeof(*k->launches));
 	if (e->size >= 0) {
 		xgrow(&k->sizes, &k->cap_sizes, k->nsizes + 1, sizeof(*k->sizes));
 		k->sizes[k->nsizes++] = (struct launch_num){ .launch = k->nlaunch, .v = e->size };
@@ -2083,6 +2164,8 @@ static void kt_free(void *st)
 	release_link_arrays(k);
 	xgrow_free(&k->tids, &k->cap_tids, sizeof(*k->tids));
 	imap_release(&k->tid_ix);
+	xgrow_free(&k->site_text, &k->cap_site_text, sizeof(*k->site_text));
+	imap_release(&k->site_memo);
 	xgrow_free(&k->steps, &k->cap_steps, sizeof(*k->steps));
 	xgrow_free(&k->mem, &k->cap_mem, sizeof(*k->mem));
 	xgrow_free(&k->devs, &k->cap_devs, sizeof(*k->devs));
