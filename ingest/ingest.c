@@ -618,6 +618,7 @@ int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out)
 		if (s->sink != SINK_NONE || s->reported)
 			report_progress(s, true);	/* a report begun is ended */
 		finish_readers(s);
+		ingest_keep_end(&s->ctx);	/* the trial's count exact again for the next file */
 		info_str(s->a, s->out.info, "format", format_name(s->out.sniff.format));
 		s->ctx.src->format = format_name(s->out.sniff.format);
 		if (!s->out.read)
@@ -774,14 +775,50 @@ static const struct { const char *what, *option; } limits[] = {
 	[LIMIT_MEMORY] = { "bytes of memory kept", "--max-memory" },
 };
 
+/*
+ * Trial events a file counts at once while the whole block stays under the
+ * trial's limit (one atomic operation per block, not per event); closer to
+ * the limit each event is counted alone, so the limit is passed by the
+ * same event as when every event was counted alone.
+ */
+#define TICKET_BLOCK 4096
+
+/*
+ * Counts one more event of ctx's file in the trial's count: from the block
+ * the file holds, else a new block taken whole while it fits under max,
+ * else alone. False when the event passes max.
+ */
+static bool count_trial_event(struct ingest_ctx *ctx, int64_t max)
+{
+	int64_t cur;
+
+	if (ctx->tickets > 0) {
+		ctx->tickets--;
+		return true;
+	}
+	cur = atomic_load(&trial_events);
+	while (cur <= max - TICKET_BLOCK)
+		if (atomic_compare_exchange_weak(&trial_events, &cur, cur + TICKET_BLOCK)) {
+			ctx->tickets = TICKET_BLOCK - 1;
+			return true;
+		}
+	return atomic_fetch_add(&trial_events, 1) + 1 <= max;
+}
+
+void ingest_keep_end(struct ingest_ctx *ctx)
+{
+	atomic_fetch_sub(&trial_events, ctx->tickets);
+	ctx->tickets = 0;
+}
+
 /* The limit one more event of a file (its kept-th) passes, and that limit in *n. */
-static enum limit limit_passed(int64_t kept, int64_t *n)
+static enum limit limit_passed(struct ingest_ctx *ctx, int64_t kept, int64_t *n)
 {
 	*n = max_events;
 	if (kept > max_events)
 		return LIMIT_FILE;
 	*n = ingest_max_trial_events();
-	if (atomic_fetch_add(&trial_events, 1) + 1 > *n)
+	if (!count_trial_event(ctx, *n))
 		return LIMIT_TRIAL;
 	*n = budget_max();
 	return budget_over() ? LIMIT_MEMORY : LIMIT_NONE;
@@ -795,7 +832,7 @@ bool ingest_keep(struct ingest_ctx *ctx, int64_t *kept, bool *capped, const stru
 	++*kept;
 	if (*capped)
 		return false;
-	l = limit_passed(*kept, &n);
+	l = limit_passed(ctx, *kept, &n);
 	if (l == LIMIT_NONE)
 		return true;
 	if (l != LIMIT_FILE)

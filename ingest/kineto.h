@@ -12,8 +12,9 @@
  * event kept (x86-64): a kernel, memcpy or memset 80 (struct gpu_event, the
  * rank keeps it); while reading only, a CPU op 40 (+16 for one with
  * collective args; its thread and its name, input types and dims are
- * 4-byte indices into tables of the distinct ones: 24 + ~16 bytes per
- * distinct name/types/dims triple, 8 + ~16 per thread), a runtime or driver
+ * 4-byte indices into tables of the distinct ones: 24 + ~44 bytes per
+ * distinct name/types/dims triple, with the map that finds it by its text,
+ * 8 + ~16 per thread), a runtime or driver
  * launch 24 (+16 for a ROCm call naming its "size", +16 for a correlation
  * id past 32 bits), and at the end 16
  * more per launch for the id maps (twice, one after the other), 16 per op
