@@ -42,6 +42,15 @@ DEP_CFLAGS := $(shell pkg-config --cflags $(PC_PKGS) 2>/dev/null)
 DEP_LIBS   := -Wl,--as-needed $(shell pkg-config --libs $(PC_PKGS) 2>/dev/null) -lcsv -ldl -lm
 TEST_LIBS  := $(shell pkg-config --libs $(TESTPKGS) 2>/dev/null)
 FLOOR_LIBS := $(shell pkg-config --libs yajl zlib 2>/dev/null)
+# ISA-L's igzip inflates gzip three times faster than zlib; without it
+# (libisal-dev absent, or ISAL=0) ingest/gunzip.c uses zlib, with the same output.
+ifeq ($(origin ISAL),undefined)
+ISAL := $(shell pkg-config --exists libisal 2>/dev/null && echo 1)
+endif
+ifeq ($(ISAL),1)
+DEP_CFLAGS += -DHAVE_ISAL $(shell pkg-config --cflags libisal 2>/dev/null)
+DEP_LIBS   += $(shell pkg-config --libs libisal 2>/dev/null)
+endif
 
 # Building needs the -dev packages; say so plainly instead of failing to compile.
 # (check, demo and deps install them first, then build through a second make.)
@@ -129,10 +138,13 @@ $(BUILD)/tests/%: $(BUILD)/tests/unit/%.o $(UNITHOBJ) $(LIBA) $(FLAGS)
 # cli/ is linked into the binary only: a unit test of a cli piece names its object.
 $(BUILD)/tests/test_options: TESTOBJ = $(BUILD)/cli/options.o
 $(BUILD)/tests/test_options: $(BUILD)/cli/options.o
+# test_jsonscan shares the fuzz target's yajl-against-jsonscan comparison (tests/fuzz/jsondiff.h).
+$(BUILD)/tests/test_jsonscan: TESTOBJ = $(BUILD)/tests/fuzz/fuzz_jsonscan.o
+$(BUILD)/tests/test_jsonscan: $(BUILD)/tests/fuzz/fuzz_jsonscan.o
 
-# The benchmark's parse floor (bench/floor.c): yajl and zlib only, no tool code.
-$(FLOORBIN): $(BUILD)/bench/floor.o $(FLAGS)
-	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(FLOOR_LIBS)
+# The benchmark's parse floor (bench/floor.c): yajl and zlib, and the tool's tokenizer for --scan.
+$(FLOORBIN): $(BUILD)/bench/floor.o $(LIBA) $(FLAGS)
+	$(call say,LINK,$@)$(CC) $(LDFLAGS) -o $@ $< $(LIBA) $(FLOOR_LIBS)
 
 # The fuzz targets linked with a main that runs each file named once
 # (tests/fuzz/driver.c), for the seed test; `make fuzz` links them with libFuzzer.

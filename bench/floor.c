@@ -4,9 +4,11 @@
  * bytes) with yajl and only counts the events (the objects directly inside
  * the top-level "traceEvents" array), reading with large reads; or, with
  * --inflate, only reads and inflates it and counts the bytes. Whatever
- * scaleaudit does per event comes on top of this.
+ * scaleaudit does per event comes on top of this. With --scan, the same
+ * count with the tool's own tokenizer (ingest/jsonscan.c) in place of yajl:
+ * the floor is yajl's, this shows what the tokenizer costs against it.
  *
- * usage: floor [--inflate] [--chunk BYTES] FILE
+ * usage: floor [--inflate | --scan] [--chunk BYTES] FILE
  * prints: events N bytes B seconds S   (N is -1 with --inflate; B counts
  * the uncompressed JSON; S is the wall time of the read, inflate and parse)
  * exit: 0 done, 1 unreadable or broken input, 2 usage error
@@ -22,6 +24,8 @@
 #include <unistd.h>
 #include <yajl/yajl_parse.h>
 #include <zlib.h>
+
+#include "ingest/jsonscan.h"
 
 enum { CHUNK_DEFAULT = 1 << 20 };
 
@@ -96,6 +100,7 @@ struct feed {
 	bool gz;
 	z_stream z;
 	yajl_handle yh;
+	struct jsonscan *js;	/* --scan: the tokenizer in yajl's place */
 	unsigned char *in, *out;
 	size_t chunk;
 	int64_t bytes;		/* uncompressed bytes passed on */
@@ -104,6 +109,12 @@ struct feed {
 static int parse(struct feed *f, const unsigned char *buf, size_t len)
 {
 	f->bytes += (int64_t)len;
+	if (f->js) {
+		if (jsonscan_feed(f->js, (const char *)buf, len) == 0)
+			return 0;
+		fprintf(stderr, "floor: %s: %s\n", f->path, f->js->error);
+		return -1;
+	}
 	if (!f->yh || yajl_parse(f->yh, buf, len) == yajl_status_ok)
 		return 0;
 	unsigned char *msg = yajl_get_error(f->yh, 0, buf, len);
@@ -154,7 +165,8 @@ static int run(struct feed *f)
 		if (f->gz ? inflate_chunk(f, (size_t)n) : parse(f, f->in, (size_t)n))
 			return -1;
 	}
-	if (f->yh && yajl_complete_parse(f->yh) != yajl_status_ok) {
+	if ((f->yh && yajl_complete_parse(f->yh) != yajl_status_ok) ||
+	    (f->js && jsonscan_end(f->js) < 0)) {
 		fprintf(stderr, "floor: %s: the JSON is cut short or broken\n", f->path);
 		return -1;
 	}
@@ -178,7 +190,7 @@ static double now(void)
 
 static int usage(void)
 {
-	fprintf(stderr, "usage: floor [--inflate] [--chunk BYTES] FILE\n");
+	fprintf(stderr, "usage: floor [--inflate | --scan] [--chunk BYTES] FILE\n");
 	return 2;
 }
 
@@ -186,18 +198,20 @@ int main(int argc, char **argv)
 {
 	struct count c = { 0 };
 	struct feed f = { .chunk = CHUNK_DEFAULT, .fd = -1 };
-	bool parse_json = true;
+	bool parse_json = true, scan = false;
 	int i = 1;
 
 	for (; i < argc - 1; i++) {
 		if (!strcmp(argv[i], "--inflate"))
 			parse_json = false;
+		else if (!strcmp(argv[i], "--scan"))
+			scan = true;
 		else if (!strcmp(argv[i], "--chunk") && i + 2 < argc)
 			f.chunk = strtoul(argv[++i], NULL, 0);
 		else
 			return usage();
 	}
-	if (i != argc - 1 || f.chunk == 0 || f.chunk > (1u << 30))
+	if (i != argc - 1 || f.chunk == 0 || f.chunk > (1u << 30) || (scan && !parse_json))
 		return usage();
 	f.path = argv[i];
 	f.fd = open(f.path, O_RDONLY);
@@ -210,7 +224,9 @@ int main(int argc, char **argv)
 	f.out = malloc(f.chunk);
 	if (!f.in || !f.out || (f.gz && inflateInit2(&f.z, 15 + 16) != Z_OK))
 		return 1;
-	if (parse_json && !(f.yh = yajl_alloc(&count_callbacks, NULL, &c)))
+	if (scan && (!(f.js = malloc(sizeof(*f.js))) || jsonscan_init(f.js, &count_callbacks, &c)))
+		return 1;
+	if (parse_json && !scan && !(f.yh = yajl_alloc(&count_callbacks, NULL, &c)))
 		return 1;
 
 	double t0 = now();
@@ -222,6 +238,9 @@ int main(int argc, char **argv)
 		       parse_json ? (long long)c.events : -1LL, (long long)f.bytes, secs);
 	if (f.yh)
 		yajl_free(f.yh);
+	if (f.js)
+		jsonscan_release(f.js);
+	free(f.js);
 	if (f.gz)
 		inflateEnd(&f.z);
 	free(f.in);

@@ -28,6 +28,11 @@ struct intern {
 /* The one copy of s[0..n) (cut at a NUL inside it). */
 const char *intern(struct intern *t, const char *s, size_t n);
 const char *intern_str(struct intern *t, const char *s);
+/*
+ * The 32-bit hash intern() files s[0..n) under (all n bytes, a NUL
+ * included): for callers that memoize on text before interning it.
+ */
+uint32_t intern_hash(const char *s, size_t n);
 void intern_release(struct intern *t);
 
 /*

@@ -10,10 +10,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "core/budget.h"
 #include "core/xalloc.h"
+#include "ingest/gunzip.h"
 #include "ingest/registry.h"
 
 /*
@@ -76,8 +76,7 @@ struct ingest_stream {
 	bool member_ended;	/* a gzip member ended: RAW_LOOK looks for the next */
 	unsigned char magic[2];	/* RAW_LOOK: bytes seen so far */
 	size_t nmagic;
-	z_stream z;
-	bool z_ready;		/* z was initialised */
+	struct gunzip *gz;	/* the inflater, once a gzip member was seen; NULL */
 	unsigned char *zout;	/* INFLATE_CHUNK bytes of inflated output */
 	int64_t fed;		/* bytes as stored taken so far */
 	bool failed;		/* a fault of the input was recorded */
@@ -416,24 +415,21 @@ static void fault(struct ingest_stream *s, const char *code, const char *why)
 /* Inflates p[0..n) of a gzip member; *used says how much of it the member took. */
 static void inflate_some(struct ingest_stream *s, const unsigned char *p, size_t n, size_t *used)
 {
+	enum gunzip_status st;
+	size_t took, made;
 	char why[256];
-	int rc;
 
-	s->z.next_in = (unsigned char *)(uintptr_t)p;
-	s->z.avail_in = n > UINT_MAX ? UINT_MAX : (uInt)n;	/* the rest on the next turn */
+	*used = 0;
 	do {	/* until the piece is used up and no output is pending */
-		s->z.next_out = s->zout;
-		s->z.avail_out = INFLATE_CHUNK;
-		rc = inflate(&s->z, Z_NO_FLUSH);
-		content(s, s->zout, INFLATE_CHUNK - s->z.avail_out);
-	} while (rc == Z_OK && (s->z.avail_in || !s->z.avail_out));
-	*used = (size_t)(s->z.next_in - p);
-	if (rc == Z_STREAM_END) {
+		st = gunzip_step(s->gz, p + *used, n - *used, &took, s->zout, INFLATE_CHUNK, &made);
+		*used += took;
+		content(s, s->zout, made);
+	} while (st == GUNZIP_MORE && (took || made) && (*used < n || made == INFLATE_CHUNK));
+	if (st == GUNZIP_END) {
 		s->raw = RAW_LOOK;
 		s->member_ended = true;
-	} else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-		snprintf(why, sizeof(why), "compressed data is corrupt: %s",
-			 s->z.msg ? s->z.msg : "compressed data error");
+	} else if (st == GUNZIP_ERROR) {
+		snprintf(why, sizeof(why), "compressed data is corrupt: %s", gunzip_error(s->gz));
 		fault(s, "corrupt", why);
 	}
 }
@@ -447,16 +443,16 @@ static void decide(struct ingest_stream *s, bool gzip)
 	}
 	s->raw = RAW_INFLATE;
 	s->out.gzip = true;
-	if (s->z_ready) {
-		inflateReset(&s->z);
+	if (s->gz) {
+		gunzip_reset(s->gz);
 		return;
 	}
-	if (inflateInit2(&s->z, 15 + 16) != Z_OK) {	/* 16: gzip wrapper only */
+	s->gz = gunzip_new();
+	if (!s->gz) {
 		fault(s, "unreadable", "cannot read: out of memory");
 		return;
 	}
 	s->zout = xmalloc(INFLATE_CHUNK);
-	s->z_ready = true;
 }
 
 /* Takes bytes as stored; the look-ahead bytes are replayed once the stage is decided. */
@@ -622,6 +618,7 @@ int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out)
 		if (s->sink != SINK_NONE || s->reported)
 			report_progress(s, true);	/* a report begun is ended */
 		finish_readers(s);
+		ingest_keep_end(&s->ctx);	/* the trial's count exact again for the next file */
 		info_str(s->a, s->out.info, "format", format_name(s->out.sniff.format));
 		s->ctx.src->format = format_name(s->out.sniff.format);
 		if (!s->out.read)
@@ -631,8 +628,7 @@ int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out)
 	spill_drop(s);
 	run_release(&s->scratch);
 	buf_release(&s->lines.line);	/* ingest_lines_end() did, when lines were read */
-	if (s->z_ready)
-		inflateEnd(&s->z);
+	gunzip_free(s->gz);
 	free(s->zout);
 	buf_release(&s->head);
 	free(s);
@@ -779,14 +775,50 @@ static const struct { const char *what, *option; } limits[] = {
 	[LIMIT_MEMORY] = { "bytes of memory kept", "--max-memory" },
 };
 
+/*
+ * Trial events a file counts at once while the whole block stays under the
+ * trial's limit (one atomic operation per block, not per event); closer to
+ * the limit each event is counted alone, so the limit is passed by the
+ * same event as when every event was counted alone.
+ */
+#define TICKET_BLOCK 4096
+
+/*
+ * Counts one more event of ctx's file in the trial's count: from the block
+ * the file holds, else a new block taken whole while it fits under max,
+ * else alone. False when the event passes max.
+ */
+static bool count_trial_event(struct ingest_ctx *ctx, int64_t max)
+{
+	int64_t cur;
+
+	if (ctx->tickets > 0) {
+		ctx->tickets--;
+		return true;
+	}
+	cur = atomic_load(&trial_events);
+	while (cur <= max - TICKET_BLOCK)
+		if (atomic_compare_exchange_weak(&trial_events, &cur, cur + TICKET_BLOCK)) {
+			ctx->tickets = TICKET_BLOCK - 1;
+			return true;
+		}
+	return atomic_fetch_add(&trial_events, 1) + 1 <= max;
+}
+
+void ingest_keep_end(struct ingest_ctx *ctx)
+{
+	atomic_fetch_sub(&trial_events, ctx->tickets);
+	ctx->tickets = 0;
+}
+
 /* The limit one more event of a file (its kept-th) passes, and that limit in *n. */
-static enum limit limit_passed(int64_t kept, int64_t *n)
+static enum limit limit_passed(struct ingest_ctx *ctx, int64_t kept, int64_t *n)
 {
 	*n = max_events;
 	if (kept > max_events)
 		return LIMIT_FILE;
 	*n = ingest_max_trial_events();
-	if (atomic_fetch_add(&trial_events, 1) + 1 > *n)
+	if (!count_trial_event(ctx, *n))
 		return LIMIT_TRIAL;
 	*n = budget_max();
 	return budget_over() ? LIMIT_MEMORY : LIMIT_NONE;
@@ -800,7 +832,7 @@ bool ingest_keep(struct ingest_ctx *ctx, int64_t *kept, bool *capped, const stru
 	++*kept;
 	if (*capped)
 		return false;
-	l = limit_passed(*kept, &n);
+	l = limit_passed(ctx, *kept, &n);
 	if (l == LIMIT_NONE)
 		return true;
 	if (l != LIMIT_FILE)

@@ -93,6 +93,16 @@ bool ingest_trial_limited(void);
  */
 struct ingest_ctx;
 bool ingest_keep(struct ingest_ctx *ctx, int64_t *kept, bool *capped, const struct srcpos *pos);
+/*
+ * Ends ingest_keep()'s counting for ctx's file: the trial events it counted
+ * ahead of the file's events (it takes them in blocks while far from the
+ * trial's limit) are given back, so that ingest_trial_events() is exact and
+ * the next file read passes the limit at the same event as if every event
+ * had been counted alone. ingest_stream_finish() calls it once the readers
+ * are done; a caller that drives ingest_keep() with a context of its own
+ * calls it at the end of the file.
+ */
+void ingest_keep_end(struct ingest_ctx *ctx);
 
 /* What a reader kept from one file, for ingest_keep_line(); zero it at open. */
 struct ingest_cap {

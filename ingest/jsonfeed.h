@@ -1,11 +1,11 @@
 /*
- * jsonfeed: a yajl push parser fed by a READ_BYTES reader, with the file
- * positions its diagnostics name. An error is placed at the first byte of
- * the token after the last good one, so the byte is the same wherever the
- * input was cut into chunks (yajl's own offset is not).
+ * jsonfeed: the JSON tokenizer (jsonscan, yajl's callbacks) fed by a
+ * READ_BYTES reader, with the file positions its diagnostics name. An error
+ * is placed at the first byte of the token after the last good one, so the
+ * byte is the same wherever the input was cut into chunks.
  *
- * The reader's yajl callbacks call jsonfeed_mark() at every token; memory
- * is yajl's own (through xmalloc: out of memory is fatal), released by
+ * The reader's callbacks call jsonfeed_mark() at every token; memory is
+ * the tokenizer's (through xmalloc: out of memory is fatal), released by
  * jsonfeed_release().
  */
 #ifndef INGEST_JSONFEED_H
@@ -14,10 +14,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include <yajl/yajl_parse.h>
+
+#include "ingest/jsonscan.h"
 
 struct jsonfeed {
-	yajl_handle yh;
+	struct jsonscan js;	/* the tokenizer */
 	int64_t chunk_base;	/* file offset of the chunk being parsed */
 	int64_t last_ok;	/* file offset just after the last token parsed */
 	int64_t tok;		/* first byte of the token after it; -1 not seen yet */
@@ -27,13 +28,13 @@ struct jsonfeed {
 	bool at_end;		/* it broke at the end of the input: cut short */
 };
 
-/* 0, or -1 when yajl cannot be set up; callbacks get ctx. */
+/* 0, or -1 when cb sets yajl_integer or yajl_double without yajl_number; callbacks get ctx. */
 int jsonfeed_init(struct jsonfeed *j, const yajl_callbacks *cb, void *ctx);
 void jsonfeed_release(struct jsonfeed *j);
 /* The file offset just after the token being reported (in a callback). */
 static inline int64_t jsonfeed_here(const struct jsonfeed *j)
 {
-	return j->chunk_base + (int64_t)yajl_get_bytes_consumed(j->yh);
+	return jsonscan_here(&j->js);
 }
 
 /*
@@ -42,7 +43,7 @@ static inline int64_t jsonfeed_here(const struct jsonfeed *j)
  */
 static inline void jsonfeed_mark(struct jsonfeed *j)
 {
-	j->last_ok = jsonfeed_here(j);
+	j->last_ok = jsonscan_here(&j->js);
 	j->tok = -1;
 	j->tok_sep = false;
 }

@@ -56,6 +56,7 @@ enum key {
 	K_ID, K_DNAME, K_MEM, K_CCMAJ, K_CCMIN, K_SMS,
 	K_RANK, K_WORLD, K_NCCLVER, K_BACKEND, K_PGCOUNT, K_PGCONFIG,
 	K_PGNAME_CFG, K_PGDESC, K_PGSIZE, K_PGRANKS, K_SIZE,
+	K_COUNT
 };
 
 /* Event categories, both the current names and the 2021 ones. */
@@ -96,6 +97,17 @@ struct op_site {
 	const char *input_types;/* interned; NULL */
 	const char *input_dims;	/* interned "[[4096,1024],[1024]]"; NULL */
 };
+
+/*
+ * The lengths of a site's name, input types and dims as read, which are
+ * those of its interned strings (no NUL inside, dims not cut); NO_TEXT:
+ * not known, the site is not found by its text.
+ */
+struct site_text {
+	uint32_t name, types, dims;
+};
+
+#define NO_TEXT UINT32_MAX
 
 /*
  * A CPU op kept until finish, to be found by external id or time (32
@@ -155,6 +167,8 @@ struct kt {
 	struct jsonfeed jf;	/* the parser, and where its error lies */
 	uint8_t stack[MAX_DEPTH];
 	int depth;		/* open containers; past MAX_DEPTH only counted */
+	uint8_t cur;		/* the innermost container's kind (top()), kept as they open and close */
+	uint8_t nest[CT_COUNT][2][K_COUNT];	/* nesting[] by parent, map, key: the child; 0 none */
 	uint8_t key;		/* enum key of the innermost object's current member */
 	const struct keydef *kdef;	/* its entry; NULL for K_NONE */
 	struct pev ev;
@@ -175,9 +189,13 @@ struct kt {
 	struct op_site *sites;	/* the ops' distinct (name, types, dims) */
 	size_t nsites, cap_sites;
 	struct imap site_ix;	/* a hash of a site's three pointers -> its index */
+	struct site_text *site_text;	/* by site: the lengths of its text as read */
+	size_t nsite_text, cap_site_text;
+	struct imap site_memo;	/* a hash of a site's text as read -> its index */
 	int64_t *tids;		/* the thread ids of ops and launches, first seen first */
 	size_t ntids, cap_tids;
 	struct imap tid_ix;	/* thread id -> its index in tids */
+	uint32_t last_tid;	/* the index tid_of() gave last: ops come in runs of one thread */
 	struct op_comm *op_comm;
 	size_t ncomm, cap_comm;
 	struct launch *launches;
@@ -481,11 +499,15 @@ static const char *const count_keys[C_COUNT] = {
 #define KEY_BUCKETS 256		/* a power of two */
 #define KEY_SCAN 255		/* a bucket two keys fall in */
 
-/* A key table with the bucket of each entry (index + 1; 0: none), built per reader. */
+/*
+ * A key table with the bucket of each entry, built per reader: the entry's
+ * index + 1 (0: none; KEY_SCAN) and its length, so that most keys of
+ * another name are passed on one load and one compare.
+ */
 struct keyindex {
 	const struct keydef *t;
 	bool fold;		/* compared without case */
-	uint8_t bucket[KEY_BUCKETS];
+	struct { uint8_t entry, len; } bucket[KEY_BUCKETS];
 };
 
 /* Without case; the first letter rejects most keys before any call. */
@@ -516,9 +538,10 @@ static void keyindex_build(struct keyindex *x, const struct keydef *t, bool fold
 {
 	*x = (struct keyindex){ .t = t, .fold = fold };
 	for (size_t i = 0; t && t[i].name; i++) {
-		uint8_t *b = &x->bucket[key_bucket(t[i].name, t[i].len)];
+		unsigned b = key_bucket(t[i].name, t[i].len);
 
-		*b = *b ? KEY_SCAN : (uint8_t)(i + 1);
+		x->bucket[b].entry = x->bucket[b].entry ? KEY_SCAN : (uint8_t)(i + 1);
+		x->bucket[b].len = t[i].len;	/* a shared bucket is searched whatever the length */
 	}
 }
 
@@ -526,7 +549,7 @@ static void keyindex_build(struct keyindex *x, const struct keydef *t, bool fold
  * a[0..n) == b[0..n) for short n, by loads of 8, 4 or 1 bytes that overlap
  * instead of a call: keys are compared ~14 times per event.
  */
-static bool same_bytes(const char *a, const char *b, size_t n)
+static inline bool same_bytes(const char *a, const char *b, size_t n)
 {
 	uint64_t x, y;
 	uint32_t p, q, r, t;
@@ -553,32 +576,68 @@ static bool same_bytes(const char *a, const char *b, size_t n)
 }
 
 /* s[0..n) is d's name; without case where fold, tried after the exact bytes (the usual case). */
-static bool key_is(const struct keydef *d, const char *s, size_t n, bool fold)
+static inline bool key_is(const struct keydef *d, const char *s, size_t n, bool fold)
 {
 	if (d->len != n)
 		return false;
 	return same_bytes(s, d->name, n) || (fold && !strncasecmp(s, d->name, n));
 }
 
-/* The entry named s[0..n): one bucket and one compare, no search of the table. */
-static const struct keydef *keyindex_find(const struct keyindex *x, const char *s, size_t n)
+/* The entry named s[0..n) in a bucket that two keys share: the table searched. */
+static const struct keydef *keyindex_scan(const struct keyindex *x, const char *s, size_t n)
 {
-	uint8_t b;
-
-	if (!n || !x->t)
-		return NULL;
-	b = x->bucket[key_bucket(s, n)];
-	if (b == 0)
-		return NULL;
-	if (b != KEY_SCAN)
-		return key_is(&x->t[b - 1], s, n, x->fold) ? &x->t[b - 1] : NULL;
 	for (const struct keydef *d = x->t; d->name; d++)
 		if (key_is(d, s, n, x->fold))
 			return d;
 	return NULL;
 }
 
+/*
+ * The entry named s[0..n): one bucket and one compare, no search of the
+ * table (inline: it runs for every key of the input). A kind with no table
+ * has every bucket empty.
+ */
+static inline const struct keydef *keyindex_find(const struct keyindex *x, const char *s,
+						 size_t n)
+{
+	const struct keydef *d;
+	unsigned b;
+
+	if (!n)
+		return NULL;
+	b = key_bucket(s, n);
+	if (x->bucket[b].len != n || x->bucket[b].entry == 0)
+		return x->bucket[b].entry == KEY_SCAN ? keyindex_scan(x, s, n) : NULL;
+	if (x->bucket[b].entry == KEY_SCAN)
+		return keyindex_scan(x, s, n);
+	d = &x->t[x->bucket[b].entry - 1];
+	return same_bytes(s, d->name, n) || (x->fold && !strncasecmp(s, d->name, n)) ? d : NULL;
+}
+
 /* ---- the events ---- */
+
+/*
+ * buf_reset() and buf_add() for the event's buffers, whose common case
+ * (room left, under the ceiling) is inline: they run for most tokens.
+ */
+static inline void ev_reset(struct buf *b)
+{
+	b->len = 0;
+	b->overflow = false;
+	if (b->cap)
+		b->data[0] = '\0';
+}
+
+static inline void ev_add(struct buf *b, const char *s, size_t n)
+{
+	if (!b->overflow && n < b->cap - b->len && (!b->max || b->len + n <= b->max)) {
+		memcpy(b->data + b->len, s, n);
+		b->len += n;
+		b->data[b->len] = '\0';
+		return;
+	}
+	buf_add(b, s, n);
+}
 
 static void pev_reset(struct pev *e, int64_t byte)
 {
@@ -590,17 +649,24 @@ static void pev_reset(struct pev *e, int64_t byte)
 	e->cat = C_OTHER;
 	e->cat_seen = false;
 	e->byte = byte;
-	buf_reset(&e->name);
-	buf_reset(&e->intype);
-	buf_reset(&e->indims);
-	buf_reset(&e->coll);
-	buf_reset(&e->dtype);
-	buf_reset(&e->pg);
+	ev_reset(&e->name);
+	ev_reset(&e->intype);
+	ev_reset(&e->indims);
+	ev_reset(&e->coll);
+	ev_reset(&e->dtype);
+	ev_reset(&e->pg);
 }
 
 static const char *intern_buf(struct kt *k, const struct buf *b)
 {
 	return b->len ? intern(&k->ctx->trial->strings, b->data, b->len) : NULL;
+}
+
+/* xgrow() for one element more than n, its common case (room left) inline. */
+static inline void grow1(void *pp, size_t *cap, size_t n, size_t size)
+{
+	if (n >= *cap)
+		xgrow(pp, cap, n + 1, size);
 }
 
 static int32_t clamp32(int64_t v)
@@ -736,7 +802,7 @@ static void on_gpu_work(struct kt *k, struct pev *e)
 	struct gpu_event *g;
 	int64_t device = e->device >= 0 ? e->device : e->pid;
 
-	xgrow(&k->gev, &k->cap_gev, k->ngev + 1, sizeof(*k->gev));
+	grow1(&k->gev, &k->cap_gev, k->ngev, sizeof(*k->gev));
 	g = &k->gev[k->ngev++];
 	*g = (struct gpu_event){
 		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0),
@@ -794,6 +860,71 @@ static uint32_t site_of(struct kt *k, const struct op_site *s)
 	}
 }
 
+/* The key of an op's site text as read in site_memo: its three hashes, mixed; never INT64_MIN. */
+static int64_t site_text_key(const struct pev *e)
+{
+	uint64_t h = intern_hash(e->name.data, e->name.len);
+
+	h = h * 0x9e3779b97f4a7c15ULL ^ intern_hash(e->intype.data, e->intype.len);
+	h = h * 0x9e3779b97f4a7c15ULL ^ intern_hash(e->indims.data, e->indims.len);
+	return (int64_t)((h ^ (h >> 31)) >> 1);
+}
+
+/* An interned string (NULL: empty) of known length is the text b. */
+static bool same_text(const char *interned, uint32_t len, const struct buf *b)
+{
+	return len == b->len && (!len || !memcmp(interned, b->data, len));
+}
+
+/* Records the lengths of site i's text as read, where its strings are that text. */
+static void note_site_text(struct kt *k, uint32_t i, const struct pev *e)
+{
+	const struct buf *b[] = { &e->name, &e->intype, &e->indims };
+
+	xgrow(&k->site_text, &k->cap_site_text, k->nsites, sizeof(*k->site_text));
+	for (; k->nsite_text < k->nsites; k->nsite_text++)
+		k->site_text[k->nsite_text] = (struct site_text){ NO_TEXT, NO_TEXT, NO_TEXT };
+	for (size_t j = 0; j < ARRAY_SIZE(b); j++)
+		if (b[j]->len >= NO_TEXT || memchr(b[j]->data, '\0', b[j]->len))
+			return;	/* interned cut at the NUL: not the text */
+	k->site_text[i] = (struct site_text){ (uint32_t)e->name.len, (uint32_t)e->intype.len,
+					      (uint32_t)e->indims.len };
+}
+
+/*
+ * The site of an op: found by the text of its name, input types and dims
+ * as read (a training loop repeats a few dozen, so an op costs one hash of
+ * its text and a compare instead of three interns and a lookup), else
+ * interned and added by site_of(). A site whose text is not known, or two
+ * texts whose keys meet, go the long way: the same index either way.
+ */
+static uint32_t site_of_op(struct kt *k, const struct pev *e)
+{
+	int64_t key = site_text_key(e);
+	const struct site_text *t;
+	struct op_site site;
+	uint32_t i;
+
+	if (!e->indims.overflow && imap_get(&k->site_memo, key, &i)) {
+		t = &k->site_text[i];
+		if (same_text(k->sites[i].name, t->name, &e->name) &&
+		    same_text(k->sites[i].input_types, t->types, &e->intype) &&
+		    same_text(k->sites[i].input_dims, t->dims, &e->indims))
+			return i;
+	}
+	site = (struct op_site){
+		.name = intern_buf(k, &e->name), .input_types = intern_buf(k, &e->intype),
+		.input_dims = e->indims.overflow ? NULL : intern_buf(k, &e->indims),
+	};
+	i = site_of(k, &site);
+	if (e->indims.overflow)
+		return i;
+	note_site_text(k, i, e);
+	if (k->site_text[i].name != NO_TEXT)
+		imap_put(&k->site_memo, key, i);
+	return i;
+}
+
 /*
  * The index of thread id tid in kt.tids, added when new: 4 bytes in each op
  * and launch instead of 8. tids_in_order() makes the order of the indices
@@ -803,18 +934,20 @@ static uint32_t tid_of(struct kt *k, int64_t tid)
 {
 	uint32_t i;
 
+	if (k->ntids && k->tids[k->last_tid] == tid)
+		return k->last_tid;
 	if (imap_get(&k->tid_ix, tid, &i))
-		return i;
+		return k->last_tid = i;
 	xgrow(&k->tids, &k->cap_tids, k->ntids + 1, sizeof(*k->tids));
 	k->tids[k->ntids] = tid;
 	imap_put(&k->tid_ix, tid, (uint32_t)k->ntids);
+	k->last_tid = (uint32_t)k->ntids;
 	return (uint32_t)k->ntids++;
 }
 
 static void on_cpu_op(struct kt *k, struct pev *e)
 {
 	struct cpu_op *o;
-	struct op_site site;
 
 	if (step_number(&e->name) >= 0) {	/* the 2021 layout's "Operator" steps */
 		add_step(k, e, STEP_CPU_ANNOTATION);
@@ -822,15 +955,11 @@ static void on_cpu_op(struct kt *k, struct pev *e)
 	}
 	if (k->nsites >= UINT32_MAX || k->ntids >= UINT32_MAX)
 		return;
-	site = (struct op_site){
-		.name = intern_buf(k, &e->name), .input_types = intern_buf(k, &e->intype),
-		.input_dims = e->indims.overflow ? NULL : intern_buf(k, &e->indims),
-	};
-	xgrow(&k->ops, &k->cap_ops, k->nops + 1, sizeof(*k->ops));
+	grow1(&k->ops, &k->cap_ops, k->nops, sizeof(*k->ops));
 	o = &k->ops[k->nops++];
 	*o = (struct cpu_op){
 		.start = e->ts, .end = e->ts + (e->dur > 0 ? e->dur : 0), .tid = tid_of(k, e->tid),
-		.ext = e->ext, .site = site_of(k, &site),
+		.ext = e->ext, .site = site_of_op(k, e),
 	};
 	if (!e->coll.len || k->ncomm >= INT32_MAX)
 		return;
@@ -846,7 +975,7 @@ static void on_launch(struct kt *k, struct pev *e)
 {
 	if (e->corr < 0 || k->ntids >= UINT32_MAX)
 		return;
-	xgrow(&k->launches, &k->cap_launch, k->nlaunch + 1, sizeof(*k->launches));
+	grow1(&k->launches, &k->cap_launch, k->nlaunch, sizeof(*k->launches));
 	if (e->size >= 0) {
 		xgrow(&k->sizes, &k->cap_sizes, k->nsizes + 1, sizeof(*k->sizes));
 		k->sizes[k->nsizes++] = (struct launch_num){ .launch = k->nlaunch, .v = e->size };
@@ -938,11 +1067,18 @@ static void device_done(struct kt *k)
 
 /* ---- yajl callbacks ---- */
 
-static uint8_t top(const struct kt *k)
+/* The kind of the innermost open container, from the stack: kept in kt.cur. */
+static uint8_t stack_top(const struct kt *k)
 {
 	if (k->depth == 0)
 		return CT_TOP;
 	return k->depth > MAX_DEPTH ? CT_SKIP : k->stack[k->depth - 1];
+}
+
+/* The kind of the innermost open container (asked at every token). */
+static uint8_t top(const struct kt *k)
+{
+	return k->cur;
 }
 
 static int64_t here(const struct kt *k)
@@ -1045,9 +1181,12 @@ static void add_dims(struct kt *k, const char *s, size_t n)
 	struct buf *b = &k->ev.indims;
 
 	if (b->len && b->data[b->len - 1] != '[')
-		buf_addch(b, ',');
-	buf_add(b, s, n);
+		ev_add(b, ",", 1);
+	ev_add(b, s, n);
 }
+
+static bool args_unused(const struct pev *e);
+static bool number_used(const struct pev *e, uint8_t key);
 
 static int cb_number(void *ctx, const char *s, size_t n)
 {
@@ -1059,7 +1198,8 @@ static int cb_number(void *ctx, const char *s, size_t n)
 
 	mark(k);
 	if (t) {	/* an event's or a device's member: the common case */
-		if (d && d->off >= 0 && num_scaled(s, n, d->shift, &v) == 0)
+		if (d && d->off >= 0 && (t != &k->ev || number_used(&k->ev, d->key)) &&
+		    num_scaled(s, n, d->shift, &v) == 0)
 			*(int64_t *)(void *)((char *)t + d->off) = v;
 		return 1;
 	}
@@ -1076,9 +1216,8 @@ static int cb_number(void *ctx, const char *s, size_t n)
 
 static void set_buf(struct buf *b, const char *s, size_t n)
 {
-	buf_reset(b);
-	b->overflow = false;
-	buf_add(b, s, n > MAX_NAME ? MAX_NAME : n);
+	ev_reset(b);
+	ev_add(b, s, n > MAX_NAME ? MAX_NAME : n);
 }
 
 static void event_string(struct kt *k, const char *s, size_t n)
@@ -1097,13 +1236,16 @@ static void event_string(struct kt *k, const char *s, size_t n)
 		e->cat_seen = true;
 		break;
 	case K_NAME:
-		set_buf(&e->name, s, n);
+		if (!args_unused(e))
+			set_buf(&e->name, s, n);
 		break;
 	case K_PID:
-		e->pid = trailing_number(s, n);
+		if (number_used(e, K_PID))
+			e->pid = trailing_number(s, n);
 		break;
 	case K_TID:
-		e->tid = trailing_number(s, n);
+		if (number_used(e, K_TID))
+			e->tid = trailing_number(s, n);
 		break;
 	}
 }
@@ -1115,8 +1257,8 @@ static void add_input_type(struct kt *k, const char *s, size_t n)
 	if (!n || b->len + n + 2 > MAX_NAME)
 		return;
 	if (b->len)
-		buf_add(b, ", ", 2);
-	buf_add(b, s, n);
+		ev_add(b, ", ", 2);
+	ev_add(b, s, n);
 }
 
 static void args_string(struct kt *k, const char *s, size_t n)
@@ -1214,20 +1356,62 @@ static bool args_unused(const struct pev *e)
 	return e->ph && e->ph != 'i' && e->ph != 'I';
 }
 
+#define KB(k) (1ULL << (k))
+#define GPU_WORK_NUMBERS (KB(K_TS) | KB(K_DUR) | KB(K_PID) | KB(K_TID) | KB(K_CORR) | \
+			  KB(K_DEVICE) | KB(K_STREAM) | KB(K_BYTES) | KB(K_INNELEMS) | \
+			  KB(K_OUTNELEMS) | KB(K_PGID))
+#define LAUNCH_NUMBERS (KB(K_TS) | KB(K_DUR) | KB(K_TID) | KB(K_EXTID) | KB(K_CORR) | KB(K_SIZE))
+_Static_assert(K_COUNT <= 64, "a key is a bit of a 64-bit mask");
+
+/*
+ * The numbers each category's handler (on_cat[], and event_done() before
+ * it) reads, as bits of enum key: a complete event's other numbers are not
+ * parsed once its category is known.
+ */
+static const uint64_t used_numbers[C_COUNT] = {
+	[C_KERNEL] = GPU_WORK_NUMBERS, [C_MEMCPY] = GPU_WORK_NUMBERS,
+	[C_MEMSET] = GPU_WORK_NUMBERS,
+	[C_CPU_OP] = KB(K_TS) | KB(K_DUR) | KB(K_TID) | KB(K_EXTID) | KB(K_INNELEMS) |
+		     KB(K_OUTNELEMS) | KB(K_PGID),
+	[C_RUNTIME] = LAUNCH_NUMBERS, [C_DRIVER] = LAUNCH_NUMBERS,
+	[C_USER_ANN] = KB(K_TS) | KB(K_DUR), [C_GPU_ANN] = KB(K_TS) | KB(K_DUR),
+};
+
+/*
+ * Whether the event's number under key can matter, from what was read of
+ * it so far ("ph" and "cat" come first in Kineto's events): as for its
+ * args, nothing of an event whose "ph" or "cat" says it is not read, and
+ * of a complete event only what its category's handler reads. Unknown
+ * yet: it is read.
+ */
+static inline bool number_used(const struct pev *e, uint8_t key)
+{
+	if (e->ph == 'X' && e->cat_seen)
+		return used_numbers[e->cat] >> key & 1;
+	return !args_unused(e);
+}
+
+/*
+ * Indexes nesting[] by parent, map and key, so that a container's kind is
+ * one load: the first entry that matches wins, as in a search of the table
+ * (K_NONE there matches any key).
+ */
+static void nest_build(uint8_t nest[CT_COUNT][2][K_COUNT])
+{
+	for (size_t i = ARRAY_SIZE(nesting); i-- > 0;)
+		for (int key = 0; key < K_COUNT; key++)
+			if (nesting[i].key == K_NONE || nesting[i].key == key)
+				nest[nesting[i].parent][nesting[i].map][key] = nesting[i].child;
+}
+
 /* The kind of a container opening in parent under the current key. */
 static uint8_t child_of(const struct kt *k, uint8_t parent, bool map)
 {
-	if (parent == CT_SKIP)
+	uint8_t child = k->nest[parent][map][k->key];
+
+	if (child == CT_ARGS && args_unused(&k->ev))
 		return CT_SKIP;
-	if (parent == CT_EVENTS)	/* once per event: the table is not searched */
-		return map ? CT_EVENT : CT_SKIP;
-	if (parent == CT_EVENT && k->key == K_ARGS && args_unused(&k->ev))
-		return CT_SKIP;
-	for (size_t i = 0; i < ARRAY_SIZE(nesting); i++)
-		if (nesting[i].parent == parent && nesting[i].map == map &&
-		    (nesting[i].key == K_NONE || nesting[i].key == k->key))
-			return nesting[i].child;
-	return CT_SKIP;
+	return child ? child : CT_SKIP;
 }
 
 static void push(struct kt *k, bool map)
@@ -1244,6 +1428,7 @@ static void push(struct kt *k, bool map)
 	if (k->depth < MAX_DEPTH)
 		k->stack[k->depth] = child;
 	k->depth++;
+	k->cur = stack_top(k);
 	k->key = K_NONE;
 	k->kdef = NULL;
 	if (child == CT_EVENT)
@@ -1260,10 +1445,11 @@ static void pop(struct kt *k)
 	uint8_t kind = top(k);
 
 	k->depth--;
+	k->cur = stack_top(k);
 	k->key = K_NONE;
 	k->kdef = NULL;
 	if (kind == CT_INDIMS)
-		buf_addch(&k->ev.indims, ']');
+		ev_add(&k->ev.indims, "]", 1);
 	if (kind == CT_EVENT)
 		event_done(k);
 	else if (kind == CT_DEVICE)
@@ -1318,6 +1504,7 @@ static void *kt_open(struct ingest_ctx *ctx)
 	for (int i = 0; i < CT_COUNT; i++)
 		keyindex_build(&k->keys[i], keys_of[i], keys_fold[i]);
 	keyindex_build(&k->keys[CT_COUNT], cats, true);
+	nest_build(k->nest);
 	k->base = k->first = k->last = UNSET;
 	k->rank = k->world = k->pg_count = -1;
 	buf_init(&k->ev.name, MAX_NAME);
@@ -2199,6 +2386,8 @@ static void kt_free(void *st)
 	release_link_arrays(k);
 	xgrow_free(&k->tids, &k->cap_tids, sizeof(*k->tids));
 	imap_release(&k->tid_ix);
+	xgrow_free(&k->site_text, &k->cap_site_text, sizeof(*k->site_text));
+	imap_release(&k->site_memo);
 	xgrow_free(&k->steps, &k->cap_steps, sizeof(*k->steps));
 	xgrow_free(&k->mem, &k->cap_mem, sizeof(*k->mem));
 	xgrow_free(&k->devs, &k->cap_devs, sizeof(*k->devs));

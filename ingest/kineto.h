@@ -16,9 +16,10 @@
  *   ProfilerStep 32; flows, instants and other events nothing;
  * - while the trace is read only: a CPU op 32 (+16 for one with collective
  *   args; its thread and its name, input types and dims are 4-byte indices
- *   into tables of the distinct ones: 24 + ~16 bytes per distinct triple,
- *   8 + ~16 per thread), a runtime or driver launch 24 (+16 for a ROCm call
- *   naming its "size", +16 for a correlation id past 32 bits);
+ *   into tables of the distinct ones: 24 + ~44 bytes per distinct triple,
+ *   with the map that finds it by its text, 8 + ~16 per thread), a runtime
+ *   or driver launch 24 (+16 for a ROCm call naming its "size", +16 for a
+ *   correlation id past 32 bits);
  * - at the end, while the rank is linked: 4 more per op (sorted through
  *   an array of indices, which then holds each op's parent), 4 per launch
  *   and per op whose external id a launch carries (the id maps: index

@@ -48,6 +48,7 @@ struct ingest_ctx {
 	struct arena *arena;	/* for ctx->info nodes */
 	struct info *info;	/* the file's inspect object: add your keys to it */
 	bool limited;		/* a reader of the file reached a limit: ingest_keep() said so once */
+	int64_t tickets;	/* trial events ingest_keep() counted ahead for this file, unused */
 };
 
 struct reader {

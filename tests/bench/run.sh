@@ -9,7 +9,8 @@
 #   2 ranks x 100 MB, 2 ranks x 1000 MB, 8 ranks x 250 MB of JSON per rank,
 # each with a 1-GPU baseline run of a tenth of the steps. Then, from one run on
 # the same files, one table: `cat` of one rank (page cache, warm), zlib
-# inflate alone of one rank (floor --inflate), the floor of one rank, and
+# inflate alone of one rank (floor --inflate), the floor of one rank (and the
+# same count with the tool's tokenizer, floor --scan, beside it), and
 # scaleaudit inspect / analyze / report of each whole trial: the median wall
 # time of BENCH_REPS runs and the median CPU time (user + system: steadier
 # than the wall time on a busy machine), MB/s of uncompressed JSON, peak RSS
@@ -148,6 +149,7 @@ for t in $trials; do
 		measure cat "$rank0"; row "$p | cat one rank" "$(stat -c %s "$rank0")" 0 0
 		if [ "$form" = gz ]; then measure "$floor" --inflate "$rank0"; row "$p | inflate one rank" "$onebytes" 0 0; fi
 		measure "$floor" "$rank0"; fl=$SECS fc=$CPU; row "$p | floor one rank" "$onebytes" "$fl" "$fc"
+		measure "$floor" --scan "$rank0"; row "$p | floor one rank, jsonscan" "$onebytes" "$fl" "$fc"
 		measure "$bin" inspect "$root"; row "$p | inspect" "$total" "$fl" "$fc"
 		SCALEAUDIT_TIMING=1 measure "$bin" analyze "$root"; an=$SECS ancpu=$CPU ankb=$KB; row "$p | analyze" "$total" "$fl" "$fc"
 		sed -n 's/.*: read \([0-9.]*\) s, analysis \([0-9.]*\) s$/\1 \2/p' "$tmp/errs" > "$tmp/timing"

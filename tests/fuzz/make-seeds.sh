@@ -35,6 +35,15 @@ printf '[[-1, 1, 100, 0], [-1, 1, 200, 0],\n[1000, 2, 300, 1], [2000, 3, 50, 2],
 	> "$S/memtimeline/raw.json"
 printf '[[1, 2, 3],\n[[0, 10, 20, 30, 0, 0, 0, 0], [0, 15, 25, 35, 1, 2, 3, 4], [0, 5, 5, 5, 5, 5, 5, 5]]]\n' \
 	> "$S/memtimeline/coalesced.json"
+# the jsonscan target's first byte: bits 0-2 the chunk size (whole, 1, 2, 3, 7, 16, 64, 4096),
+# 8 the portable scanner, 16 only the container callbacks, 0xe0 a callback that cancels
+mkdir -p "$S/jsonscan"
+for o in 000:era-base 001:crlf 004:invalid 011:garbage 026:deep 037:order 343:pg-config 007:bare; do
+	{ printf "\\${o%%:*}"; head -c 65000 "tests/data/kineto/${o#*:}.json"; } > "$S/jsonscan/${o#*:}-${o%%:*}.json"
+done
+printf '\002["a\\u0000b\\ud83d\\ude00\\udc00\\ud800x\\ud800\\u0041\\n\\"\\\\\\/\\b\\f\\r\\t", -0.5e+10, 1E-3, 0,\v\f true, false, null, {}, []]' \
+	> "$S/jsonscan/escapes.json"
+printf '\001{"a": [1, 2], "b": {"c": "d"}} tr' > "$S/jsonscan/trailing.json"
 seed nsys_csv tests/data/nsys/*.csv
 seed nsys_stats tests/data/nsys/train_with_kern_sum.log
 seed nccl_log tests/data/nccl/nccl-*.txt

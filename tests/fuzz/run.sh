@@ -45,7 +45,7 @@ declare -A realdata=(
 # the dictionary of each target, made of the committed ones
 dict_of() {
 	case $1 in
-	kineto | kineto_gz | memtimeline | analysis_json | pyenv | ingest) cat $F/json.dict ;;
+	kineto | kineto_gz | memtimeline | analysis_json | pyenv | ingest | jsonscan) cat $F/json.dict ;;
 	manifest) cat $F/ini.dict ;;
 	trial) cat $F/trial.dict $F/json.dict $F/ini.dict ;;
 	esac

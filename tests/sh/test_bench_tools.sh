@@ -3,8 +3,9 @@
 # - bench/floor counts the objects in traceEvents and the uncompressed bytes: on a
 #   generated trace both are computed again with python's json module and len();
 #   on the real traces the counts are known answers (python: len(json.load(...)["traceEvents"]),
-#   bytes: zcat | wc -c); --inflate counts the same bytes and no events (-1); a
-#   trace cut short fails with status 1, a usage error with 2;
+#   bytes: zcat | wc -c); --inflate counts the same bytes and no events (-1); --scan
+#   (the tool's tokenizer) the same events and bytes; a trace cut short fails with
+#   status 1 (--scan too), a usage error with 2;
 # - make_trace.py writes the same bytes twice for one seed, and its trial is
 #   analysed as it was written: the steps it reports, one run per GPU count;
 # - SCALEAUDIT_TIMING=1 adds exactly one line to stderr, and nothing without it.
@@ -39,16 +40,20 @@ want=$(python3 -c 'import json, os, sys; print(len(json.load(open(sys.argv[1]))[
 gzip -c "$f" > "$f.gz"
 for input in "$f" "$f.gz"; do
 	for chunk in 1048576 4096 7; do
-		got=$("$floor" --chunk $chunk "$input") || fail "floor $input exited $?"
-		[[ $got =~ ^events\ ([0-9]+)\ bytes\ ([0-9]+)\ seconds\ [0-9.]+$ ]] || fail "floor said: $got"
-		[ "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}" = "$want" ] ||
-			fail "floor --chunk $chunk $input: $got, want events and bytes $want"
+		for scan in "" --scan; do
+			got=$("$floor" $scan --chunk $chunk "$input") || fail "floor $scan $input exited $?"
+			[[ $got =~ ^events\ ([0-9]+)\ bytes\ ([0-9]+)\ seconds\ [0-9.]+$ ]] || fail "floor said: $got"
+			[ "${BASH_REMATCH[1]} ${BASH_REMATCH[2]}" = "$want" ] ||
+				fail "floor $scan --chunk $chunk $input: $got, want events and bytes $want"
+		done
 	done
 	got=$("$floor" --inflate "$input")
 	[[ $got == "events -1 bytes ${want#* } seconds "* ]] || fail "floor --inflate $input: $got"
 done
 head -c 100000 "$f" > "$tmp/cut.json"
 "$floor" "$tmp/cut.json" > /dev/null 2>&1; [ $? -eq 1 ] || fail "a cut trace did not exit 1"
+"$floor" --scan "$tmp/cut.json" > /dev/null 2>&1; [ $? -eq 1 ] || fail "a cut trace did not exit 1 (--scan)"
+"$floor" --scan --inflate "$f" > /dev/null 2>&1; [ $? -eq 2 ] || fail "--scan with --inflate did not exit 2"
 "$floor" > /dev/null 2>&1; [ $? -eq 2 ] || fail "no file did not exit 2"
 
 # SCALEAUDIT_TIMING: one line, and none without it.

@@ -117,6 +117,32 @@ static void intern_gives_one_copy(void **state)
 	intern_release(&t);
 }
 
+/*
+ * intern_hash() reads every byte of s[0..n) and none after it, at every
+ * length its two lanes, eight-byte step and tail cover: one byte changed
+ * changes the hash, bytes past n do not.
+ */
+static void intern_hash_reads_all_bytes(void **state)
+{
+	char a[64], b[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(a); i++)
+		a[i] = (char)('a' + i % 26);
+	for (size_t n = 1; n <= 48; n++) {
+		uint32_t h = intern_hash(a, n);
+
+		memcpy(b, a, sizeof(b));
+		b[n] ^= 0x55;	/* past the end: ignored */
+		assert_int_equal(intern_hash(b, n), h);
+		for (size_t p = 0; p < n; p++) {
+			memcpy(b, a, sizeof(b));
+			b[p] ^= 0x01;
+			assert_int_not_equal(intern_hash(b, n), h);
+		}
+	}
+}
+
 /* Two ranks' tables merged: shared strings forward to the trial's copy, new ones keep theirs. */
 static void intern_merges_tables(void **state)
 {
@@ -401,6 +427,7 @@ int main(void)
 		cmocka_unit_test(buf_reads_a_file),
 		cmocka_unit_test(arena_zeroes_and_aligns),
 		cmocka_unit_test(intern_gives_one_copy),
+		cmocka_unit_test(intern_hash_reads_all_bytes),
 		cmocka_unit_test(intern_merges_tables),
 		cmocka_unit_test(launch_ops_merge_tables),
 		cmocka_unit_test(isort_orders_in_place),

@@ -412,6 +412,53 @@ static void test_big_correlation(void **state)
 	trace_unload(l);
 }
 
+/*
+ * Ops found again by the text of their name, input types and dims: a repeat
+ * gets the site of its first, other dims a site of their own, a name with a
+ * NUL inside is the name before it (as interned, found the long way), an op
+ * without args none; each kernel names its launching op's.
+ */
+static void test_op_sites(void **state)
+{
+	static const struct { const char *kernel, *op, *types, *dims; } want[] = {
+		{ "k1", "aten::mm", "float, float", "[[2,3],[3,4]]" },
+		{ "k2", "aten::mm", "float, float", "[[2,3],[3,4]]" },
+		{ "k3", "aten::mm", "float, float", "[[2,3],[3,5]]" },
+		{ "k4", "aten::mm", "float, float", "[[2,3],[3,4]]" },
+		{ "k5", "aten::mm", "float, float", "[[2,3],[3,4]]" },
+		{ "k6", "aten::add", NULL, NULL },
+		{ "k7", "aten::add", NULL, NULL },
+		{ "k8", "aten::mm", "float, float", "[[2,3],[3,4]]" },
+	};
+	const struct gpu_event *first = NULL;
+	char path[4096];
+	struct trace_loaded *l;
+
+	(void)state;
+	data_path(path, sizeof(path), "sites.json");
+	l = trace_load(path);
+	assert_int_equal(l->r->ranks[0].nev, 8);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct gpu_event *e = find_event(&l->r->ranks[0], want[i].kernel);
+
+		assert_non_null(e);
+		assert_non_null(e->op);
+		assert_string_equal(ev_op_name(e), want[i].op);
+		if (want[i].types) {
+			assert_string_equal(ev_input_types(e), want[i].types);
+			assert_string_equal(ev_input_dims(e), want[i].dims);
+		} else {
+			assert_null(ev_input_types(e));
+			assert_null(ev_input_dims(e));
+		}
+		if (i == 0)
+			first = e;
+		else if (want[i].dims && !strcmp(want[i].dims, ev_input_dims(first)))
+			assert_ptr_equal(ev_input_dims(e), ev_input_dims(first));	/* one interned copy */
+	}
+	trace_unload(l);
+}
+
 /* ---- hand-made traces: one per timestamp era ---- */
 
 /* 2021 layout: "Kernel"/"Runtime"/"Operator", "external id", tid "stream 7"; integer µs. */
@@ -1212,6 +1259,7 @@ int main(void)
 		cmocka_unit_test(test_us_to_ns_edges),
 		cmocka_unit_test(test_key_order),
 		cmocka_unit_test(test_big_correlation),
+		cmocka_unit_test(test_op_sites),
 		cmocka_unit_test(test_era_2021),
 		cmocka_unit_test(test_era_frac),
 		cmocka_unit_test(test_era_base),

@@ -138,6 +138,48 @@ static void test_file_and_memory(void **state)
 }
 
 /*
+ * Files read one after the other under a trial cap large enough for the
+ * trial's count to be taken in blocks: each file's unused part is given
+ * back at its end (ingest_keep_end()), so the count is exact between files
+ * and the cap is passed by the event it would be with each counted alone.
+ */
+static void test_trial_cap_blocks(void **state)
+{
+	struct trial *t = trial_new();
+	char path[32], want[256];
+	int64_t kept = 0;
+
+	(void)state;
+	ingest_set_max_events(10000);	/* the trial: 40000 */
+	ingest_trial_begin();
+	for (int file = 0; file < 5; file++) {
+		struct ingest_ctx ctx;
+		struct ingest_cap c = { 0 };
+		int64_t line = 1;
+
+		snprintf(path, sizeof(path), "rank%d.log", file);
+		ctx = (struct ingest_ctx){ .trial = t, .path = path, .diags = &t->diags };
+		for (; line <= 9000 && ingest_keep_line(&ctx, &c, line) == 0; line++)
+			kept++;
+		ingest_keep_end(&ctx);
+		if (file < 4) {
+			assert_int_equal(line, 9001);
+			assert_int_equal(ingest_trial_events(), 9000 * (file + 1));	/* none ahead */
+		} else {
+			assert_int_equal(line, 4001);	/* 36000 + 4000: the 4001st passes it */
+		}
+	}
+	assert_int_equal(kept, 40000);
+	assert_int_equal(ingest_trial_events(), 40001);	/* the refused one counted */
+	assert_true(ingest_trial_limited());
+	snprintf(want, sizeof(want), "rank4.log:4001: more than 40000 events in the trial: "
+		 "the rest is not kept (--max-events raises the cap)");
+	assert_said(&t->diags, want);
+	ingest_set_max_events(0);
+	trial_free(t);
+}
+
+/*
  * Readers of one trial in parallel threads, each under the file cap and each
  * into a trial struct of its own, as worker threads read traces.
  */
@@ -204,6 +246,7 @@ int main(void)
 		cmocka_unit_test(test_default),
 		cmocka_unit_test(test_counted),
 		cmocka_unit_test(test_file_and_memory),
+		cmocka_unit_test(test_trial_cap_blocks),
 		cmocka_unit_test(test_trial_cap_threads),
 	};
 
