@@ -19,6 +19,8 @@ CC       ?= cc
 BUILD    ?= build/plain
 PKGS     := libcsv cairo pangocairo libpcre2-8 yajl zlib sqlite3 inih libarchive liblz4 libzstd
 TESTPKGS := cmocka
+# Used where the build finds them (see ISAL below); mk/deps.sh installs them.
+OPTPKGS  := libisal
 
 WARN     := -Wall -Wextra -Wshadow -Wformat=2 -Wstrict-prototypes -Wmissing-prototypes \
             -Wpointer-arith -Wcast-qual -Wwrite-strings -Wundef -Wvla -Wnull-dereference \
@@ -45,7 +47,7 @@ FLOOR_LIBS := $(shell pkg-config --libs yajl zlib 2>/dev/null)
 # ISA-L's igzip inflates gzip three times faster than zlib; without it
 # (libisal-dev absent, or ISAL=0) ingest/gunzip.c uses zlib, with the same output.
 ifeq ($(origin ISAL),undefined)
-ISAL := $(shell pkg-config --exists libisal 2>/dev/null && echo 1)
+ISAL := $(shell pkg-config --exists $(OPTPKGS) 2>/dev/null && echo 1)
 endif
 ifeq ($(ISAL),1)
 DEP_CFLAGS += -DHAVE_ISAL $(shell pkg-config --cflags libisal 2>/dev/null)

@@ -1,5 +1,5 @@
 #!/bin/bash
-# debian/control's Build-Depends are the Makefile's build packages (PKGS) by
+# debian/control's Build-Depends are the Makefile's build packages (PKGS, OPTPKGS) by
 # their Debian names as mk/deps.sh installs them, with pkg-config and
 # debhelper: the package builds with what `make` builds with, no more, no
 # less. The package's version is the one the binary prints, and debian/rules
@@ -10,9 +10,9 @@ cd "$TOP" || exit 2
 fail=0
 bad() { echo "$*"; fail=1; }
 
-# The Debian package of each PKGS entry (libcsv, without a .pc file, by its header).
+# The Debian package of each PKGS and OPTPKGS entry (libcsv, without a .pc file, by its header).
 want=$( { echo debhelper-compat; echo pkg-config
-	for p in $(sed -n 's/^PKGS *:= *//p' Makefile); do
+	for p in $(sed -n 's/^\(OPT\)\{0,1\}PKGS *:= *//p' Makefile); do
 		[ "$p" = libcsv ] && p=header:/usr/include/csv.h
 		pkg=$(awk -v p="$p" '$1 == p { print $2 }' mk/deps.sh)
 		[ -n "$pkg" ] && echo "$pkg" || echo "no-deps.sh-line-for-$p"

@@ -703,6 +703,17 @@ static void unsafe_members_are_refused(void **state)
 	free(path);
 }
 
+/*
+ * Where the inner trace's content stops when libarchive fails in its bytes:
+ * ISA-L (HAVE_ISAL) decodes a cut deflate stream up to one byte less far than
+ * zlib does, keeping back a last symbol whose bits it cannot look past.
+ */
+#ifdef HAVE_ISAL
+#define CUT_BYTE "927856"
+#else
+#define CUT_BYTE "927857"
+#endif
+
 static void damaged_archives_keep_what_precedes(void **state)
 {
 	struct loaded l = { .t = NULL };
@@ -719,8 +730,8 @@ static void damaged_archives_keep_what_precedes(void **state)
 	assert_int_equal(l.st.read, 7);
 	assert_int_equal(l.dl.count, 0);
 	assert_untmp(l.lines, "T/in/broken.tar.gz/clock-offset/2gpu/rank1.pt.trace.json.gz: "
-		     "byte 927857: gzip decompression failed\n"
-		     "T/in/broken.tar.gz/clock-offset/2gpu/rank1.pt.trace.json.gz: byte 927857: "
+		     "byte " CUT_BYTE ": gzip decompression failed\n"
+		     "T/in/broken.tar.gz/clock-offset/2gpu/rank1.pt.trace.json.gz: byte " CUT_BYTE ": "
 		     "the trace ends inside its JSON (parse error: premature EOF): the 3652 events "
 		     "before are kept\n");
 	loaded_release(&l);
