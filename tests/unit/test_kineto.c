@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "ingest/ingest.h"
@@ -1252,6 +1253,27 @@ static void test_ext_far_apart(void **state)
 	}
 }
 
+/*
+ * Every array the reader grows is counted in the memory budget and given
+ * back when the trial is freed, also those fitted to their length before
+ * linking (the ops, the launches, the GPU events): the count returns to
+ * where it was, or --max-memory would stop later loads early.
+ */
+static void test_budget_given_back(void **state)
+{
+	char path[4096];
+	struct trace_loaded *l;
+	int64_t before;
+
+	(void)state;
+	data_path(path, sizeof(path), "sites.json");
+	before = budget_used();
+	l = trace_load(path);
+	assert_true(budget_used() > before);
+	trace_unload(l);
+	assert_int_equal(budget_used(), before);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -1280,6 +1302,7 @@ int main(void)
 		cmocka_unit_test(test_pg_two_traces),
 		cmocka_unit_test(test_op_order),
 		cmocka_unit_test(test_ext_far_apart),
+		cmocka_unit_test(test_budget_given_back),
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]), NREAL = sizeof(truths) / sizeof(truths[0]) };
 	struct CMUnitTest tests[NFIXED + NREAL];
