@@ -31,6 +31,7 @@ struct trace_loaded {
 	struct arena a;
 	struct ingest_file f;
 	char path[4096];
+	int64_t budget;		/* budget_used() before it was read */
 };
 
 /* A file of tests/data, from the repository root (TOP when the runner sets it). */
@@ -62,6 +63,7 @@ static struct trace_loaded *trace_load(const char *path)
 	struct trace_loaded *l = xcalloc(1, sizeof(*l));
 
 	snprintf(l->path, sizeof(l->path), "%s", path);
+	l->budget = budget_used();
 	l->t = trial_new();
 	l->r = trial_add_run(l->t, "run", ".");
 	assert_int_equal(ingest_file(l->t, l->r, l->path, &l->a, &l->f), 0);
@@ -69,10 +71,12 @@ static struct trace_loaded *trace_load(const char *path)
 	return l;
 }
 
+/* Frees what trace_load() read: the memory budget's count is back where it was. */
 static void trace_unload(struct trace_loaded *l)
 {
 	arena_release(&l->a);
 	trial_free(l->t);
+	assert_int_equal(budget_used(), l->budget);
 	free(l);
 }
 
