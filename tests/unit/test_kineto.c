@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kernels.h"
 #include "core/budget.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
@@ -1278,6 +1279,38 @@ static void test_budget_given_back(void **state)
 	assert_int_equal(budget_used(), before);
 }
 
+/*
+ * A CPU op the trace leaves unnamed ("name": "") still gives its launches
+ * its input types, as before the ops were kept as triples: the event's op
+ * is a triple with no name, and the kernel's label (analyze's tables) comes
+ * from the kernel's own name, not from the missing op name.
+ */
+static void test_unnamed_op(void **state)
+{
+	static const char trace[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 100, \"dur\": 50, \"args\": {\"External id\": 5, \"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 110, \"dur\": 5, \"args\": {\"External id\": 5, \"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"my_kernel\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 300, \"dur\": 10, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}}\n]}\n";
+	const struct gpu_event *e;
+	struct loaded x;
+	char label[256];
+
+	(void)state;
+	load_str(&x, trace);
+	assert_int_equal(x.r->ranks[0].nev, 1);
+	e = find_event(&x.r->ranks[0], "my_kernel");
+	assert_non_null(e);
+	assert_null(ev_op_name(e));
+	assert_string_equal(ev_input_types(e), "float");
+	kernel_label(e, label, sizeof(label));
+	assert_string_equal(label, "my_kernel");
+	unload(&x);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -1307,6 +1340,7 @@ int main(void)
 		cmocka_unit_test(test_op_order),
 		cmocka_unit_test(test_ext_far_apart),
 		cmocka_unit_test(test_budget_given_back),
+		cmocka_unit_test(test_unnamed_op),
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]), NREAL = sizeof(truths) / sizeof(truths[0]) };
 	struct CMUnitTest tests[NFIXED + NREAL];
