@@ -99,8 +99,8 @@ void kernel_label(const struct gpu_event *e, char *buf, size_t size)
 	} else if (cls != KNAME_OTHER) {
 		snprintf(buf, size, "%s%s%s (%s)", cls == KNAME_CONV ? "conv" : "GEMM", sp, ty,
 			 label_library(name, cls));
-	} else if (e->op) {
-		tidy_op(e->op->name, buf, size);
+	} else if (ev_op_name(e)) {	/* an op the trace left unnamed has a triple, no name */
+		tidy_op(ev_op_name(e), buf, size);
 	} else {
 		short_name(name, buf, size);
 	}

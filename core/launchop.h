@@ -18,7 +18,7 @@
 
 /* The CPU op a GPU event was launched from. */
 struct launch_op {
-	const char *name;	/* interned name of the op: "aten::mm" */
+	const char *name;	/* interned name of the op: "aten::mm"; NULL: unnamed in the trace */
 	const char *input_types;/* interned "c10::BFloat16, float" of that op; NULL */
 	const char *input_dims;	/* interned "[[4096,1024],[1024]]" of that op; NULL */
 };
@@ -34,7 +34,7 @@ struct launch_ops {
 
 #define LAUNCH_OPS_INIT { .arena = ARENA_INIT, .ix = IMAP_INIT }
 
-/* The one copy of the triple (name, types, dims); name is not NULL. */
+/* The one copy of the triple (name, types, dims); any of the three may be NULL. */
 const struct launch_op *launch_op_get(struct launch_ops *t, const char *name, const char *types,
 				      const char *dims);
 void launch_ops_release(struct launch_ops *t);

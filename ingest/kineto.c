@@ -9,6 +9,7 @@
 #include <strings.h>
 #include <yajl/yajl_parse.h>
 
+#include "core/budget.h"
 #include "core/imap.h"
 #include "core/isort.h"
 #include "core/kname.h"
@@ -1707,7 +1708,7 @@ static void link_parents(const struct kt *k, int32_t *parent)
 		xgrow(&stack, &cap, n + 1, sizeof(*stack));
 		stack[n++] = (int32_t)i;
 	}
-	free(stack);
+	xgrow_free(&stack, &cap, sizeof(*stack));	/* xgrow() counted it in the budget */
 }
 
 /* The last op of thread tid that starts at or before ts; -1 when none. */
@@ -2033,7 +2034,11 @@ static void links_release(struct links *l)
 	free(l->site_op);
 }
 
-/* Gives back what a growable array holds beyond its n elements. */
+/*
+ * Gives back what a growable array holds beyond its n elements, to the heap
+ * and to the memory budget, which xgrow() counted them in: xgrow_free()
+ * gives back only what *cap says.
+ */
 static void fit(void *pp, size_t *cap, size_t n, size_t size)
 {
 	void **p = pp;
@@ -2041,6 +2046,7 @@ static void fit(void *pp, size_t *cap, size_t n, size_t size)
 	if (!n || n == *cap)
 		return;
 	*p = xrealloc(*p, n * size);
+	budget_add(-(int64_t)((*cap - n) * size));
 	*cap = n;
 }
 

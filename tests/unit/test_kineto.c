@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/kernels.h"
+#include "core/budget.h"
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "ingest/ingest.h"
@@ -30,6 +32,7 @@ struct trace_loaded {
 	struct arena a;
 	struct ingest_file f;
 	char path[4096];
+	int64_t budget;		/* budget_used() before it was read */
 };
 
 /* A file of tests/data, from the repository root (TOP when the runner sets it). */
@@ -61,6 +64,7 @@ static struct trace_loaded *trace_load(const char *path)
 	struct trace_loaded *l = xcalloc(1, sizeof(*l));
 
 	snprintf(l->path, sizeof(l->path), "%s", path);
+	l->budget = budget_used();
 	l->t = trial_new();
 	l->r = trial_add_run(l->t, "run", ".");
 	assert_int_equal(ingest_file(l->t, l->r, l->path, &l->a, &l->f), 0);
@@ -68,10 +72,12 @@ static struct trace_loaded *trace_load(const char *path)
 	return l;
 }
 
+/* Frees what trace_load() read: the memory budget's count is back where it was. */
 static void trace_unload(struct trace_loaded *l)
 {
 	arena_release(&l->a);
 	trial_free(l->t);
+	assert_int_equal(budget_used(), l->budget);
 	free(l);
 }
 
@@ -1252,6 +1258,59 @@ static void test_ext_far_apart(void **state)
 	}
 }
 
+/*
+ * Every array the reader grows is counted in the memory budget and given
+ * back when the trial is freed, also those fitted to their length before
+ * linking (the ops, the launches, the GPU events): the count returns to
+ * where it was, or --max-memory would stop later loads early.
+ */
+static void test_budget_given_back(void **state)
+{
+	char path[4096];
+	struct trace_loaded *l;
+	int64_t before;
+
+	(void)state;
+	data_path(path, sizeof(path), "sites.json");
+	before = budget_used();
+	l = trace_load(path);
+	assert_true(budget_used() > before);
+	trace_unload(l);
+	assert_int_equal(budget_used(), before);
+}
+
+/*
+ * A CPU op the trace leaves unnamed ("name": "") still gives its launches
+ * its input types, as before the ops were kept as triples: the event's op
+ * is a triple with no name, and the kernel's label (analyze's tables) comes
+ * from the kernel's own name, not from the missing op name.
+ */
+static void test_unnamed_op(void **state)
+{
+	static const char trace[] =
+		"{\"traceEvents\": [\n"
+		"{\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"\", \"pid\": 1, \"tid\": 1, "
+		"\"ts\": 100, \"dur\": 50, \"args\": {\"External id\": 5, \"Input type\": [\"float\"]}},\n"
+		"{\"ph\": \"X\", \"cat\": \"cuda_runtime\", \"name\": \"cudaLaunchKernel\", \"pid\": 1, "
+		"\"tid\": 1, \"ts\": 110, \"dur\": 5, \"args\": {\"External id\": 5, \"correlation\": 1}},\n"
+		"{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"my_kernel\", \"pid\": 0, \"tid\": 7, "
+		"\"ts\": 300, \"dur\": 10, \"args\": {\"device\": 0, \"stream\": 7, \"correlation\": 1}}\n]}\n";
+	const struct gpu_event *e;
+	struct loaded x;
+	char label[256];
+
+	(void)state;
+	load_str(&x, trace);
+	assert_int_equal(x.r->ranks[0].nev, 1);
+	e = find_event(&x.r->ranks[0], "my_kernel");
+	assert_non_null(e);
+	assert_null(ev_op_name(e));
+	assert_string_equal(ev_input_types(e), "float");
+	kernel_label(e, label, sizeof(label));
+	assert_string_equal(label, "my_kernel");
+	unload(&x);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -1280,6 +1339,8 @@ int main(void)
 		cmocka_unit_test(test_pg_two_traces),
 		cmocka_unit_test(test_op_order),
 		cmocka_unit_test(test_ext_far_apart),
+		cmocka_unit_test(test_budget_given_back),
+		cmocka_unit_test(test_unnamed_op),
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]), NREAL = sizeof(truths) / sizeof(truths[0]) };
 	struct CMUnitTest tests[NFIXED + NREAL];
