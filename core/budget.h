@@ -29,10 +29,10 @@ int64_t budget_default(void);
 /*
  * Counts delta more bytes kept (negative: given back). Thread-safe. The count
  * is an upper bound of what is kept: a growable array freed with plain free()
- * instead of xgrow_free() stays counted until the process ends (today the
- * Kineto reader's working arrays: after loading the sample trials the count
- * is 1.4 times the heap in use, after two real Kineto traces 5 times), so
- * the budget errs towards stopping early, never towards an OOM kill.
+ * instead of xgrow_free(), or shrunk without giving its slack back, stays
+ * counted until the process ends, so the budget errs towards stopping early,
+ * never towards an OOM kill. The Kineto reader gives back all it counted
+ * (test_kineto checks the count returns to where it was after every trace).
  */
 void budget_add(int64_t delta);
 int64_t budget_used(void);
