@@ -97,7 +97,11 @@ BIN      := $(BUILD)/scaleaudit
 GENBIN   := $(BUILD)/scaleaudit-gen
 endif
 
-.PHONY: all check check-build check-plain check-san deps deps-ok gpu-check demo valgrind docs-img bench tsan fuzz clean tests FORCE
+# The libraries the tool links with, for tests/fuzz/run.sh's own link lines.
+print-libs:
+	@echo $(DEP_LIBS)
+
+.PHONY: print-libs all check check-build check-plain check-san deps deps-ok gpu-check demo valgrind docs-img bench tsan fuzz clean tests FORCE
 all: $(BIN) $(if $(GENSRC),$(GENBIN))
 
 # Every object and link depends on $(FLAGS), which holds the compiler, the

@@ -17,7 +17,7 @@ secs=${FUZZ_SECONDS:-60}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 F=tests/fuzz
-libs=$(pkg-config --libs cairo pangocairo libpcre2-8 yajl zlib sqlite3 inih libarchive liblz4 libzstd)
+libs=$(make -s --no-print-directory print-libs)	# the tool's own (ISA-L where the build uses it)
 cflags=(-std=c11 -D_GNU_SOURCE -O1 -g -I. $(pkg-config --cflags pangocairo))
 san=(-fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 
