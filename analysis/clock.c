@@ -119,10 +119,10 @@ static void walk(struct analysis *a, const struct trial *t, const struct run *r,
 	while ((key = next_key(r, l)) != UINT64_MAX) {
 		bool same = true;
 
-		for (size_t g = 0; g < r->nranks; g++) {
+		for (size_t g = 0; g < r->nranks; g++)
 			cnt[g] = takes_part(r, g) ? count_key(&l[g], (uint32_t)key) : 0;
+		for (size_t g = 0; g < r->nranks; g++)	/* once every count is in: the reference may come later */
 			same = same && (!takes_part(r, g) || cnt[g] == cnt[c->reference]);
-		}
 		if (!same && !wait)
 			mismatch(a, t, r, (uint32_t)key, cnt);
 		for (size_t j = 0; same && j < cnt[c->reference]; j++) {

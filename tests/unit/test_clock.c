@@ -39,11 +39,16 @@ static void kernel(struct trial *t, struct rank *k, int64_t step, int64_t start,
  * waits 30 ms for rank 0 and transfers 20. Both copy 99..100. Rank 1's trace
  * runs `skew` ms ahead. With `extra`, rank 0 alone broadcasts 85..87.
  */
-static struct trial *pipeline(int64_t skew, bool extra)
+static struct trial *pipeline_in(int64_t skew, bool extra, bool rank1_first)
 {
 	struct trial *t = trial_new();
 	struct run *r = trial_add_run(t, "2gpu", "t/2gpu");
-	struct rank *k0 = run_rank(r, 0), *k1 = run_rank(r, 1);
+	struct rank *k0, *k1;
+
+	run_rank(r, rank1_first ? 1 : 0);	/* the run's first rank, then the other */
+	run_rank(r, rank1_first ? 0 : 1);
+	k0 = run_rank(r, 0);
+	k1 = run_rank(r, 1);
 
 	for (int64_t s = 0; s < NSTEPS; s++) {
 		int64_t t0 = 1000 * MS + s * 100 * MS, t1 = t0 + skew * MS;
@@ -58,6 +63,11 @@ static struct trial *pipeline(int64_t skew, bool extra)
 		kernel(t, k1, s, t1 + 99 * MS, t1 + 100 * MS, EVC_MEMORY, COLL_NONE, "Memcpy DtoD");
 	}
 	return t;
+}
+
+static struct trial *pipeline(int64_t skew, bool extra)
+{
+	return pipeline_in(skew, extra, false);
 }
 
 /* A middle step, whatever warm-up and the last step's treatment are. */
@@ -140,6 +150,32 @@ static void unmatched_counts_as_transfer(void **state)
 		;
 	assert_string_equal(a->findings[i].message, want);
 	assert_int_equal(a->findings[i].severity, DIAG_WARNING);
+	analysis_free(a);
+	trial_free(t);
+}
+
+/*
+ * The reference clock is the lowest rank's, here the run's second: each
+ * key's counts are compared once all of them are in (they were compared
+ * with the reference's count of the key before, which read past the end of
+ * its kernels and flagged the wrong collective).
+ */
+static void reference_rank_second(void **state)
+{
+	struct trial *t = pipeline_in(5, true, true);
+	struct analysis *a = analysis_run(t);
+	const char *want = "run '2gpu': the GPUs ran different numbers of Broadcast kernels of "
+			   "process group 0 (GPU 1: 0, GPU 0: 6): they are not matched across "
+			   "GPUs, so their time counts as transfer and aligns no clock";
+	size_t i;
+
+	assert_int_equal(t->runs[0].ranks[0].rank, 1);
+	assert_int_equal(findings_with(a, "collective-count-mismatch"), 1);
+	for (i = 0; strcmp(a->findings[i].code, "collective-count-mismatch"); i++)
+		;
+	assert_string_equal(a->findings[i].message, want);
+	close_to(a->runs[0].gpu[1].clock_offset_s, 0);	/* rank 0, the reference */
+	close_to(a->runs[0].gpu[0].clock_offset_s, -0.005);	/* rank 1, 5 ms ahead */
 	analysis_free(a);
 	trial_free(t);
 }
@@ -231,6 +267,7 @@ int main(void)
 		cmocka_unit_test(early_rank_waits),
 		cmocka_unit_test(without_skew_the_same),
 		cmocka_unit_test(unmatched_counts_as_transfer),
+		cmocka_unit_test(reference_rank_second),
 		cmocka_unit_test(groups_are_not_mixed),
 		cmocka_unit_test(waiting_is_imbalance),
 		cmocka_unit_test(waiting_is_advised_as_rebalance),
