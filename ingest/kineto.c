@@ -1417,7 +1417,8 @@ static uint8_t child_of(const struct kt *k, uint8_t parent, bool map)
 
 static void push(struct kt *k, bool map)
 {
-	uint8_t child = child_of(k, top(k), map);
+	/* past MAX_DEPTH a container is skipped whole: its kind has no slot to close by */
+	uint8_t child = k->depth >= MAX_DEPTH ? CT_SKIP : child_of(k, top(k), map);
 	k->has_devs |= child == CT_DEVICES;
 	k->has_pgs |= child == CT_PGCONFIG;
 	if (child == CT_PG) {

@@ -803,6 +803,29 @@ static void test_deep_and_bad_events(void **state)
 	trace_unload(l);
 }
 
+/*
+ * "Input Dims" nested 71 arrays deep: the 60 that fall within the reader's
+ * 64 levels are kept, closed as they were opened; the deeper ones (and the
+ * number inside them) are skipped whole.
+ */
+static void test_deep_dims(void **state)
+{
+	char path[4096], want[128];
+	struct trace_loaded *l;
+	const struct gpu_event *e;
+
+	(void)state;
+	data_path(path, sizeof(path), "deep-dims.json");
+	l = trace_load(path);
+	e = find_event(&l->r->ranks[0], "k_dims");
+	assert_string_equal(ev_op_name(e), "aten::deep");
+	memset(want, '[', 60);
+	memset(want + 60, ']', 60);
+	want[120] = '\0';
+	assert_string_equal(ev_input_dims(e), want);
+	trace_unload(l);
+}
+
 /* Times that would overflow int64 once the base is added are refused, and said. */
 static void test_edge_times(void **state)
 {
@@ -1329,6 +1352,7 @@ int main(void)
 		cmocka_unit_test(test_truncated_gzip),
 		cmocka_unit_test(test_no_gpu_events),
 		cmocka_unit_test(test_deep_and_bad_events),
+		cmocka_unit_test(test_deep_dims),
 		cmocka_unit_test(test_duplicate_rank),
 		cmocka_unit_test(test_real_cpu_only),
 		cmocka_unit_test(test_real_nccl),
