@@ -6,10 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
 #include "core/buf.h"
 #include "core/xalloc.h"
+#include "ingest/gunzip.h"
 
 #define BLOCK (64 * 1024)
 
@@ -373,16 +373,9 @@ static bool tar_magic(const unsigned char *p, size_t n)
 static bool gzip_tar(const unsigned char *head, size_t n)
 {
 	unsigned char out[512];
-	z_stream z = { .next_in = (unsigned char *)(uintptr_t)head, .avail_in = (uInt)n,
-		       .next_out = out, .avail_out = sizeof(out) };
-	bool tar;
+	bool ended;
 
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return false;
-	inflate(&z, Z_SYNC_FLUSH);
-	tar = tar_magic(out, sizeof(out) - z.avail_out);
-	inflateEnd(&z);
-	return tar;
+	return tar_magic(out, gunzip_head(head, n, out, sizeof(out), &ended));
 }
 
 bool arc_maybe(const unsigned char *head, size_t n)

@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <zlib.h>
 
 #include "core/buf.h"
 #include "core/xalloc.h"
 #include "ingest/arc.h"
 #include "ingest/codescan.h"
+#include "ingest/gunzip.h"
 #include "ingest/ingest.h"
 #include "ingest/sniff.h"
 #include "ingest/walk.h"
@@ -169,16 +169,10 @@ static enum format head_format(const unsigned char *head, size_t n, bool complet
 	struct sniff sn;
 
 	if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
-		z_stream z = { .next_in = (unsigned char *)(uintptr_t)head, .avail_in = (uInt)n,
-			       .next_out = out, .avail_out = sizeof(out) };
-		int rc;
+		bool ended;
 
-		if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-			return FMT_UNKNOWN;
-		rc = inflate(&z, Z_SYNC_FLUSH);
-		n = sizeof(out) - z.avail_out;
-		complete = complete && rc == Z_STREAM_END;
-		inflateEnd(&z);
+		n = gunzip_head(head, n, out, sizeof(out), &ended);
+		complete = complete && ended;
 		head = out;
 	}
 	sniff_bytes(head, n, complete, &sn);

@@ -154,3 +154,24 @@ const char *gunzip_error(const struct gunzip *g)
 {
 	return g->error ? g->error : "compressed data error";
 }
+
+size_t gunzip_head(const unsigned char *in, size_t n, unsigned char *out, size_t cap, bool *ended)
+{
+	struct gunzip *g = gunzip_new();
+	enum gunzip_status st = GUNZIP_MORE;
+	size_t took = 0, got = 0, used, made;
+
+	*ended = false;
+	if (!g)
+		return 0;
+	while (st == GUNZIP_MORE && got < cap) {
+		st = gunzip_step(g, in + took, n - took, &used, out + got, cap - got, &made);
+		took += used;
+		got += made;
+		if (!used && !made)
+			break;	/* it wants input there is none of */
+	}
+	*ended = st == GUNZIP_END;
+	gunzip_free(g);
+	return got;
+}

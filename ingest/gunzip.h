@@ -32,6 +32,13 @@ void gunzip_free(struct gunzip *g);
  */
 enum gunzip_status gunzip_step(struct gunzip *g, const unsigned char *in, size_t n, size_t *used,
 			       unsigned char *out, size_t cap, size_t *made);
+/*
+ * The first of a member's content, for sniffing a file by its head: inflates
+ * in[0..n) (the first bytes of a gzip file) into out[0..cap) and returns how
+ * much came out before the input, the room or the good data ran out.
+ * *ended: the member ended within those bytes.
+ */
+size_t gunzip_head(const unsigned char *in, size_t n, unsigned char *out, size_t cap, bool *ended);
 /* What was wrong, lowercase: "invalid block type"; valid after GUNZIP_ERROR. */
 const char *gunzip_error(const struct gunzip *g);
 

@@ -50,10 +50,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include "core/pattern.h"
 #include "core/xalloc.h"
+#include "ingest/gunzip.h"
 #include "ingest/sniff.h"
 
 /* One file read by a worker. */
@@ -84,22 +84,12 @@ static size_t head_of(int fd, unsigned char *head, bool *complete)
 	unsigned char *raw = xmalloc(SNIFF_HEAD);
 	ssize_t got = read(fd, raw, SNIFF_HEAD);
 	size_t n = got > 0 ? (size_t)got : 0;
-	z_stream z = { .next_in = raw, .avail_in = (uInt)n };
 
 	*complete = n < SNIFF_HEAD;
-	if (n < 2 || raw[0] != 0x1f || raw[1] != 0x8b) {
+	if (n >= 2 && raw[0] == 0x1f && raw[1] == 0x8b)
+		n = gunzip_head(raw, n, head, SNIFF_HEAD, complete);
+	else
 		memcpy(head, raw, n);
-		free(raw);
-		return n;
-	}
-	n = 0;
-	if (inflateInit2(&z, 15 + 16) == Z_OK) {
-		z.next_out = head;
-		z.avail_out = SNIFF_HEAD;
-		*complete = inflate(&z, Z_NO_FLUSH) == Z_STREAM_END;
-		n = SNIFF_HEAD - z.avail_out;
-		inflateEnd(&z);
-	}
 	free(raw);
 	return n;
 }

@@ -1,8 +1,8 @@
 /*
  * ingest/gunzip: members made by zlib's deflate come back byte for byte at
  * every input and output step size, a member's end leaves the next member
- * untaken, and damage is named in zlib's words (whichever library the build
- * inflates with: ISA-L or zlib).
+ * untaken, a head gives the content's beginning, and damage is named in
+ * zlib's words (whichever library the build inflates with: ISA-L or zlib).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -132,6 +132,32 @@ static void test_cut(void **state)
 	free(text);
 }
 
+/* The head of a member: its content's beginning, whether the member ended in it or not. */
+static void test_head(void **state)
+{
+	size_t n, len, got;
+	char *text = make_text(&n);
+	unsigned char *gz = malloc(n + 1024), out[4096];
+	bool ended;
+
+	(void)state;
+	len = deflate_member(text, n, gz, n + 1024);
+	got = gunzip_head(gz, 4096, out, sizeof(out), &ended);	/* 4 KiB of a long member */
+	assert_int_equal(got, sizeof(out));
+	assert_memory_equal(out, text, got);
+	assert_false(ended);
+	len = deflate_member(text, 1000, gz, n + 1024);	/* a member that ends in the head */
+	got = gunzip_head(gz, len, out, sizeof(out), &ended);
+	assert_int_equal(got, 1000);
+	assert_memory_equal(out, text, got);
+	assert_true(ended);
+	assert_int_equal(gunzip_head((const unsigned char *)"\x1f\x8b\x08", 3, out, sizeof(out),
+				     &ended), 0);
+	assert_false(ended);
+	free(gz);
+	free(text);
+}
+
 /* Damage, named as zlib names it. */
 static void test_damage(void **state)
 {
@@ -170,6 +196,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_members_every_step),
 		cmocka_unit_test(test_cut),
+		cmocka_unit_test(test_head),
 		cmocka_unit_test(test_damage),
 	};
 
