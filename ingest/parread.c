@@ -36,9 +36,10 @@
  *   share plus the main thread's: ~0.54 and ~0.18 of reading in turn. The
  *   CPU time is the same at -j 1 and -j N (task-clock 623-644 ms, 8 x 25 MB).
  * - gzip: a worker inflates and parses its file in turn. An inflate thread
- *   per file was measured not to pay: inflate is ~9% of a rank's CPU time
- *   (bench trial 2 x 100 MB: 0.06 s of 0.33 s), and with the ranks already
- *   read in parallel no core is left idle for it on a 2-core machine.
+ *   per file was measured not to pay: with zlib, inflate was ~9% of a rank's
+ *   CPU time (bench trial 2 x 100 MB: 0.06 s of 0.33 s), and with the ranks
+ *   already read in parallel no core is left idle for it on a 2-core
+ *   machine; ISA-L (ingest/gunzip.c) has since cut inflating to a third.
  */
 #include "ingest/parread.h"
 
