@@ -20,15 +20,22 @@ static bool ends_with_dir(const char *dir, const char *name)
 	return d >= n && !strcmp(dir + d - n, name) && (d == n || dir[d - n - 1] == '/');
 }
 
-/* Baseline: trial.ini's, else the run with the fewest GPUs (first in name order). */
+/*
+ * Baseline: trial.ini's, else the run with the fewest GPUs (first in name
+ * order); candidate: the run with the most GPUs among the others (first in
+ * name order). Two runs of one GPU count compare (n = 1), with a warning when
+ * trial.ini does not say which is the baseline.
+ */
 static bool pick_runs(struct analysis *a, const struct trial *t)
 {
 	struct comparison *c = &a->cmp;
 	size_t base = SIZE_MAX, cand = SIZE_MAX;
+	bool named;
 
 	for (size_t i = 0; t->baseline.v && i < a->nruns; i++)
 		if (!strcmp(a->runs[i].name, t->baseline.v) || ends_with_dir(t->runs[i].dir, t->baseline.v))
 			base = i;
+	named = base != SIZE_MAX;
 	if (t->baseline.v && base == SIZE_MAX)
 		analysis_finding(a, DIAG_WARNING, "baseline-missing", &t->baseline.src,
 				 "trial.ini names baseline '%s', but no run has that name", t->baseline.v);
@@ -44,6 +51,12 @@ static bool pick_runs(struct analysis *a, const struct trial *t)
 	}
 	if (base == SIZE_MAX || cand == SIZE_MAX)
 		return false;
+	if (!named && a->runs[cand].gpus == a->runs[base].gpus)
+		analysis_finding(a, DIAG_WARNING, "baseline-ambiguous", NULL,
+				 "trial.ini names no baseline and runs '%s' and '%s' both have %d GPUs: '%s', "
+				 "the first in name order, is taken as the baseline; name it in trial.ini "
+				 "(baseline = %s) to say so", a->runs[base].name, a->runs[cand].name,
+				 a->runs[base].gpus, a->runs[base].name, a->runs[base].name);
 	c->baseline = base;
 	c->candidate = cand;
 	return true;
