@@ -286,15 +286,32 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 	arch_confound(a, b, c);
 }
 
-/* n Cn - C1 ... with the slowest rank of each run: adds up to n mean_n - mean_1. */
-static void attribute(struct comparison *cmp, const struct run_result *b, const struct run_result *c)
+double comparison_gpu_ratio(const struct analysis *a)
 {
+	const struct comparison *cmp = &a->cmp;
+	int32_t b, c;
+
+	if (!cmp->valid || cmp->baseline >= a->nruns || cmp->candidate >= a->nruns)
+		return NAN;
+	b = a->runs[cmp->baseline].gpus;
+	c = a->runs[cmp->candidate].gpus;
+	return b > 0 && c > 0 ? (double)c / b : NAN;
+}
+
+/*
+ * n Cc - Cb ... with the slowest rank of each run, n = c / b GPUs: adds up to
+ * n mean_c - mean_b, so a 4-GPU run whose GPUs each compute half of what a
+ * 2-GPU run's did loses no compute.
+ */
+static void attribute(struct analysis *a, const struct run_result *b, const struct run_result *c)
+{
+	struct comparison *cmp = &a->cmp;
 	const struct step_parts *p1, *pn;
-	double n = c->gpus;
+	double n = comparison_gpu_ratio(a);
 
 	cmp->attribution_s = (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 	cmp->ideal_s = cmp->actual_s = NAN;
-	if (!b->ngpu || !c->ngpu || isnan(b->gpu[b->slowest].mean_step_s) ||
+	if (!b->ngpu || !c->ngpu || isnan(n) || isnan(b->gpu[b->slowest].mean_step_s) ||
 	    isnan(c->gpu[c->slowest].mean_step_s))
 		return;
 	p1 = &b->gpu[b->slowest].step_s;
@@ -451,13 +468,26 @@ static void verdict_feasibility(struct analysis *a, const struct run_result *b,
 	}
 }
 
+/*
+ * The speedup's terms: "1-GPU step time / n-GPU step time" against one GPU,
+ * else the runs' own counts ("2-GPU step time / 4-GPU step time").
+ */
+static const char *speedup_terms(struct analysis *a, const struct run_result *b,
+				 const struct run_result *c)
+{
+	if (b->gpus == 1)
+		return "1-GPU step time / n-GPU step time";
+	if (b->gpus == c->gpus)
+		return analysis_printf(a, "baseline step time / candidate step time, %s each",
+				       gpus(a, b->gpus));
+	return analysis_printf(a, "%d-GPU step time / %d-GPU step time", b->gpus, c->gpus);
+}
+
 static const char *criterion_step_time(struct analysis *a, const struct run_result *b,
 				       const struct run_result *c)
 {
-	(void)b;
-	(void)c;
-	return analysis_printf(a, "step-time: confirmed when the speedup (1-GPU step time / n-GPU step "
-			       "time, medians) is at least %g (expected_speedup) with no blocking confound",
+	return analysis_printf(a, "step-time: confirmed when the speedup (%s, medians) is at least %g "
+			       "(expected_speedup) with no blocking confound", speedup_terms(a, b, c),
 			       a->expected_speedup);
 }
 
@@ -523,7 +553,10 @@ static void qualify(struct analysis *a)
 		cmp->reason = analysis_printf(a, "%s (not verified: %s)", cmp->reason, open);
 }
 
-/* question = hparam-sweep: n independent runs against one n-GPU run, by samples per second. */
+/*
+ * question = hparam-sweep: n = c / b independent b-GPU runs against one
+ * c-GPU run, by samples per second.
+ */
 static void answer(struct analysis *a, const struct run_result *b, const struct run_result *c)
 {
 	struct comparison *cmp = &a->cmp;
@@ -613,6 +646,6 @@ void analysis_compare(struct analysis *a, const struct trial *t)
 				  cmp->throughput_ratio * b->gpus / c->gpus :
 				  cmp->speedup * b->gpus / c->gpus;
 	confounds(a, t, b, c);
-	attribute(cmp, b, c);
+	attribute(a, b, c);
 	analysis_verdict(a);
 }

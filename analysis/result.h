@@ -316,7 +316,7 @@ struct confound {
 enum answer { ANSWER_NONE, ANSWER_INDEPENDENT, ANSWER_DISTRIBUTED, ANSWER_UNKNOWN };
 const char *answer_name(enum answer v);	/* "independent-runs", "distributed", "unknown"; NULL for NONE */
 
-/* One way to rent for the job (1 GPU, or the candidate's n GPUs), sized from its throughput. */
+/* One way to rent for the job (the baseline's GPUs, or the candidate's), sized from its throughput. */
 struct rental_option {
 	int32_t gpus;
 	double samples_per_s;			/* the run's throughput */
@@ -335,20 +335,20 @@ struct comparison {
 	bool valid;			/* a baseline and a candidate were found */
 	size_t baseline;		/* indexes into analysis.runs */
 	size_t candidate;
-	double speedup;			/* T1 / Tn */
+	double speedup;			/* Tb / Tc: baseline's median step over the candidate's */
 	double throughput_ratio;	/* samples/s candidate / baseline */
-	double scaling_efficiency;
+	double scaling_efficiency;	/* speedup / n (throughput ratio / n under global-batch) */
 	struct confound *confounds;
 	size_t nconfounds;
-	struct step_parts attribution_s;	/* n Cn - C1 ... (only the first four are used) */
-	double ideal_s;			/* mean_1: what n GPUs x mean_n would be with perfect scaling */
-	double actual_s;		/* n x mean_n */
+	struct step_parts attribution_s;	/* n Cc - Cb ... (only the first four are used) */
+	double ideal_s;			/* mean_b: what n x mean_c would be with perfect scaling */
+	double actual_s;		/* n x mean_c, n = comparison_gpu_ratio() */
 	enum verdict verdict;
 	const char *reason;		/* a sentence with the numbers */
 	const char *criterion;		/* what the verdict tested, with its threshold; NULL with no verdict */
 	enum answer answer;		/* ANSWER_NONE unless question = hparam-sweep */
 	const char *answer_reason;	/* the answer's sentence with its numbers; NULL with no answer */
-	struct rental_option *options;	/* 1 GPU and n GPUs (in the arena); none when blocked */
+	struct rental_option *options;	/* the baseline's GPUs, then the candidate's (in the arena); none when blocked */
 	size_t noptions;
 };
 
@@ -402,5 +402,13 @@ struct analysis {
 	size_t cap_confounds;		/* coll, bw and gpu[].steps; analysis_free() frees them */
 	struct replay_view replay;	/* issue 15: not part of analysis.json; in the arena */
 };
+
+/*
+ * n = the candidate's GPUs / the baseline's (c / b): 2 for 1 against 2 and for
+ * 2 against 4, 1 for 2 against 2: the attribution's factor (the scaling
+ * efficiency, speedup x b / c, is the speedup over it). NaN without a
+ * comparison or when either count is unknown.
+ */
+double comparison_gpu_ratio(const struct analysis *a);
 
 #endif
