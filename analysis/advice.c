@@ -24,8 +24,8 @@ static void add(struct analysis *a, const char *id, const char *text)
 /*
  * Two independent runs instead of one distributed run, by samples per second
  * (the step time says nothing when the global batch changed): advised when
- * the n-GPU run's throughput is under 0.8 n times the baseline's, or under n
- * times it when the question is a sweep.
+ * the c-GPU run's throughput is under 0.8 n times the b-GPU baseline's
+ * (n = c / b), or under n times it when the question is a sweep.
  */
 static void independent_runs(struct analysis *a, const struct run_result *b,
 			     const struct run_result *c)
@@ -58,22 +58,50 @@ static bool is_split(const char *strategy)
 	return false;
 }
 
-/* The candidate's memory model: the sum of its GPUs' peaks for a split, one GPU's for replicas. */
-static int64_t model_need(struct analysis *a, const struct run_result *c, const char **why)
+/* "2-GPU ddp run's memory model (one GPU's peak: each holds a replica)" */
+static const char *model_words(struct analysis *a, const struct run_result *r)
 {
-	bool split = is_split(c->strategy);
+	return analysis_printf(a, "%d-GPU %s run's memory model (%s)", r->gpus,
+			       r->strategy ? r->strategy : "(strategy unknown)",
+			       is_split(r->strategy) ? "the sum of its GPUs' peaks" :
+			       "one GPU's peak: each holds a replica");
+}
+
+/* A run's memory model: the sum of its GPUs' peaks for a split, one GPU's for replicas. */
+static int64_t model_need(struct analysis *a, const struct run_result *r, const char **why)
+{
+	bool split = is_split(r->strategy);
 	int64_t need = 0;
 
-	for (size_t g = 0; g < c->ngpu; g++) {
-		if (c->gpu[g].peak_memory < 0)
+	for (size_t g = 0; g < r->ngpu; g++) {
+		if (r->gpu[g].peak_memory < 0)
 			return -1;
-		need = split ? need + c->gpu[g].peak_memory :
-		       c->gpu[g].peak_memory > need ? c->gpu[g].peak_memory : need;
+		need = split ? need + r->gpu[g].peak_memory :
+		       r->gpu[g].peak_memory > need ? r->gpu[g].peak_memory : need;
 	}
-	*why = analysis_printf(a, "the %d-GPU %s run's memory model (%s)", c->gpus,
-			       c->strategy ? c->strategy : "(strategy unknown)",
-			       split ? "the sum of its GPUs' peaks" : "one GPU's peak: each holds a replica");
-	return c->ngpu ? need : -1;
+	*why = analysis_printf(a, "the %s", model_words(a, r));
+	return r->ngpu ? need : -1;
+}
+
+/*
+ * A failed baseline of several GPUs: its memory model plus the allocation
+ * that failed; -1 when a GPU's peak is unknown.
+ */
+static int64_t failed_model_need(struct analysis *a, const struct run_result *b, const char **why)
+{
+	const char *mw = NULL;
+	int64_t model = model_need(a, b, &mw);
+
+	if (model < 0)
+		return -1;
+	if (b->failed_allocation < 0) {
+		*why = analysis_printf(a, "the failed %s, %.1f GB (its log names no failed allocation)",
+				       model_words(a, b), model / 1e9);
+		return model;
+	}
+	*why = analysis_printf(a, "the failed %s, %.1f GB, plus the %.1f GB it failed to allocate",
+			       model_words(a, b), model / 1e9, b->failed_allocation / 1e9);
+	return model + b->failed_allocation;
 }
 
 /* What the baseline that ran out of memory needed: its peak plus the allocation that failed. */
@@ -83,6 +111,8 @@ static int64_t failed_need(struct analysis *a, const struct run_result *b, const
 
 	if (b->status != RUN_FAILED_OOM)
 		return -1;
+	if (b->gpus > 1 && b->ngpu > 1)
+		return failed_model_need(a, b, why);
 	for (size_t g = 0; g < b->ngpu; g++)
 		if (b->gpu[g].peak_memory > peak)
 			peak = b->gpu[g].peak_memory;
@@ -99,9 +129,32 @@ static int64_t failed_need(struct analysis *a, const struct run_result *b, const
 }
 
 /*
+ * A completed baseline of several GPUs: the larger of its memory model and
+ * the candidate's, each with its figure; -1 when neither is known.
+ */
+static int64_t models_need(struct analysis *a, const struct run_result *b, const struct run_result *c,
+			   const char **from)
+{
+	const char *bw = NULL, *cw = NULL;
+	int64_t nb = model_need(a, b, &bw), nc = model_need(a, c, &cw);
+
+	if (b->gpus == c->gpus) {	/* 2 against 2: the counts do not tell the runs apart */
+		bw = bw ? analysis_printf(a, "%s of run '%s'", bw, b->name) : NULL;
+		cw = cw ? analysis_printf(a, "%s of run '%s'", cw, c->name) : NULL;
+	}
+	if (nb < 0 || nc < 0) {
+		*from = nb < 0 ? cw : bw;
+		return nb < 0 ? nc : nb;
+	}
+	*from = analysis_printf(a, "the larger of %s, %.1f GB, and %s, %.1f GB", bw, nb / 1e9, cw, nc / 1e9);
+	return nb > nc ? nb : nc;
+}
+
+/*
  * The memory the job needs on one GPU, and where that figure comes from: a
- * completed 1-GPU run's peak, else the larger of what the failed baseline
- * needed and the candidate's memory model.
+ * completed 1-GPU run's peak; for a completed baseline of several GPUs, the
+ * larger of its memory model and the candidate's; else the larger of what
+ * the failed baseline needed and the candidate's memory model.
  */
 static int64_t one_gpu_need(struct analysis *a, const char **from)
 {
@@ -113,6 +166,8 @@ static int64_t one_gpu_need(struct analysis *a, const char **from)
 		*from = "the 1-GPU run's peak";
 		return b->gpu[0].peak_memory;
 	}
+	if (b->status == RUN_COMPLETED && b->gpus > 1)
+		return models_need(a, b, c, from);
 	fail = failed_need(a, b, &fw);
 	model = model_need(a, c, &mw);
 	if (fail < 0 && model < 0)
@@ -262,7 +317,7 @@ static const char *option_text(struct analysis *a, const struct rental_option *o
 			       "longer than a 30-day campaign", o->gpu_hours, cost);
 }
 
-/* The rental options (1 GPU and the candidate's n GPUs), and one recommendation that compares them. */
+/* The rental options (the baseline's GPUs and the candidate's), and one recommendation that compares them. */
 static void rental(struct analysis *a, const struct trial *t, const struct run_result *b,
 		   const struct run_result *c)
 {
@@ -271,12 +326,15 @@ static void rental(struct analysis *a, const struct trial *t, const struct run_r
 	const char *text = NULL, *target;
 
 	cmp->options = arena_alloc(&a->arena, 2 * sizeof(*cmp->options));
-	for (size_t i = 0; i < 2; i++)
-		if (runs[i]->samples_per_s > 0 && runs[i]->gpus > 0)
-			cmp->options[cmp->noptions++] = option_of(t, runs[i]);
-	for (size_t i = 0; i < cmp->noptions; i++)
-		text = analysis_printf(a, "%s%s%s", text ? text : "", text ? "; " : "",
-				       option_text(a, &cmp->options[i]));
+	for (size_t i = 0; i < 2; i++) {
+		if (!(runs[i]->samples_per_s > 0 && runs[i]->gpus > 0))
+			continue;
+		cmp->options[cmp->noptions] = option_of(t, runs[i]);
+		text = analysis_printf(a, "%s%s%s%s", text ? text : "", text ? "; " : "",
+				       b->gpus == c->gpus ? analysis_printf(a, "%s: ", runs[i]->name) : "",
+				       option_text(a, &cmp->options[cmp->noptions]));
+		cmp->noptions++;
+	}
 	if (!text)
 		return;
 	target = t->target_samples.set ?
