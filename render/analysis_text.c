@@ -137,10 +137,28 @@ static void runs_table(const struct analysis *a, FILE *f)
 	fputc('\n', f);
 }
 
+/*
+ * What the loss subtracts: "n x step - 1-GPU step" against one GPU, else
+ * with the runs' counts, "2 x 4-GPU step - 2-GPU step" (n = c / b), or with
+ * equal counts (n = 1) "candidate step - baseline step, 2 GPUs each".
+ */
+static const char *loss_terms(const struct analysis *a, char *b, size_t size)
+{
+	int32_t nb = a->runs[a->cmp.baseline].gpus, nc = a->runs[a->cmp.candidate].gpus;
+
+	if (nb == 1 || nb <= 0 || nc <= 0)
+		return "n x step - 1-GPU step";
+	if (nb == nc)
+		snprintf(b, size, "candidate step - baseline step, %d GPUs each", nb);
+	else
+		snprintf(b, size, "%g x %d-GPU step - %d-GPU step", comparison_gpu_ratio(a), nc, nb);
+	return b;
+}
+
 static void scaling(const struct analysis *a, FILE *f)
 {
 	const struct comparison *c = &a->cmp;
-	char b1[NUMFMT_LEN], b2[NUMFMT_LEN], b3[NUMFMT_LEN], b4[NUMFMT_LEN], b5[NUMFMT_LEN];
+	char b1[NUMFMT_LEN], b2[NUMFMT_LEN], b3[NUMFMT_LEN], b4[NUMFMT_LEN], b5[NUMFMT_LEN], terms[80];
 
 	if (!c->valid)
 		return;
@@ -149,8 +167,8 @@ static void scaling(const struct analysis *a, FILE *f)
 		known(numfmt_ratio(b1, c->speedup)), known(numfmt_percent(b2, c->scaling_efficiency)),
 		known(numfmt_ratio(b3, c->throughput_ratio)));
 	if (!isnan(c->ideal_s) && !isnan(c->attribution_s.compute))
-		fprintf(f, "Lost against perfect scaling (n x step - 1-GPU step, ms): compute %s, "
-			"exposed comm %s, memory %s, idle %s = %s\n",
+		fprintf(f, "Lost against perfect scaling (%s, ms): compute %s, "
+			"exposed comm %s, memory %s, idle %s = %s\n", loss_terms(a, terms, sizeof(terms)),
 			numfmt_signed(b1, c->attribution_s.compute * 1e3),
 			numfmt_signed(b2, c->attribution_s.exposed_comm * 1e3),
 			numfmt_signed(b3, c->attribution_s.memory * 1e3),

@@ -319,16 +319,39 @@ static bool why_transport(struct summary *s, const struct analysis *a)
 	if (!largest_part(a, &which, &total))
 		total = NAN;
 	add(s, SL_LEAD, "Why: NCCL sent the data over %s (%s), not GPU to GPU: exposed communication takes %s of "
-	    "the %s per step that %d GPUs lose against 1", slow_transports[k].words, c->transport,
-	    ms(a->cmp.attribution_s.exposed_comm), ms(total), c->gpus);
+	    "the %s per step that %d GPUs lose against %d", slow_transports[k].words, c->transport,
+	    ms(a->cmp.attribution_s.exposed_comm), ms(total), c->gpus, a->runs[a->cmp.baseline].gpus);
 	return true;
 }
 
-/* The largest term of the attribution: where n GPUs lost (or won) time against one. */
+/* " from 2 GPUs": what perfect scaling starts from, said where the baseline has more than one GPU. */
+static const char *scaling_from(const struct analysis *a, char *b, size_t size)
+{
+	int nb = a->runs[a->cmp.baseline].gpus;
+
+	if (nb <= 1)
+		return "";
+	snprintf(b, size, " from %d GPUs", nb);
+	return b;
+}
+
+/* The same GPU count on both sides (n = 1): no scaling, the step itself changed. */
+static void why_same_count(struct summary *s, const struct analysis *a, size_t which, double total)
+{
+	add(s, SL_LEAD, "Why: on %d GPUs each, the candidate's step is %s %s than the baseline's (%s against %s); "
+	    "%s changed most: %s", a->runs[a->cmp.baseline].gpus, ms(fabs(total)), total > 0 ? "longer" : "shorter",
+	    ms(a->cmp.actual_s), ms(a->cmp.ideal_s), part_texts[which], ms(part(&a->cmp.attribution_s, which)));
+}
+
+/*
+ * The largest term of the attribution: where the candidate's c GPUs lost (or
+ * won) time against the baseline's b, with n = c / b.
+ */
 static bool why_attribution(struct summary *s, const struct analysis *a)
 {
-	int n = a->runs[a->cmp.candidate].gpus;
-	double total;
+	int c = a->runs[a->cmp.candidate].gpus;
+	double n = comparison_gpu_ratio(a), total;
+	char from[32];
 	size_t which;
 
 	if (!largest_part(a, &which, &total)) {
@@ -336,13 +359,17 @@ static bool why_attribution(struct summary *s, const struct analysis *a)
 		    "into compute and communication");
 		return true;
 	}
-	if (total > 0)
-		add(s, SL_LEAD, "Why: %d GPUs lose %s per step against perfect scaling (%d x %s against %s); "
-		    "the largest part is %s: %s", n, ms(total), n, ms(a->cmp.actual_s / (n > 0 ? n : 1)),
-		    ms(a->cmp.ideal_s), part_texts[which], ms(part(&a->cmp.attribution_s, which)));
+	if (n == 1)
+		why_same_count(s, a, which, total);
+	else if (total > 0)
+		add(s, SL_LEAD, "Why: %d GPUs lose %s per step against perfect scaling%s (%g x %s against %s); "
+		    "the largest part is %s: %s", c, ms(total), scaling_from(a, from, sizeof(from)), n,
+		    ms(a->cmp.actual_s / (n > 0 ? n : 1)), ms(a->cmp.ideal_s), part_texts[which],
+		    ms(part(&a->cmp.attribution_s, which)));
 	else
-		add(s, SL_LEAD, "Why: %d GPUs beat perfect scaling by %s per step; %s changed most: %s", n,
-		    ms(-total), part_texts[which], ms(part(&a->cmp.attribution_s, which)));
+		add(s, SL_LEAD, "Why: %d GPUs beat perfect scaling%s by %s per step; %s changed most: %s", c,
+		    scaling_from(a, from, sizeof(from)), ms(-total), part_texts[which],
+		    ms(part(&a->cmp.attribution_s, which)));
 	return true;
 }
 
