@@ -187,7 +187,8 @@ static int chart_lost(const struct trial_row *rows, size_t n, struct chart_layou
 	if (!m.n)
 		return 1;
 	chart_init(c, "b3-lost-time", "Where the time lost to scaling went");
-	c->subtitle = "mean over trials of n x step(n GPUs) - step(1 GPU), by part; gains count as 0";
+	c->subtitle = "mean over trials of n x candidate step - baseline step (n = candidate GPUs / baseline "
+		      "GPUs), by part; gains count as 0";
 	p = chart_add_panel(c, "GPU model", "time lost per step (ms)");
 	p->y.zero = true;
 	for (size_t col = 0; col < m.n; col++) {

@@ -386,6 +386,16 @@ static void legend_parts(struct chart_layout *c)
 	legend_parts_split(c, false);
 }
 
+/* Beyond one GPU against two, what grows is what the extra GPUs cost, not the second GPU. */
+static void breakdown_caption(const struct analysis *a, struct chart_layout *c)
+{
+	if (!compared(a) || (a->runs[a->cmp.baseline].gpus == 1 && a->runs[a->cmp.candidate].gpus == 2))
+		return;
+	c->caption = "Each GPU's mean steady step split into compute, exposed communication, memory copies "
+		     "and idle. Look at what grows from the baseline to the candidate: that is what the "
+		     "extra GPUs cost.";
+}
+
 static int chart_breakdown(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k, gi;
@@ -394,6 +404,7 @@ static int chart_breakdown(const struct analysis *a, struct chart_layout *c, con
 
 	chart_init(c, "02-breakdown", "Where each GPU's step goes");
 	chart_set_banner(a, c);
+	breakdown_caption(a, c);
 	c->subtitle = "mean over steady steps; the four parts add up to the step window";
 	p = chart_add_panel(c, "run and GPU", "time per step (ms)");
 	p->y.zero = true;
@@ -508,12 +519,35 @@ static double waterfall_loss(const struct analysis *a, size_t i, double f)
 	return MS((d + part_of(&b->gpu[b->slowest].step_s, i)) * f - part_of(&b->gpu[b->slowest].step_s, i));
 }
 
+/*
+ * Against a baseline of b > 1 GPUs the caption says what the ideal is: the
+ * chart's GPU time is counted per b GPUs (n x the candidate's step, n = c / b).
+ */
+static void waterfall_per_baseline(const struct analysis *a, struct chart_layout *c)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline], *n = &a->runs[a->cmp.candidate];
+
+	c->caption = chart_strf(c, "From the ideal (the %d-GPU baseline's step, spread perfectly over %d GPUs) "
+				"to the GPU time actually spent, both counted per %d GPUs: %g x the candidate's "
+				"step. Each middle bar is the extra GPU time one category took; the tallest one "
+				"is what to fix first.", b->gpus, n->gpus, b->gpus, comparison_gpu_ratio(a));
+}
+
 static void waterfall_titles(const struct analysis *a, struct chart_layout *c, double f, struct panel **p)
 {
 	const struct run_result *b = &a->runs[a->cmp.baseline], *n = &a->runs[a->cmp.candidate];
 
 	chart_init(c, "03-waterfall", "Where the extra GPU time went");
 	c->banner = banner_text(a, c, f == 1 ? 0 : 1u << CF_GLOBAL_BATCH);
+	if (b->gpus > 1)
+		waterfall_per_baseline(a, c);
+	if (f == 1 && b->gpus > 1) {
+		c->subtitle = chart_strf(c, "GPU time per step over the baseline's %d GPUs: ideal = the baseline's "
+					 "step; actual = %d/%d = %g x the candidate's step", b->gpus, n->gpus,
+					 b->gpus, comparison_gpu_ratio(a));
+		*p = chart_add_panel(c, "from the ideal to the actual, by category", "GPU time per step (ms)");
+		return;
+	}
 	if (f == 1) {
 		c->subtitle = chart_strf(c, "GPU time per step: ideal = the baseline's step; actual = %d GPUs x the "
 					 "candidate's step", n->gpus);

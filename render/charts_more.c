@@ -1,6 +1,6 @@
 /*
- * The charts that weigh the options (1 GPU or n GPUs, a sweep's independent
- * runs or one distributed run) and the ones that look inside a run
+ * The charts that weigh the options (the baseline's b GPUs or the
+ * candidate's c, a sweep's independent runs or one distributed run) and the ones that look inside a run
  * (precision mix, waiting for a peer): 10 to 13 of chart_defs, and 09, a
  * replay's kernels against the logged ones (replay.json). Like the
  * others they read struct analysis alone and are left out without data.
@@ -48,21 +48,33 @@ static const char *no_options_why(const struct analysis *a, bool sweep)
 		  "no sweep chart: a blocking confound makes the runs' throughputs incomparable" },
 		{ "no options chart: no run has a throughput",
 		  "no sweep chart: needs the throughput of a 1-GPU and an n-GPU run" },
+		{ "no options chart: no run has a throughput",
+		  "no sweep chart: needs the throughput of the baseline and of the candidate" },
 	};
 
-	return why[!compared(a) ? 0 : blocked(a) ? 1 : 2][sweep];
+	return why[!compared(a) ? 0 : blocked(a) ? 1 : a->runs[a->cmp.baseline].gpus == 1 ? 2 : 3][sweep];
 }
 
-/* The colour of an option: the run with its GPU count. */
-static enum category option_cat(const struct analysis *a, const struct rental_option *o)
+/* Both runs have the same GPU count (2 against 2): their options differ by run, not by count. */
+static bool same_count(const struct analysis *a)
 {
-	return o->gpus == a->runs[a->cmp.baseline].gpus ? run_cat(a, a->cmp.baseline)
-		: run_cat(a, a->cmp.candidate);
+	return a->runs[a->cmp.baseline].gpus == a->runs[a->cmp.candidate].gpus;
 }
 
+/* The run an option was sized from: the one with its GPU count, or with equal counts its throughput. */
 static size_t option_run(const struct analysis *a, const struct rental_option *o)
 {
-	return o->gpus == a->runs[a->cmp.baseline].gpus ? a->cmp.baseline : a->cmp.candidate;
+	const struct run_result *b = &a->runs[a->cmp.baseline];
+
+	if (same_count(a))
+		return o->samples_per_s == b->samples_per_s ? a->cmp.baseline : a->cmp.candidate;
+	return o->gpus == b->gpus ? a->cmp.baseline : a->cmp.candidate;
+}
+
+/* The colour of an option: its run's. */
+static enum category option_cat(const struct analysis *a, const struct rental_option *o)
+{
+	return run_cat(a, option_run(a, o));
 }
 
 static bool option_known(const struct rental_option *o)
@@ -70,11 +82,12 @@ static bool option_known(const struct rental_option *o)
 	return o->gpus > 0 && isfinite(o->samples_per_s) && o->samples_per_s > 0;
 }
 
-/* 10. The rental options: 1 GPU vs n GPUs. */
+/* 10. The rental options: the baseline's b GPUs vs the candidate's c GPUs. */
 
 /* One bar per option of the value at offset in struct rental_option, labelled; cat names its category. */
 static void option_bars(const struct analysis *a, struct chart_layout *c, struct panel *p, size_t offset,
-			  const char *(*cat)(const struct rental_option *, struct chart_layout *),
+			  const char *(*cat)(const struct analysis *, const struct rental_option *,
+					     struct chart_layout *),
 			  const char *(*label)(double, struct chart_layout *))
 {
 	size_t k;
@@ -86,7 +99,7 @@ static void option_bars(const struct analysis *a, struct chart_layout *c, struct
 		memcpy(&v, (const char *)o + offset, sizeof(v));
 		if (!option_known(o))
 			continue;
-		x = (double)axis_add_cat(&p->x, cat(o, c));
+		x = (double)axis_add_cat(&p->x, cat(a, o, c));
 		if (!isfinite(v))
 			continue;
 		panel_rect(p, option_cat(a, o), x - 0.3, 0, x + 0.3, v);
@@ -101,31 +114,35 @@ static const char *label_num(double v, struct chart_layout *c)
 	return chart_strf(c, "%s", numfmt_num(n, v));
 }
 
-static const char *cat_gpus(const struct rental_option *o, struct chart_layout *c)
+/* "2 GPUs"; "2gpu-a: 2 GPUs" when both runs have that many, so that the bars differ */
+static const char *cat_gpus(const struct analysis *a, const struct rental_option *o, struct chart_layout *c)
 {
+	if (same_count(a))
+		return chart_strf(c, "%s: %d GPU%s", chart_run_name(&a->runs[option_run(a, o)], c), o->gpus,
+				  plural(o->gpus));
 	return chart_strf(c, "%d GPU%s", o->gpus, plural(o->gpus));
 }
 
 /* "1 GPU\ncost 7.00" at gpu_hour_price */
-static const char *cat_hours(const struct rental_option *o, struct chart_layout *c)
+static const char *cat_hours(const struct analysis *a, const struct rental_option *o, struct chart_layout *c)
 {
 	if (!isfinite(o->cost_per_million_samples))
-		return cat_gpus(o, c);
+		return cat_gpus(a, o, c);
 	char n[NUMFMT_LEN];
 
-	return chart_strf(c, "%d GPU%s\ncost %s", o->gpus, plural(o->gpus), numfmt_num(n, o->cost_per_million_samples));
+	return chart_strf(c, "%s\ncost %s", cat_gpus(a, o, c), numfmt_num(n, o->cost_per_million_samples));
 }
 
 /* "2 GPUs\n3-day\ncost 731": the option, the rental window it fits, its cost */
-static const char *cat_days(const struct rental_option *o, struct chart_layout *c)
+static const char *cat_days(const struct analysis *a, const struct rental_option *o, struct chart_layout *c)
 {
 	char n[NUMFMT_LEN];
 	const char *win = o->window_days > 0 ? chart_strf(c, "\n%d-day", o->window_days)
 		: isfinite(o->days_to_target) ? chart_strf(c, "\nover %d d", windows_days[NWINDOWS - 1]) : "";
 
 	if (!isfinite(o->cost))
-		return chart_strf(c, "%d GPU%s%s", o->gpus, plural(o->gpus), win);
-	return chart_strf(c, "%d GPU%s%s\ncost %s", o->gpus, plural(o->gpus), win, numfmt_num(n, o->cost));
+		return chart_strf(c, "%s%s", cat_gpus(a, o, c), win);
+	return chart_strf(c, "%s%s\ncost %s", cat_gpus(a, o, c), win, numfmt_num(n, o->cost));
 }
 
 static double longest_days(const struct analysis *a)
@@ -190,31 +207,46 @@ static const char *windows_legend(const struct analysis *a, struct chart_layout 
 	return chart_strf(c, "rental window%s: %s days", n == 1 ? "" : "s", s);
 }
 
-/* "2 GPUs: 1.72x the samples/s for 1.16x the GPU-hours per million samples" */
+/* The known option of the baseline (base true) or of the candidate; NULL when it has none. */
+static const struct rental_option *option_of_run(const struct analysis *a, bool base)
+{
+	size_t k, want = base ? a->cmp.baseline : a->cmp.candidate;
+
+	for (k = 0; k < a->cmp.noptions; k++)
+		if (option_known(&a->cmp.options[k]) && option_run(a, &a->cmp.options[k]) == want)
+			return &a->cmp.options[k];
+	return NULL;
+}
+
+/* "2 GPUs: 1.72x the samples/s of 1 GPU, at 1.16x the GPU-hours per million samples" */
 static const char *options_subtitle(const struct analysis *a, struct chart_layout *c)
 {
-	const struct rental_option *one = NULL, *many = NULL;
+	const struct rental_option *one = option_of_run(a, true), *many = option_of_run(a, false);
 	char r1[NUMFMT_LEN], r2[NUMFMT_LEN];
-	size_t k;
 
-	for (k = 0; k < a->cmp.noptions; k++) {
-		const struct rental_option *o = &a->cmp.options[k];
-
-		if (option_known(o) && o->gpus == 1)
-			one = o;
-		else if (option_known(o))
-			many = o;
-	}
 	if (!one || !many) {
 		const struct run_result *r = &a->runs[one ? a->cmp.candidate : a->cmp.baseline];
 
 		return chart_strf(c, "%s (%d GPU%s) has no throughput (%s): only the %d-GPU option is shown",
 				  chart_run_name(r, c), r->gpus, plural(r->gpus), run_status_name(r->status),
-				  one ? 1 : many ? many->gpus : 0);
+				  one ? one->gpus : many ? many->gpus : 0);
 	}
-	return chart_strf(c, "%d GPUs: %s the samples/s of 1 GPU, at %s the GPU-hours per million samples",
-			  many->gpus, numfmt_ratio(r1, many->samples_per_s / one->samples_per_s),
+	return chart_strf(c, "%s: %s the samples/s of %s, at %s the GPU-hours per million samples",
+			  cat_gpus(a, many, c), numfmt_ratio(r1, many->samples_per_s / one->samples_per_s),
+			  cat_gpus(a, one, c),
 			  numfmt_ratio(r2, many->gpu_hours_per_million_samples / one->gpu_hours_per_million_samples));
+}
+
+/* "The options: 1 GPU or more"; against b > 1 GPUs the counts, "The options: 2 GPUs or 4" */
+static const char *options_title(const struct analysis *a, struct chart_layout *c)
+{
+	int nb = a->runs[a->cmp.baseline].gpus, nc = a->runs[a->cmp.candidate].gpus;
+
+	if (nb <= 1)
+		return "The options: 1 GPU or more";
+	if (nb == nc)
+		return chart_strf(c, "The options: two runs on %d GPUs", nb);
+	return chart_strf(c, "The options: %d GPUs or %d", nb, nc);
 }
 
 int chart_options(const struct analysis *a, struct chart_layout *c, const char **why)
@@ -232,7 +264,8 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 		*why = no_options_why(a, false);
 		return 1;
 	}
-	chart_init(c, "10-options", "The options: 1 GPU or more");
+	chart_init(c, "10-options", "");
+	c->title = options_title(a, c);
 	chart_set_banner(a, c);
 	c->subtitle = days ? options_subtitle(a, c)
 		: chart_strf(c, "%s; no target set, so no days to it", options_subtitle(a, c));
@@ -270,66 +303,67 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 	return 0;
 }
 
-/* 11. A sweep: n independent 1-GPU runs or one n-GPU run. */
-
-static const struct rental_option *option_with(const struct analysis *a, bool one)
-{
-	size_t k;
-
-	for (k = 0; k < a->cmp.noptions; k++)
-		if (option_known(&a->cmp.options[k]) && (a->cmp.options[k].gpus == 1) == one)
-			return &a->cmp.options[k];
-	return NULL;
-}
+/* 11. A sweep: n = c / b independent b-GPU runs or one c-GPU run. */
 
 /*
  * Configurations per day: with a target, a configuration trains to it (n
- * runs of days_1 each, or one of days_n); without one, it is SWEEP_UNIT samples.
+ * runs of days_b each, or one of days_c); without one, it is SWEEP_UNIT samples.
  */
-static double per_day(const struct rental_option *o, int runs, bool target)
+static double per_day(const struct rental_option *o, double runs, bool target)
 {
 	if (target)
 		return runs / o->days_to_target;
 	return runs * o->samples_per_s * SECONDS_PER_DAY / SWEEP_UNIT;
 }
 
+/* Against b > 1 GPUs the caption names the independent runs' size. */
+static void sweep_caption(const struct analysis *a, struct chart_layout *c)
+{
+	int nb = a->runs[a->cmp.baseline].gpus;
+
+	if (nb > 1)
+		c->caption = chart_strf(c, "For a sweep of configurations: the same GPUs used as independent "
+					"%d-GPU runs (the baseline's size), one configuration each, or together as "
+					"one distributed run. The taller bar finishes more configurations per day.", nb);
+}
+
 int chart_sweep(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	const struct rental_option *one, *many;
 	char s1[NUMFMT_LEN], s2[NUMFMT_LEN];
-	double x, v[2];
+	double x, v[2], n;
 	bool target;
 	struct panel *p;
-	int n;
 
 	if (a->question != Q_HPARAM_SWEEP) {
 		*why = "no sweep chart: the trial's question is not hparam-sweep";
 		return 2;	/* does not apply: not listed among the charts left out */
 	}
-	one = compared(a) ? option_with(a, true) : NULL;
-	many = compared(a) ? option_with(a, false) : NULL;
+	one = compared(a) ? option_of_run(a, true) : NULL;
+	many = compared(a) ? option_of_run(a, false) : NULL;
 	if (!one || !many) {
 		*why = no_options_why(a, true);
 		return 1;
 	}
-	n = many->gpus;
+	n = (double)many->gpus / one->gpus;
 	target = isfinite(one->days_to_target) && isfinite(many->days_to_target);
 	v[0] = per_day(one, n, target);
 	v[1] = per_day(many, 1, target);
 	chart_init(c, "11-sweep", "A sweep: independent runs or one distributed run");
 	chart_set_banner(a, c);
-	c->subtitle = chart_strf(c, "%d GPUs either way: %d x %s samples/s independently, %s samples/s together; "
-				 "a configuration trains on %s", n, n, numfmt_num(s1, one->samples_per_s),
+	sweep_caption(a, c);
+	c->subtitle = chart_strf(c, "%d GPUs either way: %g x %s samples/s independently, %s samples/s together; "
+				 "a configuration trains on %s", many->gpus, n, numfmt_num(s1, one->samples_per_s),
 				 numfmt_num(s2, many->samples_per_s),
 				 target ? "the trial's target" : "1 M samples (the trial sets no target)");
 	if (a->cmp.answer != ANSWER_NONE && a->cmp.answer_reason)
 		c->note = chart_strf(c, "Answer: %s: %s", answer_name(a->cmp.answer), a->cmp.answer_reason);
 	p = chart_add_panel(c, "how the GPUs are used", "configurations per day");
 	p->y.zero = true;
-	x = (double)axis_add_cat(&p->x, chart_strf(c, "%d independent\n1-GPU runs", n));
+	x = (double)axis_add_cat(&p->x, chart_strf(c, "%g independent\n%d-GPU runs", n, one->gpus));
 	panel_rect(p, option_cat(a, one), x - 0.3, 0, x + 0.3, v[0]);
 	panel_label(p, CAT_INK, MS_ABOVE, x, v[0], chart_strf(c, "%s per day", numfmt_num(s1, v[0])));
-	x = (double)axis_add_cat(&p->x, chart_strf(c, "one %d-GPU run", n));
+	x = (double)axis_add_cat(&p->x, chart_strf(c, "one %d-GPU run", many->gpus));
 	panel_rect(p, option_cat(a, many), x - 0.3, 0, x + 0.3, v[1]);
 	panel_label(p, CAT_INK, MS_ABOVE, x, v[1], chart_strf(c, "%s per day", numfmt_num(s2, v[1])));
 	chart_add_legend(c, option_cat(a, one), 0, false, run_label(a, option_run(a, one), c));

@@ -78,16 +78,15 @@ static void run_bar(const struct analysis *a, size_t i, struct chart_layout *c, 
 	panel_label(p, CAT_INK, MS_ABOVE, x, r->samples_per_s, fmt_rate(c, r->samples_per_s));
 }
 
-/* A sweep's other option: n independent 1-GPU runs, at n times the baseline's rate. */
+/* A sweep's other option: n = c / b independent b-GPU runs, at n times the baseline's rate. */
 static void independent_bar(const struct analysis *a, struct chart_layout *c, struct panel *p)
 {
 	const struct run_result *b = &a->runs[a->cmp.baseline];
-	int n = a->runs[a->cmp.candidate].gpus;
-	double x, v = n * b->samples_per_s;
+	double n = comparison_gpu_ratio(a), x, v = n * b->samples_per_s;
 
-	if (a->cmp.answer == ANSWER_NONE || b->gpus != 1 || n < 2 || !isfinite(v))
+	if (a->cmp.answer == ANSWER_NONE || !(n > 1) || !isfinite(v))
 		return;
-	x = (double)axis_add_cat(&p->x, chart_strf(c, "%d x %s\nindependent", n, chart_run_name(b, c)));
+	x = (double)axis_add_cat(&p->x, chart_strf(c, "%g x %s\nindependent", n, chart_run_name(b, c)));
 	panel_rect(p, CAT_BASELINE, x - 0.3, 0, x + 0.3, v)->style = MS_LIGHT;
 	panel_label(p, CAT_INK, MS_ABOVE, x, v, fmt_rate(c, v));
 }
