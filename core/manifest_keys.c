@@ -23,10 +23,11 @@ static const struct manifest_key keys[] = {
 	  "step-time, global-batch or feasibility", "none: the report gives no verdict" },
 	{ "trial", "baseline", MKEY_STR, T(baseline),
 	  "the run the others are compared with", "the name of a run's directory",
-	  "the run with the fewest GPUs" },
+	  "the run with the fewest GPUs (the first in name order among runs with as many)" },
 	{ "trial", "question", MKEY_QUESTION, 0,
 	  "what the GPUs are for: one training configuration, or many independent runs "
-	  "(a hyperparameter sweep), where n 1-GPU runs may beat one n-GPU run",
+	  "(a hyperparameter sweep), where n independent runs of the baseline's size may beat "
+	  "one run on n times the GPUs",
 	  "single-config or hparam-sweep", "single-config" },
 	{ "trial", "target_samples", MKEY_INT, T(target_samples),
 	  "samples the whole training must process; sets the rental window of each option", WHOLE,
