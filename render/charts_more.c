@@ -114,11 +114,20 @@ static const char *label_num(double v, struct chart_layout *c)
 	return chart_strf(c, "%s", numfmt_num(n, v));
 }
 
-/* "2 GPUs"; "2gpu-a: 2 GPUs" when both runs have that many, so that the bars differ */
+/* "2 GPUs"; "2gpu-a\n2 GPUs" when both runs have that many, so that the bars differ */
 static const char *cat_gpus(const struct analysis *a, const struct rental_option *o, struct chart_layout *c)
 {
 	if (same_count(a))
-		return chart_strf(c, "%s: %d GPU%s", chart_run_name(&a->runs[option_run(a, o)], c), o->gpus,
+		return chart_strf(c, "%s\n%d GPU%s", chart_run_name(&a->runs[option_run(a, o)], c), o->gpus,
+				  plural(o->gpus));
+	return chart_strf(c, "%d GPU%s", o->gpus, plural(o->gpus));
+}
+
+/* "2 GPUs"; "2gpu-a (2 GPUs)" when both runs have that many */
+static const char *option_words(const struct analysis *a, const struct rental_option *o, struct chart_layout *c)
+{
+	if (same_count(a))
+		return chart_strf(c, "%s (%d GPU%s)", chart_run_name(&a->runs[option_run(a, o)], c), o->gpus,
 				  plural(o->gpus));
 	return chart_strf(c, "%d GPU%s", o->gpus, plural(o->gpus));
 }
@@ -232,8 +241,8 @@ static const char *options_subtitle(const struct analysis *a, struct chart_layou
 				  one ? one->gpus : many ? many->gpus : 0);
 	}
 	return chart_strf(c, "%s: %s the samples/s of %s, at %s the GPU-hours per million samples",
-			  cat_gpus(a, many, c), numfmt_ratio(r1, many->samples_per_s / one->samples_per_s),
-			  cat_gpus(a, one, c),
+			  option_words(a, many, c), numfmt_ratio(r1, many->samples_per_s / one->samples_per_s),
+			  option_words(a, one, c),
 			  numfmt_ratio(r2, many->gpu_hours_per_million_samples / one->gpu_hours_per_million_samples));
 }
 

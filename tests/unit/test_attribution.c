@@ -350,6 +350,79 @@ static void sweep_page1_bar(void **state)
 	analysis_free(a);
 }
 
+/* Sets every GPU's peak of run r (bytes) and its strategy. */
+static void peaks(struct run_result *r, const char *strategy, const int64_t *peak)
+{
+	r->strategy = strategy;
+	for (size_t g = 0; g < r->ngpu; g++)
+		r->gpu[g].peak_memory = peak[g];
+}
+
+static void advise(struct analysis *a, struct trial *t)
+{
+	a->nrecs = 0;
+	analysis_advise(a, t);
+}
+
+/*
+ * The need on one GPU from a 2-GPU baseline: completed, the larger of both
+ * runs' memory models (50 GB, one replica's peak, over 4 x 30 GB ... as
+ * replicas 30 GB); failed, its memory model (70 + 60 GB, a pipeline) plus the
+ * 4 GB it failed to allocate, over the 4-GPU pipeline's 4 x 30 GB.
+ */
+static void one_gpu_need_from_two_gpus(void **state)
+{
+	static const int64_t base[] = { 50000000000LL, 48000000000LL };
+	static const int64_t split[] = { 70000000000LL, 60000000000LL };
+	static const int64_t cand[] = { 30000000000LL, 30000000000LL, 30000000000LL, 30000000000LL };
+	struct analysis *a = analyse(trial_of(&two, &four, "2gpu", Q_SINGLE_CONFIG));
+	struct trial *t = trial_new();
+
+	(void)state;
+	peaks(&a->runs[0], "ddp", base);
+	peaks(&a->runs[1], "ddp", cand);
+	advise(a, t);
+	assert_string_equal(rec_text(a, "fits-h200"), "the job fits one H200 (141 GB): it needs 50.0 GB, the "
+			    "larger of the 2-GPU ddp run's memory model (one GPU's peak: each holds a replica), "
+			    "50.0 GB, and the 4-GPU ddp run's memory model (one GPU's peak: each holds a "
+			    "replica), 30.0 GB (no memory_reserve_gb in trial.ini)");
+	peaks(&a->runs[0], "pipeline", split);
+	peaks(&a->runs[1], "pipeline", cand);
+	a->runs[0].status = RUN_FAILED_OOM;
+	a->runs[0].failed_allocation = 4000000000LL;
+	advise(a, t);
+	assert_string_equal(rec_text(a, "fits-h200"), "the job fits one H200 (141 GB): it needs 134.0 GB, the "
+			    "larger of the failed 2-GPU pipeline run's memory model (the sum of its GPUs' peaks), "
+			    "130.0 GB, plus the 4.0 GB it failed to allocate, and the 4-GPU pipeline run's memory "
+			    "model (the sum of its GPUs' peaks), 120.0 GB (no memory_reserve_gb in trial.ini)");
+	analysis_free(a);
+	trial_free(t);
+}
+
+/* 2 against 2: the options name their runs, 2 x 1e6 / (64 / 0.1) / 3600 and 2 x 1e6 / (64 / 0.09) / 3600 GPU-hours. */
+static void options_of_two_against_two(void **state)
+{
+	struct analysis *a = analyse(trial_of(&two, &two_b, "2gpu", Q_SINGLE_CONFIG));
+	const char *why;
+	char *d;
+
+	(void)state;
+	assert_int_equal(a->cmp.noptions, 2);
+	close_to(a->cmp.options[0].gpu_hours_per_million_samples, 2 * 1e6 / (64 / 0.100) / 3600);
+	close_to(a->cmp.options[1].gpu_hours_per_million_samples, 2 * 1e6 / (64 / 0.090) / 3600);
+	assert_string_equal(rec_text(a, "rental-window"), "without a target: 2gpu: on 2 GPUs 0.87 GPU-hours "
+			    "per million samples; 2gpu-b: on 2 GPUs 0.78 GPU-hours per million samples (set "
+			    "target_samples or target_tokens in trial.ini for the days and the rental window)");
+	d = dump_chart(a, "10-options", &why);
+	assert_non_null(d);
+	value_is(d, "title", "The options: two runs on 2 GPUs");
+	value_is(d, "panel.0.x.cats", "2gpu\\n2 GPUs | 2gpu-b\\n2 GPUs");
+	value_is(d, "subtitle", "2gpu-b (2 GPUs): 1.11x the samples/s of 2gpu (2 GPUs), at 0.90x the "
+		 "GPU-hours per million samples; no target set, so no days to it");
+	free(d);
+	analysis_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +433,8 @@ int main(void)
 		cmocka_unit_test(two_against_two_unnamed),
 		cmocka_unit_test(sweep_two_against_four),
 		cmocka_unit_test(sweep_page1_bar),
+		cmocka_unit_test(one_gpu_need_from_two_gpus),
+		cmocka_unit_test(options_of_two_against_two),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
