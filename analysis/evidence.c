@@ -204,6 +204,12 @@ const char *evidence_failed_text(struct analysis *a, const struct run_result *r)
 static const char *peaks_text(struct analysis *a, const struct run_result *r)
 {
 	const char *s = "";
+	size_t known = 0;
+
+	for (size_t g = 0; g < r->ngpu; g++)
+		known += r->gpu[g].peak_memory >= 0;
+	if (!known)
+		return "the peak memory of its GPUs unknown";
 
 	for (size_t g = 0; g < r->ngpu; g++) {
 		const struct gpu_result *u = &r->gpu[g];
@@ -215,7 +221,7 @@ static const char *peaks_text(struct analysis *a, const struct run_result *r)
 		    analysis_printf(a, "%s%sGPU %d %s %.1f GB%s", s, g ? ", " : "", gpu_number(r, g),
 				    g ? "at" : "peaked at", u->peak_memory / 1e9, cap);
 	}
-	return r->ngpu ? s : "its peak memory unknown";
+	return s;
 }
 
 const char *evidence_outcome_text(struct analysis *a, const struct run_result *r)

@@ -1258,7 +1258,7 @@ static void log_consistency(struct analysis *a, struct run_result *rr, const str
 	analysis_finding(a, DIAG_WARNING, "log-inconsistent", NULL,
 			 "run '%s': a step time of %.4g s (%s) x %.4g samples/s (%s) is %.4g samples, %+.0f%% "
 			 "off the global batch of %lld (%s): %s is not used", r->name, rr->step_median_s,
-			 summary ? analysis_printf(a, "train_runtime %.4g s over %lld steps run",
+			 summary ? analysis_printf(a, "train_runtime %g s over %lld steps run",
 						   r->train_runtime_s.v, (long long)rr->steps_measured) :
 			 "median of the per-iteration lines", rate,
 			 summary ? "train_samples_per_second" : "median the per-iteration lines print",
