@@ -1257,14 +1257,14 @@ static void log_consistency(struct analysis *a, struct run_result *rr, const str
 		return;
 	analysis_finding(a, DIAG_WARNING, "log-inconsistent", NULL,
 			 "run '%s': a step time of %.4g s (%s) x %.4g samples/s (%s) is %.4g samples, %+.0f%% "
-			 "off the global batch of %lld (%s): %s is not used", r->name, rr->step_median_s,
+			 "off the global batch of %lld (%s): %s", r->name, rr->step_median_s,
 			 summary ? analysis_printf(a, "train_runtime %g s over %lld steps run",
 						   r->train_runtime_s.v, (long long)rr->steps_measured) :
 			 "median of the per-iteration lines", rate,
 			 summary ? "train_samples_per_second" : "median the per-iteration lines print",
 			 rr->step_median_s * rate, 100 * off, (long long)rr->global_batch, batch_source(rr, r),
-			 summary ? "the step time, less direct than the samples/s the trainer printed," :
-			 "the printed samples/s, less direct than the step time printed per iteration,");
+			 summary ? "the step time is not used (the samples/s the trainer printed are more direct)" :
+			 "the throughput is not used (the step time printed per iteration is more direct)");
 	if (summary) {
 		rr->step_median_s = NAN;
 		rr->samples_per_s = rate;

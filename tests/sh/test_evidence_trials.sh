@@ -8,6 +8,9 @@
 # - the same with a summary whose steps/s says 20 steps: 2.14 s x 3.737
 #   samples/s is 8, not the global batch of 16: log-inconsistent, and the
 #   step time is not used.
+# - hand-written per-iteration lines that print 0.5 s and 20 samples/s with a
+#   global batch of 16 (10 samples): log-inconsistent, the printed step time
+#   kept, the throughput not used; 32 samples/s (16) raise nothing.
 # - pipeline-oom-feasibility asked as step-time: inconclusive, the first
 #   advice is use-feasibility, and nothing asks to profile 7 steps.
 # - hparam-sweep-distributed: superlinear, with exactly the causes that hold.
@@ -24,7 +27,17 @@ sed -i "s/'train_steps_per_second': 0.233/'train_steps_per_second': 0.467/" "$tm
 grep -q "'train_steps_per_second': 0.467" "$tmp/inconsistent/1gpu/train.log" || { echo "the summary line moved"; exit 1; }
 cp -r samples/trials/pipeline-oom-feasibility "$tmp/oom-step-time"
 sed -i 's/^hypothesis = .*/hypothesis = step-time/' "$tmp/oom-step-time/trial.ini"
-for t in logs-only inconsistent oom-step-time; do
+for rate in 20.0 32.0; do	# a log of plain "step N ... time ... samples/s" lines, no line from a real job
+	mkdir -p "$tmp/plain-$rate/1gpu" "$tmp/plain-$rate/2gpu"
+	printf '[trial]\nhypothesis = step-time\nbaseline = 1gpu\n' > "$tmp/plain-$rate/trial.ini"
+	for g in 1 2; do
+		printf '[run]\ngpus = %d\n' $g > "$tmp/plain-$rate/${g}gpu/run.ini"
+		{ echo "  Total train batch size (w. parallel, distributed & accumulation) = 16"
+		  for i in 0 1 2 3 4 5; do echo "step $i loss 2.5 time 0.500 samples/s $rate"; done
+		} > "$tmp/plain-$rate/${g}gpu/train.log"
+	done
+done
+for t in logs-only inconsistent oom-step-time plain-20.0 plain-32.0; do
 	"$SCALEAUDIT" analyze --json "$tmp/$t" > "$tmp/$t.json" 2> "$tmp/$t.err" || { echo "$t: analyze failed"; cat "$tmp/$t.err"; fail=1; }
 	"$SCALEAUDIT" analyze "$tmp/$t" > "$tmp/$t.txt" 2>&1 || { echo "$t: analyze (text) failed"; fail=1; }
 done
@@ -73,12 +86,25 @@ msgs = [f["message"] for f in i["findings"] if f["code"] == "log-inconsistent"]
 check("log-inconsistent", msgs, [
     "run '1gpu': a step time of 2.141 s (train_runtime 42.811 s over 20 steps run) x 3.737 samples/s "
     "(train_samples_per_second) is 7.999 samples, -50% off the global batch of 16 (the training log): the step "
-    "time, less direct than the samples/s the trainer printed, is not used"])
+    "time is not used (the samples/s the trainer printed are more direct)"])
 check("inconsistent step time", r1["step_time_s"]["median"], None)
 check("inconsistent samples/s", r1["throughput"]["samples_per_s"], 3.737)
 check("inconsistent verdict", i["comparison"]["verdict"], "inconclusive")
 check("inconsistent reason", i["comparison"]["reason"].split(";")[0],
       "step time of 1gpu unknown")
+
+p = load("plain-20.0.json")
+msgs = [f["message"] for f in p["findings"] if f["code"] == "log-inconsistent"]
+check("plain log-inconsistent", msgs[:1], [
+    "run '1gpu': a step time of 0.5 s (median of the per-iteration lines) x 20 samples/s (median the "
+    "per-iteration lines print) is 10 samples, -38% off the global batch of 16 (the training log): the "
+    "throughput is not used (the step time printed per iteration is more direct)"])
+check("plain log-inconsistent count", len(msgs), 2)
+check("plain step times", [r["step_time_s"]["median"] for r in p["runs"]], [0.5, 0.5])
+check("plain samples/s", [r["throughput"]["samples_per_s"] for r in p["runs"]], [None, None])
+p = load("plain-32.0.json")
+check("plain consistent", [f for f in p["findings"] if f["code"] == "log-inconsistent"], [])
+check("plain consistent samples/s", [r["throughput"]["samples_per_s"] for r in p["runs"]], [32.0, 32.0])
 
 o = load("oom-step-time.json")
 oc = o["comparison"]
