@@ -11,6 +11,10 @@
 # - hand-written per-iteration lines that print 0.5 s and 20 samples/s with a
 #   global batch of 16 (10 samples): log-inconsistent, the printed step time
 #   kept, the throughput not used; 32 samples/s (16) raise nothing.
+# - hand-written "step N/1000" lines up to 150 and a summary without a steps/s:
+#   the last step number is the steps run (150, not the 1000 planned), 300 s
+#   over them 2.0 s, enough steps for a verdict, with log-summary as weak
+#   evidence.
 # - pipeline-oom-feasibility asked as step-time: inconclusive, the first
 #   advice is use-feasibility, and nothing asks to profile 7 steps.
 # - hparam-sweep-distributed: superlinear, with exactly the causes that hold.
@@ -37,7 +41,17 @@ for rate in 20.0 32.0; do	# a log of plain "step N ... time ... samples/s" lines
 		} > "$tmp/plain-$rate/${g}gpu/train.log"
 	done
 done
-for t in logs-only inconsistent oom-step-time plain-20.0 plain-32.0; do
+mkdir -p "$tmp/last-step/1gpu" "$tmp/last-step/2gpu"	# hand-written lines, no line from a real job
+printf '[trial]\nhypothesis = step-time\nbaseline = 1gpu\n' > "$tmp/last-step/trial.ini"
+for g in 1 2; do
+	printf '[run]\ngpus = %d\n' $g > "$tmp/last-step/${g}gpu/run.ini"
+	{ echo "  Total train batch size (w. parallel, distributed & accumulation) = 16"
+	  echo "  Total optimization steps = 1000"
+	  for i in $(seq 1 150); do echo "step $i/1000 loss 2.5"; done
+	  echo "{'train_runtime': $((300 / g)).0, 'train_samples_per_second': $((8 * g)).0, 'train_loss': 2.5, 'epoch': 0.15}"
+	} > "$tmp/last-step/${g}gpu/train.log"
+done
+for t in logs-only inconsistent oom-step-time plain-20.0 plain-32.0 last-step; do
 	"$SCALEAUDIT" analyze --json "$tmp/$t" > "$tmp/$t.json" 2> "$tmp/$t.err" || { echo "$t: analyze failed"; cat "$tmp/$t.err"; fail=1; }
 	"$SCALEAUDIT" analyze "$tmp/$t" > "$tmp/$t.txt" 2>&1 || { echo "$t: analyze (text) failed"; fail=1; }
 done
@@ -105,6 +119,14 @@ check("plain samples/s", [r["throughput"]["samples_per_s"] for r in p["runs"]], 
 p = load("plain-32.0.json")
 check("plain consistent", [f for f in p["findings"] if f["code"] == "log-inconsistent"], [])
 check("plain consistent samples/s", [r["throughput"]["samples_per_s"] for r in p["runs"]], [32.0, 32.0])
+
+l = load("last-step.json")
+check("last-step steps", [r["steps"]["measured"] for r in l["runs"]], [150, 150])
+check("last-step step times", [r["step_time_s"]["median"] for r in l["runs"]], [2.0, 1.0])
+check("last-step verdict", l["comparison"]["verdict"], "confirmed")
+check("last-step weak evidence", [w["message"] for w in l["comparison"]["weak_evidence"] if w["what"] == "log-summary"],
+      ["step time of 1gpu from the trainer's whole-job summary over 150 steps, start-up included",
+       "step time of 2gpu from the trainer's whole-job summary over 150 steps, start-up included"])
 
 o = load("oom-step-time.json")
 oc = o["comparison"]
