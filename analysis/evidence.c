@@ -123,13 +123,18 @@ static int gpu_number(const struct run_result *r, size_t g)
 	return r->gpu[g].rank >= 0 ? r->gpu[g].rank : (int)g;
 }
 
-/* "GPU 1", "GPUs 0 and 1", "GPUs 0, 1 and 3" */
+#define GPU_LIST_SHOWN 8
+
+/* "GPU 1", "GPUs 0 and 1", "GPUs 0, 1 and 3", "GPUs 0, 1, ..., 7 and 56 more" */
 static const char *gpu_list(struct analysis *a, const int *v, size_t n)
 {
+	size_t shown = n > GPU_LIST_SHOWN ? GPU_LIST_SHOWN : n;
 	const char *s = "";
 
-	for (size_t i = 0; i < n; i++)
-		s = analysis_printf(a, "%s%s%d", s, !i ? "" : i + 1 < n ? ", " : " and ", v[i]);
+	for (size_t i = 0; i < shown; i++)
+		s = analysis_printf(a, "%s%s%d", s, !i ? "" : i + 1 < shown || n > shown ? ", " : " and ", v[i]);
+	if (n > shown)
+		s = analysis_printf(a, "%s and %zu more", s, n - shown);
 	return analysis_printf(a, "GPU%s %s", n == 1 ? "" : "s", s);
 }
 

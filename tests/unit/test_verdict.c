@@ -194,6 +194,14 @@ static void global_batch_rules(void **state)
 			    "capacity of b200-2gpu-ddp GPU 1 unknown: keep the trace's deviceProperties, "
 			    "nvidia-smi's memory.total or collect_env, which name the GPU");
 	done(&a);
+	fresh(&a);		/* traces of 2 of 16 ranks: the other 14 GPUs' peaks are unknown */
+	a.hypothesis = HYP_GLOBAL_BATCH;
+	a.runs[1].gpus = 16;
+	a.runs[1].global_batch = 64 * 16;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.reason, "peak memory of b200-2gpu-ddp GPUs 2, 3, 4, 5, 6, 7, 8, 9 and 6 "
+			    "more unknown: record nvidia-smi or profile with profile_memory=True");
+	done(&a);
 	fresh(&a);
 	a.hypothesis = HYP_GLOBAL_BATCH;
 	a.runs[1].global_batch = 128;
