@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/evidence.h"
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
 #include "core/xalloc.h"
@@ -349,6 +350,21 @@ static void rental(struct analysis *a, const struct trial *t, const struct run_r
 			    "the days and the rental window)"));
 }
 
+/*
+ * A baseline that failed under step-time or global-batch left no step time
+ * to compare: the trial answered whether the run is possible, and says so
+ * with the candidate's outcome, rather than asking for more steps.
+ */
+static void use_feasibility(struct analysis *a, const struct run_result *b, const struct run_result *c)
+{
+	if ((a->hypothesis != HYP_STEP_TIME && a->hypothesis != HYP_GLOBAL_BATCH) || !run_failed(b))
+		return;
+	add(a, "use-feasibility",
+	    analysis_printf(a, "the trial answered whether the run is possible, not how fast it is: %s; %s; "
+			    "set hypothesis = feasibility in trial.ini", evidence_failed_text(a, b),
+			    evidence_outcome_text(a, c)));
+}
+
 void analysis_advise(struct analysis *a, const struct trial *t)
 {
 	const struct run_result *b, *c;
@@ -358,6 +374,7 @@ void analysis_advise(struct analysis *a, const struct trial *t)
 	a->cmp.noptions = 0;
 	if (!a->cmp.valid)
 		return;
+	use_feasibility(a, &a->runs[a->cmp.baseline], &a->runs[a->cmp.candidate]);
 	if ((block = comparison_blocked(&a->cmp))) {
 		add(a, "repeat-trial", analysis_printf(a, "no advice is drawn from this comparison until "
 						       "the trial is repeated: %s",

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/evidence.h"
 #include "analysis/readiness.h"
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
@@ -138,16 +139,16 @@ static const char *steady_count(struct analysis *a, const struct run_result *r)
 
 /*
  * Steady steps needed (docs/analysis.md): MIN_STEADY_STEPS on each side (the
- * baseline's not under feasibility, where it may have failed); exactly
- * WARN_STEADY_STEPS qualify the verdict; fewer block it. A run without steps
- * has none.
+ * baseline's not under feasibility, where it may have failed, nor when it
+ * failed: more steps would not make it run); exactly WARN_STEADY_STEPS
+ * qualify the verdict; fewer block it. A run without steps has none.
  */
 static void steps_confound(struct analysis *a, const struct run_result *b,
 			   const struct run_result *c, enum hypothesis h)
 {
 	int64_t nb = b->steps_measured > 0 ? b->steps_measured : 0;
 	int64_t nc = c->steps_measured > 0 ? c->steps_measured : 0;
-	bool base = h != HYP_FEASIBILITY && nb < nc;	/* the baseline has fewer */
+	bool base = h != HYP_FEASIBILITY && !run_failed(b) && nb < nc;	/* the baseline has fewer */
 	const struct run_result *few = base ? b : c;
 	int64_t n = base ? nb : nc;
 
@@ -355,17 +356,6 @@ const char *answer_name(enum answer v)
 	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
 }
 
-static bool under_capacity(const struct run_result *r)
-{
-	if (!r->ngpu)
-		return false;
-	for (size_t g = 0; g < r->ngpu; g++)
-		if (r->gpu[g].peak_memory < 0 || r->gpu[g].memory_total <= 0 ||
-		    r->gpu[g].peak_memory >= r->gpu[g].memory_total)
-			return false;
-	return true;
-}
-
 /* "1 GPU", "2 GPUs" */
 static const char *gpus(struct analysis *a, int n)
 {
@@ -387,79 +377,129 @@ static const char *ratio(struct analysis *a, double v, double threshold)
 	return analysis_printf(a, "%.*fx", dec, v);
 }
 
+/* Inconclusive, with what the verdict lacks. */
+static void lacking(struct analysis *a, const struct gaps *g)
+{
+	a->cmp.verdict = VERDICT_INCONCLUSIVE;
+	a->cmp.reason = gaps_text(a, g);
+}
+
+static void refuted(struct analysis *a, const char *reason)
+{
+	a->cmp.verdict = VERDICT_REFUTED;
+	a->cmp.reason = reason;
+}
+
+/* step-time rests on both step times, measured over steps a verdict can stand on. */
 static void verdict_step_time(struct analysis *a, const struct run_result *b,
 			      const struct run_result *c)
 {
 	struct comparison *cmp = &a->cmp;
+	struct gaps g = { 0 };
 	const char *steps;
 
-	if (isnan(cmp->speedup)) {
-		cmp->verdict = VERDICT_INCONCLUSIVE;
-		cmp->reason = "the step time of one of the runs is unknown";
+	evidence_step_time(a, b, &g);
+	evidence_step_time(a, c, &g);
+	if (g.n || isnan(cmp->speedup)) {
+		lacking(a, &g);
+		if (!cmp->reason)
+			cmp->reason = "the step time of one of the runs is unknown";
 		return;
 	}
 	steps = analysis_printf(a, "a step takes %.1f ms on %s against %.1f ms on %s", c->step_median_s * 1e3,
 				gpus(a, c->gpus), b->step_median_s * 1e3, gpus(a, b->gpus));
 	if (cmp->speedup >= a->expected_speedup) {
 		cmp->verdict = VERDICT_CONFIRMED;
-		cmp->reason = analysis_printf(a, "%s: %s faster, at least the expected %gx; %.0f%% scaling "
-					      "efficiency", steps, ratio(a, cmp->speedup, a->expected_speedup),
-					      a->expected_speedup, 100 * cmp->scaling_efficiency);
+		cmp->reason = analysis_printf(a, "%s: %s faster, at least the expected %gx; %s", steps,
+					      ratio(a, cmp->speedup, a->expected_speedup), a->expected_speedup,
+					      evidence_efficiency_text(a));
 	} else {
-		cmp->verdict = VERDICT_REFUTED;
-		cmp->reason = analysis_printf(a, "%s: a speedup of %s, below the expected %gx", steps,
-					      ratio(a, cmp->speedup, a->expected_speedup), a->expected_speedup);
+		refuted(a, analysis_printf(a, "%s: a speedup of %s, below the expected %gx", steps,
+					   ratio(a, cmp->speedup, a->expected_speedup), a->expected_speedup));
 	}
 }
 
+/*
+ * global-batch rests on both global batches, both throughputs and every
+ * candidate GPU's peak memory and capacity. A condition measured false
+ * refutes it whatever else is unknown; otherwise anything unknown leaves it
+ * inconclusive.
+ */
 static void verdict_global_batch(struct analysis *a, const struct run_result *b,
 				 const struct run_result *c)
 {
 	struct comparison *cmp = &a->cmp;
-	int64_t want = b->global_batch > 0 && c->gpus > 0 && b->gpus > 0 ?
-		       b->global_batch * c->gpus / b->gpus : -1;
-	bool enough = cmp->throughput_ratio >= a->expected_speedup;
+	struct gaps g = { 0 };
+	bool batches = evidence_global_batch(a, b, &g) & evidence_global_batch(a, c, &g);
+	bool rates = evidence_throughput(a, b, &g) & evidence_throughput(a, c, &g);
+	int64_t want = batches && c->gpus > 0 && b->gpus > 0 ? b->global_batch * c->gpus / b->gpus : -1;
+	int full = evidence_at_capacity(c);
 
-	if (want < 0 || c->global_batch < 0 || isnan(cmp->throughput_ratio)) {
-		cmp->verdict = VERDICT_INCONCLUSIVE;
-		cmp->reason = "the global batch or the throughput of one of the runs is unknown";
-	} else if (c->global_batch != want) {
-		cmp->verdict = VERDICT_REFUTED;
-		cmp->reason = analysis_printf(a, "the candidate ran a global batch of %lld, not %lld",
-					      (long long)c->global_batch, (long long)want);
-	} else if (!enough || !under_capacity(c)) {
-		cmp->verdict = VERDICT_REFUTED;
-		cmp->reason = !enough ?
-			analysis_printf(a, "the global batch grew to %lld but throughput only by %s, below "
-					"the expected %gx", (long long)c->global_batch,
-					ratio(a, cmp->throughput_ratio, a->expected_speedup), a->expected_speedup) :
-			"a GPU of the candidate reached its memory capacity, or its peak memory is unknown";
-	} else {
+	evidence_memory(a, c, &g);
+	if (want >= 0 && c->global_batch != want)
+		refuted(a, analysis_printf(a, "the candidate ran a global batch of %lld, not %lld",
+					   (long long)c->global_batch, (long long)want));
+	else if (rates && cmp->throughput_ratio < a->expected_speedup)
+		refuted(a, analysis_printf(a, "the global batch grew to %lld but throughput only by %s, below "
+					   "the expected %gx", (long long)c->global_batch,
+					   ratio(a, cmp->throughput_ratio, a->expected_speedup), a->expected_speedup));
+	else if (full >= 0)
+		refuted(a, evidence_capacity_text(a, c, full));
+	else if (g.n || want < 0)
+		lacking(a, &g);
+	else {
 		cmp->verdict = VERDICT_CONFIRMED;
 		cmp->reason = analysis_printf(a, "%s ran a global batch of %lld at %s the throughput (expected "
 					      "%gx), every GPU under its memory capacity", gpus(a, c->gpus),
 					      (long long)c->global_batch,
 					      ratio(a, cmp->throughput_ratio, a->expected_speedup), a->expected_speedup);
 	}
+	if (cmp->verdict == VERDICT_INCONCLUSIVE && !cmp->reason)
+		cmp->reason = "the GPU count of one of the runs is unknown";
 }
 
+/*
+ * The baseline's outcome: 1 it failed (out of memory, an error, or no
+ * steady step: it did not run), 0 it ran, -1 unknown (nothing says how it
+ * ended: a run of memory timelines only).
+ */
+static int baseline_failed(const struct run_result *b)
+{
+	if (b->status == RUN_FAILED_OOM || b->status == RUN_FAILED || (b->steps_measured <= 0 &&
+	    b->status != RUN_UNKNOWN))
+		return 1;
+	return b->steps_measured > 0 ? 0 : -1;
+}
+
+/*
+ * feasibility rests on the baseline's outcome, the candidate's status and
+ * every candidate GPU's peak memory and capacity; as global-batch, a
+ * condition measured false refutes it whatever else is unknown.
+ */
 static void verdict_feasibility(struct analysis *a, const struct run_result *b,
 				const struct run_result *c)
 {
 	struct comparison *cmp = &a->cmp;
-	bool base_failed = b->status == RUN_FAILED_OOM || b->steps_measured <= 0;
+	struct gaps g = { 0 };
+	int base_failed = baseline_failed(b), full = evidence_at_capacity(c);
+	const char *remedy = "keep the run's training log to its end (its error, if it failed)";
 
-	if (!base_failed) {
-		cmp->verdict = VERDICT_REFUTED;
-		cmp->reason = analysis_printf(a, "the run was already possible on %s: it completed %lld steady steps",
-					      gpus(a, b->gpus), (long long)b->steps_measured);
-	} else if (c->status != RUN_COMPLETED || !under_capacity(c)) {
-		cmp->verdict = VERDICT_REFUTED;
-		cmp->reason = c->status != RUN_COMPLETED ?
-			analysis_printf(a, "the run on %s did not complete (%s)", gpus(a, c->gpus),
-					run_status_name(c->status)) :
-			"the candidate completed, but a GPU's peak memory is unknown or at capacity";
-	} else {
+	if (base_failed < 0)
+		gaps_add(&g, analysis_printf(a, "whether run '%s' ran is unknown", b->name), remedy);
+	if (c->status == RUN_UNKNOWN)
+		gaps_add(&g, analysis_printf(a, "whether run '%s' completed is unknown", c->name), remedy);
+	evidence_memory(a, c, &g);
+	if (!base_failed)
+		refuted(a, analysis_printf(a, "the run was already possible on %s: it completed %lld steady steps",
+					   gpus(a, b->gpus), (long long)b->steps_measured));
+	else if (c->status != RUN_COMPLETED && c->status != RUN_UNKNOWN)
+		refuted(a, analysis_printf(a, "the run on %s did not complete (%s)", gpus(a, c->gpus),
+					   run_status_name(c->status)));
+	else if (full >= 0)
+		refuted(a, evidence_capacity_text(a, c, full));
+	else if (g.n)
+		lacking(a, &g);
+	else {
 		cmp->verdict = VERDICT_CONFIRMED;
 		cmp->reason = analysis_printf(a, "on %s the run %s; on %s it completed %lld steady steps "
 					      "with every GPU under its memory capacity", gpus(a, b->gpus),
@@ -554,6 +594,20 @@ static void qualify(struct analysis *a)
 }
 
 /*
+ * A confirmed or refuted verdict over a superlinear efficiency says so in
+ * its sentence (step-time's confirmation already gives the efficiency).
+ */
+static void carry_superlinear(struct analysis *a)
+{
+	struct comparison *cmp = &a->cmp;
+
+	if (!cmp->superlinear.present || !cmp->reason || strstr(cmp->reason, "superlinear") ||
+	    (cmp->verdict != VERDICT_CONFIRMED && cmp->verdict != VERDICT_REFUTED))
+		return;
+	cmp->reason = analysis_printf(a, "%s; %s", cmp->reason, evidence_efficiency_text(a));
+}
+
+/*
  * question = hparam-sweep: n = c / b independent b-GPU runs against one
  * c-GPU run, by samples per second.
  */
@@ -605,21 +659,48 @@ void analysis_verdict(struct analysis *a)
 		return;
 	}
 	cmp->criterion = rules[h].criterion(a, b, c);
-	if (block && rules[h].blockable) {
+	evidence_superlinear(a);
+	if (rules[h].blockable && run_failed(b)) {	/* the trial answered feasibility: use-feasibility */
+		cmp->verdict = VERDICT_INCONCLUSIVE;
+		cmp->reason = analysis_printf(a, "%s, so there is nothing to compare: the trial answered "
+					      "whether the run is possible (hypothesis = feasibility)",
+					      evidence_failed_text(a, b));
+	} else if (block && rules[h].blockable) {
 		cmp->verdict = VERDICT_INCONCLUSIVE;
 		cmp->reason = confound_sentence(a, block);
 	} else {
 		rules[h].verdict(a, b, c);
 	}
+	carry_superlinear(a);
 	qualify(a);
+	evidence_weak(a);
+}
+
+/*
+ * The facts a verdict may rest on that only the run's run.ini gives: a
+ * global batch (or the micro batch it is made from) that no log prints, a
+ * GPU count that no trace, log or monitor shows.
+ */
+static unsigned declared_only(const struct run *r)
+{
+	const struct run_facts *d = &r->declared, *l = &r->logged;
+	unsigned bits = 0;
+
+	if ((d->global_batch.set || d->micro_batch.set) && !l->global_batch.set && !l->micro_batch.set)
+		bits |= DECLARED_GLOBAL_BATCH;
+	if (d->gpus.set && !l->gpus.set && run_world_size(r) <= 0 && !r->nranks && !r->ngpu)
+		bits |= DECLARED_GPUS;
+	return bits;
 }
 
 /* What trial.ini and the logs give the verdict and the advice besides the runs' numbers. */
 static void trial_facts(struct analysis *a, const struct trial *t)
 {
 	a->expected_speedup = t->expected_speedup.set ? t->expected_speedup.v : EXPECTED_SPEEDUP_DEFAULT;
-	for (size_t i = 0; i < a->nruns && i < t->nruns; i++)
+	for (size_t i = 0; i < a->nruns && i < t->nruns; i++) {
 		a->runs[i].failed_allocation = t->runs[i].oom.src.file ? t->runs[i].oom.tried_bytes : -1;
+		a->runs[i].declared_only = declared_only(&t->runs[i]);
+	}
 }
 
 void analysis_compare(struct analysis *a, const struct trial *t)
@@ -648,4 +729,6 @@ void analysis_compare(struct analysis *a, const struct trial *t)
 	confounds(a, t, b, c);
 	attribute(a, b, c);
 	analysis_verdict(a);
+	if (cmp->superlinear.present)
+		analysis_finding(a, DIAG_WARNING, "superlinear", NULL, "%s", evidence_superlinear_message(a));
 }

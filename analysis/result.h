@@ -285,6 +285,8 @@ struct run_result {
 	struct critical_kernel *critical;
 	size_t ncritical;
 	struct plan_check plan;		/* issue 17: present only where run.ini predicts */
+	unsigned declared_only;		/* enum declared_only bits: facts only run.ini gives; set by
+					   the comparison from the trial, not part of analysis.json */
 };
 
 enum confound_what {
@@ -331,6 +333,47 @@ struct rental_option {
 enum verdict { VERDICT_NONE, VERDICT_CONFIRMED, VERDICT_REFUTED, VERDICT_INCONCLUSIVE };
 const char *verdict_name(enum verdict v);	/* "confirmed", ...; NULL for NONE */
 
+/*
+ * What weakens a confirmed or refuted verdict, written beside it
+ * (docs/analysis.md "Evidence for a verdict"): too few steady steps, ranks
+ * without a trace, a fact left unverified, a step time from a whole-job
+ * summary, a superlinear efficiency, a fact known only from run.ini.
+ */
+enum weak_what {
+	WEAK_STEPS, WEAK_RANKS, WEAK_UNVERIFIED, WEAK_LOG_SUMMARY, WEAK_SUPERLINEAR, WEAK_DECLARED_ONLY,
+	WEAK_COUNT
+};
+const char *weak_what_name(enum weak_what w);	/* "steps", "ranks", ..., "declared-only" */
+
+struct weak_evidence {
+	enum weak_what what;
+	const char *message;		/* a short phrase: "precision of 2gpu unknown" */
+};
+
+/* The causes checked for an efficiency above SUPERLINEAR_EFFICIENCY, in this order. */
+enum superlinear_cause {
+	CAUSE_NEAR_CAPACITY,		/* "baseline-near-capacity" */
+	CAUSE_PER_GPU_BATCH,		/* "per-gpu-batch" */
+	CAUSE_HOST_BOUND,		/* "host-bound-baseline" */
+	CAUSE_SAVED_MEMORY,		/* "baseline-saved-memory" */
+	CAUSE_COUNT
+};
+const char *superlinear_cause_name(enum superlinear_cause c);
+
+/* A scaling efficiency too good to be true until explained; present false: none. */
+struct superlinear {
+	bool present;
+	double efficiency;		/* the comparison's scaling efficiency, > SUPERLINEAR_EFFICIENCY */
+	const char *causes;		/* the ids of the causes that hold, space-separated, in the
+					   order checked; "" when none holds */
+};
+
+/* Facts of a run known only from its run.ini, seen in no log or trace (bits). */
+enum declared_only {
+	DECLARED_GLOBAL_BATCH = 1 << 0,	/* the global batch (or the micro batch it comes from) */
+	DECLARED_GPUS = 1 << 1,		/* the GPU count */
+};
+
 struct comparison {
 	bool valid;			/* a baseline and a candidate were found */
 	size_t baseline;		/* indexes into analysis.runs */
@@ -350,6 +393,9 @@ struct comparison {
 	const char *answer_reason;	/* the answer's sentence with its numbers; NULL with no answer */
 	struct rental_option *options;	/* the baseline's GPUs, then the candidate's (in the arena); none when blocked */
 	size_t noptions;
+	struct superlinear superlinear;	/* an efficiency above SUPERLINEAR_EFFICIENCY and its causes */
+	struct weak_evidence *weak;	/* what weakens a confirmed or refuted verdict (arena); */
+	size_t nweak;			/* none for another verdict */
 };
 
 struct recommendation {

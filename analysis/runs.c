@@ -1168,31 +1168,109 @@ static void log_steps(struct gpu_result *g, const struct run *r)
 }
 
 /*
+ * The steps a whole-job summary covers: those the log says ran, never a
+ * planned count (`Total optimization steps`, `train_iters`, `max_steps`).
+ * The Hugging Face Trainer prints train_steps_per_second as its steps over
+ * train_runtime, so their product is the steps (rounded: the rate has three
+ * decimals); else the last step number of the per-iteration lines; -1 when
+ * nothing says.
+ */
+static int64_t summary_steps_run(const struct run *r)
+{
+	int64_t last = -1;
+
+	if (r->train_runtime_s.set && r->train_steps_per_s.set)
+		return llround(r->train_runtime_s.v * r->train_steps_per_s.v);
+	for (size_t i = 0; i < r->nlog; i++)
+		if (r->log[i].step > last)
+			last = r->log[i].step;
+	return last;
+}
+
+/*
  * A run without traces whose log lines give no step time: the trainer's
- * whole-job summary (HF's train_runtime over the steps of a completed run,
- * else 1 / train_steps_per_second, and its train_samples_per_second). It
- * holds start-up, evaluation and saving, so it is labelled "log-summary".
- * A completed run's summary covers all its steps: they count as measured,
- * so that the comparison is not blocked for want of profiled steps.
+ * whole-job summary, train_runtime over the steps run, and its
+ * train_samples_per_second. It holds start-up, evaluation and saving, so it
+ * is labelled "log-summary" (and enters a verdict only over
+ * LOG_SUMMARY_MIN_STEPS steps, analysis/evidence.c). Every step run counts
+ * as measured, since the summary covers them all; with no count of steps
+ * run there is no step time.
  */
 static void summary_steps(struct run_result *rr, const struct run *r)
 {
-	bool whole = r->train_runtime_s.set && r->logged.steps.set && r->status == RUN_COMPLETED;
-	double t = whole ? r->train_runtime_s.v / (double)r->logged.steps.v :
-		   r->train_steps_per_s.set ? 1.0 / r->train_steps_per_s.v : -1;
+	int64_t n = summary_steps_run(r);
 
-	if (!(t > 0))
+	if (!r->train_runtime_s.set || !(r->train_runtime_s.v > 0) || n <= 0)
 		return;
-	if (whole) {	/* the summary covers every step of the job, none left out */
-		rr->steps_total = rr->steps_measured = r->logged.steps.v;
-		rr->steps_warmup = rr->steps_trailing = 0;
-	}
-	rr->step_median_s = t;
+	rr->steps_total = rr->steps_measured = n;
+	rr->steps_warmup = rr->steps_trailing = 0;
+	rr->step_median_s = r->train_runtime_s.v / (double)n;
 	rr->time_source = "log-summary";
 	if (r->train_samples_per_s.set)
 		rr->samples_per_s = r->train_samples_per_s.v;
 	else if (rr->global_batch > 0)
-		rr->samples_per_s = (double)rr->global_batch / t;
+		rr->samples_per_s = (double)rr->global_batch / rr->step_median_s;
+}
+
+/* The samples/s the per-iteration lines print beside a step time of their own: median; NaN none. */
+static double printed_line_rate(const struct run *r)
+{
+	double *v = xcalloc(r->nlog ? r->nlog : 1, sizeof(*v)), m;
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->nlog; i++)
+		if (r->log[i].step_time_s > 0 && r->log[i].samples_per_s > 0)
+			v[n++] = r->log[i].samples_per_s;
+	m = n ? stats_median(v, n) : NAN;
+	free(v);
+	return m;
+}
+
+/* Where the run's global batch comes from, for the log-inconsistent message. */
+static const char *batch_source(const struct run_result *rr, const struct run *r)
+{
+	if (r->logged.global_batch.set && r->logged.global_batch.v == rr->global_batch)
+		return "the training log";
+	if (r->declared.global_batch.set && r->declared.global_batch.v == rr->global_batch)
+		return "run.ini";
+	return "micro batch x GPUs x gradient accumulation";
+}
+
+/*
+ * log-inconsistent (docs/analysis.md): a step time and a samples/s that the
+ * log gives each on its own (neither derived from the other through the
+ * global batch) must multiply to the global batch within
+ * LOG_CONSISTENCY_TOLERANCE. When they do not, the less direct of the two is
+ * not used: a whole-job summary's step time gives way to the samples/s the
+ * trainer printed (the step time becomes unknown), printed samples/s to a
+ * step time printed per iteration (the throughput becomes unknown).
+ */
+static void log_consistency(struct analysis *a, struct run_result *rr, const struct run *r)
+{
+	bool summary = rr->time_source && !strcmp(rr->time_source, "log-summary");
+	double rate = summary ? (r->train_samples_per_s.set ? r->train_samples_per_s.v : NAN) :
+		      printed_line_rate(r);
+	double off = rr->step_median_s * rate / (double)rr->global_batch - 1;
+
+	if (r->nranks || !rr->time_source || rr->global_batch <= 0 || !(rate > 0) ||
+	    !(rr->step_median_s > 0) || !(fabs(off) > LOG_CONSISTENCY_TOLERANCE))
+		return;
+	analysis_finding(a, DIAG_WARNING, "log-inconsistent", NULL,
+			 "run '%s': a step time of %.4g s (%s) x %.4g samples/s (%s) is %.4g samples, %+.0f%% "
+			 "off the global batch of %lld (%s): %s", r->name, rr->step_median_s,
+			 summary ? analysis_printf(a, "train_runtime %g s over %lld steps run",
+						   r->train_runtime_s.v, (long long)rr->steps_measured) :
+			 "median of the per-iteration lines", rate,
+			 summary ? "train_samples_per_second" : "median the per-iteration lines print",
+			 rr->step_median_s * rate, 100 * off, (long long)rr->global_batch, batch_source(rr, r),
+			 summary ? "the step time is not used (the samples/s the trainer printed are more direct)" :
+			 "the throughput is not used (the step time printed per iteration is more direct)");
+	if (summary) {
+		rr->step_median_s = NAN;
+		rr->samples_per_s = rate;
+	} else {
+		rr->samples_per_s = NAN;
+	}
 }
 
 /*
@@ -1248,11 +1326,13 @@ static void log_timing_finding(struct analysis *a, const struct run_result *rr, 
 	}
 	if (!strcmp(rr->time_source, "log-summary")) {
 		analysis_finding(a, DIAG_WARNING, "log-summary-timing", NULL,
-				 "run '%s': step time (%.4g s) and throughput come from the trainer's "
-				 "whole-job summary, which includes start-up, evaluation and saving: "
-				 "trust them less than per-iteration times (a speedup from them leans "
-				 "toward 1x); no trace, so where the time went is unknown%s", r->name,
-				 rr->step_median_s, mem);
+				 "run '%s': step time (%s) and throughput come from the trainer's "
+				 "whole-job summary over %lld steps run, which includes start-up, evaluation "
+				 "and saving: trust them less than per-iteration times (a speedup from them "
+				 "leans toward 1x; a verdict uses them only over %d or more steps); no trace, "
+				 "so where the time went is unknown%s", r->name,
+				 rr->step_median_s > 0 ? analysis_printf(a, "%.4g s", rr->step_median_s) :
+				 "not used", (long long)rr->steps_measured, LOG_SUMMARY_MIN_STEPS, mem);
 		return;
 	}
 	analysis_finding(a, DIAG_INFO, "log-timing", NULL,
@@ -1319,8 +1399,8 @@ static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max)
 			idx[n] = (int32_t)n;
 			n++;
 		}
-	} else if (r->nlog && max) {
-		idx[n++] = 0;	/* a log of steps ran on at least one GPU */
+	} else if ((r->nlog || r->oom.src.file) && max) {
+		idx[n++] = 0;	/* a log of steps, or of running out of memory, ran on at least one GPU */
 	}
 	return n ? n : timeline_devices(r, idx, max);
 }
@@ -1481,6 +1561,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 			    (double)rr->global_batch / rr->step_median_s : NAN;
 	if (!r->nranks && isnan(rr->step_median_s))
 		summary_steps(rr, r);
+	log_consistency(a, rr, r);
 	nsys_tables(rr, r);
 	rr->status = r->status != RUN_UNKNOWN ? r->status :	/* once every source of steps is known */
 		     rr->steps_measured > 0 ? RUN_COMPLETED :

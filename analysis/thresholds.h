@@ -84,4 +84,30 @@
 /* ... and its median step time more than this share away from predicted_step_s `plan-step-off`. */
 #define PLAN_STEP_TOLERANCE 0.25
 
+/*
+ * Evidence for a verdict: a step time (or throughput) from a trainer's
+ * whole-job summary, which holds start-up, evaluation and saving, enters a
+ * verdict only over at least this many steps run (then as weak evidence).
+ */
+#define LOG_SUMMARY_MIN_STEPS 100
+
+/*
+ * log-inconsistent: a run's step time x its samples per second may differ
+ * from its global batch by at most this share.
+ */
+#define LOG_CONSISTENCY_TOLERANCE 0.10
+
+/* superlinear: a scaling efficiency above this is implausible until explained ... */
+#define SUPERLINEAR_EFFICIENCY 1.05
+/* ... baseline-near-capacity: a baseline GPU's peak memory at least this share of its capacity ... */
+#define SUPERLINEAR_NEAR_CAPACITY 0.85
+/* ... host-bound-baseline: the baseline's slowest GPU idle at least this share of its mean step ... */
+#define SUPERLINEAR_HOST_IDLE 0.10
+/*
+ * ... baseline-saved-memory: a replica candidate (ddp, single) whose per-GPU
+ * peak is more than this share above the baseline's: the baseline traded
+ * compute for memory (activation checkpointing).
+ */
+#define SUPERLINEAR_MEMORY_EXCESS 0.05
+
 #endif

@@ -32,6 +32,7 @@ enum kind {
 	K_OBJ,		/* aux: the fields of a nested object at base + off; key NULL: inlined */
 	K_OPT,		/* a K_OBJ whose struct opens with `bool present`: the key is left out
 			   when it is false; reading, present is whether the key holds an object */
+	K_OPT_NULL,	/* a K_OPT written null when present is false */
 	K_ARR,		/* aux: a struct array */
 	K_SPECIAL,	/* aux: a struct special */
 	K_WORDS,	/* const char * of space-separated words, written as an array of strings
@@ -272,6 +273,12 @@ static void write_value(struct wctx *w, const struct field *f, const void *base)
 	case K_ENUM:
 		write_enum(w, f, p);
 		break;
+	case K_OPT_NULL:
+		if (!*(const bool *)p) {
+			yajl_gen_null(w->g);
+			break;
+		}
+		/* fall through */
 	case K_OBJ:
 	case K_OPT:
 		yajl_gen_map_open(w->g);
@@ -463,6 +470,7 @@ static int read_value(struct rctx *r, const struct field *f, const struct jnode 
 			return wrong_type(r, n, "an object");
 		return read_fields(r, n && n->type == J_OBJ ? n : NULL, f->aux, p);
 	case K_OPT:
+	case K_OPT_NULL:
 		if (n && n->type != J_NULL && n->type != J_OBJ)
 			return wrong_type(r, n, "an object");
 		if (read_fields(r, n && n->type == J_OBJ ? n : NULL, f->aux, p) < 0)
@@ -1180,6 +1188,41 @@ static const struct field option_fields[] = {
 static const struct array cmp_options = {
 	offsetof(struct comparison, noptions), sizeof(struct rental_option), option_fields, false };
 
+static const struct field superlinear_fields[] = {
+	F(struct superlinear, efficiency, "efficiency", K_NUM, NULL),
+	F(struct superlinear, causes, "causes", K_WORDS, NULL),
+	END
+};
+
+static const char *weak_at(int v) { return weak_what_name((enum weak_what)v); }
+static const struct names weak_names = { weak_at, WEAK_COUNT, false };
+
+static const struct field weak_fields[] = {
+	F(struct weak_evidence, what, "what", K_ENUM, &weak_names),
+	F(struct weak_evidence, message, "message", K_TEXT, NULL),
+	END
+};
+
+static const struct array cmp_weak = {
+	offsetof(struct comparison, nweak), sizeof(struct weak_evidence), weak_fields, false };
+static const struct field weak_field = F(struct comparison, weak, "weak_evidence", K_ARR, &cmp_weak);
+
+/* weak_evidence: null without a comparison, else the list ([] when nothing weakens the verdict). */
+static void write_weak(struct wctx *w, const void *base)
+{
+	if (!((const struct comparison *)base)->valid)
+		yajl_gen_null(w->g);
+	else
+		write_array(w, &weak_field, base);
+}
+
+static int read_weak(struct rctx *r, const struct jnode *n, void *base)
+{
+	return read_array(r, &weak_field, n, base);
+}
+
+static const struct special cmp_weak_evidence = { write_weak, read_weak };
+
 static const struct field comparison_fields[] = {
 	SPECIAL("baseline", &cmp_baseline),
 	SPECIAL("candidate", &cmp_candidate),
@@ -1196,6 +1239,8 @@ static const struct field comparison_fields[] = {
 	F(struct comparison, answer, "answer", K_ENUM, &answer_names),
 	F(struct comparison, answer_reason, "answer_reason", K_STR, NULL),
 	F(struct comparison, options, "options", K_ARR, &cmp_options),
+	F(struct comparison, superlinear, "superlinear", K_OPT_NULL, superlinear_fields),
+	SPECIAL("weak_evidence", &cmp_weak_evidence),
 	END
 };
 

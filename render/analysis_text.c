@@ -96,6 +96,10 @@ static void header(const struct analysis *a, FILE *f, struct marks *color)
 	}
 	else
 		fprintf(f, "Verdict: none: %s\n", c->reason ? c->reason : "nothing to compare");
+	for (size_t i = 0; i < c->nweak; i++)	/* what weakens the verdict stands beside it */
+		fprintf(f, "%s%s", i ? "; " : "Weak evidence: ", c->weak[i].message);
+	if (c->nweak)
+		fputc('\n', f);
 	if (c->criterion)
 		fprintf(f, "Criterion: %s\n", c->criterion);
 	fputc('\n', f);

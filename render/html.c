@@ -21,6 +21,7 @@ static const char css[] =
 	".answer{font-size:1.3em;font-weight:bold;margin:.5em 0 .2em}\n"
 	".reason{font-size:.95em}\n"
 	".lead{font-weight:bold}\n"
+	".weak{font-weight:bold}\n"
 	"h2{font-size:1.2em;margin:1.2em 0 .3em}\n"
 	"ul{margin:.2em 0;padding-left:1.4em}\n"
 	".scroll{overflow-x:auto}\n"
@@ -70,6 +71,8 @@ static struct tag line_tag(enum sline_kind k)
 		return (struct tag){ "<tr><th>", "</th></tr>", &table, "</th><th>" };
 	case SL_TABLE_ROW:
 		return (struct tag){ "<tr><td>", "</td></tr>", &table, "</td><td>" };
+	case SL_WEAK:
+		return (struct tag){ "<p class=\"weak\">", "</p>", NULL, NULL };
 	default:	/* a kind this file does not know yet: its text as a paragraph */
 		return (struct tag){ "<p>", "</p>", NULL, NULL };
 	}
@@ -99,12 +102,14 @@ void html_escape(struct buf *out, const char *text)
 static void head(struct buf *h, const char *title, enum verdict v)
 {
 	struct colour c = category_style(summary_verdict_category(v))->c;
+	struct colour w = category_style(summary_verdict_category(VERDICT_INCONCLUSIVE))->c;	/* as page 1 */
 
 	buf_addstr(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
 	html_escape(h, title);
-	buf_addf(h, "</title>\n<style>\n%sh1.verdict{color:#%02lx%02lx%02lx}\n</style>\n</head>\n<body>\n<main>\n",
-		 css, lround(c.r * 255), lround(c.g * 255), lround(c.b * 255));
+	buf_addf(h, "</title>\n<style>\n%sh1.verdict{color:#%02lx%02lx%02lx}\n.weak{color:#%02lx%02lx%02lx}\n"
+		 "</style>\n</head>\n<body>\n<main>\n", css, lround(c.r * 255), lround(c.g * 255),
+		 lround(c.b * 255), lround(w.r * 255), lround(w.g * 255), lround(w.b * 255));
 }
 
 static void summary_lines(struct buf *h, const struct summary *s)

@@ -140,6 +140,7 @@ static const struct pstyle {
 	[SL_LEAD] = { FONT_HEADING, 0.85, 8, 0 },
 	[SL_TABLE_HEAD] = { FONT_HEADING, 0.64, 12, 0 },
 	[SL_TABLE_ROW] = { FONT_BODY, 0.78, 0, 0 },
+	[SL_WEAK] = { FONT_HEADING, 0.85, 4, 0 },
 };
 
 static const struct pstyle *style_of(enum sline_kind k)
@@ -175,6 +176,8 @@ static void text_at(cairo_t *cr, const struct pstyle *st, const char *text, doub
 
 static struct colour line_colour(const struct summary *s, const struct sline *l)
 {
+	if (l->kind == SL_WEAK)	/* in the colour of an inconclusive verdict: it qualifies this one */
+		return category_style(summary_verdict_category(VERDICT_INCONCLUSIVE))->c;
 	return l->kind == SL_VERDICT ? category_style(summary_verdict_category(s->verdict))->c : category_style(CAT_INK)->c;
 }
 

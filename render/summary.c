@@ -554,6 +554,20 @@ static void plan(struct summary *s, const struct analysis *a)
 	buf_release(&b);
 }
 
+/* What weakens the verdict, in one line right under it. */
+static void weak_evidence(struct summary *s, const struct analysis *a)
+{
+	struct buf b;
+
+	if (!compared(a) || !a->cmp.nweak)
+		return;
+	buf_init(&b, 0);
+	for (size_t i = 0; i < a->cmp.nweak; i++)
+		buf_addf(&b, "%s%s", i ? "; " : "", a->cmp.weak[i].message);
+	add(s, SL_WEAK, "Weak evidence: %s", b.data);
+	buf_release(&b);
+}
+
 /* question = hparam-sweep: the answer leads, before the hypothesis. */
 static void answer(struct summary *s, const struct analysis *a)
 {
@@ -579,6 +593,7 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 	answer(s, a);
 	add(s, SL_VERDICT, "%s" DASH "%s", summary_verdict_text(s->verdict), a->cmp.reason ? a->cmp.reason
 	    : compared(a) ? "no reason given" : "no baseline and candidate to compare");
+	weak_evidence(s, a);
 	if (compared(a) && a->cmp.criterion)
 		add(s, SL_REASON, "Criterion: %s", a->cmp.criterion);
 	why(s, a);
@@ -610,7 +625,7 @@ void summary_release(struct summary *s)
 static const char *const md_prefix[] = {
 	[SL_TITLE] = "# ", [SL_META] = "", [SL_VERDICT] = "**Verdict: ", [SL_REASON] = "",
 	[SL_HEADING] = "## ", [SL_ITEM] = "- ", [SL_TEXT] = "", [SL_ANSWER] = "**",
-	[SL_LEAD] = "", [SL_TABLE_HEAD] = "| ", [SL_TABLE_ROW] = "| ",
+	[SL_LEAD] = "", [SL_TABLE_HEAD] = "| ", [SL_TABLE_ROW] = "| ", [SL_WEAK] = "_",
 };
 
 /*
@@ -667,13 +682,13 @@ void summary_markdown(const struct summary *s, const char *const *ids, const cha
 			continue;
 		}
 		md_escape(out, l->text);
-		buf_addstr(out, l->kind == SL_VERDICT || l->kind == SL_ANSWER ? "**" : "");
+		buf_addstr(out, l->kind == SL_VERDICT || l->kind == SL_ANSWER ? "**" : l->kind == SL_WEAK ? "_" : "");
 		/* Markdown joins adjacent lines: end a paragraph line with a hard break or a blank. */
 		if (l->kind == SL_META && next == SL_META)
 			buf_addstr(out, "  ");
 		buf_addch(out, '\n');
 		if (l->kind == SL_TITLE || l->kind == SL_HEADING || l->kind == SL_VERDICT || l->kind == SL_REASON
-		    || l->kind == SL_ANSWER || l->kind == SL_LEAD
+		    || l->kind == SL_ANSWER || l->kind == SL_LEAD || l->kind == SL_WEAK
 		    || (l->kind == SL_META && next != SL_META))
 			buf_addch(out, '\n');
 	}

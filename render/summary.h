@@ -3,7 +3,7 @@
  * written once and rendered on report.pdf's first pages, as summary.md (and
  * report.html). It opens with the decision, lines [0, decision_end): the
  * title, the answer to an hparam-sweep question, the verdict in one sentence,
- * its criterion, one line of why, a table of the runs, confounds and
+ * what weakens it, its criterion, one line of why, a table of the runs, confounds and
  * unverified facts, recommendations. Key numbers, findings and the charts
  * left out follow. A value that is not known reads "n/a".
  */
@@ -23,6 +23,7 @@ enum sline_kind {
 	SL_LEAD,	/* one emphasised line under the verdict: "Why: ..." */
 	SL_TABLE_HEAD,	/* a table's header row: cells */
 	SL_TABLE_ROW,	/* a row of the table the last SL_TABLE_HEAD opened: as many cells */
+	SL_WEAK,	/* right under the verdict: what weakens it ("Weak evidence: ...") */
 };
 
 /*

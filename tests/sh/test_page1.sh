@@ -4,7 +4,8 @@
 # the cause (sockets first), a failed run reads its cause with the figure the
 # generator wrote into its log, and on every sample page 1 holds the whole
 # decision, page 2 goes on with the rest, no page ends on a heading and no
-# line ends inside a command's flag.
+# line ends inside a command's flag; weak evidence stands under the verdict of
+# exactly the samples whose verdict rests on it.
 set -u
 . tests/skip.sh
 need_tool pdftotext
@@ -50,6 +51,25 @@ esac
 why=$(page nccl-over-sockets 1 -raw | tr '\n' ' ' | grep -o 'Why: [^:]*')
 [ "$why" = "Why: NCCL sent the data over sockets (net-socket), not GPU to GPU" ] ||
 	{ echo "nccl-over-sockets: the why line is '$why'"; fail=1; }
+
+# Weak evidence stands under the verdict on page 1 and in summary.md of the samples whose verdict
+# rests on it (an unverified precision, 2 steady steps, a superlinear efficiency), and of no other.
+for t in samples/trials/*; do
+	n=$(basename "$t")
+	case $n in
+	unknown-precision) want="Weak evidence: precision of 2gpu unknown" ;;
+	short-capture) want="Weak evidence: few steady steps: 2 on 1gpu, 2 on 2gpu (3 make a plain verdict)" ;;
+	hparam-sweep-distributed) want="Weak evidence: 114% scaling efficiency is superlinear (per-gpu-batch, baseline-saved-memory)" ;;
+	*) grep -q 'Weak evidence' "$tmp/$n/summary.md" 2> /dev/null &&
+		{ echo "$n: summary.md has weak evidence: $(grep 'Weak evidence' "$tmp/$n/summary.md")"; fail=1; }
+	   ! page "$n" 1 -raw | grep -q 'Weak evidence' ||
+		{ echo "$n: page 1 has weak evidence"; fail=1; }
+	   continue ;;
+	esac
+	page "$n" 1 -raw | tr '\n' ' ' | tr -s ' ' | grep -qF "$want" || { echo "$n: page 1 has no '$want'"; fail=1; }
+	grep -A2 '^\*\*Verdict: ' "$tmp/$n/summary.md" | grep -qxF "_${want}_" ||
+		{ echo "$n: summary.md has no '_${want}_' under the verdict"; fail=1; }
+done
 
 # The generator's log says "Tried to allocate" LOGS_OOM_ALLOC_MIB MiB: that in GiB, one decimal.
 mib=$(awk '/define LOGS_OOM_ALLOC_MIB/ {print $3}' samples/gen/logs.h)

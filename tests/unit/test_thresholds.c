@@ -71,6 +71,18 @@ static void documented(void **state)
 	row(doc, "foreign kernels", v);
 	snprintf(v, sizeof(v), "%s, then %s", FIT_GPU_FIRST, FIT_GPU_SECOND);
 	row(doc, "fit targets", v);
+	snprintf(v, sizeof(v), "%d", LOG_SUMMARY_MIN_STEPS);
+	row(doc, "summary steps", v);
+	snprintf(v, sizeof(v), "%g%%", LOG_CONSISTENCY_TOLERANCE * 100);
+	row(doc, "log consistency", v);
+	snprintf(v, sizeof(v), "%g", SUPERLINEAR_EFFICIENCY);
+	row(doc, "superlinear efficiency", v);
+	snprintf(v, sizeof(v), "%g%%", SUPERLINEAR_NEAR_CAPACITY * 100);
+	row(doc, "superlinear near capacity", v);
+	snprintf(v, sizeof(v), "%g%%", SUPERLINEAR_HOST_IDLE * 100);
+	row(doc, "superlinear host idle", v);
+	snprintf(v, sizeof(v), "%g%%", SUPERLINEAR_MEMORY_EXCESS * 100);
+	row(doc, "superlinear memory excess", v);
 	/* the fit targets' capacities, as the docs and the advice print them */
 	snprintf(v, sizeof(v), "nominal %.0f GB", gpu_lookup(FIT_GPU_FIRST, -1)->memory_nominal / 1e9);
 	snprintf(w, sizeof(w), "%s's %.0f GB", FIT_GPU_SECOND,

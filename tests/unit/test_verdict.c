@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
+#include "analysis/evidence.h"
 #include "render/analysis_text.h"
 #include "render/summary.h"
 #include "tests/unit/fixture_analysis.h"
@@ -152,7 +153,8 @@ static void global_batch_rules(void **state)
 		{ 64, 1.8, FX_CAND_PEAK0, VERDICT_REFUTED },
 		{ 128, 1.8, FX_B200_TOTAL, VERDICT_REFUTED },		/* at capacity: not under */
 		{ 128, 1.8, FX_B200_TOTAL - 1, VERDICT_CONFIRMED },
-		{ 128, 1.8, -1, VERDICT_REFUTED },			/* unknown peak */
+		{ 128, 1.8, -1, VERDICT_INCONCLUSIVE },		/* unknown peak: not refuted */
+		{ 128, 1.0999, -1, VERDICT_REFUTED },		/* ... unless a measured condition fails */
 		{ -1, 1.8, FX_CAND_PEAK0, VERDICT_INCONCLUSIVE },
 	};
 	struct analysis a;
@@ -170,6 +172,36 @@ static void global_batch_rules(void **state)
 				 verdict_name(cases[i].want), a.cmp.reason);
 		done(&a);
 	}
+	fresh(&a);
+	a.hypothesis = HYP_GLOBAL_BATCH;
+	a.runs[1].global_batch = 128;
+	a.runs[1].gpu[1].peak_memory = -1;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.reason, "peak memory of b200-2gpu-ddp GPU 1 unknown: record nvidia-smi "
+			    "or profile with profile_memory=True");
+	a.runs[1].gpu[0].peak_memory = FX_B200_TOTAL;	/* at capacity is refuted, the other GPU unknown */
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.reason, "GPU 0 of b200-2gpu-ddp reached its memory capacity (191.5 GB "
+			    "of 191.5 GB)");
+	a.runs[0].global_batch = -1;	/* each missing input is named, with how to measure it */
+	a.runs[1].gpu[0].peak_memory = -1;
+	a.runs[1].gpu[1].memory_total = -1;
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.verdict, VERDICT_INCONCLUSIVE);
+	assert_string_equal(a.cmp.reason, "global batch of b200-1gpu unknown: add global_batch to its "
+			    "run.ini, or keep the trainer's log that prints it; peak memory of b200-2gpu-ddp GPUs "
+			    "0 and 1 unknown: record nvidia-smi or profile with profile_memory=True; memory "
+			    "capacity of b200-2gpu-ddp GPU 1 unknown: keep the trace's deviceProperties, "
+			    "nvidia-smi's memory.total or collect_env, which name the GPU");
+	done(&a);
+	fresh(&a);		/* traces of 2 of 16 ranks: the other 14 GPUs' peaks are unknown */
+	a.hypothesis = HYP_GLOBAL_BATCH;
+	a.runs[1].gpus = 16;
+	a.runs[1].global_batch = 64 * 16;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.reason, "peak memory of b200-2gpu-ddp GPUs 2, 3, 4, 5, 6, 7, 8, 9 and 6 "
+			    "more unknown: record nvidia-smi or profile with profile_memory=True");
+	done(&a);
 	fresh(&a);
 	a.hypothesis = HYP_GLOBAL_BATCH;
 	a.runs[1].global_batch = 128;
@@ -194,10 +226,15 @@ static void feasibility_rules(void **state)
 		enum verdict want;
 	} cases[] = {
 		{ RUN_FAILED_OOM, -1, RUN_COMPLETED, FX_CAND_PEAK1, VERDICT_CONFIRMED },
-		{ RUN_UNKNOWN, 0, RUN_COMPLETED, FX_CAND_PEAK1, VERDICT_CONFIRMED },	/* absent */
+		{ RUN_INCOMPLETE, 0, RUN_COMPLETED, FX_CAND_PEAK1, VERDICT_CONFIRMED },	/* did not run */
+		{ RUN_FAILED, -1, RUN_COMPLETED, FX_CAND_PEAK1, VERDICT_CONFIRMED },
 		{ RUN_COMPLETED, 10, RUN_COMPLETED, FX_CAND_PEAK1, VERDICT_REFUTED },
 		{ RUN_FAILED_OOM, -1, RUN_FAILED_OOM, FX_CAND_PEAK1, VERDICT_REFUTED },
-		{ RUN_FAILED_OOM, -1, RUN_COMPLETED, FX_B200_TOTAL, VERDICT_REFUTED },
+		{ RUN_FAILED_OOM, -1, RUN_COMPLETED, FX_B200_TOTAL, VERDICT_REFUTED },	/* at capacity */
+		{ RUN_FAILED_OOM, -1, RUN_COMPLETED, -1, VERDICT_INCONCLUSIVE },	/* peak unknown */
+		{ RUN_COMPLETED, 10, RUN_COMPLETED, -1, VERDICT_REFUTED },	/* already possible */
+		{ RUN_UNKNOWN, 0, RUN_COMPLETED, FX_CAND_PEAK1, VERDICT_INCONCLUSIVE },	/* outcome unknown */
+		{ RUN_FAILED_OOM, -1, RUN_UNKNOWN, FX_CAND_PEAK1, VERDICT_INCONCLUSIVE },
 	};
 	struct analysis a;
 
@@ -218,6 +255,231 @@ static void feasibility_rules(void **state)
 				    "every GPU's peak memory under its capacity");
 		done(&a);
 	}
+	fresh(&a);		/* the logs-only trial: unknown is not refuted, and the reason says what to record */
+	a.hypothesis = HYP_FEASIBILITY;
+	a.runs[0].status = RUN_FAILED_OOM;
+	a.runs[0].steps_measured = -1;
+	a.runs[1].gpu[1].peak_memory = -1;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.reason, "peak memory of b200-2gpu-ddp GPU 1 unknown: record nvidia-smi "
+			    "or profile with profile_memory=True");
+	a.runs[1].gpu[0].peak_memory = FX_B200_TOTAL;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.reason, "GPU 0 of b200-2gpu-ddp reached its memory capacity (191.5 GB "
+			    "of 191.5 GB)");
+	done(&a);
+}
+
+/* A baseline that failed leaves nothing to compare under step-time: inconclusive, use-feasibility. */
+static void failed_baseline_answers_feasibility(void **state)
+{
+	static const enum hypothesis hyps[] = { HYP_STEP_TIME, HYP_GLOBAL_BATCH };
+	struct trial *t = trial_new();
+	struct analysis a;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(hyps) / sizeof(hyps[0]); i++) {
+		fresh(&a);
+		a.hypothesis = hyps[i];
+		a.runs[0].status = RUN_FAILED_OOM;
+		a.runs[0].failed_allocation = 7 * GIB / 2;
+		a.runs[0].steps_measured = -1;
+		a.runs[0].step_median_s = a.runs[0].samples_per_s = NAN;
+		a.cmp.speedup = a.cmp.throughput_ratio = a.cmp.scaling_efficiency = NAN;
+		analysis_verdict(&a);
+		advise(&a, t);
+		assert_int_equal(a.cmp.verdict, VERDICT_INCONCLUSIVE);
+		assert_string_equal(a.cmp.reason, "run 'b200-1gpu' did not run its steps: it ran out of GPU "
+				    "memory (it failed to allocate 3.8 GB), so there is nothing to compare: the "
+				    "trial answered whether the run is possible (hypothesis = feasibility)");
+		assert_string_equal(a.recs[0].id, "use-feasibility");
+		assert_string_equal(a.recs[0].text, "the trial answered whether the run is possible, not how "
+				    "fast it is: run 'b200-1gpu' did not run its steps: it ran out of GPU memory (it "
+				    "failed to allocate 3.8 GB); on 2 GPUs it completed 10 steady steps; GPU 0 peaked "
+				    "at 96.2 GB of 191.5 GB, GPU 1 at 88.4 GB of 191.5 GB; set hypothesis = "
+				    "feasibility in trial.ini");
+		assert_null(rec(&a, "repeat-trial"));
+		for (size_t r = 0; r < a.nrecs; r++)
+			assert_null(strstr(a.recs[r].text, "profile 7"));
+		assert_int_equal(a.cmp.nweak, 0);
+		done(&a);
+	}
+	fresh(&a);		/* failed on an error; under feasibility no such advice */
+	a.runs[0].status = RUN_FAILED;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.reason, "run 'b200-1gpu' did not run its steps: it failed (its log ends "
+			    "on an error), so there is nothing to compare: the trial answered whether the run is "
+			    "possible (hypothesis = feasibility)");
+	a.hypothesis = HYP_FEASIBILITY;
+	analysis_verdict(&a);
+	advise(&a, t);
+	assert_int_equal(a.cmp.verdict, VERDICT_CONFIRMED);
+	assert_null(rec(&a, "use-feasibility"));
+	done(&a);
+	trial_free(t);
+}
+
+/* A step time from a whole-job summary enters a verdict over 100 steps run, as weak evidence. */
+static void summary_step_time_needs_100_steps(void **state)
+{
+	struct analysis a;
+
+	(void)state;
+	fresh(&a);
+	a.runs[0].time_source = a.runs[1].time_source = "log-summary";
+	a.runs[0].steps_measured = 10;
+	a.runs[1].steps_measured = 99;
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.verdict, VERDICT_INCONCLUSIVE);
+	assert_string_equal(a.cmp.reason, "the step time of b200-1gpu comes from a whole-job summary over 10 "
+			    "steps run, start-up and saving included (a verdict needs 100); the step time of "
+			    "b200-2gpu-ddp comes from a whole-job summary over 99 steps run, start-up and saving "
+			    "included (a verdict needs 100): log per-iteration times, or profile 7 or more "
+			    "active steps");
+	a.runs[0].steps_measured = a.runs[1].steps_measured = 100;
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.verdict, VERDICT_CONFIRMED);
+	assert_int_equal(a.cmp.nweak, 2);
+	assert_int_equal(a.cmp.weak[0].what, WEAK_LOG_SUMMARY);
+	assert_string_equal(a.cmp.weak[0].message, "step time of b200-1gpu from the trainer's whole-job "
+			    "summary over 100 steps, start-up included");
+	a.runs[1].step_median_s = NAN;	/* no step time at all (a summary without a count of steps run) */
+	a.cmp.speedup = NAN;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.reason, "step time of b200-2gpu-ddp unknown: log per-iteration times, or "
+			    "profile 7 or more active steps");
+	done(&a);
+}
+
+/* superlinear: above 105% efficiency, each cause checked on its own numbers, in a fixed order. */
+static void superlinear_causes(void **state)
+{
+	struct analysis a;
+
+	(void)state;
+	fresh(&a);
+	a.cmp.scaling_efficiency = 1.05;	/* at the threshold: plausible */
+	analysis_verdict(&a);
+	assert_false(a.cmp.superlinear.present);
+	a.cmp.scaling_efficiency = 1.2;		/* the fixture: micro batch 64 against 32 */
+	analysis_verdict(&a);
+	assert_true(a.cmp.superlinear.present);
+	close_to(a.cmp.superlinear.efficiency, 1.2);
+	assert_string_equal(a.cmp.superlinear.causes, "per-gpu-batch");
+	assert_string_equal(a.cmp.reason, "a step takes 231.0 ms on 2 GPUs against 412.0 ms on 1 GPU: "
+			    "1.78x faster, at least the expected 1.1x; 120% scaling efficiency, superlinear: "
+			    "see the superlinear finding (per-gpu-batch)");
+	assert_string_equal(evidence_superlinear_message(&a), "run 'b200-2gpu-ddp' scales superlinearly "
+			    "against 'b200-1gpu': a scaling efficiency of 120% (above 105%) is implausible until "
+			    "explained; what explains it: per-gpu-batch (micro batch 64 on b200-1gpu against 32 on "
+			    "b200-2gpu-ddp); checked, not holding: baseline-near-capacity (b200-1gpu GPU 0 peaked "
+			    "at 151.3 GB of 191.5 GB, 79%), host-bound-baseline (b200-1gpu's slowest GPU idle 20.0 "
+			    "ms of its 412.0 ms step, 4.9%), baseline-saved-memory (the ddp run b200-2gpu-ddp "
+			    "peaks at 96.2 GB per GPU against 151.3 GB on b200-1gpu, -36%)");
+	a.runs[1].micro_batch = 64;		/* none holds: check the measurement */
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.superlinear.causes, "");
+	assert_non_null(strstr(a.cmp.reason, "superlinear: see the superlinear finding (no cause found)"));
+	assert_non_null(strstr(evidence_superlinear_message(&a), "none of the causes checked holds: "));
+	a.runs[0].gpu[0].peak_memory = (int64_t)(0.85 * FX_B200_TOTAL) + 1;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.superlinear.causes, "baseline-near-capacity");
+	a.runs[0].gpu[0].peak_memory = FX_BASE_PEAK;
+	a.runs[0].gpu[0].step_s.idle = 0.1 * a.runs[0].gpu[0].mean_step_s;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.superlinear.causes, "host-bound-baseline");
+	a.runs[0].gpu[0].step_s.idle = 0.020;
+	a.runs[0].gpu[0].peak_memory = 90000000000LL;	/* 96.2 GB per ddp GPU: +6.9% */
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.superlinear.causes, "baseline-saved-memory");
+	a.runs[1].strategy = "fsdp";		/* not a replica: the baseline saved nothing to compare */
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.superlinear.causes, "");
+	a.runs[1].strategy = "ddp";		/* all four, in their order */
+	a.runs[1].micro_batch = 16;
+	a.runs[0].gpu[0].peak_memory = 90000000000LL;
+	a.runs[0].gpu[0].memory_total = 100000000000LL;
+	a.runs[0].gpu[0].step_s.idle = 0.2;
+	analysis_verdict(&a);
+	assert_string_equal(a.cmp.superlinear.causes, "baseline-near-capacity per-gpu-batch "
+			    "host-bound-baseline baseline-saved-memory");
+	confound(&a, CF_GPU_MODEL, "H100 SXM", "B200", CFS_BLOCKING, "different GPUs");
+	analysis_verdict(&a);			/* a blocking confound already explains the numbers */
+	assert_false(a.cmp.superlinear.present);
+	done(&a);
+}
+
+/* Weak evidence: what weakens a confirmed or refuted verdict, and nothing for an inconclusive one. */
+static void weak_evidence_list(void **state)
+{
+	static const struct {
+		enum weak_what what;
+		const char *message;
+	} want[] = {
+		{ WEAK_STEPS, "few steady steps: 2 on b200-2gpu-ddp (3 make a plain verdict)" },
+		{ WEAK_RANKS, "traces of 2 of the 4 ranks of b200-2gpu-ddp" },
+		{ WEAK_UNVERIFIED, "precision of b200-1gpu unknown" },
+		{ WEAK_SUPERLINEAR, "120% scaling efficiency is superlinear (per-gpu-batch)" },
+		{ WEAK_DECLARED_ONLY, "global batch of b200-1gpu and b200-2gpu-ddp only from run.ini, in no "
+		  "log or trace" },
+	};
+	struct analysis a;
+	struct summary s;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	fresh(&a);
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.nweak, 0);
+	a.runs[1].steps_measured = 2;
+	a.runs[1].time_source = "trace";
+	a.runs[1].gpus = 4;
+	confound(&a, CF_PRECISION, NULL, "bf16", CFS_UNVERIFIED, "precision of b200-1gpu unknown");
+	a.cmp.scaling_efficiency = 1.2;
+	a.runs[0].declared_only = a.runs[1].declared_only = DECLARED_GLOBAL_BATCH | DECLARED_GPUS;
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.verdict, VERDICT_CONFIRMED);
+	assert_int_equal(a.cmp.nweak, sizeof(want) / sizeof(want[0]));
+	for (size_t i = 0; i < a.cmp.nweak; i++) {
+		assert_int_equal(a.cmp.weak[i].what, want[i].what);
+		assert_string_equal(a.cmp.weak[i].message, want[i].message);
+	}
+	f = open_memstream(&text, &len);	/* analyze: right under the verdict */
+	assert_non_null(f);
+	assert_int_equal(analysis_write_text(&a, f, NULL), 0);
+	fclose(f);
+	assert_non_null(strstr(text, "(per-gpu-batch) (not verified: precision of b200-1gpu unknown)\n"
+			       "Weak evidence: few steady steps: 2 on b200-2gpu-ddp (3 make a plain verdict); "
+			       "traces of 2 of the 4 ranks of b200-2gpu-ddp; precision of b200-1gpu unknown; "
+			       "120% scaling efficiency is superlinear (per-gpu-batch); global batch of b200-1gpu "
+			       "and b200-2gpu-ddp only from run.ini, in no log or trace\nCriterion: "));
+	free(text);
+	summary_build(&s, &a, NULL, 0);		/* page 1 and summary.md: the line after the verdict */
+	assert_int_equal(s.lines[1].kind, SL_VERDICT);
+	assert_int_equal(s.lines[2].kind, SL_WEAK);
+	assert_non_null(strstr(s.lines[2].text, "Weak evidence: few steady steps"));
+	summary_release(&s);
+	a.hypothesis = HYP_GLOBAL_BATCH;	/* the GPU count is a fact of that criterion */
+	a.runs[1].gpus = 2;			/* (the missing ranks' peak memory would be unknown) */
+	a.runs[1].global_batch = 128;
+	a.cmp.throughput_ratio = 1.8;
+	a.cmp.scaling_efficiency = 0.9;
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.verdict, VERDICT_CONFIRMED);
+	assert_string_equal(a.cmp.weak[a.cmp.nweak - 1].message, "GPU count of b200-1gpu and b200-2gpu-ddp "
+			    "only from run.ini, in no log or trace");
+	a.cmp.throughput_ratio = NAN;		/* inconclusive: nothing beside it */
+	a.runs[0].samples_per_s = NAN;
+	analysis_verdict(&a);
+	assert_int_equal(a.cmp.verdict, VERDICT_INCONCLUSIVE);
+	assert_int_equal(a.cmp.nweak, 0);
+	summary_build(&s, &a, NULL, 0);
+	for (size_t i = 0; i < s.n; i++)
+		assert_int_not_equal(s.lines[i].kind, SL_WEAK);
+	summary_release(&s);
+	done(&a);
 }
 
 /* Unverified facts do not block, but the verdict's sentence names them. */
@@ -574,6 +836,10 @@ int main(void)
 		cmocka_unit_test(ratio_never_reads_as_the_threshold),
 		cmocka_unit_test(global_batch_rules),
 		cmocka_unit_test(feasibility_rules),
+		cmocka_unit_test(failed_baseline_answers_feasibility),
+		cmocka_unit_test(summary_step_time_needs_100_steps),
+		cmocka_unit_test(superlinear_causes),
+		cmocka_unit_test(weak_evidence_list),
 		cmocka_unit_test(unverified_qualifies_the_verdict),
 		cmocka_unit_test(sweep_answer),
 		cmocka_unit_test(blocked_comparison_gives_no_advice),
