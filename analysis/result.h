@@ -55,6 +55,12 @@ struct kernel_time {
 	uint8_t cls;		/* enum ev_class */
 };
 
+/* A kernel family's time in a run (kname_family()), for the workload comparison. */
+struct family_time {
+	const char *family;	/* "gemm", "elementwise CUDAFunctor_add", ... */
+	double time_s;		/* kernel time, summed over the run's ranks */
+};
+
 /* One busy interval of one steady step, relative to the window start, for chart 7. */
 struct lane_span {
 	double start_s;
@@ -285,12 +291,20 @@ struct run_result {
 	struct critical_kernel *critical;
 	size_t ncritical;
 	struct plan_check plan;		/* issue 17: present only where run.ini predicts */
+	/* the workload (analysis/workload.h): kernel time by family, summed over the ranks, over
+	   the steady steps, or the whole profiled span without one; not part of analysis.json */
+	struct family_time *families;	/* largest first (arena); none without trace kernels */
+	size_t nfamilies;
+	double kernel_time_s;		/* their sum; 0 without kernels */
+	double generated_share;		/* of kernel_time_s, in Triton-generated kernels; NaN without */
+	bool families_span;		/* over the whole profiled span: no steady step */
 };
 
 enum confound_what {
 	CF_PRECISION, CF_GLOBAL_BATCH, CF_MICRO_BATCH, CF_SEQ_LEN, CF_DATASET, CF_MODEL, CF_STEPS,
 	CF_GPU_MODEL,		/* the runs used different GPU models (core/gpu.h rows) */
 	CF_GPU_ARCH,		/* a run's software does not target its GPU (issue 14) */
+	CF_WORKLOAD,		/* the runs are not one job: their kernels or declared facts differ */
 	CF_COUNT
 };
 const char *confound_name(enum confound_what w);	/* "precision", "global_batch", ... */
@@ -328,6 +342,32 @@ struct rental_option {
 	double cost_per_million_samples;	/* at gpu_hour_price; NaN without a price */
 };
 
+/* What the workload comparison rests on. */
+enum workload_basis {
+	WL_NONE,	/* nothing could be compared: the `workload` confound is unverified */
+	WL_KERNELS,	/* the runs' kernel families */
+	WL_DECLARED,	/* model, dataset and sequence length from manifests and logs */
+};
+const char *workload_basis_name(enum workload_basis b);	/* "none", "kernels", "declared" */
+
+/* A kernel family found in one run only, with its share of that run's kernel time. */
+struct family_share {
+	const char *family;
+	double share;
+};
+
+/* Whether the two runs are one job (docs/analysis.md, "Workload identity"). */
+struct workload {
+	bool present;			/* a comparison was made; else analysis.json's null */
+	enum workload_basis basis;
+	double baseline_overlap;	/* share of its kernel time in families both ran; NaN unless kernels */
+	double candidate_overlap;
+	struct family_share *baseline_only;	/* its largest families the other lacks, at most */
+	size_t nbaseline_only;			/* 3, largest first (arena) */
+	struct family_share *candidate_only;
+	size_t ncandidate_only;
+};
+
 enum verdict { VERDICT_NONE, VERDICT_CONFIRMED, VERDICT_REFUTED, VERDICT_INCONCLUSIVE };
 const char *verdict_name(enum verdict v);	/* "confirmed", ...; NULL for NONE */
 
@@ -340,6 +380,7 @@ struct comparison {
 	double scaling_efficiency;
 	struct confound *confounds;
 	size_t nconfounds;
+	struct workload workload;	/* the kernel families of the two runs compared */
 	struct step_parts attribution_s;	/* n Cn - C1 ... (only the first four are used) */
 	double ideal_s;			/* mean_1: what n GPUs x mean_n would be with perfect scaling */
 	double actual_s;		/* n x mean_n */

@@ -35,6 +35,7 @@ static const char *const confound_texts[] = {
 	[CF_STEPS] = "steady steps",
 	[CF_GPU_MODEL] = "GPU model",
 	[CF_GPU_ARCH] = "GPU architecture support",
+	[CF_WORKLOAD] = "workload",
 };
 
 static const char *const hypothesis_texts[] = {
