@@ -321,6 +321,8 @@ static const char *no_kernels_why(struct analysis *a, const struct trial *t)
 				       "kernels) and %s's are not, so their names say nothing of each other",
 				       rr[g]->name, 100 * rr[g]->generated_share, rr[!g]->name);
 	}
+	if (!rr[0]->nfamilies && !rr[1]->nfamilies && !r[0]->nranks && !r[1]->nranks)
+		return "the runs have no trace";
 	for (size_t i = 0; i < 2; i++)
 		if (!rr[i]->nfamilies)
 			out = analysis_printf(a, "%s%s%s %s", out ? out : "", out ? " and " : "", rr[i]->name,

@@ -259,6 +259,27 @@ static void no_trace_falls_back(void **state)
 	trial_free(t);
 }
 
+/* Neither run has a trace nor names anything: said once for both. */
+static void nothing_to_compare(void **state)
+{
+	struct trial *t = trial_new();
+	struct srcpos pos = SRCPOS_LINE("t/1gpu/run.ini", 2);
+	struct analysis *a;
+
+	(void)state;
+	t->hypothesis = HYP_STEP_TIME;
+	fact_set_i64(&trial_add_run(t, "1gpu", "t/1gpu")->declared.gpus, 1, &pos);
+	fact_set_i64(&trial_add_run(t, "2gpu", "t/2gpu")->declared.gpus, 2, &pos);
+	a = analysis_run(t);
+	assert_string_equal(confound_of(a, CF_WORKLOAD)->why, "the runs have no trace, and neither run "
+			    "names its model, dataset or sequence length, so the runs' workloads could not be "
+			    "compared");
+	assert_string_equal(confound_of(a, CF_WORKLOAD)->baseline, "no trace");
+	assert_int_equal(a->cmp.workload.basis, WL_NONE);
+	analysis_free(a);
+	trial_free(t);
+}
+
 /*
  * Only steady steps count: a kernel of another family in the warm-up step
  * and in the trailing step is no evidence. Without a steady step, the
@@ -324,6 +345,7 @@ int main(void)
 		cmocka_unit_test(precision_change_is_one_job),
 		cmocka_unit_test(compiled_kernels_fall_back),
 		cmocka_unit_test(no_trace_falls_back),
+		cmocka_unit_test(nothing_to_compare),
 		cmocka_unit_test(steady_steps_or_span),
 		cmocka_unit_test(half_is_one_job),
 	};
