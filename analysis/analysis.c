@@ -12,6 +12,7 @@
 
 #include "analysis/plancheck.h"
 #include "analysis/readiness.h"
+#include "analysis/workload.h"
 #include "core/buf.h"
 #include "core/codes.h"
 #include "core/xalloc.h"
@@ -32,7 +33,7 @@ const char *confound_name(enum confound_what w)
 		[CF_PRECISION] = "precision", [CF_GLOBAL_BATCH] = "global_batch",
 		[CF_MICRO_BATCH] = "micro_batch", [CF_SEQ_LEN] = "seq_len",
 		[CF_DATASET] = "dataset", [CF_MODEL] = "model", [CF_STEPS] = "steps",
-		[CF_GPU_MODEL] = "gpu_model", [CF_GPU_ARCH] = "gpu_arch",
+		[CF_GPU_MODEL] = "gpu_model", [CF_GPU_ARCH] = "gpu_arch", [CF_WORKLOAD] = "workload",
 	};
 
 	return names[w];
@@ -417,6 +418,7 @@ struct analysis *analysis_run(const struct trial *t)
 	findings_from_diags(a, &t->diags);
 	for (size_t i = 0; i < t->nruns; i++) {
 		analysis_run_one(a, t, &t->runs[i], &a->runs[i]);
+		workload_run(a, &t->runs[i], &a->runs[i]);
 		take_nccl_env(a, &t->runs[i], &a->runs[i]);
 		check_precision(a, &t->runs[i], &a->runs[i]);
 		check_run(a, &t->runs[i], &a->runs[i]);

@@ -10,6 +10,7 @@
 #include "analysis/evidence.h"
 #include "analysis/readiness.h"
 #include "analysis/thresholds.h"
+#include "analysis/workload.h"
 #include "core/gpu.h"
 #include "core/xalloc.h"
 
@@ -73,6 +74,7 @@ static const struct {
 	[CF_DATASET] = { "dataset", false }, [CF_MODEL] = { "model", false },
 	[CF_STEPS] = { "steady steps", true }, [CF_GPU_MODEL] = { "GPU model", false },
 	[CF_GPU_ARCH] = { "GPU architecture support", true },
+	[CF_WORKLOAD] = { "workload", false },
 };
 
 /*
@@ -256,6 +258,25 @@ static void arch_confound(struct analysis *a, const struct run_result *b, const 
 					     bad->readiness.isa ? bad->readiness.isa : "architecture unknown"));
 }
 
+/*
+ * Two runs that are not one job (workload.c): blocking, it leads the
+ * confounds, since it explains every other difference between the runs.
+ */
+static void workload_confound(struct analysis *a, const struct trial *t)
+{
+	struct comparison *cmp = &a->cmp;
+	struct confound cf;
+
+	if (!workload_compare(a, t, &cf))
+		return;
+	add_confound(a, cf.what, cf.baseline, cf.candidate, cf.severity, cf.why);
+	if (cf.severity != CFS_BLOCKING)
+		return;
+	cf = cmp->confounds[cmp->nconfounds - 1];
+	memmove(cmp->confounds + 1, cmp->confounds, (cmp->nconfounds - 1) * sizeof(*cmp->confounds));
+	cmp->confounds[0] = cf;
+}
+
 static void confounds(struct analysis *a, const struct trial *t, const struct run_result *b,
 		      const struct run_result *c)
 {
@@ -285,6 +306,7 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 	compare_gpu_models(a, b, c);
 	steps_confound(a, b, c, h);
 	arch_confound(a, b, c);
+	workload_confound(a, t);
 }
 
 double comparison_gpu_ratio(const struct analysis *a)

@@ -23,6 +23,11 @@ const char *weak_what_name(enum weak_what w)
 	return (unsigned)w < WEAK_COUNT ? names[w] : NULL;
 }
 
+bool comparison_weak_unsaid(const struct comparison *c, size_t i)
+{
+	return i < c->nweak && !(c->reason && strstr(c->reason, c->weak[i].message));
+}
+
 const char *superlinear_cause_name(enum superlinear_cause c)
 {
 	static const char *const names[] = {
@@ -483,17 +488,24 @@ static void weak_unverified(struct analysis *a)
 			weak(a, WEAK_UNVERIFIED, a->cmp.confounds[i].why);
 }
 
-/* Under step-time and global-batch, a step time or throughput from a whole-job summary. */
+/*
+ * Under step-time and global-batch, step times from whole-job summaries, in
+ * one phrase for both runs: "step time from the trainer's whole-job summary,
+ * start-up included (1gpu: 125 steps; 2gpu: 125 steps)".
+ */
 static void weak_summary(struct analysis *a, const struct run_result *const *run)
 {
+	const char *runs = NULL;
+
 	if (a->hypothesis != HYP_STEP_TIME && a->hypothesis != HYP_GLOBAL_BATCH)
 		return;
 	for (size_t i = 0; i < 2; i++)
 		if (run[i]->time_source && !strcmp(run[i]->time_source, "log-summary"))
-			weak(a, WEAK_LOG_SUMMARY,
-			     analysis_printf(a, "step time of %s from the trainer's whole-job summary over %lld "
-					     "steps, start-up included", run[i]->name,
-					     (long long)run[i]->steps_measured));
+			runs = analysis_printf(a, "%s%s%s: %lld steps", runs ? runs : "", runs ? "; " : "",
+					       run[i]->name, (long long)run[i]->steps_measured);
+	if (runs)
+		weak(a, WEAK_LOG_SUMMARY, analysis_printf(a, "step time from the trainer's whole-job "
+							  "summary, start-up included (%s)", runs));
 }
 
 /* The facts each hypothesis rests on that a run.ini alone may give. */

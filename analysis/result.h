@@ -55,6 +55,12 @@ struct kernel_time {
 	uint8_t cls;		/* enum ev_class */
 };
 
+/* A kernel family's time in a run (kname_family()), for the workload comparison. */
+struct family_time {
+	const char *family;	/* "gemm", "elementwise CUDAFunctor_add", ... */
+	double time_s;		/* kernel time, summed over the run's ranks */
+};
+
 /* One busy interval of one steady step, relative to the window start, for chart 7. */
 struct lane_span {
 	double start_s;
@@ -287,12 +293,20 @@ struct run_result {
 	struct plan_check plan;		/* issue 17: present only where run.ini predicts */
 	unsigned declared_only;		/* enum declared_only bits: facts only run.ini gives; set by
 					   the comparison from the trial, not part of analysis.json */
+	/* the workload (analysis/workload.h): kernel time by family, summed over the ranks, over
+	   the steady steps, or the whole profiled span without one; not part of analysis.json */
+	struct family_time *families;	/* largest first (arena); none without trace kernels */
+	size_t nfamilies;
+	double kernel_time_s;		/* their sum; 0 without kernels */
+	double generated_share;		/* of kernel_time_s, in Triton-generated kernels; NaN without */
+	bool families_span;		/* over the whole profiled span: no steady step */
 };
 
 enum confound_what {
 	CF_PRECISION, CF_GLOBAL_BATCH, CF_MICRO_BATCH, CF_SEQ_LEN, CF_DATASET, CF_MODEL, CF_STEPS,
 	CF_GPU_MODEL,		/* the runs used different GPU models (core/gpu.h rows) */
 	CF_GPU_ARCH,		/* a run's software does not target its GPU (issue 14) */
+	CF_WORKLOAD,		/* the runs are not one job: their kernels or declared facts differ */
 	CF_COUNT
 };
 const char *confound_name(enum confound_what w);	/* "precision", "global_batch", ... */
@@ -328,6 +342,32 @@ struct rental_option {
 	double gpu_hours;			/* to the target; NaN without one */
 	double cost;				/* to the target at gpu_hour_price; NaN without both */
 	double cost_per_million_samples;	/* at gpu_hour_price; NaN without a price */
+};
+
+/* What the workload comparison rests on. */
+enum workload_basis {
+	WL_NONE,	/* nothing could be compared: the `workload` confound is unverified */
+	WL_KERNELS,	/* the runs' kernel families */
+	WL_DECLARED,	/* model, dataset and sequence length from manifests and logs */
+};
+const char *workload_basis_name(enum workload_basis b);	/* "none", "kernels", "declared" */
+
+/* A kernel family found in one run only, with its share of that run's kernel time. */
+struct family_share {
+	const char *family;
+	double share;
+};
+
+/* Whether the two runs are one job (docs/analysis.md, "Workload identity"). */
+struct workload {
+	bool present;			/* a comparison was made; else analysis.json's null */
+	enum workload_basis basis;
+	double baseline_overlap;	/* share of its kernel time in families both ran; NaN unless kernels */
+	double candidate_overlap;
+	struct family_share *baseline_only;	/* its largest families the other lacks, at most */
+	size_t nbaseline_only;			/* 3, largest first (arena) */
+	struct family_share *candidate_only;
+	size_t ncandidate_only;
 };
 
 enum verdict { VERDICT_NONE, VERDICT_CONFIRMED, VERDICT_REFUTED, VERDICT_INCONCLUSIVE };
@@ -383,6 +423,7 @@ struct comparison {
 	double scaling_efficiency;	/* speedup / n (throughput ratio / n under global-batch) */
 	struct confound *confounds;
 	size_t nconfounds;
+	struct workload workload;	/* the kernel families of the two runs compared */
 	struct step_parts attribution_s;	/* n Cc - Cb ... (only the first four are used) */
 	double ideal_s;			/* mean_b: what n x mean_c would be with perfect scaling */
 	double actual_s;		/* n x mean_c, n = comparison_gpu_ratio() */
@@ -456,5 +497,12 @@ struct analysis {
  * comparison or when either count is unknown.
  */
 double comparison_gpu_ratio(const struct analysis *a);
+
+/*
+ * Whether weak evidence i still needs its own words under the verdict: false
+ * when the verdict's sentence already says it (an unverified fact is in its
+ * "(not verified: ...)"), so that page 1 and the text say each thing once.
+ */
+bool comparison_weak_unsaid(const struct comparison *c, size_t i);
 
 #endif

@@ -77,6 +77,19 @@
 #define FOREIGN_KERNEL_SHARE 0.10
 
 /*
+ * Workload identity: two runs are one job only when each has at least this
+ * share of its kernel time in kernel families the other run also has; under
+ * it on either side the `workload` confound blocks ...
+ */
+#define WORKLOAD_MIN_OVERLAP 0.5
+/*
+ * ... unless one run's kernel time is more than this share in Triton-generated
+ * kernels (torch.compile) and the other's is not: then the names are no
+ * evidence either way, and the runs' model, dataset and sequence length decide.
+ */
+#define WORKLOAD_GENERATED_SHARE 0.5
+
+/*
  * The plan against the trial: a run's largest measured peak memory per GPU more than this
  * share away from run.ini's predicted_peak_gb is `plan-memory-off` ...
  */

@@ -456,3 +456,261 @@ int kname_sm_of(const char *name)
 		}
 	return -1;
 }
+
+/* ---- kernel family ----------------------------------------------------- */
+
+/* Names of memory operations, by their start (Kineto, Nsight Systems): no family. */
+static const char *const memory_prefixes[] = {
+	"Memcpy", "Memset", "[CUDA memcpy", "[CUDA memset", "[CUDA Unified Memory",
+};
+
+/*
+ * ATen's generic launchers: the operation they run is a template argument
+ * ("vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>, ...>"),
+ * so their family is their kind and that operation ("elementwise CUDAFunctor_add").
+ */
+static const struct {
+	const char *name;
+	const char *kind;
+} launchers[] = {
+	{ "vectorized_elementwise_kernel", "elementwise" },
+	{ "unrolled_elementwise_kernel", "elementwise" },
+	{ "elementwise_kernel", "elementwise" },
+	{ "elementwise_kernel_with_index", "elementwise" },
+	{ "reduce_kernel", "reduce" },
+	{ "multi_tensor_apply_kernel", "multi_tensor_apply" },
+	{ "index_elementwise_kernel", "index" },
+};
+
+/*
+ * Words of a launcher's template arguments that name no operation: types,
+ * the wrappers around an operation, and C++ syntax ("{lambda()#1}").
+ */
+static const char *const not_an_op[] = {
+	"void", "bool", "char", "short", "int", "long", "unsigned", "signed", "float", "double",
+	"half", "const", "true", "false", "auto", "Half", "BFloat16", "bfloat16", "bfloat16_t",
+	"half_t", "Float8_e4m3fn", "Float8_e5m2", "complex", "int8_t", "int16_t", "int32_t",
+	"int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "anonymous", "namespace",
+	"lambda", "operator", "decltype", "nullptr", "gpu_kernel_impl", "gpu_kernel_impl_nocast",
+	"gpu_index_kernel", "ReduceOp", "func_wrapper_t", "AUnaryFunctor", "BUnaryFunctor",
+	"BinaryFunctor", "UnaryFunctor", "TensorListMetadata", "FusedOptimizerTensorListMetadata",
+	"OpaqueType", "Array", "array", "TrivialOffsetCalculator", "OffsetCalculator",
+	"LoadWithCast", "StoreWithCast", "LoadWithoutCast", "StoreWithoutCast",
+	"TensorIteratorBase", "TensorIterator", "Scalar",
+};
+
+/*
+ * '_'-separated words of a name that say how a kernel was built, not what it
+ * does: dtypes, layouts and launch flags ("_v_bz_TNT" of nvjet, "_tn" of
+ * cuBLAS). Words of a shape are matched by build_shape() below.
+ */
+static const char *const build_words[] = {
+	"bf16", "fp16", "f16", "half", "fp32", "f32", "float", "tf32", "bfloat16", "fp64", "f64",
+	"double", "fp8", "e4m3", "e5m2", "int8", "s8", "i8", "u8", "fp4", "e2m1",
+	"tn", "nn", "nt", "tt", "TN", "NN", "NT", "TT", "v", "h", "bz", "splitK", "f2f", "stages",
+};
+
+/* Prefixes of a tile or launch shape: the rest of the word is digits and 'x' ("tilesize128x256x64"). */
+static const char *const shape_prefixes[] = {
+	"", "ldg", "align", "stage", "stages", "tilesize", "warpgroupsize", "warpsize", "sliced",
+	"tensor",
+};
+
+#define IDENT_CHAR(c) (alnum(c) || (c) == '_' || (c) == '~')
+
+static bool word_is(const char *w, size_t n, const char *s)
+{
+	return strlen(s) == n && !memcmp(w, s, n);
+}
+
+static bool word_in(const char *w, size_t n, const char *const *set, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		if (word_is(w, n, set[i]))
+			return true;
+	return false;
+}
+
+/* True when w[0..n) is digits and 'x' with at least one digit: "128x256", "5x", "12". */
+static bool shape_digits(const char *w, size_t n)
+{
+	bool digit = false;
+
+	for (size_t i = 0; i < n; i++) {
+		if (w[i] != 'x' && (w[i] < '0' || w[i] > '9'))
+			return false;
+		digit |= w[i] != 'x';
+	}
+	return digit;
+}
+
+static size_t digits(const char *w, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n && w[i] >= '0' && w[i] <= '9')
+		i++;
+	return i;
+}
+
+/* "sm90", "sm90a", "sm100f": an architecture. */
+static bool arch_word(const char *w, size_t n)
+{
+	size_t d = n > 2 && !memcmp(w, "sm", 2) ? digits(w + 2, n - 2) : 0;
+
+	return d && (2 + d == n || (3 + d == n && (w[n - 1] == 'a' || w[n - 1] == 'f')));
+}
+
+/* Triton's signature words: "0d1d2d3d4de" (digits and 'd' in turn, then maybe 'e'). */
+static bool triton_signature(const char *w, size_t n)
+{
+	size_t i = 0;
+
+	if (n && w[n - 1] == 'e')
+		n--;
+	while (i < n) {
+		size_t d = digits(w + i, n - i);
+
+		if (!d || i + d >= n || w[i + d] != 'd')
+			return false;
+		i += d + 1;
+	}
+	return n > 0;
+}
+
+/* A word of a name that says how the kernel was built, not what it does. */
+static bool build_word(const char *w, size_t n)
+{
+	size_t d = digits(w, n);
+
+	if (word_in(w, n, build_words, ARRAY_SIZE(build_words)) || arch_word(w, n) ||
+	    triton_signature(w, n) || (n == 3 && strspn(w, "TN") >= 3) ||
+	    (d && n == d + 3 && !memcmp(w + d, "cta", 3)))
+		return true;
+	for (size_t i = 0; i < ARRAY_SIZE(shape_prefixes); i++) {
+		size_t p = strlen(shape_prefixes[i]);
+
+		if (n > p && !memcmp(w, shape_prefixes[i], p) && shape_digits(w + p, n - p))
+			return true;
+	}
+	return false;
+}
+
+/* Appends s[0..n) to the family being written, cut at size - 1; returns the new length. */
+static size_t put(char *buf, size_t size, size_t len, const char *s, size_t n)
+{
+	if (len + 1 >= size)
+		return len;
+	if (n > size - 1 - len)
+		n = size - 1 - len;
+	memcpy(buf + len, s, n);
+	buf[len + n] = '\0';
+	return len + n;
+}
+
+/*
+ * The name's own identifier, after "void " and the namespaces (an anonymous
+ * one too): *n gets its length, the return value its start; *rest the text
+ * after it ('<' of its template arguments, '(' of its parameters).
+ */
+static const char *head_of(const char *name, size_t *n, const char **rest)
+{
+	static const char anon[] = "(anonymous namespace)::";
+	const char *p = !strncmp(name, "void ", 5) ? name + 5 : name;
+
+	for (;;) {
+		const char *w = p;
+
+		while (!strncmp(p, anon, sizeof(anon) - 1))
+			w = p += sizeof(anon) - 1;
+		while (IDENT_CHAR(*p))
+			p++;
+		if (p > w && p[0] == ':' && p[1] == ':') {
+			p += 2;
+			continue;
+		}
+		*n = (size_t)(p - w);
+		*rest = p;
+		return w;
+	}
+}
+
+/*
+ * The first word of a launcher's template arguments that names an
+ * operation: an identifier that is not a namespace or class qualifier
+ * (followed by "::"), nor one of not_an_op; *n its length, NULL when none.
+ */
+static const char *launcher_op(const char *p, size_t *n)
+{
+	while (*p) {
+		const char *w = p;
+
+		if (!IDENT_CHAR(*p)) {
+			p++;
+			continue;
+		}
+		while (IDENT_CHAR(*p))
+			p++;
+		*n = (size_t)(p - w);
+		if (*w >= '0' && *w <= '9')	/* a number, "3ul" */
+			continue;
+		if ((p[0] == ':' && p[1] == ':') || word_in(w, *n, not_an_op, ARRAY_SIZE(not_an_op)))
+			continue;
+		return w;
+	}
+	return NULL;
+}
+
+/* The identifier without the words build_word() knows; the identifier whole when none is left. */
+static size_t strip_build_words(const char *w, size_t n, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < n;) {
+		size_t k = i;
+
+		while (k < n && w[k] != '_')
+			k++;
+		if (k > i && !build_word(w + i, k - i)) {
+			if (len)
+				len = put(buf, size, len, "_", 1);
+			len = put(buf, size, len, w + i, k - i);
+		}
+		i = k + 1;
+	}
+	return len ? len : put(buf, size, 0, w, n);
+}
+
+size_t kname_family(const char *name, char *buf, size_t size)
+{
+	enum kname_class cls;
+	const char *w, *rest, *op;
+	size_t n, opn, len;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	if (!name || kname_comm(name, NULL))
+		return 0;
+	for (size_t i = 0; i < ARRAY_SIZE(memory_prefixes); i++)
+		if (!strncmp(name, memory_prefixes[i], strlen(memory_prefixes[i])))
+			return 0;
+	cls = kname_class_of(name);
+	if (cls != KNAME_OTHER)
+		return put(buf, size, 0, kname_class_name(cls), strlen(kname_class_name(cls)));
+	w = head_of(name, &n, &rest);
+	if (!n)
+		return put(buf, size, 0, name, strlen(name));
+	for (size_t i = 0; *rest == '<' && i < ARRAY_SIZE(launchers); i++) {
+		if (!word_is(w, n, launchers[i].name))
+			continue;
+		len = put(buf, size, 0, launchers[i].kind, strlen(launchers[i].kind));
+		if ((op = launcher_op(rest, &opn))) {
+			len = put(buf, size, len, " ", 1);
+			len = put(buf, size, len, op, opn);
+		}
+		return len;
+	}
+	return strip_build_words(w, n, buf, size);
+}

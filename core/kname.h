@@ -4,7 +4,8 @@
  * symmetric-memory collectives) with their collective and, where the name
  * spells it, their dtype; the matmul class (GEMM, convolution, attention)
  * by kernel name or by launching op; the dtype a kernel name spells or its
- * op's input types imply; the library a kernel comes from. Every answer
+ * op's input types imply; the library a kernel comes from; its family
+ * (what it computes, for comparing two runs' workloads). Every answer
  * comes from a const table of tokens; nothing here allocates.
  *
  * kname_comm() and kname_classify() are cheap enough for every event a
@@ -111,5 +112,31 @@ enum kname_lib kname_library(const char *name);
  * 100 for "..._sm100f"; -1 when the name names no architecture.
  */
 int kname_sm_of(const char *name);
+
+/* Room for any family kname_family() writes; longer ones are cut to fit. */
+#define KNAME_FAMILY_MAX 128
+
+/*
+ * The family of a kernel: what it computes, whatever dtype, GPU or tile it
+ * was built for, so that two runs of one job share their families while a
+ * precision change or another GPU keeps them (docs/analysis.md, "Workload
+ * identity"). Rules, first that applies:
+ *  - a communication kernel (kname_comm()), a memcpy or a memset has none;
+ *  - a matmul-class kernel is its class, kname_class_name(): "gemm",
+ *    "conv", "attention" (the library picks the kernel by GPU, dtype and
+ *    shape: nvjet on a B200 and xmma on an H100 run the same GEMM);
+ *  - an ATen launcher is its kind and the first operation its template
+ *    arguments name: "elementwise CUDAFunctor_add", "reduce sum_functor",
+ *    "multi_tensor_apply FusedAdamMathFunctor";
+ *  - any other kernel is its identifier (no return type, namespaces,
+ *    template arguments or parameters) without the '_'-separated words that
+ *    spell a dtype, an architecture, a layout, a tile or launch shape, a
+ *    Triton signature or a number: "triton_poi_fused_add_5" is
+ *    "triton_poi_fused_add", "vectorized_layer_norm_kernel<c10::BFloat16,
+ *    float>(...)" is "vectorized_layer_norm_kernel".
+ * Writes it into buf (cut to size - 1 bytes, NUL-terminated) and returns its
+ * length; 0 with buf "" when the kernel has no family.
+ */
+size_t kname_family(const char *name, char *buf, size_t size);
 
 #endif

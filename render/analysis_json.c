@@ -93,6 +93,7 @@ static const char *cf_severity_at(int v) { return confound_severity_name((enum c
 static const char *bw_source_at(int v) { return v ? "nccl-tests" : "trace"; }
 static const char *answer_at(int v) { return answer_name((enum answer)v); }
 static const char *crit_at(int v) { return crit_class_name((enum crit_class)v); }
+static const char *basis_at(int v) { return workload_basis_name((enum workload_basis)v); }
 
 static const char *class_at(int v)
 {
@@ -117,6 +118,7 @@ static const struct names class_names = { class_at, EVC_MEMORY + 1, false };
 static const struct names answer_names = { answer_at, ANSWER_UNKNOWN + 1, true };
 static const struct names crit_names = { crit_at, CRIT_COUNT, false };
 static const struct names coll_or_null = { coll_at, COLL_COUNT, true };
+static const struct names basis_names = { basis_at, WL_DECLARED + 1, false };
 
 /* --- where the reader is, and its first error --- */
 
@@ -1086,10 +1088,13 @@ static int read_tool(struct rctx *r, const struct jnode *n, void *base)
 
 static const struct special tool = { write_tool, read_tool };
 
-/* The names of the compared runs (written twice: in trial and in comparison). */
+/*
+ * The names of the compared runs (written twice: in trial and in comparison);
+ * null without a comparison, or for an index past the runs (a damaged analysis).
+ */
 static void write_role(struct wctx *w, const struct comparison *c, size_t run)
 {
-	json_str(w->g, c->valid ? w->a->runs[run].name : NULL);
+	json_str(w->g, c->valid && run < w->a->nruns ? w->a->runs[run].name : NULL);
 }
 
 static void write_baseline(struct wctx *w, const void *base)
@@ -1173,6 +1178,57 @@ static const struct field confound_fields[] = {
 static const struct array cmp_confounds = {
 	offsetof(struct comparison, nconfounds), sizeof(struct confound), confound_fields, true };
 
+static const struct field family_share_fields[] = {
+	F(struct family_share, family, "family", K_TEXT, NULL),
+	F(struct family_share, share, "share", K_NUM, NULL),
+	END
+};
+
+static const struct array wl_baseline_only = {
+	offsetof(struct workload, nbaseline_only), sizeof(struct family_share), family_share_fields, false };
+static const struct array wl_candidate_only = {
+	offsetof(struct workload, ncandidate_only), sizeof(struct family_share), family_share_fields, false };
+
+static const struct field workload_fields[] = {
+	F(struct workload, basis, "basis", K_ENUM, &basis_names),
+	F(struct workload, baseline_overlap, "baseline_overlap", K_NUM, NULL),
+	F(struct workload, candidate_overlap, "candidate_overlap", K_NUM, NULL),
+	F(struct workload, baseline_only, "baseline_only", K_ARR, &wl_baseline_only),
+	F(struct workload, candidate_only, "candidate_only", K_ARR, &wl_candidate_only),
+	END
+};
+
+/* comparison.workload: an object, or null where no comparison was made (present false). */
+static void write_workload(struct wctx *w, const void *base)
+{
+	const struct workload *wl = &((const struct comparison *)base)->workload;
+
+	if (!wl->present) {
+		yajl_gen_null(w->g);
+		return;
+	}
+	yajl_gen_map_open(w->g);
+	write_fields(w, workload_fields, wl);
+	yajl_gen_map_close(w->g);
+}
+
+static int read_workload(struct rctx *r, const struct jnode *n, void *base)
+{
+	struct workload *wl = &((struct comparison *)base)->workload;
+
+	*wl = (struct workload){ .baseline_overlap = NAN, .candidate_overlap = NAN };
+	if (!n || n->type == J_NULL)
+		return 0;
+	if (n->type != J_OBJ)
+		return wrong_type(r, n, "an object");
+	if (read_fields(r, n, workload_fields, wl) < 0)
+		return -1;
+	wl->present = true;
+	return 0;
+}
+
+static const struct special cmp_workload = { write_workload, read_workload };
+
 static const struct field option_fields[] = {
 	F(struct rental_option, gpus, "gpus", K_COUNT, NULL),
 	F(struct rental_option, samples_per_s, "samples_per_s", K_NUM, NULL),
@@ -1230,6 +1286,7 @@ static const struct field comparison_fields[] = {
 	F(struct comparison, throughput_ratio, "throughput_ratio", K_NUM, NULL),
 	F(struct comparison, scaling_efficiency, "scaling_efficiency", K_NUM, NULL),
 	F(struct comparison, confounds, "confounds", K_ARR, &cmp_confounds),
+	SPECIAL("workload", &cmp_workload),
 	SUBAT(struct comparison, attribution_s, "attribution_s", parts4),
 	F(struct comparison, ideal_s, "ideal_s", K_NUM, NULL),
 	F(struct comparison, actual_s, "actual_s", K_NUM, NULL),

@@ -80,6 +80,7 @@ static void header(const struct analysis *a, FILE *f, struct marks *color)
 	const struct comparison *c = &a->cmp;
 	const char *v = verdict_name(c->verdict);
 	char up[32];
+	bool weak_said = false;
 
 	fprintf(f, "Trial: %s\n", a->title ? a->title : "(untitled: no title in trial.ini)");
 	if (answer_name(c->answer))	/* the question the trial was run for comes first */
@@ -97,8 +98,11 @@ static void header(const struct analysis *a, FILE *f, struct marks *color)
 	else
 		fprintf(f, "Verdict: none: %s\n", c->reason ? c->reason : "nothing to compare");
 	for (size_t i = 0; i < c->nweak; i++)	/* what weakens the verdict stands beside it */
-		fprintf(f, "%s%s", i ? "; " : "Weak evidence: ", c->weak[i].message);
-	if (c->nweak)
+		if (comparison_weak_unsaid(c, i)) {
+			fprintf(f, "%s%s", weak_said ? "; " : "Weak evidence: ", c->weak[i].message);
+			weak_said = true;
+		}
+	if (weak_said)
 		fputc('\n', f);
 	if (c->criterion)
 		fprintf(f, "Criterion: %s\n", c->criterion);

@@ -445,6 +445,7 @@ static const char *const confound_phrases[CF_COUNT] = {
 	[CF_STEPS] = "too few steady steps",
 	[CF_GPU_MODEL] = "GPU models differ",
 	[CF_GPU_ARCH] = "a build does not target its GPU",
+	[CF_WORKLOAD] = "not one job",
 };
 
 /*

@@ -35,6 +35,7 @@ static const char *const confound_texts[] = {
 	[CF_STEPS] = "steady steps",
 	[CF_GPU_MODEL] = "GPU model",
 	[CF_GPU_ARCH] = "GPU architecture support",
+	[CF_WORKLOAD] = "workload",
 };
 
 static const char *const hypothesis_texts[] = {
@@ -559,12 +560,14 @@ static void weak_evidence(struct summary *s, const struct analysis *a)
 {
 	struct buf b;
 
-	if (!compared(a) || !a->cmp.nweak)
+	if (!compared(a))
 		return;
 	buf_init(&b, 0);
 	for (size_t i = 0; i < a->cmp.nweak; i++)
-		buf_addf(&b, "%s%s", i ? "; " : "", a->cmp.weak[i].message);
-	add(s, SL_WEAK, "Weak evidence: %s", b.data);
+		if (comparison_weak_unsaid(&a->cmp, i))
+			buf_addf(&b, "%s%s", b.len ? "; " : "", a->cmp.weak[i].message);
+	if (b.len)
+		add(s, SL_WEAK, "Weak evidence: %s", b.data);
 	buf_release(&b);
 }
 

@@ -57,7 +57,6 @@ why=$(page nccl-over-sockets 1 -raw | tr '\n' ' ' | grep -o 'Why: [^:]*')
 for t in samples/trials/*; do
 	n=$(basename "$t")
 	case $n in
-	unknown-precision) want="Weak evidence: precision of 2gpu unknown" ;;
 	short-capture) want="Weak evidence: few steady steps: 2 on 1gpu, 2 on 2gpu (3 make a plain verdict)" ;;
 	hparam-sweep-distributed) want="Weak evidence: 114% scaling efficiency is superlinear (per-gpu-batch, baseline-saved-memory)" ;;
 	*) grep -q 'Weak evidence' "$tmp/$n/summary.md" 2> /dev/null &&

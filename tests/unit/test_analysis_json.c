@@ -281,6 +281,61 @@ static void document_carries_what_charts_draw(void **state)
 
 #define HEAD "{\"tool\": {\"name\": \"scaleaudit\", \"format\": 1}, "
 
+/* comparison.workload: an object where the runs were compared, null otherwise; it comes back whole. */
+static void workload_round_trip(void **state)
+{
+	static struct family_share base_only[] = { { "conv", 0.55 }, { "bn_bw_1C11_kernel_new", 0.2 } };
+	static struct family_share cand_only[] = { { "split_embedding_codegen_forward_unweighted_kernel", 0.4 } };
+	struct analysis a, *b;
+	const struct workload *w;
+	size_t n;
+	char *j;
+
+	(void)state;
+	fixture_analysis_ddp(&a);
+	a.cmp.workload = (struct workload){ true, WL_KERNELS, 0.25, 0.125, base_only, 2, cand_only, 1 };
+	j = to_json(&a, &n);
+	assert_non_null(strstr(j, "\"basis\": \"kernels\",\n      \"baseline_overlap\": 0.25,\n"
+				  "      \"candidate_overlap\": 0.125,\n      \"baseline_only\": [\n"
+				  "        {\n          \"family\": \"conv\",\n          \"share\": 0.55\n"));
+	b = from_json(j, n);
+	w = &b->cmp.workload;
+	assert_true(w->present);
+	assert_int_equal(w->basis, WL_KERNELS);
+	assert_true(w->baseline_overlap == 0.25 && w->candidate_overlap == 0.125);
+	assert_int_equal(w->nbaseline_only, 2);
+	assert_string_equal(w->baseline_only[1].family, "bn_bw_1C11_kernel_new");
+	assert_true(w->baseline_only[1].share == 0.2);
+	assert_int_equal(w->ncandidate_only, 1);
+	assert_string_equal(w->candidate_only[0].family, "split_embedding_codegen_forward_unweighted_kernel");
+	free(j);
+	analysis_free(b);
+	a.cmp.workload = (struct workload){ true, WL_DECLARED, NAN, NAN, NULL, 0, NULL, 0 };
+	j = to_json(&a, &n);
+	assert_non_null(strstr(j, "\"basis\": \"declared\",\n      \"baseline_overlap\": null,\n"
+				  "      \"candidate_overlap\": null,\n      \"baseline_only\": [],\n"));
+	b = from_json(j, n);
+	assert_true(b->cmp.workload.present);
+	assert_int_equal(b->cmp.workload.basis, WL_DECLARED);
+	assert_true(isnan(b->cmp.workload.baseline_overlap));
+	free(j);
+	analysis_free(b);
+	a.cmp.workload.present = false;	/* no comparison made */
+	j = to_json(&a, &n);
+	assert_non_null(strstr(j, "\"workload\": null,"));
+	b = from_json(j, n);
+	assert_false(b->cmp.workload.present);
+	free(j);
+	analysis_free(b);
+	fixture_analysis_release(&a);
+	expect_error(HEAD "\"comparison\": {\"workload\": 3}}",
+		     "x.json: byte 73: 'comparison.workload' is a number, not an object");
+	expect_error(HEAD "\"comparison\": {\"workload\": {\"basis\": \"names\"}}}",
+		     "x.json: byte 83: 'comparison.workload.basis' is 'names', which this scaleaudit does not know");
+	expect_error(HEAD "\"comparison\": {\"workload\": {\"baseline_only\": [{\"share\": 0.5}]}}}",
+		     "x.json: byte 92: 'comparison.workload.baseline_only[0].family' is missing, not a string");
+}
+
 static void hostile_documents_get_one_error(void **state)
 {
 	char deep[200] = HEAD "\"x\": ";
@@ -398,6 +453,7 @@ int main(void)
 		cmocka_unit_test(hostile_documents_get_one_error),
 		cmocka_unit_test(unknown_keys_are_ignored),
 		cmocka_unit_test(nccl_settings_round_trip),
+		cmocka_unit_test(workload_round_trip),
 		cmocka_unit_test(sniffed_by_content),
 		cmocka_unit_test(damaged_documents_never_crash),
 	};

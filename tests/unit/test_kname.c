@@ -4,7 +4,10 @@
  * realdata/kineto_trace (HTA's nccl_data = A100 DDP with NCCL 2.17, its
  * sampled DLRM ranks, its ns_resolution V100 trace, its MI250 ROCm trace,
  * its Triton example) and from public H100/B200 traces and library symbol
- * tables (NCCL 2.28, cuBLASLt 13), as collected in the project's notes.
+ * tables (NCCL 2.28, cuBLASLt 13), as collected in the project's notes;
+ * and kernel families (kname_family) of names from realdata's
+ * kineto_multirank traces (Megatron TP8 on A100, DLRM on V100) and from the
+ * sample generator (samples/gen/kernels.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -394,6 +397,102 @@ static void architecture_of_names(void **state)
 	assert_int_equal(kname_sm_of(NULL), -1);
 }
 
+/* Real kernel names and their families: from the traces of realdata and the sample generator. */
+static const struct {
+	const char *name;
+	const char *family;
+} families[] = {
+	/* matmul-class kernels are their class, whatever library, GPU or dtype */
+	{ "nvjet_tst_256x128_64x4_2x1_2cta_v_bz_TNT", "gemm" },
+	{ "nvjet_sss_tf32_128x128_32x6_2x1_v_bz_TNT", "gemm" },
+	{ "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x256x64_warpgroupsize2x1x1_execute_segment_k_off_kernel__5x_cublas", "gemm" },
+	{ "ampere_fp16_s16816gemm_fp16_128x128_ldg8_f2f_stages_32x5_tn", "gemm" },
+	{ "ampere_bf16_s16816gemm_bf16_128x128_ldg8_f2f_stages_32x5_tn", "gemm" },
+	{ "volta_sgemm_128x32_nt", "gemm" },
+	{ "void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_nn_align1>(cutlass_80_simt_sgemm_128x32_8x5_nn_align1::Params)", "gemm" },
+	{ "Cijk_Alik_Bljk_SB_Bias_AS_SAV_UserArgs_MT64x16x32_MI16x16x1_SN_LDSB0_AFC1_AFEM1", "gemm" },
+	{ "triton_tem_fused_mm_2", "gemm" },
+	{ "cudnn_infer_volta_scudnn_128x64_relu_medium_nn_v1", "gemm" },
+	{ "void cudnn::detail::dgrad_engine<float, 512, 6, 5, 3, 3, 3, false>(int, int, int, float const*, int, float const*, int, float*, kernel_grad_params, unsigned long long, int, unsigned long long, int, float, int, int, int)", "conv" },
+	{ "void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_traits<128, 128, 64, 4, cutlass::bfloat16_t> >, false, true, false, false, false, true, false>(pytorch_flash::Flash_fwd_params)", "attention" },
+	{ "void pytorch_flash::flash_fwd_kernel<pytorch_flash::Flash_fwd_kernel_traits<128, 128, 64, 4, false, false, cutlass::half_t, pytorch_flash::Flash_kernel_traits<128, 128, 64, 4, cutlass::half_t> >, false, true, false, false, false, true, false>(pytorch_flash::Flash_fwd_params)", "attention" },
+	{ "fmha_cutlassB_f32_aligned_64x64_k64_sm80(PyTorchMemEffAttention::AttentionBackwardKernel<cutlass::arch::Sm80, float, true, false, false, 64, 64, 64, false>::Params)", "attention" },
+	/* ATen's launchers: their kind and the operation of their template arguments */
+	{ "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul> >(int, at::native::CUDAFunctor_add<c10::BFloat16>, std::array<char*, 3ul>)", "elementwise CUDAFunctor_add" },
+	{ "void at::native::elementwise_kernel<128, 4, at::native::gpu_kernel_impl_nocast<at::native::CUDAFunctor_add<c10::Half> >(at::TensorIteratorBase&, at::native::CUDAFunctor_add<c10::Half> const&)::{lambda(int)#1}>(int, at::native::gpu_kernel_impl_nocast<at::native::CUDAFunctor_add<c10::Half> >(at::TensorIteratorBase&, at::native::CUDAFunctor_add<c10::Half> const&)::{lambda(int)#1})", "elementwise CUDAFunctor_add" },
+	{ "void at::native::vectorized_elementwise_kernel<4, at::native::sqrt_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2> >(int, at::native::sqrt_kernel_cuda(at::TensorIteratorBase&)::{lambda()#2}::operator()() const::{lambda()#2}::operator()() const::{lambda(float)#1}, at::detail::Array<char*, 2>)", "elementwise sqrt_kernel_cuda" },
+	{ "void at::native::vectorized_elementwise_kernel<4, at::native::AUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 2> >(int, at::native::AUnaryFunctor<float, float, float, at::native::binary_internal::MulFunctor<float> >, at::detail::Array<char*, 2>)", "elementwise MulFunctor" },
+	{ "void at::native::reduce_kernel<512, 1, at::native::ReduceOp<float, at::native::MaxOps<float>, unsigned int, float, 4> >(at::native::ReduceOp<float, at::native::MaxOps<float>, unsigned int, float, 4>)", "reduce MaxOps" },
+	{ "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, float*, double, double, double, double, double, bool, float const*, float const*>(at::native::(anonymous namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, float*, double, double, double, double, double, bool, float const*, float const*)", "multi_tensor_apply FusedAdamMathFunctor" },
+	/* the rest: the identifier without dtype, shape and number words */
+	{ "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<c10::BFloat16, float>(int, float, c10::BFloat16 const*, c10::BFloat16 const*, c10::BFloat16 const*, float*, float*, c10::BFloat16*)", "vectorized_layer_norm_kernel" },
+	{ "void at::native::(anonymous namespace)::vectorized_layer_norm_kernel<float, float>(int, float, float const*, float const*, float const*, float*, float*, float*)", "vectorized_layer_norm_kernel" },
+	{ "void cuApplyLayerNorm<c10::Half, float, c10::Half>(c10::Half*, float*, float*, c10::Half const*, int, int, float, c10::Half const*, c10::Half const*)", "cuApplyLayerNorm" },
+	{ "void split_embedding_codegen_forward_unweighted_kernel<c10::Half, c10::Half, float, false, long, 2ul, 32ul>(at::GenericPackedTensorAccessor<c10::Half, 1ul, at::RestrictPtrTraits, long>)", "split_embedding_codegen_forward_unweighted_kernel" },
+	{ "void split_embedding_backward_codegen_adagrad_unweighted_kernel_warp_per_row_1<float, float, float, 1ul, 8>(at::GenericPackedTensorAccessor<float, 2ul, at::RestrictPtrTraits, long>)", "split_embedding_backward_codegen_adagrad_unweighted_kernel_warp_per_row" },
+	{ "void cudnn::bn_bw_1C11_kernel_new<float, float, float2, 128, true, 1>(float, float, float, float, cudnnTensorStruct, float const*, cudnnTensorStruct, float const*)", "bn_bw_1C11_kernel_new" },
+	{ "at::cuda::(anonymous namespace)::spin_kernel(long)", "spin_kernel" },
+	{ "void fbgemm_gpu::permute_2D_lengths_kernel<int>(int, int, int const*, int const*, int*)", "permute_2D_lengths_kernel" },
+	{ "triton_poi_fused_add_5", "triton_poi_fused_add" },
+	{ "triton_red_fused__log_softmax_11", "triton_red_fused_log_softmax" },
+	{ "triton_poi_fused_add_cos_sin_0", "triton_poi_fused_add_cos_sin" },
+	{ "triton__0d1d2d3d4de", "triton" },
+	{ "my_kernel_bf16_sm90a_128x64_2cta_ldg8_align8_tilesize64x64_TNN_12", "my_kernel" },
+	{ "sm90_bf16", "sm90_bf16" },	/* nothing left: the identifier whole */
+};
+
+static void kernel_families(void **state)
+{
+	char buf[KNAME_FAMILY_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(families); i++) {
+		size_t n = kname_family(families[i].name, buf, sizeof(buf));
+
+		if (strcmp(buf, families[i].family) || n != strlen(families[i].family))
+			fail_msg("%s: family \"%s\" (%zu), want \"%s\"", families[i].name, buf, n,
+				 families[i].family);
+	}
+}
+
+/* Communication kernels and memory operations have no family: the workload leaves them out. */
+static void kernels_without_family(void **state)
+{
+	static const char *const none[] = {
+		"ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)",
+		"ncclDevKernel_AllReduce_Sum_f16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
+		"ncclDevKernel_SendRecv(ncclDevKernelArgsStorage<4096ul>)",
+		"Memcpy HtoD (Pinned -> Device)", "Memset (Device)", "[CUDA memcpy Host-to-Device]", "",
+	};
+	char buf[KNAME_FAMILY_MAX] = "x";
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(none); i++) {
+		strcpy(buf, "x");
+		if (kname_family(none[i], buf, sizeof(buf)) || buf[0])
+			fail_msg("%s: family \"%s\", want none", none[i], buf);
+	}
+	assert_int_equal(kname_family(NULL, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+}
+
+/* The buffer bounds the family: cut to size - 1 bytes, NUL-terminated; size 0 writes nothing. */
+static void family_fits_the_buffer(void **state)
+{
+	char buf[8] = "xxxxxxx";
+
+	(void)state;
+	assert_int_equal(kname_family("triton_poi_fused_add_5", buf, sizeof(buf)), 7);
+	assert_string_equal(buf, "triton_");
+	assert_int_equal(kname_family("volta_sgemm_128x32_nt", buf, 3), 2);
+	assert_string_equal(buf, "ge");
+	assert_int_equal(kname_family("volta_sgemm_128x32_nt", buf, 1), 0);
+	assert_string_equal(buf, "");
+	buf[0] = 'x';
+	assert_int_equal(kname_family("volta_sgemm_128x32_nt", buf, 0), 0);
+	assert_int_equal(buf[0], 'x');
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +504,9 @@ int main(void)
 		cmocka_unit_test(names_of_every_value),
 		cmocka_unit_test(dtype_spellings),
 		cmocka_unit_test(architecture_of_names),
+		cmocka_unit_test(kernel_families),
+		cmocka_unit_test(kernels_without_family),
+		cmocka_unit_test(family_fits_the_buffer),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -40,7 +40,11 @@ static void fill(struct trial *t, struct rank *k, const char *gemm, const char *
 }
 
 #define BF16_GEMM "nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT"
-#define NO_DTYPE "my_custom_kernel"	/* no matmul: the precision stays unknown */
+/*
+ * A GEMM whose name spells no dtype: the precision stays unknown, and its
+ * family (gemm) is BF16_GEMM's, so that the runs stay one job.
+ */
+#define NO_DTYPE "my_custom_gemm_kernel"
 
 /*
  * A 1-GPU and a 2-GPU run under hyp: GPU names and kernels per run, global
