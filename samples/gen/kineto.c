@@ -72,6 +72,14 @@ static void json_str(struct buf *b, const char *s)
 	buf_addch(b, '"');
 }
 
+/* The default process group's ranks as PyTorch prints them: "[0, 1]". */
+static const char *group_ranks(const struct sim_run *run)
+{
+	static const char *const ranks[MAX_RANKS + 1] = { "[]", "[0]", "[0, 1]", "[0, 1, 2]", "[0, 1, 2, 3]" };
+
+	return ranks[run->spec->gpus];
+}
+
 static void put_header(struct writer *w)
 {
 	const struct gpu_spec *g = w->run->gpu;
@@ -92,8 +100,9 @@ static void put_header(struct writer *w)
 	if (w->run->spec->gpus > 1)
 		buf_addf(b, "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d, "
 			 "\"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\", "
-			 "\"backend_config\": \"cuda:nccl\", \"pg_size\": 2, \"ranks\": [0, 1]}], "
-			 "\"nccl_version\": \"2.26.2\"},\n", w->r, w->run->spec->gpus);
+			 "\"backend_config\": \"cuda:nccl\", \"pg_size\": %d, \"ranks\": %s}], "
+			 "\"nccl_version\": \"2.26.2\"},\n", w->r, w->run->spec->gpus, w->run->spec->gpus,
+			 group_ranks(w->run));
 	buf_addf(b, "  \"record_shapes\": %d,\n  \"profile_memory\": 1,\n"
 		 "  \"cupti_version\": 26,\n  \"cuda_runtime_version\": 12080,\n  \"cuda_driver_version\": 12080,\n"
 		 "  \"baseTimeNanoseconds\": %lld,\n  \"displayTimeUnit\": \"ms\",\n  \"traceEvents\": [",
@@ -212,8 +221,9 @@ static void put_coll_args(struct writer *w, const struct sim_ev *e)
 	buf_addf(w->b, "\"Collective name\": \"%s\", \"In msg nelems\": %lld, \"Out msg nelems\": %lld, "
 		 "\"Group size\": %d, \"dtype\": \"%s\", \"In split size\": \"[]\", \"Out split size\": \"[]\", "
 		 "\"Process Group Name\": \"0\", \"Process Group Description\": \"default_pg\", "
-		 "\"Process Group Ranks\": \"[0, 1]\"",
-		 coll_arg(e), (long long)e->nel_in, (long long)e->nel_out, w->run->spec->gpus, c10_scalar((enum dtype)e->dt));
+		 "\"Process Group Ranks\": \"%s\"",
+		 coll_arg(e), (long long)e->nel_in, (long long)e->nel_out, w->run->spec->gpus, c10_scalar((enum dtype)e->dt),
+		 group_ranks(w->run));
 }
 
 static void put_cpu_op(struct writer *w, const struct sim_ev *e)

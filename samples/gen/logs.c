@@ -36,28 +36,56 @@ static void nccl(struct buf *b, const struct sim_run *run, int r, int tid_off, c
 	buf_addf(b, "%s:%d:%d [%d] NCCL INFO %s\n", HOST, pid, pid + tid_off, r, msg);
 }
 
-/* The per-channel connection lines: P2P, or NET/Socket both ways. */
+/* PCI bus of each GPU (nvidia-smi's pci.bus_id and NCCL's busId). */
+static const int bus_ids[MAX_RANKS] = { 0x18, 0x2a, 0x3a, 0x5d };
+
+/* The per-channel connection lines of the ring: P2P, or NET/Socket both ways. */
 static void nccl_channels(struct buf *b, const struct sim_run *run, int r)
 {
+	int n = run->nranks, next = (r + 1) % n, prev = (r + n - 1) % n;
 	char line[160];
 
 	for (int ch = 0; ch < 2; ch++) {
 		if (run->spec->tr == TR_SOCKET) {
-			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [send] via NET/Socket/0", ch, r, r, 1 - r, 1 - r);
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [send] via NET/Socket/0", ch, r, r, next, next);
 			nccl(b, run, r, 74, line);
-			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [receive] via NET/Socket/0", ch, 1 - r, 1 - r, r, r);
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [receive] via NET/Socket/0", ch, prev, prev, r, r);
 		} else {
-			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] via P2P/CUMEM/read", ch, r, r, 1 - r, 1 - r);
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] via P2P/CUMEM/read", ch, r, r, next, next);
 		}
 		nccl(b, run, r, 74, line);
 	}
 }
 
+/* "Channel 00/02 :    0   1" (rank 0 prints the ring once per channel). */
+static void nccl_rings(struct buf *b, const struct sim_run *run)
+{
+	char line[96];
+
+	for (int ch = 0; ch < 2; ch++) {
+		int o = snprintf(line, sizeof(line), "Channel %02d/02 :", ch);
+
+		for (int k = 0; k < run->nranks; k++)
+			o += snprintf(line + o, sizeof(line) - (size_t)o, k ? "%4d" : "%5d", k);
+		nccl(b, run, 0, 71, line);
+	}
+}
+
+/* NCCL's chain tree "child/-1/-1->rank->parent" for both trees. */
+static void nccl_trees(struct buf *b, const struct sim_run *run, int r)
+{
+	char tree[48], line[128];
+
+	snprintf(tree, sizeof(tree), "%d/-1/-1->%d->%d", r + 1 < run->nranks ? r + 1 : -1, r, r - 1);
+	snprintf(line, sizeof(line), "Trees [0] %s [1] %s", tree, tree);
+	nccl(b, run, r, 71, line);
+}
+
 static void nccl_rank(struct buf *b, const struct sim_run *run, int r)
 {
-	int sock = run->spec->tr == TR_SOCKET;
+	int sock = run->spec->tr == TR_SOCKET, n = run->nranks;
 	char line[256];
-	int busid = r ? 0x2a000 : 0x18000;
+	int busid = bus_ids[r] << 12;
 	unsigned long long comm = 0x55d4c3a1e2b0ULL + 0x1000ULL * (unsigned)r;
 
 	if (r == 0)
@@ -72,27 +100,24 @@ static void nccl_rank(struct buf *b, const struct sim_run *run, int r)
 	nccl(b, run, r, 71, "NET/IB : No device found.");
 	nccl(b, run, r, 71, "NET/Socket : Using [0]eth0:10.128.0.12<0>");
 	nccl(b, run, r, 71, "Using network Socket");
-	snprintf(line, sizeof(line), "ncclCommInitRankConfig comm 0x%llx rank %d nranks 2 cudaDev %d nvmlDev %d busId %x commId 0x7e3f1a2b9c4d5e60 - Init START",
-		 comm, r, r, r, busid);
+	snprintf(line, sizeof(line), "ncclCommInitRankConfig comm 0x%llx rank %d nranks %d cudaDev %d nvmlDev %d busId %x commId 0x7e3f1a2b9c4d5e60 - Init START",
+		 comm, r, n, r, r, busid);
 	nccl(b, run, r, 71, line);
-	snprintf(line, sizeof(line), "comm 0x%llx rank %d nRanks 2 nNodes 1 localRanks 2 localRank %d MNNVL 0", comm, r, r);
+	snprintf(line, sizeof(line), "comm 0x%llx rank %d nRanks %d nNodes 1 localRanks %d localRank %d MNNVL 0", comm, r, n, n, r);
 	nccl(b, run, r, 71, line);
-	if (r == 0) {
-		nccl(b, run, r, 71, "Channel 00/02 :    0   1");
-		nccl(b, run, r, 71, "Channel 01/02 :    0   1");
-	}
-	snprintf(line, sizeof(line), "Trees [0] %s [1] %s", r ? "-1/-1/-1->1->0" : "1/-1/-1->0->-1", r ? "-1/-1/-1->1->0" : "1/-1/-1->0->-1");
-	nccl(b, run, r, 71, line);
+	if (r == 0)
+		nccl_rings(b, run);
+	nccl_trees(b, run, r);
 	nccl(b, run, r, 71, "P2P Chunksize set to 524288");
 	nccl_channels(b, run, r);
 	nccl(b, run, r, 71, "Connected all rings, use ring PXN 0 GDR 1");
 	nccl(b, run, r, 71, "Connected all trees");
 	nccl(b, run, r, 71, sock ? "2 coll channels, 2 collnet channels, 0 nvls channels, 2 p2p channels, 2 p2p channels per peer"
 				      : "32 coll channels, 32 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels per peer");
-	snprintf(line, sizeof(line), "ncclCommInitRankConfig comm 0x%llx rank %d nranks 2 cudaDev %d nvmlDev %d busId %x commId 0x7e3f1a2b9c4d5e60 - Init COMPLETE",
-		 comm, r, r, r, busid);
+	snprintf(line, sizeof(line), "ncclCommInitRankConfig comm 0x%llx rank %d nranks %d cudaDev %d nvmlDev %d busId %x commId 0x7e3f1a2b9c4d5e60 - Init COMPLETE",
+		 comm, r, n, r, r, busid);
 	nccl(b, run, r, 71, line);
-	snprintf(line, sizeof(line), "Init timings - ncclCommInitRankConfig: rank %d nranks 2 total 0.41 (kernels 0.19, alloc 0.01, bootstrap 0.01, allgathers 0.00, topo 0.08, graphs 0.00, connections 0.11, rest 0.01)", r);
+	snprintf(line, sizeof(line), "Init timings - ncclCommInitRankConfig: rank %d nranks %d total 0.41 (kernels 0.19, alloc 0.01, bootstrap 0.01, allgathers 0.00, topo 0.08, graphs 0.00, connections 0.11, rest 0.01)", r, n);
 	nccl(b, run, r, 71, line);
 }
 
@@ -224,7 +249,7 @@ int64_t logs_smi_peak_mib(const struct sim_run *run, int r)
 void logs_nvidia_smi(struct buf *b, const struct sim_run *run)
 {
 	const struct gpu_spec *g = run->gpu;
-	int util[2] = { 0, 0 };
+	int util[MAX_RANKS] = { 0 };
 
 	for (int r = 0; r < run->nranks; r++)
 		util[r] = run->spec->oom ? 97 : util_pct(run, r);
@@ -238,7 +263,7 @@ void logs_nvidia_smi(struct buf *b, const struct sim_run *run)
 
 			put_date(b, ts, 1);
 			buf_addf(b, ", %d, %s, 00000000:%02X:00.0, %d %%, %lld MiB, %lld MiB, %lld.%02lld W\n",
-				 r, g->name, r ? 0x2a : 0x18, u, (long long)(g->mem / MIB),
+				 r, g->name, bus_ids[r], u, (long long)(g->mem / MIB),
 				 (long long)sim_smi_used_mib(run, r, t + r * SMI_SKEW), (long long)(cw / 100), (long long)(cw % 100));
 		}
 	}

@@ -10,6 +10,8 @@
 
 #include "core/model.h"
 
+#define MAX_RANKS 4	/* GPUs of one run */
+
 enum gpu_model { GPU_B200, GPU_H200, GPU_H100, GPU_H100_PCIE, GPU_MI300X, GPU_COUNT };
 
 struct gpu_spec {
@@ -53,11 +55,11 @@ struct run_spec {
 	int warm_steps;		/* slow leading steps the model makes (1 or 2) */
 	int64_t stall_us;	/* data-loader stall at each step start, µs */
 	int sync_lag;		/* the CPU waits for the loss of step N - sync_lag */
-	int slow_permille[2];	/* per-rank kernel time factor */
-	int64_t clock_offset_us[2];	/* added to each rank's trace clock */
-	int64_t base_shift_s[2];	/* moves a rank's baseTimeNanoseconds */
-	int static_mib[2];	/* params + grads + optimizer state per rank, MiB */
-	int act_mib[2];		/* activations per block per rank, MiB */
+	int slow_permille[MAX_RANKS];	/* per-rank kernel time factor */
+	int64_t clock_offset_us[MAX_RANKS];	/* added to each rank's trace clock */
+	int64_t base_shift_s[MAX_RANKS];	/* moves a rank's baseTimeNanoseconds */
+	int static_mib[MAX_RANKS];	/* params + grads + optimizer state per rank, MiB */
+	int act_mib[MAX_RANKS];	/* activations per block per rank, MiB */
 	int oom;		/* the run dies of CUDA OOM before its first step */
 };
 

@@ -253,7 +253,7 @@ static void comm_stats(struct run_stats *st, int r)
 		if (v->kind != K_COMM || !steady(st, v->step))
 			continue;
 		add_coll(st->coll[r], &st->ncoll[r], v);
-		add_coll(st->coll[2], &st->ncoll[2], v);
+		add_coll(st->coll[RUN_COLL], &st->ncoll[RUN_COLL], v);
 	}
 }
 
@@ -303,14 +303,36 @@ static void add_reason(struct run_stats *st, const char *text)
 	snprintf(st->reason + len, sizeof(st->reason) - len, "%s%s", len ? "; " : "", text);
 }
 
-/* Memory, busy time and waiting, each a reason of its own (2 ranks). */
+/* The rank with the largest (want_max) or smallest value other than `not`; lowest rank on a tie. */
+static int extreme(const double *v, int n, int want_max, int not)
+{
+	int best = -1;
+
+	for (int r = 0; r < n; r++) {
+		if (r == not)
+			continue;
+		if (best < 0 || (want_max ? v[r] > v[best] : v[r] < v[best]))
+			best = r;
+	}
+	return best;
+}
+
+/* Memory, busy time and waiting, each a reason of its own: the largest over the smallest GPU. */
 static void imbalance(struct run_stats *st)
 {
 	double cap = (double)st->run->gpu->mem;
-	int hi = st->peak_smi[0] >= st->peak_smi[1] ? 0 : 1, lo = 1 - hi;
-	int bhi = st->rk[0].busy >= st->rk[1].busy ? 0 : 1, blo = 1 - bhi;
+	double peak[MAX_RANKS], busy[MAX_RANKS];
+	int n = st->run->nranks, hi, lo, bhi, blo;
 	char text[160];
 
+	for (int r = 0; r < n; r++) {
+		peak[r] = (double)st->peak_smi[r];
+		busy[r] = st->rk[r].busy;
+	}
+	hi = extreme(peak, n, 1, -1);
+	lo = extreme(peak, n, 0, hi);
+	bhi = extreme(busy, n, 1, -1);
+	blo = extreme(busy, n, 0, bhi);
 	st->mem_ratio = (double)st->peak_smi[hi] / (double)st->peak_smi[lo];
 	st->busy_ratio = st->rk[bhi].busy / st->rk[blo].busy;
 	if (st->mem_ratio > 2 || (st->peak_smi[lo] < 0.25 * cap && st->peak_smi[hi] > 0.85 * cap)) {
@@ -323,14 +345,15 @@ static void imbalance(struct run_stats *st)
 			 bhi, st->busy_ratio, blo, 1e3 * st->rk[bhi].busy);
 		add_reason(st, text);
 	}
-	for (int r = 0; r < 2; r++) {
+	for (int r = 0; r < n; r++) {
 		const struct rank_stats *s = &st->rk[r];
 
 		st->waits[r] = s->mean[P_WAIT] > WAIT_SHARE * s->mean_step;
+		st->waits_for[r] = extreme(busy, n, 1, r);	/* the busiest of the others */
 		if (!st->waits[r])
 			continue;
 		snprintf(text, sizeof(text), "GPU %d waits for GPU %d %.1f ms per step (%.0f%% of its step)",
-			 r, 1 - r, 1e3 * s->mean[P_WAIT], 100.0 * s->mean[P_WAIT] / s->mean_step);
+			 r, st->waits_for[r], 1e3 * s->mean[P_WAIT], 100.0 * s->mean[P_WAIT] / s->mean_step);
 		add_reason(st, text);
 	}
 	st->flagged = st->reason[0] != '\0';

@@ -11,6 +11,7 @@
 #include "samples/gen/timing.h"
 
 #define STATS_MAXS 64
+#define RUN_COLL MAX_RANKS	/* coll[] index of the run's collectives (summed over ranks) */
 
 /* The parts of a window, in the order of analysis.json's step_s keys. The
  * first of compute, exposed (= wait + xfer), memory and idle that holds at an
@@ -45,17 +46,18 @@ struct run_stats {
 	int trailing;		/* 1: the last step, closed by nothing */
 	int warmup, measured;	/* steady steps are warmup .. n - trailing - 1 */
 	int slowest;
-	struct rank_stats rk[2];
+	struct rank_stats rk[MAX_RANKS];
 	double med, p10, p90, cv;
 	double sps, tps;
-	int64_t peak_smi[2];
-	struct coll_stat coll[3][8];	/* per rank, and [2] the run's: summed over ranks */
-	int ncoll[3];
+	int64_t peak_smi[MAX_RANKS];
+	struct coll_stat coll[MAX_RANKS + 1][8];	/* per rank, and [RUN_COLL] the run's: summed over ranks */
+	int ncoll[MAX_RANKS + 1];
 	double share[DT_COUNT];		/* of all matmul-class time (unknown dtype included) */
 	int observed;		/* enum dtype, DT_UNKNOWN when none over 50% */
 	int precision;		/* the run's: observed, else declared; DT_UNKNOWN */
 	double mem_ratio, busy_ratio;
-	int waits[2];		/* rank r's exposed waiting is over 25% of its mean step */
+	int waits[MAX_RANKS];	/* rank r's exposed waiting is over 25% of its mean step */
+	int waits_for[MAX_RANKS];	/* the rank it waits for */
 	int flagged;
 	char reason[512];
 };

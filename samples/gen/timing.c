@@ -28,7 +28,7 @@ struct item {
 	int64_t nel_in, nel_out;
 	int64_t bytes;		/* memcpy/memset bytes */
 	int mem;		/* activation memory: +1 alloc a block's, -1 free it */
-	int64_t end[2];		/* K_COMM: when it ended on each rank */
+	int64_t end[MAX_RANKS];	/* K_COMM: when it ended on each rank */
 };
 
 struct prog {
@@ -56,7 +56,7 @@ struct rstate {
 struct sim {
 	struct sim_run *run;
 	const struct run_spec *s;
-	struct rstate rs[2];
+	struct rstate rs[MAX_RANKS];
 	struct rng shared;	/* collective transfer jitter */
 	int step;
 };
@@ -375,7 +375,7 @@ static int64_t xfer_ns(struct sim *m, const struct item *it)
 
 static void run_comm(struct sim *m, struct item *it)
 {
-	struct sim_ev *e[2] = { NULL, NULL };
+	struct sim_ev *e[MAX_RANKS] = { NULL };
 	int64_t last = 0, end;
 
 	for (int r = 0; r < m->run->nranks; r++) {
@@ -546,7 +546,7 @@ void sim_run(struct sim_run *out, const struct scenario *sc, int idx, uint64_t s
 
 void sim_release(struct sim_run *r)
 {
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < MAX_RANKS; i++) {
 		free(r->rank[i].ev);
 		free(r->rank[i].span);
 		free(r->rank[i].mem);

@@ -103,11 +103,11 @@ static double busbw(const struct coll_stat *c, int64_t t, int gpus)
 	return (double)c->bytes / ((double)t / 1e9) * coll_busbw_factor((enum coll_op)c->coll, gpus) / 1e9;
 }
 
-/* Collectives per steady step: rank r's own (r < 2) or the run's mean over ranks (r = 2). */
+/* Collectives per steady step: rank r's own, or the run's mean over ranks (r = RUN_COLL). */
 static void put_collectives(struct json *j, const struct run_stats *st, int r)
 {
 	int gpus = st->run->spec->gpus;
-	double div = (double)st->measured * (r == 2 ? st->run->nranks : 1);
+	double div = (double)st->measured * (r == RUN_COLL ? st->run->nranks : 1);
 
 	jopen(j, "collectives", '[');
 	for (int i = 0; i < st->ncoll[r] && !st->failed; i++) {
@@ -197,7 +197,7 @@ static void put_comm(struct json *j, const struct run_stats *st)
 	jopen(j, "comm", '{');
 	jstr(j, "transport", s->comm == COMM_NONE ? NULL : s->tr == TR_SOCKET ? "net-socket" : "p2p");
 	jstr(j, "nccl_version", s->comm == COMM_NONE ? NULL : "2.26.2");
-	put_collectives(j, st, 2);
+	put_collectives(j, st, RUN_COLL);
 	jclose(j, '}');
 }
 
@@ -263,12 +263,12 @@ static void put_imbalance(struct json *j, const struct run_stats *st)
 	jbool(j, "flagged", st->flagged);
 	jstr(j, "reason", st->flagged ? st->reason : NULL);
 	jopen(j, "waiting", '[');	/* the ranks whose exposed waiting is over 25% of their step */
-	for (int r = 0; r < 2; r++) {
+	for (int r = 0; r < st->run->nranks; r++) {
 		if (!st->waits[r])
 			continue;
 		jopen(j, NULL, '{');
 		jint(j, "rank", r);
-		jint(j, "waits_for", 1 - r);
+		jint(j, "waits_for", st->waits_for[r]);
 		jnum(j, "wait_per_step_s", st->rk[r].mean[P_WAIT]);
 		jclose(j, '}');
 	}
