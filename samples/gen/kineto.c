@@ -137,6 +137,40 @@ static void put_metas(struct writer *w)
 		put_meta(w, w->dev, STREAM_NCCL, "thread_name", "name", "\"stream 28 \"");
 }
 
+/* The conv net's ops: a 256-channel 128 x 128 feature map stands for every stage's. */
+static void put_conv_inputs(struct writer *w, int kind)
+{
+	long long B = w->run->spec->micro_batch;
+	const char *t = c10_type(w->run->spec->prec);
+	struct buf *b = w->b;
+
+	switch (kind) {
+	case K_H2D:
+		buf_addf(b, "\"Input Dims\": [[%lld, 3, 512, 512], [%lld, 3, 512, 512], []], \"Input type\": [\"%s\", \"%s\", \"Scalar\"]",
+			 B, B, t, t);
+		return;
+	case K_CONV_F: case K_CONV_DG: case K_CONV_WG:
+		buf_addf(b, "\"Input Dims\": [[%lld, 256, 128, 128], [256, 256, 3, 3], [], [], [], [], [], [], []], "
+			 "\"Input type\": [\"%s\", \"%s\", \"\", \"ScalarList\", \"ScalarList\", \"ScalarList\", \"Scalar\", \"Scalar\", \"Scalar\"]",
+			 B, t, t);
+		return;
+	case K_BN_F: case K_BN_BWD:
+		buf_addf(b, "\"Input Dims\": [[%lld, 256, 128, 128], [256], [256], [256], [256]], "
+			 "\"Input type\": [\"%s\", \"float\", \"float\", \"float\", \"float\"]", B, t);
+		return;
+	case K_FC: case K_FC_DG: case K_FC_WG:
+		buf_addf(b, "\"Input Dims\": [[%lld, 2048], [1000, 2048], [1000]], \"Input type\": [\"%s\", \"%s\", \"%s\"]",
+			 B, t, t, t);
+		return;
+	case K_RN_XENT: case K_RN_XENT_BWD:
+		buf_addf(b, "\"Input Dims\": [[%lld, 1000], [], []], \"Input type\": [\"float\", \"Scalar\", \"Scalar\"]", B);
+		return;
+	default:
+		buf_addf(b, "\"Input Dims\": [[%lld, 256, 128, 128], [%lld, 256, 128, 128]], \"Input type\": [\"%s\", \"%s\"]",
+			 B, B, t, t);
+	}
+}
+
 /* "Input Dims" and "Input type" of the op that launches a kernel of kind k. */
 static void put_inputs(struct writer *w, int kind)
 {
@@ -145,6 +179,10 @@ static void put_inputs(struct writer *w, int kind)
 	const char *t = c10_type(s->prec);
 	struct buf *b = w->b;
 
+	if (s->model == MODEL_CONVNET && kind != K_D2H && kind != K_MEMSET && kind != K_ADAM) {
+		put_conv_inputs(w, kind);
+		return;
+	}
 	switch (kind) {
 	case K_QKV: case K_PROJ: case K_FC1: case K_FC2: case K_HEAD: {
 		long long out = kind == K_QKV ? 3 * H : kind == K_FC1 ? 4 * H : kind == K_HEAD ? 32000 : H;

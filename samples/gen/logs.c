@@ -121,10 +121,32 @@ static void nccl_rank(struct buf *b, const struct sim_run *run, int r)
 	nccl(b, run, r, 71, line);
 }
 
+/* v with a comma every three digits ("1,200,417,536"), into out. */
+static const char *thousands(char *out, size_t n, int64_t v)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof(digits), "%lld", (long long)v);
+	size_t o = 0;
+
+	for (int i = 0; i < len && o + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* The model's parameters as a trainer counts them. */
+static int64_t params_count(const struct run_spec *s)
+{
+	return (int64_t)s->params_m * 1000000 + 417536;
+}
+
 static void train_header(struct buf *b, const struct sim_run *run, int64_t t)
 {
 	const struct run_spec *s = run->spec;
-	char line[160];
+	char line[160], num[32];
 
 	hf_line(b, t, 2414, "***** Running training *****");
 	snprintf(line, sizeof(line), "  Num examples = %d,%03d", s->global_batch * 500 / 1000, s->global_batch * 500 % 1000);
@@ -137,8 +159,7 @@ static void train_header(struct buf *b, const struct sim_run *run, int64_t t)
 	snprintf(line, sizeof(line), "  Gradient Accumulation steps = %d", s->grad_accum);
 	hf_line(b, t, 2421, line);
 	hf_line(b, t, 2422, "  Total optimization steps = 500");
-	snprintf(line, sizeof(line), "  Number of trainable parameters = %d,%03d,%03d,%03d",
-		 s->params_m / 1000, s->params_m % 1000, 417, 536);
+	snprintf(line, sizeof(line), "  Number of trainable parameters = %s", thousands(num, sizeof(num), params_count(s)));
 	hf_line(b, t, 2423, line);
 }
 
@@ -186,6 +207,145 @@ static void train_steps(struct buf *b, const struct sim_run *run)
 	}
 }
 
+/* The ProfilerStep range of step i on rank r: [*a, *b) on the true clock. */
+static void step_range(const struct sim_run *run, int r, int i, int64_t *a, int64_t *b)
+{
+	const struct sim_rank *k = &run->rank[r];
+
+	*a = *b = 0;
+	for (size_t j = 0; j < k->nspan; j++)
+		if (k->span[j].step == i && !strcmp(k->span[j].name, "ProfilerStep")) {
+			*a = k->span[j].start;
+			*b = k->span[j].end;
+		}
+}
+
+int64_t logs_iteration_tenths_ms(const struct sim_run *run, int i)
+{
+	int64_t longest = 0, a, b;
+
+	for (int r = 0; r < run->nranks; r++) {
+		step_range(run, r, i, &a, &b);
+		if (b - a > longest)
+			longest = b - a;
+	}
+	return (longest + 50000) / 100000;
+}
+
+/* "[2025-11-29 14:00:41]" as Python's strftime('%Y-%m-%d %H:%M:%S') prints it. */
+static void put_stamp(struct buf *b, int64_t unix_ns)
+{
+	time_t s = (time_t)(unix_ns / 1000000000);
+	struct tm tm;
+
+	gmtime_r(&s, &tm);
+	buf_addf(b, "%04d-%02d-%02d %02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		 tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/* One line of Megatron-LM's argument dump: name, dots to column 50, value. */
+static void megatron_arg(struct buf *b, const char *name, const char *value)
+{
+	buf_addf(b, "  %s %.*s %s\n", name, (int)(48 - strlen(name)),
+		 "................................................", value);
+}
+
+static void megatron_args(struct buf *b, const struct sim_run *run)
+{
+	const struct run_spec *s = run->spec;
+	char v[32];
+
+	buf_addf(b, "using world size: %d, data-parallel size: %d, context-parallel size: 1, "
+		 "tensor-model-parallel size: 1, pipeline-model-parallel size: 1\n", s->gpus, s->gpus);
+	buf_addstr(b, "------------------------ arguments ------------------------\n");
+	megatron_arg(b, "bf16", s->prec == DT_BF16 ? "True" : "False");
+	snprintf(v, sizeof(v), "%d", s->gpus);
+	megatron_arg(b, "data_parallel_size", v);
+	megatron_arg(b, "data_path", "['/data/wikitext-103/wikitext-103_text_document']");
+	megatron_arg(b, "ffn_hidden_size", "8192");
+	megatron_arg(b, "fp16", "False");
+	snprintf(v, sizeof(v), "%d", s->global_batch);
+	megatron_arg(b, "global_batch_size", v);
+	megatron_arg(b, "hidden_size", "2048");
+	megatron_arg(b, "log_interval", "1");
+	snprintf(v, sizeof(v), "%d", s->micro_batch);
+	megatron_arg(b, "micro_batch_size", v);
+	megatron_arg(b, "num_attention_heads", "16");
+	megatron_arg(b, "num_layers", "16");
+	megatron_arg(b, "params_dtype", s->prec == DT_BF16 ? "torch.bfloat16" : "torch.float32");
+	snprintf(v, sizeof(v), "%d", s->seq_len);
+	megatron_arg(b, "seq_length", v);
+	megatron_arg(b, "tensor_model_parallel_size", "1");
+	snprintf(v, sizeof(v), "%d", s->steps);
+	megatron_arg(b, "train_iters", v);
+	snprintf(v, sizeof(v), "%d", s->gpus);
+	megatron_arg(b, "world_size", v);
+	buf_addstr(b, "-------------------- end of arguments ---------------------\n");
+}
+
+/* report_memory() after the first iteration: rank 0's allocator, MB = MiB. */
+static void megatron_memory(struct buf *b, const struct sim_run *run)
+{
+	const struct sim_rank *k = &run->rank[0];
+	int64_t v[4] = { k->alloc, k->peak_alloc, k->reserved, k->peak_reserved };
+
+	buf_addstr(b, "[Rank 0] (after 1 iterations) memory (MB)");
+	for (int i = 0; i < 4; i++) {
+		static const char *const keys[] = { "allocated", "max allocated", "reserved", "max reserved" };
+		int64_t tenths = v[i] * 10 / MIB;
+
+		buf_addf(b, " | %s: %lld.%lld", keys[i], (long long)(tenths / 10), (long long)(tenths % 10));
+	}
+	buf_addch(b, '\n');
+}
+
+/* One iteration line per step (log_interval 1), as training_log() prints it. */
+static void megatron_iterations(struct buf *b, const struct sim_run *run)
+{
+	const struct run_spec *s = run->spec;
+	struct rng rng;
+	int64_t loss = 1089412;	/* lm loss, 1e-5 units: stays in [10, 11) */
+
+	rng_seed(&rng, run->sc->seed ^ 0x3e9aULL);
+	for (int i = 0; i < s->steps; i++) {
+		int64_t tenths = logs_iteration_tenths_ms(run, i), a, e, norm;
+		int64_t lr = 1000000 + 41667 * (i + 1);
+
+		step_range(run, 0, i, &a, &e);
+		loss -= rng_range(&rng, 200, 6000);
+		norm = rng_range(&rng, 3000, 9999);
+		buf_addstr(b, " [");
+		put_stamp(b, run->epoch_ns + e);
+		buf_addf(b, "] iteration %8d/%8d | consumed samples: %12lld | elapsed time per iteration (ms): %lld.%lld | "
+			 "learning rate: %lld.%06lldE-05 | global batch size: %5d | lm loss: %lld.%06lldE+01 | loss scale: 1.0 | "
+			 "grad norm: %lld.%03lld | number of skipped iterations:   0 | number of nan iterations:   0 |\n",
+			 i + 1, s->steps, (long long)(i + 1) * s->global_batch, (long long)(tenths / 10), (long long)(tenths % 10),
+			 (long long)(lr / 1000000), (long long)(lr % 1000000), s->global_batch,
+			 (long long)(loss / 1000000), (long long)(loss % 1000000), (long long)(norm / 1000), (long long)(norm % 1000));
+		if (i == 0)
+			megatron_memory(b, run);
+	}
+}
+
+/* Megatron-LM's stdout: world size, the argument dump, start-up, one line per iteration. */
+static void megatron_log(struct buf *b, const struct sim_run *run)
+{
+	megatron_args(b, run);
+	buf_addf(b, "> building GPT model ...\n > number of parameters on (tensor, pipeline) model parallel rank (0, 0): %lld\n",
+		 (long long)params_count(run->spec));
+	buf_addstr(b, "[after model, optimizer, and learning rate scheduler are built] datetime: ");
+	put_stamp(b, run->job_start_ns + 31 * NS_PER_S);
+	buf_addstr(b, " \n> building train, validation, and test datasets ...\n[after dataloaders are built] datetime: ");
+	put_stamp(b, run->job_start_ns + 39 * NS_PER_S);
+	buf_addstr(b, " \ntraining ...\n[before the start of training step] datetime: ");
+	put_stamp(b, run->epoch_ns);
+	buf_addstr(b, " \n");
+	megatron_iterations(b, run);
+	buf_addstr(b, "[after training is done] datetime: ");
+	put_stamp(b, run->epoch_ns + run->t_end + NS_PER_S);
+	buf_addstr(b, " \n");
+}
+
 void logs_train(struct buf *b, const struct sim_run *run)
 {
 	const struct run_spec *s = run->spec;
@@ -199,6 +359,10 @@ void logs_train(struct buf *b, const struct sim_run *run)
 			 "W1129 torch/distributed/run.py:793] *****************************************\n");
 		for (int r = 0; r < s->gpus; r++)
 			nccl_rank(b, run, r);
+	}
+	if (s->logs_only) {
+		megatron_log(b, run);
+		return;
 	}
 	train_header(b, run, t + 38 * 1000000000LL + 412000000);
 	if (s->oom) {
@@ -276,8 +440,13 @@ void logs_run_ini(struct buf *b, const struct sim_run *run)
 	buf_addf(b, "[run]\nname = %s\ngpus = %d\nstrategy = %s\n", s->dir, s->gpus, s->strategy);
 	if (!s->undeclared)
 		buf_addf(b, "precision = %s\n", s->declared ? s->declared : dtype_name(s->prec));
-	buf_addf(b, "global_batch = %d\nmicro_batch = %d\ngrad_accum = %d\nseq_len = %d\ndataset = wikitext-103\n",
-		 s->global_batch, s->micro_batch, s->grad_accum, s->seq_len);
+	buf_addf(b, "global_batch = %d\nmicro_batch = %d\ngrad_accum = %d\n",
+		 s->ini_global_batch ? s->ini_global_batch : s->global_batch,
+		 s->ini_micro_batch ? s->ini_micro_batch : s->micro_batch, s->grad_accum);
+	if (s->seq_len)
+		buf_addf(b, "seq_len = %d\n", s->seq_len);
+	if (!s->no_dataset)
+		buf_addstr(b, "dataset = wikitext-103\n");
 }
 
 void logs_trial_ini(struct buf *b, const struct scenario *sc)

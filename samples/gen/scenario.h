@@ -30,25 +30,30 @@ struct gpu_spec {
 extern const struct gpu_spec gpu_specs[GPU_COUNT];
 
 enum comm_kind { COMM_NONE, COMM_DDP, COMM_FSDP, COMM_PIPE };
+enum model_kind { MODEL_LLM, MODEL_CONVNET };	/* a Llama-like transformer; a ResNet-style conv net */
 enum transport { TR_NONE, TR_P2P, TR_SOCKET };
 
 /* One run of a trial: its manifest and the knobs of the timing model. */
 struct run_spec {
-	const char *dir;	/* "1gpu", "2gpu" */
+	const char *dir;	/* "1gpu", "2gpu", "4gpu" */
 	int gpus;
+	enum model_kind model;
 	const char *strategy;	/* run.ini strategy */
 	enum dtype prec;	/* what the kernels run in: bf16 or tf32 */
 	const char *declared;	/* run.ini precision when it differs from prec; NULL */
 	int undeclared;		/* run.ini names no precision */
 	int opaque;		/* torch.compile'd: kernel names carry no dtype, record_shapes off */
 	int recompute;		/* activation checkpointing: each block's forward runs again in the backward */
-	int global_batch, micro_batch, grad_accum, seq_len;
+	int global_batch, micro_batch, grad_accum, seq_len;	/* what ran; seq_len 0: none (images) */
+	int ini_global_batch, ini_micro_batch;	/* run.ini's when it contradicts the log; 0: what ran */
+	int no_dataset;		/* run.ini names no dataset */
+	int logs_only;		/* no trace: a Megatron-LM log whose iteration lines carry the step time */
 	enum gpu_model gpu;
 	enum comm_kind comm;
 	enum transport tr;
 	int64_t link_gbps;	/* bus bandwidth the link sustains, GB/s */
 	int params_m;		/* model parameters, millions */
-	int layers;		/* simulated blocks (each stands for several real ones) */
+	int layers;		/* simulated blocks or conv stages (each stands for several real ones) */
 	int stage0_layers;	/* pipeline: blocks on rank 0 */
 	int steps;		/* profiled steps */
 	int first_step;		/* N of the first ProfilerStep#N */
