@@ -155,14 +155,27 @@ static double quantile(const double *sorted, int n, double q)
 	return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
-/* Warm-up: a step numbered 0 always; then leading steps while the longest
- * window over the ranks is more than 15% above the median of the second half
- * (steps m/2 .. m-1, rounded down) of the m non-trailing steps. */
+/* Warm-up: a step numbered 0 always; then leading steps while their time is
+ * more than 15% above the median of the second half (steps m/2 .. m-1,
+ * rounded down) of the m non-trailing step times t[]. */
+static int warmup_of(const double *t, int m, int numbered0)
+{
+	double half[STATS_MAXS];
+	int h = 0, w = numbered0 ? 1 : 0;
+
+	for (int i = m / 2; i < m; i++)
+		half[h++] = t[i];
+	qsort(half, h, sizeof(double), dbl_cmp);
+	while (w < m && t[w] > WARMUP_SLACK * quantile(half, h, 0.5))
+		w++;
+	return w;
+}
+
+/* The warm-up steps of a traced run: a step's time is its longest window over the ranks. */
 static int count_warmup(const struct run_stats *st)
 {
-	double t[STATS_MAXS], half[STATS_MAXS];
-	int m = st->n - st->trailing, h = 0;
-	int w = st->run->spec->first_step == 0 ? 1 : 0;
+	double t[STATS_MAXS];
+	int m = st->n - st->trailing;
 
 	for (int i = 0; i < m; i++) {
 		t[i] = 0;
@@ -173,12 +186,7 @@ static int count_warmup(const struct run_stats *st)
 				t[i] = d;
 		}
 	}
-	for (int i = m / 2; i < m; i++)
-		half[h++] = t[i];
-	qsort(half, h, sizeof(double), dbl_cmp);
-	while (w < m && t[w] > WARMUP_SLACK * quantile(half, h, 0.5))
-		w++;
-	return w;
+	return warmup_of(t, m, st->run->spec->first_step == 0);
 }
 
 static int steady(const struct run_stats *st, int step)
@@ -200,15 +208,11 @@ static void rank_means(const struct run_stats *st, struct rank_stats *s)
 	s->busy = s->mean[P_COMPUTE] + s->mean[P_MEMORY];
 }
 
-static void step_stats(struct run_stats *st)
+/* Median, p10, p90, cv and throughput from the m steady step times v[] (s). */
+static void set_step_stats(struct run_stats *st, double *v, int m)
 {
-	const struct rank_stats *s = &st->rk[st->slowest];
-	double v[STATS_MAXS], mean = 0, var = 0;
-	int m = 0;
+	double mean = 0, var = 0;
 
-	for (int i = 0; i < st->n; i++)
-		if (steady(st, i))
-			v[m++] = (double)(s->end[i] - s->start[i]) / 1e9;
 	for (int i = 0; i < m; i++)
 		mean += v[i] / m;
 	for (int i = 0; i < m; i++)
@@ -220,6 +224,18 @@ static void step_stats(struct run_stats *st)
 	st->cv = sqrt(var) / mean;
 	st->sps = st->run->spec->global_batch / st->med;
 	st->tps = st->sps * st->run->spec->seq_len;
+}
+
+static void step_stats(struct run_stats *st)
+{
+	const struct rank_stats *s = &st->rk[st->slowest];
+	double v[STATS_MAXS];
+	int m = 0;
+
+	for (int i = 0; i < st->n; i++)
+		if (steady(st, i))
+			v[m++] = (double)(s->end[i] - s->start[i]) / 1e9;
+	set_step_stats(st, v, m);
 }
 
 static struct coll_stat *coll_slot(struct coll_stat *c, int *n, int coll, int dt)
@@ -359,6 +375,66 @@ static void imbalance(struct run_stats *st)
 	st->flagged = st->reason[0] != '\0';
 }
 
+/* A run without traces: its steps are the log's iterations (1-based: no step
+ * 0, so the 15% rule alone finds the warm-up), none trailing; where the time
+ * went is unknown. */
+static void log_stats(struct run_stats *st)
+{
+	double t[STATS_MAXS], v[STATS_MAXS];
+	int m = 0;
+
+	st->logs = 1;
+	st->n = st->run->spec->steps;
+	for (int i = 0; i < st->n; i++)
+		t[i] = st->log_s[i] = (double)logs_iteration_tenths_ms(st->run, i) / 1e4;
+	st->warmup = warmup_of(t, st->n, 0);
+	st->measured = st->n - st->warmup;
+	for (int i = st->warmup; i < st->n; i++) {
+		v[m++] = t[i];
+		st->rk[0].mean_step += t[i] / st->measured;
+	}
+	set_step_stats(st, v, m);
+	st->observed = DT_UNKNOWN;
+}
+
+static void add_family(struct run_stats *st, const char *fam, int64_t ns)
+{
+	int i;
+
+	for (i = 0; i < st->nfam && strcmp(st->fam[i].fam, fam); i++)
+		;
+	if (i == st->nfam) {
+		if (st->nfam == STATS_MAXFAM)
+			abort();	/* the kernel tables outgrew the array */
+		st->fam[st->nfam++] = (struct fam_time){ .fam = fam };
+	}
+	st->fam[i].ns += ns;
+}
+
+/* Kernel time by family: the non-communication kernels launched in steady
+ * steps, durations summed (not a union) over the ranks. */
+static void family_stats(struct run_stats *st)
+{
+	const struct sim_run *run = st->run;
+	int arch = run->spec->opaque ? 0 : run->gpu->arch;
+
+	for (int r = 0; r < run->nranks; r++) {
+		const struct sim_rank *k = &run->rank[r];
+
+		for (size_t i = 0; i < k->nev; i++) {
+			const struct sim_ev *v = &k->ev[i];
+			int64_t d = v->end - v->start;
+
+			if (kdefs[v->kind].cls != EVC_COMPUTE || !steady(st, v->step))
+				continue;
+			add_family(st, kind_family((enum kkind)v->kind, arch, run->spec->prec), d);
+			st->kernel_ns += d;
+			if (kind_is_triton((enum kkind)v->kind, arch))
+				st->triton_ns += d;
+		}
+	}
+}
+
 void run_stats(struct run_stats *st, const struct sim_run *run)
 {
 	memset(st, 0, sizeof(*st));
@@ -368,6 +444,10 @@ void run_stats(struct run_stats *st, const struct sim_run *run)
 		st->peak_smi[r] = logs_smi_peak_mib(run, r) * MIB;
 	if (run->spec->oom) {
 		st->failed = 1;
+		return;
+	}
+	if (run->spec->logs_only) {
+		log_stats(st);
 		return;
 	}
 	st->n = run->spec->steps;
@@ -385,6 +465,7 @@ void run_stats(struct run_stats *st, const struct sim_run *run)
 	for (int r = 0; r < run->nranks; r++)
 		comm_stats(st, r);
 	precision_stats(st);
+	family_stats(st);
 	if (st->observed != DT_UNKNOWN)
 		st->precision = st->observed;
 	if (run->nranks > 1)
