@@ -286,12 +286,12 @@ static void megatron_args(struct buf *b, const struct sim_run *run)
 /* report_memory() after the first iteration: rank 0's allocator, MB = MiB. */
 static void megatron_memory(struct buf *b, const struct sim_run *run)
 {
+	static const char *const keys[] = { "allocated", "max allocated", "reserved", "max reserved" };
 	const struct sim_rank *k = &run->rank[0];
 	int64_t v[4] = { k->alloc, k->peak_alloc, k->reserved, k->peak_reserved };
 
 	buf_addstr(b, "[Rank 0] (after 1 iterations) memory (MB)");
 	for (int i = 0; i < 4; i++) {
-		static const char *const keys[] = { "allocated", "max allocated", "reserved", "max reserved" };
 		int64_t tenths = v[i] * 10 / MIB;
 
 		buf_addf(b, " | %s: %lld.%lld", keys[i], (long long)(tenths / 10), (long long)(tenths % 10));

@@ -1,8 +1,9 @@
 /*
- * logs: the text files of a trial besides the traces: the job's stdout
- * (HF Trainer, or Megatron-LM for a run without traces, under torchrun; NCCL
- * INFO lines on multi-GPU runs; the CUDA OOM traceback of a run that died), nvidia-smi --query-gpu CSV, run.ini and
- * trial.ini. Each appends to a buffer; nothing here does I/O.
+ * logs: the text files of a trial besides the traces: the job's stdout (HF
+ * Trainer, or Megatron-LM for a run without traces, under torchrun; NCCL
+ * INFO lines on multi-GPU runs; the CUDA OOM traceback of a run that died),
+ * nvidia-smi --query-gpu CSV, run.ini and trial.ini. Each appends to a
+ * buffer; nothing here does I/O.
  */
 #ifndef GEN_LOGS_H
 #define GEN_LOGS_H

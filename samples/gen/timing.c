@@ -265,32 +265,48 @@ static void build_conv_backward(struct prog *p, const struct sim *m)
 		add_comm(p, all, COLL_ALLREDUCE, DT_FP32, rest, rest, -1);
 }
 
+/* The transformer's forward with its head and loss, and its backward. */
+static void llm_forward(struct prog *p, const struct sim *m)
+{
+	const struct run_spec *s = m->s;
+
+	build_forward(p, m, (int64_t)s->micro_batch * s->seq_len * hidden(s));
+	add_item(p, IT_WORK, K_HEAD, head_ranks(m), WAIT_NONE);
+	add_item(p, IT_WORK, K_LOSS_MM, head_ranks(m), WAIT_NONE);
+	add_item(p, IT_WORK, K_XENT, head_ranks(m), WAIT_NONE);
+}
+
+static void llm_backward(struct prog *p, const struct sim *m)
+{
+	const struct run_spec *s = m->s;
+
+	build_backward(p, m, (int64_t)s->micro_batch * s->seq_len * hidden(s));
+}
+
+/* Each model's forward (loss included) and backward, and the gradients it zeroes. */
+static const struct {
+	void (*forward)(struct prog *p, const struct sim *m);
+	void (*backward)(struct prog *p, const struct sim *m);
+	int64_t grad_mib;
+} models[] = {
+	[MODEL_LLM] = { llm_forward, llm_backward, 96 },
+	[MODEL_CONVNET] = { build_conv_forward, build_conv_backward, 48 },
+};
+
 /* The program every step runs: load, forward, loss, backward, optimizer, sync. */
 static void build_step(struct prog *p, const struct sim *m)
 {
 	const struct run_spec *s = m->s;
-	int64_t act = (int64_t)s->micro_batch * s->seq_len * hidden(s);
-	int conv = s->model == MODEL_CONVNET;
 	int i;
 
 	p->n = 0;
 	add_item(p, IT_STALL, 0, all_ranks(m), WAIT_NONE);
 	i = add_item(p, IT_WORK, K_H2D, all_ranks(m), WAIT_NONE);
 	p->it[i].bytes = input_bytes(s);
-	if (conv) {
-		build_conv_forward(p, m);
-	} else {
-		build_forward(p, m, act);
-		add_item(p, IT_WORK, K_HEAD, head_ranks(m), WAIT_NONE);
-		add_item(p, IT_WORK, K_LOSS_MM, head_ranks(m), WAIT_NONE);
-		add_item(p, IT_WORK, K_XENT, head_ranks(m), WAIT_NONE);
-	}
+	models[s->model].forward(p, m);
 	i = add_item(p, IT_WORK, K_MEMSET, all_ranks(m), WAIT_NONE);
-	p->it[i].bytes = (conv ? 48 : 96) * MIB;
-	if (conv)
-		build_conv_backward(p, m);
-	else
-		build_backward(p, m, act);
+	p->it[i].bytes = models[s->model].grad_mib * MIB;
+	models[s->model].backward(p, m);
 	add_item(p, IT_OPT_BEGIN, 0, all_ranks(m), WAIT_NONE);
 	for (int k = 0; k < 3; k++)
 		add_item(p, IT_WORK, K_ADAM, all_ranks(m), k ? WAIT_NONE : WAIT_ALL);
