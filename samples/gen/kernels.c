@@ -36,40 +36,78 @@
 #define EMB_B "void at::native::(anonymous namespace)::embedding_backward_feature_kernel<$T, float, long>(long const*, $T const*, $T*, int, long, int)"
 #define ADAM "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, float*, double, double, double, double, double, bool, float const*, float const*>(at::native::(anonymous namespace)::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, (at::native::ADAM_MODE)1, false>, float*, double, double, double, double, double, bool, float const*, float const*)"
 
+/* The conv net's kernels (cuDNN, channels_last, bf16); its scenarios run it on sm_90 only,
+ * so every column holds the sm_90 bf16 name. */
+#define X9_CONV(pass, k) "sm90_xmma_" pass "_implicit_gemm_bf16bf16_bf16f32_f32_nhwckrsc_nhwc_tilesize128x128x64_warpgroupsize1x1x1_g1_execute_segment_k_" k "_kernel__5x_cudnn"
+#define BN_F "void cudnn::bn_fw_tr_1C11_singleread<__nv_bfloat16, 512, true, 1, 2, 0>(cudnn::bn_fw_tr_1C11_args<__nv_bfloat16>)"
+#define BN_B "void cudnn::bn_bw_1C11_singleread<__nv_bfloat16, 512, true, 1, 2, 0>(cudnn::bn_bw_1C11_args<__nv_bfloat16>)"
+#define RELU_F "void at::native::vectorized_elementwise_kernel<4, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#14}::operator()() const::{lambda($T)#1}, std::array<char*, 2ul> >(int, at::native::(anonymous namespace)::launch_clamp_scalar(at::TensorIteratorBase&, c10::Scalar, c10::Scalar, at::native::detail::ClampLimits)::{lambda()#1}::operator()() const::{lambda()#14}::operator()() const::{lambda($T)#1}, std::array<char*, 2ul>)"
+#define RELU_B "void at::native::vectorized_elementwise_kernel<4, at::native::BinaryFunctor<$T, $T, $T, at::native::(anonymous namespace)::threshold_kernel_impl<$T>(at::TensorIteratorBase&, $T, $T)::{lambda($T, $T)#1}>, std::array<char*, 3ul> >(int, at::native::BinaryFunctor<$T, $T, $T, at::native::(anonymous namespace)::threshold_kernel_impl<$T>(at::TensorIteratorBase&, $T, $T)::{lambda($T, $T)#1}>, std::array<char*, 3ul>)"
+#define MAXPOOL_F "void at::native::(anonymous namespace)::max_pool_forward_nhwc<$T, float>($T const*, int, long, long, long, int, int, int, int, int, int, int, int, int, int, int, $T*, long*)"
+#define MAXPOOL_B "void at::native::(anonymous namespace)::max_pool_backward_nhwc<$T, float>($T const*, long const*, int, long, long, long, int, int, int, int, int, int, int, int, int, int, int, int, $T*)"
+#define AVGPOOL_F "void at::native::(anonymous namespace)::adaptive_average_pool_nhwc<$T>($T const*, $T*, int, int, int, int, int, int, long, long, long)"
+#define AVGPOOL_B "void at::native::(anonymous namespace)::adaptive_average_gradinput_nhwc<$T>($T*, $T const*, int, int, int, int, int, int, long, long, long)"
+
+/* Kernel families, labelled by hand: the name without template arguments,
+ * argument lists, dtype tokens, tile and launch suffixes. */
+#define NOFAM { NULL, NULL, NULL, NULL }
+#define FAM_GEMM { "nvjet", "sm90_xmma_gemm", "nvjet", "sm90_xmma_gemm" }
+#define FAM_EW SAME("at::native::vectorized_elementwise_kernel")
+#define FAM_FLASH_F "pytorch_flash::flash_fwd_kernel"
+#define FAM_FLASH_B "pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel"
+
 #define C EVC_COMPUTE
 const struct kdef kdefs[K_COUNT] = {
-	[K_H2D] = { "aten::copy_", SAME("Memcpy HtoD (Pinned -> Device)"), 0, SC_BYTES, MM_NONE, EVC_MEMORY, {0}, {0}, 0, 0 },
-	[K_MEMSET] = { "aten::zero_", SAME("Memset (Device)"), 0, SC_BYTES, MM_NONE, EVC_MEMORY, {0}, {0}, 0, 0 },
-	[K_D2H] = { "aten::_local_scalar_dense", SAME("Memcpy DtoH (Device -> Pageable)"), 0, SC_BYTES, MM_NONE, EVC_MEMORY, {0}, {0}, 0, 0 },
-	[K_EMBED] = { "aten::embedding", SAME(EMB_F), 60, SC_BATCH, MM_NONE, C, {2048, 1, 1}, {128, 1, 1}, 32, 0 },
-	[K_LN] = { "aten::layer_norm", SAME(LN_F), 45, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {256, 1, 1}, 30, 0 },
-	[K_QKV] = { "aten::linear", GEMM_FWD, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_ATTN] = { "aten::_scaled_dot_product_flash_attention", { FLASH_F, FLASH_F, MEFF_F, MEFF_F }, 600, SC_BATCH, MM_ATTN, C, {16, 16, 8}, {128, 1, 1}, 255, 49152 },
-	[K_PROJ] = { "aten::linear", GEMM_FWD, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_ADD] = { "aten::add", EW("at::native::CUDAFunctor_add<$T>"), 50, SC_BATCH, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 24, 0 },
-	[K_FC1] = { "aten::linear", GEMM_FWD, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_GELU] = { "aten::gelu", EW("at::native::GeluCUDAKernelImpl<$T>"), 120, SC_BATCH, MM_NONE, C, {8192, 1, 1}, {128, 1, 1}, 28, 0 },
-	[K_FC2] = { "aten::linear", GEMM_FWD, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_HEAD] = { "aten::linear", GEMM_FWD, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_LOSS_MM] = { "aten::mm", SAME(SGEMM), 90, SC_BATCH, MM_FP32, C, {64, 4, 1}, {256, 1, 1}, 122, 61440 },
-	[K_XENT] = { "aten::_log_softmax", SAME(XENT), 200, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {512, 1, 1}, 40, 0 },
-	[K_XENT_BWD] = { "aten::_log_softmax_backward_data", SAME(XENT_B), 220, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {512, 1, 1}, 40, 0 },
-	[K_HEAD_DG] = { "aten::mm", GEMM_DG, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_HEAD_WG] = { "aten::mm", GEMM_WG, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_FC2_DG] = { "aten::mm", GEMM_DG, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_FC2_WG] = { "aten::mm", GEMM_WG, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_GELU_BWD] = { "aten::gelu_backward", EW("at::native::GeluBackwardCUDAKernelImpl<$T>"), 150, SC_BATCH, MM_NONE, C, {8192, 1, 1}, {128, 1, 1}, 30, 0 },
-	[K_FC1_DG] = { "aten::mm", GEMM_DG, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_FC1_WG] = { "aten::mm", GEMM_WG, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_LN_BWD] = { "aten::native_layer_norm_backward", SAME(LN_B), 80, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {256, 1, 1}, 40, 0 },
-	[K_PROJ_DG] = { "aten::mm", GEMM_DG, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_PROJ_WG] = { "aten::mm", GEMM_WG, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_ATTN_BWD] = { "aten::_scaled_dot_product_flash_attention_backward", { FLASH_B, FLASH_B, MEFF_B, MEFF_B }, 1500, SC_BATCH, MM_ATTN, C, {16, 16, 8}, {256, 1, 1}, 255, 98304 },
-	[K_QKV_DG] = { "aten::mm", GEMM_DG, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_QKV_WG] = { "aten::mm", GEMM_WG, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_EMBED_BWD] = { "aten::embedding_dense_backward", SAME(EMB_B), 300, SC_BATCH, MM_NONE, C, {1024, 1, 1}, {256, 1, 1}, 40, 0 },
-	[K_ADAM] = { "aten::_fused_adamw_", SAME(ADAM), 1000, SC_PARAMS, MM_NONE, C, {2048, 1, 1}, {512, 1, 1}, 64, 0 },
-	[K_COMM] = { "record_param_comms", SAME(""), 0, SC_BYTES, MM_NONE, EVC_COMM, {2, 1, 1}, {640, 1, 1}, 96, 87568 },
+	[K_H2D] = { "aten::copy_", SAME("Memcpy HtoD (Pinned -> Device)"), NOFAM, 0, SC_BYTES, MM_NONE, EVC_MEMORY, {0}, {0}, 0, 0 },
+	[K_MEMSET] = { "aten::zero_", SAME("Memset (Device)"), NOFAM, 0, SC_BYTES, MM_NONE, EVC_MEMORY, {0}, {0}, 0, 0 },
+	[K_D2H] = { "aten::_local_scalar_dense", SAME("Memcpy DtoH (Device -> Pageable)"), NOFAM, 0, SC_BYTES, MM_NONE, EVC_MEMORY, {0}, {0}, 0, 0 },
+	[K_EMBED] = { "aten::embedding", SAME(EMB_F), SAME("at::native::indexSelectLargeIndex"), 60, SC_BATCH, MM_NONE, C, {2048, 1, 1}, {128, 1, 1}, 32, 0 },
+	[K_LN] = { "aten::layer_norm", SAME(LN_F), SAME("at::native::vectorized_layer_norm_kernel"), 45, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {256, 1, 1}, 30, 0 },
+	[K_QKV] = { "aten::linear", GEMM_FWD, FAM_GEMM, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_ATTN] = { "aten::_scaled_dot_product_flash_attention", { FLASH_F, FLASH_F, MEFF_F, MEFF_F }, { FAM_FLASH_F, FAM_FLASH_F, "fmha_cutlassF", "fmha_cutlassF" }, 600, SC_BATCH, MM_ATTN, C, {16, 16, 8}, {128, 1, 1}, 255, 49152 },
+	[K_PROJ] = { "aten::linear", GEMM_FWD, FAM_GEMM, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_ADD] = { "aten::add", EW("at::native::CUDAFunctor_add<$T>"), FAM_EW, 50, SC_BATCH, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 24, 0 },
+	[K_FC1] = { "aten::linear", GEMM_FWD, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_GELU] = { "aten::gelu", EW("at::native::GeluCUDAKernelImpl<$T>"), FAM_EW, 120, SC_BATCH, MM_NONE, C, {8192, 1, 1}, {128, 1, 1}, 28, 0 },
+	[K_FC2] = { "aten::linear", GEMM_FWD, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_HEAD] = { "aten::linear", GEMM_FWD, FAM_GEMM, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_LOSS_MM] = { "aten::mm", SAME(SGEMM), SAME("cutlass::Kernel2"), 90, SC_BATCH, MM_FP32, C, {64, 4, 1}, {256, 1, 1}, 122, 61440 },
+	[K_XENT] = { "aten::_log_softmax", SAME(XENT), SAME("at::native::cunn_SoftMaxForward"), 200, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {512, 1, 1}, 40, 0 },
+	[K_XENT_BWD] = { "aten::_log_softmax_backward_data", SAME(XENT_B), SAME("at::native::cunn_SoftMaxBackward"), 220, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {512, 1, 1}, 40, 0 },
+	[K_HEAD_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_HEAD_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_FC2_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_FC2_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_GELU_BWD] = { "aten::gelu_backward", EW("at::native::GeluBackwardCUDAKernelImpl<$T>"), FAM_EW, 150, SC_BATCH, MM_NONE, C, {8192, 1, 1}, {128, 1, 1}, 30, 0 },
+	[K_FC1_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_FC1_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_LN_BWD] = { "aten::native_layer_norm_backward", SAME(LN_B), SAME("at::native::layer_norm_grad_input_kernel_vectorized"), 80, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {256, 1, 1}, 40, 0 },
+	[K_PROJ_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_PROJ_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_ATTN_BWD] = { "aten::_scaled_dot_product_flash_attention_backward", { FLASH_B, FLASH_B, MEFF_B, MEFF_B }, { FAM_FLASH_B, FAM_FLASH_B, "fmha_cutlassB", "fmha_cutlassB" }, 1500, SC_BATCH, MM_ATTN, C, {16, 16, 8}, {256, 1, 1}, 255, 98304 },
+	[K_QKV_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_QKV_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_EMBED_BWD] = { "aten::embedding_dense_backward", SAME(EMB_B), SAME("at::native::embedding_backward_feature_kernel"), 300, SC_BATCH, MM_NONE, C, {1024, 1, 1}, {256, 1, 1}, 40, 0 },
+	[K_ADAM] = { "aten::_fused_adamw_", SAME(ADAM), SAME("at::native::multi_tensor_apply_kernel"), 1000, SC_PARAMS, MM_NONE, C, {2048, 1, 1}, {512, 1, 1}, 64, 0 },
+	[K_COMM] = { "record_param_comms", SAME(""), NOFAM, 0, SC_BYTES, MM_NONE, EVC_COMM, {2, 1, 1}, {640, 1, 1}, 96, 87568 },
+	/* the conv net: SC_IMAGES costs are µs per stage on a B200 at micro batch 8 */
+	[K_CONV_F] = { "aten::cudnn_convolution", SAME(X9_CONV("fprop", "off")), SAME("sm90_xmma_fprop_implicit_gemm"), 801, SC_IMAGES, MM_RUN, C, {196, 2, 1}, {256, 1, 1}, 168, 197632 },
+	[K_BN_F] = { "aten::cudnn_batch_norm", SAME(BN_F), SAME("cudnn::bn_fw_tr_1C11_singleread"), 157, SC_IMAGES, MM_NONE, C, {256, 1, 1}, {512, 1, 1}, 40, 8192 },
+	[K_RELU] = { "aten::relu_", SAME(RELU_F), FAM_EW, 64, SC_IMAGES, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 20, 0 },
+	[K_MAXPOOL] = { "aten::max_pool2d_with_indices", SAME(MAXPOOL_F), SAME("at::native::max_pool_forward_nhwc"), 200, SC_IMAGES, MM_NONE, C, {1568, 1, 1}, {256, 1, 1}, 38, 0 },
+	[K_RN_ADD] = { "aten::add_", EW("at::native::CUDAFunctor_add<$T>"), FAM_EW, 79, SC_IMAGES, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 24, 0 },
+	[K_AVGPOOL] = { "aten::adaptive_avg_pool2d", SAME(AVGPOOL_F), SAME("at::native::adaptive_average_pool_nhwc"), 36, SC_IMAGES, MM_NONE, C, {64, 1, 1}, {256, 1, 1}, 32, 0 },
+	[K_FC] = { "aten::linear", GEMM_FWD, FAM_GEMM, 43, SC_IMAGES, MM_RUN, C, {16, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_RN_XENT] = { "aten::_log_softmax", SAME(XENT), SAME("at::native::cunn_SoftMaxForward"), 17, SC_IMAGES, MM_NONE, C, {16, 1, 1}, {512, 1, 1}, 40, 0 },
+	[K_RN_XENT_BWD] = { "aten::_log_softmax_backward_data", SAME(XENT_B), SAME("at::native::cunn_SoftMaxBackward"), 20, SC_IMAGES, MM_NONE, C, {16, 1, 1}, {512, 1, 1}, 40, 0 },
+	[K_FC_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 43, SC_IMAGES, MM_RUN, C, {16, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_FC_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 46, SC_IMAGES, MM_RUN, C, {16, 1, 1}, {384, 1, 1}, 168, 213248 },
+	[K_AVGPOOL_BWD] = { "aten::_adaptive_avg_pool2d_backward", SAME(AVGPOOL_B), SAME("at::native::adaptive_average_gradinput_nhwc"), 57, SC_IMAGES, MM_NONE, C, {1568, 1, 1}, {256, 1, 1}, 32, 0 },
+	[K_RELU_BWD] = { "aten::threshold_backward", SAME(RELU_B), FAM_EW, 93, SC_IMAGES, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 24, 0 },
+	[K_BN_BWD] = { "aten::cudnn_batch_norm_backward", SAME(BN_B), SAME("cudnn::bn_bw_1C11_singleread"), 272, SC_IMAGES, MM_NONE, C, {256, 1, 1}, {512, 1, 1}, 48, 16384 },
+	[K_CONV_DG] = { "aten::convolution_backward", SAME(X9_CONV("dgrad", "off")), SAME("sm90_xmma_dgrad_implicit_gemm"), 887, SC_IMAGES, MM_RUN, C, {196, 2, 1}, {256, 1, 1}, 168, 197632 },
+	[K_CONV_WG] = { "aten::convolution_backward", SAME(X9_CONV("wgrad", "on")), SAME("sm90_xmma_wgrad_implicit_gemm"), 972, SC_IMAGES, MM_RUN, C, {64, 4, 1}, {256, 1, 1}, 168, 197632 },
+	[K_MAXPOOL_BWD] = { "aten::max_pool2d_with_indices_backward", SAME(MAXPOOL_B), SAME("at::native::max_pool_backward_nhwc"), 300, SC_IMAGES, MM_NONE, C, {1568, 1, 1}, {256, 1, 1}, 38, 0 },
 };
 #undef C
 
@@ -128,6 +166,44 @@ static const char *const triton_names[K_COUNT] = {
 	[K_EMBED_BWD] = "triton_red_fused_embedding_dense_backward_14",
 };
 
+/* Inductor's kernels by family: the name without its numeric suffix. */
+static const char *const triton_families[K_COUNT] = {
+	[K_EMBED] = "triton_poi_fused_embedding",
+	[K_LN] = "triton_per_fused_native_layer_norm",
+	[K_QKV] = "triton_tem_fused_mm", [K_PROJ] = "triton_tem_fused_mm", [K_FC1] = "triton_tem_fused_mm",
+	[K_FC2] = "triton_tem_fused_mm", [K_HEAD] = "triton_tem_fused_mm", [K_LOSS_MM] = "triton_tem_fused_mm",
+	[K_HEAD_DG] = "triton_tem_fused_mm", [K_HEAD_WG] = "triton_tem_fused_mm", [K_FC2_DG] = "triton_tem_fused_mm",
+	[K_FC2_WG] = "triton_tem_fused_mm", [K_FC1_DG] = "triton_tem_fused_mm", [K_FC1_WG] = "triton_tem_fused_mm",
+	[K_PROJ_DG] = "triton_tem_fused_mm", [K_PROJ_WG] = "triton_tem_fused_mm", [K_QKV_DG] = "triton_tem_fused_mm",
+	[K_QKV_WG] = "triton_tem_fused_mm",
+	[K_ATTN] = "triton_tem_fused_flex_attention",
+	[K_ADD] = "triton_poi_fused_add",
+	[K_GELU] = "triton_poi_fused_gelu",
+	[K_XENT] = "triton_red_fused__log_softmax",
+	[K_XENT_BWD] = "triton_red_fused__log_softmax_backward_data",
+	[K_GELU_BWD] = "triton_poi_fused_gelu_backward",
+	[K_LN_BWD] = "triton_per_fused_native_layer_norm_backward",
+	[K_ATTN_BWD] = "triton_tem_fused_flex_attention_backward",
+	[K_EMBED_BWD] = "triton_red_fused_embedding_dense_backward",
+};
+
+int kind_is_triton(enum kkind k, int arch)
+{
+	return !arch && triton_names[k];
+}
+
+static int name_index(int arch, enum dtype prec)
+{
+	return (arch >= 100 ? 0 : 1) + (prec == DT_BF16 ? 0 : 2);
+}
+
+const char *kind_family(enum kkind k, int arch, enum dtype prec)
+{
+	if (kind_is_triton(k, arch))
+		return triton_families[k];
+	return kdefs[k].family[name_index(arch, prec)];
+}
+
 enum dtype kind_name_dtype(enum kkind k, int arch, enum dtype prec)
 {
 	if (!arch && triton_names[k])
@@ -137,8 +213,8 @@ enum dtype kind_name_dtype(enum kkind k, int arch, enum dtype prec)
 
 void kind_name(enum kkind k, int arch, enum dtype prec, char *out, size_t n)
 {
-	int i = (arch >= 100 ? 0 : 1) + (prec == DT_BF16 ? 0 : 2);
-	const char *s = !arch && triton_names[k] ? triton_names[k] : kdefs[k].name[i];
+	int i = name_index(arch, prec);
+	const char *s = kind_is_triton(k, arch) ? triton_names[k] : kdefs[k].name[i];
 	const char *t = c10_type(prec);
 	size_t tl = strlen(t), o = 0;
 

@@ -19,16 +19,21 @@ enum kkind {
 	K_FC2_DG, K_FC2_WG, K_GELU_BWD, K_FC1_DG, K_FC1_WG, K_LN_BWD,
 	K_PROJ_DG, K_PROJ_WG, K_ATTN_BWD, K_QKV_DG, K_QKV_WG, K_EMBED_BWD,
 	K_ADAM, K_COMM,
+	/* a ResNet-style conv net (channels_last, cuDNN): some names are the transformer's */
+	K_CONV_F, K_BN_F, K_RELU, K_MAXPOOL, K_RN_ADD, K_AVGPOOL, K_FC, K_RN_XENT,
+	K_RN_XENT_BWD, K_FC_DG, K_FC_WG, K_AVGPOOL_BWD, K_RELU_BWD, K_BN_BWD, K_CONV_DG,
+	K_CONV_WG, K_MAXPOOL_BWD,
 	K_COUNT
 };
 
-enum scale_by { SC_BATCH, SC_PARAMS, SC_BYTES };	/* what a kernel's time grows with */
+enum scale_by { SC_BATCH, SC_PARAMS, SC_BYTES, SC_IMAGES };	/* what a kernel's time grows with */
 enum mm_kind { MM_NONE, MM_RUN, MM_ATTN, MM_FP32 };	/* matmul class and its dtype rule */
 
 struct kdef {
 	const char *op;		/* the cpu_op that launches it */
 	const char *name[4];	/* [sm_100 bf16, sm_90 bf16, sm_100 fp32/tf32, sm_90 fp32/tf32]; "$T" = c10 type */
-	int64_t base_us;	/* µs on a B200 in bf16 at micro batch 8, one 400M-parameter block */
+	const char *family[4];	/* its kernel family, chosen by hand (as name[]); NULL: none (memory, NCCL) */
+	int64_t base_us;	/* µs on a B200 in bf16 at micro batch 8, one 400M-parameter block (SC_IMAGES: one stage) */
 	uint8_t scale;		/* enum scale_by */
 	uint8_t mm;		/* enum mm_kind */
 	uint8_t cls;		/* enum ev_class */
@@ -44,6 +49,15 @@ enum dtype kind_matmul_dtype(enum kkind k, enum dtype prec);
 /* Its kernel name (with "$T" replaced by the c10 type name) into out; arch 0
  * is a torch.compile'd model, whose compute kernels are Inductor's triton_*. */
 void kind_name(enum kkind k, int arch, enum dtype prec, char *out, size_t n);
+/*
+ * Its kernel family (arch as for kind_name): the name without template
+ * arguments, argument lists, dtype tokens, tile and launch suffixes, as
+ * labelled by hand in the tables (the generator never derives it from a
+ * name); NULL for memory copies and NCCL kernels, which have none.
+ */
+const char *kind_family(enum kkind k, int arch, enum dtype prec);
+/* Whether its name (arch as for kind_name) is one of Inductor's triton_* kernels. */
+int kind_is_triton(enum kkind k, int arch);
 /* The matmul dtype its name (arch as for kind_name) shows; DT_UNKNOWN for
  * no matmul or a name that shows none. */
 enum dtype kind_name_dtype(enum kkind k, int arch, enum dtype prec);

@@ -72,6 +72,14 @@ static void json_str(struct buf *b, const char *s)
 	buf_addch(b, '"');
 }
 
+/* The default process group's ranks as PyTorch prints them: "[0, 1]". */
+static const char *group_ranks(const struct sim_run *run)
+{
+	static const char *const ranks[MAX_RANKS + 1] = { "[]", "[0]", "[0, 1]", "[0, 1, 2]", "[0, 1, 2, 3]" };
+
+	return ranks[run->spec->gpus];
+}
+
 static void put_header(struct writer *w)
 {
 	const struct gpu_spec *g = w->run->gpu;
@@ -92,8 +100,9 @@ static void put_header(struct writer *w)
 	if (w->run->spec->gpus > 1)
 		buf_addf(b, "  \"distributedInfo\": {\"backend\": \"nccl\", \"rank\": %d, \"world_size\": %d, "
 			 "\"pg_count\": 1, \"pg_config\": [{\"pg_name\": \"0\", \"pg_desc\": \"default_pg\", "
-			 "\"backend_config\": \"cuda:nccl\", \"pg_size\": 2, \"ranks\": [0, 1]}], "
-			 "\"nccl_version\": \"2.26.2\"},\n", w->r, w->run->spec->gpus);
+			 "\"backend_config\": \"cuda:nccl\", \"pg_size\": %d, \"ranks\": %s}], "
+			 "\"nccl_version\": \"2.26.2\"},\n", w->r, w->run->spec->gpus, w->run->spec->gpus,
+			 group_ranks(w->run));
 	buf_addf(b, "  \"record_shapes\": %d,\n  \"profile_memory\": 1,\n"
 		 "  \"cupti_version\": 26,\n  \"cuda_runtime_version\": 12080,\n  \"cuda_driver_version\": 12080,\n"
 		 "  \"baseTimeNanoseconds\": %lld,\n  \"displayTimeUnit\": \"ms\",\n  \"traceEvents\": [",
@@ -128,6 +137,40 @@ static void put_metas(struct writer *w)
 		put_meta(w, w->dev, STREAM_NCCL, "thread_name", "name", "\"stream 28 \"");
 }
 
+/* The conv net's ops: a 256-channel 128 x 128 feature map stands for every stage's. */
+static void put_conv_inputs(struct writer *w, int kind)
+{
+	long long B = w->run->spec->micro_batch;
+	const char *t = c10_type(w->run->spec->prec);
+	struct buf *b = w->b;
+
+	switch (kind) {
+	case K_H2D:
+		buf_addf(b, "\"Input Dims\": [[%lld, 3, 512, 512], [%lld, 3, 512, 512], []], \"Input type\": [\"%s\", \"%s\", \"Scalar\"]",
+			 B, B, t, t);
+		return;
+	case K_CONV_F: case K_CONV_DG: case K_CONV_WG:
+		buf_addf(b, "\"Input Dims\": [[%lld, 256, 128, 128], [256, 256, 3, 3], [], [], [], [], [], [], []], "
+			 "\"Input type\": [\"%s\", \"%s\", \"\", \"ScalarList\", \"ScalarList\", \"ScalarList\", \"Scalar\", \"Scalar\", \"Scalar\"]",
+			 B, t, t);
+		return;
+	case K_BN_F: case K_BN_BWD:
+		buf_addf(b, "\"Input Dims\": [[%lld, 256, 128, 128], [256], [256], [256], [256]], "
+			 "\"Input type\": [\"%s\", \"float\", \"float\", \"float\", \"float\"]", B, t);
+		return;
+	case K_FC: case K_FC_DG: case K_FC_WG:
+		buf_addf(b, "\"Input Dims\": [[%lld, 2048], [1000, 2048], [1000]], \"Input type\": [\"%s\", \"%s\", \"%s\"]",
+			 B, t, t, t);
+		return;
+	case K_RN_XENT: case K_RN_XENT_BWD:
+		buf_addf(b, "\"Input Dims\": [[%lld, 1000], [], []], \"Input type\": [\"float\", \"Scalar\", \"Scalar\"]", B);
+		return;
+	default:
+		buf_addf(b, "\"Input Dims\": [[%lld, 256, 128, 128], [%lld, 256, 128, 128]], \"Input type\": [\"%s\", \"%s\"]",
+			 B, B, t, t);
+	}
+}
+
 /* "Input Dims" and "Input type" of the op that launches a kernel of kind k. */
 static void put_inputs(struct writer *w, int kind)
 {
@@ -136,6 +179,10 @@ static void put_inputs(struct writer *w, int kind)
 	const char *t = c10_type(s->prec);
 	struct buf *b = w->b;
 
+	if (s->model == MODEL_CONVNET && kind != K_D2H && kind != K_MEMSET && kind != K_ADAM) {
+		put_conv_inputs(w, kind);
+		return;
+	}
 	switch (kind) {
 	case K_QKV: case K_PROJ: case K_FC1: case K_FC2: case K_HEAD: {
 		long long out = kind == K_QKV ? 3 * H : kind == K_FC1 ? 4 * H : kind == K_HEAD ? 32000 : H;
@@ -212,8 +259,9 @@ static void put_coll_args(struct writer *w, const struct sim_ev *e)
 	buf_addf(w->b, "\"Collective name\": \"%s\", \"In msg nelems\": %lld, \"Out msg nelems\": %lld, "
 		 "\"Group size\": %d, \"dtype\": \"%s\", \"In split size\": \"[]\", \"Out split size\": \"[]\", "
 		 "\"Process Group Name\": \"0\", \"Process Group Description\": \"default_pg\", "
-		 "\"Process Group Ranks\": \"[0, 1]\"",
-		 coll_arg(e), (long long)e->nel_in, (long long)e->nel_out, w->run->spec->gpus, c10_scalar((enum dtype)e->dt));
+		 "\"Process Group Ranks\": \"%s\"",
+		 coll_arg(e), (long long)e->nel_in, (long long)e->nel_out, w->run->spec->gpus, c10_scalar((enum dtype)e->dt),
+		 group_ranks(w->run));
 }
 
 static void put_cpu_op(struct writer *w, const struct sim_ev *e)

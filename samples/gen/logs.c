@@ -36,28 +36,56 @@ static void nccl(struct buf *b, const struct sim_run *run, int r, int tid_off, c
 	buf_addf(b, "%s:%d:%d [%d] NCCL INFO %s\n", HOST, pid, pid + tid_off, r, msg);
 }
 
-/* The per-channel connection lines: P2P, or NET/Socket both ways. */
+/* PCI bus of each GPU (nvidia-smi's pci.bus_id and NCCL's busId). */
+static const int bus_ids[MAX_RANKS] = { 0x18, 0x2a, 0x3a, 0x5d };
+
+/* The per-channel connection lines of the ring: P2P, or NET/Socket both ways. */
 static void nccl_channels(struct buf *b, const struct sim_run *run, int r)
 {
+	int n = run->nranks, next = (r + 1) % n, prev = (r + n - 1) % n;
 	char line[160];
 
 	for (int ch = 0; ch < 2; ch++) {
 		if (run->spec->tr == TR_SOCKET) {
-			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [send] via NET/Socket/0", ch, r, r, 1 - r, 1 - r);
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [send] via NET/Socket/0", ch, r, r, next, next);
 			nccl(b, run, r, 74, line);
-			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [receive] via NET/Socket/0", ch, 1 - r, 1 - r, r, r);
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] [receive] via NET/Socket/0", ch, prev, prev, r, r);
 		} else {
-			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] via P2P/CUMEM/read", ch, r, r, 1 - r, 1 - r);
+			snprintf(line, sizeof(line), "Channel %02d/0 : %d[%d] -> %d[%d] via P2P/CUMEM/read", ch, r, r, next, next);
 		}
 		nccl(b, run, r, 74, line);
 	}
 }
 
+/* "Channel 00/02 :    0   1" (rank 0 prints the ring once per channel). */
+static void nccl_rings(struct buf *b, const struct sim_run *run)
+{
+	char line[96];
+
+	for (int ch = 0; ch < 2; ch++) {
+		int o = snprintf(line, sizeof(line), "Channel %02d/02 :", ch);
+
+		for (int k = 0; k < run->nranks; k++)
+			o += snprintf(line + o, sizeof(line) - (size_t)o, k ? "%4d" : "%5d", k);
+		nccl(b, run, 0, 71, line);
+	}
+}
+
+/* NCCL's chain tree "child/-1/-1->rank->parent" for both trees. */
+static void nccl_trees(struct buf *b, const struct sim_run *run, int r)
+{
+	char tree[48], line[128];
+
+	snprintf(tree, sizeof(tree), "%d/-1/-1->%d->%d", r + 1 < run->nranks ? r + 1 : -1, r, r - 1);
+	snprintf(line, sizeof(line), "Trees [0] %s [1] %s", tree, tree);
+	nccl(b, run, r, 71, line);
+}
+
 static void nccl_rank(struct buf *b, const struct sim_run *run, int r)
 {
-	int sock = run->spec->tr == TR_SOCKET;
+	int sock = run->spec->tr == TR_SOCKET, n = run->nranks;
 	char line[256];
-	int busid = r ? 0x2a000 : 0x18000;
+	int busid = bus_ids[r] << 12;
 	unsigned long long comm = 0x55d4c3a1e2b0ULL + 0x1000ULL * (unsigned)r;
 
 	if (r == 0)
@@ -72,34 +100,53 @@ static void nccl_rank(struct buf *b, const struct sim_run *run, int r)
 	nccl(b, run, r, 71, "NET/IB : No device found.");
 	nccl(b, run, r, 71, "NET/Socket : Using [0]eth0:10.128.0.12<0>");
 	nccl(b, run, r, 71, "Using network Socket");
-	snprintf(line, sizeof(line), "ncclCommInitRankConfig comm 0x%llx rank %d nranks 2 cudaDev %d nvmlDev %d busId %x commId 0x7e3f1a2b9c4d5e60 - Init START",
-		 comm, r, r, r, busid);
+	snprintf(line, sizeof(line), "ncclCommInitRankConfig comm 0x%llx rank %d nranks %d cudaDev %d nvmlDev %d busId %x commId 0x7e3f1a2b9c4d5e60 - Init START",
+		 comm, r, n, r, r, busid);
 	nccl(b, run, r, 71, line);
-	snprintf(line, sizeof(line), "comm 0x%llx rank %d nRanks 2 nNodes 1 localRanks 2 localRank %d MNNVL 0", comm, r, r);
+	snprintf(line, sizeof(line), "comm 0x%llx rank %d nRanks %d nNodes 1 localRanks %d localRank %d MNNVL 0", comm, r, n, n, r);
 	nccl(b, run, r, 71, line);
-	if (r == 0) {
-		nccl(b, run, r, 71, "Channel 00/02 :    0   1");
-		nccl(b, run, r, 71, "Channel 01/02 :    0   1");
-	}
-	snprintf(line, sizeof(line), "Trees [0] %s [1] %s", r ? "-1/-1/-1->1->0" : "1/-1/-1->0->-1", r ? "-1/-1/-1->1->0" : "1/-1/-1->0->-1");
-	nccl(b, run, r, 71, line);
+	if (r == 0)
+		nccl_rings(b, run);
+	nccl_trees(b, run, r);
 	nccl(b, run, r, 71, "P2P Chunksize set to 524288");
 	nccl_channels(b, run, r);
 	nccl(b, run, r, 71, "Connected all rings, use ring PXN 0 GDR 1");
 	nccl(b, run, r, 71, "Connected all trees");
 	nccl(b, run, r, 71, sock ? "2 coll channels, 2 collnet channels, 0 nvls channels, 2 p2p channels, 2 p2p channels per peer"
 				      : "32 coll channels, 32 collnet channels, 0 nvls channels, 32 p2p channels, 32 p2p channels per peer");
-	snprintf(line, sizeof(line), "ncclCommInitRankConfig comm 0x%llx rank %d nranks 2 cudaDev %d nvmlDev %d busId %x commId 0x7e3f1a2b9c4d5e60 - Init COMPLETE",
-		 comm, r, r, r, busid);
+	snprintf(line, sizeof(line), "ncclCommInitRankConfig comm 0x%llx rank %d nranks %d cudaDev %d nvmlDev %d busId %x commId 0x7e3f1a2b9c4d5e60 - Init COMPLETE",
+		 comm, r, n, r, r, busid);
 	nccl(b, run, r, 71, line);
-	snprintf(line, sizeof(line), "Init timings - ncclCommInitRankConfig: rank %d nranks 2 total 0.41 (kernels 0.19, alloc 0.01, bootstrap 0.01, allgathers 0.00, topo 0.08, graphs 0.00, connections 0.11, rest 0.01)", r);
+	snprintf(line, sizeof(line), "Init timings - ncclCommInitRankConfig: rank %d nranks %d total 0.41 (kernels 0.19, alloc 0.01, bootstrap 0.01, allgathers 0.00, topo 0.08, graphs 0.00, connections 0.11, rest 0.01)", r, n);
 	nccl(b, run, r, 71, line);
+}
+
+/* v with a comma every three digits ("1,200,417,536"), into out. */
+static const char *thousands(char *out, size_t n, int64_t v)
+{
+	char digits[32];
+	int len = snprintf(digits, sizeof(digits), "%lld", (long long)v);
+	size_t o = 0;
+
+	for (int i = 0; i < len && o + 2 < n; i++) {
+		if (i && (len - i) % 3 == 0)
+			out[o++] = ',';
+		out[o++] = digits[i];
+	}
+	out[o] = '\0';
+	return out;
+}
+
+/* The model's parameters as a trainer counts them. */
+static int64_t params_count(const struct run_spec *s)
+{
+	return (int64_t)s->params_m * 1000000 + 417536;
 }
 
 static void train_header(struct buf *b, const struct sim_run *run, int64_t t)
 {
 	const struct run_spec *s = run->spec;
-	char line[160];
+	char line[160], num[32];
 
 	hf_line(b, t, 2414, "***** Running training *****");
 	snprintf(line, sizeof(line), "  Num examples = %d,%03d", s->global_batch * 500 / 1000, s->global_batch * 500 % 1000);
@@ -112,8 +159,7 @@ static void train_header(struct buf *b, const struct sim_run *run, int64_t t)
 	snprintf(line, sizeof(line), "  Gradient Accumulation steps = %d", s->grad_accum);
 	hf_line(b, t, 2421, line);
 	hf_line(b, t, 2422, "  Total optimization steps = 500");
-	snprintf(line, sizeof(line), "  Number of trainable parameters = %d,%03d,%03d,%03d",
-		 s->params_m / 1000, s->params_m % 1000, 417, 536);
+	snprintf(line, sizeof(line), "  Number of trainable parameters = %s", thousands(num, sizeof(num), params_count(s)));
 	hf_line(b, t, 2423, line);
 }
 
@@ -161,6 +207,145 @@ static void train_steps(struct buf *b, const struct sim_run *run)
 	}
 }
 
+/* The ProfilerStep range of step i on rank r: [*a, *b) on the true clock. */
+static void step_range(const struct sim_run *run, int r, int i, int64_t *a, int64_t *b)
+{
+	const struct sim_rank *k = &run->rank[r];
+
+	*a = *b = 0;
+	for (size_t j = 0; j < k->nspan; j++)
+		if (k->span[j].step == i && !strcmp(k->span[j].name, "ProfilerStep")) {
+			*a = k->span[j].start;
+			*b = k->span[j].end;
+		}
+}
+
+int64_t logs_iteration_tenths_ms(const struct sim_run *run, int i)
+{
+	int64_t longest = 0, a, b;
+
+	for (int r = 0; r < run->nranks; r++) {
+		step_range(run, r, i, &a, &b);
+		if (b - a > longest)
+			longest = b - a;
+	}
+	return (longest + 50000) / 100000;
+}
+
+/* "[2025-11-29 14:00:41]" as Python's strftime('%Y-%m-%d %H:%M:%S') prints it. */
+static void put_stamp(struct buf *b, int64_t unix_ns)
+{
+	time_t s = (time_t)(unix_ns / 1000000000);
+	struct tm tm;
+
+	gmtime_r(&s, &tm);
+	buf_addf(b, "%04d-%02d-%02d %02d:%02d:%02d", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+		 tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/* One line of Megatron-LM's argument dump: name, dots to column 50, value. */
+static void megatron_arg(struct buf *b, const char *name, const char *value)
+{
+	buf_addf(b, "  %s %.*s %s\n", name, (int)(48 - strlen(name)),
+		 "................................................", value);
+}
+
+static void megatron_args(struct buf *b, const struct sim_run *run)
+{
+	const struct run_spec *s = run->spec;
+	char v[32];
+
+	buf_addf(b, "using world size: %d, data-parallel size: %d, context-parallel size: 1, "
+		 "tensor-model-parallel size: 1, pipeline-model-parallel size: 1\n", s->gpus, s->gpus);
+	buf_addstr(b, "------------------------ arguments ------------------------\n");
+	megatron_arg(b, "bf16", s->prec == DT_BF16 ? "True" : "False");
+	snprintf(v, sizeof(v), "%d", s->gpus);
+	megatron_arg(b, "data_parallel_size", v);
+	megatron_arg(b, "data_path", "['/data/wikitext-103/wikitext-103_text_document']");
+	megatron_arg(b, "ffn_hidden_size", "8192");
+	megatron_arg(b, "fp16", "False");
+	snprintf(v, sizeof(v), "%d", s->global_batch);
+	megatron_arg(b, "global_batch_size", v);
+	megatron_arg(b, "hidden_size", "2048");
+	megatron_arg(b, "log_interval", "1");
+	snprintf(v, sizeof(v), "%d", s->micro_batch);
+	megatron_arg(b, "micro_batch_size", v);
+	megatron_arg(b, "num_attention_heads", "16");
+	megatron_arg(b, "num_layers", "16");
+	megatron_arg(b, "params_dtype", s->prec == DT_BF16 ? "torch.bfloat16" : "torch.float32");
+	snprintf(v, sizeof(v), "%d", s->seq_len);
+	megatron_arg(b, "seq_length", v);
+	megatron_arg(b, "tensor_model_parallel_size", "1");
+	snprintf(v, sizeof(v), "%d", s->steps);
+	megatron_arg(b, "train_iters", v);
+	snprintf(v, sizeof(v), "%d", s->gpus);
+	megatron_arg(b, "world_size", v);
+	buf_addstr(b, "-------------------- end of arguments ---------------------\n");
+}
+
+/* report_memory() after the first iteration: rank 0's allocator, MB = MiB. */
+static void megatron_memory(struct buf *b, const struct sim_run *run)
+{
+	static const char *const keys[] = { "allocated", "max allocated", "reserved", "max reserved" };
+	const struct sim_rank *k = &run->rank[0];
+	int64_t v[4] = { k->alloc, k->peak_alloc, k->reserved, k->peak_reserved };
+
+	buf_addstr(b, "[Rank 0] (after 1 iterations) memory (MB)");
+	for (int i = 0; i < 4; i++) {
+		int64_t tenths = v[i] * 10 / MIB;
+
+		buf_addf(b, " | %s: %lld.%lld", keys[i], (long long)(tenths / 10), (long long)(tenths % 10));
+	}
+	buf_addch(b, '\n');
+}
+
+/* One iteration line per step (log_interval 1), as training_log() prints it. */
+static void megatron_iterations(struct buf *b, const struct sim_run *run)
+{
+	const struct run_spec *s = run->spec;
+	struct rng rng;
+	int64_t loss = 1089412;	/* lm loss, 1e-5 units: stays in [10, 11) */
+
+	rng_seed(&rng, run->sc->seed ^ 0x3e9aULL);
+	for (int i = 0; i < s->steps; i++) {
+		int64_t tenths = logs_iteration_tenths_ms(run, i), a, e, norm;
+		int64_t lr = 1000000 + 41667 * (i + 1);
+
+		step_range(run, 0, i, &a, &e);
+		loss -= rng_range(&rng, 200, 6000);
+		norm = rng_range(&rng, 3000, 9999);
+		buf_addstr(b, " [");
+		put_stamp(b, run->epoch_ns + e);
+		buf_addf(b, "] iteration %8d/%8d | consumed samples: %12lld | elapsed time per iteration (ms): %lld.%lld | "
+			 "learning rate: %lld.%06lldE-05 | global batch size: %5d | lm loss: %lld.%06lldE+01 | loss scale: 1.0 | "
+			 "grad norm: %lld.%03lld | number of skipped iterations:   0 | number of nan iterations:   0 |\n",
+			 i + 1, s->steps, (long long)(i + 1) * s->global_batch, (long long)(tenths / 10), (long long)(tenths % 10),
+			 (long long)(lr / 1000000), (long long)(lr % 1000000), s->global_batch,
+			 (long long)(loss / 1000000), (long long)(loss % 1000000), (long long)(norm / 1000), (long long)(norm % 1000));
+		if (i == 0)
+			megatron_memory(b, run);
+	}
+}
+
+/* Megatron-LM's stdout: world size, the argument dump, start-up, one line per iteration. */
+static void megatron_log(struct buf *b, const struct sim_run *run)
+{
+	megatron_args(b, run);
+	buf_addf(b, "> building GPT model ...\n > number of parameters on (tensor, pipeline) model parallel rank (0, 0): %lld\n",
+		 (long long)params_count(run->spec));
+	buf_addstr(b, "[after model, optimizer, and learning rate scheduler are built] datetime: ");
+	put_stamp(b, run->job_start_ns + 31 * NS_PER_S);
+	buf_addstr(b, " \n> building train, validation, and test datasets ...\n[after dataloaders are built] datetime: ");
+	put_stamp(b, run->job_start_ns + 39 * NS_PER_S);
+	buf_addstr(b, " \ntraining ...\n[before the start of training step] datetime: ");
+	put_stamp(b, run->epoch_ns);
+	buf_addstr(b, " \n");
+	megatron_iterations(b, run);
+	buf_addstr(b, "[after training is done] datetime: ");
+	put_stamp(b, run->epoch_ns + run->t_end + NS_PER_S);
+	buf_addstr(b, " \n");
+}
+
 void logs_train(struct buf *b, const struct sim_run *run)
 {
 	const struct run_spec *s = run->spec;
@@ -174,6 +359,10 @@ void logs_train(struct buf *b, const struct sim_run *run)
 			 "W1129 torch/distributed/run.py:793] *****************************************\n");
 		for (int r = 0; r < s->gpus; r++)
 			nccl_rank(b, run, r);
+	}
+	if (s->logs_only) {
+		megatron_log(b, run);
+		return;
 	}
 	train_header(b, run, t + 38 * 1000000000LL + 412000000);
 	if (s->oom) {
@@ -224,7 +413,7 @@ int64_t logs_smi_peak_mib(const struct sim_run *run, int r)
 void logs_nvidia_smi(struct buf *b, const struct sim_run *run)
 {
 	const struct gpu_spec *g = run->gpu;
-	int util[2] = { 0, 0 };
+	int util[MAX_RANKS] = { 0 };
 
 	for (int r = 0; r < run->nranks; r++)
 		util[r] = run->spec->oom ? 97 : util_pct(run, r);
@@ -238,7 +427,7 @@ void logs_nvidia_smi(struct buf *b, const struct sim_run *run)
 
 			put_date(b, ts, 1);
 			buf_addf(b, ", %d, %s, 00000000:%02X:00.0, %d %%, %lld MiB, %lld MiB, %lld.%02lld W\n",
-				 r, g->name, r ? 0x2a : 0x18, u, (long long)(g->mem / MIB),
+				 r, g->name, bus_ids[r], u, (long long)(g->mem / MIB),
 				 (long long)sim_smi_used_mib(run, r, t + r * SMI_SKEW), (long long)(cw / 100), (long long)(cw % 100));
 		}
 	}
@@ -251,8 +440,13 @@ void logs_run_ini(struct buf *b, const struct sim_run *run)
 	buf_addf(b, "[run]\nname = %s\ngpus = %d\nstrategy = %s\n", s->dir, s->gpus, s->strategy);
 	if (!s->undeclared)
 		buf_addf(b, "precision = %s\n", s->declared ? s->declared : dtype_name(s->prec));
-	buf_addf(b, "global_batch = %d\nmicro_batch = %d\ngrad_accum = %d\nseq_len = %d\ndataset = wikitext-103\n",
-		 s->global_batch, s->micro_batch, s->grad_accum, s->seq_len);
+	buf_addf(b, "global_batch = %d\nmicro_batch = %d\ngrad_accum = %d\n",
+		 s->ini_global_batch ? s->ini_global_batch : s->global_batch,
+		 s->ini_micro_batch ? s->ini_micro_batch : s->micro_batch, s->grad_accum);
+	if (s->seq_len)
+		buf_addf(b, "seq_len = %d\n", s->seq_len);
+	if (!s->no_dataset)
+		buf_addstr(b, "dataset = wikitext-103\n");
 }
 
 void logs_trial_ini(struct buf *b, const struct scenario *sc)

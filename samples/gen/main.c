@@ -114,7 +114,7 @@ static int write_run(const char *trial_dir, const struct sim_run *run)
 	rc = rc ? rc : write_buf(dir, "train.log", &b, 0);
 	logs_nvidia_smi(&b, run);
 	rc = rc ? rc : write_buf(dir, "nvidia-smi.csv", &b, 0);
-	for (int r = 0; r < run->nranks && !rc && !run->spec->oom; r++) {
+	for (int r = 0; r < run->nranks && !rc && !run->spec->oom && !run->spec->logs_only; r++) {
 		snprintf(name, sizeof(name), "rank%d.pt.trace.json.gz", r);
 		kineto_trace(&b, run, r);
 		rc = write_buf(dir, name, &b, 1);

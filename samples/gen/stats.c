@@ -155,14 +155,27 @@ static double quantile(const double *sorted, int n, double q)
 	return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
-/* Warm-up: a step numbered 0 always; then leading steps while the longest
- * window over the ranks is more than 15% above the median of the second half
- * (steps m/2 .. m-1, rounded down) of the m non-trailing steps. */
+/* Warm-up: a step numbered 0 always; then leading steps while their time is
+ * more than 15% above the median of the second half (steps m/2 .. m-1,
+ * rounded down) of the m non-trailing step times t[]. */
+static int warmup_of(const double *t, int m, int numbered0)
+{
+	double half[STATS_MAXS];
+	int h = 0, w = numbered0 ? 1 : 0;
+
+	for (int i = m / 2; i < m; i++)
+		half[h++] = t[i];
+	qsort(half, h, sizeof(double), dbl_cmp);
+	while (w < m && t[w] > WARMUP_SLACK * quantile(half, h, 0.5))
+		w++;
+	return w;
+}
+
+/* The warm-up steps of a traced run: a step's time is its longest window over the ranks. */
 static int count_warmup(const struct run_stats *st)
 {
-	double t[STATS_MAXS], half[STATS_MAXS];
-	int m = st->n - st->trailing, h = 0;
-	int w = st->run->spec->first_step == 0 ? 1 : 0;
+	double t[STATS_MAXS];
+	int m = st->n - st->trailing;
 
 	for (int i = 0; i < m; i++) {
 		t[i] = 0;
@@ -173,12 +186,7 @@ static int count_warmup(const struct run_stats *st)
 				t[i] = d;
 		}
 	}
-	for (int i = m / 2; i < m; i++)
-		half[h++] = t[i];
-	qsort(half, h, sizeof(double), dbl_cmp);
-	while (w < m && t[w] > WARMUP_SLACK * quantile(half, h, 0.5))
-		w++;
-	return w;
+	return warmup_of(t, m, st->run->spec->first_step == 0);
 }
 
 static int steady(const struct run_stats *st, int step)
@@ -200,15 +208,11 @@ static void rank_means(const struct run_stats *st, struct rank_stats *s)
 	s->busy = s->mean[P_COMPUTE] + s->mean[P_MEMORY];
 }
 
-static void step_stats(struct run_stats *st)
+/* Median, p10, p90, cv and throughput from the m steady step times v[] (s). */
+static void set_step_stats(struct run_stats *st, double *v, int m)
 {
-	const struct rank_stats *s = &st->rk[st->slowest];
-	double v[STATS_MAXS], mean = 0, var = 0;
-	int m = 0;
+	double mean = 0, var = 0;
 
-	for (int i = 0; i < st->n; i++)
-		if (steady(st, i))
-			v[m++] = (double)(s->end[i] - s->start[i]) / 1e9;
 	for (int i = 0; i < m; i++)
 		mean += v[i] / m;
 	for (int i = 0; i < m; i++)
@@ -220,6 +224,18 @@ static void step_stats(struct run_stats *st)
 	st->cv = sqrt(var) / mean;
 	st->sps = st->run->spec->global_batch / st->med;
 	st->tps = st->sps * st->run->spec->seq_len;
+}
+
+static void step_stats(struct run_stats *st)
+{
+	const struct rank_stats *s = &st->rk[st->slowest];
+	double v[STATS_MAXS];
+	int m = 0;
+
+	for (int i = 0; i < st->n; i++)
+		if (steady(st, i))
+			v[m++] = (double)(s->end[i] - s->start[i]) / 1e9;
+	set_step_stats(st, v, m);
 }
 
 static struct coll_stat *coll_slot(struct coll_stat *c, int *n, int coll, int dt)
@@ -253,7 +269,7 @@ static void comm_stats(struct run_stats *st, int r)
 		if (v->kind != K_COMM || !steady(st, v->step))
 			continue;
 		add_coll(st->coll[r], &st->ncoll[r], v);
-		add_coll(st->coll[2], &st->ncoll[2], v);
+		add_coll(st->coll[RUN_COLL], &st->ncoll[RUN_COLL], v);
 	}
 }
 
@@ -303,14 +319,36 @@ static void add_reason(struct run_stats *st, const char *text)
 	snprintf(st->reason + len, sizeof(st->reason) - len, "%s%s", len ? "; " : "", text);
 }
 
-/* Memory, busy time and waiting, each a reason of its own (2 ranks). */
+/* The rank with the largest (want_max) or smallest value other than `not`; lowest rank on a tie. */
+static int extreme(const double *v, int n, int want_max, int not)
+{
+	int best = -1;
+
+	for (int r = 0; r < n; r++) {
+		if (r == not)
+			continue;
+		if (best < 0 || (want_max ? v[r] > v[best] : v[r] < v[best]))
+			best = r;
+	}
+	return best;
+}
+
+/* Memory, busy time and waiting, each a reason of its own: the largest over the smallest GPU. */
 static void imbalance(struct run_stats *st)
 {
 	double cap = (double)st->run->gpu->mem;
-	int hi = st->peak_smi[0] >= st->peak_smi[1] ? 0 : 1, lo = 1 - hi;
-	int bhi = st->rk[0].busy >= st->rk[1].busy ? 0 : 1, blo = 1 - bhi;
+	double peak[MAX_RANKS], busy[MAX_RANKS];
+	int n = st->run->nranks, hi, lo, bhi, blo;
 	char text[160];
 
+	for (int r = 0; r < n; r++) {
+		peak[r] = (double)st->peak_smi[r];
+		busy[r] = st->rk[r].busy;
+	}
+	hi = extreme(peak, n, 1, -1);
+	lo = extreme(peak, n, 0, hi);
+	bhi = extreme(busy, n, 1, -1);
+	blo = extreme(busy, n, 0, bhi);
 	st->mem_ratio = (double)st->peak_smi[hi] / (double)st->peak_smi[lo];
 	st->busy_ratio = st->rk[bhi].busy / st->rk[blo].busy;
 	if (st->mem_ratio > 2 || (st->peak_smi[lo] < 0.25 * cap && st->peak_smi[hi] > 0.85 * cap)) {
@@ -323,17 +361,78 @@ static void imbalance(struct run_stats *st)
 			 bhi, st->busy_ratio, blo, 1e3 * st->rk[bhi].busy);
 		add_reason(st, text);
 	}
-	for (int r = 0; r < 2; r++) {
+	for (int r = 0; r < n; r++) {
 		const struct rank_stats *s = &st->rk[r];
 
 		st->waits[r] = s->mean[P_WAIT] > WAIT_SHARE * s->mean_step;
+		st->waits_for[r] = extreme(busy, n, 1, r);	/* the busiest of the others */
 		if (!st->waits[r])
 			continue;
 		snprintf(text, sizeof(text), "GPU %d waits for GPU %d %.1f ms per step (%.0f%% of its step)",
-			 r, 1 - r, 1e3 * s->mean[P_WAIT], 100.0 * s->mean[P_WAIT] / s->mean_step);
+			 r, st->waits_for[r], 1e3 * s->mean[P_WAIT], 100.0 * s->mean[P_WAIT] / s->mean_step);
 		add_reason(st, text);
 	}
 	st->flagged = st->reason[0] != '\0';
+}
+
+/* A run without traces: its steps are the log's iterations (1-based: no step
+ * 0, so the 15% rule alone finds the warm-up), none trailing; where the time
+ * went is unknown. */
+static void log_stats(struct run_stats *st)
+{
+	double t[STATS_MAXS], v[STATS_MAXS];
+	int m = 0;
+
+	st->logs = 1;
+	st->n = st->run->spec->steps;
+	for (int i = 0; i < st->n; i++)
+		t[i] = st->log_s[i] = (double)logs_iteration_tenths_ms(st->run, i) / 1e4;
+	st->warmup = warmup_of(t, st->n, 0);
+	st->measured = st->n - st->warmup;
+	for (int i = st->warmup; i < st->n; i++) {
+		v[m++] = t[i];
+		st->rk[0].mean_step += t[i] / st->measured;
+	}
+	set_step_stats(st, v, m);
+	st->observed = DT_UNKNOWN;
+}
+
+static void add_family(struct run_stats *st, const char *fam, int64_t ns)
+{
+	int i;
+
+	for (i = 0; i < st->nfam && strcmp(st->fam[i].fam, fam); i++)
+		;
+	if (i == st->nfam) {
+		if (st->nfam == STATS_MAXFAM)
+			abort();	/* the kernel tables outgrew the array */
+		st->fam[st->nfam++] = (struct fam_time){ .fam = fam };
+	}
+	st->fam[i].ns += ns;
+}
+
+/* Kernel time by family: the non-communication kernels launched in steady
+ * steps, durations summed (not a union) over the ranks. */
+static void family_stats(struct run_stats *st)
+{
+	const struct sim_run *run = st->run;
+	int arch = run->spec->opaque ? 0 : run->gpu->arch;
+
+	for (int r = 0; r < run->nranks; r++) {
+		const struct sim_rank *k = &run->rank[r];
+
+		for (size_t i = 0; i < k->nev; i++) {
+			const struct sim_ev *v = &k->ev[i];
+			int64_t d = v->end - v->start;
+
+			if (kdefs[v->kind].cls != EVC_COMPUTE || !steady(st, v->step))
+				continue;
+			add_family(st, kind_family((enum kkind)v->kind, arch, run->spec->prec), d);
+			st->kernel_ns += d;
+			if (kind_is_triton((enum kkind)v->kind, arch))
+				st->triton_ns += d;
+		}
+	}
 }
 
 void run_stats(struct run_stats *st, const struct sim_run *run)
@@ -345,6 +444,10 @@ void run_stats(struct run_stats *st, const struct sim_run *run)
 		st->peak_smi[r] = logs_smi_peak_mib(run, r) * MIB;
 	if (run->spec->oom) {
 		st->failed = 1;
+		return;
+	}
+	if (run->spec->logs_only) {
+		log_stats(st);
 		return;
 	}
 	st->n = run->spec->steps;
@@ -362,6 +465,7 @@ void run_stats(struct run_stats *st, const struct sim_run *run)
 	for (int r = 0; r < run->nranks; r++)
 		comm_stats(st, r);
 	precision_stats(st);
+	family_stats(st);
 	if (st->observed != DT_UNKNOWN)
 		st->precision = st->observed;
 	if (run->nranks > 1)

@@ -28,7 +28,7 @@ struct item {
 	int64_t nel_in, nel_out;
 	int64_t bytes;		/* memcpy/memset bytes */
 	int mem;		/* activation memory: +1 alloc a block's, -1 free it */
-	int64_t end[2];		/* K_COMM: when it ended on each rank */
+	int64_t end[MAX_RANKS];	/* K_COMM: when it ended on each rank */
 };
 
 struct prog {
@@ -56,7 +56,7 @@ struct rstate {
 struct sim {
 	struct sim_run *run;
 	const struct run_spec *s;
-	struct rstate rs[2];
+	struct rstate rs[MAX_RANKS];
 	struct rng shared;	/* collective transfer jitter */
 	int step;
 };
@@ -204,24 +204,109 @@ static void build_backward(struct prog *p, const struct sim *m, int64_t act_elem
 		add_comm(p, all_ranks(m), COLL_REDUCESCATTER, DT_BF16, embed_params(s), embed_params(s) / 2, -1);
 }
 
+/* A step's input: token ids and labels (int64), or bf16 images of 3 x 512 x 512. */
+static int64_t input_bytes(const struct run_spec *s)
+{
+	if (s->model == MODEL_CONVNET)
+		return (int64_t)s->micro_batch * 3 * 512 * 512 * 2;
+	return (int64_t)s->micro_batch * s->seq_len * 8 * 2;
+}
+
+/* The conv net's stages: a bottleneck of three conv/bn/relu, the residual add and its relu. */
+static void build_conv_forward(struct prog *p, const struct sim *m)
+{
+	static const int stem[] = { K_CONV_F, K_BN_F, K_RELU, K_MAXPOOL };
+	static const int unit[] = { K_CONV_F, K_BN_F, K_RELU };
+	unsigned all = all_ranks(m);
+
+	for (size_t k = 0; k < sizeof(stem) / sizeof(stem[0]); k++)
+		add_item(p, IT_WORK, stem[k], all, WAIT_NONE);
+	for (int l = 0; l < m->s->layers; l++) {
+		for (int u = 0; u < 3; u++)
+			for (int k = 0; k < 3; k++) {
+				int i = add_item(p, IT_WORK, unit[k], all, WAIT_NONE);
+
+				p->it[i].mem = u == 0 && k == 0 ? 1 : 0;
+			}
+		add_item(p, IT_WORK, K_RN_ADD, all, WAIT_NONE);
+		add_item(p, IT_WORK, K_RELU, all, WAIT_NONE);
+	}
+	add_item(p, IT_WORK, K_AVGPOOL, all, WAIT_NONE);
+	add_item(p, IT_WORK, K_FC, all, WAIT_NONE);
+	add_item(p, IT_WORK, K_RN_XENT, all, WAIT_NONE);
+}
+
+/* Its backward, stage by stage; DDP all-reduces each stage's gradients as one bucket. */
+static void build_conv_backward(struct prog *p, const struct sim *m)
+{
+	static const int unit[] = { K_RELU_BWD, K_BN_BWD, K_CONV_WG, K_CONV_DG };
+	static const int stem[] = { K_MAXPOOL_BWD, K_RELU_BWD, K_BN_BWD, K_CONV_WG };
+	const struct run_spec *s = m->s;
+	int64_t stage = block_params(s), rest = embed_params(s);
+	unsigned all = all_ranks(m);
+
+	add_item(p, IT_WORK, K_RN_XENT_BWD, all, WAIT_NONE);
+	add_item(p, IT_WORK, K_FC_DG, all, WAIT_NONE);
+	add_item(p, IT_WORK, K_FC_WG, all, WAIT_NONE);
+	add_item(p, IT_WORK, K_AVGPOOL_BWD, all, WAIT_NONE);
+	for (int l = s->layers - 1; l >= 0; l--) {
+		for (int u = 0; u < 3; u++)
+			for (int k = 0; k < 4; k++) {
+				int i = add_item(p, IT_WORK, unit[k], all, WAIT_NONE);
+
+				p->it[i].mem = u == 2 && k == 3 ? -1 : 0;
+			}
+		if (s->comm == COMM_DDP)
+			add_comm(p, all, COLL_ALLREDUCE, DT_FP32, stage, stage, -1);
+	}
+	for (size_t k = 0; k < sizeof(stem) / sizeof(stem[0]); k++)
+		add_item(p, IT_WORK, stem[k], all, WAIT_NONE);
+	if (s->comm == COMM_DDP)
+		add_comm(p, all, COLL_ALLREDUCE, DT_FP32, rest, rest, -1);
+}
+
+/* The transformer's forward with its head and loss, and its backward. */
+static void llm_forward(struct prog *p, const struct sim *m)
+{
+	const struct run_spec *s = m->s;
+
+	build_forward(p, m, (int64_t)s->micro_batch * s->seq_len * hidden(s));
+	add_item(p, IT_WORK, K_HEAD, head_ranks(m), WAIT_NONE);
+	add_item(p, IT_WORK, K_LOSS_MM, head_ranks(m), WAIT_NONE);
+	add_item(p, IT_WORK, K_XENT, head_ranks(m), WAIT_NONE);
+}
+
+static void llm_backward(struct prog *p, const struct sim *m)
+{
+	const struct run_spec *s = m->s;
+
+	build_backward(p, m, (int64_t)s->micro_batch * s->seq_len * hidden(s));
+}
+
+/* Each model's forward (loss included) and backward, and the gradients it zeroes. */
+static const struct {
+	void (*forward)(struct prog *p, const struct sim *m);
+	void (*backward)(struct prog *p, const struct sim *m);
+	int64_t grad_mib;
+} models[] = {
+	[MODEL_LLM] = { llm_forward, llm_backward, 96 },
+	[MODEL_CONVNET] = { build_conv_forward, build_conv_backward, 48 },
+};
+
 /* The program every step runs: load, forward, loss, backward, optimizer, sync. */
 static void build_step(struct prog *p, const struct sim *m)
 {
 	const struct run_spec *s = m->s;
-	int64_t act = (int64_t)s->micro_batch * s->seq_len * hidden(s);
 	int i;
 
 	p->n = 0;
 	add_item(p, IT_STALL, 0, all_ranks(m), WAIT_NONE);
 	i = add_item(p, IT_WORK, K_H2D, all_ranks(m), WAIT_NONE);
-	p->it[i].bytes = (int64_t)s->micro_batch * s->seq_len * 8 * 2;
-	build_forward(p, m, act);
-	add_item(p, IT_WORK, K_HEAD, head_ranks(m), WAIT_NONE);
-	add_item(p, IT_WORK, K_LOSS_MM, head_ranks(m), WAIT_NONE);
-	add_item(p, IT_WORK, K_XENT, head_ranks(m), WAIT_NONE);
+	p->it[i].bytes = input_bytes(s);
+	models[s->model].forward(p, m);
 	i = add_item(p, IT_WORK, K_MEMSET, all_ranks(m), WAIT_NONE);
-	p->it[i].bytes = 96 * MIB;
-	build_backward(p, m, act);
+	p->it[i].bytes = models[s->model].grad_mib * MIB;
+	models[s->model].backward(p, m);
 	add_item(p, IT_OPT_BEGIN, 0, all_ranks(m), WAIT_NONE);
 	for (int k = 0; k < 3; k++)
 		add_item(p, IT_WORK, K_ADAM, all_ranks(m), k ? WAIT_NONE : WAIT_ALL);
@@ -254,6 +339,9 @@ static int64_t kernel_ns(struct sim *m, int r, const struct item *it)
 		return 2000 + it->bytes / 25;
 	case SC_PARAMS:
 		d = k->base_us * US * m->rs[r].params_m / 1200;
+		break;
+	case SC_IMAGES:
+		d = k->base_us * US * s->micro_batch / 8;
 		break;
 	default:
 		d = k->base_us * US * s->params_m / s->layers / 400;
@@ -355,7 +443,7 @@ static void run_kernel(struct sim *m, int r, struct item *it, const struct prog 
 		mem_event(k, e->cpu_start + 2 * US, it->mem * st->act);
 	if (it->kind == K_H2D)
 		mem_event(k, e->cpu_start + 1 * US, it->bytes);
-	if (m->step == 0 && it->kind == K_XENT_BWD)
+	if (m->step == 0 && (it->kind == K_XENT_BWD || it->kind == K_RN_XENT_BWD))
 		mem_event(k, e->cpu_start + 2 * US, st->static_bytes / 4);
 	if (m->step == 0 && it->kind == K_EMBED_BWD && m->s->comm == COMM_PIPE && r == 0)
 		mem_event(k, e->cpu_start + 2 * US, st->static_bytes / 4);
@@ -375,7 +463,7 @@ static int64_t xfer_ns(struct sim *m, const struct item *it)
 
 static void run_comm(struct sim *m, struct item *it)
 {
-	struct sim_ev *e[2] = { NULL, NULL };
+	struct sim_ev *e[MAX_RANKS] = { NULL };
 	int64_t last = 0, end;
 
 	for (int r = 0; r < m->run->nranks; r++) {
@@ -469,7 +557,7 @@ static void run_step(struct sim *m, struct prog *p)
 		struct rstate *st = &m->rs[r];
 		struct sim_span *sp;
 
-		mem_event(&m->run->rank[r], st->cpu - 2 * US, -(int64_t)m->s->micro_batch * m->s->seq_len * 16);
+		mem_event(&m->run->rank[r], st->cpu - 2 * US, -input_bytes(m->s));
 		sp = new_span(&m->run->rank[r], NULL, "user_annotation", m->step, st->step_cpu, st->cpu);
 		sp->name = "ProfilerStep";	/* numbered when written */
 		st->cpu += rng_jitter(&st->rng, 30 * US, 300);
@@ -546,7 +634,7 @@ void sim_run(struct sim_run *out, const struct scenario *sc, int idx, uint64_t s
 
 void sim_release(struct sim_run *r)
 {
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; i < MAX_RANKS; i++) {
 		free(r->rank[i].ev);
 		free(r->rank[i].span);
 		free(r->rank[i].mem);

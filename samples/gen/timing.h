@@ -71,7 +71,7 @@ struct sim_run {
 	const struct run_spec *spec;
 	const struct gpu_spec *gpu;
 	int nranks;
-	struct sim_rank rank[2];
+	struct sim_rank rank[MAX_RANKS];
 	int64_t t_end;		/* ns: when the last activity of the run ended */
 	int64_t epoch_ns;	/* Unix ns at sim time 0 */
 	int64_t job_start_ns;	/* Unix ns the job started (logs) */

@@ -7,6 +7,7 @@
 
 #include "core/xalloc.h"
 #include "samples/gen/logs.h"
+#include "samples/gen/compare.h"
 #include "samples/gen/stats.h"
 
 #define MIB (1024LL * 1024)
@@ -103,11 +104,11 @@ static double busbw(const struct coll_stat *c, int64_t t, int gpus)
 	return (double)c->bytes / ((double)t / 1e9) * coll_busbw_factor((enum coll_op)c->coll, gpus) / 1e9;
 }
 
-/* Collectives per steady step: rank r's own (r < 2) or the run's mean over ranks (r = 2). */
+/* Collectives per steady step: rank r's own, or the run's mean over ranks (r = RUN_COLL). */
 static void put_collectives(struct json *j, const struct run_stats *st, int r)
 {
 	int gpus = st->run->spec->gpus;
-	double div = (double)st->measured * (r == 2 ? st->run->nranks : 1);
+	double div = (double)st->measured * (r == RUN_COLL ? st->run->nranks : 1);
 
 	jopen(j, "collectives", '[');
 	for (int i = 0; i < st->ncoll[r] && !st->failed; i++) {
@@ -139,11 +140,15 @@ static void put_gpu(struct json *j, const struct run_stats *st, int r)
 	jint(j, "device", r);
 	jstr(j, "name", run->gpu->name);
 	/* without a trace, only nvidia-smi's whole MiB of memory.total is known */
-	jint(j, "memory_total_bytes", st->failed ? run->gpu->mem / MIB * MIB : run->gpu->mem);
+	jint(j, "memory_total_bytes", st->failed || st->logs ? run->gpu->mem / MIB * MIB : run->gpu->mem);
 	jint(j, "peak_memory_bytes", st->peak_smi[r]);
 	jstr(j, "peak_memory_source", "nvidia-smi");
-	if (st->failed) {
-		jnull(j, "mean_step_s");
+	if (st->failed || st->logs) {
+		/* a log's iterations are the run's windows, reported on its first GPU */
+		if (st->logs && r == 0)
+			jnum(j, "mean_step_s", s->mean_step);
+		else
+			jnull(j, "mean_step_s");
 		jnull(j, "clock_offset_s");
 		jnull(j, "step_s");
 		jnull(j, "span_s");
@@ -165,13 +170,32 @@ static void put_gpu(struct json *j, const struct run_stats *st, int r)
 	jclose(j, '}');
 }
 
+/* A run without traces: the log's iterations, on the first GPU, with no start and no parts. */
+static void put_log_windows(struct json *j, const struct run_stats *st)
+{
+	for (int i = 0; i < st->n; i++) {
+		jopen(j, NULL, '{');
+		jint(j, "step", i + 1);	/* Megatron-LM counts iterations from 1 */
+		jint(j, "rank", 0);
+		jnull(j, "start_ns");
+		jnum(j, "dur_s", st->log_s[i]);
+		jbool(j, "warmup", i < st->warmup);
+		jbool(j, "trailing", 0);
+		for (int p = 0; p <= P_IDLE; p++)
+			jnull(j, part_keys[p]);
+		jclose(j, '}');
+	}
+}
+
 /* Every window of every rank; start_ns on the rank's own trace clock (Unix ns). */
 static void put_windows(struct json *j, const struct run_stats *st)
 {
 	const struct sim_run *run = st->run;
 
 	jopen(j, "step_windows", '[');
-	for (int r = 0; r < run->nranks && !st->failed; r++) {
+	if (st->logs)
+		put_log_windows(j, st);
+	for (int r = 0; r < run->nranks && !st->failed && !st->logs; r++) {
 		const struct rank_stats *s = &st->rk[r];
 
 		for (int i = 0; i < st->n; i++) {
@@ -197,7 +221,7 @@ static void put_comm(struct json *j, const struct run_stats *st)
 	jopen(j, "comm", '{');
 	jstr(j, "transport", s->comm == COMM_NONE ? NULL : s->tr == TR_SOCKET ? "net-socket" : "p2p");
 	jstr(j, "nccl_version", s->comm == COMM_NONE ? NULL : "2.26.2");
-	put_collectives(j, st, 2);
+	put_collectives(j, st, RUN_COLL);
 	jclose(j, '}');
 }
 
@@ -207,7 +231,7 @@ static void put_precision(struct json *j, const struct run_stats *st)
 
 	jopen(j, "precision", '{');
 	jstr(j, "declared", s->undeclared ? NULL : s->declared ? s->declared : dtype_name(s->prec));
-	if (st->failed) {
+	if (st->failed || st->logs) {
 		jnull(j, "observed");
 		jnull(j, "matmul_share");
 		jclose(j, '}');
@@ -243,17 +267,18 @@ static void put_steps(struct json *j, const struct run_stats *st)
 	jnum(j, "p10", st->p10);
 	jnum(j, "p90", st->p90);
 	jnum(j, "cv", st->cv);
+	jstr(j, "source", st->logs ? "log-iterations" : "trace");
 	jclose(j, '}');
 	jopen(j, "throughput", '{');
 	jnum(j, "samples_per_s", st->sps);
-	jnum(j, "tokens_per_s", st->tps);
+	jnum(j, "tokens_per_s", st->run->spec->seq_len ? st->tps : NAN);
 	jclose(j, '}');
 	jint(j, "examples_processed", (int64_t)st->run->spec->global_batch * st->measured);
 }
 
 static void put_imbalance(struct json *j, const struct run_stats *st)
 {
-	if (st->run->nranks < 2 || st->failed) {
+	if (st->run->nranks < 2 || st->failed || st->logs) {
 		jnull(j, "imbalance");
 		return;
 	}
@@ -263,12 +288,12 @@ static void put_imbalance(struct json *j, const struct run_stats *st)
 	jbool(j, "flagged", st->flagged);
 	jstr(j, "reason", st->flagged ? st->reason : NULL);
 	jopen(j, "waiting", '[');	/* the ranks whose exposed waiting is over 25% of their step */
-	for (int r = 0; r < 2; r++) {
+	for (int r = 0; r < st->run->nranks; r++) {
 		if (!st->waits[r])
 			continue;
 		jopen(j, NULL, '{');
 		jint(j, "rank", r);
-		jint(j, "waits_for", 1 - r);
+		jint(j, "waits_for", st->waits_for[r]);
 		jnum(j, "wait_per_step_s", st->rk[r].mean[P_WAIT]);
 		jclose(j, '}');
 	}
@@ -288,7 +313,10 @@ static void put_run(struct json *j, const struct run_stats *st)
 	jint(j, "global_batch", s->global_batch);
 	jint(j, "micro_batch", s->micro_batch);
 	jint(j, "grad_accum", s->grad_accum);
-	jint(j, "seq_len", s->seq_len);
+	if (s->seq_len)
+		jint(j, "seq_len", s->seq_len);
+	else
+		jnull(j, "seq_len");
 	put_precision(j, st);
 	put_steps(j, st);
 	jopen(j, "per_gpu", '[');
@@ -302,69 +330,55 @@ static void put_run(struct json *j, const struct run_stats *st)
 	jclose(j, '}');
 }
 
-enum severity { SEV_NONE, SEV_UNVERIFIED, SEV_WARNING, SEV_BLOCKING };
-static const char *const sev_names[] = { NULL, "unverified", "warning", "blocking" };
-
-/* What the comparison's confounds add up to. */
-struct verdict_in {
-	int blocking;		/* any blocking confound */
-	int blocked;		/* a blocking confound other than global_batch */
-	char note[64];		/* "not verified: ..." for an unverified one */
-};
-
-static void put_confound(struct json *j, struct verdict_in *vi, const char *what, const char *a,
-			 const char *b, enum severity sev)
+static void put_confounds(struct json *j, const struct gen_comparison *c)
 {
-	if (sev == SEV_NONE)
-		return;
-	jopen(j, NULL, '{');
-	jstr(j, "what", what);
-	jstr(j, "baseline", a);
-	jstr(j, "candidate", b);
-	jstr(j, "severity", sev_names[sev]);
-	jclose(j, '}');
-	vi->blocking |= sev == SEV_BLOCKING;
-	vi->blocked |= sev == SEV_BLOCKING && strcmp(what, "global_batch");
-	if (sev == SEV_UNVERIFIED)
-		snprintf(vi->note, sizeof(vi->note), "not verified: %s", what);
-}
-
-static const char *prec_name(const struct run_stats *st)
-{
-	return st->precision == DT_UNKNOWN ? NULL : dtype_name((enum dtype)st->precision);
-}
-
-/* Steady steps: 3 or more on each completed side plain, 2 a warning, fewer blocking. */
-static enum severity steps_severity(const struct run_stats st[2])
-{
-	int least = 1 << 30;
-
-	for (int i = 0; i < 2; i++)
-		if (!st[i].failed && st[i].measured < least)
-			least = st[i].measured;
-	return least >= 3 ? SEV_NONE : least == 2 ? SEV_WARNING : SEV_BLOCKING;
-}
-
-static void put_confounds(struct json *j, const struct scenario *sc, const struct run_stats st[2],
-			  struct verdict_in *vi)
-{
-	const struct run_spec *a = st[0].run->spec, *b = st[1].run->spec;
-	int pa = st[0].precision, pb = st[1].precision;
-	char x[32], y[32];
-
-	memset(vi, 0, sizeof(*vi));
 	jopen(j, "confounds", '[');
-	put_confound(j, vi, "precision", prec_name(&st[0]), prec_name(&st[1]),
-		     pa == DT_UNKNOWN || pb == DT_UNKNOWN ? SEV_UNVERIFIED : pa != pb ? SEV_BLOCKING : SEV_NONE);
-	snprintf(x, sizeof(x), "%d", a->global_batch);
-	snprintf(y, sizeof(y), "%d", b->global_batch);
-	put_confound(j, vi, "global_batch", x, y,
-		     !strcmp(sc->hypothesis, "step-time") && a->global_batch != b->global_batch ? SEV_BLOCKING : SEV_NONE);
-	put_confound(j, vi, "gpu_model", st[0].run->gpu->name, st[1].run->gpu->name,
-		     a->gpu != b->gpu ? SEV_BLOCKING : SEV_NONE);
-	snprintf(x, sizeof(x), "%d", st[0].measured);
-	snprintf(y, sizeof(y), "%d", st[1].measured);
-	put_confound(j, vi, "steps", st[0].failed ? NULL : x, y, steps_severity(st));
+	for (int i = 0; i < c->ncf; i++) {
+		const struct gen_confound *cf = &c->cf[i];
+
+		jopen(j, NULL, '{');
+		jstr(j, "what", cf->what);
+		jstr(j, "baseline", cf->baseline[0] ? cf->baseline : NULL);
+		jstr(j, "candidate", cf->candidate[0] ? cf->candidate : NULL);
+		jstr(j, "severity", severity_names[cf->sev]);
+		jclose(j, '}');
+	}
+	jclose(j, ']');
+}
+
+/* How the runs were found to be one job; overlaps only from kernel families. */
+static void put_workload(struct json *j, const struct gen_comparison *c)
+{
+	jopen(j, "workload", '{');
+	jstr(j, "basis", basis_names[c->basis]);
+	jnum(j, "baseline_overlap", c->overlap[0]);
+	jnum(j, "candidate_overlap", c->overlap[1]);
+	jclose(j, '}');
+}
+
+static void put_superlinear(struct json *j, const struct gen_comparison *c)
+{
+	if (!c->superlinear) {
+		jnull(j, "superlinear");
+		return;
+	}
+	jopen(j, "superlinear", '{');
+	jnum(j, "efficiency", c->eff);
+	jopen(j, "causes", '[');
+	for (int i = 0; i < NCAUSE; i++)
+		if (c->cause[i])
+			jstr(j, NULL, cause_ids[i]);
+	jclose(j, ']');
+	jclose(j, '}');
+}
+
+/* The sorted set of what weakens the verdict (comparison.weak_evidence[].what). */
+static void put_weak(struct json *j, const struct gen_comparison *c)
+{
+	jopen(j, "weak_evidence_what", '[');
+	for (int i = 0; i < NWEAK; i++)
+		if (c->weak[i])
+			jstr(j, NULL, weak_names[i]);
 	jclose(j, ']');
 }
 
@@ -373,9 +387,10 @@ static double expected_speedup(const struct scenario *sc)
 	return sc->expected_centi ? sc->expected_centi / 100.0 : 1.1;
 }
 
-static void put_verdict(struct json *j, const struct scenario *sc, const struct run_stats st[2],
-			const struct verdict_in *vi, double speedup)
+static void put_verdict(struct json *j, const struct gen_comparison *c)
 {
+	const struct scenario *sc = c->sc;
+	const struct run_stats *st = c->st;
 	double want = expected_speedup(sc);
 	char why[512], crit[256];
 	const char *v;
@@ -385,14 +400,15 @@ static void put_verdict(struct json *j, const struct scenario *sc, const struct 
 
 		for (int r = 0; r < st[1].run->nranks; r++)
 			fits = fits && st[1].peak_smi[r] < st[1].run->gpu->mem;
-		v = vi->blocking ? "inconclusive" : st[0].failed && fits ? "confirmed" : "refuted";
+		v = c->blocking ? "inconclusive" : st[0].failed && fits ? "confirmed" : "refuted";
 		snprintf(why, sizeof(why), "the 1-GPU run died of CUDA OOM; the %d-GPU run completed %d steps with every GPU under capacity",
 			 st[1].run->nranks, st[1].n);
 		snprintf(crit, sizeof(crit), "the baseline failed (OOM or absent) and the candidate completed its steps with every GPU under capacity");
 	} else {
-		v = vi->blocking ? "inconclusive" : speedup >= want ? "confirmed" : "refuted";
-		snprintf(why, sizeof(why), "speedup %.2f %s %.2f%s%s", speedup, speedup >= want ? ">=" : "<", want,
-			 vi->note[0] ? "; " : "", vi->note);
+		/* a failed baseline answered whether the job runs at all, not how fast */
+		v = c->blocking || st[0].failed ? "inconclusive" : c->speedup >= want ? "confirmed" : "refuted";
+		snprintf(why, sizeof(why), "speedup %.2f %s %.2f%s%s", c->speedup, c->speedup >= want ? ">=" : "<", want,
+			 c->note[0] ? "; " : "", c->note);
 		snprintf(crit, sizeof(crit), "speedup >= %.2f (expected_speedup) with no blocking confound", want);
 	}
 	jstr(j, "verdict", v);
@@ -401,21 +417,21 @@ static void put_verdict(struct json *j, const struct scenario *sc, const struct 
 	jnum(j, "expected_speedup", want);
 }
 
-/* hparam-sweep: do n independent 1-GPU runs beat one n-GPU run in samples/s? */
-static const char *answer(const struct scenario *sc, const struct run_stats st[2], const struct verdict_in *vi)
+/* hparam-sweep: do n independent baseline runs beat one candidate run in samples/s? */
+static const char *answer(const struct gen_comparison *c)
 {
-	int n = st[1].run->nranks;
+	const struct run_stats *st = c->st;
 
-	if (strcmp(sc->question, "hparam-sweep"))
+	if (strcmp(c->sc->question, "hparam-sweep"))
 		return NULL;
-	if (vi->blocked || st[1].failed)
+	if (c->blocked || st[1].failed)
 		return "unknown";
-	if (st[0].failed)	/* one GPU cannot hold the job: only the distributed run trains it */
+	if (st[0].failed)	/* the baseline cannot hold the job: only the distributed run trains it */
 		return "distributed";
-	return n * st[0].sps > st[1].sps ? "independent-runs" : "distributed";
+	return c->n * st[0].sps > st[1].sps ? "independent-runs" : "distributed";
 }
 
-/* Each option's rental numbers: 1 GPU (the baseline) and n GPUs (the candidate). */
+/* Each option's rental numbers: the baseline's GPUs and the candidate's. */
 static void put_option(struct json *j, const struct scenario *sc, const struct run_stats *st)
 {
 	int g = st->run->nranks;
@@ -438,13 +454,15 @@ static void put_option(struct json *j, const struct scenario *sc, const struct r
 	jclose(j, '}');
 }
 
-static void put_attribution(struct json *j, const struct run_stats st[2])
+/* n Xc - Xb on each run's slowest rank; none without a partition on both sides. */
+static void put_attribution(struct json *j, const struct gen_comparison *c)
 {
-	int n = st[1].run->nranks;
+	const struct run_stats *st = c->st;
 	const struct rank_stats *s1 = &st[0].rk[st[0].slowest], *sn = &st[1].rk[st[1].slowest];
 	static const int parts[] = { P_COMPUTE, P_EXPOSED, P_MEMORY, P_IDLE };
+	double n = c->n;
 
-	if (st[0].failed) {
+	if (st[0].failed || st[0].logs || st[1].logs) {
 		jnull(j, "attribution_s");
 		return;
 	}
@@ -455,32 +473,29 @@ static void put_attribution(struct json *j, const struct run_stats st[2])
 	jnum(j, "attribution_total_s", n * sn->mean_step - s1->mean_step);
 }
 
-static void put_comparison(struct json *j, const struct scenario *sc, const struct run_stats st[2],
-			   struct verdict_in *vi)
+static void put_comparison(struct json *j, const struct gen_comparison *c)
 {
-	int n = st[1].run->nranks;
-	double speedup = NAN, ratio = NAN, eff = NAN;
+	const struct scenario *sc = c->sc;
 
 	jopen(j, "comparison", '{');
 	jstr(j, "baseline", sc->runs[0].dir);
 	jstr(j, "candidate", sc->runs[1].dir);
-	if (!st[0].failed) {
-		speedup = st[0].med / st[1].med;
-		ratio = st[1].sps / st[0].sps;
-		eff = !strcmp(sc->hypothesis, "global-batch") ? ratio / n : st[0].med / (n * st[1].med);
-	}
-	jnum(j, "speedup", speedup);
-	jnum(j, "throughput_ratio", ratio);
-	jnum(j, "scaling_efficiency", eff);
-	put_confounds(j, sc, st, vi);
-	put_attribution(j, st);
-	put_verdict(j, sc, st, vi, speedup);
-	jstr(j, "answer", answer(sc, st, vi));
+	jnum(j, "n", c->n);
+	jnum(j, "speedup", c->speedup);
+	jnum(j, "throughput_ratio", c->ratio);
+	jnum(j, "scaling_efficiency", c->eff);
+	put_confounds(j, c);
+	put_workload(j, c);
+	put_superlinear(j, c);
+	put_weak(j, c);
+	put_attribution(j, c);
+	put_verdict(j, c);
+	jstr(j, "answer", answer(c));
 	/* one option per run with a throughput; none from a blocked comparison */
 	jopen(j, "options", '[');
-	for (int i = 0; i < 2 && !vi->blocked; i++)
-		if (!st[i].failed)
-			put_option(j, sc, &st[i]);
+	for (int i = 0; i < 2 && !c->blocked; i++)
+		if (!c->st[i].failed)
+			put_option(j, sc, &c->st[i]);
 	jclose(j, ']');
 	jclose(j, '}');
 }
@@ -498,21 +513,15 @@ static void put_ids(struct json *j, const char *key, const char *const ids[], co
 	jclose(j, ']');
 }
 
-/* What the job needs on one GPU: the larger of the baseline's peak (plus the
- * allocation it failed on, when it died of OOM) and the candidate's memory
- * model: the sum of its GPUs' peaks when the strategy splits the model, the
- * largest one when it replicates it (ddp). */
+/* What the job needs on one GPU: the larger of the baseline's memory model
+ * (plus the allocation it failed on, when it died of OOM) and the
+ * candidate's: the sum of its GPUs' peaks when the strategy splits the
+ * model, the largest one when it replicates it (single, ddp). */
 static int64_t one_gpu_need(const struct run_stats st[2])
 {
-	int64_t base = st[0].peak_smi[0] + (st[0].failed ? LOGS_OOM_ALLOC_MIB * MIB : 0);
-	int64_t model = 0;
-	int replicas = !strcmp(st[1].run->spec->strategy, "ddp");
+	int64_t base = compare_memory_model(&st[0]) + (st[0].failed ? LOGS_OOM_ALLOC_MIB * MIB : 0);
+	int64_t model = compare_memory_model(&st[1]);
 
-	for (int r = 0; r < st[1].run->nranks; r++) {
-		int64_t p = st[1].peak_smi[r];
-
-		model = replicas ? (p > model ? p : model) : model + p;
-	}
 	return base > model ? base : model;
 }
 
@@ -520,37 +529,92 @@ static int64_t one_gpu_need(const struct run_stats st[2])
  * checks both). Nothing is drawn from a comparison that a confound other than
  * global_batch blocks: the one piece of advice is then to repeat the trial.
  * Otherwise the rental options are always compared (without a target, by
- * GPU-hours per million samples). */
-static void put_recommendations(struct json *j, const struct scenario *sc, const struct run_stats st[2],
-				const struct verdict_in *vi)
+ * GPU-hours per million samples). A baseline that failed under a speed
+ * hypothesis answered feasibility instead. */
+static void put_recommendations(struct json *j, const struct gen_comparison *c)
 {
 	static const char *const ids[] = { "two-independent-runs", "fix-nccl-transport", "rebalance",
-					   "fits-h200", "fits-mi300x", "rental-window", "repeat-trial" };
+					   "fits-h200", "fits-mi300x", "rental-window", "repeat-trial",
+					   "use-feasibility" };
+	enum { NIDS = sizeof(ids) / sizeof(ids[0]) };
+	const struct scenario *sc = c->sc;
+	const struct run_stats *st = c->st;
 	int64_t need = one_gpu_need(st) + (int64_t)sc->reserve_gb * GB;
-	int n = st[1].run->nranks, ok = !vi->blocked && !st[0].failed, free = !vi->blocked;
-	int on[7];
+	int ok = !c->blocked && !st[0].failed, free = !c->blocked;
+	int on[NIDS];
 
-	on[0] = ok && n * st[0].sps > st[1].sps &&
-		(st[1].sps / st[0].sps / n < 0.8 || !strcmp(sc->question, "hparam-sweep"));
+	on[0] = ok && c->n * st[0].sps > st[1].sps &&
+		(st[1].sps / st[0].sps / c->n < 0.8 || !strcmp(sc->question, "hparam-sweep"));
 	on[1] = free && st[1].run->spec->tr == TR_SOCKET;
 	on[2] = free && st[1].flagged;
 	on[3] = free && need <= H200_BYTES;
 	on[4] = free && !on[3] && need <= MI300X_BYTES;
 	on[5] = free && !st[1].failed;
-	on[6] = vi->blocked;
-	put_ids(j, "recommendations", ids, on, 7, 1);
-	put_ids(j, "recommendations_absent", ids, on, 7, 0);
+	on[6] = c->blocked;
+	on[7] = st[0].failed && strcmp(sc->hypothesis, "feasibility");
+	put_ids(j, "recommendations", ids, on, NIDS, 1);
+	put_ids(j, "recommendations_absent", ids, on, NIDS, 0);
 	jint(j, "one_gpu_need_bytes", need);
+}
+
+/* One finding analysis.json must hold: its code, severity and run (NULL: the comparison's). */
+static void put_finding(struct json *j, const char *code, const char *sev, const char *run)
+{
+	jopen(j, NULL, '{');
+	jstr(j, "code", code);
+	jstr(j, "severity", sev);
+	jstr(j, "run", run);
+	jclose(j, '}');
+}
+
+/* Whether run.ini contradicts what the run's log shows. */
+static int manifest_contradicted(const struct run_spec *s)
+{
+	return (s->ini_global_batch && s->ini_global_batch != s->global_batch) ||
+	       (s->ini_micro_batch && s->ini_micro_batch != s->micro_batch);
+}
+
+/* Findings that must be present, and codes that must not appear. */
+static void put_findings(struct json *j, const struct gen_comparison *c)
+{
+	static const char *const checked[] = { "manifest-conflict", "superlinear", "log-inconsistent",
+					       "log-summary-timing", "log-timing" };
+	int want[5] = { 0 };
+
+	jopen(j, "findings_expected", '[');
+	for (int i = 0; i < 2; i++) {
+		const struct run_spec *s = c->st[i].run->spec;
+
+		if (manifest_contradicted(s)) {
+			put_finding(j, "manifest-conflict", "error", s->dir);
+			want[0] = 1;
+		}
+		if (c->st[i].logs) {	/* step times from the log's iterations, said in a note */
+			put_finding(j, "log-timing", "info", s->dir);
+			want[4] = 1;
+		}
+	}
+	if (c->superlinear) {
+		put_finding(j, "superlinear", "warning", NULL);
+		want[1] = 1;
+	}
+	jclose(j, ']');
+	jopen(j, "findings_absent", '[');
+	for (int i = 0; i < 5; i++)
+		if (!want[i])
+			jstr(j, NULL, checked[i]);
+	jclose(j, ']');
 }
 
 void truth_json(struct buf *b, const struct scenario *sc, const struct sim_run runs[2])
 {
 	struct run_stats *st = xcalloc(2, sizeof(*st));
+	struct gen_comparison *c = xcalloc(1, sizeof(*c));
 	struct json j = { .b = b, .depth = 0, .first = 1 };
-	struct verdict_in vi;
 
 	run_stats(&st[0], &runs[0]);
 	run_stats(&st[1], &runs[1]);
+	compare_runs(c, sc, st);
 	buf_addch(b, '{');
 	j.depth = 1;
 	jstr(&j, "scenario", sc->name);
@@ -566,8 +630,10 @@ void truth_json(struct buf *b, const struct scenario *sc, const struct sim_run r
 	put_run(&j, &st[0]);
 	put_run(&j, &st[1]);
 	jclose(&j, ']');
-	put_comparison(&j, sc, st, &vi);
-	put_recommendations(&j, sc, st, &vi);
+	put_comparison(&j, c);
+	put_recommendations(&j, c);
+	put_findings(&j, c);
 	buf_addstr(b, "\n}\n");
+	free(c);
 	free(st);
 }

@@ -109,10 +109,15 @@ fi
 #    device 0 (confirmed/differs where the trial's GPU model is this one, a
 #    projection otherwise), replay.json and the text summary per trial, and
 #    one line per kernel (verdict, ratio, logged and replayed ms) in replay.txt.
+#    A trial without profiler traces (logs-only) has no kernel to replay.
 mkdir -p "$out/replay"
 : > "$out/replay.txt"
 for t in samples/trials/*/; do
 	name=$(basename "$t")
+	if ! ls "$t"*/*.pt.trace.json* > /dev/null 2>&1; then
+		echo "== $name: no profiler trace, nothing to replay" >> "$out/replay.txt"
+		continue
+	fi
 	run "replay $name" 30 "$bin" replay "$t" -o "$out/replay/$name.json" \
 		> "$out/replay/$name.txt" 2> "$out/replay/$name.err"
 	rc=$?

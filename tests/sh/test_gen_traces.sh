@@ -1,11 +1,12 @@
 #!/bin/bash
 # The files say what truth.json says: an independent reading of each sample's
-# Kineto traces and nvidia-smi CSV (python3, standard library) must give the
-# same step windows (trailing step apart), warm-up, partition (waiting and
-# transfer apart, after aligning the ranks' clocks on matched collectives),
-# step statistics, collectives and peaks as the truth the generator computed
-# from its model. Guards the writers, not the analysis: timestamps,
-# correlation ids and args must encode the model exactly.
+# Kineto traces, training logs and nvidia-smi CSV (python3, standard library)
+# must give the same step windows (trailing step apart), warm-up, partition
+# (waiting and transfer apart, after aligning the ranks' clocks on matched
+# collectives), step statistics, collectives, peaks and workload overlaps (kernel
+# families by the written rule, not the generator's hand labels) as the truth
+# the generator computed from its model. Guards the writers, not the analysis:
+# timestamps, correlation ids, args and names must encode the model exactly.
 set -u
 TOP=${TOP:-$(pwd)}
 SAMPLES=$TOP/samples/trials
@@ -14,7 +15,7 @@ need_tool python3
 [ -d "$SAMPLES" ] || { echo "FAIL: no $SAMPLES"; exit 1; }
 
 exec python3 - "$SAMPLES" <<'PY'
-import csv, decimal, glob, gzip, json, os, statistics, sys
+import csv, decimal, glob, gzip, json, os, re, statistics, sys
 
 def ns(v):
     return int(decimal.Decimal(v) * 1000)
@@ -118,6 +119,40 @@ def warmup(st, numbered0):
         k += 1
     return k
 
+# Kernel family: the name without template arguments, argument lists, dtype
+# tokens, tile and launch suffixes (Inductor's numeric suffix included).
+DTYPE = re.compile(r"bf16|fp16|fp32|fp8|tf32|f16|f32|bf16bf16|bf16f32|f16f16|f16f32|f32f32|tf32f32|"
+                   r"tst|sss|hsh|float|half|double|bfloat16")
+TILE = re.compile(r"\d+|\d+x\d+(?:x\d+)?|\d+cta|tilesize\w*|warpgroupsize\w*|cga\w*|[vh]|bz|[TN]{3}|splitK")
+
+def family(name):
+    n = name.replace("(anonymous namespace)::", "")
+    n = n[5:] if n.startswith("void ") else n
+    n = re.split(r"[<(]", n, maxsplit=1)[0]
+    return "_".join(t for t in n.split("_") if t and not DTYPE.fullmatch(t) and not TILE.fullmatch(t))
+
+def families(ranks, warm, m):
+    """Kernel time by family: non-communication kernels launched in steady steps, summed over ranks."""
+    fam = {}
+    for t, steps, gpu in ranks:
+        for s, e, cls, i, ev, xs in gpu:
+            if cls == "compute" and warm <= i < m:
+                f = family(ev["name"])
+                fam[f] = fam.get(f, 0) + e - s
+    return fam
+
+def overlap(a, b):
+    return sum(v for f, v in a.items() if f in b) / sum(a.values())
+
+def triton_mostly(fam):
+    return sum(v for f, v in fam.items() if f.startswith("triton_")) > 0.5 * sum(fam.values())
+
+def log_iterations(path):
+    """Megatron-LM's 'elapsed time per iteration (ms)' of each iteration line, in s."""
+    it = re.compile(r"\biteration\s+(\d+)/\s*\d+ \|.*?elapsed time per iteration \(ms\): ([\d.]+) \|")
+    rows = [(int(m.group(1)), float(m.group(2)) / 1e3) for m in map(it.search, open(path)) if m]
+    return [t for _, t in sorted(rows)]
+
 errors = []
 def close(want, got, what, rel=1e-6, abs_=2e-9):
     if want is None or got is None:
@@ -127,9 +162,52 @@ def close(want, got, what, rel=1e-6, abs_=2e-9):
     if abs(want - got) > max(rel * abs(want), abs_):
         errors.append(f"{what}: truth {want!r}, files give {got!r}")
 
+def check_log_run(tr, rdir, where):
+    """A run without traces: its steps are the log's iterations (numbered from
+    1, so only the 15% rule finds warm-up), none trailing; statistics over the
+    steady ones; the log's windows sit on the first GPU."""
+    st = log_iterations(os.path.join(rdir, "train.log"))
+    n = len(st)
+    close(tr["steps"]["total"], n, f"{where} steps")
+    close(tr["steps"]["trailing"], 0, f"{where} trailing")
+    warm = warmup(st, False)
+    close(tr["steps"]["warmup"], warm, f"{where} warmup")
+    med2 = statistics.median(st[n // 2:])
+    for k in range(min(warm + 1, n)):
+        if abs(st[k] - 1.15 * med2) < 0.02 * 1.15 * med2:
+            errors.append(f"{where}: iteration {k + 1} ({st[k] * 1e3:.1f} ms) is within 2% of the warm-up threshold")
+    close(tr["steps"]["measured"], n - warm, f"{where} measured")
+    v = st[warm:]
+    close(tr["step_time_s"]["median"], quantile(v, 0.5), f"{where} median")
+    close(tr["step_time_s"]["p10"], quantile(v, 0.1), f"{where} p10")
+    close(tr["step_time_s"]["p90"], quantile(v, 0.9), f"{where} p90")
+    close(tr["step_time_s"]["cv"], statistics.pstdev(v) / statistics.mean(v), f"{where} cv", abs_=1e-9)
+    close(tr["per_gpu"][0]["mean_step_s"], statistics.mean(v), f"{where} gpu0 mean_step_s")
+    got = [(w["step"], w["rank"], w["dur_s"], w["warmup"], w["trailing"]) for w in tr["step_windows"]]
+    want = [(k + 1, 0, st[k], k < warm, False) for k in range(n)]
+    if len(got) != len(want) or any(g[:2] != w[:2] or g[3:] != w[3:] or abs(g[2] - w[2]) > 1e-9
+                                    for g, w in zip(got, want)):
+        errors.append(f"{where}: step_windows are not the log's iterations")
+
+def check_workload(truth, fams, ccs):
+    """Kernel families compared only between two traced runs on one GPU
+    architecture whose kernel time is, on both or neither side, mostly
+    Inductor's; the overlaps then follow from the names in the traces."""
+    w = truth["comparison"]["workload"]
+    a, b = (fams[r["name"]] for r in truth["runs"])
+    comparable = a is not None and b is not None and triton_mostly(a) == triton_mostly(b) and ccs[0] == ccs[1]
+    if (w["basis"] == "kernels") != comparable:
+        errors.append(f"{truth['scenario']}: workload basis {w['basis']!r}, the traces say names are "
+                      f"{'' if comparable else 'not '}comparable")
+        return
+    if comparable:
+        close(w["baseline_overlap"], overlap(a, b), f"{truth['scenario']} baseline_overlap")
+        close(w["candidate_overlap"], overlap(b, a), f"{truth['scenario']} candidate_overlap")
+
 for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
     truth = json.load(open(os.path.join(trial, "truth.json")))
     name = truth["scenario"]
+    fams, ccs = {}, []
     for tr in truth["runs"]:
         rdir = os.path.join(trial, tr["name"])
         where = f"{name}/{tr['name']}"
@@ -138,11 +216,18 @@ for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
             peak = max(int(r[6].split()[0]) for r in rows[1:] if int(r[1]) == g["rank"]) * 1048576
             close(g["peak_memory_bytes"], peak, f"{where} gpu{g['rank']} nvidia-smi peak", abs_=0)
         traces = sorted(glob.glob(os.path.join(rdir, "rank*.pt.trace.json.gz")))
+        if tr["status"] == "completed" and tr["step_time_s"]["source"] == "log-iterations":
+            if traces:
+                errors.append(f"{where}: a run whose truth has no trace has traces")
+            check_log_run(tr, rdir, where)
+            fams[tr["name"]] = None
+            continue
         if tr["status"] != "completed":
             if traces:
                 errors.append(f"{where}: a failed run has traces")
             if "OutOfMemoryError: CUDA out of memory" not in open(os.path.join(rdir, "train.log")).read():
                 errors.append(f"{where}: no OOM message in train.log")
+            fams[tr["name"]] = None
             continue
         ranks = [load_rank(p) for p in traces]
         offs = align(ranks)
@@ -166,6 +251,8 @@ for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
             if abs(st[k] - 1.15 * med2) < 0.02 * 1.15 * med2:
                 errors.append(f"{where}: step index {k} ({st[k] / 1e6:.2f} ms) is within 2% of the warm-up threshold")
         close(tr["steps"]["measured"], m - warm, f"{where} measured")
+        fams[tr["name"]] = families(ranks, warm, m)
+        ccs.append(ranks[0][0]["deviceProperties"][0]["computeMajor"])
         # guard: the definitions do not say whose step time the warm-up rule reads;
         # the samples must give the same count from any one rank's windows
         for r, w in enumerate(wins):
@@ -236,6 +323,7 @@ for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
             close(c["transfer_time_per_step_s"], got[3] / div / 1e9, f"{where} {c['op']} transfer time")
         if not tr["comm"]["collectives"] and coll:
             errors.append(f"{where}: collectives in a run whose truth has none")
+    check_workload(truth, fams, ccs if len(ccs) == 2 else [0, 1])
     print(f"checked {name}")
 if errors:
     for e in errors[:50]:

@@ -67,6 +67,6 @@ if command -v pdfinfo > /dev/null && command -v pdftotext > /dev/null && [ -s "$
 	done < <(sed -n 's/^### //p' "$r/summary.md")
 	[ $page -eq $((${pages:-0} + 1)) ] || { echo "summary.md lists a chart count other than the $charts files"; fail=1; }
 fi
-[ $n -eq 23 ] || { echo "$n sample trials, expected 23"; fail=1; }
-[ $views -eq 29 ] || { echo "$views pages loaded, expected 29 (23 desktop, 5 phone, 1 hostile title)"; fail=1; }
+[ $n -eq 28 ] || { echo "$n sample trials, expected 28"; fail=1; }
+[ $views -eq 34 ] || { echo "$views pages loaded, expected 34 (28 desktop, 5 phone, 1 hostile title)"; fail=1; }
 exit $fail

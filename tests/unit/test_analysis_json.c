@@ -175,7 +175,7 @@ static void samples_round_trip(void **state)
 
 	setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
 	trials = round_trip_all("samples/trials/*/", &files) + round_trip_all("tests/data/trials/*/", &files);
-	assert_int_equal(trials, 23);
+	assert_int_equal(trials, 28);
 	/*
 	 * report.pdf, summary.md, report.html and 8 charts (all but replay) for 14 samples; no waterfall for
 	 * pipeline-oom-feasibility (its baseline never ran a step); log-only has steps only,
@@ -189,9 +189,14 @@ static void samples_round_trip(void **state)
 	 * blackwell-not-ready (hand-made traces, no memory source, no monitor, blocked): 11 of
 	 * report_files (the three documents, step time, breakdown, waterfall, communication,
 	 * top kernels, timeline, precision, waiting); blackwell-extension (the same runs, blocked
-	 * by a binary built for Hopper) the same 11
+	 * by a binary built for Hopper) the same 11.
+	 * The samples of one job against another, contradicted manifests, 2 against 4 GPUs and
+	 * superlinear scaling: the 11 and options, precision and waiting each, so long as no
+	 * confound blocks their comparison; logs-only (Megatron-LM logs, no trace): the three
+	 * documents, step time, memory, monitor and options
 	 */
-	assert_int_equal(files, 14 * 11 + 10 + 4 + 5 + 3 + 3 + 3 + 4 + (13 + 5) + 2 + 15 + 15 + 11 + 11);
+	assert_int_equal(files, 14 * 11 + 10 + 4 + 5 + 3 + 3 + 3 + 4 + (13 + 5) + 2 + 15 + 15 + 11 + 11 +
+				4 * (11 + 3) + 7);
 }
 
 /*
