@@ -554,4 +554,7 @@ void evidence_weak(struct analysis *a)
 		weak(a, WEAK_SUPERLINEAR, analysis_printf(a, "%.0f%% scaling efficiency is superlinear (%s)",
 							  100 * cmp->superlinear.efficiency, cause_list(a)));
 	weak_declared(a, run);
+	if (cmp->workload.present && cmp->workload.basis == WL_DECLARED)
+		weak(a, WEAK_DECLARED_ONLY, "one job by the model, dataset or sequence length the runs "
+		     "name, not by their kernels");
 }
