@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/facts.h"
 #include "analysis/readiness.h"
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
@@ -103,10 +104,11 @@ static void compare_int(struct analysis *a, enum confound_what w, int64_t b, int
 		add_confound(a, w, num(a, b), num(a, c), sev, why);
 }
 
+/* Two names (model, dataset) that do not agree in any spelling: blocking. */
 static void compare_str(struct analysis *a, enum confound_what w, const char *b, const char *c,
 			const char *why)
 {
-	if (b && c && strcmp(b, c))
+	if (b && c && !fact_names_agree(b, c))
 		add_confound(a, w, b, c, CFS_BLOCKING, why);
 }
 
@@ -245,10 +247,9 @@ static void arch_confound(struct analysis *a, const struct run_result *b, const 
 static void confounds(struct analysis *a, const struct trial *t, const struct run_result *b,
 		      const struct run_result *c)
 {
-	const struct run_facts *bd = &t->runs[a->cmp.baseline].declared;
-	const struct run_facts *cd = &t->runs[a->cmp.candidate].declared;
 	enum hypothesis h = a->hypothesis;
 
+	(void)t;	/* model and dataset are the runs' values used (rr->facts) */
 	compare_fact(a, CF_PRECISION, run_precision(b), run_precision(c), CFS_UNVERIFIED,
 		     "the matmuls ran in another number format: the speedup cannot be "
 		     "attributed to the second GPU");
@@ -265,8 +266,9 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 			    "each GPU processed a different batch: the throughput gain mixes batch size and hardware");
 	compare_int(a, CF_SEQ_LEN, b->seq_len, c->seq_len, CFS_BLOCKING,
 		    "the sequence length differs: a step did different work");
-	compare_str(a, CF_DATASET, bd->dataset.v, cd->dataset.v, "the runs read different data");
-	compare_str(a, CF_MODEL, bd->model.v, cd->model.v,
+	compare_str(a, CF_DATASET, b->facts[FACT_DATASET].text, c->facts[FACT_DATASET].text,
+		    "the runs read different data");
+	compare_str(a, CF_MODEL, b->facts[FACT_MODEL].text, c->facts[FACT_MODEL].text,
 		    "the runs trained different models");
 	compare_gpu_models(a, b, c);
 	steps_confound(a, b, c, h);

@@ -221,6 +221,34 @@ struct plan_check {
 	double measured_step_s;		/* the run's median step time; NaN unknown */
 };
 
+/*
+ * The facts of a run that run.ini declares and the logs or traces also show
+ * (docs/analysis.md "Declared against measured"), in analysis.json's order.
+ */
+enum fact_key {
+	FACT_GPUS, FACT_PRECISION, FACT_GLOBAL_BATCH, FACT_MICRO_BATCH, FACT_GRAD_ACCUM,
+	FACT_SEQ_LEN, FACT_STEPS, FACT_MODEL, FACT_DATASET,
+	FACT_COUNT
+};
+const char *fact_key_name(enum fact_key k);	/* "global_batch", as run.ini and analysis.json name it */
+bool fact_key_is_text(enum fact_key k);		/* precision, model, dataset: a name, not a count */
+
+/* Where the value a run uses came from: measured wins, traces over logs over run.ini. */
+enum fact_from { FACT_FROM_NONE, FACT_FROM_TRACE, FACT_FROM_LOG, FACT_FROM_MANIFEST, FACT_FROM_DERIVED };
+const char *fact_from_name(enum fact_from f);	/* "trace", "log", "manifest", "derived"; NULL for NONE */
+
+/* One fact of a run: the value used, where it came from, and what run.ini said. */
+struct run_fact {
+	enum fact_from from;		/* FACT_FROM_NONE: nothing known (null); the rest unused */
+	int64_t value;			/* counted keys: the value used; -1 for text keys */
+	const char *text;		/* text keys: the value used; NULL for counted keys */
+	const char *at;			/* where it was read, from the trial's directory:
+					   "1gpu/train.log:5", "1gpu/rank0.pt.trace.json"; NULL */
+	int64_t declared;		/* counted keys: run.ini's value; -1 none */
+	const char *declared_text;	/* text keys: run.ini's value as written; NULL none */
+	const char *declared_at;	/* "1gpu/run.ini:6"; NULL when run.ini says nothing */
+};
+
 struct run_result {
 	const char *name;
 	int32_t gpus;			/* GPUs the run used */
@@ -285,6 +313,7 @@ struct run_result {
 	struct critical_kernel *critical;
 	size_t ncritical;
 	struct plan_check plan;		/* issue 17: present only where run.ini predicts */
+	struct run_fact facts[FACT_COUNT];	/* declared against measured, by enum fact_key */
 };
 
 enum confound_what {
