@@ -1161,10 +1161,10 @@ static int read_tool(struct rctx *r, const struct jnode *n, void *base)
 
 static const struct special tool = { write_tool, read_tool };
 
-/* The names of the compared runs (written twice: in trial and in comparison). */
+/* The names of the compared runs (written twice: in trial and in comparison); null past the runs. */
 static void write_role(struct wctx *w, const struct comparison *c, size_t run)
 {
-	json_str(w->g, c->valid ? w->a->runs[run].name : NULL);
+	json_str(w->g, c->valid && run < w->a->nruns ? w->a->runs[run].name : NULL);
 }
 
 static void write_baseline(struct wctx *w, const void *base)
