@@ -2,8 +2,9 @@
 # Declared against measured on a copy of samples/trials/ddp-global-batch-changed
 # whose run.ini files both say global_batch = 16, while the 1-GPU train.log
 # says 8: a manifest-conflict error names run.ini's line and the log's (found
-# here with grep) and both values, 8 is the global batch used, the runs differ
-# in global batch (a blocking confound) and the verdict is inconclusive. Then
+# here with grep) and both values, 8 is the global batch used (marked in the
+# run table, also when read back from analysis.json), the runs differ in
+# global batch (a blocking confound) and the verdict is inconclusive. Then
 # a run.ini whose micro_batch x GPUs x grad_accum is not its global_batch.
 set -u
 . tests/skip.sh
@@ -48,6 +49,12 @@ PY
 "$SCALEAUDIT" analyze "$tmp/t" > "$tmp/a.txt" 2>&1
 grep -qxF "  $tmp/t/1gpu/run.ini:$ini_line: error: run '1gpu': run.ini:$ini_line says global_batch = 16, but train.log:$log_line says 8 (Total train batch size): 8 is used" "$tmp/a.txt" ||
 	{ echo "analyze's text does not list the error:"; cat "$tmp/a.txt"; fail=1; }
+# the run table marks the logs' 8 against run.ini's 16, and says why
+grep -qE '^1gpu +1 completed +bf16 +8\* ' "$tmp/a.txt" && grep -qxF "* the logs' global batch, where run.ini says another (manifest-conflict below)" "$tmp/a.txt" ||
+	{ echo "the run table does not mark the global batch:"; cat "$tmp/a.txt"; fail=1; }
+# and so does the same analysis read back from its analysis.json
+"$SCALEAUDIT" analyze "$tmp/a.json" > "$tmp/back.txt" 2>&1
+grep -qE '^1gpu +1 completed +bf16 +8\* ' "$tmp/back.txt" || { echo "read back, the run table lost the mark:"; cat "$tmp/back.txt"; fail=1; }
 
 # 2gpu's run.ini: micro_batch 4 x 2 GPUs (ddp) x grad_accum 1 = 8, not its global_batch 16
 sed -i 's/^micro_batch = .*/micro_batch = 4/' "$tmp/t/2gpu/run.ini"
