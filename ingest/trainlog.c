@@ -243,7 +243,9 @@ static const struct row rows[] = {
 	{ FW_NONE, 0, NULL, NULL,
 	  "(?i)(?<key>\\bTotal optimization steps|\\btrain_iters|\\btotal steps)"
 	  SEP "(?<total_steps>" INT ")\\b" },
-	{ FW_NONE, 0, NULL, NULL, "(?i)(?<key>\\bworld[ _]size)" SEP "(?<world_size>\\d+)\\b" },
+	/* the job's world size, not one node's (local_world_size, "Local World Size") */
+	{ FW_NONE, 0, NULL, NULL,
+	  "(?i)(?<!local[ _])(?<key>\\bworld[ _]size)" SEP "(?<world_size>\\d+)\\b" },
 	/* Megatron's dump and its "using world size: ..." line; not expert or encoder sizes */
 	{ FW_NONE, 0, NULL, NULL,
 	  "(?i)(?<![\\w-])(?<key>data[-_ ]parallel[-_ ]size)" SEP "(?<dp_size>\\d+)\\b" },

@@ -628,8 +628,8 @@ static void test_torchtitan_start(void **state)
 /*
  * HF scripts' model and data arguments, on a launcher's command line and in
  * the argument dataclasses' repr; lines that name a data set's size, a map
- * bar, a cache variable or Megatron's data_path None give no dataset; a
- * second name is a train-conflict.
+ * bar, a cache variable or Megatron's data_path None give no dataset, a
+ * node's local world size no GPU count; a second name is a train-conflict.
  */
 static void test_model_and_dataset_names(void **state)
 {
@@ -646,7 +646,8 @@ static void test_model_and_dataset_names(void **state)
 		"Map: 100%|##########| 36718/36718 [00:01<00:00, 30000.00 examples/s]\n"
 		"HF_DATASETS_CACHE: /tmp/hf_cache_1000\n"
 		"  data_path ....................................... None\n"
-		"Dataset: 100%|##########| 3/3 [00:00<00:00, 9.00it/s]\n";
+		"Dataset: 100%|##########| 3/3 [00:00<00:00, 9.00it/s]\n"
+		"Local World Size: 8, LOCAL_WORLD_SIZE=8\n";
 	static const char two[] =
 		"python train.py --dataset_name wikitext\n"
 		"[titan] 2025-06-16 22:10:00,000 - root - INFO - Preparing c4 dataset from allenai/c4\n";
@@ -663,6 +664,7 @@ static void test_model_and_dataset_names(void **state)
 	assert_count(&g.r->logged.steps, 10, 1, "Total optimization steps");
 	assert_null(g.r->logged.dataset.v);
 	assert_null(g.r->logged.model.v);
+	assert_false(g.r->logged.gpus.set);	/* one node's GPUs are not the job's */
 	unload(&g);
 	load_text(&g, two, sizeof(two) - 1);
 	assert_name(&g.r->logged.dataset, "wikitext", 1, "dataset_name");
