@@ -134,9 +134,9 @@ static enum dtype declared_dtype(const struct fact_str *f)
 /*
  * The declared precision (run.ini's, but the log's where it names another
  * dtype or run.ini none: the log is what the job ran with) becomes the run's
- * precision_declared, normalised; a declaration
- * that names no dtype is said to be unknown, and one that disagrees with the
- * observed precision is a mismatch, each with its source.
+ * precision_declared, normalised; a declaration that names no dtype is said
+ * to be unknown, and one that disagrees with the observed precision is a
+ * mismatch, each with its source.
  */
 static void check_precision(struct analysis *a, const struct run *r, struct run_result *rr)
 {

@@ -1094,7 +1094,7 @@ static void run_facts(struct run_result *rr, const struct run *r)
 /*
  * A global batch no log or manifest gives: micro batch x data-parallel GPUs
  * x gradient accumulation (1 when not given), once the strategy is known;
- * unknown where the data-parallel GPUs are.
+ * unknown while the data-parallel GPUs are (analysis/facts.h).
  */
 static void derive_global_batch(struct run_result *rr, const struct run *r)
 {
