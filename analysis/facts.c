@@ -69,6 +69,8 @@ static const struct {
 	{ "pipeline", false }, { "tensor", false }, { "device_map", false },
 };
 
+static const char *where(struct analysis *a, const struct srcpos *p, const char *dir);
+
 /* fact_dp_gpus, and in *why (when a is given) how it was decided. */
 static int64_t dp_of(struct analysis *a, const struct run *r, int64_t gpus, const char *strategy,
 		     const char **why)
@@ -78,12 +80,12 @@ static int64_t dp_of(struct analysis *a, const struct run *r, int64_t gpus, cons
 
 	if (l->dp_size.set) {
 		if (a)
-			*why = analysis_printf(a, "the data-parallel size the log prints");
+			*why = analysis_printf(a, "data-parallel size at %s", where(a, &l->dp_size.src, r->dir));
 		return l->dp_size.v;
 	}
 	if (gpus > 0 && (l->tp_size.set || l->pp_size.set) && gpus % split == 0) {
 		if (a)
-			*why = analysis_printf(a, "%lld GPUs over tensor x pipeline sizes %lld",
+			*why = analysis_printf(a, "%lld GPUs over tensor x pipeline parallel = %lld",
 					       (long long)gpus, (long long)split);
 		return gpus / split;
 	}
