@@ -285,6 +285,45 @@ static void used_product(void **state)
 }
 
 /*
+ * Megatron: 8 GPUs split 2-way data-parallel (the size its log prints, or
+ * 8 over tensor 2 x pipeline 2): micro 2 x 2 x accumulation 4 = 16 holds,
+ * accumulation 1 does not.
+ */
+static void megatron_data_parallel(void **state)
+{
+	struct trial *t = two_runs();
+	struct run_facts *l = &t->runs[1].logged;
+	struct analysis *a;
+
+	(void)state;
+	put_logged(t, &l->gpus, 8, "t/2gpu/train.log", 1, "world size");
+	put_logged(t, &l->dp_size, 2, "t/2gpu/train.log", 1, "data-parallel size");
+	put_logged(t, &l->global_batch, 16, "t/2gpu/train.log", 12, "global_batch_size");
+	put_logged(t, &l->micro_batch, 2, "t/2gpu/train.log", 15, "micro_batch_size");
+	put_logged(t, &l->grad_accum, 4, "t/2gpu/train.log", 23, "number of micro-batches");
+	a = analysis_run(t);
+	assert_int_equal(count(a, "batch-inconsistent"), 0);
+	analysis_free(a);
+	l->grad_accum.v = 1;
+	a = analysis_run(t);
+	assert_string_equal(nth(a, "batch-inconsistent", 0)->message, "run '2gpu': the global batch "
+			    "used, 16 (train.log:12), is not its micro_batch x data-parallel GPUs x "
+			    "grad_accum = 2 x 2 x 1 = 4 (micro_batch at train.log:15, grad_accum at "
+			    "train.log:23, data-parallel size at train.log:1)");
+	analysis_free(a);
+	l->dp_size.set = false;
+	put_logged(t, &l->tp_size, 2, "t/2gpu/train.log", 18, "tensor_model_parallel_size");
+	put_logged(t, &l->pp_size, 2, "t/2gpu/train.log", 16, "pipeline_model_parallel_size");
+	assert_int_equal(fact_dp_gpus(&t->runs[1], 8, NULL), 2);
+	a = analysis_run(t);
+	assert_non_null(strstr(nth(a, "batch-inconsistent", 0)->message,
+			       "= 2 x 2 x 1 = 4 (micro_batch at train.log:15, grad_accum at "
+			       "train.log:23, 8 GPUs over tensor x pipeline parallel = 4)"));
+	analysis_free(a);
+	trial_free(t);
+}
+
+/*
  * gpus: run.ini against the log's world size; with traces, the traces'
  * world size is used and gpu-count-conflict says so too.
  */
@@ -484,6 +523,7 @@ int main(void)
 		cmocka_unit_test(log_beats_manifest),
 		cmocka_unit_test(manifest_product),
 		cmocka_unit_test(used_product),
+		cmocka_unit_test(megatron_data_parallel),
 		cmocka_unit_test(gpus_against_log),
 		cmocka_unit_test(precision_against_log),
 		cmocka_unit_test(names_and_steps),
