@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/facts.h"
 #include "analysis/plancheck.h"
 #include "analysis/readiness.h"
 #include "analysis/workload.h"
@@ -132,15 +133,18 @@ static enum dtype declared_dtype(const struct fact_str *f)
 }
 
 /*
- * The declared precision (run.ini's, else the log's; the first that names a
- * dtype) becomes the run's precision_declared, normalised; a declaration
- * that names no dtype is said to be unknown, and one that disagrees with the
- * observed precision is a mismatch, each with its source.
+ * The declared precision (run.ini's, but the log's where it names another
+ * dtype or run.ini none: the log is what the job ran with) becomes the run's
+ * precision_declared, normalised; a declaration that names no dtype is said
+ * to be unknown, and one that disagrees with the observed precision is a
+ * mismatch, each with its source.
  */
 static void check_precision(struct analysis *a, const struct run *r, struct run_result *rr)
 {
-	const struct fact_str *decl = declared_dtype(&r->declared.precision) != DT_UNKNOWN ?
-				      &r->declared.precision : &r->logged.precision;
+	enum dtype logged = declared_dtype(&r->logged.precision);
+	const struct fact_str *decl = logged != DT_UNKNOWN &&
+				      logged != declared_dtype(&r->declared.precision) ?
+				      &r->logged.precision : &r->declared.precision;
 	enum dtype want = declared_dtype(decl);
 
 	if (r->declared.precision.v && declared_dtype(&r->declared.precision) == DT_UNKNOWN)
@@ -421,6 +425,7 @@ struct analysis *analysis_run(const struct trial *t)
 		workload_run(a, &t->runs[i], &a->runs[i]);
 		take_nccl_env(a, &t->runs[i], &a->runs[i]);
 		check_precision(a, &t->runs[i], &a->runs[i]);
+		analysis_declared(a, t, &t->runs[i], &a->runs[i]);
 		check_run(a, &t->runs[i], &a->runs[i]);
 		analysis_plan_check(a, &t->runs[i], &a->runs[i]);
 		analysis_readiness(a, &t->runs[i], &a->runs[i]);

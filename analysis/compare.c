@@ -8,6 +8,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/evidence.h"
+#include "analysis/facts.h"
 #include "analysis/readiness.h"
 #include "analysis/thresholds.h"
 #include "analysis/workload.h"
@@ -119,10 +120,11 @@ static void compare_int(struct analysis *a, enum confound_what w, int64_t b, int
 		add_confound(a, w, num(a, b), num(a, c), sev, why);
 }
 
+/* Two names (model, dataset) that do not agree in any spelling: blocking. */
 static void compare_str(struct analysis *a, enum confound_what w, const char *b, const char *c,
 			const char *why)
 {
-	if (b && c && strcmp(b, c))
+	if (b && c && !fact_names_agree(b, c))
 		add_confound(a, w, b, c, CFS_BLOCKING, why);
 }
 
@@ -280,10 +282,9 @@ static void workload_confound(struct analysis *a, const struct trial *t)
 static void confounds(struct analysis *a, const struct trial *t, const struct run_result *b,
 		      const struct run_result *c)
 {
-	const struct run_facts *bd = &t->runs[a->cmp.baseline].declared;
-	const struct run_facts *cd = &t->runs[a->cmp.candidate].declared;
 	enum hypothesis h = a->hypothesis;
 
+	(void)t;	/* model and dataset are the runs' values used (rr->facts) */
 	compare_fact(a, CF_PRECISION, run_precision(b), run_precision(c), CFS_UNVERIFIED,
 		     "the matmuls ran in another number format: the speedup cannot be "
 		     "attributed to the second GPU");
@@ -300,8 +301,9 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 			    "each GPU processed a different batch: the throughput gain mixes batch size and hardware");
 	compare_int(a, CF_SEQ_LEN, b->seq_len, c->seq_len, CFS_BLOCKING,
 		    "the sequence length differs: a step did different work");
-	compare_str(a, CF_DATASET, bd->dataset.v, cd->dataset.v, "the runs read different data");
-	compare_str(a, CF_MODEL, bd->model.v, cd->model.v,
+	compare_str(a, CF_DATASET, b->facts[FACT_DATASET].text, c->facts[FACT_DATASET].text,
+		    "the runs read different data");
+	compare_str(a, CF_MODEL, b->facts[FACT_MODEL].text, c->facts[FACT_MODEL].text,
 		    "the runs trained different models");
 	compare_gpu_models(a, b, c);
 	steps_confound(a, b, c, h);
@@ -698,31 +700,12 @@ void analysis_verdict(struct analysis *a)
 	evidence_weak(a);
 }
 
-/*
- * The facts a verdict may rest on that only the run's run.ini gives: a
- * global batch (or the micro batch it is made from) that no log prints, a
- * GPU count that no trace, log or monitor shows.
- */
-static unsigned declared_only(const struct run *r)
-{
-	const struct run_facts *d = &r->declared, *l = &r->logged;
-	unsigned bits = 0;
-
-	if ((d->global_batch.set || d->micro_batch.set) && !l->global_batch.set && !l->micro_batch.set)
-		bits |= DECLARED_GLOBAL_BATCH;
-	if (d->gpus.set && !l->gpus.set && run_world_size(r) <= 0 && !r->nranks && !r->ngpu)
-		bits |= DECLARED_GPUS;
-	return bits;
-}
-
 /* What trial.ini and the logs give the verdict and the advice besides the runs' numbers. */
 static void trial_facts(struct analysis *a, const struct trial *t)
 {
 	a->expected_speedup = t->expected_speedup.set ? t->expected_speedup.v : EXPECTED_SPEEDUP_DEFAULT;
-	for (size_t i = 0; i < a->nruns && i < t->nruns; i++) {
+	for (size_t i = 0; i < a->nruns && i < t->nruns; i++)
 		a->runs[i].failed_allocation = t->runs[i].oom.src.file ? t->runs[i].oom.tried_bytes : -1;
-		a->runs[i].declared_only = declared_only(&t->runs[i]);
-	}
 }
 
 void analysis_compare(struct analysis *a, const struct trial *t)

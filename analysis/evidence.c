@@ -508,14 +508,29 @@ static void weak_summary(struct analysis *a, const struct run_result *const *run
 							  "summary, start-up included (%s)", runs));
 }
 
+/* The global batch, or the micro batch it is made of, comes from run.ini alone. */
+static bool batch_declared_only(const struct run_result *r)
+{
+	enum fact_from g = r->facts[FACT_GLOBAL_BATCH].from;
+
+	return g == FACT_FROM_MANIFEST ||
+	       (g == FACT_FROM_DERIVED && r->facts[FACT_MICRO_BATCH].from == FACT_FROM_MANIFEST);
+}
+
+/* The GPU count comes from run.ini alone: no trace, log or GPU monitor shows the GPUs. */
+static bool gpus_declared_only(const struct run_result *r)
+{
+	return r->facts[FACT_GPUS].from == FACT_FROM_MANIFEST && !r->nmonitor;
+}
+
 /* The facts each hypothesis rests on that a run.ini alone may give. */
 static const struct {
-	unsigned bit;
+	bool (*only)(const struct run_result *r);
 	const char *label;
 	unsigned hypotheses;	/* 1 << enum hypothesis */
 } declared_facts[] = {
-	{ DECLARED_GLOBAL_BATCH, "global batch", 1u << HYP_STEP_TIME | 1u << HYP_GLOBAL_BATCH },
-	{ DECLARED_GPUS, "GPU count", 1u << HYP_GLOBAL_BATCH },
+	{ batch_declared_only, "global batch", 1u << HYP_STEP_TIME | 1u << HYP_GLOBAL_BATCH },
+	{ gpus_declared_only, "GPU count", 1u << HYP_GLOBAL_BATCH },
 };
 
 static void weak_declared(struct analysis *a, const struct run_result *const *run)
@@ -526,7 +541,7 @@ static void weak_declared(struct analysis *a, const struct run_result *const *ru
 		if (!(declared_facts[f].hypotheses & 1u << a->hypothesis))
 			continue;
 		for (size_t i = 0; i < 2; i++)
-			in[i] = run[i]->declared_only & declared_facts[f].bit;
+			in[i] = declared_facts[f].only(run[i]);
 		if (in[0] || in[1])
 			weak(a, WEAK_DECLARED_ONLY,
 			     analysis_printf(a, "%s of %s%s%s only from run.ini, in no log or trace",

@@ -227,6 +227,34 @@ struct plan_check {
 	double measured_step_s;		/* the run's median step time; NaN unknown */
 };
 
+/*
+ * The facts of a run that run.ini declares and the logs or traces also show
+ * (docs/analysis.md "Declared against measured"), in analysis.json's order.
+ */
+enum fact_key {
+	FACT_GPUS, FACT_PRECISION, FACT_GLOBAL_BATCH, FACT_MICRO_BATCH, FACT_GRAD_ACCUM,
+	FACT_SEQ_LEN, FACT_STEPS, FACT_MODEL, FACT_DATASET,
+	FACT_COUNT
+};
+const char *fact_key_name(enum fact_key k);	/* "global_batch", as run.ini and analysis.json name it */
+bool fact_key_is_text(enum fact_key k);		/* precision, model, dataset: a name, not a count */
+
+/* Where the value a run uses came from: measured wins, traces over logs over run.ini. */
+enum fact_from { FACT_FROM_NONE, FACT_FROM_TRACE, FACT_FROM_LOG, FACT_FROM_MANIFEST, FACT_FROM_DERIVED };
+const char *fact_from_name(enum fact_from f);	/* "trace", "log", "manifest", "derived"; NULL for NONE */
+
+/* One fact of a run: the value used, where it came from, and what run.ini said. */
+struct run_fact {
+	enum fact_from from;		/* FACT_FROM_NONE: nothing known (null); the rest unused */
+	int64_t value;			/* counted keys: the value used; -1 for text keys */
+	const char *text;		/* text keys: the value used; NULL for counted keys */
+	const char *at;			/* where it was read, from the trial's directory:
+					   "1gpu/train.log:5", "1gpu/rank0.pt.trace.json"; NULL */
+	int64_t declared;		/* counted keys: run.ini's value; -1 none */
+	const char *declared_text;	/* text keys: run.ini's value as written; NULL none */
+	const char *declared_at;	/* "1gpu/run.ini:6"; NULL when run.ini says nothing */
+};
+
 struct run_result {
 	const char *name;
 	int32_t gpus;			/* GPUs the run used */
@@ -291,8 +319,6 @@ struct run_result {
 	struct critical_kernel *critical;
 	size_t ncritical;
 	struct plan_check plan;		/* issue 17: present only where run.ini predicts */
-	unsigned declared_only;		/* enum declared_only bits: facts only run.ini gives; set by
-					   the comparison from the trial, not part of analysis.json */
 	/* the workload (analysis/workload.h): kernel time by family, summed over the ranks, over
 	   the steady steps, or the whole profiled span without one; not part of analysis.json */
 	struct family_time *families;	/* largest first (arena); none without trace kernels */
@@ -300,6 +326,7 @@ struct run_result {
 	double kernel_time_s;		/* their sum; 0 without kernels */
 	double generated_share;		/* of kernel_time_s, in Triton-generated kernels; NaN without */
 	bool families_span;		/* over the whole profiled span: no steady step */
+	struct run_fact facts[FACT_COUNT];	/* declared against measured, by enum fact_key */
 };
 
 enum confound_what {
@@ -406,12 +433,6 @@ struct superlinear {
 	double efficiency;		/* the comparison's scaling efficiency, > SUPERLINEAR_EFFICIENCY */
 	const char *causes;		/* the ids of the causes that hold, space-separated, in the
 					   order checked; "" when none holds */
-};
-
-/* Facts of a run known only from its run.ini, seen in no log or trace (bits). */
-enum declared_only {
-	DECLARED_GLOBAL_BATCH = 1 << 0,	/* the global batch (or the micro batch it comes from) */
-	DECLARED_GPUS = 1 << 1,		/* the GPU count */
 };
 
 struct comparison {

@@ -12,6 +12,7 @@
 #include "analysis/analysis.h"
 #include "analysis/clock.h"
 #include "analysis/critical.h"
+#include "analysis/facts.h"
 #include "analysis/kernels.h"
 #include "analysis/nsys_summary.h"
 #include "analysis/partition.h"
@@ -1043,11 +1044,6 @@ static const char *fact_or(const struct fact_str *a, const struct fact_str *b)
 	return a->v ? a->v : b->v;
 }
 
-static int64_t ifact_or(const struct fact_i64 *a, const struct fact_i64 *b)
-{
-	return a->set ? a->v : b->set ? b->v : -1;
-}
-
 const char *run_inferred_strategy(const struct run_result *rr)
 {
 	bool ar = false, ag = false, rs = false, p2p = false;
@@ -1072,19 +1068,35 @@ const char *run_inferred_strategy(const struct run_result *rr)
 	return NULL;
 }
 
+/*
+ * The values a run uses (docs/analysis.md "Declared against measured"): the
+ * measured one, the logs' over run.ini's (analysis/facts.c says where each
+ * came from and raises the disagreements).
+ */
 static void run_facts(struct run_result *rr, const struct run *r)
 {
 	const struct run_facts *d = &r->declared, *l = &r->logged;
 
-	rr->global_batch = ifact_or(&d->global_batch, &l->global_batch);
-	rr->micro_batch = ifact_or(&d->micro_batch, &l->micro_batch);
-	rr->grad_accum = ifact_or(&d->grad_accum, &l->grad_accum);
-	rr->seq_len = ifact_or(&d->seq_len, &l->seq_len);
+	rr->global_batch = fact_used(&l->global_batch, &d->global_batch);
+	rr->micro_batch = fact_used(&l->micro_batch, &d->micro_batch);
+	rr->grad_accum = fact_used(&l->grad_accum, &d->grad_accum);
+	rr->seq_len = fact_used(&l->seq_len, &d->seq_len);
 	rr->precision_declared = fact_or(&d->precision, &l->precision);
-	if (rr->global_batch < 0 && rr->micro_batch > 0 && rr->gpus > 0)
-		rr->global_batch = rr->micro_batch * rr->gpus * (rr->grad_accum > 0 ? rr->grad_accum : 1);
 	rr->transport = r->transport.v;
 	rr->nccl_version = r->nccl_version.v;
+}
+
+/*
+ * A global batch no log or manifest gives: micro batch x data-parallel GPUs
+ * x gradient accumulation (1 when not given), once the strategy is known;
+ * unknown while the data-parallel GPUs are (analysis/facts.h).
+ */
+static void derive_global_batch(struct run_result *rr, const struct run *r)
+{
+	int64_t dp = fact_dp_gpus(r, rr->gpus, rr->strategy);
+
+	if (rr->global_batch < 0 && rr->micro_batch > 0 && dp > 0)
+		rr->global_batch = rr->micro_batch * dp * (rr->grad_accum > 0 ? rr->grad_accum : 1);
 }
 
 /*
@@ -1143,7 +1155,7 @@ static double log_window(const struct log_step *l, int64_t batch)
  */
 static void log_steps(struct gpu_result *g, const struct run *r)
 {
-	int64_t batch = ifact_or(&r->declared.global_batch, &r->logged.global_batch);
+	int64_t batch = fact_used(&r->logged.global_batch, &r->declared.global_batch);
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nlog; i++)
@@ -1376,7 +1388,7 @@ static size_t timeline_devices(const struct run *r, int32_t *idx, size_t max)
 
 /*
  * GPUs of a run without traces: from the monitor's GPU indexes, else from
- * the manifest, else from its memory timelines' devices.
+ * the log's world size or the manifest, else from its memory timelines' devices.
  */
 static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max)
 {
@@ -1393,7 +1405,7 @@ static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max)
 	if (n)
 		return n;
 	if (r->declared.gpus.set || r->logged.gpus.set) {
-		int64_t want = r->declared.gpus.set ? r->declared.gpus.v : r->logged.gpus.v;
+		int64_t want = fact_used(&r->logged.gpus, &r->declared.gpus);
 
 		while (n < max && (int64_t)n < want) {
 			idx[n] = (int32_t)n;
@@ -1471,7 +1483,7 @@ static void check_ranks(struct analysis *a, const struct run *r)
 
 /*
  * A run's GPU count (docs/analysis.md): its ranks' world_size where the
- * traces give it, else the manifest's gpus, else the log's world size, else
+ * traces give it, else the log's world size, else the manifest's gpus, else
  * the GPUs seen (ranks traced, GPUs monitored); never fewer than the ranks
  * traced; -1 when nothing says.
  */
@@ -1479,10 +1491,8 @@ static int32_t run_gpu_count(const struct run *r, size_t seen)
 {
 	int64_t n = run_world_size(r);
 
-	if (n <= 0 && r->declared.gpus.set)
-		n = r->declared.gpus.v;
-	if (n <= 0 && r->logged.gpus.set)
-		n = r->logged.gpus.v;
+	if (n <= 0)
+		n = fact_used(&r->logged.gpus, &r->declared.gpus);
 	if (n <= 0)
 		n = (int64_t)seen;
 	if (n < (int64_t)r->nranks)
@@ -1557,6 +1567,7 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	run_precision(rr, r, memo);
 	run_imbalance(a, rr, &clk);
 	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : run_inferred_strategy(rr);
+	derive_global_batch(rr, r);
 	rr->samples_per_s = rr->global_batch > 0 && rr->step_median_s > 0 ?
 			    (double)rr->global_batch / rr->step_median_s : NAN;
 	if (!r->nranks && isnan(rr->step_median_s))

@@ -5,12 +5,12 @@
 #include "analysis/workload.h"
 
 #include <math.h>
-#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/facts.h"
 #include "analysis/thresholds.h"
 #include "core/imap.h"
 #include "core/intern.h"
@@ -226,6 +226,7 @@ static const char *only_text(struct analysis *a, const char *run, const struct f
 {
 	const char *out = "";
 
+	n = n < WORKLOAD_SAID_FAMILIES ? n : WORKLOAD_SAID_FAMILIES;	/* the rest is in analysis.json */
 	for (size_t i = 0; i < n; i++)
 		out = analysis_printf(a, "%s%s%s (%.0f%%)", out,
 				      i == 0 ? analysis_printf(a, "; only %s ran ", run) :
@@ -250,10 +251,8 @@ static bool by_kernels(struct analysis *a, const struct run_result *b, const str
 		.what = CF_WORKLOAD, .severity = CFS_BLOCKING,
 		.baseline = analysis_printf(a, "%s overlap", pct(a, w->baseline_overlap)),
 		.candidate = analysis_printf(a, "%s overlap", pct(a, w->candidate_overlap)),
-		.why = analysis_printf(a, "only %s of %s's kernel time and %s of %s's is in kernel families "
-				       "both runs ran (one job has %g%% or more on each side)%s%s",
-				       pct(a, w->baseline_overlap), b->name, pct(a, w->candidate_overlap),
-				       c->name, 100 * WORKLOAD_MIN_OVERLAP,
+		.why = analysis_printf(a, "not one job: each run of one job has %g%% or more of its "
+				       "kernel time in kernel families both ran%s%s", 100 * WORKLOAD_MIN_OVERLAP,
 				       only_text(a, b->name, w->baseline_only, w->nbaseline_only),
 				       only_text(a, c->name, w->candidate_only, w->ncandidate_only)),
 	};
@@ -266,44 +265,20 @@ static bool generated(const struct run_result *r)
 	return r->generated_share > WORKLOAD_GENERATED_SHARE;
 }
 
-/* The facts a run names that say which job it is: read from run.ini, else from the logs. */
-static const struct {
-	enum confound_what what;
-	const char *label;
-	size_t off;		/* of the fact in struct run_facts */
-	bool number;		/* a fact_i64; else a fact_str */
-} named[] = {
-	{ CF_MODEL, "model", offsetof(struct run_facts, model), false },
-	{ CF_DATASET, "dataset", offsetof(struct run_facts, dataset), false },
-	{ CF_SEQ_LEN, "sequence length", offsetof(struct run_facts, seq_len), true },
-};
+/*
+ * The facts a run names that say which job it is, as the run uses them
+ * (analysis/facts.h: what its logs say over what run.ini declares).
+ */
+static const enum fact_key named[] = { FACT_MODEL, FACT_DATASET, FACT_SEQ_LEN };
 
-/* Fact i of one run's facts as text; NULL unset. */
-static const char *fact_of(struct analysis *a, const struct run_facts *f, size_t i)
+/* Fact i of a run as text; NULL when nothing names it. */
+static const char *run_fact(struct analysis *a, const struct run_result *rr, size_t i)
 {
-	const void *p = (const char *)f + named[i].off;
-	const struct fact_i64 *n = p;
-	const struct fact_str *s = p;
+	const struct run_fact *f = &rr->facts[named[i]];
 
-	if (named[i].number)
-		return n->set ? analysis_printf(a, "%lld", (long long)n->v) : NULL;
-	return s->v;
-}
-
-/* Fact i of a run: its run.ini's, else its logs'. */
-static const char *run_fact(struct analysis *a, const struct run *r, size_t i)
-{
-	const char *v = fact_of(a, &r->declared, i);
-
-	return v ? v : fact_of(a, &r->logged, i);
-}
-
-static bool has_blocking(const struct comparison *cmp, enum confound_what w)
-{
-	for (size_t i = 0; i < cmp->nconfounds; i++)
-		if (cmp->confounds[i].what == w && cmp->confounds[i].severity == CFS_BLOCKING)
-			return true;
-	return false;
+	if (f->from == FACT_FROM_NONE)
+		return NULL;
+	return fact_key_is_text(named[i]) ? f->text : analysis_printf(a, "%lld", (long long)f->value);
 }
 
 /* Why the kernels were not compared: "1gpu has no trace", "2gpu's kernels are compiled ...". */
@@ -362,32 +337,21 @@ static bool unverified(struct analysis *a, const struct trial *t, bool any_fact,
 
 /*
  * The kernels cannot say: model, dataset and sequence length as the runs
- * name them. All that both name agree: one job. One differs: its own
- * confound blocks (or, where none was raised for it, this one). None named
- * by both: unverified.
+ * use them. Named by both: the runs are taken as one job on them (where one
+ * differs, its own confound, model, dataset or seq_len, already blocks).
+ * None named by both: unverified.
  */
 static bool by_facts(struct analysis *a, const struct trial *t, struct confound *cf)
 {
 	const struct comparison *cmp = &a->cmp;
-	const struct run *b = &t->runs[cmp->baseline], *c = &t->runs[cmp->candidate];
+	const struct run_result *b = &a->runs[cmp->baseline], *c = &a->runs[cmp->candidate];
 	bool any = false, both = false;
 
 	for (size_t i = 0; i < ARRAY_SIZE(named); i++) {
 		const char *vb = run_fact(a, b, i), *vc = run_fact(a, c, i);
 
 		any |= vb || vc;
-		if (!vb || !vc)
-			continue;
-		both = true;
-		if (!strcmp(vb, vc) || has_blocking(cmp, named[i].what))
-			continue;
-		a->cmp.workload.basis = WL_DECLARED;
-		*cf = (struct confound){
-			.what = CF_WORKLOAD, .severity = CFS_BLOCKING, .baseline = vb, .candidate = vc,
-			.why = analysis_printf(a, "the runs name different %ss: they are not one job",
-					       named[i].label),
-		};
-		return true;
+		both |= vb && vc;
 	}
 	if (!both)
 		return unverified(a, t, any, cf);

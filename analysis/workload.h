@@ -13,8 +13,10 @@
 #include "analysis/result.h"
 #include "core/model.h"
 
-/* The families found on one side only that comparison.workload and the confound name, per side. */
+/* The families found on one side only that comparison.workload lists, per side ... */
 #define WORKLOAD_ONLY_SHOWN 3
+/* ... of which the confound's sentence names the first this many per run. */
+#define WORKLOAD_SAID_FAMILIES 2
 
 /*
  * rr's kernel time by family (families, nfamilies, kernel_time_s,

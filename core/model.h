@@ -171,10 +171,14 @@ struct gpu_sample {
 	const char *name;	/* interned GPU name the monitor printed; NULL unknown */
 };
 
-/* Facts: a value and where it was read. An unset fact has src.file == NULL. */
-struct fact_i64 { int64_t v; bool set; struct srcpos src; };
+/*
+ * Facts: a value and where it was read. An unset fact has src.file == NULL.
+ * key is the name the source printed it under ("Total train batch size"),
+ * interned, so that a disagreement can quote it; NULL when not kept.
+ */
+struct fact_i64 { int64_t v; bool set; struct srcpos src; const char *key; };
 struct fact_f64 { double v; bool set; struct srcpos src; };
-struct fact_str { const char *v; struct srcpos src; };	/* v == NULL: unset */
+struct fact_str { const char *v; struct srcpos src; const char *key; };	/* v == NULL: unset */
 
 /* An NCCL_* variable as the NCCL log echoes it ("NCCL_P2P_DISABLE set by environment to 1"). */
 #define NCCL_MAX_SETTINGS 32
@@ -203,6 +207,9 @@ struct run_facts {
 	struct fact_str dataset;
 	struct fact_str model;
 	struct fact_i64 steps;		/* steps the job ran or planned */
+	struct fact_i64 dp_size;	/* logs only: data-parallel ranks (Megatron's data_parallel_size) */
+	struct fact_i64 tp_size;	/* logs only: tensor-parallel ranks */
+	struct fact_i64 pp_size;	/* logs only: pipeline stages */
 	struct fact_i64 seed;		/* run.ini only */
 	struct fact_f64 predicted_peak_gb;	/* run.ini only: plan's peak memory per GPU */
 	struct fact_f64 predicted_step_s;	/* run.ini only: plan's step time */

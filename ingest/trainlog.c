@@ -34,6 +34,8 @@ enum field {
 	/* facts about the run */
 	F_GLOBAL_BATCH, F_MICRO_BATCH, F_GRAD_ACCUM, F_PRECISION, F_TOTAL_STEPS,
 	F_WORLD_SIZE, F_TRAIN_RUNTIME, F_STEPS_PER_S, F_SEQ_LEN,
+	F_DP_SIZE, F_TP_SIZE, F_PP_SIZE, F_MODEL, F_DATASET,
+	F_KEY,		/* the name a fact is printed under, quoted when it disagrees */
 	/* an out-of-memory message */
 	F_OOM_TRIED, F_OOM_GPU, F_OOM_CAPACITY, F_OOM_ALLOCATED, F_OOM_FREE,
 	F_OOM_RESERVED, F_OOM_UNALLOCATED,
@@ -62,6 +64,9 @@ static const struct {
 	[F_RESERVED_GIB] = { "reserved_gib", T_NUM }, [F_ALLOCATED_GIB] = { "allocated_gib", T_NUM },
 	[F_RESERVED_MIB] = { "reserved_mib", T_NUM }, [F_ALLOCATED_MIB] = { "allocated_mib", T_NUM },
 	[F_STEPS_PER_S] = { "steps_per_s", T_NUM }, [F_SEQ_LEN] = { "seq_len", T_NUM },
+	[F_DP_SIZE] = { "dp_size", T_NUM }, [F_TP_SIZE] = { "tp_size", T_NUM },
+	[F_PP_SIZE] = { "pp_size", T_NUM }, [F_MODEL] = { "model", T_TEXT },
+	[F_DATASET] = { "dataset", T_TEXT }, [F_KEY] = { "key", T_TEXT },
 	[F_OOM_TRIED] = { "oom_tried", T_SIZE }, [F_OOM_GPU] = { "oom_gpu", T_NUM },
 	[F_OOM_CAPACITY] = { "oom_capacity", T_SIZE },
 	[F_OOM_ALLOCATED] = { "oom_allocated", T_SIZE }, [F_OOM_FREE] = { "oom_free", T_SIZE },
@@ -215,26 +220,65 @@ static const struct row rows[] = {
 	  "\\bprecision\\s*[=:]\\s*['\"]?(?<precision>bf16-mixed|16-mixed|bf16-true|16-true|"
 	  "32-true|64-true)\\b" },
 
-	/* Batch sizes, accumulation and length as most frameworks and scripts print them */
+	/*
+	 * Batch sizes, accumulation, length, planned steps and parallel sizes as
+	 * most frameworks and scripts print them: the HF Trainer's banner,
+	 * DeepSpeed's and Megatron's argument dumps, torchtitan's start line. The
+	 * `key` group keeps the name printed, for a message that quotes it.
+	 */
 	{ FW_NONE, 0, NULL, NULL,
-	  "(?i)(?:\\btrain_micro_batch_size_per_gpu|\\bper_device_train_batch_size|"
+	  "(?i)(?<key>\\btrain_micro_batch_size_per_gpu|\\bper_device_train_batch_size|"
 	  "\\bmicro_batch_size|\\bInstantaneous batch size per device|"
 	  "\\bbatch size per (?:device|gpu)|\\blocal batch size)"
 	  SEP "(?<micro_batch>" INT ")\\b" },
 	{ FW_NONE, 0, NULL, NULL,
-	  "(?i)(?:\\btrain_batch_size|\\bglobal_batch_size|\\bglobal batch size|"
-	  "\\bTotal train batch size(?: \\([^)]{0,80}\\))?|\\beffective batch size)"
+	  "(?i)(?<key>\\btrain_batch_size|\\bglobal_batch_size|\\bglobal batch size|"
+	  "\\bTotal train batch size|\\beffective batch size)(?: \\([^)]{0,80}\\))?"
 	  SEP "(?<global_batch>" INT ")\\b" },
 	{ FW_NONE, 0, NULL, NULL,
-	  "(?i)\\bgradient[ _]accumulation[ _]steps" SEP "(?<grad_accum>" INT ")\\b" },
+	  "(?i)(?<key>\\bgradient[ _]accumulation[ _]steps)" SEP "(?<grad_accum>" INT ")\\b" },
+	/* Megatron: global / (micro x data-parallel), its gradient accumulation */
+	{ FW_MEGATRON, 0, "micro-batches", NULL,
+	  "\\bsetting (?<key>number of micro-batches) to constant (?<grad_accum>\\d+)\\b" },
 	{ FW_NONE, 0, NULL, NULL,
-	  "(?i)(?:\\bTotal optimization steps|\\btrain_iters|\\btotal steps)"
+	  "(?i)(?<key>\\bTotal optimization steps|\\btrain_iters|\\btotal steps)"
 	  SEP "(?<total_steps>" INT ")\\b" },
-	{ FW_NONE, 0, NULL, NULL, "(?i)\\bworld[ _]size" SEP "(?<world_size>\\d+)\\b" },
+	/* the job's world size, not one node's (local_world_size, "Local World Size") */
+	{ FW_NONE, 0, NULL, NULL,
+	  "(?i)(?<!local[ _])(?<key>\\bworld[ _]size)" SEP "(?<world_size>\\d+)\\b" },
+	/* Megatron's dump and its "using world size: ..." line; not expert or encoder sizes */
+	{ FW_NONE, 0, NULL, NULL,
+	  "(?i)(?<![\\w-])(?<key>data[-_ ]parallel[-_ ]size)" SEP "(?<dp_size>\\d+)\\b" },
+	{ FW_NONE, 0, NULL, NULL,
+	  "(?i)(?<![\\w-])(?<key>tensor[-_ ]model[-_ ]parallel[-_ ]size)" SEP "(?<tp_size>\\d+)\\b" },
+	{ FW_NONE, 0, NULL, NULL,
+	  "(?i)(?<![\\w-])(?<key>pipeline[-_ ]model[-_ ]parallel[-_ ]size)" SEP "(?<pp_size>\\d+)\\b" },
 	/* as Megatron's dump, torchtitan's start line and HF arguments print it (not JSON) */
 	{ FW_NONE, 0, NULL, NULL,
-	  "(?i)(?<![\\w'\"])(?:seq_length|sequence length|max_seq_length)"
+	  "(?i)(?<![\\w'\"])(?<key>seq_length|sequence length|max_seq_length)"
 	  "(?:\\s*[:=]\\s*|\\s+(?:\\.{2,}\\s*)?)(?<seq_len>" INT ")\\b" },
+	/*
+	 * The model and the data where the framework names them: torchtitan's
+	 * "Building llama3 8B with ..." and "Preparing c4 dataset from ...",
+	 * Megatron's data_path, and the model_name_or_path / dataset_name
+	 * arguments of HF scripts (key=value, key: value, or --key value).
+	 */
+	{ FW_TORCHTITAN, 0, "ModelArgs(", NULL,
+	  "\\bBuilding (?<model>[\\w.-]+ [\\w.-]+) with \\w*ModelArgs\\(" },
+	{ FW_TORCHTITAN, 0, " total parameters", NULL,
+	  "\\bModel (?<model>[\\w.-]+ [\\w.-]+) size: " INT " total parameters" },
+	{ FW_TORCHTITAN, 0, " dataset from ", NULL,
+	  "\\bPreparing (?<dataset>[\\w.-]+) dataset from \\S" },
+	{ FW_MEGATRON, 0, " ..", NULL,
+	  "(?<![\\w'\"])(?<key>data_path|dataset) \\.{2,} \\[?['\"]?(?<dataset>[^\\s'\",\\]]+)" },
+	{ FW_NONE, 0, "model_name", NULL,
+	  "(?|--(?<key>model_name_or_path|model_name)(?:=|\\s+)|"
+	  "(?<![\\w-])(?<key>model_name_or_path|model_name)['\"]?\\s*[=:]\\s*)"
+	  "['\"]?(?<model>[\\w.][\\w./:-]*)(?=[\\s'\",)]|$)" },
+	{ FW_NONE, 0, NULL, NULL,
+	  "(?i)(?|--(?<key>dataset_name|dataset)(?:=|\\s+)|"
+	  "(?<![\\w-])(?<key>dataset_name|dataset)['\"]?\\s*[=:]\\s*)"
+	  "['\"]?(?<dataset>[\\w./~][\\w./:-]*)(?=[\\s'\",)]|$)" },
 	{ FW_NONE, 0, NULL, NULL,
 	  "(?i)\\bmixed[ _]precision(?: type)?\\s*[:=]\\s*['\"]?"
 	  "(?<precision>bf16|fp16|fp8|no)\\b" },
@@ -388,8 +432,8 @@ static const char *precision_name(const char *s, size_t n)
 struct hit {
 	bool has[NFIELD];
 	double v[NFIELD];
-	const char *text;	/* the precision group */
-	size_t ntext;
+	const char *text[NFIELD];	/* text groups (precision, model, dataset, key); NULL */
+	size_t ntext[NFIELD];
 };
 
 static void read_hit(const struct compiled *c, pcre2_match_data *md, const char *s, struct hit *h)
@@ -408,8 +452,8 @@ static void read_hit(const struct compiled *c, pcre2_match_data *md, const char 
 		p = s + ov[2 * g];
 		n = ov[2 * g + 1] - ov[2 * g];
 		if (fields[f].type == T_TEXT) {
-			h->text = p;
-			h->ntext = n;
+			h->text[f] = p;
+			h->ntext[f] = n;
 			h->has[f] = true;
 		} else if (fields[f].type == T_SIZE) {
 			h->has[f] = parse_size(p, n, &h->v[f]);
@@ -541,24 +585,79 @@ static const char *const fact_words[] = {
 	[F_GLOBAL_BATCH] = "global batch", [F_MICRO_BATCH] = "micro batch",
 	[F_GRAD_ACCUM] = "gradient accumulation", [F_TOTAL_STEPS] = "total steps",
 	[F_WORLD_SIZE] = "world size", [F_SEQ_LEN] = "sequence length",
+	[F_DP_SIZE] = "data-parallel size", [F_TP_SIZE] = "tensor-parallel size",
+	[F_PP_SIZE] = "pipeline-parallel size", [F_MODEL] = "model", [F_DATASET] = "dataset",
 };
 
-static void set_i64(struct trainlog *st, enum field f, struct fact_i64 *mine,
-		    struct fact_i64 *run, double v)
+/* The name the fact of this match was printed under, interned; NULL when not captured. */
+static const char *hit_key(struct trainlog *st, const struct hit *h)
+{
+	if (!h->has[F_KEY] || !h->ntext[F_KEY])
+		return NULL;
+	return intern(&st->ctx->trial->strings, h->text[F_KEY], h->ntext[F_KEY]);
+}
+
+/* "line 5" in this file, "other.log:5" in another. */
+static void conflict(struct trainlog *st, enum field f, const char *v, const char *was,
+		     const struct srcpos *at)
 {
 	struct srcpos pos = SRCPOS_LINE(st->ctx->path, st->lineno);
-	bool here;
+	bool here = at->file == st->ctx->path;
+
+	diag_warn(st->ctx->diags, "train-conflict", &pos, "%s %s differs from %s read at %s%s%lld",
+		  fact_words[f], v, was, here ? "line " : at->file, here ? "" : ":",
+		  (long long)at->line);
+}
+
+static void set_i64(struct trainlog *st, enum field f, const struct hit *h,
+		    struct fact_i64 *mine, struct fact_i64 *run)
+{
+	struct srcpos pos = SRCPOS_LINE(st->ctx->path, st->lineno);
+	double v = h->v[f];
+	char got[32], was[32];
 
 	if (v < 1 || v > 1e15 || v != floor(v))
 		return;
-	fact_set_i64(mine, (int64_t)v, &pos);
-	if (fact_set_i64(run, (int64_t)v, &pos) || run->v == (int64_t)v)
+	if (fact_set_i64(mine, (int64_t)v, &pos))
+		mine->key = hit_key(st, h);
+	if (fact_set_i64(run, (int64_t)v, &pos)) {
+		run->key = hit_key(st, h);
 		return;
-	here = run->src.file == st->ctx->path;
-	diag_warn(st->ctx->diags, "train-conflict", &pos,
-		  "%s %lld differs from %lld read at %s%s%lld", fact_words[f], (long long)v,
-		  (long long)run->v, here ? "line " : run->src.file, here ? "" : ":",
-		  (long long)run->src.line);
+	}
+	if (run->v == (int64_t)v && !run->key && run->src.file == pos.file && run->src.line == pos.line)
+		run->key = hit_key(st, h);	/* a later row of the same line named it */
+	if (run->v == (int64_t)v)
+		return;
+	snprintf(got, sizeof(got), "%lld", (long long)v);
+	snprintf(was, sizeof(was), "%lld", (long long)run->v);
+	conflict(st, f, got, was, &run->src);
+}
+
+/*
+ * A name (model, dataset) as printed; "None" and a bare number (a blend
+ * weight of Megatron's data_path) name nothing.
+ */
+static void set_name(struct trainlog *st, enum field f, const struct hit *h,
+		     struct fact_str *mine, struct fact_str *run)
+{
+	struct srcpos pos = SRCPOS_LINE(st->ctx->path, st->lineno);
+	const char *p = h->text[f];
+	size_t n = h->ntext[f];
+	char v[256];
+
+	if (!n || n >= sizeof(v) || (n == 4 && !memcmp(p, "None", 4)) ||
+	    strspn(p, "0123456789.") >= n)
+		return;
+	memcpy(v, p, n);
+	v[n] = '\0';
+	if (fact_set_str(st->ctx->trial, mine, v, &pos))
+		mine->key = hit_key(st, h);
+	if (fact_set_str(st->ctx->trial, run, v, &pos)) {
+		run->key = hit_key(st, h);
+		return;
+	}
+	if (strcmp(run->v, v))
+		conflict(st, f, v, run->v, &run->src);
 }
 
 static void set_precision(struct trainlog *st, const char *dtype, int64_t line)
@@ -575,35 +674,49 @@ static void apply_precision(struct trainlog *st, const struct row *r, const stru
 	const char *dtype = r->precision;
 
 	if (!dtype && h->has[F_PRECISION]) {
-		dtype = precision_name(h->text, h->ntext);
+		dtype = precision_name(h->text[F_PRECISION], h->ntext[F_PRECISION]);
 		if (!dtype)
 			diag_warn(st->ctx->diags, "train-precision", &pos,
-				  "precision \"%.*s\" is not one scaleaudit knows", (int)h->ntext,
-				  h->text);
+				  "precision \"%.*s\" is not one scaleaudit knows",
+				  (int)h->ntext[F_PRECISION], h->text[F_PRECISION]);
 	}
 	if (dtype)
 		set_precision(st, dtype, st->lineno);
 }
 
+/* Where each counted fact of a match goes in struct run_facts. */
+static const struct {
+	enum field f;
+	size_t off;
+} int_facts[] = {
+	{ F_GLOBAL_BATCH, offsetof(struct run_facts, global_batch) },
+	{ F_MICRO_BATCH, offsetof(struct run_facts, micro_batch) },
+	{ F_GRAD_ACCUM, offsetof(struct run_facts, grad_accum) },
+	{ F_TOTAL_STEPS, offsetof(struct run_facts, steps) },
+	{ F_WORLD_SIZE, offsetof(struct run_facts, gpus) },
+	{ F_SEQ_LEN, offsetof(struct run_facts, seq_len) },
+	{ F_DP_SIZE, offsetof(struct run_facts, dp_size) },
+	{ F_TP_SIZE, offsetof(struct run_facts, tp_size) },
+	{ F_PP_SIZE, offsetof(struct run_facts, pp_size) },
+}, name_facts[] = {
+	{ F_MODEL, offsetof(struct run_facts, model) },
+	{ F_DATASET, offsetof(struct run_facts, dataset) },
+};
+
+#define FACT_AT(facts, off, type) ((type *)((char *)(facts) + (off)))
+
 static void apply_facts(struct trainlog *st, const struct row *r, const struct hit *h)
 {
 	struct run_facts *run = &st->ctx->run->logged;
 
-	if (h->has[F_GLOBAL_BATCH])
-		set_i64(st, F_GLOBAL_BATCH, &st->facts.global_batch, &run->global_batch,
-			h->v[F_GLOBAL_BATCH]);
-	if (h->has[F_MICRO_BATCH])
-		set_i64(st, F_MICRO_BATCH, &st->facts.micro_batch, &run->micro_batch,
-			h->v[F_MICRO_BATCH]);
-	if (h->has[F_GRAD_ACCUM])
-		set_i64(st, F_GRAD_ACCUM, &st->facts.grad_accum, &run->grad_accum,
-			h->v[F_GRAD_ACCUM]);
-	if (h->has[F_TOTAL_STEPS])
-		set_i64(st, F_TOTAL_STEPS, &st->facts.steps, &run->steps, h->v[F_TOTAL_STEPS]);
-	if (h->has[F_WORLD_SIZE])
-		set_i64(st, F_WORLD_SIZE, &st->facts.gpus, &run->gpus, h->v[F_WORLD_SIZE]);
-	if (h->has[F_SEQ_LEN])
-		set_i64(st, F_SEQ_LEN, &st->facts.seq_len, &run->seq_len, h->v[F_SEQ_LEN]);
+	for (size_t i = 0; i < sizeof(int_facts) / sizeof(int_facts[0]); i++)
+		if (h->has[int_facts[i].f])
+			set_i64(st, int_facts[i].f, h, FACT_AT(&st->facts, int_facts[i].off, struct fact_i64),
+				FACT_AT(run, int_facts[i].off, struct fact_i64));
+	for (size_t i = 0; i < sizeof(name_facts) / sizeof(name_facts[0]); i++)
+		if (h->has[name_facts[i].f])
+			set_name(st, name_facts[i].f, h, FACT_AT(&st->facts, name_facts[i].off, struct fact_str),
+				 FACT_AT(run, name_facts[i].off, struct fact_str));
 	apply_precision(st, r, h);
 }
 

@@ -94,6 +94,7 @@ static const char *bw_source_at(int v) { return v ? "nccl-tests" : "trace"; }
 static const char *answer_at(int v) { return answer_name((enum answer)v); }
 static const char *crit_at(int v) { return crit_class_name((enum crit_class)v); }
 static const char *basis_at(int v) { return workload_basis_name((enum workload_basis)v); }
+static const char *fact_from_at(int v) { return fact_from_name((enum fact_from)v); }
 
 static const char *class_at(int v)
 {
@@ -119,6 +120,7 @@ static const struct names answer_names = { answer_at, ANSWER_UNKNOWN + 1, true }
 static const struct names crit_names = { crit_at, CRIT_COUNT, false };
 static const struct names coll_or_null = { coll_at, COLL_COUNT, true };
 static const struct names basis_names = { basis_at, WL_DECLARED + 1, false };
+static const struct names fact_from_names = { fact_from_at, FACT_FROM_DERIVED + 1, true };
 
 /* --- where the reader is, and its first error --- */
 
@@ -1017,6 +1019,86 @@ static const struct field critical_fields[] = {
 	END
 };
 
+/*
+ * facts: declared against measured, one member per fact (fact_key_name()),
+ * null when nothing is known of it; value and declared are counts, or names
+ * for precision, model and dataset.
+ */
+static const struct field count_fact_fields[] = {
+	F(struct run_fact, value, "value", K_COUNT, NULL),
+	F(struct run_fact, from, "from", K_ENUM, &fact_from_names),
+	F(struct run_fact, at, "at", K_STR, NULL),
+	F(struct run_fact, declared, "declared", K_COUNT, NULL),
+	F(struct run_fact, declared_at, "declared_at", K_STR, NULL),
+	END
+};
+
+static const struct field text_fact_fields[] = {
+	F(struct run_fact, text, "value", K_STR, NULL),
+	F(struct run_fact, from, "from", K_ENUM, &fact_from_names),
+	F(struct run_fact, at, "at", K_STR, NULL),
+	F(struct run_fact, declared_text, "declared", K_STR, NULL),
+	F(struct run_fact, declared_at, "declared_at", K_STR, NULL),
+	END
+};
+
+static const struct field *fact_fields(enum fact_key k)
+{
+	return fact_key_is_text(k) ? text_fact_fields : count_fact_fields;
+}
+
+static void write_facts(struct wctx *w, const void *base)
+{
+	const struct run_result *rr = base;
+
+	yajl_gen_map_open(w->g);
+	for (int k = 0; k < FACT_COUNT; k++) {
+		json_key(w->g, fact_key_name((enum fact_key)k));
+		if (rr->facts[k].from == FACT_FROM_NONE) {
+			yajl_gen_null(w->g);
+			continue;
+		}
+		yajl_gen_map_open(w->g);
+		write_fields(w, fact_fields((enum fact_key)k), &rr->facts[k]);
+		yajl_gen_map_close(w->g);
+	}
+	yajl_gen_map_close(w->g);
+}
+
+/* One fact: null or missing is nothing known; an object says where its value came from. */
+static int read_fact(struct rctx *r, const struct jnode *n, enum fact_key k, struct run_fact *f)
+{
+	*f = (struct run_fact){ .value = -1, .declared = -1 };
+	if (!n || n->type == J_NULL)
+		return 0;
+	if (n->type != J_OBJ)
+		return wrong_type(r, n, "an object");
+	if (read_fields(r, n, fact_fields(k), f) < 0)
+		return -1;
+	if (f->from == FACT_FROM_NONE)
+		return rfail(r, n, "'%s' has no 'from'", r->path);
+	return 0;
+}
+
+static int read_facts(struct rctx *r, const struct jnode *n, void *base)
+{
+	struct run_result *rr = base;
+
+	if (n && n->type != J_NULL && n->type != J_OBJ)
+		return wrong_type(r, n, "an object");
+	for (int k = 0; k < FACT_COUNT; k++) {
+		const char *key = fact_key_name((enum fact_key)k);
+		size_t old = path_push(r, key, 0);
+
+		if (read_fact(r, jtree_member(n, key), (enum fact_key)k, &rr->facts[k]) < 0)
+			return -1;
+		path_pop(r, old);
+	}
+	return 0;
+}
+
+static const struct special facts = { write_facts, read_facts };
+
 static const struct array run_critical = {
 	offsetof(struct run_result, ncritical), sizeof(struct critical_kernel), critical_fields, false };
 
@@ -1029,6 +1111,7 @@ static const struct field run_fields[] = {
 	F(struct run_result, micro_batch, "micro_batch", K_COUNT, NULL),
 	F(struct run_result, grad_accum, "grad_accum", K_COUNT, NULL),
 	F(struct run_result, seq_len, "seq_len", K_COUNT, NULL),
+	SPECIAL("facts", &facts),
 	SUB("precision", precision_fields),
 	SUB("steps", steps_fields),
 	SUB("step_time_s", step_time_fields),

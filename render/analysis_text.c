@@ -109,9 +109,29 @@ static void header(const struct analysis *a, FILE *f, struct marks *color)
 	fputc('\n', f);
 }
 
+/* Whether run.ini declares another value of fact k than the one the run uses. */
+static bool contradicted(const struct run_result *r, enum fact_key k)
+{
+	const struct run_fact *x = &r->facts[k];
+
+	return x->from != FACT_FROM_NONE && x->from != FACT_FROM_MANIFEST && x->declared >= 0 &&
+	       x->declared != x->value;
+}
+
+/* The global batch used, marked "*" where run.ini says another. */
+static const char *batch_cell(char *out, size_t n, const struct run_result *r)
+{
+	char b[NUMFMT_LEN];
+
+	snprintf(out, n, "%s%s", cell(numfmt_count(b, r->global_batch)),
+		 contradicted(r, FACT_GLOBAL_BATCH) ? "*" : "");
+	return out;
+}
+
 static void runs_table(const struct analysis *a, FILE *f)
 {
-	char b1[NUMFMT_LEN], b2[NUMFMT_LEN], b3[32];
+	char gb[NUMFMT_LEN + 2], b2[NUMFMT_LEN], b3[32];
+	bool marked = false;
 
 	fprintf(f, "%-12s %5s %-11s %-9s %12s %21s %14s %8s %10s\n", "run", "GPUs", "status",
 		"precision", "global batch", "step median p10-p90", "throughput", "steps", "strategy");
@@ -133,8 +153,9 @@ static void runs_table(const struct analysis *a, FILE *f)
 			run_status_name(r->status),
 			r->precision_observed != DT_UNKNOWN ? dtype_name(r->precision_observed) :
 			r->precision_declared ? r->precision_declared : "-",
-			cell(numfmt_count(b1, r->global_batch)), range,
+			batch_cell(gb, sizeof(gb), r), range,
 			cell(numfmt_num(b2, r->samples_per_s)));
+		marked |= contradicted(r, FACT_GLOBAL_BATCH);
 		if (r->steps_total >= 0)
 			snprintf(b3, sizeof(b3), "%lld/%lld", (long long)r->steps_measured,
 				 (long long)r->steps_total);
@@ -142,6 +163,8 @@ static void runs_table(const struct analysis *a, FILE *f)
 			snprintf(b3, sizeof(b3), "-");
 		fprintf(f, "%8s %10s\n", b3, r->strategy ? r->strategy : "-");
 	}
+	if (marked)
+		fprintf(f, "* the logs' global batch, where run.ini says another (manifest-conflict below)\n");
 	fputc('\n', f);
 }
 

@@ -70,15 +70,15 @@ static int triton_mostly(const struct run_stats *st)
 }
 
 /*
- * Whether the two runs' kernel names can be compared: both traced, both or
- * neither mostly Inductor's triton_* kernels, and one GPU architecture (cuBLAS
- * and cuDNN pick other kernel families on another architecture: nvjet on
- * sm_100 where sm_90 runs xmma, so the same job shares almost no family).
+ * Whether the two runs' kernel names can be compared: both traced, and both
+ * or neither mostly Inductor's triton_* kernels (whose names do not name the
+ * eager kernels). Across GPU architectures the families still match: a
+ * matmul-class kernel's family is its class, whatever library kernel the GPU
+ * gets.
  */
 static int names_comparable(const struct run_stats st[2])
 {
-	return has_trace(&st[0]) && has_trace(&st[1]) && triton_mostly(&st[0]) == triton_mostly(&st[1]) &&
-	       st[0].run->gpu->arch == st[1].run->gpu->arch;
+	return has_trace(&st[0]) && has_trace(&st[1]) && triton_mostly(&st[0]) == triton_mostly(&st[1]);
 }
 
 /* The share of a's kernel time in families that b also has. */
@@ -194,7 +194,8 @@ static void superlinear(struct gen_comparison *c)
 	const struct rank_stats *slow = &b->rk[b->slowest];
 	const char *strategy = k->run->spec->strategy;
 
-	c->superlinear = !isnan(c->eff) && c->eff > SUPERLINEAR_EFF;
+	/* a blocking confound already explains the numbers; one GPU count compares configurations */
+	c->superlinear = !isnan(c->eff) && c->eff > SUPERLINEAR_EFF && !c->blocking && c->n > 1;
 	if (!c->superlinear)
 		return;
 	for (int r = 0; r < b->run->nranks; r++)
@@ -205,8 +206,17 @@ static void superlinear(struct gen_comparison *c)
 				       (double)largest_peak(k) > SAVED_MEMORY * (double)largest_peak(b);
 }
 
+/* The verdict is confirmed or refuted: nothing blocks it, and under step-time the baseline ran. */
+static int verdict_stands(const struct gen_comparison *c)
+{
+	return !c->blocking && (!strcmp(c->sc->hypothesis, "feasibility") || !c->st[0].failed);
+}
+
+/* What weakens a confirmed or refuted verdict; nothing for an inconclusive one. */
 static void weak_evidence(struct gen_comparison *c)
 {
+	if (!verdict_stands(c))
+		return;
 	for (int i = 0; i < c->ncf; i++) {
 		c->weak[W_UNVERIFIED] |= c->cf[i].sev == SEV_UNVERIFIED;
 		c->weak[W_STEPS] |= !strcmp(c->cf[i].what, "steps") && c->cf[i].sev == SEV_WARNING;

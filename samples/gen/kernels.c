@@ -48,13 +48,16 @@
 #define AVGPOOL_F "void at::native::(anonymous namespace)::adaptive_average_pool_nhwc<$T>($T const*, $T*, int, int, int, int, int, int, long, long, long)"
 #define AVGPOOL_B "void at::native::(anonymous namespace)::adaptive_average_gradinput_nhwc<$T>($T*, $T const*, int, int, int, int, int, int, long, long, long)"
 
-/* Kernel families, labelled by hand: the name without template arguments,
- * argument lists, dtype tokens, tile and launch suffixes. */
+/* Kernel families, labelled by hand: what a kernel computes, whatever dtype,
+ * GPU or tile it was built for. A matmul-class kernel is its class (the
+ * library picks the kernel by GPU, dtype and shape); an ATen elementwise or
+ * multi-tensor launcher is the operation it runs; any other kernel its name
+ * without template arguments, argument lists, dtype, tile and launch words. */
 #define NOFAM { NULL, NULL, NULL, NULL }
-#define FAM_GEMM { "nvjet", "sm90_xmma_gemm", "nvjet", "sm90_xmma_gemm" }
-#define FAM_EW SAME("at::native::vectorized_elementwise_kernel")
-#define FAM_FLASH_F "pytorch_flash::flash_fwd_kernel"
-#define FAM_FLASH_B "pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel"
+#define FAM_GEMM SAME("gemm")
+#define FAM_CONV SAME("conv")
+#define FAM_ATTN SAME("attention")
+#define FAM_EW(op) SAME("elementwise " op)
 
 #define C EVC_COMPUTE
 const struct kdef kdefs[K_COUNT] = {
@@ -64,38 +67,38 @@ const struct kdef kdefs[K_COUNT] = {
 	[K_EMBED] = { "aten::embedding", SAME(EMB_F), SAME("at::native::indexSelectLargeIndex"), 60, SC_BATCH, MM_NONE, C, {2048, 1, 1}, {128, 1, 1}, 32, 0 },
 	[K_LN] = { "aten::layer_norm", SAME(LN_F), SAME("at::native::vectorized_layer_norm_kernel"), 45, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {256, 1, 1}, 30, 0 },
 	[K_QKV] = { "aten::linear", GEMM_FWD, FAM_GEMM, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_ATTN] = { "aten::_scaled_dot_product_flash_attention", { FLASH_F, FLASH_F, MEFF_F, MEFF_F }, { FAM_FLASH_F, FAM_FLASH_F, "fmha_cutlassF", "fmha_cutlassF" }, 600, SC_BATCH, MM_ATTN, C, {16, 16, 8}, {128, 1, 1}, 255, 49152 },
+	[K_ATTN] = { "aten::_scaled_dot_product_flash_attention", { FLASH_F, FLASH_F, MEFF_F, MEFF_F }, FAM_ATTN, 600, SC_BATCH, MM_ATTN, C, {16, 16, 8}, {128, 1, 1}, 255, 49152 },
 	[K_PROJ] = { "aten::linear", GEMM_FWD, FAM_GEMM, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_ADD] = { "aten::add", EW("at::native::CUDAFunctor_add<$T>"), FAM_EW, 50, SC_BATCH, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 24, 0 },
+	[K_ADD] = { "aten::add", EW("at::native::CUDAFunctor_add<$T>"), FAM_EW("CUDAFunctor_add"), 50, SC_BATCH, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 24, 0 },
 	[K_FC1] = { "aten::linear", GEMM_FWD, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_GELU] = { "aten::gelu", EW("at::native::GeluCUDAKernelImpl<$T>"), FAM_EW, 120, SC_BATCH, MM_NONE, C, {8192, 1, 1}, {128, 1, 1}, 28, 0 },
+	[K_GELU] = { "aten::gelu", EW("at::native::GeluCUDAKernelImpl<$T>"), FAM_EW("GeluCUDAKernelImpl"), 120, SC_BATCH, MM_NONE, C, {8192, 1, 1}, {128, 1, 1}, 28, 0 },
 	[K_FC2] = { "aten::linear", GEMM_FWD, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_HEAD] = { "aten::linear", GEMM_FWD, FAM_GEMM, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_LOSS_MM] = { "aten::mm", SAME(SGEMM), SAME("cutlass::Kernel2"), 90, SC_BATCH, MM_FP32, C, {64, 4, 1}, {256, 1, 1}, 122, 61440 },
+	[K_LOSS_MM] = { "aten::mm", SAME(SGEMM), FAM_GEMM, 90, SC_BATCH, MM_FP32, C, {64, 4, 1}, {256, 1, 1}, 122, 61440 },
 	[K_XENT] = { "aten::_log_softmax", SAME(XENT), SAME("at::native::cunn_SoftMaxForward"), 200, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {512, 1, 1}, 40, 0 },
 	[K_XENT_BWD] = { "aten::_log_softmax_backward_data", SAME(XENT_B), SAME("at::native::cunn_SoftMaxBackward"), 220, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {512, 1, 1}, 40, 0 },
 	[K_HEAD_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_HEAD_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 800, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_FC2_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_FC2_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_GELU_BWD] = { "aten::gelu_backward", EW("at::native::GeluBackwardCUDAKernelImpl<$T>"), FAM_EW, 150, SC_BATCH, MM_NONE, C, {8192, 1, 1}, {128, 1, 1}, 30, 0 },
+	[K_GELU_BWD] = { "aten::gelu_backward", EW("at::native::GeluBackwardCUDAKernelImpl<$T>"), FAM_EW("GeluBackwardCUDAKernelImpl"), 150, SC_BATCH, MM_NONE, C, {8192, 1, 1}, {128, 1, 1}, 30, 0 },
 	[K_FC1_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_FC1_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 900, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_LN_BWD] = { "aten::native_layer_norm_backward", SAME(LN_B), SAME("at::native::layer_norm_grad_input_kernel_vectorized"), 80, SC_BATCH, MM_NONE, C, {16384, 1, 1}, {256, 1, 1}, 40, 0 },
 	[K_PROJ_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_PROJ_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 250, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
-	[K_ATTN_BWD] = { "aten::_scaled_dot_product_flash_attention_backward", { FLASH_B, FLASH_B, MEFF_B, MEFF_B }, { FAM_FLASH_B, FAM_FLASH_B, "fmha_cutlassB", "fmha_cutlassB" }, 1500, SC_BATCH, MM_ATTN, C, {16, 16, 8}, {256, 1, 1}, 255, 98304 },
+	[K_ATTN_BWD] = { "aten::_scaled_dot_product_flash_attention_backward", { FLASH_B, FLASH_B, MEFF_B, MEFF_B }, FAM_ATTN, 1500, SC_BATCH, MM_ATTN, C, {16, 16, 8}, {256, 1, 1}, 255, 98304 },
 	[K_QKV_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_QKV_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 700, SC_BATCH, MM_RUN, C, {148, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_EMBED_BWD] = { "aten::embedding_dense_backward", SAME(EMB_B), SAME("at::native::embedding_backward_feature_kernel"), 300, SC_BATCH, MM_NONE, C, {1024, 1, 1}, {256, 1, 1}, 40, 0 },
-	[K_ADAM] = { "aten::_fused_adamw_", SAME(ADAM), SAME("at::native::multi_tensor_apply_kernel"), 1000, SC_PARAMS, MM_NONE, C, {2048, 1, 1}, {512, 1, 1}, 64, 0 },
+	[K_ADAM] = { "aten::_fused_adamw_", SAME(ADAM), SAME("multi_tensor_apply FusedAdamMathFunctor"), 1000, SC_PARAMS, MM_NONE, C, {2048, 1, 1}, {512, 1, 1}, 64, 0 },
 	[K_COMM] = { "record_param_comms", SAME(""), NOFAM, 0, SC_BYTES, MM_NONE, EVC_COMM, {2, 1, 1}, {640, 1, 1}, 96, 87568 },
 	/* the conv net: SC_IMAGES costs are µs per stage on a B200 at micro batch 8 */
-	[K_CONV_F] = { "aten::cudnn_convolution", SAME(X9_CONV("fprop", "off")), SAME("sm90_xmma_fprop_implicit_gemm"), 801, SC_IMAGES, MM_RUN, C, {196, 2, 1}, {256, 1, 1}, 168, 197632 },
+	[K_CONV_F] = { "aten::cudnn_convolution", SAME(X9_CONV("fprop", "off")), FAM_CONV, 801, SC_IMAGES, MM_RUN, C, {196, 2, 1}, {256, 1, 1}, 168, 197632 },
 	[K_BN_F] = { "aten::cudnn_batch_norm", SAME(BN_F), SAME("cudnn::bn_fw_tr_1C11_singleread"), 157, SC_IMAGES, MM_NONE, C, {256, 1, 1}, {512, 1, 1}, 40, 8192 },
-	[K_RELU] = { "aten::relu_", SAME(RELU_F), FAM_EW, 64, SC_IMAGES, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 20, 0 },
+	[K_RELU] = { "aten::relu_", SAME(RELU_F), FAM_EW("launch_clamp_scalar"), 64, SC_IMAGES, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 20, 0 },
 	[K_MAXPOOL] = { "aten::max_pool2d_with_indices", SAME(MAXPOOL_F), SAME("at::native::max_pool_forward_nhwc"), 200, SC_IMAGES, MM_NONE, C, {1568, 1, 1}, {256, 1, 1}, 38, 0 },
-	[K_RN_ADD] = { "aten::add_", EW("at::native::CUDAFunctor_add<$T>"), FAM_EW, 79, SC_IMAGES, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 24, 0 },
+	[K_RN_ADD] = { "aten::add_", EW("at::native::CUDAFunctor_add<$T>"), FAM_EW("CUDAFunctor_add"), 79, SC_IMAGES, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 24, 0 },
 	[K_AVGPOOL] = { "aten::adaptive_avg_pool2d", SAME(AVGPOOL_F), SAME("at::native::adaptive_average_pool_nhwc"), 36, SC_IMAGES, MM_NONE, C, {64, 1, 1}, {256, 1, 1}, 32, 0 },
 	[K_FC] = { "aten::linear", GEMM_FWD, FAM_GEMM, 43, SC_IMAGES, MM_RUN, C, {16, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_RN_XENT] = { "aten::_log_softmax", SAME(XENT), SAME("at::native::cunn_SoftMaxForward"), 17, SC_IMAGES, MM_NONE, C, {16, 1, 1}, {512, 1, 1}, 40, 0 },
@@ -103,10 +106,10 @@ const struct kdef kdefs[K_COUNT] = {
 	[K_FC_DG] = { "aten::mm", GEMM_DG, FAM_GEMM, 43, SC_IMAGES, MM_RUN, C, {16, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_FC_WG] = { "aten::mm", GEMM_WG, FAM_GEMM, 46, SC_IMAGES, MM_RUN, C, {16, 1, 1}, {384, 1, 1}, 168, 213248 },
 	[K_AVGPOOL_BWD] = { "aten::_adaptive_avg_pool2d_backward", SAME(AVGPOOL_B), SAME("at::native::adaptive_average_gradinput_nhwc"), 57, SC_IMAGES, MM_NONE, C, {1568, 1, 1}, {256, 1, 1}, 32, 0 },
-	[K_RELU_BWD] = { "aten::threshold_backward", SAME(RELU_B), FAM_EW, 93, SC_IMAGES, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 24, 0 },
+	[K_RELU_BWD] = { "aten::threshold_backward", SAME(RELU_B), FAM_EW("threshold_kernel_impl"), 93, SC_IMAGES, MM_NONE, C, {4096, 1, 1}, {128, 1, 1}, 24, 0 },
 	[K_BN_BWD] = { "aten::cudnn_batch_norm_backward", SAME(BN_B), SAME("cudnn::bn_bw_1C11_singleread"), 272, SC_IMAGES, MM_NONE, C, {256, 1, 1}, {512, 1, 1}, 48, 16384 },
-	[K_CONV_DG] = { "aten::convolution_backward", SAME(X9_CONV("dgrad", "off")), SAME("sm90_xmma_dgrad_implicit_gemm"), 887, SC_IMAGES, MM_RUN, C, {196, 2, 1}, {256, 1, 1}, 168, 197632 },
-	[K_CONV_WG] = { "aten::convolution_backward", SAME(X9_CONV("wgrad", "on")), SAME("sm90_xmma_wgrad_implicit_gemm"), 972, SC_IMAGES, MM_RUN, C, {64, 4, 1}, {256, 1, 1}, 168, 197632 },
+	[K_CONV_DG] = { "aten::convolution_backward", SAME(X9_CONV("dgrad", "off")), FAM_CONV, 887, SC_IMAGES, MM_RUN, C, {196, 2, 1}, {256, 1, 1}, 168, 197632 },
+	[K_CONV_WG] = { "aten::convolution_backward", SAME(X9_CONV("wgrad", "on")), FAM_CONV, 972, SC_IMAGES, MM_RUN, C, {64, 4, 1}, {256, 1, 1}, 168, 197632 },
 	[K_MAXPOOL_BWD] = { "aten::max_pool2d_with_indices_backward", SAME(MAXPOOL_B), SAME("at::native::max_pool_backward_nhwc"), 300, SC_IMAGES, MM_NONE, C, {1568, 1, 1}, {256, 1, 1}, 38, 0 },
 };
 #undef C

@@ -119,17 +119,35 @@ def warmup(st, numbered0):
         k += 1
     return k
 
-# Kernel family: the name without template arguments, argument lists, dtype
-# tokens, tile and launch suffixes (Inductor's numeric suffix included).
+# Kernel family: what a kernel computes. A matmul-class kernel is its class
+# (gemm, conv, attention); an ATen launcher its kind and the first operation
+# its template arguments name; any other kernel its name without template
+# arguments, argument lists, dtype, tile and launch words (and Inductor's
+# numeric suffix).
 DTYPE = re.compile(r"bf16|fp16|fp32|fp8|tf32|f16|f32|bf16bf16|bf16f32|f16f16|f16f32|f32f32|tf32f32|"
                    r"tst|sss|hsh|float|half|double|bfloat16")
 TILE = re.compile(r"\d+|\d+x\d+(?:x\d+)?|\d+cta|tilesize\w*|warpgroupsize\w*|cga\w*|[vh]|bz|[TN]{3}|splitK")
+LAUNCHERS = {"vectorized_elementwise_kernel": "elementwise", "unrolled_elementwise_kernel": "elementwise",
+             "elementwise_kernel": "elementwise", "reduce_kernel": "reduce",
+             "multi_tensor_apply_kernel": "multi_tensor_apply"}
+WRAPPERS = {"void", "at", "native", "detail", "std", "array", "char", "int", "unsigned", "long", "float",
+            "double", "bool", "c10", "BFloat16", "Half", "TensorListMetadata", "BinaryFunctor",
+            "UnaryFunctor", "lambda", "operator", "const", "ul"}
 
 def family(name):
     n = name.replace("(anonymous namespace)::", "")
     n = n[5:] if n.startswith("void ") else n
-    n = re.split(r"[<(]", n, maxsplit=1)[0]
-    return "_".join(t for t in n.split("_") if t and not DTYPE.fullmatch(t) and not TILE.fullmatch(t))
+    if not n.startswith("triton_"):
+        for cls, pat in (("attention", r"flash|fmha|attention"), ("conv", r"fprop|dgrad|wgrad|conv"),
+                         ("gemm", r"gemm|nvjet")):
+            if re.search(pat, n, re.I):
+                return cls
+    head = re.split(r"[<(]", n, maxsplit=1)[0]
+    base = head.split("::")[-1]
+    if base in LAUNCHERS:
+        op = next(t for t in re.findall(r"[A-Za-z_]\w*", n[len(head):]) if t not in WRAPPERS)
+        return LAUNCHERS[base] + " " + op
+    return "_".join(t for t in base.split("_") if t and not DTYPE.fullmatch(t) and not TILE.fullmatch(t))
 
 def families(ranks, warm, m):
     """Kernel time by family: non-communication kernels launched in steady steps, summed over ranks."""
@@ -189,13 +207,13 @@ def check_log_run(tr, rdir, where):
                                     for g, w in zip(got, want)):
         errors.append(f"{where}: step_windows are not the log's iterations")
 
-def check_workload(truth, fams, ccs):
-    """Kernel families compared only between two traced runs on one GPU
-    architecture whose kernel time is, on both or neither side, mostly
-    Inductor's; the overlaps then follow from the names in the traces."""
+def check_workload(truth, fams):
+    """Kernel families compared only between two traced runs whose kernel
+    time is, on both or neither side, mostly Inductor's; the overlaps then
+    follow from the names in the traces."""
     w = truth["comparison"]["workload"]
     a, b = (fams[r["name"]] for r in truth["runs"])
-    comparable = a is not None and b is not None and triton_mostly(a) == triton_mostly(b) and ccs[0] == ccs[1]
+    comparable = a is not None and b is not None and triton_mostly(a) == triton_mostly(b)
     if (w["basis"] == "kernels") != comparable:
         errors.append(f"{truth['scenario']}: workload basis {w['basis']!r}, the traces say names are "
                       f"{'' if comparable else 'not '}comparable")
@@ -207,7 +225,7 @@ def check_workload(truth, fams, ccs):
 for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
     truth = json.load(open(os.path.join(trial, "truth.json")))
     name = truth["scenario"]
-    fams, ccs = {}, []
+    fams = {}
     for tr in truth["runs"]:
         rdir = os.path.join(trial, tr["name"])
         where = f"{name}/{tr['name']}"
@@ -252,7 +270,6 @@ for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
                 errors.append(f"{where}: step index {k} ({st[k] / 1e6:.2f} ms) is within 2% of the warm-up threshold")
         close(tr["steps"]["measured"], m - warm, f"{where} measured")
         fams[tr["name"]] = families(ranks, warm, m)
-        ccs.append(ranks[0][0]["deviceProperties"][0]["computeMajor"])
         # guard: the definitions do not say whose step time the warm-up rule reads;
         # the samples must give the same count from any one rank's windows
         for r, w in enumerate(wins):
@@ -323,7 +340,7 @@ for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
             close(c["transfer_time_per_step_s"], got[3] / div / 1e9, f"{where} {c['op']} transfer time")
         if not tr["comm"]["collectives"] and coll:
             errors.append(f"{where}: collectives in a run whose truth has none")
-    check_workload(truth, fams, ccs if len(ccs) == 2 else [0, 1])
+    check_workload(truth, fams)
     print(f"checked {name}")
 if errors:
     for e in errors[:50]:

@@ -11,11 +11,13 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail() { echo "$*"; exit 1; }
 PLAN=(plan --model gpt2-xl --gpu B200 --micro-batch 8 --seq-len 1024)
 
-copy_logs() {	# copy_logs DIR: the sample's logs, not its manifests, into DIR's runs
+# copy_logs DIR: the sample's traces and monitor logs into DIR's runs; not its manifests, nor
+# its train.log, whose batch sizes are another job's and would rightly contradict the plan's run.ini
+copy_logs() {
 	local r f
 	for r in 1gpu 2gpu; do
 		for f in samples/trials/ddp-scales-well/$r/*; do
-			case $f in *.ini) ;; *) cp "$f" "$1/$r/" ;; esac
+			case $f in *.ini|*/train.log) ;; *) cp "$f" "$1/$r/" ;; esac
 		done
 	done
 }

@@ -180,6 +180,16 @@ static void test_real_hf_deepspeed_2nodes(void **state)
 	assert_int_equal(g.r->logged.global_batch.src.line, 178);
 	assert_ptr_equal(g.r->logged.global_batch.src.file, g.f.path);
 	assert_int_equal(g.r->logged.gpus.v, 2);		/* "World Size: 2" */
+	/* the names the banner prints them under, quoted by a manifest-conflict */
+	assert_string_equal(g.r->logged.global_batch.key, "Effective Batch Size");
+	assert_string_equal(g.r->logged.micro_batch.key, "Batch Size per Device");
+	assert_string_equal(g.r->logged.grad_accum.key, "Gradient Accumulation Steps");
+	assert_string_equal(g.r->logged.gpus.key, "World Size");
+	assert_int_equal(g.r->logged.gpus.src.line, 177);
+	/* line 24: "📂 Dataset: /lustre/data/wikitext-2" (rank 1's twin at line 44 agrees) */
+	assert_string_equal(g.r->logged.dataset.v, "/lustre/data/wikitext-2");
+	assert_int_equal(g.r->logged.dataset.src.line, 24);
+	assert_null(g.r->logged.model.v);
 	/* grep -c "{'loss': " = 27 */
 	assert_int_equal(ival(o, "steps"), 27);
 	assert_int_equal(g.r->nlog, 27);
@@ -538,6 +548,131 @@ static void test_deepspeed_json(void **state)
 	unload(&g);
 }
 
+static void assert_count(const struct fact_i64 *f, int64_t v, int64_t line, const char *key)
+{
+	assert_true(f->set);
+	assert_int_equal(f->v, v);
+	assert_int_equal(f->src.line, line);
+	if (key)
+		assert_string_equal(f->key, key);
+	else
+		assert_null(f->key);
+}
+
+static void assert_name(const struct fact_str *f, const char *v, int64_t line, const char *key)
+{
+	assert_string_equal(f->v, v);
+	assert_int_equal(f->src.line, line);
+	if (key)
+		assert_string_equal(f->key, key);
+	else
+		assert_null(f->key);
+}
+
+/*
+ * Megatron's start-up: the "using world size" line and the argument dump
+ * give the parallel sizes, batch sizes, length, iterations and data path;
+ * look-alike keys (encoder_seq_length, inference_max_seq_length,
+ * expert_tensor_parallel_size, virtual_pipeline_model_parallel_size, the
+ * encoder sizes of the first line) give nothing, so nothing conflicts.
+ */
+static void test_megatron_args(void **state)
+{
+	struct got g;
+	const struct run_facts *f;
+
+	(void)state;
+	load_data(&g, "megatron-args.log");
+	f = &g.r->logged;
+	assert_string_equal(sval(g.train, "framework"), "megatron");
+	assert_string_equal(sval(g.train, "precision"), "bf16");
+	assert_count(&f->gpus, 8, 1, "world size");
+	assert_count(&f->dp_size, 2, 1, "data-parallel size");
+	assert_count(&f->pp_size, 2, 1, "pipeline-model-parallel size");
+	assert_count(&f->tp_size, 2, 18, "tensor_model_parallel_size");	/* "Nonetensor-..." is no key */
+	assert_count(&f->global_batch, 16, 12, "global_batch_size");
+	assert_count(&f->micro_batch, 2, 15, "micro_batch_size");
+	assert_count(&f->seq_len, 4096, 17, "seq_length");
+	assert_count(&f->steps, 20, 19, "train_iters");
+	assert_count(&f->grad_accum, 4, 23, "number of micro-batches");
+	assert_name(&f->dataset, "data/fineweb-10BT-BPE_text_document", 6, "data_path");
+	assert_null(f->model.v);
+	assert_int_equal(g.t->diags.count, 0);
+	unload(&g);
+}
+
+/* torchtitan's start-up lines: data set, model (twice, alike), batch sizes, length, steps. */
+static void test_torchtitan_start(void **state)
+{
+	struct got g;
+	const struct run_facts *f;
+
+	(void)state;
+	load_data(&g, "torchtitan-start.log");
+	f = &g.r->logged;
+	assert_string_equal(sval(g.train, "framework"), "torchtitan");
+	assert_name(&f->dataset, "c4", 1, NULL);
+	assert_name(&f->model, "llama3 8B", 2, NULL);	/* line 3, in colour, says the same */
+	assert_count(&f->micro_batch, 2, 4, "local batch size");
+	assert_count(&f->global_batch, 16, 4, "global batch size");
+	assert_count(&f->grad_accum, 4, 4, "gradient accumulation steps");
+	assert_count(&f->seq_len, 8192, 4, "sequence length");
+	assert_count(&f->steps, 1000, 4, "total steps");
+	assert_false(f->gpus.set);
+	/* tps is one GPU's tokens: local batch 2 x 8192 / 5800 */
+	assert_near(g.r->log[0].step_time_s, 2 * 8192 / 5800.0);
+	assert_int_equal(g.t->diags.count, 0);
+	unload(&g);
+}
+
+/*
+ * HF scripts' model and data arguments, on a launcher's command line and in
+ * the argument dataclasses' repr; lines that name a data set's size, a map
+ * bar, a cache variable or Megatron's data_path None give no dataset, a
+ * node's local world size no GPU count; a second name is a train-conflict.
+ */
+static void test_model_and_dataset_names(void **state)
+{
+	static const char args[] =
+		"+ torchrun --nproc_per_node 2 run_clm.py --model_name_or_path gpt2 "
+		"--dataset_name wikitext --dataset_config_name wikitext-2-raw-v1 "
+		"--per_device_train_batch_size 8\n"
+		"ModelArguments(model_name_or_path='gpt2', model_type=None, config_overrides=None)\n"
+		"DataTrainingArguments(dataset_name='wikitext', dataset_config_name='wikitext-2-raw-v1', "
+		"train_file=None)\n";
+	static const char none[] =
+		"  Total optimization steps = 10\n"
+		"[Rank 0] Original dataset size: 36718\n"
+		"Map: 100%|##########| 36718/36718 [00:01<00:00, 30000.00 examples/s]\n"
+		"HF_DATASETS_CACHE: /tmp/hf_cache_1000\n"
+		"  data_path ....................................... None\n"
+		"Dataset: 100%|##########| 3/3 [00:00<00:00, 9.00it/s]\n"
+		"Local World Size: 8, LOCAL_WORLD_SIZE=8\n";
+	static const char two[] =
+		"python train.py --dataset_name wikitext\n"
+		"[titan] 2025-06-16 22:10:00,000 - root - INFO - Preparing c4 dataset from allenai/c4\n";
+	struct got g;
+
+	(void)state;
+	load_text(&g, args, sizeof(args) - 1);
+	assert_name(&g.r->logged.model, "gpt2", 1, "model_name_or_path");
+	assert_name(&g.r->logged.dataset, "wikitext", 1, "dataset_name");
+	assert_count(&g.r->logged.micro_batch, 8, 1, "per_device_train_batch_size");
+	assert_int_equal(g.t->diags.count, 0);	/* lines 2 and 3 agree */
+	unload(&g);
+	load_text(&g, none, sizeof(none) - 1);
+	assert_count(&g.r->logged.steps, 10, 1, "Total optimization steps");
+	assert_null(g.r->logged.dataset.v);
+	assert_null(g.r->logged.model.v);
+	assert_false(g.r->logged.gpus.set);	/* one node's GPUs are not the job's */
+	unload(&g);
+	load_text(&g, two, sizeof(two) - 1);
+	assert_name(&g.r->logged.dataset, "wikitext", 1, "dataset_name");
+	assert_int_equal(count_code(&g.t->diags, "train-conflict"), 1);
+	assert_string_equal(g.t->diags.items[0].message, "dataset c4 differs from wikitext read at line 1");
+	unload(&g);
+}
+
 static void test_plain_and_traceback(void **state)
 {
 	struct got g;
@@ -571,6 +706,11 @@ static void test_deepspeed_timers(void **state)
 	assert_int_equal(ival(g.train, "micro_batch"), 4);
 	assert_int_equal(ival(g.train, "grad_accum"), 2);
 	assert_int_equal(g.r->logged.gpus.v, 2);
+	/* the config dump's keys, as a manifest-conflict quotes them */
+	assert_string_equal(g.r->logged.global_batch.key, "train_batch_size");
+	assert_string_equal(g.r->logged.micro_batch.key, "train_micro_batch_size_per_gpu");
+	assert_string_equal(g.r->logged.grad_accum.key, "gradient_accumulation_steps");
+	assert_string_equal(g.r->logged.gpus.key, "world_size");
 	assert_int_equal(ival(g.train, "steps"), 2);
 	assert_int_equal(g.r->log[1].step, 20);
 	assert_near(g.r->log[1].samples_per_s, 7.99);
@@ -916,6 +1056,9 @@ int main(void)
 		cmocka_unit_test(test_plain_and_traceback),
 		cmocka_unit_test(test_deepspeed_timers),
 		cmocka_unit_test(test_deepspeed_json),
+		cmocka_unit_test(test_megatron_args),
+		cmocka_unit_test(test_torchtitan_start),
+		cmocka_unit_test(test_model_and_dataset_names),
 		cmocka_unit_test(test_throughput_sources),
 		cmocka_unit_test(test_lightning_progress),
 		cmocka_unit_test(test_crlf),

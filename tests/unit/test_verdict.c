@@ -438,7 +438,10 @@ static void weak_evidence_list(void **state)
 	a.runs[1].gpus = 4;
 	confound(&a, CF_PRECISION, NULL, "bf16", CFS_UNVERIFIED, "precision of b200-1gpu unknown");
 	a.cmp.scaling_efficiency = 1.2;
-	a.runs[0].declared_only = a.runs[1].declared_only = DECLARED_GLOBAL_BATCH | DECLARED_GPUS;
+	for (size_t i = 0; i < 2; i++) {	/* the global batch and GPU count come from run.ini alone, */
+		a.runs[i].facts[FACT_GLOBAL_BATCH].from = a.runs[i].facts[FACT_GPUS].from = FACT_FROM_MANIFEST;
+		a.runs[i].nmonitor = 0;		/* and no GPU monitor saw the GPUs */
+	}
 	analysis_verdict(&a);
 	assert_int_equal(a.cmp.verdict, VERDICT_CONFIRMED);
 	assert_int_equal(a.cmp.nweak, sizeof(want) / sizeof(want[0]));
