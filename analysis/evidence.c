@@ -429,14 +429,24 @@ static const char *cause_list(struct analysis *a)
 	return out;
 }
 
+/*
+ * "114% scaling efficiency is superlinear (per-gpu-batch, ...)": the words
+ * the verdict's sentence and the weak evidence share, so that page 1 says
+ * them once.
+ */
+static const char *superlinear_phrase(struct analysis *a)
+{
+	return analysis_printf(a, "%.0f%% scaling efficiency is superlinear (%s)",
+			       100 * a->cmp.superlinear.efficiency, cause_list(a));
+}
+
 const char *evidence_efficiency_text(struct analysis *a)
 {
 	const struct comparison *cmp = &a->cmp;
 
 	if (!cmp->superlinear.present)
 		return analysis_printf(a, "%.0f%% scaling efficiency", 100 * cmp->scaling_efficiency);
-	return analysis_printf(a, "%.0f%% scaling efficiency, superlinear: see the superlinear finding (%s)",
-			       100 * cmp->scaling_efficiency, cause_list(a));
+	return analysis_printf(a, "%s: see the superlinear finding", superlinear_phrase(a));
 }
 
 /* --- weak evidence --- */
@@ -566,8 +576,7 @@ void evidence_weak(struct analysis *a)
 	weak_unverified(a);
 	weak_summary(a, run);
 	if (cmp->superlinear.present)
-		weak(a, WEAK_SUPERLINEAR, analysis_printf(a, "%.0f%% scaling efficiency is superlinear (%s)",
-							  100 * cmp->superlinear.efficiency, cause_list(a)));
+		weak(a, WEAK_SUPERLINEAR, superlinear_phrase(a));
 	weak_declared(a, run);
 	if (cmp->workload.present && cmp->workload.basis == WL_DECLARED)
 		weak(a, WEAK_DECLARED_ONLY, "one job by the model, dataset or sequence length the runs "

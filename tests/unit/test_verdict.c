@@ -367,8 +367,8 @@ static void superlinear_causes(void **state)
 	close_to(a.cmp.superlinear.efficiency, 1.2);
 	assert_string_equal(a.cmp.superlinear.causes, "per-gpu-batch");
 	assert_string_equal(a.cmp.reason, "a step takes 231.0 ms on 2 GPUs against 412.0 ms on 1 GPU: "
-			    "1.78x faster, at least the expected 1.1x; 120% scaling efficiency, superlinear: "
-			    "see the superlinear finding (per-gpu-batch)");
+			    "1.78x faster, at least the expected 1.1x; 120% scaling efficiency is superlinear "
+			    "(per-gpu-batch): see the superlinear finding");
 	assert_string_equal(evidence_superlinear_message(&a), "run 'b200-2gpu-ddp' scales superlinearly "
 			    "against 'b200-1gpu': a scaling efficiency of 120% (above 105%) is implausible until "
 			    "explained; what explains it: per-gpu-batch (micro batch 64 on b200-1gpu against 32 on "
@@ -379,7 +379,7 @@ static void superlinear_causes(void **state)
 	a.runs[1].micro_batch = 64;		/* none holds: check the measurement */
 	analysis_verdict(&a);
 	assert_string_equal(a.cmp.superlinear.causes, "");
-	assert_non_null(strstr(a.cmp.reason, "superlinear: see the superlinear finding (no cause found)"));
+	assert_non_null(strstr(a.cmp.reason, "is superlinear (no cause found): see the superlinear finding"));
 	assert_non_null(strstr(evidence_superlinear_message(&a), "none of the causes checked holds: "));
 	a.runs[0].gpu[0].peak_memory = (int64_t)(0.85 * FX_B200_TOTAL) + 1;
 	analysis_verdict(&a);
@@ -453,10 +453,10 @@ static void weak_evidence_list(void **state)
 	assert_non_null(f);
 	assert_int_equal(analysis_write_text(&a, f, NULL), 0);
 	fclose(f);
-	assert_non_null(strstr(text, "(per-gpu-batch) (not verified: precision of b200-1gpu unknown)\n"
+	assert_non_null(strstr(text, "(per-gpu-batch): see the superlinear finding (not verified: precision "
+			       "of b200-1gpu unknown)\n"
 			       "Weak evidence: few steady steps: 2 on b200-2gpu-ddp (3 make a plain verdict); "
-			       "traces of 2 of the 4 ranks of b200-2gpu-ddp; "
-			       "120% scaling efficiency is superlinear (per-gpu-batch); global batch of b200-1gpu "
+			       "traces of 2 of the 4 ranks of b200-2gpu-ddp; global batch of b200-1gpu "
 			       "and b200-2gpu-ddp only from run.ini, in no log or trace\nCriterion: "));
 	free(text);
 	summary_build(&s, &a, NULL, 0);		/* page 1 and summary.md: the line after the verdict */
