@@ -408,3 +408,36 @@ struct analysis *analyse_dir(const char *dir)
 	trial_free(t);		/* before anything is rendered: the result must not need it */
 	return a;
 }
+
+const struct confound *find_confound(const struct analysis *a, enum confound_what w)
+{
+	for (size_t i = 0; i < a->cmp.nconfounds; i++)
+		if (a->cmp.confounds[i].what == w)
+			return &a->cmp.confounds[i];
+	return NULL;
+}
+
+const struct confound *confound_of(const struct analysis *a, enum confound_what w)
+{
+	const struct confound *c = find_confound(a, w);
+
+	if (!c)
+		fail_msg("no %s confound", confound_name(w));
+	return c;
+}
+
+void fixture_kernel(struct rank *k, int64_t step, int64_t start, int64_t end, uint8_t cls,
+		    const char *name)
+{
+	struct gpu_event *e = rank_add_event(k);
+
+	e->start = start;
+	e->end = end;
+	e->step = (int32_t)step;
+	e->cls = cls;
+	e->kind = cls == EVC_MEMORY ? EV_MEMCPY : EV_KERNEL;
+	e->name = name;
+	e->coll = cls == EVC_COMM ? COLL_ALLREDUCE : COLL_NONE;
+	e->dtype = cls == EVC_COMM ? DT_BF16 : DT_UNKNOWN;
+	e->bytes = cls == EVC_COMM ? 100000000 : -1;
+}

@@ -22,6 +22,17 @@ void close_to(double got, double want);
 size_t findings_with(const struct analysis *a, const char *code);
 void fixture_analysis_single(struct analysis *a);
 void fixture_analysis_release(struct analysis *a);
+/* The confound of kind w of a's comparison; NULL when it has none. */
+const struct confound *find_confound(const struct analysis *a, enum confound_what w);
+/* The same, and the test fails without one. */
+const struct confound *confound_of(const struct analysis *a, enum confound_what w);
+/*
+ * A GPU activity on rank k of step `step` from start to end (ns): a kernel,
+ * or a memcpy for EVC_MEMORY; a communication kernel is a 100 MB bf16
+ * all-reduce.
+ */
+void fixture_kernel(struct rank *k, int64_t step, int64_t start, int64_t end, uint8_t cls,
+		    const char *name);
 /* The analysis of the trial in dir (loaded, analysed, the trial freed first); asserted to load. */
 struct analysis *analyse_dir(const char *dir);
 

@@ -16,21 +16,6 @@
 
 #define MS NS_PER_MS
 
-static void kernel(struct rank *k, int64_t step, int64_t start, int64_t end, uint8_t cls,
-		   const char *name)
-{
-	struct gpu_event *e = rank_add_event(k);
-
-	e->start = start;
-	e->end = end;
-	e->step = (int32_t)step;
-	e->cls = cls;
-	e->kind = cls == EVC_MEMORY ? EV_MEMCPY : EV_KERNEL;
-	e->name = name;
-	e->coll = cls == EVC_COMM ? COLL_ALLREDUCE : COLL_NONE;
-	e->dtype = cls == EVC_COMM ? DT_BF16 : DT_UNKNOWN;
-	e->bytes = cls == EVC_COMM ? 100000000 : -1;
-}
 
 /*
  * One rank, steps 0..9 every `period` ms: a GEMM of `gemm` ms at the step's
@@ -49,10 +34,10 @@ static void fill_rank(struct trial *t, struct rank *k, int64_t period, int64_t g
 		int64_t len = s == 0 ? 2 * period : period;
 		int64_t end = t0 + gemm * MS * (s == 0 ? 2 : 1);
 
-		kernel(k, s, t0, end, EVC_COMPUTE, g);
+		fixture_kernel(k, s, t0, end, EVC_COMPUTE, g);
 		if (comm)
-			kernel(k, s, end - hidden * MS, end - hidden * MS + comm * MS, EVC_COMM, n);
-		kernel(k, s, t0 + len * MS - 2 * MS, t0 + len * MS - 1 * MS, EVC_MEMORY, m);
+			fixture_kernel(k, s, end - hidden * MS, end - hidden * MS + comm * MS, EVC_COMM, n);
+		fixture_kernel(k, s, t0 + len * MS - 2 * MS, t0 + len * MS - 1 * MS, EVC_MEMORY, m);
 		t0 += len * MS;
 	}
 }

@@ -36,21 +36,6 @@ struct shape {
 	int64_t comm;
 };
 
-static void kernel(struct rank *k, int64_t step, int64_t start, int64_t end, uint8_t cls,
-		   const char *name)
-{
-	struct gpu_event *e = rank_add_event(k);
-
-	e->start = start;
-	e->end = end;
-	e->step = (int32_t)step;
-	e->cls = cls;
-	e->kind = cls == EVC_MEMORY ? EV_MEMCPY : EV_KERNEL;
-	e->name = name;
-	e->coll = cls == EVC_COMM ? COLL_ALLREDUCE : COLL_NONE;
-	e->dtype = cls == EVC_COMM ? DT_BF16 : DT_UNKNOWN;
-	e->bytes = cls == EVC_COMM ? 100000000 : -1;
-}
 
 /*
  * Steps 0..9 every period ms (step 0 twice as long, so warm-up): the GEMM
@@ -69,10 +54,10 @@ static void fill_rank(struct trial *t, struct rank *k, const struct shape *s)
 		int64_t len = i == 0 ? 2 * s->period : s->period;
 		int64_t end = t0 + s->gemm * MS * (i == 0 ? 2 : 1);
 
-		kernel(k, i, t0, end, EVC_COMPUTE, g);
+		fixture_kernel(k, i, t0, end, EVC_COMPUTE, g);
 		if (s->comm)
-			kernel(k, i, end, end + s->comm * MS, EVC_COMM, n);
-		kernel(k, i, t0 + len * MS - 2 * MS, t0 + len * MS - 1 * MS, EVC_MEMORY, m);
+			fixture_kernel(k, i, end, end + s->comm * MS, EVC_COMM, n);
+		fixture_kernel(k, i, t0 + len * MS - 2 * MS, t0 + len * MS - 1 * MS, EVC_MEMORY, m);
 		t0 += len * MS;
 	}
 }

@@ -18,6 +18,7 @@
 #include "analysis/analysis.h"
 #include "analysis/facts.h"
 #include "render/analysis_json.h"
+#include "tests/unit/fixture_analysis.h"
 
 #define MS NS_PER_MS
 #define BF16_GEMM "nvjet_sm100_tst_128x256_64x4_2x1_v_bz_TNT"
@@ -111,23 +112,7 @@ static const struct finding *nth(const struct analysis *a, const char *code, siz
 	return NULL;
 }
 
-static const struct confound *confound(const struct analysis *a, enum confound_what w)
-{
-	for (size_t i = 0; i < a->cmp.nconfounds; i++)
-		if (a->cmp.confounds[i].what == w)
-			return &a->cmp.confounds[i];
-	return NULL;
-}
 
-/* The confound of kind w; the case fails without one. */
-static const struct confound *confound_of(const struct analysis *a, enum confound_what w)
-{
-	const struct confound *c = confound(a, w);
-
-	if (!c)
-		fail_msg("no %s confound", confound_name(w));
-	return c;
-}
 
 static void string_or_null(const char *got, const char *want)
 {
@@ -408,7 +393,7 @@ static void names_and_steps(void **state)
 	assert_int_equal(f->from, FACT_FROM_LOG);
 	assert_string_equal(f->text, "c4");
 	assert_string_equal(f->at, "1gpu/train.log:1");
-	assert_null(confound(a, CF_DATASET));
+	assert_null(find_confound(a, CF_DATASET));
 	assert_int_equal(count(a, "manifest-conflict"), 1);
 	assert_string_equal(nth(a, "manifest-conflict", 0)->message, "run '2gpu': run.ini:11 says "
 			    "steps = 500, but train.log:8 says 1000 (Total optimization steps): 1000 is used");
@@ -510,7 +495,7 @@ static void facts_round_trip(void **state)
 	assert_string_equal(b->runs[0].facts[FACT_MODEL].declared_text, "Llama-3-8B");
 	assert_string_equal(b->runs[1].facts[FACT_MODEL].text, "llama3 8B");
 	assert_int_equal(b->runs[0].facts[FACT_GLOBAL_BATCH].value, 8);
-	assert_null(confound(a, CF_MODEL));	/* Llama-3-8B and llama3 8B agree */
+	assert_null(find_confound(a, CF_MODEL));	/* Llama-3-8B and llama3 8B agree */
 	analysis_free(b);
 	analysis_free(a);
 	free(buf);

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "analysis/analysis.h"
+#include "tests/unit/fixture_analysis.h"
 
 #define MS NS_PER_MS
 
@@ -68,23 +69,7 @@ static struct trial *trial_of(enum hypothesis hyp, const char *gpu1, const char 
 	return t;
 }
 
-static const struct confound *find_confound(const struct analysis *a, enum confound_what w)
-{
-	for (size_t i = 0; i < a->cmp.nconfounds; i++)
-		if (a->cmp.confounds[i].what == w)
-			return &a->cmp.confounds[i];
-	return NULL;
-}
 
-/* The confound of kind w; the case fails without one. */
-static const struct confound *confound_of(const struct analysis *a, enum confound_what w)
-{
-	const struct confound *c = find_confound(a, w);
-
-	if (!c)
-		fail_msg("no %s confound", confound_name(w));
-	return c;
-}
 
 static const struct finding *find_finding(const struct analysis *a, const char *code)
 {

@@ -84,23 +84,7 @@ static struct trial *trial_of(const struct kstep *b, size_t nb, const struct kst
 	return t;
 }
 
-static const struct confound *find_confound(const struct analysis *a, enum confound_what w)
-{
-	for (size_t i = 0; i < a->cmp.nconfounds; i++)
-		if (a->cmp.confounds[i].what == w)
-			return &a->cmp.confounds[i];
-	return NULL;
-}
 
-/* The confound of kind w; the case fails without one. */
-static const struct confound *confound_of(const struct analysis *a, enum confound_what w)
-{
-	const struct confound *c = find_confound(a, w);
-
-	if (!c)
-		fail_msg("no %s confound", confound_name(w));
-	return c;
-}
 
 /* Two jobs: a GEMM-heavy one against a convolution and embedding one, an add in common. */
 static void unrelated_jobs_block(void **state)
