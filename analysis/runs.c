@@ -1187,30 +1187,43 @@ static void log_steps(struct gpu_result *g, const struct run *r)
  * decimals); else the last step number of the per-iteration lines; -1 when
  * nothing says.
  */
-static int64_t summary_steps_run(const struct run *r)
+static int64_t summary_steps_run(const struct run *r, bool *stopped_early)
 {
-	int64_t last = -1;
+	int64_t last = -1, rated = -1;
 
-	if (r->train_runtime_s.set && r->train_steps_per_s.set)
-		return llround(r->train_runtime_s.v * r->train_steps_per_s.v);
 	for (size_t i = 0; i < r->nlog; i++)
 		if (r->log[i].step > last)
 			last = r->log[i].step;
-	return last;
+	if (r->train_runtime_s.set && r->train_steps_per_s.set)
+		rated = llround(r->train_runtime_s.v * r->train_steps_per_s.v);
+	/* the trainer rates over the steps it was set to run: fewer shown means it stopped early */
+	*stopped_early = rated > 0 && last > 0 && last < rated;
+	return rated > 0 && !*stopped_early ? rated : last;
+}
+
+/* The trainer's own samples/s over the job; NaN when not printed, or over a plan it stopped short of. */
+static double summary_rate(const struct run *r)
+{
+	bool stopped_early;
+
+	summary_steps_run(r, &stopped_early);
+	return r->train_samples_per_s.set && !stopped_early ? r->train_samples_per_s.v : NAN;
 }
 
 /*
  * A run without traces whose log lines give no step time: the trainer's
  * whole-job summary, train_runtime over the steps run, and its
- * train_samples_per_second. It holds start-up, evaluation and saving, so it
- * is labelled "log-summary" (and enters a verdict only over
+ * train_samples_per_second (unless the job stopped early, when that rate is
+ * over the steps it was set to run). It holds start-up, evaluation and
+ * saving, so it is labelled "log-summary" (and enters a verdict only over
  * LOG_SUMMARY_MIN_STEPS steps, analysis/evidence.c). Every step run counts
  * as measured, since the summary covers them all; with no count of steps
  * run there is no step time.
  */
 static void summary_steps(struct run_result *rr, const struct run *r)
 {
-	int64_t n = summary_steps_run(r);
+	bool stopped_early;
+	int64_t n = summary_steps_run(r, &stopped_early);
 
 	if (!r->train_runtime_s.set || !(r->train_runtime_s.v > 0) || n <= 0)
 		return;
@@ -1218,9 +1231,8 @@ static void summary_steps(struct run_result *rr, const struct run *r)
 	rr->steps_warmup = rr->steps_trailing = 0;
 	rr->step_median_s = r->train_runtime_s.v / (double)n;
 	rr->time_source = "log-summary";
-	if (r->train_samples_per_s.set)
-		rr->samples_per_s = r->train_samples_per_s.v;
-	else if (rr->global_batch > 0)
+	rr->samples_per_s = summary_rate(r);
+	if (isnan(rr->samples_per_s) && rr->global_batch > 0)
 		rr->samples_per_s = (double)rr->global_batch / rr->step_median_s;
 }
 
@@ -1260,8 +1272,7 @@ static const char *batch_source(const struct run_result *rr, const struct run *r
 static void log_consistency(struct analysis *a, struct run_result *rr, const struct run *r)
 {
 	bool summary = rr->time_source && !strcmp(rr->time_source, "log-summary");
-	double rate = summary ? (r->train_samples_per_s.set ? r->train_samples_per_s.v : NAN) :
-		      printed_line_rate(r);
+	double rate = summary ? summary_rate(r) : printed_line_rate(r);
 	double off = rr->step_median_s * rate / (double)rr->global_batch - 1;
 
 	if (r->nranks || !rr->time_source || rr->global_batch <= 0 || !(rate > 0) ||

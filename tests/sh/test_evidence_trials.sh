@@ -15,6 +15,10 @@
 #   the last step number is the steps run (150, not the 1000 planned), 300 s
 #   over them 2.0 s, enough steps for a verdict, with log-summary as weak
 #   evidence.
+# - the same with the summary's rates over the 1000 planned steps, as the
+#   Hugging Face Trainer computes them: the job stopped early, the 150 steps
+#   the lines show are the steps run, and the throughput is the global batch
+#   over the step time, not the trainer's samples/s over its plan.
 # - pipeline-oom-feasibility asked as step-time: inconclusive, the first
 #   advice is use-feasibility, and nothing asks to profile 7 steps.
 # - hparam-sweep-distributed: superlinear, with exactly the causes that hold.
@@ -51,7 +55,17 @@ for g in 1 2; do
 	  echo "{'train_runtime': $((300 / g)).0, 'train_samples_per_second': $((8 * g)).0, 'train_loss': 2.5, 'epoch': 0.15}"
 	} > "$tmp/last-step/${g}gpu/train.log"
 done
-for t in logs-only inconsistent oom-step-time plain-20.0 plain-32.0 last-step; do
+mkdir -p "$tmp/stopped-early/1gpu" "$tmp/stopped-early/2gpu"	# the same, rates over the plan as HF prints them
+printf '[trial]\nhypothesis = step-time\nbaseline = 1gpu\n' > "$tmp/stopped-early/trial.ini"
+for g in 1 2; do
+	printf '[run]\ngpus = %d\n' $g > "$tmp/stopped-early/${g}gpu/run.ini"
+	{ echo "  Total train batch size (w. parallel, distributed & accumulation) = 16"
+	  echo "  Total optimization steps = 1000"
+	  for i in $(seq 1 150); do echo "step $i/1000 loss 2.5"; done
+	  echo "{'train_runtime': $((300 / g)).0, 'train_samples_per_second': $(python3 -c "print(round(16000 / (300 / $g), 3))"), 'train_steps_per_second': $(python3 -c "print(round(1000 / (300 / $g), 3))"), 'train_loss': 2.5, 'epoch': 0.15}"
+	} > "$tmp/stopped-early/${g}gpu/train.log"
+done
+for t in logs-only inconsistent oom-step-time plain-20.0 plain-32.0 last-step stopped-early; do
 	"$SCALEAUDIT" analyze --json "$tmp/$t" > "$tmp/$t.json" 2> "$tmp/$t.err" || { echo "$t: analyze failed"; cat "$tmp/$t.err"; fail=1; }
 	"$SCALEAUDIT" analyze "$tmp/$t" > "$tmp/$t.txt" 2>&1 || { echo "$t: analyze (text) failed"; fail=1; }
 done
@@ -126,6 +140,12 @@ check("last-step step times", [r["step_time_s"]["median"] for r in l["runs"]], [
 check("last-step verdict", l["comparison"]["verdict"], "confirmed")
 check("last-step weak evidence", [w["message"] for w in l["comparison"]["weak_evidence"] if w["what"] == "log-summary"],
       ["step time from the trainer's whole-job summary, start-up included (1gpu: 150 steps; 2gpu: 150 steps)"])
+
+e = load("stopped-early.json")	# runtime x steps/s gives the 1000 planned; the lines show 150 ran
+check("stopped-early steps", [r["steps"]["measured"] for r in e["runs"]], [150, 150])
+check("stopped-early step times", [r["step_time_s"]["median"] for r in e["runs"]], [2.0, 1.0])
+check("stopped-early samples/s", [r["throughput"]["samples_per_s"] for r in e["runs"]], [8.0, 16.0])
+check("stopped-early log-inconsistent", [f for f in e["findings"] if f["code"] == "log-inconsistent"], [])
 
 o = load("oom-step-time.json")
 oc = o["comparison"]
