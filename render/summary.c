@@ -38,6 +38,12 @@ static const char *const confound_texts[] = {
 	[CF_WORKLOAD] = "workload",
 };
 
+/* What removes a blocking confound, for the why line; NULL: "repeat the trial with it unchanged". */
+static const char *const confound_remedies[CF_COUNT] = {
+	[CF_WORKLOAD] = "run the same job on both sides",
+	[CF_GPU_MODEL] = "run the baseline on the candidate's GPU model",
+};
+
 static const char *const hypothesis_texts[] = {
 	[HYP_UNSET] = "not stated",
 	[HYP_STEP_TIME] = "the step time falls with more GPUs (step-time)",
@@ -239,9 +245,11 @@ static bool why_confound(struct summary *s, const struct analysis *a)
 			add(s, SL_LEAD, "Why: %s", c->why ? c->why : "too few steady steps to measure a step time");
 		else if (isfinite(a->cmp.speedup))
 			add(s, SL_LEAD, "Why: the measured speedup of %s (%s against %s) mixes the extra GPU with the "
-			    "change of %s (%s against %s): repeat the trial with it unchanged", ratio(a->cmp.speedup),
+			    "change of %s (%s against %s): %s", ratio(a->cmp.speedup),
 			    ms(a->runs[a->cmp.baseline].step_median_s), ms(a->runs[a->cmp.candidate].step_median_s),
-			    summary_confound_text(c->what), c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a");
+			    summary_confound_text(c->what), c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a",
+			    (unsigned)c->what < CF_COUNT && confound_remedies[c->what] ? confound_remedies[c->what] :
+			    "repeat the trial with it unchanged");
 		else
 			add(s, SL_LEAD, "Why: the runs differ in %s (%s against %s)%s%s", summary_confound_text(c->what),
 			    c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a",
