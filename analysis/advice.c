@@ -49,7 +49,7 @@ static void independent_runs(struct analysis *a, const struct run_result *b,
 /* Strategies whose GPUs hold a share of the model (their peaks add up); the others hold replicas. */
 static const char *const split_strategies[] = { "pipeline", "tensor", "fsdp", "zero", "device_map" };
 
-static bool is_split(const char *strategy)
+bool strategy_splits_model(const char *strategy)
 {
 	if (!strategy)
 		return true;	/* unknown: the sum is the bound that cannot fall short */
@@ -64,14 +64,14 @@ static const char *model_words(struct analysis *a, const struct run_result *r)
 {
 	return analysis_printf(a, "%d-GPU %s run's memory model (%s)", r->gpus,
 			       r->strategy ? r->strategy : "(strategy unknown)",
-			       is_split(r->strategy) ? "the sum of its GPUs' peaks" :
+			       strategy_splits_model(r->strategy) ? "the sum of its GPUs' peaks" :
 			       "one GPU's peak: each holds a replica");
 }
 
 /* A run's memory model: the sum of its GPUs' peaks for a split, one GPU's for replicas. */
 static int64_t model_need(struct analysis *a, const struct run_result *r, const char **why)
 {
-	bool split = is_split(r->strategy);
+	bool split = strategy_splits_model(r->strategy);
 	int64_t need = 0;
 
 	for (size_t g = 0; g < r->ngpu; g++) {
@@ -108,15 +108,12 @@ static int64_t failed_model_need(struct analysis *a, const struct run_result *b,
 /* What the baseline that ran out of memory needed: its peak plus the allocation that failed. */
 static int64_t failed_need(struct analysis *a, const struct run_result *b, const char **why)
 {
-	int64_t peak = -1;
+	int64_t peak = run_largest_peak(b);
 
 	if (b->status != RUN_FAILED_OOM)
 		return -1;
 	if (b->gpus > 1 && b->ngpu > 1)
 		return failed_model_need(a, b, why);
-	for (size_t g = 0; g < b->ngpu; g++)
-		if (b->gpu[g].peak_memory > peak)
-			peak = b->gpu[g].peak_memory;
 	if (peak < 0)
 		return -1;
 	if (b->failed_allocation < 0) {

@@ -59,6 +59,21 @@ const char *verdict_name(enum verdict v)
 	return names[v];
 }
 
+bool run_failed(const struct run_result *r)
+{
+	return r->status == RUN_FAILED_OOM || r->status == RUN_FAILED;
+}
+
+int64_t run_largest_peak(const struct run_result *r)
+{
+	int64_t best = -1;
+
+	for (size_t g = 0; g < r->ngpu; g++)
+		if (r->gpu[g].peak_memory > best)
+			best = r->gpu[g].peak_memory;
+	return best;
+}
+
 const char *analysis_printf(struct analysis *a, const char *fmt, ...)
 {
 	struct buf b = BUF_INIT;

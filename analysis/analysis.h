@@ -24,6 +24,16 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
  * 15% above the median of the second half of the n.
  */
 size_t steps_warmup_count(const int64_t *number, const double *t, size_t n);
+/*
+ * A GPU's steady steps by number: after its last warm-up step and before its
+ * trailing one (analysis/runs.c); every number when it has neither.
+ */
+struct steady_range {
+	int64_t after;		/* the last warm-up step; INT64_MIN when none */
+	int64_t before;		/* the trailing step; INT64_MAX when none */
+};
+struct steady_range gpu_steady_range(const struct gpu_result *g);
+bool steady_range_has(const struct steady_range *r, int64_t step);
 /* The largest world_size the run's rank traces give; -1 when none gives one (analysis/runs.c). */
 int32_t run_world_size(const struct run *r);
 /*
@@ -32,6 +42,12 @@ int32_t run_world_size(const struct run *r);
  * different names; false when either is NULL or only one is known.
  */
 bool gpu_models_differ(const char *a, int64_t amem, const char *b, int64_t bmem);
+/*
+ * Whether a strategy's GPUs each hold a share of the model (pipeline, tensor,
+ * fsdp, zero, device_map: their peaks add up) rather than a replica of it
+ * (single, ddp); true for NULL, an unknown strategy (analysis/advice.c).
+ */
+bool strategy_splits_model(const char *strategy);
 /* The parallel strategy a run's collectives and memory suggest, or NULL. */
 const char *run_inferred_strategy(const struct run_result *rr);
 /* Baseline, candidate, confounds, attribution and verdict (analysis/compare.c). */
@@ -42,6 +58,8 @@ void analysis_compare(struct analysis *a, const struct trial *t);
  * throughput ratio, confounds) and a->expected_speedup (analysis/compare.c).
  */
 void analysis_verdict(struct analysis *a);
+/* The first blocking confound, of any kind: what no verdict stands past; NULL none. */
+const struct confound *comparison_first_blocking(const struct comparison *c);
 /* The first blocking confound other than global_batch: what no advice may be drawn past; NULL none. */
 const struct confound *comparison_blocked(const struct comparison *c);
 /* A blocking confound as a sentence for people, with both sides' values. */

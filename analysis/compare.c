@@ -284,7 +284,6 @@ static void confounds(struct analysis *a, const struct trial *t, const struct ru
 {
 	enum hypothesis h = a->hypothesis;
 
-	(void)t;	/* model and dataset are the runs' values used (rr->facts) */
 	compare_fact(a, CF_PRECISION, run_precision(b), run_precision(c), CFS_UNVERIFIED,
 		     "the matmuls ran in another number format: the speedup cannot be "
 		     "attributed to the second GPU");
@@ -349,7 +348,7 @@ static void attribute(struct analysis *a, const struct run_result *b, const stru
 	cmp->actual_s = n * c->gpu[c->slowest].mean_step_s;
 }
 
-static const struct confound *first_blocking(const struct comparison *c)
+const struct confound *comparison_first_blocking(const struct comparison *c)
 {
 	for (size_t i = 0; i < c->nconfounds; i++)
 		if (c->confounds[i].severity == CFS_BLOCKING)
@@ -489,8 +488,7 @@ static void verdict_global_batch(struct analysis *a, const struct run_result *b,
  */
 static int baseline_failed(const struct run_result *b)
 {
-	if (b->status == RUN_FAILED_OOM || b->status == RUN_FAILED || (b->steps_measured <= 0 &&
-	    b->status != RUN_UNKNOWN))
+	if (run_failed(b) || (b->steps_measured <= 0 && b->status != RUN_UNKNOWN))
 		return 1;
 	return b->steps_measured > 0 ? 0 : -1;
 }
@@ -669,7 +667,7 @@ void analysis_verdict(struct analysis *a)
 {
 	struct comparison *cmp = &a->cmp;
 	const struct run_result *b = &a->runs[cmp->baseline], *c = &a->runs[cmp->candidate];
-	const struct confound *block = first_blocking(cmp);
+	const struct confound *block = comparison_first_blocking(cmp);
 	enum hypothesis h = a->hypothesis;
 
 	cmp->answer = ANSWER_NONE;

@@ -38,11 +38,6 @@ const char *superlinear_cause_name(enum superlinear_cause c)
 	return (unsigned)c < CAUSE_COUNT ? names[c] : NULL;
 }
 
-bool run_failed(const struct run_result *r)
-{
-	return r->status == RUN_FAILED_OOM || r->status == RUN_FAILED;
-}
-
 /* --- the facts a verdict lacks --- */
 
 void gaps_add(struct gaps *g, const char *fact, const char *remedy)
@@ -317,28 +312,12 @@ static bool host_bound(struct analysis *a, const struct run_result *b, const str
 	return share >= SUPERLINEAR_HOST_IDLE;
 }
 
-static int64_t largest_peak(const struct run_result *r)
-{
-	int64_t m = -1;
-
-	for (size_t g = 0; g < r->ngpu; g++)
-		if (r->gpu[g].peak_memory > m)
-			m = r->gpu[g].peak_memory;
-	return m;
-}
-
-/* Strategies in which each GPU holds the whole model, as one GPU alone does. */
-static bool replica(const char *strategy)
-{
-	return strategy && (!strcmp(strategy, "ddp") || !strcmp(strategy, "single"));
-}
-
 static bool saved_memory(struct analysis *a, const struct run_result *b, const struct run_result *c,
 			 const char **numbers)
 {
-	int64_t pb = largest_peak(b), pc = largest_peak(c);
+	int64_t pb = run_largest_peak(b), pc = run_largest_peak(c);
 
-	if (!replica(c->strategy)) {
+	if (!c->strategy || strategy_splits_model(c->strategy)) {
 		*numbers = analysis_printf(a, "%s's strategy (%s) is not a replica of the model", c->name,
 					   c->strategy ? c->strategy : "unknown");
 		return false;
@@ -358,15 +337,6 @@ static const cause_check cause_checks[CAUSE_COUNT] = {
 	[CAUSE_HOST_BOUND] = host_bound, [CAUSE_SAVED_MEMORY] = saved_memory,
 };
 
-/* A blocking confound already says why the runs' numbers differ (another GPU, another batch). */
-static bool blocked(const struct comparison *cmp)
-{
-	for (size_t i = 0; i < cmp->nconfounds; i++)
-		if (cmp->confounds[i].severity == CFS_BLOCKING)
-			return true;
-	return false;
-}
-
 void evidence_superlinear(struct analysis *a)
 {
 	struct comparison *cmp = &a->cmp;
@@ -374,9 +344,13 @@ void evidence_superlinear(struct analysis *a)
 	const char *causes = "", *numbers;
 
 	cmp->superlinear = (struct superlinear){ .present = false, .efficiency = NAN, .causes = "" };
-	/* two runs of one GPU count compare configurations, not scaling */
-	if (!cmp->valid || !(cmp->scaling_efficiency > SUPERLINEAR_EFFICIENCY) || blocked(cmp) ||
-	    !(comparison_gpu_ratio(a) > 1))
+	/*
+	 * A blocking confound already says why the numbers differ (another GPU,
+	 * another batch); two runs of one GPU count compare configurations, not
+	 * scaling.
+	 */
+	if (!cmp->valid || !(cmp->scaling_efficiency > SUPERLINEAR_EFFICIENCY) ||
+	    comparison_first_blocking(cmp) || !(comparison_gpu_ratio(a) > 1))
 		return;
 	b = &a->runs[cmp->baseline];
 	c = &a->runs[cmp->candidate];

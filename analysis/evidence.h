@@ -13,8 +13,6 @@
 
 #include "analysis/result.h"
 
-/* The run failed: its logs say it ran out of GPU memory, or stopped on an error. */
-bool run_failed(const struct run_result *r);
 
 /*
  * The facts a verdict lacks, each with how to measure it, gathered in the

@@ -21,17 +21,6 @@ bool plan_oom_foreseen(const struct run_result *rr)
 	       p->predicted_peak_bytes >= p->measured_peak_bytes;
 }
 
-/* The largest peak memory of the run's GPUs; -1 when no GPU's is known. */
-static int64_t largest_peak(const struct run_result *rr)
-{
-	int64_t best = -1;
-
-	for (size_t g = 0; g < rr->ngpu; g++)
-		if (rr->gpu[g].peak_memory > best)
-			best = rr->gpu[g].peak_memory;
-	return best;
-}
-
 static const char *direction(double dev)
 {
 	return dev > 0 ? "under-estimated it" : "over-estimated it";
@@ -68,7 +57,7 @@ void analysis_plan_check(struct analysis *a, const struct run *r, struct run_res
 	if (!d->predicted_peak_gb.set && !d->predicted_step_s.set)
 		return;
 	p->present = true;
-	p->measured_peak_bytes = largest_peak(rr);
+	p->measured_peak_bytes = run_largest_peak(rr);
 	p->measured_step_s = rr->step_median_s;
 	if (d->predicted_peak_gb.set)
 		p->predicted_peak_bytes = llround(d->predicted_peak_gb.v * 1e9);

@@ -329,6 +329,9 @@ struct run_result {
 	struct run_fact facts[FACT_COUNT];	/* declared against measured, by enum fact_key */
 };
 
+bool run_failed(const struct run_result *r);		/* its logs say it ran out of memory or ended on an error */
+int64_t run_largest_peak(const struct run_result *r);	/* of its GPUs' peaks; -1 when none is known */
+
 enum confound_what {
 	CF_PRECISION, CF_GLOBAL_BATCH, CF_MICRO_BATCH, CF_SEQ_LEN, CF_DATASET, CF_MODEL, CF_STEPS,
 	CF_GPU_MODEL,		/* the runs used different GPU models (core/gpu.h rows) */

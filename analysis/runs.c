@@ -185,12 +185,7 @@ static bool steady(const struct step_point *p)
 }
 
 /* The step numbers whose kernels enter a GPU's statistics: after < number < before. */
-struct steady_range {
-	int64_t after;		/* the last warm-up step; INT64_MIN when none */
-	int64_t before;		/* the trailing step; INT64_MAX when none */
-};
-
-static struct steady_range steady_range(const struct gpu_result *g)
+struct steady_range gpu_steady_range(const struct gpu_result *g)
 {
 	struct steady_range r = { INT64_MIN, INT64_MAX };
 
@@ -203,7 +198,7 @@ static struct steady_range steady_range(const struct gpu_result *g)
 	return r;
 }
 
-static bool in_steady(const struct steady_range *r, int64_t step)
+bool steady_range_has(const struct steady_range *r, int64_t step)
 {
 	return step > r->after && step < r->before;
 }
@@ -619,14 +614,14 @@ static void run_comm(struct run_result *rr, const struct trial *t, const struct 
 	memset(bus, 0, sizeof(bus));
 	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
 		const struct rank *k = &r->ranks[g];
-		struct steady_range steps = steady_range(&rr->gpu[g]);
+		struct steady_range steps = gpu_steady_range(&rr->gpu[g]);
 
 		for (size_t i = 0; i < k->nev; i++) {
 			const struct gpu_event *e = &k->ev[i];
 			int op = e->coll < COLL_COUNT ? e->coll : 0, dt = e->dtype < DT_COUNT ? e->dtype : 0;
 			struct coll_result *c = &acc[op][dt];
 
-			if (e->cls != EVC_COMM || e->step < 0 || !in_steady(&steps, e->step))
+			if (e->cls != EVC_COMM || e->step < 0 || !steady_range_has(&steps, e->step))
 				continue;
 			busbw_add(&bus[op][dt], (enum coll_op)op, coll_nranks(t, e, rr->gpus), e->bytes);
 			c->calls_per_step += 1;
@@ -860,7 +855,7 @@ static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank 
 {
 	struct kernel_time *t = NULL;
 	size_t n = 0, cap = 0;
-	struct steady_range steps = steady_range(g);
+	struct steady_range steps = gpu_steady_range(g);
 	double nsteady = 0;
 
 	for (size_t i = 0; i < g->nsteps; i++)
@@ -870,7 +865,7 @@ static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank 
 		const struct kernel_facts *f;
 		size_t j;
 
-		if (e->step < 0 || !in_steady(&steps, e->step))
+		if (e->step < 0 || !steady_range_has(&steps, e->step))
 			continue;
 		f = kernel_memo_get(memo, e);
 		if (f->label_index >= n) {	/* the memo's labels, zeroed up to this one */
@@ -902,7 +897,7 @@ static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank 
 static void run_critical(struct analysis *a, struct run_result *rr, const struct rank *k)
 {
 	const struct gpu_result *g = &rr->gpu[rr->slowest];
-	struct steady_range steps = steady_range(g);
+	struct steady_range steps = gpu_steady_range(g);
 	double nsteady = 0;
 
 	for (size_t i = 0; i < g->nsteps; i++)
@@ -991,13 +986,13 @@ static void run_bw(struct run_result *rr, const struct trial *trial, const struc
 
 	rr->nccl_tests_gpus = ranks;
 	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
-		struct steady_range steps = steady_range(&rr->gpu[g]);
+		struct steady_range steps = gpu_steady_range(&rr->gpu[g]);
 
 		for (size_t i = 0; i < r->ranks[g].nev; i++) {
 			const struct gpu_event *e = &r->ranks[g].ev[i];
 
 			if (e->cls != EVC_COMM || e->bytes <= 0 || e->end <= e->start ||
-			    e->step < 0 || !in_steady(&steps, e->step))
+			    e->step < 0 || !steady_range_has(&steps, e->step))
 				continue;
 			xgrow(&p, &cap, n + 1, sizeof(*p));
 			p[n++] = (struct bw_point){ .op = (enum coll_op)e->coll, .bytes = e->bytes,
@@ -1182,10 +1177,11 @@ static void log_steps(struct gpu_result *g, const struct run *r)
 /*
  * The steps a whole-job summary covers: those the log says ran, never a
  * planned count (`Total optimization steps`, `train_iters`, `max_steps`).
- * The Hugging Face Trainer prints train_steps_per_second as its steps over
- * train_runtime, so their product is the steps (rounded: the rate has three
- * decimals); else the last step number of the per-iteration lines; -1 when
- * nothing says.
+ * The Hugging Face Trainer prints train_steps_per_second as the steps it was
+ * set to run over train_runtime, so their product is those steps (rounded:
+ * the rate has three decimals), which ran unless the per-iteration lines
+ * show fewer: then the job stopped early and the last step number they show
+ * is the count; -1 when nothing says.
  */
 static int64_t summary_steps_run(const struct run *r, bool *stopped_early)
 {

@@ -87,34 +87,17 @@ static void add_kernel(struct family_acc *f, const struct gpu_event *e)
 	f->generated_ns += v & GENERATED ? ns : 0;
 }
 
-/* The step numbers of a GPU's steady steps: after < number < before (as its top kernels'). */
-static bool steady_step(const struct gpu_result *g, int64_t step)
-{
-	int64_t after = INT64_MIN, before = INT64_MAX;
-
-	for (size_t i = 0; i < g->nsteps; i++) {
-		if (g->steps[i].warmup)
-			after = g->steps[i].number;
-		if (g->steps[i].trailing)
-			before = g->steps[i].number;
-	}
-	return step >= 0 && step > after && step < before;
-}
-
 /* Kernel time of every rank by family: of its steady steps, or of its whole span. */
 static void add_ranks(struct family_acc *f, const struct run *r, const struct run_result *rr,
 		      bool span)
 {
 	for (size_t g = 0; g < r->nranks && g < rr->ngpu; g++) {
 		const struct rank *k = &r->ranks[g];
-		int64_t last = -1;
-		bool in = false;
+		struct steady_range steady = gpu_steady_range(&rr->gpu[g]);
 
 		for (size_t i = 0; i < k->nev; i++) {
-			if (!span && k->ev[i].step != last) {	/* events come in runs of one step */
-				last = k->ev[i].step;
-				in = steady_step(&rr->gpu[g], last);
-			}
+			bool in = k->ev[i].step >= 0 && steady_range_has(&steady, k->ev[i].step);
+
 			if (span || in)
 				add_kernel(f, &k->ev[i]);
 		}

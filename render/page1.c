@@ -43,11 +43,6 @@ static enum category bar_cat(const struct analysis *a, size_t i)
 	return i == a->cmp.baseline ? CAT_BASELINE : i == a->cmp.candidate ? CAT_CANDIDATE : CAT_OTHER_RUN;
 }
 
-static bool run_failed(const struct run_result *r)
-{
-	return r->status == RUN_FAILED_OOM || r->status == RUN_FAILED;
-}
-
 /* The k-th run in the chart's order: the baseline and the candidate first, then the others. */
 static size_t chart_run(const struct analysis *a, size_t k)
 {

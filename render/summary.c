@@ -192,17 +192,12 @@ static const char *status_text(const struct run_result *r, char *b, size_t size)
 
 	if (r->status == RUN_FAILED_OOM && r->failed_allocation > 0)	/* PyTorch prints GiB: so do we */
 		snprintf(b, size, "%s (needed %s more)", st, numfmt_gib(ring(), r->failed_allocation));
-	else if (r->status == RUN_FAILED_OOM || r->status == RUN_FAILED || r->steps_measured < 0)
+	else if (run_failed(r) || r->steps_measured < 0)
 		snprintf(b, size, "%s", st);
 	else
 		snprintf(b, size, "%s, %s steady step%s", st, count(r->steps_measured),
 			 r->steps_measured == 1 ? "" : "s");
 	return b;
-}
-
-static bool failed(const struct run_result *r)
-{
-	return r->status == RUN_FAILED_OOM || r->status == RUN_FAILED;
 }
 
 /* The GPU with the largest peak memory; -1 when none is known. */
@@ -264,7 +259,7 @@ static bool why_confound(struct summary *s, const struct analysis *a)
 static bool why_failed(struct summary *s, const struct analysis *a)
 {
 	const struct run_result *b = &a->runs[a->cmp.baseline], *c = &a->runs[a->cmp.candidate];
-	const struct run_result *f = failed(b) ? b : failed(c) ? c : NULL, *other = f == b ? c : b;
+	const struct run_result *f = run_failed(b) ? b : run_failed(c) ? c : NULL, *other = f == b ? c : b;
 	char st[160], peak[96], other_peak[96];
 
 	if (!f)
