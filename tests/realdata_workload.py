@@ -30,8 +30,6 @@ code (regular expressions instead of token scans):
   list, without the '_'-separated words that spell a dtype, an architecture,
   a layout, a tile or launch shape, or a number.
 """
-import decimal
-import gzip
 import json
 import re
 import os
@@ -104,15 +102,11 @@ def family(name):
     return "_".join(words) if words else head
 
 
-def ns(us):
-    d = decimal.Decimal(str(us)) * 1000
-    return int(d.quantize(decimal.Decimal(1), rounding=decimal.ROUND_HALF_UP))
+ns = realdata_steps.ns
 
 
 def load(path):
-    opener = gzip.open if path.endswith(".gz") else open
-    with opener(path, "rt") as f:
-        d = json.load(f, parse_float=decimal.Decimal)
+    d = realdata_steps.load(path)
     return d["traceEvents"] if isinstance(d, dict) else d
 
 
