@@ -3,13 +3,26 @@
 on its own from the trace JSON (not from scaleaudit's output), so that
 tests/sh/test_clock_realdata.sh can compare the two.
 
-usage: realdata_clock.py TRACE.json[.gz] ...   (the traces of one run's ranks)
+usage: realdata_clock.py [--stragglers] TRACE.json[.gz] ...
+                                (the traces of one run's ranks)
 
 Prints JSON: {"ranks": [{"rank", "offset_ns", "matched", "steps": {N: {...}}}],
 "mismatched": [[kind, group, counts...]]}. Each step's values are nanoseconds
 of its GPU window (first GPU work of step N to first GPU work of step N+1):
 exposed_comm, exposed_comm_wait, exposed_comm_transfer, comm_total,
-memory_total, kernel_busy.
+memory_total, kernel_busy. A rank with no closed step (no step, or a single
+one, which trails) also has "span": the partition of its whole profiled span
+(its first to its last GPU activity) under all ten keys of span_s (compute,
+exposed_comm, memory, idle, comm_total, overlapped_comm, exposed_comm_wait,
+exposed_comm_transfer, memory_total, kernel_busy; "window" its length), and
+"comm_kernels", its count of communication kernels.
+
+--stragglers prints, as text instead, what a straggler rule needs: each
+rank's span split, the ranks' waiting (exposed_comm_wait of the span) sorted,
+each rank's waiting against half the median of the others' and of all ranks',
+and for each matched collective the rank that started last (on the common
+clock; a tie counts for the lowest rank), with the others' waiting in it
+(per kernel) summed per such rank ("waiting it caused").
 
 Definitions (docs/analysis.md):
 - communication kernel: a kernel whose name contains "nccl" (any case);
@@ -131,13 +144,17 @@ def match(ranks):
             offsets.append(int(m + Fraction(1, 2)) if m >= 0 else -int(-m + Fraction(1, 2)))
         else:
             offsets.append(None)
+    collectives = []
     for k in matched:
         for j in range(len(lanes[ref][k])):
             group = [(b[k][j], offsets[i]) for i, b in enumerate(lanes)]
             latest = max(w["start"] + o for w, o in group)
             for w, o in group:
                 w["wait"] = max(0, min(latest - (w["start"] + o), w["end"] - w["start"]))
-    return offsets, sum(len(lanes[ref][k]) for k in matched), mismatched
+            if None not in offsets:
+                collectives.append((k, j, [w for w, _ in group],
+                                    [w["start"] + o for w, o in group]))
+    return offsets, sum(len(lanes[ref][k]) for k in matched), mismatched, collectives
 
 
 def windows(work):
@@ -156,8 +173,29 @@ def windows(work):
     return nums, bounds
 
 
+SPAN_KEYS = ("compute", "exposed_comm", "memory", "idle", "comm_total", "overlapped_comm",
+             "exposed_comm_wait", "exposed_comm_transfer", "memory_total", "kernel_busy")
+
+
 def partition(work, lo, hi):
-    """Sweep of [lo, hi): every instant classed as the definitions say."""
+    """The six keys of the step check (see sweep)."""
+    out = sweep(work, lo, hi)
+    return {k: out[k] for k in ("exposed_comm", "exposed_comm_wait", "exposed_comm_transfer",
+                                "comm_total", "memory_total", "kernel_busy")}
+
+
+def span(work):
+    """The whole profiled span, first to last GPU activity, under all ten keys."""
+    lo = min(w["start"] for w in work)
+    hi = max(w["end"] for w in work)
+    out = sweep(work, lo, hi)
+    out["window"] = hi - lo
+    return out
+
+
+def sweep(work, lo, hi):
+    """Sweep of [lo, hi): every instant classed as the definitions say
+    (compute > exposed_comm > memory > idle, first match wins)."""
     edges = []
     for w in work:
         parts = [("wait", w["start"], w["start"] + w["wait"]),
@@ -169,13 +207,20 @@ def partition(work, lo, hi):
                 edges += [(s, 1, cls), (e, -1, cls)]
     edges.sort(key=lambda x: x[0])
     open_ = {"compute": 0, "comm": 0, "wait": 0, "memory": 0}
-    out = dict.fromkeys(["exposed_comm", "exposed_comm_wait", "exposed_comm_transfer",
-                         "comm_total", "memory_total", "kernel_busy"], 0)
+    out = dict.fromkeys(SPAN_KEYS, 0)
     t = lo
-    for x, d, cls in edges:
+    for x, d, cls in edges + [(hi, 0, "compute")]:
         seg = x - t
         if seg > 0:
             comm = open_["comm"] > 0 or open_["wait"] > 0
+            if open_["compute"] > 0:
+                out["compute"] += seg
+            elif comm:
+                pass
+            elif open_["memory"] > 0:
+                out["memory"] += seg
+            else:
+                out["idle"] += seg
             if comm:
                 out["comm_total"] += seg
                 if open_["compute"] == 0:
@@ -187,19 +232,75 @@ def partition(work, lo, hi):
                 out["kernel_busy"] += seg
             t = x
         open_[cls] += d
+    out["overlapped_comm"] = out["comm_total"] - out["exposed_comm"]
     return out
 
 
-def main(paths):
-    ranks = sorted((read_rank(p) for p in paths), key=lambda r: r["rank"])
-    offsets, nmatched, mismatched = match(ranks)
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return Fraction(xs[n // 2]) if n % 2 else Fraction(xs[n // 2 - 1] + xs[n // 2], 2)
+
+
+def ms(v):
+    return f"{v / 1e6:.3f}"
+
+
+def stragglers(ranks, spans, collectives):
+    """Text for the straggler rule: who waits, and who is waited for."""
+    ids = [r["rank"] for r in ranks]
+    cols = ("window", "compute", "exposed_comm", "exposed_comm_wait",
+            "exposed_comm_transfer", "memory", "idle")
+    heads = ("span", "compute", "exposed_comm", "waiting", "transfer", "memory", "idle")
+    print("rank  " + "  ".join(f"{c:>12}" for c in heads) + "   (ms)")
+    for i, sp in zip(ids, spans):
+        print(f"{i:>4}  " + "  ".join(f"{ms(sp[c]):>12}" for c in cols))
+    wait = {i: sp["exposed_comm_wait"] for i, sp in zip(ids, spans)}
+    print("waiting sorted (exposed_comm_wait, ms): " +
+          ", ".join(f"{i}: {ms(wait[i])}" for i in sorted(ids, key=lambda i: wait[i])))
+    share = {i: Fraction(sp["exposed_comm_wait"], sp["window"]) for i, sp in zip(ids, spans)}
+    m_all = median(list(wait.values()))
+    print(f"median waiting of all ranks {ms(m_all)}")
+    for i in ids:
+        m = median([wait[j] for j in ids if j != i])
+        print(f"rank {i}: waits {ms(wait[i])} ({float(share[i]):.1%} of its span), median of "
+              f"the others {ms(m)}, <= half of it: {'yes' if wait[i] <= m / 2 else 'no'}; "
+              f"<= half the median of all: {'yes' if wait[i] <= m_all / 2 else 'no'}")
+    last = dict.fromkeys(ids, 0)
+    caused = dict.fromkeys(ids, 0)
+    ties, order = 0, []
+    for _, _, group, starts in sorted(collectives, key=lambda c: c[3][0]):
+        latest = max(starts)
+        who = [ids[n] for n, t in enumerate(starts) if t == latest]
+        ties += len(who) > 1
+        order.append("=".join(map(str, who)))
+        last[who[0]] += 1
+        caused[who[0]] += sum(w["wait"] for n, w in enumerate(group) if ids[n] != who[0])
+    print(f"matched collectives: {len(collectives)} ({ties} with a tie for the last "
+          "start, counted for the lowest of the tied ranks)")
+    print("last to start, per collective in the lowest rank's start order: " + " ".join(order))
+    for i in sorted(ids, key=lambda i: -caused[i]):
+        print(f"rank {i}: started last in {last[i]}, waiting it caused the others "
+              f"{ms(caused[i])} ms")
+
+
+def main(args):
+    text = args[:1] == ["--stragglers"]
+    ranks = sorted((read_rank(p) for p in args[text:]), key=lambda r: r["rank"])
+    offsets, nmatched, mismatched, collectives = match(ranks)
     out = {"ranks": [], "mismatched": mismatched}
     for r, off in zip(ranks, offsets):
         nums, bounds = windows(r["work"])
         steps = {str(n): partition(r["work"], bounds[i], bounds[i + 1])
                  for i, n in enumerate(nums)}
-        out["ranks"].append({"rank": r["rank"], "offset_ns": off, "matched": nmatched,
-                             "steps": steps})
+        rank = {"rank": r["rank"], "offset_ns": off, "matched": nmatched, "steps": steps}
+        if len(nums) < 2 and r["work"]:
+            rank["span"] = span(r["work"])
+            rank["comm_kernels"] = sum(w["cls"] == "comm" for w in r["work"])
+        out["ranks"].append(rank)
+    if text:
+        stragglers(ranks, [span(r["work"]) for r in ranks], collectives)
+        return
     json.dump(out, sys.stdout, indent=1)
     print()
 
