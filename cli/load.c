@@ -3,6 +3,7 @@
  * archive that holds one trial, analysed here, or an analysis.json that an
  * earlier run wrote, read back without the logs. The two are told apart by what the path holds, not by its name.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,12 +57,27 @@ static bool has_timeline(const struct run_result *rr)
 	return false;
 }
 
-/* True when some run gave something to analyse: steps, a status from its log, or a memory timeline. */
+/*
+ * True when a GPU of run rr has the partition of its whole profiled span: a
+ * capture without steps, whose GPU work is still analysed.
+ */
+static bool has_span(const struct run_result *rr)
+{
+	for (size_t g = 0; g < rr->ngpu; g++)
+		if (!isnan(rr->gpu[g].span_s.compute))
+			return true;
+	return false;
+}
+
+/*
+ * True when some run gave something to analyse: steps, a status from its
+ * log, a memory timeline, or GPU work over a profiled span.
+ */
 static bool usable(const struct analysis *a)
 {
 	for (size_t i = 0; i < a->nruns; i++)
 		if (a->runs[i].steps_total > 0 || a->runs[i].status_from_log ||
-		    has_timeline(&a->runs[i]))
+		    has_timeline(&a->runs[i]) || has_span(&a->runs[i]))
 			return true;
 	return false;
 }

@@ -2164,6 +2164,126 @@ static int32_t own_device(const struct kt *k)
 	return best;
 }
 
+/*
+ * Why the device the GPU work ran on was read as a deviceProperties entry
+ * of another id. ROCm's profiler numbers GPU agents after the CPU agents,
+ * so a kernel's "device" need not be the HIP ordinal deviceProperties uses.
+ */
+enum remap {
+	REMAP_NONE,	/* the id is listed, or nothing says which entry it is */
+	REMAP_ONLY,	/* the trace lists exactly one device */
+	REMAP_ORDER,	/* the k-th id the GPU work used is the k-th listed id */
+	REMAP_ALIKE,	/* every listed device has the same name and memory: the first */
+	REMAP_COUNT
+};
+
+static const char *const remap_why[REMAP_COUNT] = {
+	[REMAP_ONLY] = "the only device the trace lists",
+	[REMAP_ORDER] = "by order: the trace lists as many devices as its GPU work used",
+	[REMAP_ALIKE] = "every device the trace lists has the same name and memory",
+};
+
+/* The deviceProperties entry of id, or NULL. */
+static const struct device_info *listed_device(const struct kt *k, int32_t id)
+{
+	for (size_t i = 0; i < k->ndevs; i++)
+		if (k->devs[i].index == id)
+			return &k->devs[i];
+	return NULL;
+}
+
+/* How many listed ids are below id; -1 when id is listed more than once. */
+static int listed_below(const struct kt *k, int32_t id)
+{
+	int below = 0, same = 0;
+
+	for (size_t i = 0; i < k->ndevs; i++) {
+		below += k->devs[i].index < id;
+		same += k->devs[i].index == id;
+	}
+	return same == 1 ? below : -1;
+}
+
+/* The k-th used id to the k-th listed id, when there are as many of each. */
+static bool map_by_order(const struct kt *k, int32_t map[MAX_DEVICES])
+{
+	int32_t to[MAX_DEVICES];
+	size_t used = 0;
+
+	for (int32_t d = 0; d < MAX_DEVICES; d++)
+		used += k->dev_seen[d] > 0;
+	if (used != k->ndevs)
+		return false;
+	for (size_t i = 0; i < k->ndevs; i++) {
+		int below = listed_below(k, k->devs[i].index);
+
+		if (below < 0)
+			return false;
+		to[below] = k->devs[i].index;
+	}
+	for (int32_t d = 0, n = 0; d < MAX_DEVICES; d++)
+		if (k->dev_seen[d] > 0)
+			map[d] = to[n++];
+	return true;
+}
+
+static bool devices_alike(const struct kt *k)
+{
+	for (size_t i = 1; i < k->ndevs; i++)
+		if (k->devs[i].name != k->devs[0].name ||
+		    k->devs[i].memory_total != k->devs[0].memory_total)
+			return false;
+	return k->devs[0].name != NULL;
+}
+
+/*
+ * map[d]: the device id the GPU work's id d is read as (d itself unless
+ * own, the rank's device, is not listed and the entry it is can be told).
+ */
+static enum remap device_map(const struct kt *k, int32_t own, int32_t map[MAX_DEVICES])
+{
+	for (int32_t d = 0; d < MAX_DEVICES; d++)
+		map[d] = d;
+	if (own < 0 || !k->ndevs || listed_device(k, own))
+		return REMAP_NONE;
+	if (k->ndevs > 1 && map_by_order(k, map))
+		return REMAP_ORDER;
+	if (k->ndevs > 1 && !devices_alike(k))
+		return REMAP_NONE;
+	map[own] = k->devs[0].index;
+	return k->ndevs == 1 ? REMAP_ONLY : REMAP_ALIKE;
+}
+
+/* Reads the GPU work and the memory samples on the device ids as mapped. */
+static void apply_device_map(struct kt *k, const int32_t map[MAX_DEVICES])
+{
+	for (size_t i = 0; i < k->ngev; i++)
+		if (k->gev[i].device >= 0 && k->gev[i].device < MAX_DEVICES)
+			k->gev[i].device = clamp16(map[k->gev[i].device]);
+	for (size_t i = 0; i < k->nmem; i++)
+		if (k->mem[i].device >= 0 && k->mem[i].device < MAX_DEVICES)
+			k->mem[i].device = map[k->mem[i].device];
+}
+
+/* The rank's own device, mapped to a listed one where its id is not listed; says so. */
+static int32_t own_listed_device(struct kt *k)
+{
+	int32_t own = own_device(k), map[MAX_DEVICES];
+	enum remap why = device_map(k, own, map);
+	const struct device_info *d;
+	struct srcpos pos = SRCPOS_FILE(k->ctx->path);
+
+	if (why == REMAP_NONE)
+		return own;
+	apply_device_map(k, map);
+	d = listed_device(k, map[own]);
+	diag_add(k->ctx->diags, DIAG_INFO, "device-remapped", &pos,
+		 "the GPU work ran on device %d, which deviceProperties does not list: read as "
+		 "device %d%s%s%s, %s", (int)own, (int)map[own], d && d->name ? " \"" : "",
+		 d && d->name ? d->name : "", d && d->name ? "\"" : "", remap_why[why]);
+	return map[own];
+}
+
 /* The rank of the trace; a second trace of a rank already read is kept apart. */
 static struct rank *claim_rank(struct kt *k)
 {
@@ -2187,7 +2307,7 @@ static struct rank *claim_rank(struct kt *k)
 static struct rank *commit(struct kt *k, size_t *steps_from)
 {
 	struct rank *rk = claim_rank(k);
-	int32_t dev = own_device(k);
+	int32_t dev = own_listed_device(k);
 	struct srcpos pos = SRCPOS_FILE(k->ctx->path);
 
 	rk->world_size = clamp32(k->world);

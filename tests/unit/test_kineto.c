@@ -648,7 +648,7 @@ static void test_chunks(void **state)
 	static const char *const files[] = { "era-2021.json", "era-frac.json", "era-base.json",
 					     "deep.json", "invalid.json", "bare.json",
 					     "edge-times.json", "pg-config.json", "pg-after.json",
-					     "order.json" };
+					     "order.json", "mi300x-remap/mi300x.pt.trace.json" };
 	char path[4096];
 
 	(void)state;
@@ -1334,6 +1334,182 @@ static void test_unnamed_op(void **state)
 	unload(&x);
 }
 
+/* ---- a kernel's device that deviceProperties does not list (ROCm) ---- */
+
+/*
+ * A trace with deviceProperties ids[0..n) named names[] (memory mem[]), one
+ * kernel on each device of kdev[0..nk), and one [memory] sample of Device
+ * Type 6 (HIP) on each of memdev[0..nm).
+ */
+static void load_devices(struct loaded *x, const int *ids, const char *const *names,
+			 const long long *mem, size_t n, const int *kdev, size_t nk,
+			 const int *memdev, size_t nm)
+{
+	struct buf b;
+
+	buf_init(&b, 0);
+	buf_addstr(&b, "{\"deviceProperties\": [");
+	for (size_t i = 0; i < n; i++)
+		buf_addf(&b, "%s{\"id\": %d, \"name\": \"%s\", \"totalGlobalMem\": %lld}",
+			 i ? ", " : "", ids[i], names[i], mem[i]);
+	buf_addstr(&b, "],\n\"traceEvents\": [\n");
+	for (size_t i = 0; i < nk; i++)
+		buf_addf(&b, "{\"ph\": \"X\", \"cat\": \"kernel\", \"name\": \"k%zu\", \"pid\": %d, "
+			 "\"tid\": 0, \"ts\": %zu, \"dur\": 5, \"args\": {\"device\": %d, "
+			 "\"stream\": 0}},\n", i, kdev[i], 100 + 10 * i, kdev[i]);
+	for (size_t i = 0; i < nm; i++)
+		buf_addf(&b, "{\"ph\": \"i\", \"s\": \"t\", \"name\": \"[memory]\", \"pid\": 1, "
+			 "\"tid\": 1, \"ts\": %zu, \"args\": {\"Device Type\": 6, \"Device Id\": %d, "
+			 "\"Total Allocated\": %zu, \"Total Reserved\": %zu}},\n",
+			 50 + i, memdev[i], 1000 + i, 2000 + i);
+	buf_addstr(&b, "{\"ph\": \"M\", \"name\": \"process_name\", \"pid\": 1, \"tid\": 0}\n]}\n");
+	load_str(x, b.data);
+	buf_release(&b);
+}
+
+/* How many diagnostics have this code. */
+static int count_code(const struct diags *d, const char *code)
+{
+	int n = 0;
+
+	for (size_t i = 0; i < d->count; i++)
+		n += !strcmp(d->items[i].code, code);
+	return n;
+}
+
+/* The message of the one device-remapped note; fails when there is not exactly one. */
+static const char *remap_message(const struct diags *d)
+{
+	assert_int_equal(count_code(d, "device-remapped"), 1);
+	for (size_t i = 0; i < d->count; i++)
+		if (!strcmp(d->items[i].code, "device-remapped")) {
+			assert_int_equal(d->items[i].severity, DIAG_INFO);
+			return d->items[i].message;
+		}
+	return NULL;
+}
+
+/*
+ * The shape of a real MI300X capture: deviceProperties lists id 0, every
+ * kernel runs on device 9, the [memory] samples (Device Type 6, HIP) name
+ * id 0 in one file and id 9 in the other: both are the MI300X's, with its
+ * 152.17 GB reserved peak, and the events are read on device 0.
+ */
+static void test_rocm_only_device(void **state)
+{
+	static const char *const files[] = { "mi300x-remap/mi300x.pt.trace.json",
+					     "mi300x-remap-kdev/mi300x.pt.trace.json" };
+	char path[4096];
+
+	(void)state;
+	for (size_t f = 0; f < 2; f++) {
+		struct trace_loaded *l;
+		const struct rank *k;
+		int64_t reserved = -1;
+
+		data_path(path, sizeof(path), files[f]);
+		l = trace_load(path);
+		assert_int_equal(l->r->nranks, 1);
+		k = &l->r->ranks[0];
+		assert_int_equal(k->dev.index, 0);
+		assert_string_equal(k->dev.name, "AMD Instinct MI300X");
+		assert_int_equal(k->dev.memory_total, 205822885888LL);
+		assert_int_equal(k->nev, 8);
+		for (size_t i = 0; i < k->nev; i++)
+			assert_int_equal(k->ev[i].device, 0);
+		assert_int_equal(k->nmem, 4);	/* Device Type 6 is read like CUDA's 1 */
+		for (size_t i = 0; i < k->nmem; i++) {
+			assert_int_equal(k->mem[i].device, 0);
+			reserved = k->mem[i].reserved > reserved ? k->mem[i].reserved : reserved;
+		}
+		assert_int_equal(reserved, 152170000000LL);
+		assert_int_equal(k->mem[3].allocated, 140000000000LL);
+		assert_string_equal(remap_message(&l->t->diags), "the GPU work ran on device 9, "
+				    "which deviceProperties does not list: read as device 0 \"AMD "
+				    "Instinct MI300X\", the only device the trace lists");
+		assert_string_equal(l->t->diags.items[0].file, path);
+		trace_unload(l);
+	}
+}
+
+/* The k-th device id the GPU work used is the k-th listed id, when the counts agree. */
+static void test_rocm_by_order(void **state)
+{
+	static const int ids[] = { 1, 0 };
+	static const char *const names[] = { "AMD Instinct MI250X", "AMD Instinct MI300X" };
+	static const long long mem[] = { 68702699520LL, 205822885888LL };
+	static const int kdev[] = { 3, 2, 3 }, memdev[] = { 2, 3, 7 }, memdev_read[] = { 0, 1, 7 };
+	struct loaded x;
+	const struct rank *k;
+
+	(void)state;
+	load_devices(&x, ids, names, mem, 2, kdev, 3, memdev, 3);
+	k = &x.r->ranks[0];
+	assert_int_equal(k->dev.index, 1);	/* most kernels ran on 3, the second id used */
+	assert_string_equal(k->dev.name, "AMD Instinct MI250X");
+	assert_int_equal(find_event(k, "k0")->device, 1);
+	assert_int_equal(find_event(k, "k1")->device, 0);
+	assert_int_equal(find_event(k, "k2")->device, 1);
+	assert_int_equal(k->nmem, 3);
+	for (size_t i = 0; i < k->nmem; i++)	/* 2 -> 0, 3 -> 1; 7 was no kernel's: kept */
+		assert_int_equal(k->mem[i].device, memdev_read[i]);
+	assert_string_equal(remap_message(&x.t->diags), "the GPU work ran on device 3, which "
+			    "deviceProperties does not list: read as device 1 \"AMD Instinct MI250X\", "
+			    "by order: the trace lists as many devices as its GPU work used");
+	unload(&x);
+}
+
+/* Several listed devices, all alike, and no order to go by: the first listed. */
+static void test_rocm_alike(void **state)
+{
+	static const int ids[] = { 4, 5, 6 };
+	static const char *const names[] = { "AMD Radeon Graphics", "AMD Radeon Graphics",
+					     "AMD Radeon Graphics" };
+	static const long long mem[] = { 68702699520LL, 68702699520LL, 68702699520LL };
+	static const int kdev[] = { 9, 9 }, memdev[] = { 9 };
+	struct loaded x;
+	const struct rank *k;
+
+	(void)state;
+	load_devices(&x, ids, names, mem, 3, kdev, 2, memdev, 1);
+	k = &x.r->ranks[0];
+	assert_int_equal(k->dev.index, 4);
+	assert_string_equal(k->dev.name, "AMD Radeon Graphics");
+	assert_int_equal(k->dev.memory_total, 68702699520LL);
+	assert_int_equal(k->mem[0].device, 4);
+	assert_string_equal(remap_message(&x.t->diags), "the GPU work ran on device 9, which "
+			    "deviceProperties does not list: read as device 4 \"AMD Radeon Graphics\", "
+			    "every device the trace lists has the same name and memory");
+	unload(&x);
+}
+
+/*
+ * Left as it was: a listed id (the MI250 layout: kernels on device 2 of
+ * ids 0-3), and several different devices with no rule that tells which.
+ */
+static void test_rocm_not_remapped(void **state)
+{
+	static const int ids[] = { 0, 1, 2, 3 };
+	static const char *const names[] = { "A", "A", "A", "A" }, *const other[] = { "A", "B" };
+	static const long long mem[] = { 1, 1, 1, 1 }, diff[] = { 1, 2 };
+	static const int kdev2[] = { 2 }, kdev9[] = { 9 }, memdev[] = { 9 };
+	struct loaded x;
+
+	(void)state;
+	load_devices(&x, ids, names, mem, 4, kdev2, 1, memdev, 1);
+	assert_int_equal(x.r->ranks[0].dev.index, 2);
+	assert_int_equal(x.r->ranks[0].mem[0].device, 9);
+	assert_int_equal(count_code(&x.t->diags, "device-remapped"), 0);
+	unload(&x);
+	load_devices(&x, ids, other, diff, 2, kdev9, 1, memdev, 1);
+	assert_int_equal(x.r->ranks[0].dev.index, 9);
+	assert_null(x.r->ranks[0].dev.name);
+	assert_int_equal(x.r->ranks[0].dev.memory_total, -1);
+	assert_int_equal(x.r->ranks[0].ev[0].device, 9);
+	assert_int_equal(count_code(&x.t->diags, "device-remapped"), 0);
+	unload(&x);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest fixed[] = {
@@ -1365,6 +1541,10 @@ int main(void)
 		cmocka_unit_test(test_ext_far_apart),
 		cmocka_unit_test(test_budget_given_back),
 		cmocka_unit_test(test_unnamed_op),
+		cmocka_unit_test(test_rocm_only_device),
+		cmocka_unit_test(test_rocm_by_order),
+		cmocka_unit_test(test_rocm_alike),
+		cmocka_unit_test(test_rocm_not_remapped),
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]), NREAL = sizeof(truths) / sizeof(truths[0]) };
 	struct CMUnitTest tests[NFIXED + NREAL];

@@ -1,0 +1,29 @@
+# a ROCm capture whose kernels run on device 9 while deviceProperties lists only id 0, the
+# MI300X, and whose [memory] samples (Device Type 6, HIP) name id 0: the GPU is named, with
+# its 152.2 GB reserved peak against its capacity, and a note says how the device was read
+args: analyze tests/data/kineto/mi300x-remap
+status: 0
+--- stdout
+Trial: (untitled: no title in trial.ini)
+Hypothesis: none written in trial.ini
+Verdict: none: the trial needs two runs with different GPU counts to compare
+
+run           GPUs status      precision global batch   step median p10-p90     throughput    steps   strategy
+                                              samples                    ms      samples/s   steady           
+mi300x-remap     1 completed   bf16                 -        10.0 10.0-10.0              -      3/4     single
+
+Where the time went, per steady step (ms; waiting = exposed comm spent waiting for a peer):
+run           GPU      step   compute  exposed comm   waiting    memory      idle  overlapped
+mi300x-remap    0      10.0       7.5             0         0         0       2.5           0
+
+Memory per GPU:
+run           GPU device                           peak from          capacity  used
+mi300x-remap    0 AMD Instinct MI300X          152.2 GB reserved      205.8 GB   74%
+
+
+Confounds: none
+Recommendations: none
+Findings about the inputs: 0 errors, 1 warnings, 1 notes
+  tests/data/kineto/mi300x-remap/mi300x.pt.trace.json: note: the GPU work ran on device 9, which deviceProperties does not list: read as device 0 "AMD Instinct MI300X", the only device the trace lists
+  warning: run 'mi300x-remap': the global batch is in no log or manifest, so throughput and examples processed are unknown: add global_batch to its run.ini
+--- stderr
