@@ -59,6 +59,47 @@ enum coll_op kname_coll_of_text(const char *s, size_t n)
 	return COLL_NONE;
 }
 
+/*
+ * Parts of CPU op names (record_function ranges, module and autograd ops),
+ * case-insensitive, and where they say the ops under them ran.
+ */
+static const struct {
+	const char *part;
+	uint8_t where;
+} where_parts[] = {
+	{ "autograd::engine::evaluate_function", LAUNCH_IN_BACKWARD },
+	{ "backward", LAUNCH_IN_BACKWARD },	/* "MulBackward0", "## backward ##" */
+	{ "## forward ##", LAUNCH_IN_FORWARD },
+	{ "nn.Module:", LAUNCH_IN_FORWARD },
+	{ ".forward", LAUNCH_IN_FORWARD },	/* "DistributedDataParallel.forward" */
+	{ "ParallelRegion", LAUNCH_IN_TENSOR },	/* Megatron: _ReduceFromModelParallelRegion */
+	{ "VocabParallel", LAUNCH_IN_TENSOR },	/* Megatron: _VocabParallelCrossEntropy */
+	{ "ColumnParallelLinear", LAUNCH_IN_TENSOR },
+	{ "RowParallelLinear", LAUNCH_IN_TENSOR },
+	{ "LinearAllreduce", LAUNCH_IN_TENSOR },	/* DeepSpeed's tensor parallel layers */
+	{ "FullyShardedDataParallel", LAUNCH_IN_FSDP },
+	{ "FSDP", LAUNCH_IN_FSDP },		/* "FSDP::all_gather", "## fsdp ##" */
+	{ "pipeline", LAUNCH_IN_PIPELINE },
+	{ "send_forward", LAUNCH_IN_PIPELINE },	/* Megatron's p2p_communication */
+	{ "recv_forward", LAUNCH_IN_PIPELINE },
+	{ "send_backward", LAUNCH_IN_PIPELINE },
+	{ "recv_backward", LAUNCH_IN_PIPELINE },
+	{ "all_to_all", LAUNCH_IN_ALLTOALL },	/* "nccl:all_to_all" */
+	{ "alltoall", LAUNCH_IN_ALLTOALL },	/* "c10d::alltoall_base_" */
+	{ "all2all", LAUNCH_IN_ALLTOALL },	/* TorchRec: "## all2all_data:kjt splits ##" */
+	{ "optimizer", LAUNCH_IN_OPTIMIZER },	/* "## optimizer ##", "Optimizer.step#Adam.step" */
+};
+
+unsigned kname_op_where(const char *op_name)
+{
+	unsigned where = 0;
+
+	for (size_t i = 0; op_name && i < ARRAY_SIZE(where_parts); i++)
+		if (strcasestr(op_name, where_parts[i].part))
+			where |= where_parts[i].where;
+	return where;
+}
+
 /* The words after a parsed token: the first that names a collective, then the first dtype. */
 static void comm_words(const char *p, struct kname_comm *c)
 {

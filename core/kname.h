@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/launchop.h"
 #include "core/model.h"
 
 /* The matmul class of a kernel; KNAME_OTHER for everything else. */
@@ -79,6 +80,14 @@ void kname_classify_as(struct gpu_event *g, bool comm, const struct kname_comm *
  * ("allreduce", "_allgather_base", "AllReduce_Sum"); COLL_NONE.
  */
 enum coll_op kname_coll_of_text(const char *s, size_t n);
+
+/*
+ * What a CPU op's name says of where the ops under it ran (enum
+ * launch_where bits): the backward pass, a module's forward, a
+ * tensor-parallel layer, FSDP, a pipeline schedule, an all-to-all
+ * exchange, the optimizer. 0 for a name that says none; NULL gives 0.
+ */
+unsigned kname_op_where(const char *op_name);
 
 /* The matmul class of a kernel by its name; KNAME_OTHER for communication kernels. */
 enum kname_class kname_class_of(const char *name);

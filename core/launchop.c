@@ -23,13 +23,14 @@ static uint64_t hash(const struct launch_op *o)
 
 	h = (h ^ (h >> 29) ^ (uint64_t)(uintptr_t)o->input_types) * 0xbf58476d1ce4e5b9ULL;
 	h = (h ^ (h >> 31) ^ (uint64_t)(uintptr_t)o->input_dims) * 0x94d049bb133111ebULL;
+	h = (h ^ (h >> 29) ^ o->where) * 0x9e3779b97f4a7c15ULL;
 	return h ^ (h >> 32);
 }
 
 static bool same(const struct launch_op *a, const struct launch_op *b)
 {
 	return a->name == b->name && a->input_types == b->input_types &&
-	       a->input_dims == b->input_dims;
+	       a->input_dims == b->input_dims && a->where == b->where;
 }
 
 /*
@@ -60,12 +61,19 @@ static struct launch_op_node *find_or_add(struct launch_ops *t, const struct lau
 	}
 }
 
+const struct launch_op *launch_op_get_at(struct launch_ops *t, const char *name, const char *types,
+					 const char *dims, unsigned where)
+{
+	struct launch_op o = { .name = name, .input_types = types, .input_dims = dims,
+			       .where = where };
+
+	return &find_or_add(t, &o, NULL)->op;
+}
+
 const struct launch_op *launch_op_get(struct launch_ops *t, const char *name, const char *types,
 				      const char *dims)
 {
-	struct launch_op o = { .name = name, .input_types = types, .input_dims = dims };
-
-	return &find_or_add(t, &o, NULL)->op;
+	return launch_op_get_at(t, name, types, dims, 0);
 }
 
 void launch_ops_release(struct launch_ops *t)
@@ -82,7 +90,7 @@ void launch_ops_merge(struct launch_ops *dst, struct launch_ops *src)
 		struct launch_op_node *n = src->nodes[i], *d;
 		struct launch_op o = {
 			.name = intern_canon(n->op.name), .input_types = intern_canon(n->op.input_types),
-			.input_dims = intern_canon(n->op.input_dims),
+			.input_dims = intern_canon(n->op.input_dims), .where = n->op.where,
 		};
 
 		d = find_or_add(dst, &o, n);

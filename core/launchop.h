@@ -16,11 +16,26 @@
 #include "core/arena.h"
 #include "core/imap.h"
 
+/*
+ * Where in the program the op that launched a communication kernel ran, as
+ * its name and the names of the ops around it say (kname_op_where()): bits.
+ */
+enum launch_where {
+	LAUNCH_IN_BACKWARD = 1 << 0,	/* autograd's backward pass */
+	LAUNCH_IN_FORWARD = 1 << 1,	/* a module's forward pass */
+	LAUNCH_IN_TENSOR = 1 << 2,	/* a tensor-parallel layer: Megatron's model-parallel mappings */
+	LAUNCH_IN_FSDP = 1 << 3,	/* FSDP's gathering of parameters and sharding of gradients */
+	LAUNCH_IN_PIPELINE = 1 << 4,	/* a pipeline schedule's sends and receives */
+	LAUNCH_IN_ALLTOALL = 1 << 5,	/* an all-to-all exchange: nccl:all_to_all, alltoall_base */
+	LAUNCH_IN_OPTIMIZER = 1 << 6,	/* the optimizer's step */
+};
+
 /* The CPU op a GPU event was launched from. */
 struct launch_op {
 	const char *name;	/* interned name of the op: "aten::mm"; NULL: unnamed in the trace */
 	const char *input_types;/* interned "c10::BFloat16, float" of that op; NULL */
 	const char *input_dims;	/* interned "[[4096,1024],[1024]]" of that op; NULL */
+	unsigned where;		/* enum launch_where bits of the op and the ops around it; 0 */
 };
 
 struct launch_op_node;
@@ -37,6 +52,9 @@ struct launch_ops {
 /* The one copy of the triple (name, types, dims); any of the three may be NULL. */
 const struct launch_op *launch_op_get(struct launch_ops *t, const char *name, const char *types,
 				      const char *dims);
+/* The same with where bits: an op that ran in two places is two entries. */
+const struct launch_op *launch_op_get_at(struct launch_ops *t, const char *name, const char *types,
+					 const char *dims, unsigned where);
 void launch_ops_release(struct launch_ops *t);
 /*
  * Moves every triple of src into dst and leaves src empty, once src's

@@ -744,9 +744,11 @@ static void classify_kernel(struct kt *k, struct gpu_event *g, const struct pev 
 
 	kname_classify_as(g, comm, &c);
 	if (e->coll.len) {
+		enum coll_op said = kname_coll_of_text(e->coll.data, e->coll.len);
+
 		g->cls = EVC_COMM;
-		if (g->coll == COLL_NONE)
-			g->coll = kname_coll_of_text(e->coll.data, e->coll.len);
+		if (g->coll == COLL_NONE || (said == COLL_ALLTOALL && g->coll == COLL_SENDRECV))
+			g->coll = said;	/* all-to-all runs as SendRecv kernels */
 	}
 	if (g->cls == EVC_COMM && e->dtype.len)	/* the tensor's: broadcasts run as int8 */
 		g->dtype = dtype_parse(e->dtype.data, e->dtype.len);
@@ -1745,7 +1747,10 @@ struct links {
 	struct step_mark *cpu_steps;	/* ProfilerStep ranges on the CPU, by start */
 	size_t ncpu_steps;
 	const struct launch_op **site_op;	/* per kt.sites entry, the trial's copy; NULL not yet */
+	uint8_t *site_where;	/* per kt.sites entry, kname_op_where() of its name | WHERE_KNOWN */
 };
+
+#define WHERE_KNOWN 0x80	/* site_where: computed (the bits of enum launch_where fit below) */
 
 /* The number a[0..n) (by launch index) holds for launch i; -1 none. */
 static int64_t launch_num(const struct launch_num *a, size_t n, size_t i)
@@ -2007,6 +2012,7 @@ static void links_build(struct kt *k, struct links *l)
 			l->cpu_steps[l->ncpu_steps++] = k->steps[i];
 	sort_n(l->cpu_steps, l->ncpu_steps, sizeof(*l->cpu_steps), cmp_step);
 	l->site_op = xcalloc(k->nsites + 1, sizeof(*l->site_op));
+	l->site_where = xcalloc(k->nsites + 1, sizeof(*l->site_where));
 }
 
 /*
@@ -2033,6 +2039,7 @@ static void links_release(struct links *l)
 	free(l->parent);
 	free(l->cpu_steps);
 	free(l->site_op);
+	free(l->site_where);
 }
 
 /*
@@ -2060,6 +2067,77 @@ static const struct launch_op *site_op(struct kt *k, struct links *l, uint32_t i
 		l->site_op[i] = launch_op_get(&k->ctx->trial->launch_ops, s->name, s->input_types,
 					      s->input_dims);
 	return l->site_op[i];
+}
+
+/* What the names of op o and of the ops around it say of where it ran (enum launch_where). */
+static unsigned where_of(const struct kt *k, struct links *l, const struct cpu_op *o)
+{
+	unsigned where = 0;
+
+	for (int up = 0; o && up < 256; up++) {
+		size_t i = (size_t)(o - k->ops);
+		uint8_t *w = &l->site_where[o->site];
+
+		if (!*w)
+			*w = (uint8_t)(kname_op_where(k->sites[o->site].name) | WHERE_KNOWN);
+		where |= *w & ~WHERE_KNOWN;
+		o = l->parent[i] >= 0 ? &k->ops[l->parent[i]] : NULL;
+	}
+	return where;
+}
+
+/*
+ * The collective the program asked for, by the name of the op that launched
+ * a kernel or of one of the few around it: "nccl:all_to_all",
+ * "c10d::allreduce_"; COLL_NONE when none says.
+ */
+static enum coll_op asked_coll(const struct kt *k, const struct links *l, const struct cpu_op *o)
+{
+	static const char *const prefixes[] = { "nccl:", "c10d::" };
+
+	for (int up = 0; o && up < 8; up++) {
+		const char *name = k->sites[o->site].name;
+		size_t i = (size_t)(o - k->ops);
+
+		for (size_t p = 0; name && p < sizeof(prefixes) / sizeof(prefixes[0]); p++) {
+			size_t n = strlen(prefixes[p]);
+			enum coll_op c;
+
+			if (!strncmp(name, prefixes[p], n) &&
+			    (c = coll_from_name(name + n, strlen(name + n))) != COLL_NONE)
+				return c;
+		}
+		o = l->parent[i] >= 0 ? &k->ops[l->parent[i]] : NULL;
+	}
+	return COLL_NONE;
+}
+
+static bool p2p_or_none(enum coll_op c)
+{
+	return c == COLL_NONE || c == COLL_SENDRECV || c == COLL_SEND || c == COLL_RECV;
+}
+
+/*
+ * A communication kernel's op, with where it ran. A kernel whose name says
+ * only send/receive serves the collective its op asked for: NCCL runs
+ * all-to-all as grouped sends and receives, so its kernels say SendRecv.
+ */
+static void comm_op(struct kt *k, struct links *l, struct gpu_event *g, const struct cpu_op *o)
+{
+	const struct op_site *s = &k->sites[o->site];
+	unsigned where = where_of(k, l, o);
+	enum coll_op asked;
+
+	g->op = where ? launch_op_get_at(&k->ctx->trial->launch_ops, s->name, s->input_types,
+					 s->input_dims, where) : site_op(k, l, o->site);
+	comm_from_op(g, k, l, o);
+	if (!p2p_or_none(g->coll))
+		return;
+	asked = asked_coll(k, l, o);
+	if (asked != COLL_NONE && !p2p_or_none(asked))
+		g->coll = asked;
+	else if (where & LAUNCH_IN_ALLTOALL)
+		g->coll = COLL_ALLTOALL;
 }
 
 /*
@@ -2090,9 +2168,10 @@ static void link_events(struct kt *k)
 		o = op_of_launch(k, &l, la);
 		if (!o)
 			continue;
-		g->op = site_op(k, &l, o->site);
 		if (g->cls == EVC_COMM)
-			comm_from_op(g, k, &l, o);
+			comm_op(k, &l, g, o);
+		else
+			g->op = site_op(k, &l, o->site);
 	}
 	links_release(&l);
 	release_link_arrays(k);

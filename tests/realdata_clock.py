@@ -28,11 +28,16 @@ Definitions (docs/analysis.md):
 - communication kernel: a kernel whose name contains "nccl" (any case);
   memory: gpu_memcpy / gpu_memset; compute: any other kernel.
 - kind: the collective's name, from the kernel's "Collective name" or the
-  word after the first '_' of its name; process group: "Process Group Name"
+  word after the first '_' of its name; a kernel of kind sendrecv, send or
+  recv takes the collective of the "nccl:NAME" or "c10d::NAME" op its launch
+  ran in (on the launching thread), when that names another (NCCL runs
+  all-to-all as SendRecv kernels); process group: "Process Group Name"
   or "Process Group ID". Matched: the k-th kernel of a (kind, group) on each
   rank in start order, when every rank has as many.
 - offset of rank r: median over matched kernels of (end on the lowest rank -
   end on r), a half rounded away from zero.
+- collectives (ranks without a closed step): per kind and dtype (the word of
+  the kernel's name after its collective), calls, kernel time and waiting.
 - wait: from the kernel's aligned start to the latest aligned start of its
   match, clipped to the kernel; an instant of communication waits only when no
   communication kernel transfers then.
@@ -55,7 +60,21 @@ def ns(us):
     return int((Decimal(us) * 1000).quantize(Decimal(1), rounding=ROUND_HALF_UP))
 
 
-def kind_of(e):
+KINDS = ("allreduce", "allgather", "reducescatter", "alltoall", "broadcast", "reduce",
+         "sendrecv", "send", "recv", "gather", "scatter", "barrier")
+P2P = ("sendrecv", "send", "recv")
+
+
+def normal_kind(k):
+    k = k.lower().replace("_", "")
+    for known in KINDS:
+        if k.startswith(known):
+            return known
+    return k
+
+
+def kind_of(w):
+    e = w["e"]
     args = e.get("args", {})
     if "Collective name" in args:
         k = str(args["Collective name"])
@@ -63,7 +82,45 @@ def kind_of(e):
         name = e["name"].split("(")[0]
         parts = name.split("_")
         k = parts[1] if len(parts) > 1 else name
-    return k.lower().replace("_", "")
+    k = normal_kind(k)
+    asked = w.get("asked")
+    return asked if k in P2P and asked and asked not in P2P else k
+
+
+DTYPE_WORDS = {"f16": "fp16", "half": "fp16", "f32": "fp32", "float": "fp32", "bf16": "bf16",
+               "int8_t": "int8", "int8": "int8", "i8": "int8", "f64": "fp64", "double": "fp64"}
+
+
+def dtype_of(e):
+    """The dtype word of an NCCL kernel's name (after its collective), as scaleaudit names it."""
+    words = e["name"].split("(")[0].split("_")[2:]
+    return next((DTYPE_WORDS[w] for w in words if w in DTYPE_WORDS), None)
+
+
+def collectives_of(work):
+    """Per (kind, dtype) of a rank's comm kernels: calls, kernel time, waiting (ns)."""
+    out = {}
+    for w in work:
+        if w["cls"] != "comm":
+            continue
+        c = out.setdefault(f"{kind_of(w)}/{dtype_of(w['e'])}", {"calls": 0, "time": 0, "wait": 0})
+        c["calls"] += 1
+        c["time"] += w["end"] - w["start"]
+        c["wait"] += w["wait"]
+    return out
+
+
+def asked_of(ops, launch):
+    """The collective of the innermost nccl:/c10d:: op around a launch (ts, tid)."""
+    best = None
+    for start, end, tid, name in ops:
+        if tid == launch[1] and start <= launch[0] <= end and (best is None or start >= best[0]):
+            best = (start, name)
+    if best is None:
+        return None
+    name = best[1].split("::", 1)[1] if best[1].startswith("c10d::") else best[1].split(":", 1)[1]
+    k = normal_kind(name)
+    return k if k in KINDS else None
 
 
 def group_of(e):
@@ -81,7 +138,7 @@ def read_rank(path):
     dist = d.get("distributedInfo", {}) if isinstance(d, dict) else {}
     base = int(d.get("baseTimeNanoseconds", 0)) if isinstance(d, dict) else 0
     rank = int(dist.get("rank", -1))
-    steps, launches, work = [], {}, []
+    steps, launches, work, ops = [], {}, [], []
     for e in events:
         if e.get("ph") != "X" or "ts" not in e:
             continue
@@ -91,7 +148,9 @@ def read_rank(path):
         if cat == "user_annotation" and name.startswith("ProfilerStep#"):
             steps.append((ts, end, int(name.split("#")[1])))
         elif cat in ("cuda_runtime", "cuda_driver") and "correlation" in e.get("args", {}):
-            launches[int(e["args"]["correlation"])] = ts
+            launches[int(e["args"]["correlation"])] = (ts, e.get("tid"))
+        elif cat == "cpu_op" and (name.startswith("nccl:") or name.startswith("c10d::")):
+            ops.append((ts, end, e.get("tid"), name))
         elif cat in ("kernel", "gpu_memcpy", "gpu_memset"):
             if cat != "kernel":
                 cls = "memory"
@@ -106,8 +165,10 @@ def read_rank(path):
         t = launches.get(w["corr"])
         w["step"] = -1
         for s in steps:
-            if t is not None and s[0] <= t <= s[1]:
+            if t is not None and s[0] <= t[0] <= s[1]:
                 w["step"] = s[2]
+        if w["cls"] == "comm" and t is not None:
+            w["asked"] = asked_of(ops, t)
     return {"rank": rank, "work": work}
 
 
@@ -122,7 +183,7 @@ def match(ranks):
         by = {}
         for w in sorted((w for w in r["work"] if w["cls"] == "comm"),
                         key=lambda w: (w["start"], w["end"])):
-            by.setdefault((kind_of(w["e"]), group_of(w["e"])), []).append(w)
+            by.setdefault((kind_of(w), group_of(w["e"])), []).append(w)
         lanes.append(by)
     keys = sorted(set().union(*[set(b) for b in lanes]))
     matched, mismatched = [], []
@@ -297,6 +358,7 @@ def main(args):
         if len(nums) < 2 and r["work"]:
             rank["span"] = span(r["work"])
             rank["comm_kernels"] = sum(w["cls"] == "comm" for w in r["work"])
+            rank["collectives"] = collectives_of(r["work"])
         out["ranks"].append(rank)
     if text:
         stragglers(ranks, [span(r["work"]) for r in ranks], collectives)

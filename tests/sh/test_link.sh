@@ -53,8 +53,8 @@ if [ -n "${SHARED:-}" ]; then
 	tmp=$(mktemp -d)
 	mkdir -p "$tmp/t/2gpu"
 	cp "$SHARED"/realdata/kineto_trace/hta__trace_filter__sampled_rank-[01].json.gz "$tmp/t/2gpu/"
-	"$SCALEAUDIT" analyze "$tmp/t" 2> /dev/null | grep -q "^  SendRecv      int8             - MB/step " ||
-		{ echo "unknown SendRecv bytes are not shown as '-'"; fail=1; }
+	"$SCALEAUDIT" analyze "$tmp/t" 2> /dev/null | grep -q "^  AllToAll      int8             - MB/step " ||
+		{ echo "unknown all-to-all bytes are not shown as '-'"; fail=1; }
 	rm -rf "$tmp"
 fi
 exit $fail

@@ -493,6 +493,26 @@ static void family_fits_the_buffer(void **state)
 	assert_int_equal(buf[0], 'x');
 }
 
+/* Where a launching op ran, by the real names of Megatron's, DLRM's and TorchRec's traces. */
+static void op_where(void **state)
+{
+	(void)state;
+	assert_int_equal(kname_op_where("_ReduceFromModelParallelRegion"), LAUNCH_IN_TENSOR);
+	assert_int_equal(kname_op_where("_VocabParallelCrossEntropy"), LAUNCH_IN_TENSOR);
+	assert_int_equal(kname_op_where("nccl:all_to_all"), LAUNCH_IN_ALLTOALL);
+	assert_int_equal(kname_op_where("c10d::alltoall_base_"), LAUNCH_IN_ALLTOALL);
+	assert_int_equal(kname_op_where("## all2all_data:kjt splits ##"), LAUNCH_IN_ALLTOALL);
+	assert_int_equal(kname_op_where("autograd::engine::evaluate_function: torch::autograd::AccumulateGrad"),
+			 LAUNCH_IN_BACKWARD);
+	assert_int_equal(kname_op_where("All2All_Pooled_WaitBackward"), LAUNCH_IN_BACKWARD | LAUNCH_IN_ALLTOALL);
+	assert_int_equal(kname_op_where("DistributedDataParallel.forward"), LAUNCH_IN_FORWARD);
+	assert_int_equal(kname_op_where("Optimizer.step#Shampoo.step"), LAUNCH_IN_OPTIMIZER);
+	assert_int_equal(kname_op_where("FSDP::all_gather"), LAUNCH_IN_FSDP);
+	assert_int_equal(kname_op_where("nccl:all_reduce"), 0);
+	assert_int_equal(kname_op_where("ProfilerStep#3"), 0);
+	assert_int_equal(kname_op_where(NULL), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -507,6 +527,7 @@ int main(void)
 		cmocka_unit_test(kernel_families),
 		cmocka_unit_test(kernels_without_family),
 		cmocka_unit_test(family_fits_the_buffer),
+		cmocka_unit_test(op_where),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
