@@ -471,10 +471,14 @@ static void test_split_files(void **state)
 			snprintf(pattern, sizeof(pattern), "%s/realdata/*/*.txt", shared);
 		else
 			break;
-		assert_int_equal(glob(pattern, 0, NULL, &g), 0);
+		assert_int_equal(glob(pattern, GLOB_MARK, NULL, &g), 0);
 		for (size_t f = 0; f < g.gl_pathc; f++) {
-			size_t n;
-			char *data = read_file(g.gl_pathv[f], &n);
+			size_t n, len = strlen(g.gl_pathv[f]);
+			char *data;
+
+			if (len && g.gl_pathv[f][len - 1] == '/')
+				continue;	/* a folder of fixtures that make a trial */
+			data = read_file(g.gl_pathv[f], &n);
 
 			check_split(g.gl_pathv[f], data, n);
 			free(data);
