@@ -9,6 +9,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/evidence.h"
+#include "analysis/strategy.h"
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
 #include "core/xalloc.h"
@@ -46,17 +47,28 @@ static void independent_runs(struct analysis *a, const struct run_result *b,
 			    c->samples_per_s, 100 * eff, n, 100 * eff, c->gpus));
 }
 
-/* Strategies whose GPUs hold a share of the model (their peaks add up); the others hold replicas. */
-static const char *const split_strategies[] = { "pipeline", "tensor", "fsdp", "zero", "device_map" };
+/*
+ * Strategies whose GPUs hold a share of the model (their peaks add up); the
+ * others hold replicas. An all-to-all exchange shards embeddings or experts.
+ */
+static const char *const split_strategies[] = {
+	"pipeline", "tensor", "fsdp", "zero", "device_map", "alltoall",
+};
+
+static bool splits(const char *part, size_t len, const void *ctx)
+{
+	(void)ctx;
+	for (size_t i = 0; i < sizeof(split_strategies) / sizeof(split_strategies[0]); i++)
+		if (strlen(split_strategies[i]) == len && !strncmp(part, split_strategies[i], len))
+			return true;
+	return false;
+}
 
 bool strategy_splits_model(const char *strategy)
 {
 	if (!strategy)
 		return true;	/* unknown: the sum is the bound that cannot fall short */
-	for (size_t i = 0; i < sizeof(split_strategies) / sizeof(split_strategies[0]); i++)
-		if (!strcmp(strategy, split_strategies[i]))
-			return true;
-	return false;
+	return strategy_any(strategy, splits, NULL);
 }
 
 /* "2-GPU ddp run's memory model (one GPU's peak: each holds a replica)" */
@@ -248,13 +260,49 @@ static void nccl_transport(struct analysis *a, const struct run_result *c)
  * a slower peer is a pipeline bubble or a straggler, not a slow link: the
  * advice says so, so that nobody tunes NCCL for it.
  */
+/* How many of a run's stragglers have the cause. */
+static size_t stragglers_of(const struct imbalance *im, const char *cause)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < im->nstragglers; i++)
+		n += !strcmp(im->stragglers[i].cause, cause);
+	return n;
+}
+
+/*
+ * Stragglers whose GPUs idle wait for their host, not for work: the advice
+ * is on the host's side of the step, never to move layers.
+ */
+static void host_bound(struct analysis *a, const struct run_result *r)
+{
+	const struct imbalance *im = &r->imbalance;
+
+	if (!stragglers_of(im, "host-bound"))
+		return;
+	add(a, "fix-host-bound",
+	    analysis_printf(a, "feed %s of %s: %s idle waiting for the host while the other GPUs wait a "
+			    "median %.1f ms %s (%.0f%%) in collectives for %s; give the data loader more "
+			    "workers and pinned memory, take Python work out of the step (torch.compile, "
+			    "CUDA graphs), and pin each rank's process to the CPU cores and NUMA node of "
+			    "its GPU", stragglers_named(a, im, "host-bound"), r->name,
+			    stragglers_of(im, "host-bound") > 1 ? "they" : "it",
+			    im->straggler_cost_s * 1e3,
+			    !strcmp(im->per, "span") ? "over the profiled span" : "per step",
+			    100 * im->straggler_cost_share,
+			    stragglers_of(im, "host-bound") > 1 ? "them" : "it"));
+}
+
 static void rebalance(struct analysis *a, const struct run_result *c)
 {
 	const struct imbalance *im = &c->imbalance;
 
 	if (!im->flagged)
 		return;
-	if (!(im->peer_wait_share > ADVICE_PEER_WAIT_SHARE)) {
+	host_bound(a, c);
+	if (im->reason == im->straggler_reason && !stragglers_of(im, "computing"))
+		return;	/* only host-bound stragglers: nothing to move between GPUs */
+	if (!(im->peer_wait_share > ADVICE_PEER_WAIT_SHARE) && !stragglers_of(im, "computing")) {
 		add(a, "rebalance", analysis_printf(a, "rebalance the split: %s", im->reason));
 		return;
 	}
@@ -263,6 +311,13 @@ static void rebalance(struct analysis *a, const struct run_result *c)
 			    "pipeline bubble or a straggler), not a slow link: give the GPU that "
 			    "waits more of the work (layers, micro-batches) rather than tuning NCCL",
 			    im->reason));
+}
+
+/* Without a comparison, each run's own imbalance still gets its advice. */
+static void runs_alone(struct analysis *a)
+{
+	for (size_t i = 0; i < a->nruns; i++)
+		rebalance(a, &a->runs[i]);
 }
 
 /* The smallest rental window that holds `days`; -1 when none does. */
@@ -369,8 +424,10 @@ void analysis_advise(struct analysis *a, const struct trial *t)
 
 	a->cmp.options = NULL;
 	a->cmp.noptions = 0;
-	if (!a->cmp.valid)
+	if (!a->cmp.valid) {
+		runs_alone(a);
 		return;
+	}
 	use_feasibility(a, &a->runs[a->cmp.baseline], &a->runs[a->cmp.candidate]);
 	if ((block = comparison_blocked(&a->cmp))) {
 		add(a, "repeat-trial", analysis_printf(a, "no advice is drawn from this comparison until "

@@ -13,6 +13,7 @@
 #include "analysis/facts.h"
 #include "analysis/plancheck.h"
 #include "analysis/readiness.h"
+#include "analysis/strategy.h"
 #include "analysis/workload.h"
 #include "core/buf.h"
 #include "core/codes.h"
@@ -316,8 +317,7 @@ static void check_run(struct analysis *a, const struct run *r, const struct run_
 				 "run '%s': the traces show %zu ranks, nvidia-smi watched %zu GPUs",
 				 rr->name, r->nranks, smi);
 	if (r->declared.strategy.v && (inferred = run_inferred_strategy(rr)) &&
-	    strcmp(inferred, r->declared.strategy.v) &&
-	    !(strcmp(inferred, "fsdp") == 0 && strcmp(r->declared.strategy.v, "zero") == 0))
+	    !strategy_same(inferred, r->declared.strategy.v))
 		analysis_finding(a, DIAG_WARNING, "strategy-mismatch", &r->declared.strategy.src,
 				 "run '%s' says strategy %s, but its collectives look like %s",
 				 rr->name, r->declared.strategy.v, inferred);

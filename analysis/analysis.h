@@ -34,6 +34,14 @@ struct steady_range {
 };
 struct steady_range gpu_steady_range(const struct gpu_result *g);
 bool steady_range_has(const struct steady_range *r, int64_t step);
+/*
+ * What a run's numbers are taken over: its steady steps, or, with none, the
+ * whole profiled span (docs/analysis.md "No steps at all"); whether GPU
+ * event e of a GPU with steady range *steps counts.
+ */
+bool run_measures_span(const struct run_result *rr);
+bool run_measures(const struct run_result *rr, const struct steady_range *steps,
+		  const struct gpu_event *e);
 /* The largest world_size the run's rank traces give; -1 when none gives one (analysis/runs.c). */
 int32_t run_world_size(const struct run *r);
 /*

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/strategy.h"
 
 /* Each fact: its name, whether it is a name rather than a count, where it is in struct run_facts. */
 static const struct {
@@ -65,9 +66,40 @@ static const struct {
 	const char *strategy;
 	bool over_all;
 } splits[] = {
-	{ "single", true }, { "ddp", true }, { "fsdp", true }, { "zero", true },
+	{ "single", true }, { "ddp", true }, { "fsdp", true }, { "zero", true }, { "alltoall", true },
 	{ "pipeline", false }, { "tensor", false }, { "device_map", false },
 };
+
+/* A part of a strategy that splits the batch over all GPUs (ctx NULL), or over none (non-NULL). */
+static bool part_splits(const char *part, size_t len, const void *over_none)
+{
+	for (size_t i = 0; i < sizeof(splits) / sizeof(splits[0]); i++)
+		if (strlen(splits[i].strategy) == len && !strncmp(part, splits[i].strategy, len))
+			return splits[i].over_all != (over_none != NULL);
+	return false;
+}
+
+static bool part_other(const char *part, size_t len, const void *over_none)
+{
+	return !part_splits(part, len, over_none);
+}
+
+/*
+ * 1: every part of the strategy splits the batch over all GPUs; 0: none
+ * does; -1: a mix of the two (tensor+ddp: the data-parallel size is the
+ * GPUs over the model-parallel ones, which the collectives do not say) or
+ * a part not known.
+ */
+static int over_all(const char *strategy)
+{
+	static const char none = 0;
+
+	if (!strategy_any(strategy, part_other, NULL))
+		return 1;
+	if (!strategy_any(strategy, part_other, &none))
+		return 0;
+	return -1;
+}
 
 static const char *where(struct analysis *a, const struct srcpos *p, const char *dir);
 
@@ -89,13 +121,11 @@ static int64_t dp_of(struct analysis *a, const struct run *r, int64_t gpus, cons
 					       (long long)gpus, (long long)split);
 		return gpus / split;
 	}
-	for (size_t i = 0; gpus > 0 && strategy && i < sizeof(splits) / sizeof(splits[0]); i++) {
-		if (strcmp(strategy, splits[i].strategy))
-			continue;
+	if (gpus > 0 && strategy && *strategy && over_all(strategy) >= 0) {
 		if (a)
-			*why = analysis_printf(a, "%s%lld GPU%s, %s", splits[i].over_all ? "" : "1 of ",
+			*why = analysis_printf(a, "%s%lld GPU%s, %s", over_all(strategy) ? "" : "1 of ",
 					       (long long)gpus, gpus == 1 ? "" : "s", strategy);
-		return splits[i].over_all ? gpus : 1;
+		return over_all(strategy) ? gpus : 1;
 	}
 	if (gpus == 1 && a)
 		*why = analysis_printf(a, "1 GPU");

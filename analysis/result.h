@@ -107,6 +107,7 @@ struct coll_result {
 	double busbw_gbps;		/* algbw x nccl-tests factor for the run's ranks */
 	double link_fraction;		/* busbw / the run's link_busbw_gbps; NaN when unknown */
 	double transfer_time_per_step_s;	/* time_per_step_s less the waiting for peers */
+	double wait_time_per_step_s;	/* the waiting for peers: time less transfer */
 	double transfer_busbw_gbps;	/* bus bandwidth over transfer time: what the link delivered */
 };
 
@@ -118,6 +119,15 @@ struct bw_point {
 	bool from_nccl_tests;		/* false: from the trace */
 };
 
+/* A rank the others wait for (docs/analysis.md "Strategy and stragglers"). */
+struct straggler {
+	int32_t rank;
+	const char *cause;		/* "host-bound" (its GPU idles) or "computing" */
+	double wait_s;			/* its own waiting for peers, per step or span */
+	double idle_s;			/* its idle time, per step or span */
+	double busy_s;			/* its compute + memory time, per step or span */
+};
+
 struct imbalance {
 	double memory_ratio;		/* max/min peak memory; NaN with fewer than 2 GPUs */
 	double busy_ratio;		/* max/min busy time */
@@ -127,6 +137,12 @@ struct imbalance {
 	double peer_wait_s;		/* the most exposed waiting for a peer of one GPU, per step */
 	double peer_wait_share;		/* that over the GPU's mean step; NaN with fewer than 2 GPUs */
 	const char *reason;		/* a sentence with the numbers; NULL when not flagged */
+	struct straggler *stragglers;	/* the ranks the others wait for, by rank */
+	size_t nstragglers;
+	double straggler_cost_s;	/* the waiting of the other GPUs: their median, per step or span */
+	double straggler_cost_share;	/* that over their step or span; NaN */
+	const char *per;		/* "step" or "span": what the waiting is taken over; NULL */
+	const char *straggler_reason;	/* the stragglers' part of reason; NULL without one */
 };
 
 /* An NCCL_* variable a run's NCCL log echoes ("NCCL_P2P_DISABLE", "1"). */
@@ -260,7 +276,9 @@ struct run_result {
 	int32_t gpus;			/* GPUs the run used */
 	enum run_status status;
 	bool status_from_log;		/* the logs said it; else inferred from the steps */
-	const char *strategy;		/* single|ddp|fsdp|zero|tensor|pipeline|device_map; NULL */
+	const char *strategy;		/* the declared one, else inferred_strategy */
+	const char *inferred_strategy;	/* single|ddp|fsdp|tensor|pipeline|alltoall|device_map,
+					   or a mix joined by '+' ("ddp+alltoall"); NULL */
 	int64_t global_batch;		/* -1 unknown; likewise below */
 	int64_t micro_batch;
 	int64_t grad_accum;
@@ -290,6 +308,7 @@ struct run_result {
 	const char *nccl_version;
 	struct coll_result *coll;
 	size_t ncoll;
+	const char *coll_per;		/* "step": per steady step; "span": over the profiled span */
 	struct bw_point *bw;		/* for the bandwidth chart */
 	size_t nbw;
 	double link_busbw_gbps;		/* the link's ceiling where known; NaN */

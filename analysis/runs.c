@@ -17,6 +17,7 @@
 #include "analysis/nsys_summary.h"
 #include "analysis/partition.h"
 #include "analysis/stats.h"
+#include "analysis/strategy.h"
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
 #include "core/xalloc.h"
@@ -201,6 +202,17 @@ struct steady_range gpu_steady_range(const struct gpu_result *g)
 bool steady_range_has(const struct steady_range *r, int64_t step)
 {
 	return step > r->after && step < r->before;
+}
+
+bool run_measures_span(const struct run_result *rr)
+{
+	return rr->steps_measured <= 0;
+}
+
+bool run_measures(const struct run_result *rr, const struct steady_range *steps,
+		  const struct gpu_event *e)
+{
+	return run_measures_span(rr) || (e->step >= 0 && steady_range_has(steps, e->step));
 }
 
 /* The run's time of step number n: the slowest GPU's closed window; NaN if no GPU closed it. */
@@ -612,6 +624,7 @@ static void run_comm(struct run_result *rr, const struct trial *t, const struct 
 
 	memset(acc, 0, sizeof(acc));
 	memset(bus, 0, sizeof(bus));
+	rr->coll_per = run_measures_span(rr) ? "span" : "step";
 	for (size_t g = 0; g < rr->ngpu && g < r->nranks; g++) {
 		const struct rank *k = &r->ranks[g];
 		struct steady_range steps = gpu_steady_range(&rr->gpu[g]);
@@ -621,7 +634,7 @@ static void run_comm(struct run_result *rr, const struct trial *t, const struct 
 			int op = e->coll < COLL_COUNT ? e->coll : 0, dt = e->dtype < DT_COUNT ? e->dtype : 0;
 			struct coll_result *c = &acc[op][dt];
 
-			if (e->cls != EVC_COMM || e->step < 0 || !steady_range_has(&steps, e->step))
+			if (e->cls != EVC_COMM || !run_measures(rr, &steps, e))
 				continue;
 			busbw_add(&bus[op][dt], (enum coll_op)op, coll_nranks(t, e, rr->gpus), e->bytes);
 			c->calls_per_step += 1;
@@ -630,7 +643,8 @@ static void run_comm(struct run_result *rr, const struct trial *t, const struct 
 			c->bytes_per_step += e->bytes > 0 ? (double)e->bytes : 0;
 		}
 	}
-	steady = (double)rr->steps_measured * (double)(rr->ngpu ? rr->ngpu : 1);
+	steady = (run_measures_span(rr) ? 1.0 : (double)rr->steps_measured) *
+		 (double)(rr->ngpu ? rr->ngpu : 1);
 	rr->ncoll = 0;
 	rr->coll = xcalloc(COLL_COUNT * DT_COUNT, sizeof(*rr->coll));
 	for (int op = 0; op < COLL_COUNT; op++) {
@@ -646,6 +660,7 @@ static void run_comm(struct run_result *rr, const struct trial *t, const struct 
 			c.calls_per_step /= steady;
 			c.time_per_step_s /= steady;
 			c.transfer_time_per_step_s /= steady;
+			c.wait_time_per_step_s = c.time_per_step_s - c.transfer_time_per_step_s;
 			c.bytes_per_step /= steady;
 			c.algbw_gbps = c.time_per_step_s > 0 && c.bytes_per_step > 0 ?
 				       c.bytes_per_step / c.time_per_step_s / 1e9 : NAN;
@@ -732,6 +747,15 @@ static void memory_saturation(struct analysis *a, struct run_result *rr)
 	}
 }
 
+
+/* Whether GPU rank is a straggler for its work: its sentence already says it computes more. */
+static bool computing_straggler(const struct imbalance *im, int32_t rank)
+{
+	const struct straggler *s = straggler_at(im, rank);
+
+	return s && !strcmp(s->cause, "computing");
+}
+
 /* "GPU 1 waits 179.2 ms per step (70% of its 255.1 ms step) for GPU 0" */
 static void add_wait(struct analysis *a, struct run_result *rr, const struct clock *clk, size_t w)
 {
@@ -775,7 +799,8 @@ static void peer_wait(struct analysis *a, struct run_result *rr, const struct cl
 		}
 		if (!(wait_share(&rr->gpu[w]) > ADVICE_PEER_WAIT_SHARE))
 			break;
-		add_wait(a, rr, clk, w);
+		if (!im->nstragglers || straggler_at(im, rr->gpu[w].rank))
+			add_wait(a, rr, clk, w);	/* the stragglers' reason says the others wait */
 		done[w] = true;
 	}
 	free(done);
@@ -792,6 +817,7 @@ static void run_imbalance(struct analysis *a, struct run_result *rr, const struc
 				  .peer_wait_share = NAN, .saturated_rank = -1, .waiting_rank = -1 };
 	if (rr->ngpu < 2)
 		return;
+	stragglers_find(a, rr);
 	for (size_t g = 0; g < rr->ngpu; g++) {
 		const struct gpu_result *x = &rr->gpu[g];
 
@@ -818,7 +844,7 @@ static void run_imbalance(struct analysis *a, struct run_result *rr, const struc
 			   rr->gpu[hi_m].rank, rr->gpu[lo_m].rank);
 	else if (mem)
 		memory_saturation(a, rr);
-	if (busy && im->busy_ratio > IMBALANCE_BUSY_RATIO)
+	if (busy && im->busy_ratio > IMBALANCE_BUSY_RATIO && !computing_straggler(im, rr->gpu[hi_b].rank))
 		add_reason(a, im, analysis_printf(a, "GPU %d computes %.1f ms per step, %.2fx the %.1f ms of GPU %d, which waits",
 						  rr->gpu[hi_b].rank, rr->gpu[hi_b].busy_s * 1e3, im->busy_ratio,
 						  rr->gpu[lo_b].busy_s * 1e3, rr->gpu[lo_b].rank),
@@ -1041,26 +1067,7 @@ static const char *fact_or(const struct fact_str *a, const struct fact_str *b)
 
 const char *run_inferred_strategy(const struct run_result *rr)
 {
-	bool ar = false, ag = false, rs = false, p2p = false;
-
-	if (rr->gpus == 1)
-		return "single";
-	for (size_t i = 0; i < rr->ncoll; i++) {
-		ar |= rr->coll[i].op == COLL_ALLREDUCE;
-		ag |= rr->coll[i].op == COLL_ALLGATHER;
-		rs |= rr->coll[i].op == COLL_REDUCESCATTER;
-		p2p |= rr->coll[i].op == COLL_SENDRECV || rr->coll[i].op == COLL_SEND ||
-		       rr->coll[i].op == COLL_RECV;
-	}
-	if (ag && rs)
-		return "fsdp";
-	if (p2p)
-		return "pipeline";
-	if (ar)
-		return "ddp";
-	if (rr->imbalance.flagged && !isnan(rr->imbalance.memory_ratio) && rr->imbalance.memory_ratio > IMBALANCE_MEMORY_RATIO)
-		return "device_map";
-	return NULL;
+	return rr->inferred_strategy;
 }
 
 /*
@@ -1573,7 +1580,8 @@ void analysis_run_one(struct analysis *a, const struct trial *t, const struct ru
 	run_comm(rr, t, r, &clk);
 	run_precision(rr, r, memo);
 	run_imbalance(a, rr, &clk);
-	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : run_inferred_strategy(rr);
+	strategy_infer(a, rr, r);
+	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : rr->inferred_strategy;
 	derive_global_batch(rr, r);
 	rr->samples_per_s = rr->global_batch > 0 && rr->step_median_s > 0 ?
 			    (double)rr->global_batch / rr->step_median_s : NAN;

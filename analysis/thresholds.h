@@ -61,6 +61,14 @@
 #define ADVICE_PEER_WAIT_SHARE 0.25
 
 /*
+ * Stragglers (docs/analysis.md "Strategy and stragglers"): a rank is one
+ * when its own waiting for peers is at most STRAGGLER_WAIT_RATIO of the
+ * median waiting of the other ranks, while theirs is at least
+ * ADVICE_PEER_WAIT_SHARE of their step (or span).
+ */
+#define STRAGGLER_WAIT_RATIO 0.5
+
+/*
  * Advice: the single GPUs a job is checked to fit on (core/gpu short names),
  * first the smaller: fits when need + memory_reserve_gb <= its nominal memory.
  */

@@ -11,8 +11,23 @@
 #define FROM_LOGS "what the logs show"
 
 const char *const manifest_strategies[] = {
-	"single", "ddp", "fsdp", "zero", "tensor", "pipeline", "device_map", NULL
+	"single", "ddp", "fsdp", "zero", "tensor", "pipeline", "alltoall", "device_map", NULL
 };
+
+bool manifest_strategy_valid(const char *v)
+{
+	for (const char *p = v; p;) {
+		size_t len = strcspn(p, "+"), i;
+
+		for (i = 0; manifest_strategies[i]; i++)
+			if (strlen(manifest_strategies[i]) == len && !strncmp(p, manifest_strategies[i], len))
+				break;
+		if (!manifest_strategies[i])
+			return false;
+		p = p[len] == '+' ? p + len + 1 : NULL;
+	}
+	return v != NULL;
+}
 
 static const struct manifest_key keys[] = {
 	{ "trial", "title", MKEY_STR, T(title),
@@ -48,8 +63,9 @@ static const struct manifest_key keys[] = {
 	{ "run", "gpus", MKEY_INT, R(gpus),
 	  "GPUs the run used; checked against the traces' and the logs' world size", WHOLE, FROM_LOGS },
 	{ "run", "strategy", MKEY_STRATEGY, R(strategy),
-	  "how the GPUs share the model; checked against the run's collectives",
-	  "single, ddp, fsdp, zero, tensor, pipeline or device_map", "inferred from the collectives" },
+	  "how the GPUs share the model, one strategy or several joined by + (tensor+ddp); checked "
+	  "against the run's collectives",
+	  "single, ddp, fsdp, zero, tensor, pipeline, alltoall or device_map", "inferred from the collectives" },
 	{ "run", "precision", MKEY_PRECISION, R(precision),
 	  "the precision the job trains in; checked against the logs' bf16/fp16 flags and the dtypes of its matmul kernels",
 	  "fp32, tf32, bf16, fp16, fp8, fp8-e4m3, fp8-e5m2, fp4, int8 or fp64 (aliases: bfloat16, "

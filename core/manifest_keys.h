@@ -6,6 +6,7 @@
 #ifndef CORE_MANIFEST_KEYS_H
 #define CORE_MANIFEST_KEYS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* How a key's value is read. */
@@ -34,6 +35,8 @@ struct manifest_key {
 
 /* The strategies run.ini's `strategy` takes, NULL-terminated. */
 extern const char *const manifest_strategies[];
+/* True when v is one of them or several joined by '+' ("tensor+ddp"). */
+bool manifest_strategy_valid(const char *v);
 
 /* The table, in the order a manifest lists them (trial keys, then run keys); *n its length. */
 const struct manifest_key *manifest_keys(size_t *n);

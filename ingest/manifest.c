@@ -23,14 +23,6 @@ struct manifest {
 #define PRECISIONS "one of fp32, tf32, bf16, fp16, fp8, fp8-e4m3, fp8-e5m2, fp4, int8, fp64 " \
 	"(or an alias of one: bfloat16, torch.float16, bf16-mixed, amp-bf16, 16-mixed)"
 
-static bool one_of(const char *v, const char *const *list)
-{
-	for (size_t i = 0; list[i]; i++)
-		if (!strcmp(list[i], v))
-			return true;
-	return false;
-}
-
 /* The address a key's value goes to: the trial's field or the run's declared fact. */
 static void *target(struct manifest *m, const struct manifest_key *k)
 {
@@ -117,7 +109,7 @@ static int set_value(struct manifest *m, const struct manifest_key *k, const cha
 		m->ctx->run->name = intern_str(&t->strings, value);
 		return 0;
 	case MKEY_STRATEGY:
-		if (!one_of(value, manifest_strategies))
+		if (!manifest_strategy_valid(value))
 			return bad(m, k->section, k->name, value, k->allowed);
 		/* fall through */
 	case MKEY_STR:

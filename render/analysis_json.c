@@ -684,6 +684,7 @@ static const struct field coll_fields[] = {
 	F(struct coll_result, busbw_gbps, "busbw_gbps", K_NUM, NULL),
 	F(struct coll_result, transfer_time_per_step_s, "transfer_time_per_step_s", K_NUM, NULL),
 	F(struct coll_result, transfer_busbw_gbps, "transfer_busbw_gbps", K_NUM, NULL),
+	F(struct coll_result, wait_time_per_step_s, "wait_time_per_step_s", K_NUM, NULL),
 	F(struct coll_result, link_fraction, "link_fraction", K_NUM, NULL),
 	END
 };
@@ -747,12 +748,46 @@ static const struct field comm_fields[] = {
 	F(struct run_result, nccl_version, "nccl_version", K_STR, NULL),
 	F(struct run_result, link_busbw_gbps, "link_busbw_gbps", K_NUM, NULL),
 	F(struct run_result, link_busbw_source, "link_busbw_source", K_STR, NULL),
+	F(struct run_result, coll_per, "collectives_per", K_STR, NULL),
 	F(struct run_result, coll, "collectives", K_ARR, &run_coll),
 	F(struct run_result, bw, "busbw_by_size", K_ARR, &run_bw),
 	SPECIAL("nccl_env", &nccl_env),
 	F(struct run_result, nccl_tests_gpus, "nccl_tests_gpus", K_COUNT, NULL),
 	END
 };
+
+static const struct field straggler_fields[] = {
+	F(struct straggler, rank, "rank", K_COUNT, NULL),
+	F(struct straggler, cause, "cause", K_STR, NULL),
+	F(struct straggler, wait_s, "wait_s", K_NUM, NULL),
+	F(struct straggler, idle_s, "idle_s", K_NUM, NULL),
+	F(struct straggler, busy_s, "busy_s", K_NUM, NULL),
+	END
+};
+
+static const struct array stragglers = {
+	offsetof(struct imbalance, nstragglers), sizeof(struct straggler), straggler_fields, false };
+
+/* straggler_ranks: the stragglers' ranks alone; `stragglers` carries them back when read. */
+static void write_straggler_ranks(struct wctx *w, const void *base)
+{
+	const struct imbalance *im = base;
+
+	yajl_gen_array_open(w->g);
+	for (size_t i = 0; i < im->nstragglers; i++)
+		json_int(w->g, im->stragglers[i].rank);
+	yajl_gen_array_close(w->g);
+}
+
+static int read_straggler_ranks(struct rctx *r, const struct jnode *n, void *base)
+{
+	(void)base;
+	if (n && n->type != J_NULL && n->type != J_ARR)
+		return wrong_type(r, n, "an array");
+	return 0;
+}
+
+static const struct special straggler_ranks = { write_straggler_ranks, read_straggler_ranks };
 
 static const struct field imbalance_fields[] = {
 	F(struct imbalance, memory_ratio, "memory_ratio", K_NUM, NULL),
@@ -763,6 +798,12 @@ static const struct field imbalance_fields[] = {
 	F(struct imbalance, waiting_rank, "waiting_rank", K_COUNT, NULL),
 	F(struct imbalance, peer_wait_s, "peer_wait_s", K_NUM, NULL),
 	F(struct imbalance, peer_wait_share, "peer_wait_share", K_NUM, NULL),
+	SPECIAL("straggler_ranks", &straggler_ranks),
+	F(struct imbalance, stragglers, "stragglers", K_ARR, &stragglers),
+	F(struct imbalance, straggler_cost_s, "straggler_cost_s", K_NUM, NULL),
+	F(struct imbalance, straggler_cost_share, "straggler_cost_share", K_NUM, NULL),
+	F(struct imbalance, per, "per", K_STR, NULL),
+	F(struct imbalance, straggler_reason, "straggler_reason", K_STR, NULL),
 	END
 };
 
@@ -1107,6 +1148,7 @@ static const struct field run_fields[] = {
 	F(struct run_result, gpus, "gpus", K_COUNT, NULL),
 	F(struct run_result, status, "status", K_ENUM, &status_names),
 	F(struct run_result, strategy, "strategy", K_STR, NULL),
+	F(struct run_result, inferred_strategy, "strategy_inferred", K_STR, NULL),
 	F(struct run_result, global_batch, "global_batch", K_COUNT, NULL),
 	F(struct run_result, micro_batch, "micro_batch", K_COUNT, NULL),
 	F(struct run_result, grad_accum, "grad_accum", K_COUNT, NULL),

@@ -165,6 +165,10 @@ static void runs_table(const struct analysis *a, FILE *f)
 	}
 	if (marked)
 		fprintf(f, "* the logs' global batch, where run.ini says another (manifest-conflict below)\n");
+	for (size_t i = 0; i < a->nruns; i++)	/* what costs every other GPU stands by its run */
+		if (a->runs[i].imbalance.straggler_reason)
+			fprintf(f, "Stragglers in %s: %s\n", a->runs[i].name,
+				a->runs[i].imbalance.straggler_reason);
 	fputc('\n', f);
 }
 
@@ -323,6 +327,16 @@ static void memory_table(const struct analysis *a, FILE *f)
 	fputc('\n', f);
 }
 
+/* Calls per step: whole when they are (every GPU, every step alike), else to a tenth. */
+static const char *calls_cell(char *out, double calls)
+{
+	if (isnan(calls))
+		snprintf(out, NUMFMT_LEN, "-");
+	else
+		snprintf(out, NUMFMT_LEN, "%.*f", fabs(calls - round(calls)) < 0.05 ? 0 : 1, calls);
+	return out;
+}
+
 static void comm_lines(const struct analysis *a, FILE *f)
 {
 	char b1[NUMFMT_LEN];
@@ -342,6 +356,8 @@ static void comm_lines(const struct analysis *a, FILE *f)
 		if (!isnan(r->link_busbw_gbps))
 			fprintf(f, "  link ceiling %s (%s)\n", numfmt_gbps(b1, r->link_busbw_gbps),
 				r->link_busbw_source);
+		if (r->ncoll && r->coll_per && !strcmp(r->coll_per, "span"))
+			fprintf(f, "  no step closes: each collective over the whole profiled span, per GPU\n");
 		for (size_t c = 0; c < r->ncoll; c++) {
 			char frac[NUMFMT_LEN + 16] = "", pc[NUMFMT_LEN];
 
@@ -349,14 +365,19 @@ static void comm_lines(const struct analysis *a, FILE *f)
 				snprintf(frac, sizeof(frac), ", %s of the link",
 					 numfmt_percent(pc, r->coll[c].link_fraction));
 			const struct coll_result *x = &r->coll[c];
-			char mb[NUMFMT_LEN], ms[NUMFMT_LEN], tb[NUMFMT_LEN];
+			char mb[NUMFMT_LEN], ms[NUMFMT_LEN], tb[NUMFMT_LEN], calls[NUMFMT_LEN], wt[NUMFMT_LEN];
+			const char *per = r->coll_per && !strcmp(r->coll_per, "span") ? "span" : "step";
 
+			calls_cell(calls, x->calls_per_step);
 			/* unknown message bytes are "-", never 0; transfer: the time no rank waited */
-			fprintf(f, "  %-13s %-8s %9s MB/step %8s ms/step  busbw %s GB/s (%s over transfer "
-				"time)%s\n", coll_name(x->op), x->dtype ? dtype_name(x->dtype) : "-",
-				cell(numfmt_num(mb, x->bytes_per_step > 0 ? x->bytes_per_step / 1e6 : NAN)),
-				cell(numfmt_num(ms, x->time_per_step_s * 1e3)), cell(numfmt_num(b1, x->busbw_gbps)),
-				cell(numfmt_num(tb, x->transfer_busbw_gbps)), frac);
+			fprintf(f, "  %-13s %-8s %6s call%s %9s MB/%s %8s ms/%s (%s waiting)  busbw %s GB/s "
+				"(%s over transfer time)%s\n", coll_name(x->op), x->dtype ? dtype_name(x->dtype) : "-",
+				calls, strcmp(calls, "1") ? "s" : " ",
+				cell(numfmt_num(mb, x->bytes_per_step > 0 ? x->bytes_per_step / 1e6 : NAN)), per,
+				cell(numfmt_num(ms, x->time_per_step_s * 1e3)), per,
+				cell(numfmt_num(wt, x->wait_time_per_step_s * 1e3)),
+				cell(numfmt_num(b1, x->busbw_gbps)), cell(numfmt_num(tb, x->transfer_busbw_gbps)),
+				frac);
 		}
 	}
 }

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "analysis/strategy.h"
 #include "analysis/thresholds.h"
 #include "render/charts.h"
 #include "render/numfmt.h"
@@ -477,9 +478,10 @@ int chart_precision(const struct analysis *a, struct chart_layout *c, const char
 
 static bool wait_known(const struct gpu_result *g)
 {
-	const struct step_parts *s = &g->step_s;
+	double len;
+	const struct step_parts *s = gpu_wait_basis(g, &len);
 
-	return isfinite(g->mean_step_s) && g->mean_step_s > 0 && isfinite(s->compute) && isfinite(s->memory) &&
+	return isfinite(len) && len > 0 && isfinite(s->compute) && isfinite(s->memory) &&
 	       isfinite(s->exposed_comm_wait);
 }
 
@@ -495,22 +497,36 @@ static bool multi_known(const struct run_result *r)
 	return true;
 }
 
-/* Waiting at the bottom (against the threshold tick), busy, then the rest of the step. */
-static void wait_bar(const struct analysis *a, size_t run, size_t gi, struct chart_layout *c, struct panel *p)
+/* Runs of more GPUs label only their stragglers' bars: the labels would not fit. */
+#define WAIT_LABELLED_GPUS 4
+
+/*
+ * Waiting at the bottom (against the threshold tick), busy, then the rest of
+ * the step, or of the profiled span where no step closes. A straggler's bar
+ * says so, and why.
+ */
+static void wait_bar(const struct analysis *a, size_t run, size_t gi, bool one_run, struct chart_layout *c,
+		     struct panel *p)
 {
 	const struct run_result *r = &a->runs[run];
 	const struct gpu_result *g = &r->gpu[gi];
-	double x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\nGPU %d", chart_run_name(r, c),
-							     gpu_number(g, gi)));
-	double wait = MS(g->step_s.exposed_comm_wait), busy = MS(g->step_s.compute + g->step_s.memory);
-	double step = MS(g->mean_step_s), limit = step * ADVICE_PEER_WAIT_SHARE;
+	const struct straggler *st = straggler_at(&r->imbalance, g->rank);
+	double len;
+	const struct step_parts *s = gpu_wait_basis(g, &len);
+	bool many = r->ngpu > WAIT_LABELLED_GPUS;
+	double x = (double)axis_add_cat(&p->x, one_run ? chart_strf(c, "%d", gpu_number(g, gi)) :
+					chart_strf(c, "%s\nGPU %d", chart_run_name(r, c), gpu_number(g, gi)));
+	double wait = MS(s->exposed_comm_wait), busy = MS(s->compute + s->memory);
+	double step = MS(len), limit = step * ADVICE_PEER_WAIT_SHARE;
 	char pc[NUMFMT_LEN];
 
 	panel_rect(p, CAT_EXPOSED_COMM, x - 0.3, 0, x + 0.3, wait);
 	panel_rect(p, CAT_COMPUTE, x - 0.3, wait, x + 0.3, wait + busy);
 	panel_rect(p, CAT_IDLE, x - 0.3, wait + busy, x + 0.3, fmax(step, wait + busy));
-	panel_label(p, CAT_INK, MS_ABOVE, x, fmax(step, wait + busy),
-		    chart_strf(c, "waits %s", numfmt_percent(pc, g->step_s.exposed_comm_wait / g->mean_step_s)));
+	if (st || !many)	/* many GPUs: only the stragglers say so, the bars say the rest */
+		panel_label(p, CAT_INK, MS_ABOVE, x, fmax(step, wait + busy),
+			    st ? (many ? "straggler" : chart_strf(c, "straggler\n(%s)", st->cause)) :
+			    chart_strf(c, "waits %s", numfmt_percent(pc, s->exposed_comm_wait / len)));
 	panel_line(p, CAT_INK, MS_DASHED, "rebalance");
 	panel_point(p, x - 0.42, limit);
 	panel_point(p, x + 0.42, limit);
@@ -545,34 +561,61 @@ static void ratio_bars(const struct analysis *a, size_t run, struct chart_layout
 }
 
 /* "the most waiting: 2gpu GPU 1, 70% of its step (dashed: 25%); ..." over the GPUs drawn */
-static const char *most_waiting(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
+static const char *most_waiting(const struct analysis *a, const size_t *order, size_t n, bool ratios,
+				struct chart_layout *c)
 {
 	const struct run_result *top_run = NULL;
 	char pc[NUMFMT_LEN];
 	size_t k, gi, top_gpu = 0;
-	double top = -1;
+	double top = -1, len;
+	bool span = false;
 
 	for (k = 0; k < n; k++) {
 		const struct run_result *r = &a->runs[order[k]];
 
-		for (gi = 0; multi_known(r) && gi < r->ngpu; gi++)
-			if (r->gpu[gi].step_s.exposed_comm_wait / r->gpu[gi].mean_step_s > top) {
-				top = r->gpu[gi].step_s.exposed_comm_wait / r->gpu[gi].mean_step_s;
+		for (gi = 0; multi_known(r) && gi < r->ngpu; gi++) {
+			const struct step_parts *s = gpu_wait_basis(&r->gpu[gi], &len);
+
+			if (s->exposed_comm_wait / len > top) {
+				top = s->exposed_comm_wait / len;
 				top_run = r;
 				top_gpu = gi;
+				span = isnan(r->gpu[gi].mean_step_s);
 			}
+		}
 	}
 	if (!top_run)
 		return NULL;
-	return chart_strf(c, "mean steady step per GPU; the most waiting: %s GPU %d, %s of its step "
-			  "(dashed: %.0f%%); ratios against the %.0fx memory and %.2fx busy flags",
+	return chart_strf(c, "%s per GPU; the most waiting: %s GPU %d, %s of its %s "
+			  "(dashed: %.0f%%)%s", span ? "the profiled span (no step closes)" : "mean steady step",
 			  chart_run_name(top_run, c), gpu_number(&top_run->gpu[top_gpu], top_gpu),
-			  numfmt_percent(pc, top), 100 * ADVICE_PEER_WAIT_SHARE, IMBALANCE_MEMORY_RATIO, IMBALANCE_BUSY_RATIO);
+			  numfmt_percent(pc, top), span ? "span" : "step", 100 * ADVICE_PEER_WAIT_SHARE,
+			  ratios ? chart_strf(c, "; ratios against the %.0fx memory and %.2fx busy flags",
+					      IMBALANCE_MEMORY_RATIO, IMBALANCE_BUSY_RATIO) : "");
+}
+
+/* The y axis of the waiting panel: per step, over the span, or both among the runs drawn. */
+static const char *wait_axis(const struct analysis *a, const size_t *order, size_t n)
+{
+	bool step = false, span = false;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		if (!multi_known(r))
+			continue;
+		span |= isnan(r->gpu[0].mean_step_s);
+		step |= !isnan(r->gpu[0].mean_step_s);
+	}
+	return span && step ? "time per step, or over the span without one (ms)" :
+	       span ? "time over the profiled span (ms)" : "time per step (ms)";
 }
 
 int chart_waiting(const struct analysis *a, struct chart_layout *c, const char **why)
 {
-	size_t order[MAX_ORDER], n = run_order(a, order), k, gi;
+	size_t order[MAX_ORDER], n = run_order(a, order), k, gi, drawn = 0;
+	const struct run_result *last = NULL;
+	bool ratios = false;
 	struct panel *w, *q;
 
 	for (k = 0; k < n && !multi_known(&a->runs[order[k]]); k++)
@@ -583,22 +626,35 @@ int chart_waiting(const struct analysis *a, struct chart_layout *c, const char *
 	}
 	chart_init(c, "13-waiting", "Waiting for a peer, and imbalance");
 	chart_set_banner(a, c);
-	c->subtitle = most_waiting(a, order, n, c);
 	c->note = imbalance_note(a, c);
-	w = chart_add_panel(c, "run and GPU", "time per step (ms)");
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		if (multi_known(r)) {
+			drawn++;
+			last = r;
+			ratios |= isfinite(r->imbalance.memory_ratio) || isfinite(r->imbalance.busy_ratio);
+		}
+	}
+	c->subtitle = most_waiting(a, order, n, ratios, c);
+	w = chart_add_panel(c, drawn == 1 ? chart_strf(c, "GPU of %s", chart_run_name(last, c)) :
+			    "run and GPU", wait_axis(a, order, n));
 	w->title = "Waiting for a peer per GPU";
 	w->y.zero = true;
-	q = chart_add_panel(c, "run and ratio", "max / min across GPUs");
-	q->title = "Imbalance ratios";
-	q->y.zero = true;
+	q = ratios ? chart_add_panel(c, "run and ratio", "max / min across GPUs") : NULL;
+	if (q) {
+		q->title = "Imbalance ratios";
+		q->y.zero = true;
+	}
 	for (k = 0; k < n; k++) {
 		const struct run_result *r = &a->runs[order[k]];
 
 		if (!multi_known(r))
 			continue;
 		for (gi = 0; gi < r->ngpu; gi++)
-			wait_bar(a, order[k], gi, c, w);
-		ratio_bars(a, order[k], c, q);
+			wait_bar(a, order[k], gi, drawn == 1, c, w);
+		if (q)
+			ratio_bars(a, order[k], c, q);
 	}
 	chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, "waiting for a peer");
 	chart_add_legend(c, CAT_COMPUTE, 0, false, "busy (compute + memory)");

@@ -574,6 +574,15 @@ static void weak_evidence(struct summary *s, const struct analysis *a)
 	buf_release(&b);
 }
 
+/* A run's stragglers cost every other GPU: said on the first page, by the verdict. */
+static void stragglers(struct summary *s, const struct analysis *a)
+{
+	for (size_t i = 0; i < a->nruns; i++)
+		if (a->runs[i].imbalance.straggler_reason)
+			add(s, SL_LEAD, "Stragglers in %s: %s", run_name(&a->runs[i]),
+			    a->runs[i].imbalance.straggler_reason);
+}
+
 /* question = hparam-sweep: the answer leads, before the hypothesis. */
 static void answer(struct summary *s, const struct analysis *a)
 {
@@ -603,6 +612,7 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 	if (compared(a) && a->cmp.criterion)
 		add(s, SL_REASON, "Criterion: %s", a->cmp.criterion);
 	why(s, a);
+	stragglers(s, a);
 	run_table(s, a);
 	confounds(s, a);
 	add(s, SL_HEADING, "Recommendations");

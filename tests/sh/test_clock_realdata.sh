@@ -51,6 +51,15 @@ s = json.load(open(f"{tmp}/sampled.want"))["ranks"]
 if not (s[1]["offset_ns"] != 0 and all(r["matched"] == 10 for r in s)
         and s[0]["steps"]["551"]["exposed_comm_wait"] > 0):
     bad.append(f"sampled: the independent script found nothing to check: {s}")
+# the sampled job is TorchRec's: DDP all-reduces in the backward pass and
+# all-to-all exchanges of embeddings, both run as SendRecv kernels, which the
+# ops that launched them name; its optimizer's all-gather alone is no FSDP
+r = runs["sampled"]
+ops = sorted((c["op"], c["calls_per_step"]) for c in r["comm"]["collectives"])
+if r["strategy"] != "ddp+alltoall" or ops != [("AllGather", 1), ("AllReduce", 2), ("AllToAll", 2)] \
+        or r["comm"]["collectives_per"] != "step":
+    bad.append(f"sampled: strategy {r['strategy']}, collectives {ops}; want ddp+alltoall, "
+               "AllGather 1, AllReduce 2, AllToAll 2 per step")
 if checked < 40:
     bad.append(f"only {checked} values checked")
 print("\n".join(bad) or "ok")

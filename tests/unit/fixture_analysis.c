@@ -120,7 +120,8 @@ static void run_common(struct run_result *r, const char *name, int gpus, const c
 	r->link_busbw_gbps = NAN;
 	r->link_gbps = NAN;
 	r->imbalance = (struct imbalance){ .memory_ratio = NAN, .busy_ratio = NAN,
-					   .saturated_rank = -1, .waiting_rank = -1 };
+					   .saturated_rank = -1, .waiting_rank = -1,
+					   .straggler_cost_s = NAN, .straggler_cost_share = NAN };
 	r->transport = "unknown";
 	r->link = "unknown";
 	r->failed_allocation = -1;
@@ -215,7 +216,8 @@ static void set_bw(struct analysis *a, struct run_result *r)
 	r->coll[0] = (struct coll_result){ COLL_ALLREDUCE, DT_BF16, 2.0 * 26214400 * 19, 0.085, 19,
 					   2.0 * 26214400 * 19 / 0.085 / 1e9, 2.0 * 26214400 * 19 / 0.085 / 1e9,
 					   2.0 * 26214400 * 19 / 0.085 / 1e9 / 900, 0.080,
-					   2.0 * 26214400 * 19 / 0.080 / 1e9 };
+					   2.0 * 26214400 * 19 / 0.080 / 1e9, 0.005 };
+	r->coll_per = "step";
 }
 
 static void baseline(struct analysis *a, struct run_result *r)
@@ -259,7 +261,8 @@ static void candidate(struct analysis *a, struct run_result *r)
 	r->tokens_per_s = 64 * 2048 / 0.231;
 	r->examples_processed = 64 * 10;
 	r->imbalance = (struct imbalance){ .memory_ratio = 96.2 / 88.4, .busy_ratio = 0.221 / 0.223,
-					   .flagged = false, .saturated_rank = -1, .waiting_rank = -1 };
+					   .flagged = false, .saturated_rank = -1, .waiting_rank = -1,
+					   .straggler_cost_s = NAN, .straggler_cost_share = NAN };
 	set_bw(a, r);
 	set_monitor(a, r);
 }

@@ -412,7 +412,11 @@ static void waiting_pipeline(void **state)
 	near(y[0], 2);
 	near(y[1], 1.25);
 	has_line(d, "panel.1.x.cats = 2gpu\\nmemory 8.65x | 2gpu\\nbusy 2.46x");
-	assert_non_null(strstr(d, "\nnote = Imbalance (2gpu): GPU 0 holds 74.9 GB"));
+	/* GPU 0 is the straggler GPU 1 waits for, busy in its larger share of the model */
+	assert_non_null(strstr(d, "\nnote = Imbalance (2gpu): GPU 0 is a straggler: GPU 1 waits 179.7 ms "
+			       "per step (70% of its step) in collectives for it; GPU 0 is computing"));
+	assert_non_null(strstr(d, "; GPU 0 holds 74.9 GB"));
+	assert_non_null(strstr(d, "\"straggler\\n(computing)\""));
 	assert_non_null(strstr(d, "\"waits 70%\""));
 	has_line(d, "subtitle = mean steady step per GPU; the most waiting: 2gpu GPU 1, 70% of its step "
 		    "(dashed: 25%); ratios against the 2x memory and 1.25x busy flags");
