@@ -187,7 +187,10 @@ const struct step_parts *gpu_wait_basis(const struct gpu_result *g, double *len)
 	return p;
 }
 
-/* Each GPU's waiting, idle and busy time and length of its basis; false when one is unknown. */
+/*
+ * Each GPU's waiting, idle and busy time and the length of its basis; false
+ * when one is unknown, or the GPUs' bases differ.
+ */
 struct gpu_wait {
 	double wait, idle, busy, len;
 };
@@ -198,6 +201,8 @@ static bool gpu_waits(const struct run_result *rr, struct gpu_wait *w)
 		double len;
 		const struct step_parts *p = gpu_wait_basis(&rr->gpu[g], &len);
 
+		if (isnan(rr->gpu[g].mean_step_s) != isnan(rr->gpu[0].mean_step_s))
+			return false;	/* steps on some GPUs, spans on others: not comparable */
 		w[g] = (struct gpu_wait){ p->exposed_comm_wait, p->idle, p->compute + p->memory, len };
 		if (isnan(w[g].wait) || isnan(w[g].idle) || isnan(w[g].busy) || !(w[g].len > 0))
 			return false;
@@ -241,7 +246,7 @@ static const char *gpu_list(struct analysis *a, const struct imbalance *im, cons
 		buf_addf(&b, "%s%d", !k ? "" : k + 1 == total ? " and " : ", ", im->stragglers[i].rank);
 		k++;
 	}
-	s = analysis_printf(a, "GPU%s %s", total > 1 ? "s" : "", b.data);
+	s = total ? analysis_printf(a, "GPU%s %s", total > 1 ? "s" : "", b.data) : "";
 	buf_release(&b);
 	*n = total;
 	return s;
