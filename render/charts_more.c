@@ -16,7 +16,6 @@
 #include "render/charts.h"
 #include "render/numfmt.h"
 
-#define MS(s) ((s) * 1e3)
 #define SECONDS_PER_DAY 86400.0
 #define SWEEP_UNIT 1e6		/* without a target, a configuration is this many samples */
 

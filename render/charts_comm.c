@@ -1,0 +1,561 @@
+/*
+ * The communication charts: bus bandwidth by message size with exposed
+ * against overlapped communication (05), and one steady step's timeline per
+ * GPU, whose lanes show where communication ran against compute (07).
+ */
+#include "render/charts_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/gpu.h"
+#include "core/xalloc.h"
+#include "render/charts.h"
+#include "render/numfmt.h"
+
+/* 5. Communication: bus bandwidth by message size; exposed vs overlapped per step. */
+
+static bool run_has_comm(const struct run_result *r)
+{
+	size_t gi;
+
+	for (gi = 0; gi < r->ngpu; gi++)
+		if (isfinite(r->gpu[gi].step_s.comm_total) && r->gpu[gi].step_s.comm_total > 0)
+			return true;
+	return false;
+}
+
+/* Marker and dash per series of one run, so its operations stay apart in its colour. */
+static const unsigned series_styles[] = {
+	MS_MARKERS, MS_SQUARES | MS_DASHED, MS_MARKERS | MS_HOLLOW, MS_SQUARES | MS_HOLLOW | MS_DASHED,
+	MS_MARKERS | MS_LIGHT, MS_SQUARES | MS_LIGHT | MS_DASHED,
+};
+
+/*
+ * One series per (operation, source) of a run: its points by message size,
+ * each the analysis' total bytes over total time at that size (the GPU
+ * count is the run's: the analysis keeps only nccl-tests tables of one
+ * count). Returns how many series of the run are drawn before this one.
+ */
+static size_t bw_series(const struct analysis *a, size_t run, bool nccl_tests, size_t nth,
+			struct chart_layout *c, struct panel *p)
+{
+	const struct run_result *r = &a->runs[run];
+	int op;
+	size_t k;
+
+	for (op = 0; op < COLL_COUNT; op++) {
+		unsigned style = series_styles[nth % (sizeof(series_styles) / sizeof(series_styles[0]))];
+		const char *name = NULL;
+
+		if (!nccl_tests)
+			style = MS_SQUARES | MS_NOLINE | (nth % 2 ? MS_HOLLOW : 0);
+		for (k = 0; k < r->nbw; k++) {
+			const struct bw_point *b = &r->bw[k];
+
+			if ((int)b->op != op || b->from_nccl_tests != nccl_tests || b->bytes <= 0 ||
+			    !isfinite(b->busbw_gbps))
+				continue;
+			if (!name) {
+				name = chart_strf(c, "%s %s, %s, %d GPU%s", chart_run_name(r, c),
+						  op == COLL_NONE ? "collective" : coll_name((enum coll_op)op),
+						  nccl_tests ? "nccl-tests" : "trace", r->gpus, r->gpus == 1 ? "" : "s");
+				panel_line(p, run_cat(a, run), style, name);
+			}
+			panel_point(p, log2((double)b->bytes), b->busbw_gbps);
+		}
+		if (name) {
+			chart_add_legend(c, run_cat(a, run), style, true, name);
+			nth++;
+		}
+	}
+	return nth;
+}
+
+/* "NVLink", "PCIe": the link as people write it; NULL when not a GPU link. */
+static const char *link_text(const char *link)
+{
+	static const struct {
+		const char *name, *text;
+	} links[] = { { "nvlink", "NVLink" }, { "pcie", "PCIe" } };
+	size_t k;
+
+	for (k = 0; link && k < sizeof(links) / sizeof(links[0]); k++)
+		if (!strcmp(link, links[k].name))
+			return links[k].text;
+	return NULL;
+}
+
+static const char *transport_text(const char *t)
+{
+	static const struct {
+		const char *name, *text;
+	} transports[] = {
+		{ "p2p", "P2P" }, { "shm", "shared memory (SHM)" },
+		{ "net-socket", "sockets (NET/Socket)" }, { "net-ib", "InfiniBand (NET/IB)" },
+		{ "net-ofi", "libfabric (NET/OFI)" }, { "nvls", "NVLink SHARP (NVLS)" },
+		{ "collnet", "CollNet" },
+	};
+	size_t k;
+
+	for (k = 0; t && k < sizeof(transports) / sizeof(transports[0]); k++)
+		if (!strcmp(t, transports[k].name))
+			return transports[k].text;
+	return "unknown";
+}
+
+/*
+ * The link's nominal ceiling from the GPU table: "H200 NVLink nominal 450
+ * GB/s"; NULL when the link or its bandwidth is unknown.
+ */
+static const char *ceiling_label(const struct run_result *r, struct chart_layout *c)
+{
+	const struct gpu_model *m = r->ngpu ? gpu_lookup(r->gpu[0].name, r->gpu[0].memory_total) : NULL;
+
+	char b[NUMFMT_LEN];
+
+	if (!link_text(r->link) || !isfinite(r->link_gbps))
+		return NULL;
+	return chart_strf(c, "%s%s%s nominal %s", m ? m->name : "", m ? " " : "", link_text(r->link),
+			  numfmt_gbps(b, r->link_gbps));
+}
+
+/* One run's transport and link for the subtitle: "2gpu: NCCL transport: sockets (NET/Socket); ..." */
+static const char *comm_facts(const struct run_result *r, struct chart_layout *c)
+{
+	const char *name = chart_run_name(r, c);
+	bool inferred = r->link_source && !strcmp(r->link_source, "gpu-model");
+	char b[NUMFMT_LEN];
+
+	if (link_text(r->link) && isfinite(r->link_gbps))
+		return chart_strf(c, "%s: NCCL transport: %s; link: %s%s, %s each way", name,
+				  transport_text(r->transport), link_text(r->link),
+				  inferred ? " (inferred from the GPU)" : "", numfmt_gbps(b, r->link_gbps));
+	return chart_strf(c, "%s: NCCL transport: %s; link: %s, no nominal ceiling", name,
+			  transport_text(r->transport), r->link ? r->link : "unknown");
+}
+
+static void bw_panel(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
+{
+	struct panel *p = chart_add_panel(c, "message size", "bus bandwidth (GB/s)");
+	const char *drawn[MAX_ORDER];
+	size_t k, j, ndrawn = 0;
+
+	p->title = "Bus bandwidth by message size";
+	p->x.scale = AXIS_LOG2_BYTES;
+	p->x.tight = true;
+	p->y.zero = true;
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+		const char *ceiling = ceiling_label(r, c);
+
+		bw_series(a, order[k], false, bw_series(a, order[k], true, 0, c, p), c, p);
+		if (!r->nbw || !ceiling)
+			continue;
+		for (j = 0; j < ndrawn && strcmp(drawn[j], ceiling); j++)
+			;
+		if (j == ndrawn) {
+			panel_hline(p, CAT_REFERENCE, MS_DASHED, r->link_gbps, ceiling);
+			drawn[ndrawn++] = ceiling;
+		}
+	}
+}
+
+static void overlap_panel(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
+{
+	struct panel *p = chart_add_panel(c, "run and GPU", "communication per step (ms)");
+	size_t k, gi;
+
+	p->title = "Exposed vs overlapped comm";
+	p->y.zero = true;
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		for (gi = 0; gi < r->ngpu; gi++) {
+			const struct step_parts *s = &r->gpu[gi].step_s;
+			double x, e, o;
+			char b[NUMFMT_LEN];
+
+			if (!isfinite(s->exposed_comm) || !isfinite(s->overlapped_comm) || !run_has_comm(r))
+				continue;
+			x = (double)axis_add_cat(&p->x, gpu_cat_label(a, order[k], gi, c));
+			e = MS(s->exposed_comm);
+			o = MS(s->overlapped_comm);
+			panel_rect(p, CAT_EXPOSED_COMM, x - 0.3, 0, x + 0.3, e);
+			panel_rect(p, CAT_OVERLAPPED_COMM, x - 0.3, e, x + 0.3, e + o);
+			panel_label(p, CAT_INK, MS_ABOVE, x, e + o, chart_strf(c, "%s exposed",
+						numfmt_percent(b, e + o > 0 ? e / (e + o) : 0)));
+		}
+	}
+	chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, "exposed comm");
+	chart_add_legend(c, CAT_OVERLAPPED_COMM, 0, false, "overlapped comm");
+}
+
+/* The subtitle: what is shown, then each multi-GPU run's transport and link. */
+static const char *comm_subtitle(const struct analysis *a, const size_t *order, size_t n, bool bw,
+				 struct chart_layout *c)
+{
+	const char *s = bw ? "bus bandwidth = total bytes / total time, as nccl-tests defines it"
+		: "exposed = communication with nothing else running on the GPU";
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (a->runs[order[k]].gpus > 1 || a->runs[order[k]].ngpu > 1)
+			s = chart_strf(c, "%s. %s", s, comm_facts(&a->runs[order[k]], c));
+	return s;
+}
+
+int chart_comm(const struct analysis *a, struct chart_layout *c, const char **why)
+{
+	size_t order[MAX_ORDER], n = run_order(a, order), k;
+	bool multi = false, bw = false, comm = false, ceiling = false;
+
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		multi |= r->gpus > 1 || r->ngpu > 1;
+		bw |= r->nbw > 0;
+		comm |= r->ngpu > 1 && run_has_comm(r);
+		ceiling |= r->nbw > 0 && link_text(r->link) && isfinite(r->link_gbps);
+	}
+	if (!multi) {
+		*why = "no communication: single-GPU runs only";
+		return 1;
+	}
+	if (!bw && !comm) {
+		*why = "no communication: no collectives in the multi-GPU runs' traces and no nccl-tests output";
+		return 1;
+	}
+	chart_init(c, "05-communication", "Communication");
+	c->subtitle = comm_subtitle(a, order, n, bw, c);
+	if (bw)
+		bw_panel(a, order, n, c);
+	if (comm)
+		overlap_panel(a, order, n, c);
+	c->caption = chart_strf(c, "%s%s%s",
+				!bw ? "" : ceiling ? "Left: bus bandwidth reached per message size and operation "
+				"against the link's nominal ceiling (dashed); small messages never reach it. "
+				: "Left: bus bandwidth reached per message size and operation; the link's nominal "
+				"bandwidth is unknown, so no ceiling is drawn. ",
+				!comm ? "" : bw ? "Right: how much" : "How much",
+				comm ? " of each GPU's communication runs with nothing else on the GPU "
+				"(exposed) rather than hidden under compute." : "");
+	return 0;
+}
+
+/* 7. One steady step's timeline per GPU, on each run's common clock. */
+
+static const struct {
+	enum category cat;
+	double offset;		/* of the lane's centre from its GPU's row */
+} lanes[] = {
+	[EVC_COMPUTE] = { CAT_COMPUTE, 0.25 },
+	[EVC_COMM] = { CAT_EXPOSED_COMM, 0 },
+	[EVC_MEMORY] = { CAT_MEMORY, -0.25 },
+};
+
+#define LANE_H 0.1		/* half a lane's height, in rows */
+
+/* The steady step whose busy intervals g->lanes holds (its window is lanes_window_s); SIZE_MAX none. */
+static size_t lanes_step(const struct gpu_result *g)
+{
+	size_t k, pick = SIZE_MAX;
+
+	for (k = 0; k < g->nsteps; k++) {
+		const struct step_point *s = &g->steps[k];
+
+		if (s->warmup || s->trailing || !isfinite(s->window_s))
+			continue;
+		if (pick == SIZE_MAX || fabs(s->window_s - g->lanes_window_s) < fabs(g->steps[pick].window_s - g->lanes_window_s))
+			pick = k;
+	}
+	return pick;
+}
+
+/*
+ * How long after the earliest GPU of its run GPU gi started the step it
+ * shows, on the run's common clock (each trace's clock plus its
+ * clock_offset_s), in seconds: against the same step number on every GPU,
+ * since each GPU shows its own median step; 0 for a lone GPU; NaN where a
+ * start or an offset is unknown.
+ */
+static double common_shift(const struct run_result *r, size_t gi)
+{
+	const struct gpu_result *g = &r->gpu[gi];
+	size_t p = lanes_step(g), h, k;
+	double shift = 0;
+
+	if (r->ngpu < 2)
+		return 0;
+	if (p == SIZE_MAX || g->steps[p].start_ns < 0 || !isfinite(g->clock_offset_s))
+		return NAN;
+	for (h = 0; h < r->ngpu; h++) {
+		const struct gpu_result *o = &r->gpu[h];
+
+		for (k = 0; k < o->nsteps; k++) {
+			if (o->steps[k].number != g->steps[p].number || o->steps[k].start_ns < 0)
+				continue;
+			if (!isfinite(o->clock_offset_s))
+				return NAN;
+			shift = fmax(shift, (double)(g->steps[p].start_ns - o->steps[k].start_ns) / 1e9 +
+					    g->clock_offset_s - o->clock_offset_s);
+		}
+	}
+	return shift;
+}
+
+/* Whether the GPUs of r show different steps (their labels then say which). */
+static bool steps_differ(const struct run_result *r)
+{
+	size_t gi, p, first = SIZE_MAX;
+
+	for (gi = 0; gi < r->ngpu; gi++) {
+		if (!r->gpu[gi].nlanes || (p = lanes_step(&r->gpu[gi])) == SIZE_MAX)
+			continue;
+		if (first == SIZE_MAX)
+			first = gi;
+		else if (r->gpu[gi].steps[p].number != r->gpu[first].steps[lanes_step(&r->gpu[first])].number)
+			return true;
+	}
+	return false;
+}
+
+/* "2gpu\nGPU 1", with ", step 5" where the run's GPUs show different steps. */
+static const char *lane_label(const struct analysis *a, size_t run, size_t gi, struct chart_layout *c)
+{
+	const struct run_result *r = &a->runs[run];
+	size_t p = lanes_step(&r->gpu[gi]);
+
+	if (!steps_differ(r) || p == SIZE_MAX)
+		return gpu_cat_label(a, run, gi, c);
+	return chart_strf(c, "%s, step %lld", gpu_cat_label(a, run, gi, c), (long long)r->gpu[gi].steps[p].number);
+}
+
+struct span {
+	double s, e;
+};
+
+static int by_start(const void *x, const void *y)
+{
+	const struct span *a = x, *b = y;
+
+	return (a->s > b->s) - (a->s < b->s);
+}
+
+static int by_value(const void *x, const void *y)
+{
+	const double *a = x, *b = y;
+
+	return (*a > *b) - (*a < *b);
+}
+
+/* The compute spans of g, sorted by start, in a malloc'd array. */
+static struct span *compute_spans(const struct gpu_result *g, size_t *n)
+{
+	struct span *v = xmalloc((g->nlanes ? g->nlanes : 1) * sizeof(*v));
+	size_t i;
+
+	*n = 0;
+	for (i = 0; i < g->nlanes; i++)
+		if (g->lanes[i].cls == EVC_COMPUTE && isfinite(g->lanes[i].start_s) && isfinite(g->lanes[i].end_s))
+			v[(*n)++] = (struct span){ g->lanes[i].start_s, g->lanes[i].end_s };
+	qsort(v, *n, sizeof(*v), by_start);
+	return v;
+}
+
+/* One run on its common clock: each GPU's shift and its communication starts (common clock, sorted). */
+struct run_clock {
+	const struct run_result *r;
+	double *shift;		/* common_shift() of each GPU */
+	double **starts;	/* each GPU's communication spans' starts, shift included, in order */
+	size_t *nstarts;
+	bool match;		/* the k-th spans of the GPUs can be matched: same step, as many spans */
+};
+
+static void run_clock_init(struct run_clock *k, const struct run_result *r)
+{
+	size_t n = r->ngpu ? r->ngpu : 1, gi, i;
+
+	k->r = r;
+	k->shift = xmalloc(n * sizeof(*k->shift));
+	k->starts = xcalloc(n, sizeof(*k->starts));
+	k->nstarts = xcalloc(n, sizeof(*k->nstarts));
+	k->match = r->ngpu > 1 && !steps_differ(r);
+	for (gi = 0; gi < r->ngpu; gi++) {
+		const struct gpu_result *g = &r->gpu[gi];
+
+		k->shift[gi] = common_shift(r, gi);
+		k->starts[gi] = xmalloc((g->nlanes ? g->nlanes : 1) * sizeof(**k->starts));
+		for (i = 0; i < g->nlanes; i++)
+			if (g->lanes[i].cls == EVC_COMM && isfinite(g->lanes[i].start_s))
+				k->starts[gi][k->nstarts[gi]++] = k->shift[gi] + g->lanes[i].start_s;
+		qsort(k->starts[gi], k->nstarts[gi], sizeof(**k->starts), by_value);
+		if (g->nlanes && (!isfinite(k->shift[gi]) || k->nstarts[gi] != k->nstarts[0]))
+			k->match = false;
+	}
+}
+
+static void run_clock_release(struct run_clock *k)
+{
+	size_t gi;
+
+	for (gi = 0; gi < k->r->ngpu; gi++)
+		free(k->starts[gi]);
+	free(k->starts);
+	free(k->nstarts);
+	free(k->shift);
+}
+
+/*
+ * Where GPU gi's communication span that starts at s (its own step's time)
+ * stops waiting for a peer, as docs/analysis.md defines waiting: its k-th
+ * span in start order is matched with the k-th of every GPU of the run, and
+ * it waits until the latest of their starts. NaN (all transfer) where the
+ * spans cannot be matched (a lone GPU, different steps or span counts).
+ */
+static double wait_until(const struct run_clock *k, size_t gi, double s)
+{
+	double at = k->shift[gi] + s, latest = at;
+	size_t h, i = 0;
+
+	if (!k->match)
+		return NAN;
+	while (i < k->nstarts[gi] && k->starts[gi][i] < at)
+		i++;
+	for (h = 0; h < k->r->ngpu; h++)
+		if (k->r->gpu[h].nlanes && i < k->nstarts[h])
+			latest = fmax(latest, k->starts[h][i]);
+	return latest - k->shift[gi];
+}
+
+/* What the comm lane of one row needs: its centre, its shift (s), the compute spans under it. */
+struct comm_row {
+	struct panel *p;
+	double mid, shift;
+	const struct span *busy;
+	size_t nbusy;
+	double visible;		/* a waiting piece this long (s) shows at the chart's width */
+	bool waited;		/* set when a visible waiting piece was drawn: the legend names it */
+};
+
+static void comm_rect(struct comm_row *w, enum category cat, unsigned style, double s, double e)
+{
+	panel_rect(w->p, cat, MS(w->shift + s), w->mid - LANE_H, MS(w->shift + e), w->mid + LANE_H)->style = style;
+}
+
+/* Exposed communication from s to e: waiting for a peer (hatched) until wait, transfer after. */
+static void exposed_piece(struct comm_row *w, double s, double e, double wait)
+{
+	double until = isfinite(wait) ? fmin(e, wait) : s;
+
+	if (until > s) {
+		comm_rect(w, CAT_EXPOSED_COMM, MS_HATCHED, s, until);
+		w->waited |= until - s >= w->visible;
+		s = until;
+	}
+	if (e > s)
+		comm_rect(w, CAT_EXPOSED_COMM, 0, s, e);
+}
+
+/* One communication span: overlapped where compute runs, exposed elsewhere (the step partition). */
+static void comm_span(struct comm_row *w, double s, double e, double wait)
+{
+	double cur = s;
+	size_t i;
+
+	for (i = 0; i < w->nbusy && w->busy[i].s < e && cur < e; i++) {
+		if (w->busy[i].e <= cur)
+			continue;
+		if (w->busy[i].s > cur)
+			exposed_piece(w, cur, w->busy[i].s, wait);
+		comm_rect(w, CAT_OVERLAPPED_COMM, 0, fmax(cur, w->busy[i].s), fmin(e, w->busy[i].e));
+		cur = fmax(cur, w->busy[i].e);
+	}
+	if (cur < e)
+		exposed_piece(w, cur, e, wait);
+}
+
+/* One GPU's row at y; returns true when it drew waiting for a peer. */
+static bool timeline_row(const struct run_clock *k, size_t gi, double y, struct panel *p)
+{
+	const struct gpu_result *g = &k->r->gpu[gi];
+	struct comm_row w = { p, y, isfinite(k->shift[gi]) ? k->shift[gi] : 0, NULL, 0,
+			      isfinite(g->lanes_window_s) ? g->lanes_window_s / 500 : 0, false };
+	struct span *busy = compute_spans(g, &w.nbusy);
+	size_t i;
+
+	w.busy = busy;
+	for (i = 0; i < g->nlanes; i++) {
+		const struct lane_span *l = &g->lanes[i];
+		double mid;
+
+		if (l->cls > EVC_MEMORY || !isfinite(l->start_s) || !isfinite(l->end_s))
+			continue;
+		if (l->cls == EVC_COMM) {
+			comm_span(&w, l->start_s, l->end_s, wait_until(k, gi, l->start_s));
+			continue;
+		}
+		mid = y + lanes[l->cls].offset;
+		panel_rect(p, lanes[l->cls].cat, MS(w.shift + l->start_s), mid - LANE_H, MS(w.shift + l->end_s),
+			   mid + LANE_H);
+	}
+	free(busy);
+	if (isfinite(g->lanes_window_s)) {
+		panel_line(p, CAT_INK, MS_DASHED, "window end");
+		panel_point(p, MS(w.shift + g->lanes_window_s), y - 0.42);
+		panel_point(p, MS(w.shift + g->lanes_window_s), y + 0.42);
+	}
+	return w.waited;
+}
+
+/* Lays out one run's rows, last GPU lowest; returns false when a GPU could not be put on the common clock. */
+static bool timeline_run(const struct analysis *a, size_t run, struct chart_layout *c, struct panel *p,
+			 bool *waited)
+{
+	const struct run_result *r = &a->runs[run];
+	struct run_clock k;
+	bool common = true;
+	size_t gi;
+
+	run_clock_init(&k, r);
+	for (gi = 0; gi < r->ngpu; gi++)
+		common &= isfinite(k.shift[gi]) || !r->gpu[gi].nlanes;
+	for (gi = r->ngpu; gi-- > 0;)
+		if (r->gpu[gi].nlanes)
+			*waited |= timeline_row(&k, gi, (double)axis_add_cat(&p->y, lane_label(a, run, gi, c)), p);
+	run_clock_release(&k);
+	return common;
+}
+
+int chart_timeline(const struct analysis *a, struct chart_layout *c, const char **why)
+{
+	size_t order[MAX_ORDER], n = run_order(a, order), k;
+	struct panel *p;
+	bool common = true, waited = false;
+
+	chart_init(c, "07-timeline", "One steady step, GPU by GPU");
+	chart_set_banner(a, c);
+	p = chart_add_panel(c, "time from the run's first GPU to start the step, common clock (ms)", "");
+	p->x.zero = true;
+	p->x.tight = true;
+	for (k = n; k-- > 0;)
+		common &= timeline_run(a, order[k], c, p, &waited);
+	if (!p->y.ncats) {
+		*why = "no timeline: no GPU has a steady step's kernels";
+		return 1;
+	}
+	c->subtitle = common ? "each GPU's median steady step on its run's common clock (traces aligned), from the first GPU "
+			       "to start that step; "
+			       "lanes per GPU: compute (top), comm (middle), memory (bottom)"
+		: "each GPU's median steady step, each on its own clock (no clock offset to align them); "
+		  "lanes per GPU: compute (top), comm (middle), memory (bottom)";
+	chart_add_legend(c, CAT_COMPUTE, 0, false, "compute");
+	chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, waited ? "exposed comm: transfer" : "exposed comm");
+	if (waited)
+		chart_add_legend(c, CAT_EXPOSED_COMM, MS_HATCHED, false, "exposed comm: waiting for a peer");
+	chart_add_legend(c, CAT_OVERLAPPED_COMM, 0, false, "overlapped comm (under compute)");
+	chart_add_legend(c, CAT_MEMORY, 0, false, "memory (copy/set)");
+	chart_add_legend(c, CAT_INK, MS_DASHED, true, "end of the step window");
+	return 0;
+}

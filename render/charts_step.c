@@ -1,0 +1,624 @@
+/*
+ * The charts of the step: its time over the steps (01), what each GPU's
+ * step is made of (02), the scaling waterfall from the ideal step to the
+ * actual one (03) and the kernels that take most of it (06).
+ */
+#include "render/charts_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "render/charts.h"
+#include "render/numfmt.h"
+#include "render/text.h"
+
+#define TOP_KERNELS 8
+#define MARKERS_MAX 60		/* more steps than this: no dots on the line */
+
+/* prefix then the duration through numfmt: "412.3 ms", "12.3 ms", "0.423 ms". */
+static const char *fmt_ms(struct chart_layout *c, const char *prefix, double ms)
+{
+	char b[NUMFMT_LEN];
+
+	return chart_strf(c, "%s%s", prefix, numfmt_duration(b, ms / 1e3));
+}
+
+static const char *fmt_signed_ms(struct chart_layout *c, double ms)
+{
+	char b[NUMFMT_LEN];
+
+	return chart_strf(c, "%s", numfmt_duration_signed(b, ms / 1e3));
+}
+
+/* 1. Step time over steps. */
+
+static void step_line(const struct analysis *a, size_t i, struct chart_layout *c, struct panel *p)
+{
+	const struct run_result *r = &a->runs[i];
+	const struct gpu_result *g = &r->gpu[r->slowest];
+	enum category cat = run_cat(a, i);
+	size_t k;
+
+	panel_line(p, cat, g->nsteps <= MARKERS_MAX ? MS_MARKERS : 0, run_label(a, i, c));
+	for (k = 0; k < g->nsteps; k++)
+		if (isfinite(g->steps[k].window_s) && !g->steps[k].trailing)
+			panel_point(p, (double)k, MS(g->steps[k].window_s));
+	chart_add_legend(c, cat, 0, true, run_label(a, i, c));
+}
+
+/* The trailing step of one run, apart: a hollow marker, not joined; false when none. */
+static bool trailing_point(const struct analysis *a, size_t i, struct panel *p)
+{
+	const struct run_result *r = &a->runs[i];
+	const struct gpu_result *g = &r->gpu[r->slowest];
+	bool any = false;
+	size_t k;
+
+	for (k = 0; k < g->nsteps; k++) {
+		if (!g->steps[k].trailing || !isfinite(g->steps[k].window_s))
+			continue;
+		if (!any)
+			panel_line(p, run_cat(a, i), MS_MARKERS | MS_NOLINE | MS_HOLLOW, "trailing");
+		panel_point(p, (double)k, MS(g->steps[k].window_s));
+		any = true;
+	}
+	return any;
+}
+
+/*
+ * Shades one run's warm-up steps; returns false when it has none. Steps are
+ * placed by their order in the run, not their ProfilerStep number: runs
+ * profiled at different points of training still line up.
+ */
+static bool warmup_span(const struct gpu_result *g, double *lo, double *hi)
+{
+	size_t k;
+
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (k = 0; k < g->nsteps; k++) {
+		if (!g->steps[k].warmup)
+			continue;
+		*lo = fmin(*lo, (double)k - 0.5);
+		*hi = fmax(*hi, (double)k + 0.5);
+	}
+	return *lo <= *hi;
+}
+
+static bool has_steps(const struct run_result *r)
+{
+	return r->ngpu > 0 && r->slowest < r->ngpu && r->gpu[r->slowest].nsteps > 0;
+}
+
+/*
+ * The warm-up shading: one full-height band when every run warms up over
+ * the same steps; else a strip per run along the plot's foot in the run's
+ * colour, so that no run's band covers another's counted steps. Labelled
+ * once. Returns false when no run has warm-up steps.
+ */
+static bool warmup_bands(const struct analysis *a, const size_t *order, size_t n, struct panel *p)
+{
+	double lo[MAX_ORDER], hi[MAX_ORDER];
+	size_t k, nw = 0, first = n;
+	bool same = true;
+
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		lo[k] = NAN;
+		if (!has_steps(r))
+			continue;
+		if (!warmup_span(&r->gpu[r->slowest], &lo[k], &hi[k])) {
+			lo[k] = NAN;
+			same = false;	/* a run without warm-up: its first steps count */
+			continue;
+		}
+		if (first == n)
+			first = k;
+		same &= lo[k] == lo[first] && hi[k] == hi[first];
+		nw++;
+	}
+	if (nw && same) {
+		panel_vspan(p, CAT_WARMUP, lo[first], hi[first], "warm-up");
+		return true;
+	}
+	for (k = 0, nw = 0; k < n; k++) {
+		struct mark *m;
+
+		if (isnan(lo[k]))
+			continue;
+		m = panel_vspan(p, run_cat(a, order[k]), lo[k], hi[k], nw ? NULL : "warm-up");
+		m->style = MS_STRIP | MS_LIGHT;
+		m->y0 = m->y1 = (double)nw++;
+	}
+	return nw > 0;
+}
+
+/* A run's p10-p90 band of steady step times, across its steady steps. */
+static bool spread_band(const struct analysis *a, size_t i, struct panel *p)
+{
+	const struct run_result *r = &a->runs[i];
+	const struct gpu_result *g = &r->gpu[r->slowest];
+	double lo = INFINITY, hi = -INFINITY;
+	size_t k;
+
+	if (!isfinite(r->step_p10_s) || !isfinite(r->step_p90_s))
+		return false;
+	for (k = 0; k < g->nsteps; k++)
+		if (!g->steps[k].warmup && !g->steps[k].trailing && isfinite(g->steps[k].window_s)) {
+			lo = fmin(lo, (double)k - 0.3);
+			hi = fmax(hi, (double)k + 0.3);
+		}
+	if (lo > hi)
+		return false;
+	panel_rect(p, run_cat(a, i), lo, MS(r->step_p10_s), hi, MS(r->step_p90_s))->style = MS_BAND;
+	return true;
+}
+
+int chart_step_time(const struct analysis *a, struct chart_layout *c, const char **why)
+{
+	size_t order[MAX_ORDER], n = run_order(a, order), k;
+	struct panel *p;
+	bool any = false, trailing = false, warmup, band = false;
+
+	for (k = 0; k < n; k++)
+		any |= has_steps(&a->runs[order[k]]);
+	if (!any) {
+		*why = "no step times: no run has profiler steps";
+		return 1;
+	}
+	chart_init(c, "01-step-time", "Step time over the run");
+	chart_set_banner(a, c);
+	p = chart_add_panel(c, "profiled step, in order", "step time (ms)");
+	p->y.zero = true;
+	p->x.tight = true;
+	p->x.min_step = 1;
+	warmup = warmup_bands(a, order, n, p);
+	for (k = 0; k < n; k++)
+		if (has_steps(&a->runs[order[k]]))
+			band |= spread_band(a, order[k], p);
+	for (k = 0; k < n; k++)
+		if (has_steps(&a->runs[order[k]]))
+			step_line(a, order[k], c, p);
+	for (k = 0; k < n; k++)
+		if (has_steps(&a->runs[order[k]]))
+			trailing |= trailing_point(a, order[k], p);
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		if (has_steps(r) && isfinite(r->step_median_s))
+			panel_hline(p, run_cat(a, order[k]), MS_DASHED, MS(r->step_median_s),
+				    fmt_ms(c, "median ", MS(r->step_median_s)));
+	}
+	if (warmup)
+		chart_add_legend(c, p->marks[0].cat, p->marks[0].style & MS_LIGHT,
+				 false, p->marks[0].style & MS_STRIP ? "warm-up (strip per run)" : "warm-up");
+	if (band)
+		chart_add_legend(c, CAT_REFERENCE, MS_LIGHT, false, "p10-p90 of steady steps");
+	if (trailing)
+		chart_add_legend(c, CAT_INK, MS_MARKERS | MS_NOLINE | MS_HOLLOW, true,
+				 "trailing (not measured)");
+	c->subtitle = chart_strf(c, "slowest GPU of each run; %s%s%sdashed: steady median",
+				 band ? "band: p10-p90 of its steady steps; " : "",
+				 warmup ? "shaded: warm-up steps; " : "",
+				 trailing ? "hollow: the trailing step, not measured; " : "");
+	return 0;
+}
+
+/* 2. Breakdown of the step per run and GPU. */
+
+static const struct {
+	enum category cat;
+	size_t offset;
+} parts[] = {
+	{ CAT_COMPUTE, offsetof(struct step_parts, compute) },
+	{ CAT_EXPOSED_COMM, offsetof(struct step_parts, exposed_comm) },
+	{ CAT_MEMORY, offsetof(struct step_parts, memory) },
+	{ CAT_IDLE, offsetof(struct step_parts, idle) },
+};
+
+static double part_of(const struct step_parts *s, size_t i)
+{
+	double v;
+
+	memcpy(&v, (const char *)s + parts[i].offset, sizeof(v));
+	return v;
+}
+
+static bool parts_known(const struct step_parts *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
+		if (!isfinite(part_of(s, i)))
+			return false;
+	return true;
+}
+
+/* Exposed communication split into waiting for a peer and transfer; false where the analysis has no split. */
+static bool comm_split(const struct step_parts *s)
+{
+	return isfinite(s->exposed_comm_wait) && isfinite(s->exposed_comm_transfer);
+}
+
+/*
+ * One GPU's stacked bar. Exposed communication is drawn as two boxes where
+ * the analysis splits it: transfer (solid), then waiting for a peer
+ * (hatched); they add up to the exposed part.
+ */
+static void breakdown_bar(struct chart_layout *c, struct panel *p, const char *label,
+			  const struct step_parts *s)
+{
+	double x = (double)axis_add_cat(&p->x, label), y = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		double v = MS(part_of(s, i));
+
+		if (parts[i].cat == CAT_EXPOSED_COMM && comm_split(s) && s->exposed_comm_wait > 0) {
+			double t = MS(s->exposed_comm_transfer), w = MS(s->exposed_comm_wait);
+
+			panel_rect(p, CAT_EXPOSED_COMM, x - 0.32, y, x + 0.32, y + t);
+			panel_rect(p, CAT_EXPOSED_COMM, x - 0.32, y + t, x + 0.32, y + t + w)->style = MS_HATCHED;
+			y += t + w;
+			continue;
+		}
+		panel_rect(p, parts[i].cat, x - 0.32, y, x + 0.32, y + v);
+		y += v;
+	}
+	panel_label(p, CAT_INK, MS_ABOVE, x, y, fmt_ms(c, "", y));
+}
+
+/* The parts' legend; split: exposed comm as transfer and waiting for a peer. */
+static void legend_parts_split(struct chart_layout *c, bool split)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (parts[i].cat != CAT_EXPOSED_COMM || !split) {
+			chart_add_legend(c, parts[i].cat, 0, false, category_style(parts[i].cat)->label);
+			continue;
+		}
+		chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, "exposed comm: transfer");
+		chart_add_legend(c, CAT_EXPOSED_COMM, MS_HATCHED, false, "exposed comm: waiting for a peer");
+	}
+}
+
+static void legend_parts(struct chart_layout *c)
+{
+	legend_parts_split(c, false);
+}
+
+/* Beyond one GPU against two, what grows is what the extra GPUs cost, not the second GPU. */
+static void breakdown_caption(const struct analysis *a, struct chart_layout *c)
+{
+	if (!compared(a) || (a->runs[a->cmp.baseline].gpus == 1 && a->runs[a->cmp.candidate].gpus == 2))
+		return;
+	c->caption = "Each GPU's mean steady step split into compute, exposed communication, memory copies "
+		     "and idle. Look at what grows from the baseline to the candidate: that is what the "
+		     "extra GPUs cost.";
+}
+
+int chart_breakdown(const struct analysis *a, struct chart_layout *c, const char **why)
+{
+	size_t order[MAX_ORDER], n = run_order(a, order), k, gi;
+	struct panel *p;
+	bool split = false;
+
+	chart_init(c, "02-breakdown", "Where each GPU's step goes");
+	chart_set_banner(a, c);
+	breakdown_caption(a, c);
+	c->subtitle = "mean over steady steps; the four parts add up to the step window";
+	p = chart_add_panel(c, "run and GPU", "time per step (ms)");
+	p->y.zero = true;
+	for (k = 0; k < n; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		for (gi = 0; gi < r->ngpu; gi++) {
+			const struct step_parts *s = &r->gpu[gi].step_s;
+
+			if (!parts_known(s))
+				continue;
+			breakdown_bar(c, p, gpu_cat_label(a, order[k], gi, c), s);
+			/* the legend names the hatched box where one shows: 0.2% of the step or more */
+			split |= comm_split(s) && s->exposed_comm_wait >= r->gpu[gi].mean_step_s / 500;
+		}
+	}
+	if (p->x.ncats == 0) {
+		*why = "no step breakdown: no GPU has steady steps with a known partition";
+		return 1;
+	}
+	if (split)
+		c->subtitle = "mean over steady steps; the four parts add up to the step window; exposed comm "
+			      "split into transfer and waiting for a slower peer (hatched)";
+	legend_parts_split(c, split);
+	return 0;
+}
+
+/* 3. Scaling waterfall: ideal, the loss by category, actual. */
+
+static const char *const waterfall_labels[] = { "compute", "exposed\ncomm", "memory", "idle" };
+
+/* A dashed step from one bar's top to the next one's foot. */
+static void connector(struct panel *p, double x, double y)
+{
+	panel_line(p, CAT_INK, MS_DASHED, "connector");
+	panel_point(p, x + 0.34, y);
+	panel_point(p, x + 0.66, y);
+}
+
+/*
+ * Under a global-batch change a step is not the same work: the factor that
+ * scales the candidate's GPU time to the baseline's global batch (B1 / Bn),
+ * or 1 when the batches are the same or unknown, or the baseline's parts are.
+ */
+static double work_factor(const struct analysis *a)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline], *n = &a->runs[a->cmp.candidate];
+
+	if (b->global_batch <= 0 || n->global_batch <= 0 || b->global_batch == n->global_batch ||
+	    b->slowest >= b->ngpu || !parts_known(&b->gpu[b->slowest].step_s))
+		return 1;
+	return (double)b->global_batch / (double)n->global_batch;
+}
+
+/*
+ * Category i's loss in ms, n Cn f - C1: the attribution (n Cn - C1) with the
+ * candidate's part scaled by f to the baseline's work.
+ */
+static double waterfall_loss(const struct analysis *a, size_t i, double f)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline];
+	double d = part_of(&a->cmp.attribution_s, i);
+
+	if (f == 1)
+		return MS(d);
+	return MS((d + part_of(&b->gpu[b->slowest].step_s, i)) * f - part_of(&b->gpu[b->slowest].step_s, i));
+}
+
+/*
+ * Against a baseline of b > 1 GPUs the caption says what the ideal is: the
+ * chart's GPU time is counted per b GPUs (n x the candidate's step, n = c / b).
+ */
+static void waterfall_per_baseline(const struct analysis *a, struct chart_layout *c)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline], *n = &a->runs[a->cmp.candidate];
+
+	c->caption = chart_strf(c, "From the ideal (the %d-GPU baseline's step, spread perfectly over %d GPUs) "
+				"to the GPU time actually spent, both counted per %d GPUs: %g x the candidate's "
+				"step. Each middle bar is the extra GPU time one category took; the tallest one "
+				"is what to fix first.", b->gpus, n->gpus, b->gpus, comparison_gpu_ratio(a));
+}
+
+static void waterfall_titles(const struct analysis *a, struct chart_layout *c, double f, struct panel **p)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline], *n = &a->runs[a->cmp.candidate];
+
+	chart_init(c, "03-waterfall", "Where the extra GPU time went");
+	c->banner = banner_text(a, c, f == 1 ? 0 : 1u << CF_GLOBAL_BATCH);
+	if (b->gpus > 1)
+		waterfall_per_baseline(a, c);
+	if (f == 1 && b->gpus > 1) {
+		c->subtitle = chart_strf(c, "GPU time per step over the baseline's %d GPUs: ideal = the baseline's "
+					 "step; actual = %d/%d = %g x the candidate's step", b->gpus, n->gpus,
+					 b->gpus, comparison_gpu_ratio(a));
+		*p = chart_add_panel(c, "from the ideal to the actual, by category", "GPU time per step (ms)");
+		return;
+	}
+	if (f == 1) {
+		c->subtitle = chart_strf(c, "GPU time per step: ideal = the baseline's step; actual = %d GPUs x the "
+					 "candidate's step", n->gpus);
+		*p = chart_add_panel(c, "from the ideal to the actual, by category", "GPU time per step (ms)");
+		return;
+	}
+	c->subtitle = chart_strf(c, "GPU time per %lld samples (the baseline's global batch): the candidate's step did %gx the work "
+				 "(global batch %lld against %lld), so its GPU time is scaled by %lld/%lld",
+				 (long long)b->global_batch, 1 / f, (long long)n->global_batch,
+				 (long long)b->global_batch, (long long)b->global_batch, (long long)n->global_batch);
+	*p = chart_add_panel(c, "from the ideal to the actual, by category",
+			     chart_strf(c, "GPU time per %lld samples (ms)", (long long)b->global_batch));
+}
+
+int chart_waterfall(const struct analysis *a, struct chart_layout *c, const char **why)
+{
+	const struct comparison *m = &a->cmp;
+	struct panel *p;
+	double y, x, f, actual;
+	size_t i;
+
+	if (!compared(a) || !isfinite(m->ideal_s) || !isfinite(m->actual_s) || !parts_known(&m->attribution_s)) {
+		*why = "no scaling waterfall: needs a baseline and a candidate with step breakdowns";
+		return 1;
+	}
+	f = work_factor(a);
+	actual = MS(m->actual_s * f);
+	waterfall_titles(a, c, f, &p);
+	p->y.zero = true;
+	x = (double)axis_add_cat(&p->x, "ideal");
+	panel_rect(p, CAT_BASELINE, x - 0.34, 0, x + 0.34, MS(m->ideal_s));
+	panel_label(p, CAT_INK, MS_ABOVE, x, MS(m->ideal_s), fmt_ms(c, "", MS(m->ideal_s)));
+	y = MS(m->ideal_s);
+	connector(p, x, y);
+	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		double d = waterfall_loss(a, i, f);
+
+		x = (double)axis_add_cat(&p->x, waterfall_labels[i]);
+		panel_rect(p, parts[i].cat, x - 0.34, y, x + 0.34, y + d);
+		panel_label(p, CAT_INK, MS_ABOVE, x, fmax(y, y + d), fmt_signed_ms(c, d));
+		y += d;
+		connector(p, x, y);
+	}
+	x = (double)axis_add_cat(&p->x, chart_strf(c, "actual\n(%d GPUs)", a->runs[m->candidate].gpus));
+	panel_rect(p, CAT_CANDIDATE, x - 0.34, 0, x + 0.34, actual);
+	panel_label(p, CAT_INK, MS_ABOVE, x, actual, fmt_ms(c, "", actual));
+	chart_add_legend(c, CAT_BASELINE, 0, false, "ideal (baseline)");
+	legend_parts(c);
+	chart_add_legend(c, CAT_CANDIDATE, 0, false, "actual (candidate)");
+	return 0;
+}
+
+/* 6. Top kernels per GPU, baseline vs candidate. */
+
+struct kseries {
+	const struct gpu_result *g;
+	enum category cat;
+	unsigned style;
+	const char *label;
+};
+
+static double kernel_ms(const struct gpu_result *g, const char *label)
+{
+	size_t i;
+
+	for (i = 0; i < g->ntop; i++)
+		if (g->top[i].label && !strcmp(g->top[i].label, label))
+			return MS(g->top[i].time_per_step_s);
+	return NAN;
+}
+
+static size_t kernel_series(const struct analysis *a, struct kseries *s, size_t max, struct chart_layout *c)
+{
+	size_t order[MAX_ORDER], n = run_order(a, order), k, gi, ns = 0;
+
+	for (k = 0; k < n && k < 2; k++) {
+		const struct run_result *r = &a->runs[order[k]];
+
+		for (gi = 0; gi < r->ngpu && ns < max; gi++) {
+			if (!r->gpu[gi].ntop)
+				continue;
+			s[ns].g = &r->gpu[gi];
+			s[ns].cat = run_cat(a, order[k]);
+			s[ns].style = gi % 2 ? MS_LIGHT : 0;
+			s[ns].label = chart_strf(c, "%s GPU %d", chart_run_name(r, c),
+						 gpu_number(&r->gpu[gi], gi));
+			ns++;
+		}
+	}
+	return ns;
+}
+
+/* The kernel labels to show: the largest over every series, largest first. */
+static size_t kernel_rows(const struct kseries *s, size_t ns, const char **rows, size_t max)
+{
+	size_t n = 0, i, k, j;
+
+	for (i = 0; i < ns; i++) {
+		for (k = 0; k < s[i].g->ntop; k++) {
+			const char *l = s[i].g->top[k].label;
+
+			for (j = 0; j < n && l && strcmp(rows[j], l); j++)
+				;
+			if (l && j == n && n < max * 4)
+				rows[n++] = l;
+		}
+	}
+	return n;
+}
+
+static double row_max(const struct kseries *s, size_t ns, const char *label)
+{
+	double m = -INFINITY;
+	size_t i;
+
+	for (i = 0; i < ns; i++) {
+		double v = kernel_ms(s[i].g, label);
+
+		if (isfinite(v))
+			m = fmax(m, v);
+	}
+	return m;
+}
+
+static void sort_rows(const struct kseries *s, size_t ns, const char **rows, size_t n)
+{
+	size_t i, j;
+
+	for (i = 1; i < n; i++)		/* insertion sort: a few dozen rows, stable */
+		for (j = i; j > 0 && row_max(s, ns, rows[j - 1]) < row_max(s, ns, rows[j]); j--) {
+			const char *t = rows[j];
+
+			rows[j] = rows[j - 1];
+			rows[j - 1] = t;
+		}
+}
+
+/* A row's value label: each series' ms per step in legend order, "-" where it has none. */
+static const char *kernel_values(const struct kseries *s, size_t ns, const char *row, struct chart_layout *c)
+{
+	char text[256] = "", b[NUMFMT_LEN];
+	size_t k, len = 0;
+
+	for (k = 0; k < ns && len < sizeof(text); k++) {
+		double v = kernel_ms(s[k].g, row);
+
+		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s", k ? " / " : "",
+					isfinite(v) ? numfmt_num(b, v) : "-");
+	}
+	return chart_strf(c, "%s ms", text);
+}
+
+/*
+ * Each row's values right of its longest bar. The axis reaches far enough
+ * for every label to fit, the plot taken as the canvas less its margins,
+ * the kernel names (at most 45% of it, as chart_finish caps them) and 20.
+ */
+static void kernel_labels(const struct kseries *s, size_t ns, const char **rows, size_t n,
+			  struct chart_layout *c, struct panel *p)
+{
+	double area_w = c->width - 28, names = 0, plot_w, w, h;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		text_size(FONT_TICK, rows[i], 0, &w, &h);
+		names = fmax(names, w);
+	}
+	plot_w = area_w - fmin(names, 0.45 * area_w) - 20;
+	for (i = 0; i < n; i++) {
+		const char *text = kernel_values(s, ns, rows[i], c);
+		double v = row_max(s, ns, rows[i]);
+
+		if (!isfinite(v))
+			continue;
+		text_size(FONT_NOTE, text, 0, &w, &h);
+		if (w + 6 < plot_w)
+			p->x.min_hi = fmax(isnan(p->x.min_hi) ? 0 : p->x.min_hi, v / (1 - (w + 6) / plot_w));
+		panel_label(p, CAT_INK, MS_RIGHT, v, (double)(n - 1 - i), text);
+	}
+}
+
+int chart_kernels(const struct analysis *a, struct chart_layout *c, const char **why)
+{
+	struct kseries s[4];
+	const char *rows[TOP_KERNELS * 4];
+	size_t ns, n, i, k;
+	struct panel *p;
+
+	chart_init(c, "06-top-kernels", "Top kernels by time per step");
+	ns = kernel_series(a, s, 4, c);
+	n = kernel_rows(s, ns, rows, TOP_KERNELS);
+	if (!n) {
+		*why = "no kernel chart: no GPU has kernel times";
+		return 1;
+	}
+	sort_rows(s, ns, rows, n);
+	n = n > TOP_KERNELS ? TOP_KERNELS : n;
+	c->subtitle = ns > 1 ? "mean over steady steps, per GPU; the largest kernels of any GPU; "
+		"values in ms per step, in the legend's order" : "mean over steady steps; the largest kernels";
+	p = chart_add_panel(c, "time per step (ms)", "");
+	p->x.zero = true;
+	for (i = n; i-- > 0;) {
+		double y = (double)axis_add_cat(&p->y, rows[i]), h = 0.8 / (double)ns;
+
+		for (k = 0; k < ns; k++) {
+			double v = kernel_ms(s[k].g, rows[i]), top = y + 0.4 - h * (double)k;
+
+			if (isfinite(v))
+				panel_rect(p, s[k].cat, 0, top - h * 0.9, v, top)->style = s[k].style;
+		}
+	}
+	kernel_labels(s, ns, rows, n, c, p);
+	for (k = 0; k < ns; k++)
+		chart_add_legend(c, s[k].cat, s[k].style, false, s[k].label);
+	return 0;
+}
