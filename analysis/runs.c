@@ -1384,7 +1384,10 @@ static void timeline_only_finding(struct analysis *a, const struct run_result *r
 			 "timeline holds no steps", r->name);
 }
 
-/* The devices of a run's memory timelines, each once, in reading order (issue 12). */
+/*
+ * The devices of a run's memory timelines, each once, in reading order: the
+ * GPUs of a run that has memory timelines and nothing else that counts them.
+ */
 static size_t timeline_devices(const struct run *r, int32_t *idx, size_t max)
 {
 	size_t n = 0;
@@ -1514,97 +1517,173 @@ static int32_t run_gpu_count(const struct run *r, size_t seen)
 	return n > 0 && n < INT32_MAX ? (int32_t)n : -1;
 }
 
-void analysis_run_one(struct analysis *a, const struct trial *t, const struct run *r,
-		      struct run_result *rr)
-{
-	struct windows *w;
-	struct clock clk;
-	struct kernel_memo *memo = kernel_memo_new();	/* one classification per kind of kernel */
-	int32_t idx[64];
-	size_t n = r->nranks ? r->nranks : gpus_without_traces(r, idx, 64);
+/* What the phases of one run's analysis share (analysis_run_one()). */
+struct run_work {
+	struct analysis *a;
+	const struct trial *t;
+	const struct run *r;
+	struct run_result *rr;
+	size_t n;		/* the run's GPUs: its ranks, else gpus_without_traces() */
+	int32_t idx[64];	/* without traces: each GPU's index */
+	struct windows *w;	/* per GPU: the step windows of its rank */
+	struct clock clk;	/* the ranks' clocks, aligned */
+	struct kernel_memo *memo;	/* one classification per kind of kernel */
+};
 
+/* The run's GPUs and their result slots, its ranks checked, its clocks aligned. */
+static void phase_setup(struct run_work *x)
+{
+	struct run_result *rr = x->rr;
+
+	x->n = x->r->nranks ? x->r->nranks : gpus_without_traces(x->r, x->idx, 64);
 	memset(rr, 0, sizeof(*rr));
-	rr->name = r->name;
+	rr->name = x->r->name;
 	rr->steps_total = rr->steps_warmup = rr->steps_measured = rr->steps_trailing = -1;
-	rr->ngpu = n;
-	rr->gpu = arena_alloc(&a->arena, (n ? n : 1) * sizeof(*rr->gpu));
-	rr->gpus = run_gpu_count(r, n);
-	check_ranks(a, r);
-	w = xcalloc(n ? n : 1, sizeof(*w));
-	clock_align(a, t, r, &clk);
-	for (size_t g = 0; g < n; g++) {
+	rr->ngpu = x->n;
+	rr->gpu = arena_alloc(&x->a->arena, (x->n ? x->n : 1) * sizeof(*rr->gpu));
+	rr->gpus = run_gpu_count(x->r, x->n);
+	check_ranks(x->a, x->r);
+	x->w = xcalloc(x->n ? x->n : 1, sizeof(*x->w));
+	clock_align(x->a, x->t, x->r, &x->clk);
+}
+
+/* Each GPU's steps, from its rank's trace or the run's log; then warm-up and the checks on them. */
+static void phase_gpu_steps(struct run_work *x)
+{
+	const struct run *r = x->r;
+	struct run_result *rr = x->rr;
+
+	for (size_t g = 0; g < x->n; g++) {
 		const struct rank *k = r->nranks ? &r->ranks[g] : NULL;
 
-		init_gpu(&rr->gpu[g], k, k ? (int32_t)g : idx[g]);
+		init_gpu(&rr->gpu[g], k, k ? (int32_t)g : x->idx[g]);
 		if (k) {
-			windows_of(k, &w[g]);
-			gpu_steps(&rr->gpu[g], k, &w[g], &clk.rank[g]);
-			if (clk.rank[g].aligned)
-				rr->gpu[g].clock_offset_s = ns_to_s(clk.rank[g].offset_ns);
+			windows_of(k, &x->w[g]);
+			gpu_steps(&rr->gpu[g], k, &x->w[g], &x->clk.rank[g]);
+			if (x->clk.rank[g].aligned)
+				rr->gpu[g].clock_offset_s = ns_to_s(x->clk.rank[g].offset_ns);
 		} else if (g == 0) {
 			log_steps(&rr->gpu[g], r);
 		}
 	}
 	mark_warmup(rr);
-	check_step_windows(a, rr, r);
-	for (size_t g = 0; g < n && r->nranks > 1; g++)
+	check_step_windows(x->a, rr, r);
+	for (size_t g = 0; g < x->n && r->nranks > 1; g++)
 		if (!rr->gpu[g].nsteps && rr->steps_total > 0)
-			analysis_finding(a, DIAG_WARNING, "rank-without-steps", NULL,
+			analysis_finding(x->a, DIAG_WARNING, "rank-without-steps", NULL,
 					 "run '%s', GPU %d: its trace gives no step of GPU work (damaged, or "
 					 "from another part of the run): the run's numbers rest on the "
 					 "other GPUs", r->name, rr->gpu[g].rank);
-	for (size_t g = 0; g < n; g++) {
+}
+
+/* A GPU's mean step is known and above the other's, or the other's is not known. */
+static bool slower(const struct gpu_result *g, const struct gpu_result *than)
+{
+	return !isnan(g->mean_step_s) && (isnan(than->mean_step_s) || g->mean_step_s > than->mean_step_s);
+}
+
+/* Each GPU's means, memory, span, top kernels and lanes; the slowest GPU. */
+static void phase_gpu_figures(struct run_work *x)
+{
+	const struct run *r = x->r;
+	struct run_result *rr = x->rr;
+
+	for (size_t g = 0; g < x->n; g++) {
 		const struct rank *k = r->nranks ? &r->ranks[g] : NULL;
 
 		gpu_means(&rr->gpu[g]);
-		gpu_memory(a, &rr->gpu[g], r, k, g == 0);
+		gpu_memory(x->a, &rr->gpu[g], r, k, g == 0);
 		if (k) {
-			gpu_span(&rr->gpu[g], k, &clk.rank[g]);
-			gpu_top(a, &rr->gpu[g], k, memo);
-			gpu_lanes(a, &rr->gpu[g], k, &w[g]);
+			gpu_span(&rr->gpu[g], k, &x->clk.rank[g]);
+			gpu_top(x->a, &rr->gpu[g], k, x->memo);
+			gpu_lanes(x->a, &rr->gpu[g], k, &x->w[g]);
 		}
-		if (!isnan(rr->gpu[g].mean_step_s) &&
-		    (isnan(rr->gpu[rr->slowest].mean_step_s) ||
-		     rr->gpu[g].mean_step_s > rr->gpu[rr->slowest].mean_step_s))
+		if (slower(&rr->gpu[g], &rr->gpu[rr->slowest]))
 			rr->slowest = g;
 	}
+}
+
+/* The run's step statistics, facts, link and communication, precision, imbalance and strategy. */
+static void phase_run_facts(struct run_work *x)
+{
+	const struct run *r = x->r;
+	struct run_result *rr = x->rr;
+
 	step_stats(rr);
 	if (r->nranks)
-		run_critical(a, rr, &r->ranks[rr->slowest]);
+		run_critical(x->a, rr, &r->ranks[rr->slowest]);
 	rr->time_source = !isnan(rr->step_median_s) ? (r->nranks ? "trace" : "log-iterations") : NULL;
 	run_facts(rr, r);
 	run_link(rr, r);
 	rr->link_busbw_gbps = NAN;
-	run_bw(rr, t, r);
+	run_bw(rr, x->t, r);
 	nominal_link(rr);
-	run_comm(rr, t, r, &clk);
-	run_precision(rr, r, memo);
-	run_imbalance(a, rr, &clk);
-	strategy_infer(a, rr, r);
+	run_comm(rr, x->t, r, &x->clk);
+	run_precision(rr, r, x->memo);
+	run_imbalance(x->a, rr, &x->clk);
+	strategy_infer(x->a, rr, r);
 	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : rr->inferred_strategy;
+}
+
+/* The run's status, once every source of steps is known. */
+static enum run_status run_status_of(const struct run_result *rr, const struct run *r)
+{
+	return r->status != RUN_UNKNOWN ? r->status :
+	       rr->steps_measured > 0 ? RUN_COMPLETED :
+	       rr->steps_total <= 0 && r->nmemtl && !r->nranks ? RUN_UNKNOWN :	/* memory only */
+	       RUN_INCOMPLETE;
+}
+
+/*
+ * Batch and throughput, the log's and nsys' steps where no trace gives them,
+ * the run's status, and the findings of a run without traces.
+ */
+static void phase_throughput(struct run_work *x)
+{
+	const struct run *r = x->r;
+	struct run_result *rr = x->rr;
+
 	derive_global_batch(rr, r);
 	rr->samples_per_s = rr->global_batch > 0 && rr->step_median_s > 0 ?
 			    (double)rr->global_batch / rr->step_median_s : NAN;
 	if (!r->nranks && isnan(rr->step_median_s))
 		summary_steps(rr, r);
-	log_consistency(a, rr, r);
+	log_consistency(x->a, rr, r);
 	nsys_tables(rr, r);
-	rr->status = r->status != RUN_UNKNOWN ? r->status :	/* once every source of steps is known */
-		     rr->steps_measured > 0 ? RUN_COMPLETED :
-		     rr->steps_total <= 0 && r->nmemtl && !r->nranks ? RUN_UNKNOWN :	/* memory only */
-		     RUN_INCOMPLETE;
+	rr->status = run_status_of(rr, r);
 	rr->tokens_per_s = rr->seq_len > 0 ? rr->samples_per_s * (double)rr->seq_len : NAN;
 	rr->examples_processed = rr->global_batch > 0 && rr->steps_measured >= 0 ?
 				 rr->global_batch * rr->steps_measured : -1;
 	if (!r->nranks) {
-		log_timing_finding(a, rr, r);
-		timeline_only_finding(a, rr, r);
+		log_timing_finding(x->a, rr, r);
+		timeline_only_finding(x->a, rr, r);
 	}
-	for (size_t g = 0; g < n; g++) {
-		free(w[g].number);
-		free(w[g].bounds);
+}
+
+static void run_work_release(struct run_work *x)
+{
+	for (size_t g = 0; g < x->n; g++) {
+		free(x->w[g].number);
+		free(x->w[g].bounds);
 	}
-	free(w);
-	clock_release(&clk);
-	kernel_memo_free(memo);
+	free(x->w);
+	clock_release(&x->clk);
+	kernel_memo_free(x->memo);
+}
+
+/*
+ * The phases run in this order: each reads what the ones before filled, and
+ * the findings come out in it.
+ */
+void analysis_run_one(struct analysis *a, const struct trial *t, const struct run *r,
+		      struct run_result *rr)
+{
+	struct run_work x = { .a = a, .t = t, .r = r, .rr = rr, .memo = kernel_memo_new() };
+
+	phase_setup(&x);
+	phase_gpu_steps(&x);
+	phase_gpu_figures(&x);
+	phase_run_facts(&x);
+	phase_throughput(&x);
+	run_work_release(&x);
 }
