@@ -8,9 +8,9 @@
 
 #include "analysis/analysis.h"
 #include "core/buf.h"
+#include "core/json.h"
 #include "core/jtree.h"
 #include "core/xalloc.h"
-#include "render/json.h"
 
 /*
  * The layout: one table of fields per struct, walked by the writer and by the

@@ -8,8 +8,8 @@
 
 #include "analysis/analysis.h"
 #include "core/buf.h"
+#include "core/json.h"
 #include "core/jtree.h"
-#include "render/json.h"
 
 #define MAX_FILE (64 << 20)
 

@@ -14,7 +14,7 @@
 
 #include "core/gpu.h"
 #include "core/xalloc.h"
-#include "render/json.h"
+#include "core/json.h"
 
 #define NVRM_VERSION_FILE "/proc/driver/nvidia/version"
 

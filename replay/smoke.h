@@ -101,7 +101,7 @@ void smoke_report_release(struct smoke_report *rep);
 
 /* A text table of devices and results, with a units column; -1 on a write error. */
 int smoke_write_text(const struct smoke_report *rep, FILE *f);
-/* The report as one JSON object into g (render/json.h's writer). */
+/* The report as one JSON object into g (core/json.h's writer). */
 void smoke_json(const struct smoke_report *rep, yajl_gen g);
 /* The same written to f; -1 on a write error. */
 int smoke_write_json(const struct smoke_report *rep, FILE *f, bool pretty);
