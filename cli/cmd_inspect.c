@@ -9,13 +9,13 @@
 #include "cli/cli.h"
 #include "core/arena.h"
 #include "core/buf.h"
+#include "core/json.h"
 #include "core/model.h"
 #include "core/readiness.h"
 #include "core/utf8.h"
 #include "ingest/codescan.h"
 #include "ingest/ingest.h"
 #include "ingest/walk.h"
-#include "render/json.h"
 
 struct inspect {
 	bool json;

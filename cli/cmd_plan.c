@@ -18,7 +18,7 @@
 #include "core/buf.h"
 #include "core/ini_lines.h"
 #include "core/utf8.h"
-#include "render/json.h"
+#include "core/json.h"
 #include "render/plan_files.h"
 
 static int json, explain, force;	/* --json, --explain, --force */

@@ -13,6 +13,7 @@
 #include "core/utf8.h"
 #include "core/xalloc.h"
 #include "render/replay_json.h"
+#include "render/smoke_text.h"
 #include "render/report.h"
 #include "replay/cuda.h"
 #include "replay/exec.h"

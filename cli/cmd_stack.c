@@ -27,7 +27,7 @@
 #include "ingest/ingest.h"
 #include "ingest/pyenv.h"
 #include "ingest/sniff.h"
-#include "render/json.h"
+#include "core/json.h"
 
 #define STACK_MAX_DEPTH 16		/* directory levels below a named directory */
 #define STACK_MAX_ENTRIES 500000	/* directory entries visited in all */

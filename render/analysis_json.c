@@ -8,76 +8,16 @@
 
 #include "analysis/analysis.h"
 #include "core/buf.h"
+#include "core/jfields.h"
+#include "core/json.h"
 #include "core/jtree.h"
 #include "core/xalloc.h"
-#include "render/json.h"
 
 /*
- * The layout: one table of fields per struct, walked by the writer and by the
- * reader. A field is a key, how its value is stored (kind), where (offset and
- * size in the struct) and what the kind needs (aux).
+ * The layout: one table of fields per struct (core/jfields.h), walked by the
+ * writer and by the reader; what a table cannot say (a map keyed by dtype,
+ * the runs named by the comparison) is a special with its own two functions.
  */
-enum kind {
-	K_STR,		/* const char *; NULL is null */
-	K_TEXT,		/* const char * that is never NULL: null or missing is an error */
-	K_STR_UNKNOWN,	/* const char *; NULL is written "unknown", which reads back as NULL */
-	K_COUNT,	/* int32_t or int64_t; negative (unknown) is null, null reads -1 */
-	K_INT,		/* int64_t written as it is (a step number) */
-	K_INDEX,	/* size_t index */
-	K_NUM,		/* double; NaN is null */
-	K_POS,		/* double; 0 or less (none) is null, null reads 0 */
-	K_NONNEG,	/* double; negative (unknown) is null, null reads -1 */
-	K_BOOL,
-	K_ENUM,		/* an enum (or bool) of `size` bytes, by name: aux is a struct names */
-	K_OBJ,		/* aux: the fields of a nested object at base + off; key NULL: inlined */
-	K_OPT,		/* a K_OBJ whose struct opens with `bool present`: the key is left out
-			   when it is false; reading, present is whether the key holds an object */
-	K_OPT_NULL,	/* a K_OPT written null when present is false */
-	K_ARR,		/* aux: a struct array */
-	K_SPECIAL,	/* aux: a struct special */
-	K_WORDS,	/* const char * of space-separated words, written as an array of strings
-			   ("" is []); reading joins them again */
-};
-
-struct field {
-	const char *key;
-	enum kind kind;
-	size_t off;
-	size_t size;
-	const void *aux;
-};
-
-struct names {
-	const char *(*name)(int v);	/* the name of value v; NULL: written null */
-	int count;			/* values 0 .. count - 1 */
-	bool zero_null;			/* value 0 is written null */
-};
-
-struct array {
-	size_t count_off;		/* the size_t count beside the pointer */
-	size_t elem_size;
-	const struct field *elem;
-	bool heap;			/* malloc'd (analysis_free() frees it), else in the arena */
-};
-
-struct wctx {
-	yajl_gen g;
-	const struct analysis *a;
-};
-
-struct jnode;
-struct rctx;
-
-struct special {
-	void (*write)(struct wctx *w, const void *base);
-	int (*read)(struct rctx *r, const struct jnode *n, void *base);	/* n NULL: missing */
-};
-
-#define F(T, m, k, kind, aux) { k, kind, offsetof(T, m), sizeof(((T *)0)->m), aux }
-#define SUB(k, fields) { k, K_OBJ, 0, 0, fields }
-#define SUBAT(T, m, k, fields) { k, K_OBJ, offsetof(T, m), 0, fields }
-#define SPECIAL(k, s) { k, K_SPECIAL, 0, 0, s }
-#define END { NULL, K_STR, 0, 0, NULL }
 
 /* --- enumerated values, by the names the rest of the program gives them --- */
 
@@ -105,436 +45,46 @@ static const char *class_at(int v)
 	return names[v];
 }
 
-static const struct names status_names = { status_at, RUN_INCOMPLETE + 1, false };
-static const struct names hypothesis_names = { hypothesis_at, HYP_FEASIBILITY + 1, false };
-static const struct names question_names = { question_at, Q_HPARAM_SWEEP + 1, false };
-static const struct names dtype_names = { dtype_at, DT_COUNT, true };
-static const struct names coll_names = { coll_at, COLL_COUNT, false };
-static const struct names verdict_names = { verdict_at, VERDICT_INCONCLUSIVE + 1, false };
-static const struct names confound_names = { confound_at, CF_COUNT, false };
-static const struct names severity_names = { severity_at, DIAG_INFO + 1, false };
-static const struct names cf_severity_names = { cf_severity_at, CFS_UNVERIFIED + 1, false };
-static const struct names bw_source_names = { bw_source_at, 2, false };
-static const struct names class_names = { class_at, EVC_MEMORY + 1, false };
-static const struct names answer_names = { answer_at, ANSWER_UNKNOWN + 1, true };
-static const struct names crit_names = { crit_at, CRIT_COUNT, false };
-static const struct names coll_or_null = { coll_at, COLL_COUNT, true };
-static const struct names basis_names = { basis_at, WL_DECLARED + 1, false };
-static const struct names fact_from_names = { fact_from_at, FACT_FROM_DERIVED + 1, true };
-
-/* --- where the reader is, and its first error --- */
-
-#define MAX_PATH 256
-
-struct rctx {
-	struct analysis *a;
-	char path[MAX_PATH];	/* of the value being decoded: "runs[0].gpus" */
-	size_t plen;
-	const struct jnode *obj;	/* the object being decoded: where a missing key is */
-	const char *err;	/* the first error; NULL none */
-	int64_t err_at;
-};
-
-static int rfail(struct rctx *r, const struct jnode *n, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int rfail(struct rctx *r, const struct jnode *n, const char *fmt, ...)
-{
-	char msg[512];
-	va_list ap;
-
-	if (r->err)
-		return -1;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	r->err = arena_strdup(&r->a->arena, msg);
-	r->err_at = n ? n->at : r->obj ? r->obj->at : 0;
-	return -1;
-}
-
-static int wrong_type(struct rctx *r, const struct jnode *n, const char *want)
-{
-	return rfail(r, n, "'%s' is %s, not %s", r->path, jtree_type_name(n->type), want);
-}
-
-static size_t path_push(struct rctx *r, const char *key, size_t index)
-{
-	size_t old = r->plen;
-	int n = key ? snprintf(r->path + old, MAX_PATH - old, "%s%s", old ? "." : "", key)
-		: snprintf(r->path + old, MAX_PATH - old, "[%zu]", index);
-
-	r->plen = n < 0 || old + (size_t)n >= MAX_PATH ? MAX_PATH - 1 : old + (size_t)n;
-	return old;
-}
-
-static void path_pop(struct rctx *r, size_t old)
-{
-	r->plen = old;
-	r->path[old] = '\0';
-}
-
-/* --- storing integers of any width --- */
-
-static int64_t get_int(const void *p, size_t size)
-{
-	switch (size) {
-	case 1: return *(const uint8_t *)p;
-	case 4: return *(const int32_t *)p;
-	default: return *(const int64_t *)p;
-	}
-}
-
-static void set_int(void *p, size_t size, int64_t v)
-{
-	switch (size) {
-	case 1: *(uint8_t *)p = (uint8_t)v; break;
-	case 4: *(int32_t *)p = (int32_t)v; break;
-	default: *(int64_t *)p = v; break;
-	}
-}
-
-static int64_t int_max(size_t size)
-{
-	return size == 1 ? UINT8_MAX : size == 4 ? INT32_MAX : INT64_MAX;
-}
-
-/* --- writing --- */
-
-static void write_fields(struct wctx *w, const struct field *f, const void *base);
-
-static void write_enum(struct wctx *w, const struct field *f, const void *p)
-{
-	const struct names *nm = f->aux;
-	int64_t v = get_int(p, f->size);
-
-	json_str(w->g, (nm->zero_null && v == 0) || v < 0 || v >= nm->count ? NULL : nm->name((int)v));
-}
-
-static void write_array(struct wctx *w, const struct field *f, const void *base)
-{
-	const struct array *ar = f->aux;
-	const char *elems = *(const char *const *)((const char *)base + f->off);
-	size_t n = *(const size_t *)((const char *)base + ar->count_off);
-
-	yajl_gen_array_open(w->g);
-	for (size_t i = 0; i < n; i++) {
-		yajl_gen_map_open(w->g);
-		write_fields(w, ar->elem, elems + i * ar->elem_size);
-		yajl_gen_map_close(w->g);
-	}
-	yajl_gen_array_close(w->g);
-}
-
-/* "sm_90 sm_100" as ["sm_90", "sm_100"]; NULL or "" as []. */
-static void write_words(struct wctx *w, const char *s)
-{
-	yajl_gen_array_open(w->g);
-	while (s && *s) {
-		size_t n = strcspn(s, " ");
-
-		if (n)
-			json_strn(w->g, s, n);
-		s += n + (s[n] == ' ');
-	}
-	yajl_gen_array_close(w->g);
-}
-
-static void write_value(struct wctx *w, const struct field *f, const void *base)
-{
-	const void *p = (const char *)base + f->off;
-	double d;
-
-	switch (f->kind) {
-	case K_STR:
-	case K_TEXT:
-		json_str(w->g, *(const char *const *)p);
-		break;
-	case K_STR_UNKNOWN:
-		json_str(w->g, *(const char *const *)p ? *(const char *const *)p : "unknown");
-		break;
-	case K_COUNT:
-		if (get_int(p, f->size) < 0)
-			yajl_gen_null(w->g);
-		else
-			json_int(w->g, get_int(p, f->size));
-		break;
-	case K_INT:
-		json_int(w->g, *(const int64_t *)p);
-		break;
-	case K_INDEX:
-		json_int(w->g, (int64_t)*(const size_t *)p);
-		break;
-	case K_NUM:
-	case K_POS:
-	case K_NONNEG:
-		d = *(const double *)p;
-		json_num(w->g, (f->kind == K_POS && d <= 0) || (f->kind == K_NONNEG && d < 0) ? NAN : d);
-		break;
-	case K_BOOL:
-		yajl_gen_bool(w->g, *(const bool *)p);
-		break;
-	case K_ENUM:
-		write_enum(w, f, p);
-		break;
-	case K_OPT_NULL:
-		if (!*(const bool *)p) {
-			yajl_gen_null(w->g);
-			break;
-		}
-		/* fall through */
-	case K_OBJ:
-	case K_OPT:
-		yajl_gen_map_open(w->g);
-		write_fields(w, f->aux, p);
-		yajl_gen_map_close(w->g);
-		break;
-	case K_ARR:
-		write_array(w, f, base);
-		break;
-	case K_SPECIAL:
-		((const struct special *)f->aux)->write(w, base);
-		break;
-	case K_WORDS:
-		write_words(w, *(const char *const *)p);
-		break;
-	}
-}
-
-static void write_fields(struct wctx *w, const struct field *f, const void *base)
-{
-	for (; f->key || f->aux; f++) {
-		if (!f->key) {		/* an inlined object: its fields are this object's */
-			write_fields(w, f->aux, (const char *)base + f->off);
-			continue;
-		}
-		if (f->kind == K_OPT && !*(const bool *)((const char *)base + f->off))
-			continue;
-		json_key(w->g, f->key);
-		write_value(w, f, base);
-	}
-}
-
-/* --- reading --- */
-
-static int read_fields(struct rctx *r, const struct jnode *obj, const struct field *f, void *base);
-
-static int read_str(struct rctx *r, const struct field *f, const struct jnode *n, void *p)
-{
-	const char **s = p;
-
-	*s = NULL;
-	if (!n || n->type == J_NULL) {
-		if (f->kind == K_TEXT)
-			return rfail(r, n, "'%s' is %s, not a string", r->path, n ? "null" : "missing");
-		return 0;
-	}
-	if (n->type != J_STR)
-		return wrong_type(r, n, "a string");
-	if (f->kind == K_STR_UNKNOWN && !strcmp(n->s, "unknown"))
-		return 0;
-	*s = arena_strdup(&r->a->arena, n->s);	/* the tree goes when the parse ends */
-	return 0;
-}
-
-static int read_int(struct rctx *r, const struct field *f, const struct jnode *n, void *p)
-{
-	int64_t dflt = f->kind == K_COUNT ? -1 : 0;
-
-	if (f->kind == K_INDEX) {
-		*(size_t *)p = 0;
-		if (!n || n->type == J_NULL)
-			return 0;
-		if (n->type != J_NUM || !n->is_int)
-			return wrong_type(r, n, "an integer");
-		if (n->i < 0)
-			return rfail(r, n, "'%s' is out of range", r->path);
-		*(size_t *)p = (size_t)n->i;
-		return 0;
-	}
-	set_int(p, f->size, dflt);
-	if (!n || n->type == J_NULL)
-		return 0;
-	if (n->type != J_NUM || !n->is_int)
-		return wrong_type(r, n, "an integer");
-	if (n->i > int_max(f->size) || n->i < -int_max(f->size))
-		return rfail(r, n, "'%s' is out of range", r->path);
-	set_int(p, f->size, n->i);
-	return 0;
-}
-
-static int read_num(struct rctx *r, const struct field *f, const struct jnode *n, double *p)
-{
-	*p = f->kind == K_POS ? 0 : f->kind == K_NONNEG ? -1 : NAN;
-	if (!n || n->type == J_NULL)
-		return 0;
-	if (n->type != J_NUM)
-		return wrong_type(r, n, "a number");
-	if (!isfinite(n->d))
-		return rfail(r, n, "'%s' is out of range", r->path);
-	*p = n->d;
-	return 0;
-}
-
-static int read_enum(struct rctx *r, const struct field *f, const struct jnode *n, void *p)
-{
-	const struct names *nm = f->aux;
-
-	set_int(p, f->size, 0);
-	if (!n || n->type == J_NULL)
-		return 0;
-	if (n->type != J_STR)
-		return wrong_type(r, n, "a string");
-	for (int v = 0; v < nm->count; v++) {
-		if (nm->name(v) && !strcmp(nm->name(v), n->s)) {
-			set_int(p, f->size, v);
-			return 0;
-		}
-	}
-	return rfail(r, n, "'%s' is '%s', which this scaleaudit does not know", r->path, n->s);
-}
-
-static int read_array(struct rctx *r, const struct field *f, const struct jnode *n, void *base)
-{
-	const struct array *ar = f->aux;
-	char **elems = (char **)((char *)base + f->off);
-	size_t *count = (size_t *)((char *)base + ar->count_off), i = 0, total = 0;
-
-	*elems = NULL;
-	*count = 0;
-	if (n && n->type != J_NULL && n->type != J_ARR)
-		return wrong_type(r, n, "an array");
-	for (const struct jnode *c = n ? n->child : NULL; c; c = c->next)
-		total++;
-	*elems = ar->heap ? xcalloc(total ? total : 1, ar->elem_size)
-		: arena_alloc(&r->a->arena, (total ? total : 1) * ar->elem_size);
-	*count = total;
-	for (const struct jnode *c = n ? n->child : NULL; c; c = c->next, i++) {
-		size_t old = path_push(r, NULL, i);
-
-		if (c->type != J_OBJ)
-			return wrong_type(r, c, "an object");
-		if (read_fields(r, c, ar->elem, *elems + i * ar->elem_size) < 0)
-			return -1;
-		path_pop(r, old);
-	}
-	return 0;
-}
-
-/* An array of strings without spaces, joined by spaces; missing or null is "". */
-static int read_words(struct rctx *r, const struct jnode *n, void *p)
-{
-	struct buf b = BUF_INIT;
-
-	*(const char **)p = "";
-	if (!n || n->type == J_NULL)
-		return 0;
-	if (n->type != J_ARR)
-		return wrong_type(r, n, "an array of strings");
-	buf_init(&b, 0);
-	for (const struct jnode *c = n->child; c; c = c->next) {
-		if (c->type != J_STR || !*c->s || strchr(c->s, ' ')) {
-			buf_release(&b);
-			return wrong_type(r, c, "a word (a string without spaces)");
-		}
-		buf_addf(&b, "%s%s", b.len ? " " : "", c->s);
-	}
-	*(const char **)p = arena_strdup(&r->a->arena, b.len ? b.data : "");
-	buf_release(&b);
-	return 0;
-}
-
-static int read_value(struct rctx *r, const struct field *f, const struct jnode *n, void *base)
-{
-	void *p = (char *)base + f->off;
-
-	switch (f->kind) {
-	case K_STR:
-	case K_TEXT:
-	case K_STR_UNKNOWN:
-		return read_str(r, f, n, p);
-	case K_COUNT:
-	case K_INT:
-	case K_INDEX:
-		return read_int(r, f, n, p);
-	case K_NUM:
-	case K_POS:
-	case K_NONNEG:
-		return read_num(r, f, n, p);
-	case K_BOOL:
-		*(bool *)p = false;
-		if (n && n->type != J_NULL && n->type != J_BOOL)
-			return wrong_type(r, n, "true or false");
-		*(bool *)p = n && n->type == J_BOOL && n->b;
-		return 0;
-	case K_ENUM:
-		return read_enum(r, f, n, p);
-	case K_OBJ:
-		if (n && n->type != J_NULL && n->type != J_OBJ)
-			return wrong_type(r, n, "an object");
-		return read_fields(r, n && n->type == J_OBJ ? n : NULL, f->aux, p);
-	case K_OPT:
-	case K_OPT_NULL:
-		if (n && n->type != J_NULL && n->type != J_OBJ)
-			return wrong_type(r, n, "an object");
-		if (read_fields(r, n && n->type == J_OBJ ? n : NULL, f->aux, p) < 0)
-			return -1;
-		*(bool *)p = n && n->type == J_OBJ;
-		return 0;
-	case K_ARR:
-		return read_array(r, f, n, base);
-	case K_SPECIAL:
-		return ((const struct special *)f->aux)->read(r, n, base);
-	case K_WORDS:
-		return read_words(r, n, p);
-	}
-	return 0;
-}
-
-/* Every field of the table from obj (NULL: all missing): missing keys read as null. */
-static int read_fields(struct rctx *r, const struct jnode *obj, const struct field *f, void *base)
-{
-	for (; f->key || f->aux; f++) {
-		size_t old;
-
-		if (!f->key) {
-			if (read_fields(r, obj, f->aux, (char *)base + f->off) < 0)
-				return -1;
-			continue;
-		}
-		old = path_push(r, f->key, 0);
-		r->obj = obj;
-		if (read_value(r, f, jtree_member(obj, f->key), base) < 0)
-			return -1;
-		r->obj = obj;
-		path_pop(r, old);
-	}
-	return 0;
-}
+static const struct jnames status_names = { status_at, RUN_INCOMPLETE + 1, false };
+static const struct jnames hypothesis_names = { hypothesis_at, HYP_FEASIBILITY + 1, false };
+static const struct jnames question_names = { question_at, Q_HPARAM_SWEEP + 1, false };
+static const struct jnames dtype_names = { dtype_at, DT_COUNT, true };
+static const struct jnames coll_names = { coll_at, COLL_COUNT, false };
+static const struct jnames verdict_names = { verdict_at, VERDICT_INCONCLUSIVE + 1, false };
+static const struct jnames confound_names = { confound_at, CF_COUNT, false };
+static const struct jnames severity_names = { severity_at, DIAG_INFO + 1, false };
+static const struct jnames cf_severity_names = { cf_severity_at, CFS_UNVERIFIED + 1, false };
+static const struct jnames bw_source_names = { bw_source_at, 2, false };
+static const struct jnames class_names = { class_at, EVC_MEMORY + 1, false };
+static const struct jnames answer_names = { answer_at, ANSWER_UNKNOWN + 1, true };
+static const struct jnames crit_names = { crit_at, CRIT_COUNT, false };
+static const struct jnames coll_or_null = { coll_at, COLL_COUNT, true };
+static const struct jnames basis_names = { basis_at, WL_DECLARED + 1, false };
+static const struct jnames fact_from_names = { fact_from_at, FACT_FROM_DERIVED + 1, true };
 
 /* --- the layout of analysis.json --- */
 
-static const struct field parts4[] = {
-	F(struct step_parts, compute, "compute", K_NUM, NULL),
-	F(struct step_parts, exposed_comm, "exposed_comm", K_NUM, NULL),
-	F(struct step_parts, memory, "memory", K_NUM, NULL),
-	F(struct step_parts, idle, "idle", K_NUM, NULL),
-	END
+static const struct jfield parts4[] = {
+	JF_NUM(struct step_parts, compute, "compute"),
+	JF_NUM(struct step_parts, exposed_comm, "exposed_comm"),
+	JF_NUM(struct step_parts, memory, "memory"),
+	JF_NUM(struct step_parts, idle, "idle"),
+	JF_END
 };
 
-static const struct field parts6[] = {
-	{ NULL, K_OBJ, 0, 0, parts4 },
-	F(struct step_parts, comm_total, "comm_total", K_NUM, NULL),
-	F(struct step_parts, overlapped_comm, "overlapped_comm", K_NUM, NULL),
-	F(struct step_parts, exposed_comm_wait, "exposed_comm_wait", K_NUM, NULL),
-	F(struct step_parts, exposed_comm_transfer, "exposed_comm_transfer", K_NUM, NULL),
-	F(struct step_parts, memory_total, "memory_total", K_NUM, NULL),
-	F(struct step_parts, kernel_busy, "kernel_busy", K_NUM, NULL),
-	END
+static const struct jfield parts6[] = {
+	JF_MERGE(parts4),
+	JF_NUM(struct step_parts, comm_total, "comm_total"),
+	JF_NUM(struct step_parts, overlapped_comm, "overlapped_comm"),
+	JF_NUM(struct step_parts, exposed_comm_wait, "exposed_comm_wait"),
+	JF_NUM(struct step_parts, exposed_comm_transfer, "exposed_comm_transfer"),
+	JF_NUM(struct step_parts, memory_total, "memory_total"),
+	JF_NUM(struct step_parts, kernel_busy, "kernel_busy"),
+	JF_END
 };
 
 /* matmul_share: {dtype: share} for the dtypes that have one. */
-static void write_share(struct wctx *w, const void *base)
+static void write_share(struct jwrite *w, const void *base)
 {
 	const struct run_result *rr = base;
 
@@ -548,33 +98,33 @@ static void write_share(struct wctx *w, const void *base)
 	yajl_gen_map_close(w->g);
 }
 
-static int read_share(struct rctx *r, const struct jnode *n, void *base)
+static int read_share(struct jread *r, const struct jnode *n, void *base)
 {
 	struct run_result *rr = base;
 
 	for (int d = 0; d < DT_COUNT; d++)
 		rr->matmul_share[d] = NAN;
 	if (n && n->type != J_NULL && n->type != J_OBJ)
-		return wrong_type(r, n, "an object");
+		return jread_wrong_type(r, n, "an object");
 	for (const struct jnode *c = n ? n->child : NULL; c; c = c->next) {
 		enum dtype d = strcmp(c->key, "unknown") ? dtype_from_name(c->key) : DT_UNKNOWN;
-		struct field f = { c->key, K_NUM, 0, sizeof(double), NULL };
+		struct jfield f = { c->key, JK_NUM, 0, sizeof(double), NULL };
 		size_t old;
 
 		if (d == DT_UNKNOWN && strcmp(c->key, "unknown"))
 			continue;	/* a dtype of a later version */
-		old = path_push(r, c->key, 0);
-		if (read_num(r, &f, c, &rr->matmul_share[d]) < 0)
+		old = jread_push(r, c->key, 0);
+		if (jfield_read_value(r, &f, c, &rr->matmul_share[d]) < 0)
 			return -1;
-		path_pop(r, old);
+		jread_pop(r, old);
 	}
 	return 0;
 }
 
-static const struct special share = { write_share, read_share };
+static const struct jspecial share = { write_share, read_share, NULL };
 
 /* peak_memory_by_source: every source, null where it says nothing. */
-static void write_by_source(struct wctx *w, const void *base)
+static void write_by_source(struct jwrite *w, const void *base)
 {
 	const struct gpu_result *g = base;
 
@@ -589,121 +139,117 @@ static void write_by_source(struct wctx *w, const void *base)
 	yajl_gen_map_close(w->g);
 }
 
-static int read_by_source(struct rctx *r, const struct jnode *n, void *base)
+static int read_by_source(struct jread *r, const struct jnode *n, void *base)
 {
 	struct gpu_result *g = base;
 
 	if (n && n->type != J_NULL && n->type != J_OBJ)
-		return wrong_type(r, n, "an object");
+		return jread_wrong_type(r, n, "an object");
 	for (int s = 0; s < MEM_NSOURCES; s++) {
-		struct field f = { "", K_COUNT, 0, sizeof(int64_t), NULL };
-		size_t old = path_push(r, mem_source_name((enum mem_source)s), 0);
+		const char *key = mem_source_name((enum mem_source)s);
+		struct jfield f = { key, JK_COUNT, 0, sizeof(int64_t), NULL };
+		size_t old = jread_push(r, key, 0);
 
-		if (read_int(r, &f, jtree_member(n, mem_source_name((enum mem_source)s)), &g->peak_by_source[s]) < 0)
+		if (jfield_read_value(r, &f, jtree_member(n, key), &g->peak_by_source[s]) < 0)
 			return -1;
-		path_pop(r, old);
+		jread_pop(r, old);
 	}
 	return 0;
 }
 
-static const struct special by_source = { write_by_source, read_by_source };
+static const struct jspecial by_source = { write_by_source, read_by_source, NULL };
 
-static const struct field step_fields[] = {
-	F(struct step_point, number, "step", K_INT, NULL),
-	F(struct step_point, window_s, "window_s", K_NUM, NULL),
-	F(struct step_point, warmup, "warmup", K_BOOL, NULL),
-	{ NULL, K_OBJ, offsetof(struct step_point, parts), 0, parts6 },
-	F(struct step_point, start_ns, "start_ns", K_COUNT, NULL),
-	F(struct step_point, trailing, "trailing", K_BOOL, NULL),
-	END
+static const struct jfield step_fields[] = {
+	JF_INT(struct step_point, number, "step"),
+	JF_NUM(struct step_point, window_s, "window_s"),
+	JF_BOOL(struct step_point, warmup, "warmup"),
+	JF_INLINE(struct step_point, parts, parts6),
+	JF_COUNT(struct step_point, start_ns, "start_ns"),
+	JF_BOOL(struct step_point, trailing, "trailing"),
+	JF_END
 };
 
-static const struct field kernel_fields[] = {
-	F(struct kernel_time, label, "label", K_TEXT, NULL),
-	F(struct kernel_time, name, "name", K_STR, NULL),
-	F(struct kernel_time, time_per_step_s, "time_per_step_s", K_NUM, NULL),
-	F(struct kernel_time, calls_per_step, "calls_per_step", K_COUNT, NULL),
-	F(struct kernel_time, cls, "class", K_ENUM, &class_names),
-	END
+static const struct jfield kernel_fields[] = {
+	JF_TEXT(struct kernel_time, label, "label"),
+	JF_STR(struct kernel_time, name, "name"),
+	JF_NUM(struct kernel_time, time_per_step_s, "time_per_step_s"),
+	JF_COUNT(struct kernel_time, calls_per_step, "calls_per_step"),
+	JF_ENUM(struct kernel_time, cls, "class", &class_names),
+	JF_END
 };
 
-static const struct field lane_fields[] = {
-	F(struct lane_span, start_s, "start_s", K_NUM, NULL),
-	F(struct lane_span, end_s, "end_s", K_NUM, NULL),
-	F(struct lane_span, cls, "class", K_ENUM, &class_names),
-	END
+static const struct jfield lane_fields[] = {
+	JF_NUM(struct lane_span, start_s, "start_s"),
+	JF_NUM(struct lane_span, end_s, "end_s"),
+	JF_ENUM(struct lane_span, cls, "class", &class_names),
+	JF_END
 };
 
-static const struct array gpu_steps = {
-	offsetof(struct gpu_result, nsteps), sizeof(struct step_point), step_fields, true };
-static const struct array gpu_top = {
-	offsetof(struct gpu_result, ntop), sizeof(struct kernel_time), kernel_fields, false };
-static const struct array gpu_lanes = {
-	offsetof(struct gpu_result, nlanes), sizeof(struct lane_span), lane_fields, false };
+static const struct jarray gpu_steps = JARRAY(struct gpu_result, steps, nsteps, step_fields, true);
+static const struct jarray gpu_top = JARRAY(struct gpu_result, top, ntop, kernel_fields, false);
+static const struct jarray gpu_lanes = JARRAY(struct gpu_result, lanes, nlanes, lane_fields, false);
 
 /* Bytes by memory category, in enum mem_category order: null where unknown. */
-#define CAT(c, k) { k, K_COUNT, (c) * sizeof(int64_t), sizeof(int64_t), NULL }
-static const struct field category_fields[] = {
+#define CAT(c, k) { k, JK_COUNT, (c) * sizeof(int64_t), sizeof(int64_t), NULL }
+static const struct jfield category_fields[] = {
 	CAT(MEMCAT_PARAMETER, "parameter"), CAT(MEMCAT_OPTIMIZER_STATE, "optimizer_state"),
 	CAT(MEMCAT_INPUT, "input"), CAT(MEMCAT_TEMPORARY, "temporary"),
 	CAT(MEMCAT_ACTIVATION, "activation"), CAT(MEMCAT_GRADIENT, "gradient"),
 	CAT(MEMCAT_AUTOGRAD_DETAIL, "autograd_detail"), CAT(MEMCAT_UNKNOWN, "unknown"),
-	END
+	JF_END
 };
 
-static const struct field gpu_fields[] = {
-	F(struct gpu_result, rank, "rank", K_COUNT, NULL),
-	F(struct gpu_result, device, "device", K_COUNT, NULL),
-	F(struct gpu_result, name, "name", K_STR, NULL),
-	F(struct gpu_result, memory_total, "memory_total_bytes", K_COUNT, NULL),
-	F(struct gpu_result, peak_memory, "peak_memory_bytes", K_COUNT, NULL),
-	F(struct gpu_result, peak_source, "peak_memory_source", K_STR, NULL),
-	SPECIAL("peak_memory_by_source", &by_source),
-	F(struct gpu_result, mean_step_s, "mean_step_s", K_NUM, NULL),
-	SUBAT(struct gpu_result, step_s, "step_s", parts6),
-	SUBAT(struct gpu_result, span_s, "span_s", parts6),
-	F(struct gpu_result, busy_s, "busy_s", K_NUM, NULL),
-	F(struct gpu_result, clock_offset_s, "clock_offset_s", K_NUM, NULL),
-	F(struct gpu_result, steps, "steps", K_ARR, &gpu_steps),
-	F(struct gpu_result, top, "top_kernels", K_ARR, &gpu_top),
-	F(struct gpu_result, lanes_window_s, "lanes_window_s", K_NUM, NULL),
-	F(struct gpu_result, lanes, "lanes", K_ARR, &gpu_lanes),
-	F(struct gpu_result, timeline_peak, "timeline_peak_bytes", K_COUNT, NULL),
-	SUBAT(struct gpu_result, timeline_at_peak, "timeline_at_peak_bytes", category_fields),
-	SUBAT(struct gpu_result, timeline_cat_peak, "timeline_category_peak_bytes", category_fields),
-	END
+static const struct jfield gpu_fields[] = {
+	JF_COUNT(struct gpu_result, rank, "rank"),
+	JF_COUNT(struct gpu_result, device, "device"),
+	JF_STR(struct gpu_result, name, "name"),
+	JF_COUNT(struct gpu_result, memory_total, "memory_total_bytes"),
+	JF_COUNT(struct gpu_result, peak_memory, "peak_memory_bytes"),
+	JF_STR(struct gpu_result, peak_source, "peak_memory_source"),
+	JF_SPECIAL("peak_memory_by_source", &by_source),
+	JF_NUM(struct gpu_result, mean_step_s, "mean_step_s"),
+	JF_OBJ(struct gpu_result, step_s, "step_s", parts6),
+	JF_OBJ(struct gpu_result, span_s, "span_s", parts6),
+	JF_NUM(struct gpu_result, busy_s, "busy_s"),
+	JF_NUM(struct gpu_result, clock_offset_s, "clock_offset_s"),
+	JF_ARR(struct gpu_result, steps, "steps", &gpu_steps),
+	JF_ARR(struct gpu_result, top, "top_kernels", &gpu_top),
+	JF_NUM(struct gpu_result, lanes_window_s, "lanes_window_s"),
+	JF_ARR(struct gpu_result, lanes, "lanes", &gpu_lanes),
+	JF_COUNT(struct gpu_result, timeline_peak, "timeline_peak_bytes"),
+	JF_OBJ(struct gpu_result, timeline_at_peak, "timeline_at_peak_bytes", category_fields),
+	JF_OBJ(struct gpu_result, timeline_cat_peak, "timeline_category_peak_bytes", category_fields),
+	JF_END
 };
 
-static const struct field coll_fields[] = {
-	F(struct coll_result, op, "op", K_ENUM, &coll_names),
-	F(struct coll_result, dtype, "dtype", K_ENUM, &dtype_names),
-	F(struct coll_result, bytes_per_step, "bytes_per_step", K_POS, NULL),
-	F(struct coll_result, time_per_step_s, "time_per_step_s", K_NUM, NULL),
-	F(struct coll_result, calls_per_step, "calls_per_step", K_NUM, NULL),
-	F(struct coll_result, algbw_gbps, "algbw_gbps", K_NUM, NULL),
-	F(struct coll_result, busbw_gbps, "busbw_gbps", K_NUM, NULL),
-	F(struct coll_result, transfer_time_per_step_s, "transfer_time_per_step_s", K_NUM, NULL),
-	F(struct coll_result, transfer_busbw_gbps, "transfer_busbw_gbps", K_NUM, NULL),
-	F(struct coll_result, wait_time_per_step_s, "wait_time_per_step_s", K_NUM, NULL),
-	F(struct coll_result, link_fraction, "link_fraction", K_NUM, NULL),
-	END
+static const struct jfield coll_fields[] = {
+	JF_ENUM(struct coll_result, op, "op", &coll_names),
+	JF_ENUM(struct coll_result, dtype, "dtype", &dtype_names),
+	JF_POS(struct coll_result, bytes_per_step, "bytes_per_step"),
+	JF_NUM(struct coll_result, time_per_step_s, "time_per_step_s"),
+	JF_NUM(struct coll_result, calls_per_step, "calls_per_step"),
+	JF_NUM(struct coll_result, algbw_gbps, "algbw_gbps"),
+	JF_NUM(struct coll_result, busbw_gbps, "busbw_gbps"),
+	JF_NUM(struct coll_result, transfer_time_per_step_s, "transfer_time_per_step_s"),
+	JF_NUM(struct coll_result, transfer_busbw_gbps, "transfer_busbw_gbps"),
+	JF_NUM(struct coll_result, wait_time_per_step_s, "wait_time_per_step_s"),
+	JF_NUM(struct coll_result, link_fraction, "link_fraction"),
+	JF_END
 };
 
-static const struct field bw_fields[] = {
-	F(struct bw_point, op, "op", K_ENUM, &coll_names),
-	F(struct bw_point, bytes, "bytes", K_COUNT, NULL),
-	F(struct bw_point, busbw_gbps, "busbw_gbps", K_NUM, NULL),
-	F(struct bw_point, from_nccl_tests, "source", K_ENUM, &bw_source_names),
-	END
+static const struct jfield bw_fields[] = {
+	JF_ENUM(struct bw_point, op, "op", &coll_names),
+	JF_COUNT(struct bw_point, bytes, "bytes"),
+	JF_NUM(struct bw_point, busbw_gbps, "busbw_gbps"),
+	JF_ENUM(struct bw_point, from_nccl_tests, "source", &bw_source_names),
+	JF_END
 };
 
-static const struct array run_coll = {
-	offsetof(struct run_result, ncoll), sizeof(struct coll_result), coll_fields, true };
-static const struct array run_bw = {
-	offsetof(struct run_result, nbw), sizeof(struct bw_point), bw_fields, true };
+static const struct jarray run_coll = JARRAY(struct run_result, coll, ncoll, coll_fields, true);
+static const struct jarray run_bw = JARRAY(struct run_result, bw, nbw, bw_fields, true);
 
 /* nccl_env: the NCCL_* settings as one object, name -> value, in the order the log echoed them. */
-static void write_nccl_env(struct wctx *w, const void *base)
+static void write_nccl_env(struct jwrite *w, const void *base)
 {
 	const struct run_result *rr = base;
 
@@ -715,61 +261,61 @@ static void write_nccl_env(struct wctx *w, const void *base)
 	yajl_gen_map_close(w->g);
 }
 
-static int read_nccl_env(struct rctx *r, const struct jnode *n, void *base)
+static int read_nccl_env(struct jread *r, const struct jnode *n, void *base)
 {
 	struct run_result *rr = base;
 	size_t i = 0;
 
 	rr->nnccl_env = 0;
 	if (n && n->type != J_NULL && n->type != J_OBJ)
-		return wrong_type(r, n, "an object");
+		return jread_wrong_type(r, n, "an object");
 	for (const struct jnode *c = n && n->type == J_OBJ ? n->child : NULL; c; c = c->next)
 		i++;
-	rr->nccl_env = arena_alloc(&r->a->arena, (i ? i : 1) * sizeof(*rr->nccl_env));
+	rr->nccl_env = arena_alloc(r->arena, (i ? i : 1) * sizeof(*rr->nccl_env));
 	for (const struct jnode *c = n && n->type == J_OBJ ? n->child : NULL; c; c = c->next) {
-		size_t old = path_push(r, c->key, 0);
+		size_t old = jread_push(r, c->key, 0);
 
 		if (c->type != J_STR)
-			return wrong_type(r, c, "a string");
+			return jread_wrong_type(r, c, "a string");
 		rr->nccl_env[rr->nnccl_env++] = (struct env_setting){
-			arena_strdup(&r->a->arena, c->key), arena_strdup(&r->a->arena, c->s) };
-		path_pop(r, old);
+			arena_strdup(r->arena, c->key), arena_strdup(r->arena, c->s) };
+		jread_pop(r, old);
 	}
 	return 0;
 }
 
-static const struct special nccl_env = { write_nccl_env, read_nccl_env };
+static const struct jspecial nccl_env = { write_nccl_env, read_nccl_env, NULL };
 
-static const struct field comm_fields[] = {
-	F(struct run_result, transport, "transport", K_STR_UNKNOWN, NULL),
-	F(struct run_result, link, "link", K_STR_UNKNOWN, NULL),
-	F(struct run_result, link_source, "link_source", K_STR, NULL),
-	F(struct run_result, link_gbps, "link_gbps", K_NUM, NULL),
-	F(struct run_result, nccl_version, "nccl_version", K_STR, NULL),
-	F(struct run_result, link_busbw_gbps, "link_busbw_gbps", K_NUM, NULL),
-	F(struct run_result, link_busbw_source, "link_busbw_source", K_STR, NULL),
-	F(struct run_result, coll_per, "collectives_per", K_STR, NULL),
-	F(struct run_result, coll, "collectives", K_ARR, &run_coll),
-	F(struct run_result, bw, "busbw_by_size", K_ARR, &run_bw),
-	SPECIAL("nccl_env", &nccl_env),
-	F(struct run_result, nccl_tests_gpus, "nccl_tests_gpus", K_COUNT, NULL),
-	END
+static const struct jfield comm_fields[] = {
+	JF_STR_UNKNOWN(struct run_result, transport, "transport"),
+	JF_STR_UNKNOWN(struct run_result, link, "link"),
+	JF_STR(struct run_result, link_source, "link_source"),
+	JF_NUM(struct run_result, link_gbps, "link_gbps"),
+	JF_STR(struct run_result, nccl_version, "nccl_version"),
+	JF_NUM(struct run_result, link_busbw_gbps, "link_busbw_gbps"),
+	JF_STR(struct run_result, link_busbw_source, "link_busbw_source"),
+	JF_STR(struct run_result, coll_per, "collectives_per"),
+	JF_ARR(struct run_result, coll, "collectives", &run_coll),
+	JF_ARR(struct run_result, bw, "busbw_by_size", &run_bw),
+	JF_SPECIAL("nccl_env", &nccl_env),
+	JF_COUNT(struct run_result, nccl_tests_gpus, "nccl_tests_gpus"),
+	JF_END
 };
 
-static const struct field straggler_fields[] = {
-	F(struct straggler, rank, "rank", K_COUNT, NULL),
-	F(struct straggler, cause, "cause", K_STR, NULL),
-	F(struct straggler, wait_s, "wait_s", K_NUM, NULL),
-	F(struct straggler, idle_s, "idle_s", K_NUM, NULL),
-	F(struct straggler, busy_s, "busy_s", K_NUM, NULL),
-	END
+static const struct jfield straggler_fields[] = {
+	JF_COUNT(struct straggler, rank, "rank"),
+	JF_STR(struct straggler, cause, "cause"),
+	JF_NUM(struct straggler, wait_s, "wait_s"),
+	JF_NUM(struct straggler, idle_s, "idle_s"),
+	JF_NUM(struct straggler, busy_s, "busy_s"),
+	JF_END
 };
 
-static const struct array stragglers = {
-	offsetof(struct imbalance, nstragglers), sizeof(struct straggler), straggler_fields, false };
+static const struct jarray stragglers =
+	JARRAY(struct imbalance, stragglers, nstragglers, straggler_fields, false);
 
 /* straggler_ranks: the stragglers' ranks alone; `stragglers` carries them back when read. */
-static void write_straggler_ranks(struct wctx *w, const void *base)
+static void write_straggler_ranks(struct jwrite *w, const void *base)
 {
 	const struct imbalance *im = base;
 
@@ -779,88 +325,88 @@ static void write_straggler_ranks(struct wctx *w, const void *base)
 	yajl_gen_array_close(w->g);
 }
 
-static int read_straggler_ranks(struct rctx *r, const struct jnode *n, void *base)
+static int read_straggler_ranks(struct jread *r, const struct jnode *n, void *base)
 {
 	(void)base;
 	if (n && n->type != J_NULL && n->type != J_ARR)
-		return wrong_type(r, n, "an array");
+		return jread_wrong_type(r, n, "an array");
 	return 0;
 }
 
-static const struct special straggler_ranks = { write_straggler_ranks, read_straggler_ranks };
+static const struct jspecial straggler_ranks = { write_straggler_ranks, read_straggler_ranks, NULL };
 
-static const struct field imbalance_fields[] = {
-	F(struct imbalance, memory_ratio, "memory_ratio", K_NUM, NULL),
-	F(struct imbalance, busy_ratio, "busy_ratio", K_NUM, NULL),
-	F(struct imbalance, flagged, "flagged", K_BOOL, NULL),
-	F(struct imbalance, reason, "reason", K_STR, NULL),
-	F(struct imbalance, saturated_rank, "saturated_rank", K_COUNT, NULL),
-	F(struct imbalance, waiting_rank, "waiting_rank", K_COUNT, NULL),
-	F(struct imbalance, peer_wait_s, "peer_wait_s", K_NUM, NULL),
-	F(struct imbalance, peer_wait_share, "peer_wait_share", K_NUM, NULL),
-	SPECIAL("straggler_ranks", &straggler_ranks),
-	F(struct imbalance, stragglers, "stragglers", K_ARR, &stragglers),
-	F(struct imbalance, straggler_cost_s, "straggler_cost_s", K_NUM, NULL),
-	F(struct imbalance, straggler_cost_share, "straggler_cost_share", K_NUM, NULL),
-	F(struct imbalance, per, "per", K_STR, NULL),
-	F(struct imbalance, straggler_reason, "straggler_reason", K_STR, NULL),
-	END
+static const struct jfield imbalance_fields[] = {
+	JF_NUM(struct imbalance, memory_ratio, "memory_ratio"),
+	JF_NUM(struct imbalance, busy_ratio, "busy_ratio"),
+	JF_BOOL(struct imbalance, flagged, "flagged"),
+	JF_STR(struct imbalance, reason, "reason"),
+	JF_COUNT(struct imbalance, saturated_rank, "saturated_rank"),
+	JF_COUNT(struct imbalance, waiting_rank, "waiting_rank"),
+	JF_NUM(struct imbalance, peer_wait_s, "peer_wait_s"),
+	JF_NUM(struct imbalance, peer_wait_share, "peer_wait_share"),
+	JF_SPECIAL("straggler_ranks", &straggler_ranks),
+	JF_ARR(struct imbalance, stragglers, "stragglers", &stragglers),
+	JF_NUM(struct imbalance, straggler_cost_s, "straggler_cost_s"),
+	JF_NUM(struct imbalance, straggler_cost_share, "straggler_cost_share"),
+	JF_STR(struct imbalance, per, "per"),
+	JF_STR(struct imbalance, straggler_reason, "straggler_reason"),
+	JF_END
 };
 
-static const struct field source_fields[] = {
-	F(struct source, path, "path", K_TEXT, NULL),
-	F(struct source, format, "format", K_TEXT, NULL),
-	F(struct source, events, "events", K_COUNT, NULL),
-	F(struct source, errors, "errors", K_COUNT, NULL),
-	END
+static const struct jfield source_fields[] = {
+	JF_TEXT(struct source, path, "path"),
+	JF_TEXT(struct source, format, "format"),
+	JF_COUNT(struct source, events, "events"),
+	JF_COUNT(struct source, errors, "errors"),
+	JF_END
 };
 
-static const struct field sample_fields[] = {
-	F(struct gpu_sample, ts, "ts_ns", K_COUNT, NULL),
-	F(struct gpu_sample, gpu, "gpu", K_COUNT, NULL),
-	F(struct gpu_sample, memory_used, "memory_used_bytes", K_COUNT, NULL),
-	F(struct gpu_sample, memory_total, "memory_total_bytes", K_COUNT, NULL),
-	F(struct gpu_sample, util_gpu, "util_gpu_percent", K_NONNEG, NULL),
-	F(struct gpu_sample, power_w, "power_w", K_NONNEG, NULL),
-	END
+static const struct jfield sample_fields[] = {
+	JF_COUNT(struct gpu_sample, ts, "ts_ns"),
+	JF_COUNT(struct gpu_sample, gpu, "gpu"),
+	JF_COUNT(struct gpu_sample, memory_used, "memory_used_bytes"),
+	JF_COUNT(struct gpu_sample, memory_total, "memory_total_bytes"),
+	JF_NONNEG(struct gpu_sample, util_gpu, "util_gpu_percent"),
+	JF_NONNEG(struct gpu_sample, power_w, "power_w"),
+	JF_END
 };
 
-static const struct field precision_fields[] = {
-	F(struct run_result, precision_declared, "declared", K_STR, NULL),
-	F(struct run_result, precision_observed, "observed", K_ENUM, &dtype_names),
-	SPECIAL("matmul_share", &share),
-	END
+static const struct jfield precision_fields[] = {
+	JF_STR(struct run_result, precision_declared, "declared"),
+	JF_ENUM(struct run_result, precision_observed, "observed", &dtype_names),
+	JF_SPECIAL("matmul_share", &share),
+	JF_END
 };
 
-static const struct field steps_fields[] = {
-	F(struct run_result, steps_total, "total", K_COUNT, NULL),
-	F(struct run_result, steps_warmup, "warmup", K_COUNT, NULL),
-	F(struct run_result, steps_measured, "measured", K_COUNT, NULL),
-	F(struct run_result, steps_trailing, "trailing", K_COUNT, NULL),
-	END
+static const struct jfield steps_fields[] = {
+	JF_COUNT(struct run_result, steps_total, "total"),
+	JF_COUNT(struct run_result, steps_warmup, "warmup"),
+	JF_COUNT(struct run_result, steps_measured, "measured"),
+	JF_COUNT(struct run_result, steps_trailing, "trailing"),
+	JF_END
 };
 
-static const struct field step_time_fields[] = {
-	F(struct run_result, step_median_s, "median", K_NUM, NULL),
-	F(struct run_result, step_p10_s, "p10", K_NUM, NULL),
-	F(struct run_result, step_p90_s, "p90", K_NUM, NULL),
-	F(struct run_result, step_cv, "cv", K_NUM, NULL),
-	F(struct run_result, time_source, "source", K_STR, NULL),	/* and of throughput */
-	END
+static const struct jfield step_time_fields[] = {
+	JF_NUM(struct run_result, step_median_s, "median"),
+	JF_NUM(struct run_result, step_p10_s, "p10"),
+	JF_NUM(struct run_result, step_p90_s, "p90"),
+	JF_NUM(struct run_result, step_cv, "cv"),
+	JF_STR(struct run_result, time_source, "source"),	/* and of throughput */
+	JF_END
 };
 
-static const struct field nsys_fields[] = {
-	F(struct run_result, nsys_compute_s, "compute_s", K_NUM, NULL),
-	F(struct run_result, nsys_comm_s, "comm_s", K_NUM, NULL),
-	F(struct run_result, nsys_memory_s, "memory_s", K_NUM, NULL),
-	F(struct run_result, nsys_step_range, "step_range", K_STR, NULL),
-	END
+static const struct jfield nsys_fields[] = {
+	JF_NUM(struct run_result, nsys_compute_s, "compute_s"),
+	JF_NUM(struct run_result, nsys_comm_s, "comm_s"),
+	JF_NUM(struct run_result, nsys_memory_s, "memory_s"),
+	JF_STR(struct run_result, nsys_step_range, "step_range"),
+	JF_END
 };
 
-static const struct field throughput_fields[] = {
-	F(struct run_result, samples_per_s, "samples_per_s", K_NUM, NULL),
-	F(struct run_result, tokens_per_s, "tokens_per_s", K_NUM, NULL),
-	END
+static const struct jfield throughput_fields[] = {
+	JF_NUM(struct run_result, samples_per_s, "samples_per_s"),
+	JF_NUM(struct run_result, tokens_per_s, "tokens_per_s"),
+	JF_END
 };
 
 /*
@@ -868,16 +414,16 @@ static const struct field throughput_fields[] = {
  * check a number; "step" and "rank" first, then these. The per-GPU steps
  * hold the same windows: the reader checks that both agree.
  */
-static const struct field window_fields[] = {
-	F(struct step_point, start_ns, "start_ns", K_COUNT, NULL),
-	F(struct step_point, window_s, "dur_s", K_NUM, NULL),
-	F(struct step_point, warmup, "warmup", K_BOOL, NULL),
-	F(struct step_point, trailing, "trailing", K_BOOL, NULL),
-	{ NULL, K_OBJ, offsetof(struct step_point, parts), 0, parts4 },
-	END
+static const struct jfield window_fields[] = {
+	JF_COUNT(struct step_point, start_ns, "start_ns"),
+	JF_NUM(struct step_point, window_s, "dur_s"),
+	JF_BOOL(struct step_point, warmup, "warmup"),
+	JF_BOOL(struct step_point, trailing, "trailing"),
+	JF_INLINE(struct step_point, parts, parts4),
+	JF_END
 };
 
-static void write_windows(struct wctx *w, const void *base)
+static void write_windows(struct jwrite *w, const void *base)
 {
 	const struct run_result *rr = base;
 
@@ -889,7 +435,7 @@ static void write_windows(struct wctx *w, const void *base)
 			json_int(w->g, rr->gpu[g].steps[i].number);
 			json_key(w->g, "rank");
 			json_int(w->g, rr->gpu[g].rank);
-			write_fields(w, window_fields, &rr->gpu[g].steps[i]);
+			jfields_write(w, window_fields, &rr->gpu[g].steps[i]);
 			yajl_gen_map_close(w->g);
 		}
 	}
@@ -920,144 +466,144 @@ static const struct step_point *gpu_step(const struct run_result *rr, int64_t ra
 	return NULL;
 }
 
-static int read_window(struct rctx *r, const struct jnode *c, const struct run_result *rr)
+static int read_window(struct jread *r, const struct jnode *c, const struct run_result *rr)
 {
-	static const struct field keys[] = {
-		F(struct step_point, number, "step", K_INT, NULL),
-		END
+	static const struct jfield keys[] = {
+		JF_INT(struct step_point, number, "step"),
+		JF_END
 	};
-	struct field rank_key = { "rank", K_INT, 0, sizeof(int64_t), NULL };
+	struct jfield rank_key = { "rank", JK_INT, 0, sizeof(int64_t), NULL };
 	struct step_point p;
 	int64_t rank;
 	const struct step_point *g;
 
 	if (c->type != J_OBJ)
-		return wrong_type(r, c, "an object");
-	if (read_fields(r, c, keys, &p) < 0 || read_fields(r, c, window_fields, &p) < 0)
+		return jread_wrong_type(r, c, "an object");
+	if (jfields_read(r, c, keys, &p) < 0 || jfields_read(r, c, window_fields, &p) < 0)
 		return -1;
 	r->obj = c;
-	if (read_int(r, &rank_key, jtree_member(c, "rank"), &rank) < 0)
+	if (jfield_read_value(r, &rank_key, jtree_member(c, "rank"), &rank) < 0)
 		return -1;
 	g = gpu_step(rr, rank, p.number);
 	if (!g || !same_window(g, &p))
-		return rfail(r, c, "'%s' (rank %lld, step %lld) is not the window of per_gpu's steps",
-			     r->path, (long long)rank, (long long)p.number);
+		return jread_fail(r, c, "'%s' (rank %lld, step %lld) is not the window of per_gpu's steps",
+				  r->path, (long long)rank, (long long)p.number);
 	return 0;
 }
 
-static int read_windows(struct rctx *r, const struct jnode *n, void *base)
+static int read_windows(struct jread *r, const struct jnode *n, void *base)
 {
 	const struct run_result *rr = base;
 	size_t i = 0, total = 0;
 
 	if (n && n->type != J_NULL && n->type != J_ARR)
-		return wrong_type(r, n, "an array");
+		return jread_wrong_type(r, n, "an array");
 	for (const struct jnode *c = n ? n->child : NULL; c; c = c->next, i++) {
-		size_t old = path_push(r, NULL, i);
+		size_t old = jread_push(r, NULL, i);
 
 		if (read_window(r, c, rr) < 0)
 			return -1;
-		path_pop(r, old);
+		jread_pop(r, old);
 	}
 	for (size_t g = 0; g < rr->ngpu; g++)
 		total += rr->gpu[g].nsteps;
 	if (n && n->type == J_ARR && i != total)
-		return rfail(r, n, "'%s' has %zu windows, but per_gpu has %zu steps", r->path, i, total);
+		return jread_fail(r, n, "'%s' has %zu windows, but per_gpu has %zu steps", r->path, i, total);
 	return 0;
 }
 
-static const struct special step_windows = { write_windows, read_windows };
+static const struct jfield *const window_tables[] = { window_fields, NULL };
+static const struct jspecial step_windows = { write_windows, read_windows, window_tables };
 
-static const struct array run_gpus = {
-	offsetof(struct run_result, ngpu), sizeof(struct gpu_result), gpu_fields, false };
-static const struct array run_sources = {
-	offsetof(struct run_result, nsources), sizeof(struct source), source_fields, false };
-static const struct array run_monitor = {
-	offsetof(struct run_result, nmonitor), sizeof(struct gpu_sample), sample_fields, false };
+static const struct jarray run_gpus = JARRAY(struct run_result, gpu, ngpu, gpu_fields, false);
+static const struct jarray run_sources =
+	JARRAY(struct run_result, sources, nsources, source_fields, false);
+static const struct jarray run_monitor =
+	JARRAY(struct run_result, monitor, nmonitor, sample_fields, false);
 
-/* readiness (issue 14): written only where the trial says something of it. */
-static const struct field foreign_fields[] = {
-	F(struct foreign_kernel, name, "name", K_TEXT, NULL),
-	F(struct foreign_kernel, arch, "arch", K_TEXT, NULL),
-	F(struct foreign_kernel, time_share, "time_share", K_NUM, NULL),
-	END
+/* readiness: whether the trial runs on its GPU; only where the trial says something of it. */
+static const struct jfield foreign_fields[] = {
+	JF_TEXT(struct foreign_kernel, name, "name"),
+	JF_TEXT(struct foreign_kernel, arch, "arch"),
+	JF_NUM(struct foreign_kernel, time_share, "time_share"),
+	JF_END
 };
 
-static const struct array readiness_foreign = {
-	offsetof(struct readiness, nforeign), sizeof(struct foreign_kernel), foreign_fields, false };
+static const struct jarray readiness_foreign =
+	JARRAY(struct readiness, foreign, nforeign, foreign_fields, false);
 
-static const struct field check_fields[] = {
-	F(struct readiness_item, component, "component", K_TEXT, NULL),
-	F(struct readiness_item, have, "have", K_STR, NULL),
-	F(struct readiness_item, minimum, "minimum", K_STR, NULL),
-	F(struct readiness_item, ok, "ok", K_BOOL, NULL),
-	F(struct readiness_item, fix, "fix", K_STR, NULL),
-	END
+static const struct jfield check_fields[] = {
+	JF_TEXT(struct readiness_item, component, "component"),
+	JF_STR(struct readiness_item, have, "have"),
+	JF_STR(struct readiness_item, minimum, "minimum"),
+	JF_BOOL(struct readiness_item, ok, "ok"),
+	JF_STR(struct readiness_item, fix, "fix"),
+	JF_END
 };
 
-static const struct array readiness_checks = {
-	offsetof(struct readiness, nchecks), sizeof(struct readiness_item), check_fields, false };
+static const struct jarray readiness_checks =
+	JARRAY(struct readiness, checks, nchecks, check_fields, false);
 
-static const struct field code_fields[] = {
-	F(struct readiness_code, path, "path", K_TEXT, NULL),
-	F(struct readiness_code, kind, "kind", K_STR, NULL),
-	F(struct readiness_code, sass, "sass", K_WORDS, NULL),
-	F(struct readiness_code, ptx, "ptx", K_WORDS, NULL),
-	F(struct readiness_code, amdgpu, "amdgpu", K_WORDS, NULL),
-	F(struct readiness_code, verdict, "verdict", K_STR, NULL),
-	F(struct readiness_code, jit_ptx, "jit_ptx", K_STR, NULL),
-	F(struct readiness_code, jit_driver, "jit_min_driver", K_STR, NULL),
-	F(struct readiness_code, zstd_entries, "zstd_entries", K_COUNT, NULL),
-	F(struct readiness_code, zstd_driver, "zstd_min_driver", K_STR, NULL),
-	END
+static const struct jfield code_fields[] = {
+	JF_TEXT(struct readiness_code, path, "path"),
+	JF_STR(struct readiness_code, kind, "kind"),
+	JF_WORDS(struct readiness_code, sass, "sass"),
+	JF_WORDS(struct readiness_code, ptx, "ptx"),
+	JF_WORDS(struct readiness_code, amdgpu, "amdgpu"),
+	JF_STR(struct readiness_code, verdict, "verdict"),
+	JF_STR(struct readiness_code, jit_ptx, "jit_ptx"),
+	JF_STR(struct readiness_code, jit_driver, "jit_min_driver"),
+	JF_COUNT(struct readiness_code, zstd_entries, "zstd_entries"),
+	JF_STR(struct readiness_code, zstd_driver, "zstd_min_driver"),
+	JF_END
 };
 
-static const struct array readiness_code = {
-	offsetof(struct readiness, ncode), sizeof(struct readiness_code), code_fields, false };
+static const struct jarray readiness_code =
+	JARRAY(struct readiness, code, ncode, code_fields, false);
 
-static const struct field readiness_fields[] = {
-	F(struct readiness, gpu, "gpu", K_STR, NULL),
-	F(struct readiness, isa, "arch", K_STR, NULL),
-	F(struct readiness, torch, "torch", K_STR, NULL),
-	F(struct readiness, torch_cuda, "torch_cuda", K_STR, NULL),
-	F(struct readiness, arch_list, "arch_list", K_STR, NULL),
-	F(struct readiness, driver, "driver", K_STR, NULL),
-	F(struct readiness, nccl_version, "nccl_version", K_STR, NULL),
-	F(struct readiness, arch_warning, "arch_warning", K_STR, NULL),
-	F(struct readiness, checks, "checks", K_ARR, &readiness_checks),
-	F(struct readiness, foreign_share, "foreign_share", K_NUM, NULL),
-	F(struct readiness, foreign, "foreign_kernels", K_ARR, &readiness_foreign),
-	F(struct readiness, code, "code", K_ARR, &readiness_code),
-	F(struct readiness, verdict, "verdict", K_STR, NULL),
-	F(struct readiness, reason, "reason", K_STR, NULL),
-	END
+static const struct jfield readiness_fields[] = {
+	JF_STR(struct readiness, gpu, "gpu"),
+	JF_STR(struct readiness, isa, "arch"),
+	JF_STR(struct readiness, torch, "torch"),
+	JF_STR(struct readiness, torch_cuda, "torch_cuda"),
+	JF_STR(struct readiness, arch_list, "arch_list"),
+	JF_STR(struct readiness, driver, "driver"),
+	JF_STR(struct readiness, nccl_version, "nccl_version"),
+	JF_STR(struct readiness, arch_warning, "arch_warning"),
+	JF_ARR(struct readiness, checks, "checks", &readiness_checks),
+	JF_NUM(struct readiness, foreign_share, "foreign_share"),
+	JF_ARR(struct readiness, foreign, "foreign_kernels", &readiness_foreign),
+	JF_ARR(struct readiness, code, "code", &readiness_code),
+	JF_STR(struct readiness, verdict, "verdict"),
+	JF_STR(struct readiness, reason, "reason"),
+	JF_END
 };
 
-/* plan against measured (issue 17): written only where run.ini predicts something. */
-static const struct field plan_fields[] = {
-	F(struct plan_check, predicted_peak_bytes, "predicted_peak_bytes", K_COUNT, NULL),
-	F(struct plan_check, measured_peak_bytes, "measured_peak_bytes", K_COUNT, NULL),
-	F(struct plan_check, predicted_step_s, "predicted_step_s", K_NUM, NULL),
-	F(struct plan_check, measured_step_s, "measured_step_s", K_NUM, NULL),
-	END
+/* plan against measured: what run.ini predicted beside what ran; only where it predicts. */
+static const struct jfield plan_fields[] = {
+	JF_COUNT(struct plan_check, predicted_peak_bytes, "predicted_peak_bytes"),
+	JF_COUNT(struct plan_check, measured_peak_bytes, "measured_peak_bytes"),
+	JF_NUM(struct plan_check, predicted_step_s, "predicted_step_s"),
+	JF_NUM(struct plan_check, measured_step_s, "measured_step_s"),
+	JF_END
 };
 
-/* critical_kernels (issue 15): what replay re-runs, from the slowest GPU's steady steps. */
-static const struct field critical_fields[] = {
-	F(struct critical_kernel, name, "name", K_TEXT, NULL),
-	F(struct critical_kernel, cls, "class", K_ENUM, &crit_names),
-	F(struct critical_kernel, op, "op", K_STR, NULL),
-	F(struct critical_kernel, input_dims, "input_dims", K_STR, NULL),
-	F(struct critical_kernel, input_types, "input_types", K_STR, NULL),
-	F(struct critical_kernel, dtype, "dtype", K_ENUM, &dtype_names),
-	F(struct critical_kernel, coll, "collective", K_ENUM, &coll_or_null),
-	F(struct critical_kernel, bytes, "bytes", K_COUNT, NULL),
-	F(struct critical_kernel, calls_per_step, "calls_per_step", K_NUM, NULL),
-	F(struct critical_kernel, median_s, "median_s", K_NUM, NULL),
-	F(struct critical_kernel, p10_s, "p10_s", K_NUM, NULL),
-	F(struct critical_kernel, p90_s, "p90_s", K_NUM, NULL),
-	F(struct critical_kernel, share, "share", K_NUM, NULL),
-	END
+/* critical_kernels: what replay re-runs, from the slowest GPU's steady steps. */
+static const struct jfield critical_fields[] = {
+	JF_TEXT(struct critical_kernel, name, "name"),
+	JF_ENUM(struct critical_kernel, cls, "class", &crit_names),
+	JF_STR(struct critical_kernel, op, "op"),
+	JF_STR(struct critical_kernel, input_dims, "input_dims"),
+	JF_STR(struct critical_kernel, input_types, "input_types"),
+	JF_ENUM(struct critical_kernel, dtype, "dtype", &dtype_names),
+	JF_ENUM(struct critical_kernel, coll, "collective", &coll_or_null),
+	JF_COUNT(struct critical_kernel, bytes, "bytes"),
+	JF_NUM(struct critical_kernel, calls_per_step, "calls_per_step"),
+	JF_NUM(struct critical_kernel, median_s, "median_s"),
+	JF_NUM(struct critical_kernel, p10_s, "p10_s"),
+	JF_NUM(struct critical_kernel, p90_s, "p90_s"),
+	JF_NUM(struct critical_kernel, share, "share"),
+	JF_END
 };
 
 /*
@@ -1065,30 +611,30 @@ static const struct field critical_fields[] = {
  * null when nothing is known of it; value and declared are counts, or names
  * for precision, model and dataset.
  */
-static const struct field count_fact_fields[] = {
-	F(struct run_fact, value, "value", K_COUNT, NULL),
-	F(struct run_fact, from, "from", K_ENUM, &fact_from_names),
-	F(struct run_fact, at, "at", K_STR, NULL),
-	F(struct run_fact, declared, "declared", K_COUNT, NULL),
-	F(struct run_fact, declared_at, "declared_at", K_STR, NULL),
-	END
+static const struct jfield count_fact_fields[] = {
+	JF_COUNT(struct run_fact, value, "value"),
+	JF_ENUM(struct run_fact, from, "from", &fact_from_names),
+	JF_STR(struct run_fact, at, "at"),
+	JF_COUNT(struct run_fact, declared, "declared"),
+	JF_STR(struct run_fact, declared_at, "declared_at"),
+	JF_END
 };
 
-static const struct field text_fact_fields[] = {
-	F(struct run_fact, text, "value", K_STR, NULL),
-	F(struct run_fact, from, "from", K_ENUM, &fact_from_names),
-	F(struct run_fact, at, "at", K_STR, NULL),
-	F(struct run_fact, declared_text, "declared", K_STR, NULL),
-	F(struct run_fact, declared_at, "declared_at", K_STR, NULL),
-	END
+static const struct jfield text_fact_fields[] = {
+	JF_STR(struct run_fact, text, "value"),
+	JF_ENUM(struct run_fact, from, "from", &fact_from_names),
+	JF_STR(struct run_fact, at, "at"),
+	JF_STR(struct run_fact, declared_text, "declared"),
+	JF_STR(struct run_fact, declared_at, "declared_at"),
+	JF_END
 };
 
-static const struct field *fact_fields(enum fact_key k)
+static const struct jfield *fact_fields(enum fact_key k)
 {
 	return fact_key_is_text(k) ? text_fact_fields : count_fact_fields;
 }
 
-static void write_facts(struct wctx *w, const void *base)
+static void write_facts(struct jwrite *w, const void *base)
 {
 	const struct run_result *rr = base;
 
@@ -1100,83 +646,84 @@ static void write_facts(struct wctx *w, const void *base)
 			continue;
 		}
 		yajl_gen_map_open(w->g);
-		write_fields(w, fact_fields((enum fact_key)k), &rr->facts[k]);
+		jfields_write(w, fact_fields((enum fact_key)k), &rr->facts[k]);
 		yajl_gen_map_close(w->g);
 	}
 	yajl_gen_map_close(w->g);
 }
 
 /* One fact: null or missing is nothing known; an object says where its value came from. */
-static int read_fact(struct rctx *r, const struct jnode *n, enum fact_key k, struct run_fact *f)
+static int read_fact(struct jread *r, const struct jnode *n, enum fact_key k, struct run_fact *f)
 {
 	*f = (struct run_fact){ .value = -1, .declared = -1 };
 	if (!n || n->type == J_NULL)
 		return 0;
 	if (n->type != J_OBJ)
-		return wrong_type(r, n, "an object");
-	if (read_fields(r, n, fact_fields(k), f) < 0)
+		return jread_wrong_type(r, n, "an object");
+	if (jfields_read(r, n, fact_fields(k), f) < 0)
 		return -1;
 	if (f->from == FACT_FROM_NONE)
-		return rfail(r, n, "'%s' has no 'from'", r->path);
+		return jread_fail(r, n, "'%s' has no 'from'", r->path);
 	return 0;
 }
 
-static int read_facts(struct rctx *r, const struct jnode *n, void *base)
+static int read_facts(struct jread *r, const struct jnode *n, void *base)
 {
 	struct run_result *rr = base;
 
 	if (n && n->type != J_NULL && n->type != J_OBJ)
-		return wrong_type(r, n, "an object");
+		return jread_wrong_type(r, n, "an object");
 	for (int k = 0; k < FACT_COUNT; k++) {
 		const char *key = fact_key_name((enum fact_key)k);
-		size_t old = path_push(r, key, 0);
+		size_t old = jread_push(r, key, 0);
 
 		if (read_fact(r, jtree_member(n, key), (enum fact_key)k, &rr->facts[k]) < 0)
 			return -1;
-		path_pop(r, old);
+		jread_pop(r, old);
 	}
 	return 0;
 }
 
-static const struct special facts = { write_facts, read_facts };
+static const struct jfield *const fact_tables[] = { count_fact_fields, text_fact_fields, NULL };
+static const struct jspecial facts = { write_facts, read_facts, fact_tables };
 
-static const struct array run_critical = {
-	offsetof(struct run_result, ncritical), sizeof(struct critical_kernel), critical_fields, false };
+static const struct jarray run_critical =
+	JARRAY(struct run_result, critical, ncritical, critical_fields, false);
 
-static const struct field run_fields[] = {
-	F(struct run_result, name, "name", K_TEXT, NULL),
-	F(struct run_result, gpus, "gpus", K_COUNT, NULL),
-	F(struct run_result, status, "status", K_ENUM, &status_names),
-	F(struct run_result, strategy, "strategy", K_STR, NULL),
-	F(struct run_result, inferred_strategy, "strategy_inferred", K_STR, NULL),
-	F(struct run_result, global_batch, "global_batch", K_COUNT, NULL),
-	F(struct run_result, micro_batch, "micro_batch", K_COUNT, NULL),
-	F(struct run_result, grad_accum, "grad_accum", K_COUNT, NULL),
-	F(struct run_result, seq_len, "seq_len", K_COUNT, NULL),
-	SPECIAL("facts", &facts),
-	SUB("precision", precision_fields),
-	SUB("steps", steps_fields),
-	SUB("step_time_s", step_time_fields),
-	SUB("throughput", throughput_fields),
-	F(struct run_result, examples_processed, "examples_processed", K_COUNT, NULL),
-	F(struct run_result, gpu, "per_gpu", K_ARR, &run_gpus),
-	SPECIAL("step_windows", &step_windows),
-	SUB("comm", comm_fields),
-	SUBAT(struct run_result, imbalance, "imbalance", imbalance_fields),
-	F(struct run_result, sources, "sources", K_ARR, &run_sources),
-	F(struct run_result, status_from_log, "status_from_log", K_BOOL, NULL),
-	F(struct run_result, slowest, "slowest_gpu", K_INDEX, NULL),
-	F(struct run_result, monitor, "monitor", K_ARR, &run_monitor),
-	F(struct run_result, failed_allocation, "failed_allocation_bytes", K_COUNT, NULL),
-	SUB("nsys_tables", nsys_fields),
-	F(struct run_result, readiness, "readiness", K_OPT, readiness_fields),
-	F(struct run_result, plan, "plan", K_OPT, plan_fields),
-	F(struct run_result, critical, "critical_kernels", K_ARR, &run_critical),
-	END
+static const struct jfield run_fields[] = {
+	JF_TEXT(struct run_result, name, "name"),
+	JF_COUNT(struct run_result, gpus, "gpus"),
+	JF_ENUM(struct run_result, status, "status", &status_names),
+	JF_STR(struct run_result, strategy, "strategy"),
+	JF_STR(struct run_result, inferred_strategy, "strategy_inferred"),
+	JF_COUNT(struct run_result, global_batch, "global_batch"),
+	JF_COUNT(struct run_result, micro_batch, "micro_batch"),
+	JF_COUNT(struct run_result, grad_accum, "grad_accum"),
+	JF_COUNT(struct run_result, seq_len, "seq_len"),
+	JF_SPECIAL("facts", &facts),
+	JF_SUB("precision", precision_fields),
+	JF_SUB("steps", steps_fields),
+	JF_SUB("step_time_s", step_time_fields),
+	JF_SUB("throughput", throughput_fields),
+	JF_COUNT(struct run_result, examples_processed, "examples_processed"),
+	JF_ARR(struct run_result, gpu, "per_gpu", &run_gpus),
+	JF_SPECIAL("step_windows", &step_windows),
+	JF_SUB("comm", comm_fields),
+	JF_OBJ(struct run_result, imbalance, "imbalance", imbalance_fields),
+	JF_ARR(struct run_result, sources, "sources", &run_sources),
+	JF_BOOL(struct run_result, status_from_log, "status_from_log"),
+	JF_INDEX(struct run_result, slowest, "slowest_gpu"),
+	JF_ARR(struct run_result, monitor, "monitor", &run_monitor),
+	JF_COUNT(struct run_result, failed_allocation, "failed_allocation_bytes"),
+	JF_SUB("nsys_tables", nsys_fields),
+	JF_OPT(struct run_result, readiness, "readiness", readiness_fields),
+	JF_OPT(struct run_result, plan, "plan", plan_fields),
+	JF_ARR(struct run_result, critical, "critical_kernels", &run_critical),
+	JF_END
 };
 
 /* tool: who wrote the document and in which format; the reader checks it first. */
-static void write_tool(struct wctx *w, const void *base)
+static void write_tool(struct jwrite *w, const void *base)
 {
 	(void)base;
 	yajl_gen_map_open(w->g);
@@ -1189,53 +736,59 @@ static void write_tool(struct wctx *w, const void *base)
 	yajl_gen_map_close(w->g);
 }
 
-static int read_tool(struct rctx *r, const struct jnode *n, void *base)
+static int read_tool(struct jread *r, const struct jnode *n, void *base)
 {
 	const struct jnode *name = jtree_member(n, "name"), *format = jtree_member(n, "format");
 
 	(void)base;
 	if (!n || n->type != J_OBJ || !name || name->type != J_STR)
-		return rfail(r, n, "not a scaleaudit analysis: no 'tool.name'");
+		return jread_fail(r, n, "not a scaleaudit analysis: no 'tool.name'");
 	if (strcmp(name->s, "scaleaudit"))
-		return rfail(r, name, "not a scaleaudit analysis: 'tool.name' is '%s'", name->s);
+		return jread_fail(r, name, "not a scaleaudit analysis: 'tool.name' is '%s'", name->s);
 	if (!format || format->type == J_NULL)
-		return rfail(r, n, "no 'tool.format': written by a scaleaudit older than format 1, "
-			     "which left out what a report is drawn from");
+		return jread_fail(r, n, "no 'tool.format': written by a scaleaudit older than format 1, "
+				  "which left out what a report is drawn from");
 	if (format->type != J_NUM || !format->is_int) {
-		path_push(r, "format", 0);
-		return wrong_type(r, format, "an integer");
+		jread_push(r, "format", 0);
+		return jread_wrong_type(r, format, "an integer");
 	}
 	if (format->i < 1 || format->i > ANALYSIS_JSON_FORMAT)
-		return rfail(r, format, "'tool.format' is %lld: this scaleaudit reads format %d",
-			     (long long)format->i, ANALYSIS_JSON_FORMAT);
+		return jread_fail(r, format, "'tool.format' is %lld: this scaleaudit reads format %d",
+				  (long long)format->i, ANALYSIS_JSON_FORMAT);
 	return 0;
 }
 
-static const struct special tool = { write_tool, read_tool };
+static const struct jspecial tool = { write_tool, read_tool, NULL };
 
 /*
  * The names of the compared runs (written twice: in trial and in comparison);
  * null without a comparison, or for an index past the runs (a damaged analysis).
  */
-static void write_role(struct wctx *w, const struct comparison *c, size_t run)
+static void write_role(struct jwrite *w, const struct comparison *c, size_t run)
 {
-	json_str(w->g, c->valid && run < w->a->nruns ? w->a->runs[run].name : NULL);
+	const struct analysis *a = w->user;
+
+	json_str(w->g, c->valid && run < a->nruns ? a->runs[run].name : NULL);
 }
 
-static void write_baseline(struct wctx *w, const void *base)
+static void write_baseline(struct jwrite *w, const void *base)
 {
-	write_role(w, &w->a->cmp, w->a->cmp.baseline);
+	const struct analysis *a = w->user;
+
+	write_role(w, &a->cmp, a->cmp.baseline);
 	(void)base;
 }
 
-static void write_candidate(struct wctx *w, const void *base)
+static void write_candidate(struct jwrite *w, const void *base)
 {
-	write_role(w, &w->a->cmp, w->a->cmp.candidate);
+	const struct analysis *a = w->user;
+
+	write_role(w, &a->cmp, a->cmp.candidate);
 	(void)base;
 }
 
 /* trial.baseline and trial.candidate repeat comparison's: read there. */
-static int read_nothing(struct rctx *r, const struct jnode *n, void *base)
+static int read_nothing(struct jread *r, const struct jnode *n, void *base)
 {
 	(void)r;
 	(void)n;
@@ -1243,15 +796,15 @@ static int read_nothing(struct rctx *r, const struct jnode *n, void *base)
 	return 0;
 }
 
-static int read_role(struct rctx *r, const struct jnode *n, size_t *run)
+static int read_role(struct jread *r, const struct jnode *n, size_t *run)
 {
-	struct analysis *a = r->a;
+	struct analysis *a = r->user;
 
 	*run = 0;
 	if (!n || n->type == J_NULL)
 		return 0;
 	if (n->type != J_STR)
-		return wrong_type(r, n, "a string");
+		return jread_wrong_type(r, n, "a string");
 	for (size_t i = 0; i < a->nruns; i++) {
 		if (!strcmp(a->runs[i].name, n->s)) {
 			*run = i;
@@ -1259,72 +812,72 @@ static int read_role(struct rctx *r, const struct jnode *n, size_t *run)
 			return 0;
 		}
 	}
-	return rfail(r, n, "'%s' names no run: '%s'", r->path, n->s);
+	return jread_fail(r, n, "'%s' names no run: '%s'", r->path, n->s);
 }
 
-static int read_baseline(struct rctx *r, const struct jnode *n, void *base)
+static int read_baseline(struct jread *r, const struct jnode *n, void *base)
 {
 	(void)base;
-	return read_role(r, n, &r->a->cmp.baseline);
+	return read_role(r, n, &((struct analysis *)r->user)->cmp.baseline);
 }
 
-static int read_candidate(struct rctx *r, const struct jnode *n, void *base)
+static int read_candidate(struct jread *r, const struct jnode *n, void *base)
 {
 	(void)base;
-	return read_role(r, n, &r->a->cmp.candidate);
+	return read_role(r, n, &((struct analysis *)r->user)->cmp.candidate);
 }
 
-static const struct special trial_baseline = { write_baseline, read_nothing };
-static const struct special trial_candidate = { write_candidate, read_nothing };
-static const struct special cmp_baseline = { write_baseline, read_baseline };
-static const struct special cmp_candidate = { write_candidate, read_candidate };
+static const struct jspecial trial_baseline = { write_baseline, read_nothing, NULL };
+static const struct jspecial trial_candidate = { write_candidate, read_nothing, NULL };
+static const struct jspecial cmp_baseline = { write_baseline, read_baseline, NULL };
+static const struct jspecial cmp_candidate = { write_candidate, read_candidate, NULL };
 
-static const struct field trial_fields[] = {
-	F(struct analysis, title, "title", K_STR, NULL),
-	F(struct analysis, hypothesis, "hypothesis", K_ENUM, &hypothesis_names),
-	SPECIAL("baseline", &trial_baseline),
-	SPECIAL("candidate", &trial_candidate),
-	F(struct analysis, question, "question", K_ENUM, &question_names),
-	F(struct analysis, memory_reserve_bytes, "memory_reserve_bytes", K_NUM, NULL),
-	F(struct analysis, expected_speedup, "expected_speedup", K_NUM, NULL),
-	END
+static const struct jfield trial_fields[] = {
+	JF_STR(struct analysis, title, "title"),
+	JF_ENUM(struct analysis, hypothesis, "hypothesis", &hypothesis_names),
+	JF_SPECIAL("baseline", &trial_baseline),
+	JF_SPECIAL("candidate", &trial_candidate),
+	JF_ENUM(struct analysis, question, "question", &question_names),
+	JF_NUM(struct analysis, memory_reserve_bytes, "memory_reserve_bytes"),
+	JF_NUM(struct analysis, expected_speedup, "expected_speedup"),
+	JF_END
 };
 
-static const struct field confound_fields[] = {
-	F(struct confound, what, "what", K_ENUM, &confound_names),
-	F(struct confound, baseline, "baseline", K_STR, NULL),
-	F(struct confound, candidate, "candidate", K_STR, NULL),
-	F(struct confound, severity, "severity", K_ENUM, &cf_severity_names),
-	F(struct confound, why, "why", K_TEXT, NULL),
-	F(struct confound, message, "message", K_STR, NULL),
-	END
+static const struct jfield confound_fields[] = {
+	JF_ENUM(struct confound, what, "what", &confound_names),
+	JF_STR(struct confound, baseline, "baseline"),
+	JF_STR(struct confound, candidate, "candidate"),
+	JF_ENUM(struct confound, severity, "severity", &cf_severity_names),
+	JF_TEXT(struct confound, why, "why"),
+	JF_STR(struct confound, message, "message"),
+	JF_END
 };
 
-static const struct array cmp_confounds = {
-	offsetof(struct comparison, nconfounds), sizeof(struct confound), confound_fields, true };
+static const struct jarray cmp_confounds =
+	JARRAY(struct comparison, confounds, nconfounds, confound_fields, true);
 
-static const struct field family_share_fields[] = {
-	F(struct family_share, family, "family", K_TEXT, NULL),
-	F(struct family_share, share, "share", K_NUM, NULL),
-	END
+static const struct jfield family_share_fields[] = {
+	JF_TEXT(struct family_share, family, "family"),
+	JF_NUM(struct family_share, share, "share"),
+	JF_END
 };
 
-static const struct array wl_baseline_only = {
-	offsetof(struct workload, nbaseline_only), sizeof(struct family_share), family_share_fields, false };
-static const struct array wl_candidate_only = {
-	offsetof(struct workload, ncandidate_only), sizeof(struct family_share), family_share_fields, false };
+static const struct jarray wl_baseline_only =
+	JARRAY(struct workload, baseline_only, nbaseline_only, family_share_fields, false);
+static const struct jarray wl_candidate_only =
+	JARRAY(struct workload, candidate_only, ncandidate_only, family_share_fields, false);
 
-static const struct field workload_fields[] = {
-	F(struct workload, basis, "basis", K_ENUM, &basis_names),
-	F(struct workload, baseline_overlap, "baseline_overlap", K_NUM, NULL),
-	F(struct workload, candidate_overlap, "candidate_overlap", K_NUM, NULL),
-	F(struct workload, baseline_only, "baseline_only", K_ARR, &wl_baseline_only),
-	F(struct workload, candidate_only, "candidate_only", K_ARR, &wl_candidate_only),
-	END
+static const struct jfield workload_fields[] = {
+	JF_ENUM(struct workload, basis, "basis", &basis_names),
+	JF_NUM(struct workload, baseline_overlap, "baseline_overlap"),
+	JF_NUM(struct workload, candidate_overlap, "candidate_overlap"),
+	JF_ARR(struct workload, baseline_only, "baseline_only", &wl_baseline_only),
+	JF_ARR(struct workload, candidate_only, "candidate_only", &wl_candidate_only),
+	JF_END
 };
 
 /* comparison.workload: an object, or null where no comparison was made (present false). */
-static void write_workload(struct wctx *w, const void *base)
+static void write_workload(struct jwrite *w, const void *base)
 {
 	const struct workload *wl = &((const struct comparison *)base)->workload;
 
@@ -1333,11 +886,11 @@ static void write_workload(struct wctx *w, const void *base)
 		return;
 	}
 	yajl_gen_map_open(w->g);
-	write_fields(w, workload_fields, wl);
+	jfields_write(w, workload_fields, wl);
 	yajl_gen_map_close(w->g);
 }
 
-static int read_workload(struct rctx *r, const struct jnode *n, void *base)
+static int read_workload(struct jread *r, const struct jnode *n, void *base)
 {
 	struct workload *wl = &((struct comparison *)base)->workload;
 
@@ -1345,125 +898,129 @@ static int read_workload(struct rctx *r, const struct jnode *n, void *base)
 	if (!n || n->type == J_NULL)
 		return 0;
 	if (n->type != J_OBJ)
-		return wrong_type(r, n, "an object");
-	if (read_fields(r, n, workload_fields, wl) < 0)
+		return jread_wrong_type(r, n, "an object");
+	if (jfields_read(r, n, workload_fields, wl) < 0)
 		return -1;
 	wl->present = true;
 	return 0;
 }
 
-static const struct special cmp_workload = { write_workload, read_workload };
+static const struct jfield *const workload_tables[] = { workload_fields, NULL };
+static const struct jspecial cmp_workload = { write_workload, read_workload, workload_tables };
 
-static const struct field option_fields[] = {
-	F(struct rental_option, gpus, "gpus", K_COUNT, NULL),
-	F(struct rental_option, samples_per_s, "samples_per_s", K_NUM, NULL),
-	F(struct rental_option, gpu_hours_per_million_samples, "gpu_hours_per_million_samples", K_NUM, NULL),
-	F(struct rental_option, days_to_target, "days_to_target", K_NUM, NULL),
-	F(struct rental_option, window_days, "window_days", K_COUNT, NULL),
-	F(struct rental_option, gpu_hours, "gpu_hours", K_NUM, NULL),
-	F(struct rental_option, cost, "cost", K_NUM, NULL),
-	F(struct rental_option, cost_per_million_samples, "cost_per_million_samples", K_NUM, NULL),
-	END
+static const struct jfield option_fields[] = {
+	JF_COUNT(struct rental_option, gpus, "gpus"),
+	JF_NUM(struct rental_option, samples_per_s, "samples_per_s"),
+	JF_NUM(struct rental_option, gpu_hours_per_million_samples, "gpu_hours_per_million_samples"),
+	JF_NUM(struct rental_option, days_to_target, "days_to_target"),
+	JF_COUNT(struct rental_option, window_days, "window_days"),
+	JF_NUM(struct rental_option, gpu_hours, "gpu_hours"),
+	JF_NUM(struct rental_option, cost, "cost"),
+	JF_NUM(struct rental_option, cost_per_million_samples, "cost_per_million_samples"),
+	JF_END
 };
 
-static const struct array cmp_options = {
-	offsetof(struct comparison, noptions), sizeof(struct rental_option), option_fields, false };
+static const struct jarray cmp_options =
+	JARRAY(struct comparison, options, noptions, option_fields, false);
 
-static const struct field superlinear_fields[] = {
-	F(struct superlinear, efficiency, "efficiency", K_NUM, NULL),
-	F(struct superlinear, causes, "causes", K_WORDS, NULL),
-	END
+static const struct jfield superlinear_fields[] = {
+	JF_NUM(struct superlinear, efficiency, "efficiency"),
+	JF_WORDS(struct superlinear, causes, "causes"),
+	JF_END
 };
 
 static const char *weak_at(int v) { return weak_what_name((enum weak_what)v); }
-static const struct names weak_names = { weak_at, WEAK_COUNT, false };
+static const struct jnames weak_names = { weak_at, WEAK_COUNT, false };
 
-static const struct field weak_fields[] = {
-	F(struct weak_evidence, what, "what", K_ENUM, &weak_names),
-	F(struct weak_evidence, message, "message", K_TEXT, NULL),
-	END
+static const struct jfield weak_fields[] = {
+	JF_ENUM(struct weak_evidence, what, "what", &weak_names),
+	JF_TEXT(struct weak_evidence, message, "message"),
+	JF_END
 };
 
-static const struct array cmp_weak = {
-	offsetof(struct comparison, nweak), sizeof(struct weak_evidence), weak_fields, false };
-static const struct field weak_field = F(struct comparison, weak, "weak_evidence", K_ARR, &cmp_weak);
+static const struct jarray cmp_weak = JARRAY(struct comparison, weak, nweak, weak_fields, false);
+static const struct jfield weak_field = JF_ARR(struct comparison, weak, "weak_evidence", &cmp_weak);
 
 /* weak_evidence: null without a comparison, else the list ([] when nothing weakens the verdict). */
-static void write_weak(struct wctx *w, const void *base)
+static void write_weak(struct jwrite *w, const void *base)
 {
 	if (!((const struct comparison *)base)->valid)
 		yajl_gen_null(w->g);
 	else
-		write_array(w, &weak_field, base);
+		jfield_write_value(w, &weak_field, base);
 }
 
-static int read_weak(struct rctx *r, const struct jnode *n, void *base)
+static int read_weak(struct jread *r, const struct jnode *n, void *base)
 {
-	return read_array(r, &weak_field, n, base);
+	return jfield_read_value(r, &weak_field, n, base);
 }
 
-static const struct special cmp_weak_evidence = { write_weak, read_weak };
+static const struct jfield *const weak_tables[] = { weak_fields, NULL };
+static const struct jspecial cmp_weak_evidence = { write_weak, read_weak, weak_tables };
 
-static const struct field comparison_fields[] = {
-	SPECIAL("baseline", &cmp_baseline),
-	SPECIAL("candidate", &cmp_candidate),
-	F(struct comparison, speedup, "speedup", K_NUM, NULL),
-	F(struct comparison, throughput_ratio, "throughput_ratio", K_NUM, NULL),
-	F(struct comparison, scaling_efficiency, "scaling_efficiency", K_NUM, NULL),
-	F(struct comparison, confounds, "confounds", K_ARR, &cmp_confounds),
-	SPECIAL("workload", &cmp_workload),
-	SUBAT(struct comparison, attribution_s, "attribution_s", parts4),
-	F(struct comparison, ideal_s, "ideal_s", K_NUM, NULL),
-	F(struct comparison, actual_s, "actual_s", K_NUM, NULL),
-	F(struct comparison, verdict, "verdict", K_ENUM, &verdict_names),
-	F(struct comparison, reason, "reason", K_STR, NULL),
-	F(struct comparison, criterion, "criterion", K_STR, NULL),
-	F(struct comparison, answer, "answer", K_ENUM, &answer_names),
-	F(struct comparison, answer_reason, "answer_reason", K_STR, NULL),
-	F(struct comparison, options, "options", K_ARR, &cmp_options),
-	F(struct comparison, superlinear, "superlinear", K_OPT_NULL, superlinear_fields),
-	SPECIAL("weak_evidence", &cmp_weak_evidence),
-	END
+static const struct jfield comparison_fields[] = {
+	JF_SPECIAL("baseline", &cmp_baseline),
+	JF_SPECIAL("candidate", &cmp_candidate),
+	JF_NUM(struct comparison, speedup, "speedup"),
+	JF_NUM(struct comparison, throughput_ratio, "throughput_ratio"),
+	JF_NUM(struct comparison, scaling_efficiency, "scaling_efficiency"),
+	JF_ARR(struct comparison, confounds, "confounds", &cmp_confounds),
+	JF_SPECIAL("workload", &cmp_workload),
+	JF_OBJ(struct comparison, attribution_s, "attribution_s", parts4),
+	JF_NUM(struct comparison, ideal_s, "ideal_s"),
+	JF_NUM(struct comparison, actual_s, "actual_s"),
+	JF_ENUM(struct comparison, verdict, "verdict", &verdict_names),
+	JF_STR(struct comparison, reason, "reason"),
+	JF_STR(struct comparison, criterion, "criterion"),
+	JF_ENUM(struct comparison, answer, "answer", &answer_names),
+	JF_STR(struct comparison, answer_reason, "answer_reason"),
+	JF_ARR(struct comparison, options, "options", &cmp_options),
+	JF_OPT_NULL(struct comparison, superlinear, "superlinear", superlinear_fields),
+	JF_SPECIAL("weak_evidence", &cmp_weak_evidence),
+	JF_END
 };
 
-static const struct field rec_fields[] = {
-	F(struct recommendation, id, "id", K_TEXT, NULL),
-	F(struct recommendation, text, "text", K_TEXT, NULL),
-	END
+static const struct jfield rec_fields[] = {
+	JF_TEXT(struct recommendation, id, "id"),
+	JF_TEXT(struct recommendation, text, "text"),
+	JF_END
 };
 
-static const struct field finding_fields[] = {
-	F(struct finding, severity, "severity", K_ENUM, &severity_names),
-	F(struct finding, code, "code", K_TEXT, NULL),
-	F(struct finding, message, "message", K_TEXT, NULL),
-	F(struct finding, source, "source", K_STR, NULL),
-	END
+static const struct jfield finding_fields[] = {
+	JF_ENUM(struct finding, severity, "severity", &severity_names),
+	JF_TEXT(struct finding, code, "code"),
+	JF_TEXT(struct finding, message, "message"),
+	JF_STR(struct finding, source, "source"),
+	JF_END
 };
 
-static const struct array analysis_runs = {
-	offsetof(struct analysis, nruns), sizeof(struct run_result), run_fields, false };
-static const struct array analysis_recs = {
-	offsetof(struct analysis, nrecs), sizeof(struct recommendation), rec_fields, true };
-static const struct array analysis_findings = {
-	offsetof(struct analysis, nfindings), sizeof(struct finding), finding_fields, true };
+static const struct jarray analysis_runs = JARRAY(struct analysis, runs, nruns, run_fields, false);
+static const struct jarray analysis_recs = JARRAY(struct analysis, recs, nrecs, rec_fields, true);
+static const struct jarray analysis_findings =
+	JARRAY(struct analysis, findings, nfindings, finding_fields, true);
 
-static const struct field analysis_fields[] = {
-	SPECIAL("tool", &tool),
-	SUB("trial", trial_fields),
-	F(struct analysis, runs, "runs", K_ARR, &analysis_runs),
-	SUBAT(struct analysis, cmp, "comparison", comparison_fields),
-	F(struct analysis, recs, "recommendations", K_ARR, &analysis_recs),
-	F(struct analysis, findings, "findings", K_ARR, &analysis_findings),
-	END
+static const struct jfield analysis_fields[] = {
+	JF_SPECIAL("tool", &tool),
+	JF_SUB("trial", trial_fields),
+	JF_ARR(struct analysis, runs, "runs", &analysis_runs),
+	JF_OBJ(struct analysis, cmp, "comparison", comparison_fields),
+	JF_ARR(struct analysis, recs, "recommendations", &analysis_recs),
+	JF_ARR(struct analysis, findings, "findings", &analysis_findings),
+	JF_END
 };
+
+const struct jfield *analysis_json_fields(void)
+{
+	return analysis_fields;
+}
 
 int analysis_write_json(const struct analysis *a, FILE *f)
 {
-	struct wctx w = { .g = json_new(), .a = a };
+	struct jwrite w = { .g = json_new(), .user = a };
 	int rc;
 
 	yajl_gen_map_open(w.g);
-	write_fields(&w, analysis_fields, a);
+	jfields_write(&w, analysis_fields, a);
 	yajl_gen_map_close(w.g);
 	rc = json_flush(w.g, f, true);
 	yajl_gen_free(w.g);
@@ -1474,32 +1031,32 @@ int analysis_write_json(const struct analysis *a, FILE *f)
  * What the renderers rely on and the types alone do not say: the slowest
  * GPU is one of the run's, a verdict and a flagged imbalance have a reason.
  */
-static int check(struct rctx *r, const struct jnode *root)
+static int check(struct jread *r, const struct jnode *root)
 {
-	const struct analysis *a = r->a;
+	const struct analysis *a = r->user;
 
 	for (size_t i = 0; i < a->nruns; i++) {
 		const struct run_result *rr = &a->runs[i];
 
 		if (rr->ngpu ? rr->slowest >= rr->ngpu : rr->slowest != 0)
-			return rfail(r, root, "'runs[%zu].slowest_gpu' is %zu, but the run has %zu GPUs",
-				     i, rr->slowest, rr->ngpu);
+			return jread_fail(r, root, "'runs[%zu].slowest_gpu' is %zu, but the run has %zu GPUs",
+					  i, rr->slowest, rr->ngpu);
 		if (rr->imbalance.flagged && !rr->imbalance.reason)
-			return rfail(r, root, "'runs[%zu].imbalance' is flagged without a reason", i);
+			return jread_fail(r, root, "'runs[%zu].imbalance' is flagged without a reason", i);
 	}
 	if (a->cmp.verdict != VERDICT_NONE && (!a->cmp.valid || !a->cmp.reason))
-		return rfail(r, root, "'comparison.verdict' is set without a baseline, candidate and reason");
+		return jread_fail(r, root, "'comparison.verdict' is set without a baseline, candidate and reason");
 	return 0;
 }
 
-static int decode(struct rctx *r, const struct jnode *root)
+static int decode(struct jread *r, const struct jnode *root)
 {
-	struct analysis *a = r->a;
+	struct analysis *a = r->user;
 
 	if (root->type != J_OBJ)
-		return rfail(r, root, "not a scaleaudit analysis: the document is %s, not an object",
-			     jtree_type_name(root->type));
-	if (read_fields(r, root, analysis_fields, a) < 0)	/* tool first: it says what follows */
+		return jread_fail(r, root, "not a scaleaudit analysis: the document is %s, not an object",
+				  jtree_type_name(root->type));
+	if (jfields_read(r, root, analysis_fields, a) < 0)	/* tool first: it says what follows */
 		return -1;
 	a->cap_findings = a->nfindings;
 	a->cap_recs = a->nrecs;
@@ -1511,20 +1068,24 @@ struct analysis *analysis_parse_json(const char *buf, size_t len, const char *na
 				     struct diags *d)
 {
 	struct arena tree = ARENA_INIT;
-	struct rctx r = { .a = xcalloc(1, sizeof(*r.a)) };
-	const struct jnode *root = jtree_parse(&tree, buf, len, &r.err, &r.err_at);
+	struct analysis *a = xcalloc(1, sizeof(*a));
+	struct jread r = { .arena = &a->arena, .user = a };
+	const char *perr = NULL;
+	const struct jnode *root = jtree_parse(&tree, buf, len, &perr, &r.err_at);
 	struct srcpos pos;
 
 	if (root)
 		decode(&r, root);
-	if (r.err) {
+	else
+		snprintf(r.err, sizeof(r.err), "%s", perr ? perr : "not JSON");
+	if (r.err[0]) {
 		pos = SRCPOS_BYTE(name, r.err_at);
 		diag_error(d, "analysis-json", &pos, "%s", r.err);
-		analysis_free(r.a);
-		r.a = NULL;
+		analysis_free(a);
+		a = NULL;
 	}
 	arena_release(&tree);
-	return r.a;
+	return a;
 }
 
 #define MAX_FILE (1024 * 1024 * 1024)

@@ -21,6 +21,11 @@
 
 #define ANALYSIS_JSON_FORMAT 1
 
+struct jfield;
+
+/* analysis.json's table of fields (core/jfields.h), for tests that walk it. */
+const struct jfield *analysis_json_fields(void);
+
 /* Writes the document to f, indented; -1 on a write error. */
 int analysis_write_json(const struct analysis *a, FILE *f);
 

@@ -8,146 +8,142 @@
 
 #include "analysis/analysis.h"
 #include "core/buf.h"
+#include "core/jfields.h"
+#include "core/json.h"
 #include "core/jtree.h"
-#include "render/json.h"
 
 #define MAX_FILE (64 << 20)
 
-/* One key of an object and where its value lives in the struct. */
-enum rkind { R_STR, R_NUM, R_I64, R_I32, R_BOOL, R_DTYPE, R_CLASS, R_VERDICT };
+/* The names of the enumerated values, as the rest of the program gives them. */
+static const char *class_at(int v) { return crit_class_name((enum crit_class)v); }
+static const char *dtype_at(int v) { return dtype_name((enum dtype)v); }
+static const char *verdict_at(int v) { return replay_verdict_name((enum replay_verdict)v); }
 
-struct rfield {
-	const char *key;
-	enum rkind kind;
-	size_t off;
+static const struct jnames class_names = { class_at, CRIT_COUNT, false };
+static const struct jnames dtype_names = { dtype_at, DT_COUNT, true };
+static const struct jnames verdict_names = { verdict_at, RV_COUNT, false };
+
+static const struct jfield top_fields[] = {
+	JF_STR(struct replay, source, "source"),
+	JF_STR(struct replay, run, "run"),
+	JF_STR(struct replay, logged_gpu, "logged_gpu"),
+	JF_COUNT(struct replay, logged_gpu_memory, "logged_gpu_memory_bytes"),
+	JF_STR(struct replay, device, "device"),
+	JF_COUNT(struct replay, device_index, "device_index"),
+	JF_COUNT(struct replay, device_memory, "device_memory_bytes"),
+	JF_STR(struct replay, driver_version, "driver_version"),
+	JF_STR(struct replay, cuda_version, "cuda_version"),
+	JF_BOOL(struct replay, same_model, "same_model"),
+	JF_NUM(struct replay, logged_step_s, "logged_step_s"),
+	JF_NUM(struct replay, projected_step_s, "projected_step_s"),
+	JF_END
 };
 
-#define RF(T, m, k, kind) { k, kind, offsetof(T, m) }
-
-static const struct rfield top_fields[] = {
-	RF(struct replay, source, "source", R_STR),
-	RF(struct replay, run, "run", R_STR),
-	RF(struct replay, logged_gpu, "logged_gpu", R_STR),
-	RF(struct replay, logged_gpu_memory, "logged_gpu_memory_bytes", R_I64),
-	RF(struct replay, device, "device", R_STR),
-	RF(struct replay, device_index, "device_index", R_I32),
-	RF(struct replay, device_memory, "device_memory_bytes", R_I64),
-	RF(struct replay, driver_version, "driver_version", R_STR),
-	RF(struct replay, cuda_version, "cuda_version", R_STR),
-	RF(struct replay, same_model, "same_model", R_BOOL),
-	RF(struct replay, logged_step_s, "logged_step_s", R_NUM),
-	RF(struct replay, projected_step_s, "projected_step_s", R_NUM),
+static const struct jfield kernel_fields[] = {
+	JF_STR(struct replay_kernel, name, "name"),
+	JF_ENUM(struct replay_kernel, cls, "class", &class_names),
+	JF_STR(struct replay_kernel, shape, "shape"),
+	JF_ENUM(struct replay_kernel, dtype, "dtype", &dtype_names),
+	JF_COUNT(struct replay_kernel, bytes, "bytes"),
+	JF_NUM(struct replay_kernel, calls_per_step, "calls_per_step"),
+	JF_NUM(struct replay_kernel, share, "share"),
+	JF_STR(struct replay_kernel, method, "method"),
+	JF_BOOL(struct replay_kernel, guessed, "guessed"),
+	JF_NUM(struct replay_kernel, logged_median_s, "logged_median_s"),
+	JF_NUM(struct replay_kernel, replayed_median_s, "replayed_median_s"),
+	JF_NUM(struct replay_kernel, replayed_p10_s, "replayed_p10_s"),
+	JF_NUM(struct replay_kernel, replayed_p90_s, "replayed_p90_s"),
+	JF_COUNT(struct replay_kernel, reps, "reps"),
+	JF_NUM(struct replay_kernel, ratio, "ratio"),
+	JF_ENUM(struct replay_kernel, verdict, "verdict", &verdict_names),
+	JF_STR(struct replay_kernel, cause, "cause"),
+	JF_END
 };
 
-static const struct rfield kernel_fields[] = {
-	RF(struct replay_kernel, name, "name", R_STR),
-	RF(struct replay_kernel, cls, "class", R_CLASS),
-	RF(struct replay_kernel, shape, "shape", R_STR),
-	RF(struct replay_kernel, dtype, "dtype", R_DTYPE),
-	RF(struct replay_kernel, bytes, "bytes", R_I64),
-	RF(struct replay_kernel, calls_per_step, "calls_per_step", R_NUM),
-	RF(struct replay_kernel, share, "share", R_NUM),
-	RF(struct replay_kernel, method, "method", R_STR),
-	RF(struct replay_kernel, guessed, "guessed", R_BOOL),
-	RF(struct replay_kernel, logged_median_s, "logged_median_s", R_NUM),
-	RF(struct replay_kernel, replayed_median_s, "replayed_median_s", R_NUM),
-	RF(struct replay_kernel, replayed_p10_s, "replayed_p10_s", R_NUM),
-	RF(struct replay_kernel, replayed_p90_s, "replayed_p90_s", R_NUM),
-	RF(struct replay_kernel, reps, "reps", R_I64),
-	RF(struct replay_kernel, ratio, "ratio", R_NUM),
-	RF(struct replay_kernel, verdict, "verdict", R_VERDICT),
-	RF(struct replay_kernel, cause, "cause", R_STR),
-};
-
-#define NFIELDS(t) (sizeof(t) / sizeof((t)[0]))
-
-/* --- writing --- */
-
-static void write_field(yajl_gen g, const struct rfield *f, const void *base)
+/* tool: who wrote the document, that it is a replay, and in which format; read first. */
+static void write_tool(struct jwrite *w, const void *base)
 {
-	const char *p = (const char *)base + f->off;
-
-	json_key(g, f->key);
-	switch (f->kind) {
-	case R_STR:
-		json_str(g, *(const char *const *)p);
-		break;
-	case R_NUM:
-		json_num(g, *(const double *)p);
-		break;
-	case R_I64:
-		if (*(const int64_t *)p < 0)
-			json_str(g, NULL);
-		else
-			json_int(g, *(const int64_t *)p);
-		break;
-	case R_I32:
-		if (*(const int32_t *)p < 0)
-			json_str(g, NULL);
-		else
-			json_int(g, *(const int32_t *)p);
-		break;
-	case R_BOOL:
-		yajl_gen_bool(g, *(const bool *)p);
-		break;
-	case R_DTYPE:
-		json_str(g, *(const enum dtype *)p == DT_UNKNOWN ? NULL : dtype_name(*(const enum dtype *)p));
-		break;
-	case R_CLASS:
-		json_str(g, crit_class_name(*(const enum crit_class *)p));
-		break;
-	case R_VERDICT:
-		json_str(g, replay_verdict_name(*(const enum replay_verdict *)p));
-		break;
-	}
+	(void)base;
+	yajl_gen_map_open(w->g);
+	json_key(w->g, "name");
+	json_str(w->g, "scaleaudit");
+	json_key(w->g, "version");
+	json_str(w->g, SCALEAUDIT_VERSION);
+	json_key(w->g, "document");
+	json_str(w->g, "replay");
+	json_key(w->g, "format");
+	json_int(w->g, REPLAY_JSON_FORMAT);
+	yajl_gen_map_close(w->g);
 }
 
-static void write_fields(yajl_gen g, const struct rfield *f, size_t n, const void *base)
+static int read_tool(struct jread *r, const struct jnode *n, void *base)
 {
-	for (size_t i = 0; i < n; i++)
-		write_field(g, &f[i], base);
+	const struct jnode *name = jtree_member(n, "name"), *doc = jtree_member(n, "document");
+	const struct jnode *format = jtree_member(n, "format");
+
+	(void)base;
+	if (!name || name->type != J_STR || strcmp(name->s, "scaleaudit") || !doc ||
+	    doc->type != J_STR || strcmp(doc->s, "replay"))
+		return jread_fail(r, n, "'tool' does not say scaleaudit replay");
+	if (!format || format->type != J_NUM || !format->is_int || format->i < 1 ||
+	    format->i > REPLAY_JSON_FORMAT)
+		return jread_fail(r, format ? format : n, "'tool.format' is not a format this scaleaudit reads");
+	return 0;
 }
 
-static void write_tool(yajl_gen g, const char *what)
+/* tolerance and projection say how the verdicts and the projection were made: written only. */
+static void write_tolerance(struct jwrite *w, const void *base)
 {
-	json_key(g, "tool");
-	yajl_gen_map_open(g);
-	json_key(g, "name");
-	json_str(g, "scaleaudit");
-	json_key(g, "version");
-	json_str(g, SCALEAUDIT_VERSION);
-	json_key(g, "document");
-	json_str(g, what);
-	json_key(g, "format");
-	json_int(g, REPLAY_JSON_FORMAT);
-	yajl_gen_map_close(g);
+	(void)base;
+	json_num(w->g, REPLAY_TOLERANCE);
+}
+
+static void write_projection(struct jwrite *w, const void *base)
+{
+	const struct replay *r = base;
+
+	json_str(w->g, isnan(r->projected_step_s) ? NULL :
+		 "projection: the logged step with each replayed compute and memory kernel scaled by "
+		 "its ratio on this GPU; collectives and the rest as logged");
+}
+
+static int read_nothing(struct jread *r, const struct jnode *n, void *base)
+{
+	(void)r;
+	(void)n;
+	(void)base;
+	return 0;
+}
+
+static const struct jspecial tool = { write_tool, read_tool, NULL };
+static const struct jspecial tolerance = { write_tolerance, read_nothing, NULL };
+static const struct jspecial projection = { write_projection, read_nothing, NULL };
+static const struct jarray kernels = JARRAY(struct replay, k, n, kernel_fields, false);
+
+static const struct jfield replay_fields[] = {
+	JF_SPECIAL("tool", &tool),
+	JF_MERGE(top_fields),
+	JF_SPECIAL("tolerance", &tolerance),
+	JF_SPECIAL("projection", &projection),
+	JF_ARR(struct replay, k, "kernels", &kernels),
+	JF_END
+};
+
+const struct jfield *replay_json_fields(void)
+{
+	return replay_fields;
 }
 
 int replay_write_json(const struct replay *r, FILE *f)
 {
-	yajl_gen g = json_new();
+	struct jwrite w = { .g = json_new(), .user = r };
 	int ret;
 
-	yajl_gen_map_open(g);
-	write_tool(g, "replay");
-	write_fields(g, top_fields, NFIELDS(top_fields), r);
-	json_key(g, "tolerance");
-	json_num(g, REPLAY_TOLERANCE);
-	json_key(g, "projection");
-	json_str(g, isnan(r->projected_step_s) ? NULL :
-		 "projection: the logged step with each replayed compute and memory kernel scaled by "
-		 "its ratio on this GPU; collectives and the rest as logged");
-	json_key(g, "kernels");
-	yajl_gen_array_open(g);
-	for (size_t i = 0; i < r->n; i++) {
-		yajl_gen_map_open(g);
-		write_fields(g, kernel_fields, NFIELDS(kernel_fields), &r->k[i]);
-		yajl_gen_map_close(g);
-	}
-	yajl_gen_array_close(g);
-	yajl_gen_map_close(g);
-	ret = json_flush(g, f, true);
-	yajl_gen_free(g);
+	yajl_gen_map_open(w.g);
+	jfields_write(&w, replay_fields, r);
+	yajl_gen_map_close(w.g);
+	ret = json_flush(w.g, f, true);
+	yajl_gen_free(w.g);
 	return ret;
 }
 
@@ -261,118 +257,10 @@ int replay_plan_write_json(const struct plan *p, FILE *f)
 
 /* --- reading --- */
 
-struct rd {
-	struct replay *r;
-	const char *name;
-	char *err;
-	size_t errsz;
-};
-
-static int rd_fail(struct rd *x, const struct jnode *n, const char *key, const char *what)
-{
-	snprintf(x->err, x->errsz, "%s: byte %lld: '%s' %s", x->name, (long long)(n ? n->at : 0),
-		 key, what);
-	return -1;
-}
-
-static int read_enum_str(struct rd *x, const struct rfield *f, const struct jnode *n, void *p)
-{
-	if (f->kind == R_DTYPE) {
-		*(enum dtype *)p = n ? dtype_from_name(n->s) : DT_UNKNOWN;
-		return n && *(enum dtype *)p == DT_UNKNOWN ? rd_fail(x, n, f->key, "is not a dtype") : 0;
-	}
-	if (f->kind == R_CLASS) {
-		*(enum crit_class *)p = n ? crit_class_from_name(n->s) : CRIT_OTHER;
-		return 0;
-	}
-	if (f->kind == R_VERDICT) {
-		*(enum replay_verdict *)p = n ? replay_verdict_from_name(n->s) : RV_NOT_RUN;
-		return 0;
-	}
-	*(const char **)p = n ? replay_strdup(x->r, n->s) : NULL;
-	return 0;
-}
-
-static int read_field(struct rd *x, const struct rfield *f, const struct jnode *obj, void *base)
-{
-	const struct jnode *n = jtree_member(obj, f->key);
-	void *p = (char *)base + f->off;
-	bool null = !n || n->type == J_NULL;
-	bool text = f->kind == R_STR || f->kind == R_DTYPE || f->kind == R_CLASS || f->kind == R_VERDICT;
-
-	if (text) {
-		if (!null && n->type != J_STR)
-			return rd_fail(x, n, f->key, "is not a string");
-		return read_enum_str(x, f, null ? NULL : n, p);
-	}
-	if (f->kind == R_BOOL) {
-		if (!null && n->type != J_BOOL)
-			return rd_fail(x, n, f->key, "is not true or false");
-		*(bool *)p = !null && n->b;
-		return 0;
-	}
-	if (!null && n->type != J_NUM)
-		return rd_fail(x, n, f->key, "is not a number");
-	if (f->kind == R_NUM) {
-		*(double *)p = null ? NAN : n->d;
-		return 0;
-	}
-	if (!null && (!n->is_int || n->i < 0 || (f->kind == R_I32 && n->i > INT32_MAX)))
-		return rd_fail(x, n, f->key, "is not a count");
-	if (f->kind == R_I32)
-		*(int32_t *)p = null ? -1 : (int32_t)n->i;
-	else
-		*(int64_t *)p = null ? -1 : n->i;
-	return 0;
-}
-
-static int read_fields(struct rd *x, const struct rfield *f, size_t nf, const struct jnode *obj,
-		       void *base)
-{
-	for (size_t i = 0; i < nf; i++)
-		if (read_field(x, &f[i], obj, base) < 0)
-			return -1;
-	return 0;
-}
-
-static int read_kernels(struct rd *x, const struct jnode *arr)
-{
-	size_t n = 0;
-
-	if (arr && arr->type != J_NULL && arr->type != J_ARR)
-		return rd_fail(x, arr, "kernels", "is not an array");
-	for (const struct jnode *c = arr ? arr->child : NULL; c; c = c->next)
-		n++;
-	x->r->k = arena_alloc(&x->r->arena, (n ? n : 1) * sizeof(*x->r->k));
-	for (const struct jnode *c = arr ? arr->child : NULL; c; c = c->next) {
-		if (c->type != J_OBJ)
-			return rd_fail(x, c, "kernels[]", "is not an object");
-		if (read_fields(x, kernel_fields, NFIELDS(kernel_fields), c, &x->r->k[x->r->n]) < 0)
-			return -1;
-		x->r->n++;
-	}
-	return 0;
-}
-
-static int check_tool(struct rd *x, const struct jnode *root)
-{
-	const struct jnode *tool = jtree_member(root, "tool");
-	const struct jnode *name = jtree_member(tool, "name"), *doc = jtree_member(tool, "document");
-	const struct jnode *format = jtree_member(tool, "format");
-
-	if (!name || name->type != J_STR || strcmp(name->s, "scaleaudit") || !doc ||
-	    doc->type != J_STR || strcmp(doc->s, "replay"))
-		return rd_fail(x, tool ? tool : root, "tool", "does not say scaleaudit replay");
-	if (!format || format->type != J_NUM || !format->is_int || format->i < 1 ||
-	    format->i > REPLAY_JSON_FORMAT)
-		return rd_fail(x, format ? format : tool, "tool.format", "is not a format this scaleaudit reads");
-	return 0;
-}
-
 int replay_parse_json(const char *buf, size_t len, const char *name, struct replay *r,
 		      char *err, size_t errsz)
 {
-	struct rd x = { r, name, err, errsz };
+	struct jread x = { .arena = &r->arena, .user = r };
 	const struct jnode *root;
 	const char *perr = NULL;
 	int64_t at = 0;
@@ -388,9 +276,10 @@ int replay_parse_json(const char *buf, size_t len, const char *name, struct repl
 			 (long long)root->at);
 		return -1;
 	}
-	if (check_tool(&x, root) < 0 || read_fields(&x, top_fields, NFIELDS(top_fields), root, r) < 0)
-		return -1;
-	return read_kernels(&x, jtree_member(root, "kernels"));
+	if (jfields_read(&x, root, replay_fields, r) == 0)
+		return 0;
+	snprintf(err, errsz, "%s: byte %lld: %s", name, (long long)x.err_at, x.err);
+	return -1;
 }
 
 int replay_read_json(const char *path, struct replay *r, char *err, size_t errsz)

@@ -23,6 +23,11 @@
  */
 int replay_plan_write_json(const struct plan *p, FILE *f);
 
+struct jfield;
+
+/* replay.json's table of fields (core/jfields.h), for tests that walk it. */
+const struct jfield *replay_json_fields(void);
+
 /* replay.json, indented; -1 on a write error. */
 int replay_write_json(const struct replay *r, FILE *f);
 
@@ -30,7 +35,7 @@ int replay_write_json(const struct replay *r, FILE *f);
  * Reads replay.json from len bytes of buf into r (zeroed first; release it
  * with replay_release()). Returns 0, or -1 with one line in err: "name: byte
  * N: message" (not JSON, not a scaleaudit replay, a key of the wrong type).
- * Missing keys read as unknown; unknown keys are ignored.
+ * Missing keys and null read as unknown; unknown keys are ignored.
  */
 int replay_parse_json(const char *buf, size_t len, const char *name, struct replay *r,
 		      char *err, size_t errsz);

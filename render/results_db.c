@@ -9,10 +9,10 @@
 #include <csv.h>
 
 #include "core/buf.h"
+#include "core/json.h"
 #include "core/jtree.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
-#include "render/json.h"
 
 struct results_db {
 	sqlite3 *db;

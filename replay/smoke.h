@@ -4,15 +4,13 @@
  * run function); each run adds one or more results (pass, fail or skip, a
  * value with its unit, the reason). Other modules add their items (GEMM,
  * NCCL) as a second table through smoke_options.extra. One results struct,
- * rendered as text or JSON. Nothing here prints except the printers.
+ * rendered as text or JSON by render/smoke_text.h. Nothing here prints.
  */
 #ifndef REPLAY_SMOKE_H
 #define REPLAY_SMOKE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdio.h>
-#include <yajl/yajl_gen.h>
 
 #include "replay/cuda.h"
 #include "replay/ptx.h"
@@ -98,13 +96,6 @@ struct smoke_options {
  */
 int smoke_run(const struct smoke_options *opt, struct smoke_report *rep);
 void smoke_report_release(struct smoke_report *rep);
-
-/* A text table of devices and results, with a units column; -1 on a write error. */
-int smoke_write_text(const struct smoke_report *rep, FILE *f);
-/* The report as one JSON object into g (render/json.h's writer). */
-void smoke_json(const struct smoke_report *rep, yajl_gen g);
-/* The same written to f; -1 on a write error. */
-int smoke_write_json(const struct smoke_report *rep, FILE *f, bool pretty);
 
 const char *smoke_status_name(enum smoke_status s);	/* "pass", "fail", "skip" */
 

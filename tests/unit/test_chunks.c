@@ -24,10 +24,10 @@
 #include <zlib.h>
 
 #include "core/buf.h"
+#include "core/json.h"
 #include "ingest/ingest.h"
 #include "ingest/reader.h"
 #include "ingest/registry.h"
-#include "render/json.h"
 #include "tests/unit/ingest_fixture.h"
 #include "tests/unit/skip.h"
 

@@ -16,13 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/json.h"
 #include "core/utf8.h"
+#include "fixture_analysis.h"
 #include "render/analysis_text.h"
-#include "render/json.h"
 #include "render/report.h"
 #include "render/summary.h"
 #include "render/text.h"
-#include "fixture_analysis.h"
 
 #define R UTF8_REPLACEMENT
 #define TITLE "Caf\xe9 \x1b[2Jtrial"

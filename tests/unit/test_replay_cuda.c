@@ -24,6 +24,7 @@
 #include "core/xalloc.h"
 #include "replay/cuda.h"
 #include "replay/ptx.h"
+#include "render/smoke_text.h"
 #include "replay/smoke.h"
 #include "tests/unit/skip.h"
 

@@ -507,13 +507,22 @@ static void json_errors(void **state)
 {
 	static const struct { const char *doc, *msg; } bad[] = {
 		{ "{\"tool\": {\"name\": \"scaleaudit\", \"document\": \"replay\", \"format\": 1},"
-		  " \"kernels\": 3}", "replay.json: byte 79: 'kernels' is not an array" },
+		  " \"kernels\": 3}", "replay.json: byte 79: 'kernels' is a number, not an array" },
 		{ "{\"tool\": {\"name\": \"scaleaudit\", \"document\": \"analysis\", \"format\": 1}}",
 		  "replay.json: byte 9: 'tool' does not say scaleaudit replay" },
 		{ "{\"tool\": {\"name\": \"scaleaudit\", \"document\": \"replay\", \"format\": 9}}",
 		  "replay.json: byte 64: 'tool.format' is not a format this scaleaudit reads" },
 		{ "{\"tool\": {\"name\": \"scaleaudit\", \"document\": \"replay\", \"format\": 1},"
-		  " \"kernels\": [{\"reps\": -2}]}", "replay.json: byte 89: 'reps' is not a count" },
+		  " \"kernels\": [{\"reps\": -2}]}", "replay.json: byte 89: 'kernels[0].reps' is out of range" },
+		/* the same wording as analysis.json's, from the same field tables */
+		{ "{\"tool\": {\"name\": \"scaleaudit\", \"document\": \"replay\", \"format\": 1},"
+		  " \"kernels\": [{}, {\"class\": \"attention\"}]}",
+		  "replay.json: byte 94: 'kernels[1].class' is 'attention', which this scaleaudit does not know" },
+		{ "{\"tool\": {\"name\": \"scaleaudit\", \"document\": \"replay\", \"format\": 1},"
+		  " \"device_index\": 4294967296}",
+		  "replay.json: byte 84: 'device_index' is out of range" },
+		{ "{\"tool\": {\"name\": \"scaleaudit\", \"document\": \"replay\", \"format\": 1},"
+		  " \"same_model\": 1}", "replay.json: byte 82: 'same_model' is a number, not true or false" },
 		{ "[1]", "replay.json: byte 0: not a scaleaudit replay: not an object" },
 	};
 	char err[256];

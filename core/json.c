@@ -1,4 +1,4 @@
-#include "render/json.h"
+#include "core/json.h"
 
 #include <math.h>
 #include <stdlib.h>

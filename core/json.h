@@ -3,8 +3,8 @@
  * reads back as the same double; NaN and infinities become null (a missing
  * value is null, never 0). Pretty output is indented with two spaces.
  */
-#ifndef RENDER_JSON_H
-#define RENDER_JSON_H
+#ifndef CORE_JSON_H
+#define CORE_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>
