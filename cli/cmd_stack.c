@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,22 +21,23 @@
 #include "core/buf.h"
 #include "core/model.h"
 #include "core/readiness.h"
+#include "core/xalloc.h"
 #include "ingest/codescan.h"
 #include "ingest/ingest.h"
 #include "ingest/pyenv.h"
 #include "ingest/sniff.h"
+#include "ingest/walk.h"
 #include "render/stack_json.h"
 #include "render/stack_text.h"
 
-#define STACK_MAX_DEPTH 16		/* directory levels below a named directory */
+#define STACK_MAX_DEPTH 15		/* directories entered below a named one: files 16 down are read */
 #define STACK_MAX_ENTRIES 500000	/* directory entries visited in all */
 #define STACK_SNIFF 65536		/* bytes of a text file sniffed for a report or log */
 
 struct stack {
 	struct stack_result res;	/* what is printed */
-	size_t entries;			/* directory entries visited */
+	struct walk_stats walked;	/* entries met, against STACK_MAX_ENTRIES in all */
 	size_t unreadable;		/* files or paths that could not be read, or only in part */
-	bool stopped;			/* STACK_MAX_ENTRIES was reached */
 	struct py_env py;
 	size_t py_inputs;		/* pip lists, arch lists, dist-info walks that gave something */
 	struct trial *trial;		/* environment reports and logs go into its one run */
@@ -146,7 +146,7 @@ static void read_file(struct stack *s, const char *path)
 		read_text(s, path);
 }
 
-/* Directories a walk never enters: caches, and package metadata that pyenv_walk reads. */
+/* Directories a walk never enters: caches, and package metadata that the scan reads. */
 static bool skip_dir(const char *name)
 {
 	size_t n = strlen(name);
@@ -155,7 +155,32 @@ static bool skip_dir(const char *name)
 	       (n > 9 && !strcmp(name + n - 9, ".egg-info"));
 }
 
-static struct stack *walking;	/* the state nftw's callback works on */
+/* What a walk met that is said or read once the environment scan is over. */
+struct met {
+	char *path;		/* owned */
+	enum walk_type type;	/* WALK_FILE: read it; WALK_LINK, WALK_UNLISTED, WALK_NOSTAT: say err */
+	int err;
+};
+
+/*
+ * One walk of a named directory: the environment scan rides on it, and what
+ * it met waits in a list, in the walk's order, so that the packages of the
+ * dist-info entries come before those of package lists (the first of a name
+ * is kept), as when the scan walked alone and first.
+ */
+struct stack_walk {
+	struct stack *s;
+	const char *operand;		/* as named, for the scan's message */
+	struct pyenv_scan scan;
+	struct met *met;
+	size_t nmet, cap;
+};
+
+static void meet(struct stack_walk *w, const struct walk_entry *e, enum walk_type type)
+{
+	xgrow(&w->met, &w->cap, w->nmet + 1, sizeof(*w->met));
+	w->met[w->nmet++] = (struct met){ .path = xstrdup(e->path), .type = type, .err = e->err };
+}
 
 /* Why a link that stat() could not follow (its errno) is left out. */
 static const char *broken_link(int err)
@@ -163,72 +188,89 @@ static const char *broken_link(int err)
 	return err == ELOOP ? "a symbolic link that loops" : "a dangling symbolic link";
 }
 
-/*
- * A symbolic link met in a walk: read when it names a file (a FIFO or socket
- * is left out with a warning by read_file()); one that dangles or loops is
- * said with its target, like the trial loader's left-out; a link to a
- * directory is not followed (FTW_PHYS).
- */
-static void visit_link(struct stack *s, const char *path)
+/* A dangling or looping link, said with its target like the trial loader's left-out. */
+static void left_out_link(struct stack *s, const char *path, int err)
 {
 	struct srcpos pos = SRCPOS_FILE(path);
 	char target[PATH_MAX];
-	struct stat st;
-	ssize_t n;
-	int err;
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
 
-	if (stat(path, &st) == 0) {
-		if (!S_ISDIR(st.st_mode))
-			read_file(s, path);
-		return;
-	}
-	err = errno;
-	n = readlink(path, target, sizeof(target) - 1);
 	target[n > 0 ? n : 0] = '\0';
 	diag_warn(&s->diags, "left-out", &pos, "%s (to '%s'): not read", broken_link(err), target);
 }
 
-/*
- * One entry of a walk. Links are not followed into directories (FTW_PHYS: no
- * loops); names beginning with '.' and directories below STACK_MAX_DEPTH are
- * left out; the walk stops after STACK_MAX_ENTRIES entries.
- */
-static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+static void unreadable(struct stack *s, const char *path, int err)
 {
-	struct stack *s = walking;
-	const char *name = path + ftw->base;
 	struct srcpos pos = SRCPOS_FILE(path);
 
-	(void)st;
-	if (++s->entries > STACK_MAX_ENTRIES) {
-		s->stopped = true;
-		return FTW_STOP;
-	}
-	if (ftw->level > 0 && (name[0] == '.' || (type == FTW_D && skip_dir(name))))
-		return type == FTW_D ? FTW_SKIP_SUBTREE : FTW_CONTINUE;
-	if (type == FTW_D)
-		return ftw->level >= STACK_MAX_DEPTH ? FTW_SKIP_SUBTREE : FTW_CONTINUE;
-	if (type == FTW_F)
-		read_file(s, path);
-	else if (type == FTW_SL)
-		visit_link(s, path);
-	else if (type == FTW_DNR || type == FTW_NS) {
-		diag_error(&s->diags, "unreadable", &pos, "cannot read: %s", strerror(errno));
-		s->unreadable++;
-	}
-	return FTW_CONTINUE;
+	diag_error(&s->diags, "unreadable", &pos, "cannot read: %s", strerror(err));
+	s->unreadable++;
 }
 
-static void walk_dir(struct stack *s, const char *dir)
+/*
+ * One entry of a walk. Directories named like skip_dir() are not entered,
+ * nor those past STACK_MAX_DEPTH. A symbolic link is read when it names a
+ * file (a FIFO or socket is left out with a warning by read_file()), never
+ * followed into a directory. A named directory that cannot be listed is said
+ * by the scan at once, as when it walked first.
+ */
+static bool stack_visit(void *user, const struct walk_entry *e)
 {
-	walking = s;
-	if (nftw(dir, visit, 32, FTW_PHYS | FTW_ACTIONRETVAL) < 0 && !s->stopped) {
-		struct srcpos pos = SRCPOS_FILE(dir);
+	struct stack_walk *w = user;
+	struct srcpos named = SRCPOS_FILE(w->operand);
 
-		diag_error(&s->diags, "unreadable", &pos, "cannot walk: %s", strerror(errno));
-		s->unreadable++;
+	if (e->type == WALK_DIR)
+		return !skip_dir(e->name);
+	if (e->type == WALK_UNLISTED && e->depth == 0)
+		diag_error(&w->s->diags, "unreadable", &named, "cannot list directory: %s", strerror(e->err));
+	if (e->type == WALK_FILE || (e->type == WALK_LINK && !e->err && !S_ISDIR(e->target)))
+		meet(w, e, WALK_FILE);
+	else if (e->type != WALK_TOO_DEEP && !(e->type == WALK_LINK && !e->err))
+		meet(w, e, e->type);
+	return false;
+}
+
+static bool stack_listed(void *user, const struct walk_entry *dir, const struct walk_entry *e, size_t n)
+{
+	pyenv_scan_listed(&((struct stack_walk *)user)->scan, dir, e, n);
+	return true;	/* the scan's limits are its own: the files below still count */
+}
+
+static void read_met(struct stack *s, const struct met *m)
+{
+	if (m->type == WALK_FILE)
+		read_file(s, m->path);
+	else if (m->type == WALK_LINK)
+		left_out_link(s, m->path, m->err);
+	else
+		unreadable(s, m->path, m->err);
+}
+
+/*
+ * Walks the directory path once, in its own order as the stack always
+ * walked, for the scan and the files; then reads the files.
+ */
+static void walk_operand(struct stack *s, const char *path)
+{
+	static const struct walk_policy policy = { .flags = WALK_DIR_ORDER, .max_depth = STACK_MAX_DEPTH,
+						   .max_entries = STACK_MAX_ENTRIES };
+	struct stack_walk w = { .s = s, .operand = path };
+	const struct walk_visitor v = { .visit = stack_visit, .listed = stack_listed, .user = &w };
+	char *dir = xstrdup(path);
+	size_t n = strlen(dir);
+
+	while (n > 1 && dir[n - 1] == '/')
+		dir[--n] = '\0';	/* "dir/file" however the directory was named */
+	pyenv_scan_init(&w.scan, &s->py);
+	walk_dir(dir, &policy, &v, &s->walked);
+	if (pyenv_scan_finish(&w.scan) > 0)
+		s->py_inputs++;
+	for (size_t i = 0; i < w.nmet; i++) {
+		read_met(s, &w.met[i]);
+		free(w.met[i].path);
 	}
-	walking = NULL;
+	free(w.met);
+	free(dir);
 }
 
 /* A path from the command line. */
@@ -242,13 +284,10 @@ static void read_operand(struct stack *s, const char *path)
 		s->unreadable++;
 		return;
 	}
-	if (!S_ISDIR(st.st_mode)) {
+	if (S_ISDIR(st.st_mode))
+		walk_operand(s, path);
+	else
 		read_file(s, path);
-		return;
-	}
-	if (pyenv_walk(&s->py, path, &s->diags) > 0)
-		s->py_inputs++;
-	walk_dir(s, path);
 }
 
 /* --- judging the environment --- */
@@ -317,7 +356,7 @@ static int finish(struct stack *s)
 
 	print_diags(&s->diags);
 	print_errors(&s->trial->diags);
-	if (s->stopped)
+	if (s->walked.stopped)
 		error("stopped after %d directory entries; name fewer or deeper paths",
 		      STACK_MAX_ENTRIES);
 	if (!usable) {
@@ -326,7 +365,7 @@ static int finish(struct stack *s)
 	}
 	if (json ? stack_json(&s->res, stdout) < 0 : (stack_text(&s->res, stdout), fflush(stdout) != 0))
 		return EXIT_NO_INPUT;	/* the write error is said once, by main */
-	return s->unreadable || s->stopped ? EXIT_PARTIAL : EXIT_DONE;
+	return s->unreadable || s->walked.stopped ? EXIT_PARTIAL : EXIT_DONE;
 }
 
 int cmd_stack(int argc, char **argv)

@@ -109,7 +109,7 @@ static int list(struct walker *w, const struct walk_entry *dir, struct walk_entr
 		(*e)[i] = (struct walk_entry){ .path = p, .depth = dir->depth + 1,
 					       .name = p + len + (p[len] == '/') };
 	}
-	if (*n > 1)
+	if (*n > 1 && !(w->p->flags & WALK_DIR_ORDER))
 		qsort(*e, *n, sizeof(**e), by_name);
 	for (size_t i = 0; i < *n; i++)
 		stat_entry(&(*e)[i]);
@@ -170,6 +170,12 @@ struct lister {
 	bool failed;		/* some entry or directory could not be read */
 };
 
+static void walk_add(struct walk *w, const char *path)
+{
+	xgrow(&w->files, &w->cap, w->n + 1, sizeof(*w->files));
+	w->files[w->n++] = xstrdup(path);
+}
+
 static void add_unlisted(struct walk *w, const char *dir)
 {
 	xgrow(&w->unlisted, &w->cap_unlisted, w->nunlisted + 1, sizeof(*w->unlisted));
@@ -205,12 +211,6 @@ static bool list_visit(void *user, const struct walk_entry *e)
 	}
 	l->failed = true;
 	return false;
-}
-
-void walk_add(struct walk *w, const char *path)
-{
-	xgrow(&w->files, &w->cap, w->n + 1, sizeof(*w->files));
-	w->files[w->n++] = xstrdup(path);
 }
 
 int walk_path(struct walk *w, const char *path, struct diags *d)

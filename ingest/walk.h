@@ -1,7 +1,7 @@
 /*
  * walk: the one directory walker, shared by the trial loader, inspect,
  * stack and the Python environment scan. A directory is walked depth first
- * in name order; names beginning with '.' are counted but never visited,
+ * in name order (or its own order); names beginning with '.' are counted but never visited,
  * and a symbolic link is never entered (no loops). A policy bounds the walk
  * (depth, entries); a visitor decides what to enter and what each entry
  * means, and says its own messages: the walker prints and records nothing.
@@ -40,7 +40,12 @@ struct walk_entry {
 	int err;		/* errno of WALK_NOSTAT, WALK_UNLISTED, or a WALK_LINK that stat() failed */
 };
 
+enum walk_flag {
+	WALK_DIR_ORDER = 1 << 0,	/* entries in the directory's own order (readdir's), not by name */
+};
+
 struct walk_policy {
+	unsigned flags;		/* enum walk_flag */
 	int max_depth;		/* directories listed at most this many levels below the named one */
 	size_t max_entries;	/* entries met in all (the named directories, hidden names too);
 				   the walk stops past it; 0: no limit */
@@ -89,8 +94,6 @@ struct walk {
  * a "too-deep" error); records a diagnostic and returns -1 on failure.
  */
 int walk_path(struct walk *w, const char *path, struct diags *d);
-/* Appends a copy of path to w's files. */
-void walk_add(struct walk *w, const char *path);
 void walk_release(struct walk *w);
 
 #endif
