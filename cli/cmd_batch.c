@@ -20,9 +20,7 @@
 #include "core/xalloc.h"
 #include "analysis/analysis.h"
 #include "render/analysis_json.h"
-#include "render/batch_charts.h"
 #include "render/batch_index.h"
-#include "render/report.h"
 #include "render/results_db.h"
 
 static const char *out_dir;	/* -o DIR */
@@ -98,49 +96,6 @@ static void trial_done(void *ctx, const struct batch_trial *t, const char *dir)
 
 /* ---------------------------------------------------------------- summaries */
 
-/* What the summary writers write. */
-struct summary {
-	const struct trial_row *rows;
-	size_t n;
-	struct chart_layout *charts;
-	size_t ncharts;
-};
-
-static int w_csv(FILE *f, void *ctx)
-{
-	const struct summary *s = ctx;
-
-	return results_write_csv(s->rows, s->n, f);
-}
-
-static int w_json(FILE *f, void *ctx)
-{
-	const struct summary *s = ctx;
-
-	return results_write_json(s->rows, s->n, f);
-}
-
-static int w_md(FILE *f, void *ctx)
-{
-	const struct summary *s = ctx;
-
-	return batch_index_md(s->rows, s->n, f);
-}
-
-static int w_html(FILE *f, void *ctx)
-{
-	const struct summary *s = ctx;
-
-	return batch_index_html(s->rows, s->n, s->charts, s->ncharts, f);
-}
-
-static const struct summary_file {
-	const char *name;
-	write_fn write;
-} summary_files[] = {
-	{ "summary.csv", w_csv }, { "summary.json", w_json }, { "index.md", w_md }, { "index.html", w_html },
-};
-
 /* Writes the summaries of every trial in db into out; counts the failed ones in *failed. */
 static int write_summaries(struct results_db *db, const char *out, size_t *failed)
 {
@@ -148,19 +103,10 @@ static int write_summaries(struct results_db *db, const char *out, size_t *faile
 	struct diags d = DIAGS_INIT;
 	struct trial_row *rows = NULL;
 	long n = results_db_trials(db, &ar, &rows, &d);
-	struct summary s = { .rows = rows, .n = n < 0 ? 0 : (size_t)n };
-	int rc = n < 0 ? -1 : 0;
+	int rc = n < 0 ? -1 : batch_index_write(rows, (size_t)n, out, &d);
 
-	s.ncharts = rc ? 0 : batch_charts(rows, s.n, &s.charts);
-	for (size_t i = 0; rc == 0 && i < sizeof(summary_files) / sizeof(summary_files[0]); i++) {
-		char *path = xasprintf("%s/%s", out, summary_files[i].name);
-
-		rc = write_atomic(path, summary_files[i].write, &s, &d);
-		free(path);
-	}
-	for (size_t i = 0; i < s.n; i++)
+	for (long i = 0; i < n; i++)
 		*failed += rows[i].status && strcmp(rows[i].status, "ok") != 0;
-	batch_charts_release(s.charts, s.ncharts);
 	print_diags(&d);
 	diags_release(&d);
 	arena_release(&ar);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "core/buf.h"
+#include "core/wrap.h"	/* text_wrap(), which help uses */
 
 enum option_kind {
 	OPT_END,	/* ends a table */
@@ -89,12 +90,5 @@ void options_help(const struct option *opts, const char *heading, struct buf *ou
  * test that every option is documented.
  */
 void options_list(const struct option *opts, const char *name, FILE *f);
-
-/*
- * Appends text to out, wrapped at 80 columns: words are moved to a new line
- * indented by `indent` spaces; `col` is the column out's last line is at.
- * A "\n" in text starts a new line (indented too).
- */
-void text_wrap(struct buf *out, const char *text, size_t indent, size_t col);
 
 #endif

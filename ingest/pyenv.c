@@ -1,8 +1,8 @@
 #include "ingest/pyenv.h"
 
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -792,12 +792,6 @@ int pyenv_read_file(struct py_env *e, const char *path, struct diags *d)
 
 /* ---- walking ---- */
 
-struct walker {
-	struct py_env *e;
-	size_t entries;		/* directory entries seen, against PYENV_MAX_ENTRIES */
-	int added;
-};
-
 static bool ends_with(const char *s, const char *tail)
 {
 	size_t n = strlen(s), k = strlen(tail);
@@ -806,7 +800,7 @@ static bool ends_with(const char *s, const char *tail)
 }
 
 /* The name and version in "torch-2.7.0+cu128.dist-info" or "six-1.16.0-py3.12.egg-info". */
-static void add_from_dirname(struct walker *w, const char *name, const char *source)
+static void add_from_dirname(struct pyenv_scan *w, const char *name, const char *source)
 {
 	const char *dot = strrchr(name, '.');
 	const char *dash = memchr(name, '-', (size_t)(dot - name));
@@ -824,12 +818,12 @@ static void add_from_dirname(struct walker *w, const char *name, const char *sou
 		w->added++;
 }
 
-/* Reads the headers of a METADATA / PKG-INFO file; false when it gave no name. */
-static bool add_from_metadata(struct walker *w, int dirfd, const char *file, const char *source)
+/* Reads the headers of a METADATA / PKG-INFO file (path, not a link); false when it gave no name. */
+static bool add_from_metadata(struct pyenv_scan *w, const char *path, const char *file, const char *source)
 {
 	char buf[META_MAX];
 	struct py_parser *p;
-	int fd = openat(dirfd, file, O_RDONLY | O_NOFOLLOW), n;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW), n;
 	size_t got;
 
 	if (fd < 0)
@@ -846,100 +840,119 @@ static bool add_from_metadata(struct walker *w, int dirfd, const char *file, con
 	return true;
 }
 
-static void add_dist(struct walker *w, int dirfd, const char *name, bool is_dir)
+static void add_dist(struct pyenv_scan *w, const struct pyenv_found *f)
 {
+	const char *name = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path;
 	bool egg = ends_with(name, ".egg-info");
 	const char *source = egg ? "egg-info" : "dist-info";
-	int sub;
+	const char *file = egg ? "PKG-INFO" : "METADATA";
 	bool ok = false;
 
-	if (!is_dir) {
-		ok = egg && add_from_metadata(w, dirfd, name, source);
-	} else if ((sub = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)) >= 0) {
-		ok = add_from_metadata(w, sub, egg ? "PKG-INFO" : "METADATA", source);
-		close(sub);
+	if (!f->is_dir) {
+		ok = egg && add_from_metadata(w, f->path, name, source);
+	} else {
+		char *path = xasprintf("%s/%s", f->path, file);
+
+		ok = add_from_metadata(w, path, file, source);
+		free(path);
 	}
 	if (!ok)
 		add_from_dirname(w, name, source);
 }
 
-static int cmp_names(const void *a, const void *b)
+void pyenv_scan_init(struct pyenv_scan *w, struct py_env *e)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	*w = (struct pyenv_scan){ .e = e, .site_depth = INT_MAX };
 }
 
-/* The names in dir (owned, sorted), bounded by the walker's entry count. */
-static char **list_dir(struct walker *w, DIR *dir, size_t *n)
-{
-	char **names = NULL;
-	size_t cap = 0;
-	struct dirent *de;
-
-	*n = 0;
-	while ((de = readdir(dir)) && w->entries < PYENV_MAX_ENTRIES) {
-		w->entries++;
-		if (de->d_name[0] == '.')
-			continue;
-		xgrow(&names, &cap, *n + 1, sizeof(*names));
-		names[(*n)++] = xstrdup(de->d_name);
-	}
-	qsort(names, *n, sizeof(*names), cmp_names);
-	return names;
-}
-
-static void walk_dir(struct walker *w, int dirfd, int depth);
-
-static void visit(struct walker *w, int dirfd, char **names, size_t n, int depth)
+bool pyenv_scan_listed(struct pyenv_scan *w, const struct walk_entry *dir, const struct walk_entry *e,
+		       size_t n)
 {
 	bool site = false;
-	struct stat st;
 
+	if (dir->depth <= w->site_depth)
+		w->site_depth = INT_MAX;	/* out of the site-packages read before */
+	if (dir->depth > w->site_depth || dir->depth > PYENV_MAX_DEPTH)
+		return false;
 	for (size_t i = 0; i < n; i++) {
-		if (fstatat(dirfd, names[i], &st, AT_SYMLINK_NOFOLLOW))
+		if (e[i].type == WALK_NOSTAT ||
+		    !(ends_with(e[i].name, ".dist-info") || ends_with(e[i].name, ".egg-info")))
 			continue;
-		if (ends_with(names[i], ".dist-info") || ends_with(names[i], ".egg-info")) {
-			add_dist(w, dirfd, names[i], S_ISDIR(st.st_mode));
-			site = true;
-		}
+		xgrow(&w->found, &w->cap, w->nfound + 1, sizeof(*w->found));
+		w->found[w->nfound++] = (struct pyenv_found){ .path = xstrdup(e[i].path),
+							     .is_dir = S_ISDIR(e[i].mode) };
+		site = true;
 	}
-	for (size_t i = 0; i < n && !site && depth < PYENV_MAX_DEPTH; i++) {
-		int sub;
-
-		if (fstatat(dirfd, names[i], &st, AT_SYMLINK_NOFOLLOW) || !S_ISDIR(st.st_mode))
-			continue;
-		sub = openat(dirfd, names[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
-		if (sub >= 0)
-			walk_dir(w, sub, depth + 1);	/* closes sub */
-	}
+	if (site)
+		w->site_depth = dir->depth;
+	return !site;
 }
 
-/* Walks the directory open as dirfd and closes it. */
-static void walk_dir(struct walker *w, int dirfd, int depth)
+/* A path's byte as a walk by name orders it: the end, then '/', then the rest. */
+static int walk_rank(unsigned char c)
 {
-	DIR *dir = fdopendir(dirfd);
-	char **names;
-	size_t n;
+	return c == 0 ? 0 : c == '/' ? 1 : c + 2;
+}
 
-	if (!dir) {
-		close(dirfd);
-		return;
+/* Paths in the order of a walk by name: a directory's subtree before a longer name ("a/b" < "a-c"). */
+static int by_walk(const void *a, const void *b)
+{
+	const unsigned char *p = (const unsigned char *)((const struct pyenv_found *)a)->path;
+	const unsigned char *q = (const unsigned char *)((const struct pyenv_found *)b)->path;
+
+	for (; *p && *p == *q; p++, q++)
+		;
+	return walk_rank(*p) - walk_rank(*q);
+}
+
+int pyenv_scan_finish(struct pyenv_scan *w)
+{
+	if (w->nfound > 1)
+		qsort(w->found, w->nfound, sizeof(*w->found), by_walk);
+	for (size_t i = 0; i < w->nfound; i++) {
+		add_dist(w, &w->found[i]);
+		free(w->found[i].path);
 	}
-	names = list_dir(w, dir, &n);
-	visit(w, dirfd, names, n, depth);
-	for (size_t i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	closedir(dir);
+	free(w->found);
+	w->found = NULL;
+	w->nfound = w->cap = 0;
+	return w->added;
+}
+
+struct lone_scan {
+	struct pyenv_scan scan;
+	struct diags *d;
+	bool failed;		/* the named directory could not be listed */
+};
+
+static bool scan_listed(void *user, const struct walk_entry *dir, const struct walk_entry *e, size_t n)
+{
+	return pyenv_scan_listed(&((struct lone_scan *)user)->scan, dir, e, n);
+}
+
+/* Enters every directory; says only that the named one cannot be listed. */
+static bool scan_visit(void *user, const struct walk_entry *e)
+{
+	struct lone_scan *l = user;
+	struct srcpos pos = SRCPOS_FILE(e->path);
+
+	if (e->type == WALK_UNLISTED && e->depth == 0) {
+		diag_error(l->d, "unreadable", &pos, "cannot list directory: %s", strerror(e->err));
+		l->failed = true;
+	}
+	return true;
 }
 
 int pyenv_walk(struct py_env *e, const char *dir, struct diags *d)
 {
-	struct srcpos pos = SRCPOS_FILE(dir);
-	struct walker w = { .e = e };
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	static const struct walk_policy policy = { .max_depth = PYENV_MAX_DEPTH,
+						   .max_entries = PYENV_MAX_ENTRIES };
+	struct lone_scan l = { .d = d };
+	const struct walk_visitor v = { .visit = scan_visit, .listed = scan_listed, .user = &l };
+	struct walk_stats st = { 0 };
 
-	if (fd < 0)
-		return diag_error(d, "unreadable", &pos, "cannot list directory: %s", strerror(errno));
-	walk_dir(&w, fd, 0);
-	return w.added;
+	pyenv_scan_init(&l.scan, e);
+	walk_dir(dir, &policy, &v, &st);
+	pyenv_scan_finish(&l.scan);
+	return l.failed ? -1 : l.scan.added;
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "core/diag.h"
+#include "ingest/walk.h"
 
 #define PY_NAME_LEN 128		/* a package name, normalised; longer ones are cut */
 #define PY_VER_LEN 64		/* a version or its local part; longer ones are cut */
@@ -109,15 +110,44 @@ size_t pyenv_parse(struct py_env *e, enum py_input kind, const char *buf, size_t
 int pyenv_read_file(struct py_env *e, const char *path, struct diags *d);
 
 /*
- * Walks the directory dir (a virtual environment, a prefix or site-packages
- * itself) for `*.dist-info` and `*.egg-info` entries, at most PYENV_MAX_DEPTH
- * levels down and PYENV_MAX_ENTRIES directory entries in all; directories
- * reached through symbolic links are not entered, and a directory that holds
- * dist-info entries (a site-packages) is not searched further down. Returns
- * the number of packages added, or -1 after a diagnostic when dir cannot be
- * listed.
+ * The environment scan as a visitor of a walk (ingest/walk.h) that may go
+ * further for its own sake: it reads the `*.dist-info` and `*.egg-info`
+ * entries of the directories at most PYENV_MAX_DEPTH levels down, and
+ * nothing below a directory that holds some (a site-packages). A
+ * `*.dist-info` directory's METADATA and an `*.egg-info`'s PKG-INFO give the
+ * name and version, else the entry's own name does. They are added at
+ * pyenv_scan_finish(), in the order of a walk by name whatever the order of
+ * the walk, since the first package of a name is the one kept.
  */
 #define PYENV_MAX_DEPTH 6
+struct pyenv_found {
+	char *path;		/* owned: a *.dist-info or *.egg-info entry */
+	bool is_dir;		/* a directory (not a link to one) */
+};
+struct pyenv_scan {
+	struct py_env *e;	/* where the packages go (borrowed) */
+	int site_depth;		/* depth of the site-packages being walked; INT_MAX: none */
+	struct pyenv_found *found;	/* owned, until pyenv_scan_finish() */
+	size_t nfound, cap;
+	int added;		/* packages added */
+};
+void pyenv_scan_init(struct pyenv_scan *s, struct py_env *e);
+/*
+ * Takes the listing of dir (walk_visitor.listed's arguments). Returns false
+ * when nothing below dir is for the scan.
+ */
+bool pyenv_scan_listed(struct pyenv_scan *s, const struct walk_entry *dir, const struct walk_entry *e,
+		       size_t n);
+/* Adds the packages found to s's py_env and frees what s holds; returns s->added. */
+int pyenv_scan_finish(struct pyenv_scan *s);
+
+/*
+ * Walks the directory dir (a virtual environment, a prefix or site-packages
+ * itself) with the scan alone, through PYENV_MAX_ENTRIES directory entries at
+ * most (ingest/walk.c's count); directories reached through symbolic links
+ * are not entered. Returns the number of packages added, or -1 after a
+ * diagnostic when dir cannot be listed.
+ */
 #define PYENV_MAX_ENTRIES 200000
 int pyenv_walk(struct py_env *e, const char *dir, struct diags *d);
 

@@ -6,7 +6,10 @@
 
 #include "core/buf.h"
 #include "core/utf8.h"
+#include "core/xalloc.h"
+#include "render/batch_charts.h"
 #include "render/html.h"
+#include "render/report.h"
 
 /* One column of the table: its heading and how a row shows it. */
 struct column {
@@ -207,5 +210,66 @@ int batch_index_html(const struct trial_row *rows, size_t n, const struct chart_
 	if (rc == 0 && (fwrite(h.data, 1, h.len, f) != h.len || ferror(f)))
 		rc = -1;
 	buf_release(&h);
+	return rc;
+}
+
+/* ---- the summary files ---- */
+
+/* What the summary writers write. */
+struct summaries {
+	const struct trial_row *rows;
+	size_t n;
+	struct chart_layout *charts;
+	size_t ncharts;
+};
+
+static int w_csv(FILE *f, void *ctx)
+{
+	const struct summaries *s = ctx;
+
+	return results_write_csv(s->rows, s->n, f);
+}
+
+static int w_json(FILE *f, void *ctx)
+{
+	const struct summaries *s = ctx;
+
+	return results_write_json(s->rows, s->n, f);
+}
+
+static int w_md(FILE *f, void *ctx)
+{
+	const struct summaries *s = ctx;
+
+	return batch_index_md(s->rows, s->n, f);
+}
+
+static int w_html(FILE *f, void *ctx)
+{
+	const struct summaries *s = ctx;
+
+	return batch_index_html(s->rows, s->n, s->charts, s->ncharts, f);
+}
+
+static const struct summary_file {
+	const char *name;
+	write_fn write;
+} summary_files[] = {
+	{ "summary.csv", w_csv }, { "summary.json", w_json }, { "index.md", w_md }, { "index.html", w_html },
+};
+
+int batch_index_write(const struct trial_row *rows, size_t n, const char *dir, struct diags *d)
+{
+	struct summaries s = { .rows = rows, .n = n };
+	int rc = 0;
+
+	s.ncharts = batch_charts(rows, n, &s.charts);
+	for (size_t i = 0; rc == 0 && i < sizeof(summary_files) / sizeof(summary_files[0]); i++) {
+		char *path = xasprintf("%s/%s", dir, summary_files[i].name);
+
+		rc = write_atomic(path, summary_files[i].write, &s, d);
+		free(path);
+	}
+	batch_charts_release(s.charts, s.ncharts);
 	return rc;
 }

@@ -1,0 +1,58 @@
+/*
+ * stack: the result of the stack command, computed once and rendered as text
+ * (render/stack_text) or JSON (render/stack_json): each file with GPU code
+ * judged against every target with its fix, the environment's versions and
+ * their checks, and whether each target is ready. The judging is
+ * core/readiness's; this module keeps the verdicts together.
+ */
+#ifndef ANALYSIS_STACK_H
+#define ANALYSIS_STACK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/codeobj.h"
+#include "core/readiness.h"
+
+#define STACK_MAX_CHECKS 128
+
+/* One file with GPU code, judged for every target. */
+struct stack_item {
+	struct code_object o;
+	struct judgement j[READINESS_MAX_TARGETS];
+	char *fix;			/* owned; NULL when every target is native */
+};
+
+struct stack_result {
+	struct target_list tl;		/* the targets, as given or the default */
+	struct stack_item *item;	/* owned; sorted by path by stack_decide() */
+	size_t nitem, cap;
+	size_t plain;			/* binaries without GPU code (not listed) */
+	struct readiness_env env;	/* the versions known; strings borrowed */
+	struct readiness_check check[STACK_MAX_CHECKS];
+	size_t ncheck;
+	size_t packages;		/* Python packages found */
+	bool ready[READINESS_MAX_TARGETS];
+};
+
+/* Takes o (its contents now belong to r) and judges it for every target of r->tl. */
+void stack_add_item(struct stack_result *r, const struct code_object *o);
+
+/*
+ * The driver an item's ZSTD entries need when the environment's driver is
+ * known and older (the file does not load at all); NULL otherwise. *n gets
+ * the number of ZSTD entries.
+ */
+const char *stack_zstd_blocked(const struct stack_result *r, const struct stack_item *it, size_t *n);
+
+/*
+ * Sorts the items by path and decides r->ready: a target is ready when no
+ * item misses it, the environment meets its minimums (r->check) and the
+ * driver can load every compressed CUDA entry. Call after r->env and
+ * r->check are set.
+ */
+void stack_decide(struct stack_result *r);
+
+void stack_result_release(struct stack_result *r);
+
+#endif
