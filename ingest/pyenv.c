@@ -883,7 +883,8 @@ static char **list_dir(struct walker *w, DIR *dir, size_t *n)
 		xgrow(&names, &cap, *n + 1, sizeof(*names));
 		names[(*n)++] = xstrdup(de->d_name);
 	}
-	qsort(names, *n, sizeof(*names), cmp_names);
+	if (*n > 1)	/* an empty directory has no list: qsort must not get NULL */
+		qsort(names, *n, sizeof(*names), cmp_names);
 	return names;
 }
 
