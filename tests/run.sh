@@ -15,6 +15,10 @@
 #   SHARED          ../shared when it exists, else empty (tests needing it skip)
 #   BUILD           the build directory;  TOP  the repository root
 # A script that may skip sources tests/skip.sh and calls need_shared or need_tool.
+# A script whose header has a line "# plain build only: REASON" is not run against a
+# build with sanitizers (its flags name -fsanitize): REASON says why they would add
+# nothing there (what it checks does not depend on the build, or another script
+# runs the same code under them).
 # TEST_TIMES=FILE (opt-in) appends one line per test binary, CLI case and script
 # to FILE: "USER SYS BUILD NAME", the CPU seconds it and its children used.
 set -u
@@ -66,11 +70,14 @@ run() {
 	return $rc
 }
 
+# plain_only SCRIPT: true when its header says it runs against a plain build only.
+plain_only() { sed -n '/^[^#]/q; p' "$1" | grep -q '^# plain build only: '; }
+
 # suite BUILD WORK: runs every test against BUILD, with WORK as its scratch
 # file; prints its records, then a last line "COUNTS pass fail skip".
 suite() {
 	BUILD=$1
-	local out=$2 t name rc reason line tag
+	local out=$2 t name rc reason line tag sanitized
 	export BUILD
 	if [ "$BUILD" = build/plain ]; then
 		SCALEAUDIT=$TOP/scaleaudit SCALEAUDIT_GEN=$TOP/scaleaudit-gen
@@ -79,6 +86,8 @@ suite() {
 	fi
 	export SCALEAUDIT SCALEAUDIT_GEN
 	tag=${BUILD#build/}
+	sanitized=
+	grep -q -- '-fsanitize' "$BUILD/flags" 2> /dev/null && sanitized=1
 
 	for t in "$BUILD"/tests/test_*; do
 		[ -x "$t" ] || continue
@@ -114,6 +123,7 @@ suite() {
 
 	for t in tests/sh/*.sh; do
 		[ -e "$t" ] || continue
+		[ -n "$sanitized" ] && plain_only "$t" && continue
 		run "$out" "$t" bash "$t"
 		case $? in
 		0) record pass "$t" ;;
