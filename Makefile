@@ -1,6 +1,7 @@
 # scaleaudit: one plain Makefile.
 #   make              build ./scaleaudit (and ./scaleaudit-gen)
 #   make check        build plain and with ASan+UBSan, run every test twice
+#   make test         build plain and run every test once (the quick loop; check is the gate)
 #   make demo         run the main job on the bundled example trial
 #   make deps         install missing Debian packages (apt-get, through sudo when not root)
 #   make bench        benchmarks;  make fuzz: fuzz targets (clang)
@@ -55,10 +56,10 @@ DEP_LIBS   += $(shell pkg-config --libs libisal 2>/dev/null)
 endif
 
 # Building needs the -dev packages; say so plainly instead of failing to compile.
-# (check, demo and deps install them first, then build through a second make.)
+# (check, test, demo and deps install them first, then build through a second make.)
 DEPS_OK := $(shell pkg-config --exists $(PC_PKGS) 2>/dev/null && test -e /usr/include/csv.h && echo yes)
 ifeq ($(DEPS_OK),)
-ifneq ($(filter-out deps deps-ok check demo clean fuzz uninstall deb,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out deps deps-ok check test demo clean fuzz uninstall deb,$(or $(MAKECMDGOALS),all)),)
 $(error missing build dependencies: run 'make deps' first ('make check' and 'make demo' install them themselves))
 endif
 endif
@@ -101,7 +102,7 @@ endif
 print-libs:
 	@echo $(DEP_LIBS)
 
-.PHONY: print-libs all check check-build check-plain check-san deps deps-ok gpu-check demo valgrind docs-img bench tsan fuzz clean tests FORCE
+.PHONY: print-libs all check test check-build check-plain check-san deps deps-ok gpu-check demo valgrind docs-img bench tsan fuzz clean tests FORCE
 all: $(BIN) $(if $(GENSRC),$(GENBIN))
 
 # Every object and link depends on $(FLAGS), which holds the compiler, the
@@ -167,6 +168,12 @@ JOBS = $(shell nproc 2>/dev/null || echo 2)
 check: deps-ok
 	$(Q)$(MAKE) --no-print-directory $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(JOBS)) check-build
 	$(Q)tests/run.sh build/plain build/san
+
+# `make test`: the plain build alone, and the suite on it once: what check runs
+# first, for a quick loop while changing the code. check stays the full gate.
+test: deps-ok
+	$(Q)$(MAKE) --no-print-directory $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(JOBS)) check-plain
+	$(Q)tests/run.sh build/plain
 
 check-build: check-plain check-san
 check-plain:

@@ -1,5 +1,5 @@
 /*
- * critical: the kernels of a run that replay re-runs (issue 15): from the
+ * critical: the kernels of a run that replay re-runs on another GPU: from the
  * slowest rank's steady steps, the fewest compute kernel groups (same name,
  * launching op, Input Dims, Input type) making up at least 80% of its compute
  * kernel time, every collective group and every memcpy/memset group, with

@@ -1,5 +1,6 @@
 /*
- * readiness: whether a run's software targets the GPU it ran on (issue 14):
+ * readiness: whether a run's software targets the GPU it ran on (code built
+ * only for older GPUs does not load on a new one such as Blackwell):
  * the environment report's versions, PyTorch's "not compatible" warning and
  * "no kernel image" error, the binaries with GPU code in the run's
  * directory (copied extensions), and the kernels of another GPU generation in the

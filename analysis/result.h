@@ -91,7 +91,7 @@ struct gpu_result {
 	struct lane_span *lanes;	/* the median steady step's busy intervals */
 	size_t nlanes;
 	double lanes_window_s;		/* that step's window */
-	/* --- the PyTorch memory timeline of this device (issue 12); not a peak_by_source --- */
+	/* --- the PyTorch memory timeline of this device (by category); not a peak_by_source --- */
 	int64_t timeline_peak;			/* tensor bytes at the timeline's peak; -1 no timeline */
 	int64_t timeline_at_peak[MEMCAT_COUNT];	/* each category's bytes at that peak; -1 */
 	int64_t timeline_cat_peak[MEMCAT_COUNT];/* each category's own peak; -1 */
@@ -151,7 +151,7 @@ struct env_setting {
 	const char *value;
 };
 
-/* A kernel built for another GPU generation than the one it ran on (issue 14). */
+/* A kernel built for another GPU generation than the one it ran on: it runs, but is not tuned for it. */
 struct foreign_kernel {
 	const char *name;	/* the full kernel name */
 	const char *arch;	/* the architecture its name says: "sm_90" */
@@ -167,7 +167,7 @@ struct readiness_item {
 	const char *fix;	/* what to do; NULL when ok */
 };
 
-/* A binary with GPU code in the run's directory, judged for the run's GPU (issue 14). */
+/* A binary with GPU code in the run's directory (a copied extension), judged for the run's GPU. */
 struct readiness_code {
 	const char *path;	/* as the trial names it */
 	const char *kind;	/* "shared-object", "cubin", "fatbin", "hsaco" ... (static) */
@@ -182,7 +182,7 @@ struct readiness_code {
 };
 
 /*
- * Whether a run's software targets its GPU (issue 14, docs/analysis.md
+ * Whether a run's software targets its GPU (docs/analysis.md
  * "Blackwell readiness"): what the environment report says, the arch
  * warning PyTorch printed, and the kernels of another generation its
  * traces ran. present is false when the trial holds none of these.
@@ -215,7 +215,8 @@ enum crit_class crit_class_from_name(const char *s);	/* inverse; CRIT_OTHER for 
 
 /*
  * One group of the slowest rank's steady kernels that replay re-runs: the
- * same name, launching op, Input Dims and Input type (issue 15). Timing is
+ * same name, launching op, Input Dims and Input type (one shape of one
+ * operation, which replay can run alone). Timing is
  * per call over every call of the steady steps.
  */
 struct critical_kernel {
@@ -327,17 +328,17 @@ struct run_result {
 	double nsys_comm_s;		/* kernel time of communication kernels */
 	double nsys_memory_s;		/* memcpy/memset time */
 	const char *nsys_step_range;	/* the NVTX range taken for the steps; NULL none */
-	/* issue 12: NCCL as the run's logs set it up */
+	/* NCCL as the run's logs set it up (a disabled transport explains a slow one) */
 	struct env_setting *nccl_env;	/* NCCL_* settings the log echoes, in order first seen; arena */
 	size_t nnccl_env;
 	int32_t nccl_tests_gpus;	/* rank count of the nccl-tests tables taken for bandwidth; -1 none */
-	struct readiness readiness;	/* issue 14 */
-	/* issue 15: the kernels replay re-runs, from the slowest rank's steady steps: the fewest
+	struct readiness readiness;	/* whether its software targets its GPU */
+	/* the kernels replay re-runs, from the slowest rank's steady steps: the fewest
 	   compute kernel groups making up >= 80% of its compute time (largest first), then each
 	   collective group, then each memcpy/memset group (arena) */
 	struct critical_kernel *critical;
 	size_t ncritical;
-	struct plan_check plan;		/* issue 17: present only where run.ini predicts */
+	struct plan_check plan;		/* the plan's predictions against the run: present only where run.ini predicts */
 	/* the workload (analysis/workload.h): kernel time by family, summed over the ranks, over
 	   the steady steps, or the whole profiled span without one; not part of analysis.json */
 	struct family_time *families;	/* largest first (arena); none without trace kernels */
@@ -354,7 +355,7 @@ int64_t run_largest_peak(const struct run_result *r);	/* of its GPUs' peaks; -1 
 enum confound_what {
 	CF_PRECISION, CF_GLOBAL_BATCH, CF_MICRO_BATCH, CF_SEQ_LEN, CF_DATASET, CF_MODEL, CF_STEPS,
 	CF_GPU_MODEL,		/* the runs used different GPU models (core/gpu.h rows) */
-	CF_GPU_ARCH,		/* a run's software does not target its GPU (issue 14) */
+	CF_GPU_ARCH,		/* a run's software does not target its GPU */
 	CF_WORKLOAD,		/* the runs are not one job: their kernels or declared facts differ */
 	CF_COUNT
 };
@@ -530,7 +531,7 @@ struct analysis {
 	size_t cap_findings;		/* capacities of the growable arrays (malloc'd): */
 	size_t cap_recs;		/* findings, recs, cmp.confounds, and each run's */
 	size_t cap_confounds;		/* coll, bw and gpu[].steps; analysis_free() frees them */
-	struct replay_view replay;	/* issue 15: not part of analysis.json; in the arena */
+	struct replay_view replay;	/* what replay needs of the trial: not part of analysis.json; in the arena */
 };
 
 /*

@@ -243,8 +243,8 @@ struct log_step {
 };
 
 /*
- * A CUDA out-of-memory message and the numbers it printed (added for the
- * train-log reader, issue 5). Older PyTorch prints the total reserved
+ * A CUDA out-of-memory message and the numbers it printed (the train-log
+ * reader fills it from the job's stdout). Older PyTorch prints the total reserved
  * ("reserved in total", "cached"); newer prints what is reserved but
  * unallocated, to which `allocated` is added so that `reserved` always means
  * the caching allocator's total.
@@ -292,7 +292,7 @@ struct nccl_test_row {
 	const char *file;	/* interned path of that file */
 };
 
-/* --- the software stack as the environment report and logs show it (issue 5) --- */
+/* --- the software stack as the environment report and logs show it --- */
 
 /* torch.cuda's "<gpu> with CUDA capability sm_120 is not compatible ..." warning. */
 struct env_arch_warning {
@@ -323,7 +323,7 @@ struct env_info {
 	size_t narch_warnings;
 	bool no_kernel_image;		/* "no kernel image is available for execution" */
 	struct srcpos no_kernel_image_src;
-	/* issue 12: what a Blackwell check needs of the stack */
+	/* what a Blackwell check needs of the stack */
 	struct fact_str torch_full;	/* "2.6.0+cu126": the version with its local part */
 	struct fact_str arch_list;	/* torch.cuda.get_arch_list(): "sm_50 ... sm_90" */
 	struct fact_str rocm_build;	/* "ROCM used to build PyTorch": "6.2.41133-dd7f95766" */
@@ -334,7 +334,8 @@ struct env_info {
 
 /*
  * One row of an Nsight Systems console summary table, summed by name over
- * the tables of a run (ingest/nsys_stats.c, issue 12).
+ * the tables of a run (ingest/nsys_stats.c): a run's times as Nsight Systems
+ * summed them, for a run profiled without a Kineto trace.
  */
 struct nsys_row {
 	const char *name;	/* interned kernel name, memory operation or NVTX range; ends in U+2026 where the report cut it */
@@ -348,8 +349,8 @@ struct nsys_row {
 
 /*
  * Tensor memory by the category PyTorch's memory profiler gives it, in the
- * order of its exports' category index (export_memory_timeline). Added for
- * ingest/memtimeline.c (issue 12).
+ * order of its exports' category index (export_memory_timeline), as
+ * ingest/memtimeline.c reads them.
  */
 enum mem_category {
 	MEMCAT_PARAMETER, MEMCAT_OPTIMIZER_STATE, MEMCAT_INPUT, MEMCAT_TEMPORARY,
@@ -358,7 +359,7 @@ enum mem_category {
 };
 const char *mem_category_name(enum mem_category c);	/* "parameter", "optimizer_state", ... */
 
-/* One memory timeline file: one device's peak, and its categories (issue 12). */
+/* One memory timeline file: one device's peak, and its categories (what the memory was for). */
 struct mem_timeline {
 	const char *path;	/* interned file it was read from */
 	int32_t device;		/* the CUDA ordinal its file name gives, else 0 (PyTorch's default) */
@@ -391,17 +392,17 @@ struct run {
 	struct nccl_test_row *nccl_tests;
 	size_t nnccl_tests, cap_nccl_tests;
 	/*
-	 * Added for the train-log reader (issue 5): what the job's stdout said
+	 * From the train-log reader: what the job's stdout said
 	 * about how it ended. Nothing else in the model holds these.
 	 */
 	struct run_oom oom;			/* the first CUDA OOM message; src.file NULL: none */
 	struct fact_f64 train_runtime_s;	/* the trainer's whole-run time (HF train_runtime) */
 	struct fact_f64 train_samples_per_s;	/* the trainer's own samples/s over the run */
-	/* --- the software stack (ingest/collect_env.c, issue 5) --- */
+	/* --- the software stack (ingest/collect_env.c) --- */
 	struct env_info env;
-	/* issue 12: "# nccl-tests version 2.20.0 ..." (ingest/nccl_tests.c) */
+	/* "# nccl-tests version 2.20.0 ..." (ingest/nccl_tests.c): the build that measured the links */
 	struct fact_str nccl_tests_version;	/* "2.20.0" */
-	/* --- Nsight Systems console summary tables (ingest/nsys_stats.c, issue 12); arrays in the trial's arena --- */
+	/* --- Nsight Systems console summary tables (ingest/nsys_stats.c); arrays in the trial's arena --- */
 	struct nsys_row *nsys_kernels;	/* cuda_gpu_kern_sum rows by kernel name */
 	size_t nnsys_kernels;
 	struct nsys_row *nsys_memops;	/* cuda_gpu_mem_time_sum / _size_sum rows by operation */
@@ -409,20 +410,20 @@ struct run {
 	struct nsys_row *nsys_nvtx;	/* nvtx_sum rows by range name */
 	size_t nnsys_nvtx;
 	int32_t nsys_tables;		/* summary tables read (every report kind) */
-	/* --- NCCL_* settings the NCCL log echoes (ingest/nccl_log.c, issue 12) --- */
+	/* --- NCCL_* settings the NCCL log echoes (ingest/nccl_log.c) --- */
 	struct nccl_setting nccl_env[NCCL_MAX_SETTINGS];	/* in order first seen */
 	size_t nnccl_env;
-	/* --- logs-only numbers (ingest/trainlog.c, issue 12) --- */
+	/* --- logs-only numbers (ingest/trainlog.c): a run with no trace still has these --- */
 	struct fact_f64 train_steps_per_s;	/* the trainer's own steps/s over the run (HF) */
 	int64_t log_reserved_peak;	/* largest reserved figure a training log printed, bytes; 0 none */
 	int64_t log_allocated_peak;	/* largest allocated (or unnamed) figure, bytes; 0 none */
 	struct fact_f64 log_tflops;	/* torchtitan's tflops per GPU: median of the steady per-iteration lines */
 	struct fact_f64 log_mfu;	/* torchtitan's mfu, percent: median of the steady per-iteration lines */
-	/* --- PyTorch memory timelines (ingest/memtimeline.c, issue 12) --- */
+	/* --- PyTorch memory timelines (ingest/memtimeline.c) --- */
 	struct mem_timeline *memtl;		/* one per file, in reading order */
 	size_t nmemtl, cap_memtl;
 	/*
-	 * --- compiled GPU code in the run's directory (ingest/codescan.c, issue 14) ---
+	 * --- compiled GPU code in the run's directory (ingest/codescan.c), for readiness ---
 	 * One per binary that holds GPU code (a copied extension .so, a .cubin ...),
 	 * in reading order; everything in the trial's arena (path copied, entries
 	 * with the same kind, arch, PTX ISA and codec kept once; cap and ncontainers 0).
@@ -433,7 +434,7 @@ struct run {
 };
 
 /*
- * A process group (issue 12): its name, and its members where the trace's
+ * A process group: its name, and its members where the trace's
  * distributedInfo.pg_config lists them. Groups of one name but other
  * members (rank 0 alone in a 1-GPU run, ranks 0 and 1 in a 2-GPU run) are
  * distinct entries.

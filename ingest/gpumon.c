@@ -578,6 +578,7 @@ static void fields_init(struct fields *f)
 {
 	memset(f, 0, sizeof(*f));
 	csv_init(&f->csv, 0);
+	csv_set_blk_size(&f->csv, READER_CSV_BLOCK);
 	buf_init(&f->text, 0);
 }
 

@@ -12,6 +12,7 @@
 #define MAX_TOKENS 48		/* a row has 13, 21 with per-iteration columns */
 #define MAX_TESTS 65536		/* tests kept per file; more are ignored */
 #define MAX_DEVICES 65536	/* device lines kept per file */
+#define MAX_RANKS 65536	/* GPUs that one test's nThread x nGpus may name */
 
 /* Columns of a result table; the in-place group follows the out-of-place one. */
 enum col {
@@ -58,7 +59,7 @@ struct test {
 	double max_busbw;	/* NaN before the first row */
 	int64_t max_bytes;	/* -1 before the first row */
 	bool params;		/* its nThread line was seen */
-	int32_t nthread, ngpus;	/* that line's values; -1 none */
+	int64_t nthread, ngpus;	/* that line's values; -1 none */
 	bool closed;		/* its footer was seen */
 	int8_t col[NCOL];	/* token index of each column; -1 absent */
 	int ncols;		/* tokens of its column header; 0 none */
@@ -256,16 +257,30 @@ static void on_op(struct nccl_tests *s, const char *op)
 		t->op = op;
 }
 
+/* nThread x nGpus: the GPUs of the test's one process; -1 when it is not 1 to MAX_RANKS. */
+static int32_t params_ranks(int64_t nthread, int64_t ngpus)
+{
+	if (nthread < 1 || ngpus < 1 || nthread > MAX_RANKS || ngpus > MAX_RANKS)
+		return -1;	/* each at most MAX_RANKS, so the product fits in int64 */
+	return nthread * ngpus > MAX_RANKS ? -1 : (int32_t)(nthread * ngpus);
+}
+
 static void on_params(struct nccl_tests *s, const char *p, const PCRE2_SIZE *ov)
 {
 	struct test *t = cur(s);
+	struct srcpos pos = SRCPOS_LINE(s->ctx->path, s->lineno);
 
 	t = test_for(s, !t || t->rows || t->closed || t->params || t->ndev || t->ncols);
 	if (!t)
 		return;
 	t->params = true;
-	t->nthread = (int32_t)strtol(p + ov[2], NULL, 10);
-	t->ngpus = (int32_t)strtol(p + ov[4], NULL, 10);
+	t->nthread = strtoll(p + ov[2], NULL, 10);	/* LLONG_MAX past its range */
+	t->ngpus = strtoll(p + ov[4], NULL, 10);
+	if (params_ranks(t->nthread, t->ngpus) < 0)
+		diag_warn(s->ctx->diags, "nccl-tests-header", &pos,
+			  "\"nThread %lld nGpus %lld\" does not give a GPU count of 1 to %d: "
+			  "the test's GPU count is taken as unknown",
+			  (long long)t->nthread, (long long)t->ngpus, MAX_RANKS);
 }
 
 /* Its ranks: the device lines, else nThread x nGpus (one process); -1 unknown. */
@@ -273,9 +288,7 @@ static int32_t test_ranks(const struct test *t)
 {
 	if (t->ndev)
 		return (int32_t)t->ndev;
-	if (t->nthread > 0 && t->ngpus > 0 && t->nthread <= 65536 && t->ngpus <= 65536)
-		return t->nthread * t->ngpus > 65536 ? -1 : t->nthread * t->ngpus;
-	return -1;
+	return params_ranks(t->nthread, t->ngpus);
 }
 
 static void on_device(struct nccl_tests *s, const char *p, const PCRE2_SIZE *ov)

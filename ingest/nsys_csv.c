@@ -354,6 +354,7 @@ static void *nc_open(struct ingest_ctx *ctx)
 		free(n);
 		return NULL;
 	}
+	csv_set_blk_size(&n->csv, READER_CSV_BLOCK);
 	buf_init(&n->f.text, 0);
 	n->first = n->last = INT64_MIN;
 	return n;

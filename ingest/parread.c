@@ -1,5 +1,6 @@
 /*
- * Reading trace files in worker threads (issue 18).
+ * Reading trace files in worker threads, so that a trial's traces (one per
+ * rank, often hundreds of MB each) are read side by side, not one after another.
  *
  * What a worker touches, and why it is safe:
  * - the model: each file is read into a trial of its own (strings, arena,

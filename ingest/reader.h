@@ -35,6 +35,11 @@
 #include "core/model.h"
 
 #define READER_MAX_LINE (1024 * 1024)
+/*
+ * How much a libcsv parser grows its field buffer by (csv_set_blk_size): its
+ * default, 128 bytes, copies a field of a long line thousands of times over.
+ */
+#define READER_CSV_BLOCK (64 * 1024)
 
 enum reader_input { READ_BYTES, READ_LINES, READ_PATH };
 

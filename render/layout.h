@@ -70,7 +70,7 @@ enum mark_style {
 	MS_NOLINE = 1 << 7,	/* line: markers only, not joined */
 	MS_BELOW = 1 << 8,	/* hline: its text under the line */
 	MS_HOLLOW = 1 << 9,	/* markers: an outline, not filled (a point that is not measured) */
-	/* added for the label placer and chart 01 (issue 13): */
+	/* a warm-up strip per run, a p10-p90 band, hatched boxes (waiting, a failed request): */
 	MS_STRIP = 1 << 10,	/* vspan: a strip along the plot's foot, row y0 from 0, not full height */
 	MS_BAND = 1 << 11,	/* rect: translucent, under the lines (a p10-p90 band) */
 	MS_HATCHED = 1 << 12,	/* rect, legend box: lighter, with diagonal lines (waiting for a peer) */
@@ -85,7 +85,7 @@ struct mark {
 	double x0, y0, x1, y1;
 	size_t first, npts;	/* MARK_LINE */
 	const char *text;	/* label, or a line's name; NULL */
-	/* set by chart_finish's label placer (issue 13), for a label's, hline's or vspan's text: */
+	/* set by chart_finish's label placer, which keeps texts apart: for a label's, hline's or vspan's text: */
 	struct rect box;	/* where the text is drawn, canvas units; w == 0: not drawn */
 	struct point anchor;	/* the point of the mark the text names */
 	bool leader;		/* moved away from its mark: a thin line joins box and anchor */
@@ -101,7 +101,7 @@ struct panel {
 	size_t nmarks, cap_marks;
 	struct point *pts;
 	size_t npts, cap_pts;
-	struct rect title_box;	/* the title's text, set by chart_finish (issue 13) */
+	struct rect title_box;	/* the title's text, set by chart_finish: labels keep off it */
 };
 
 struct legend_entry {
@@ -111,7 +111,7 @@ struct legend_entry {
 	const char *label;
 	struct rect swatch;	/* set by chart_finish */
 	struct point text;	/* top-left of the label */
-	struct rect box;	/* swatch and label together, set by chart_finish (issue 13) */
+	struct rect box;	/* swatch and label together, set by chart_finish: labels keep off it */
 };
 
 struct chart_layout {
@@ -126,11 +126,12 @@ struct chart_layout {
 	struct panel panel[PANELS_MAX];
 	int npanels;
 	struct arena arena;	/* strings */
-	struct rect title_box, subtitle_box, note_box;	/* set by chart_finish (issue 13) */
-	/* issue 13: a warning band under the title while a blocking confound stands; NULL none */
+	struct rect title_box, subtitle_box, note_box;	/* set by chart_finish: labels keep off them */
+	/* a warning band under the title while a blocking confound stands, so that a chart
+	   of runs that cannot be compared never reads as a result; NULL none */
 	const char *banner;
 	struct rect banner_box;	/* set by chart_finish: the band; its text inset by BANNER_PAD */
-	/* issue 13 (charts 04, 05, 08) */
+	/* charts whose point depends on the data (04, 05, 08) say what to look at in it */
 	const char *caption;	/* what to look at, written from the data; NULL: chart_defs' caption */
 };
 

@@ -22,8 +22,8 @@ enum category {
 	CAT_WARMUP,		/* the warm-up shading */
 	CAT_INK,		/* text, axes */
 	CAT_GRID,
-	CAT_WARNING,		/* issue 13: the not-comparable banner */
-	/* issue 13: memory by category (04-memory, from a PyTorch memory timeline) */
+	CAT_WARNING,		/* the not-comparable banner */
+	/* memory by category (04-memory, from a PyTorch memory timeline) */
 	CAT_MEM_PARAMETER, CAT_MEM_GRADIENT, CAT_MEM_OPTIMIZER, CAT_MEM_ACTIVATION, CAT_MEM_OTHER,
 	CAT_COUNT
 };

@@ -19,7 +19,7 @@
 
 enum sline_kind {
 	SL_TITLE, SL_META, SL_VERDICT, SL_REASON, SL_HEADING, SL_ITEM, SL_TEXT, SL_ANSWER,
-	/* issue 13: */
+	/* page 1's decision: the lead under the verdict, the run table, what weakens it */
 	SL_LEAD,	/* one emphasised line under the verdict: "Why: ..." */
 	SL_TABLE_HEAD,	/* a table's header row: cells */
 	SL_TABLE_ROW,	/* a row of the table the last SL_TABLE_HEAD opened: as many cells */

@@ -15,7 +15,14 @@
 #   SHARED          ../shared when it exists, else empty (tests needing it skip)
 #   BUILD           the build directory;  TOP  the repository root
 # A script that may skip sources tests/skip.sh and calls need_shared or need_tool.
+# A script whose header has a line "# plain build only: REASON" is not run against a
+# build with sanitizers (its flags name -fsanitize): REASON says why they would add
+# nothing there (what it checks does not depend on the build, or another script
+# runs the same code under them).
+# TEST_TIMES=FILE (opt-in) appends one line per test binary, CLI case and script
+# to FILE: "USER SYS BUILD NAME", the CPU seconds it and its children used.
 set -u
+[ -n "${TEST_TIMES:-}" ] && TEST_TIMES=$(realpath -m "$TEST_TIMES")
 cd "$(dirname "$0")/.." || exit 2
 TOP=$PWD
 export TOP
@@ -48,11 +55,29 @@ skipped() {	# skipped NAME REASON [DETAIL-FILE]: a skip, or a failure when REASO
 # The reason a script or CLI case printed last, as "skip: REASON".
 script_reason() { local last; last=$(tail -n 1 "$1"); [ "${last#skip: }" != "$last" ] && echo "${last#skip: }"; }
 
+# run OUT NAME CMD...: CMD with its stdout and stderr in OUT, returning its
+# status; with TEST_TIMES, its CPU time is appended there under NAME.
+run() {
+	local out=$1 name=$2 rc TIMEFORMAT='%3U %3S'
+	shift 2
+	if [ -z "${TEST_TIMES:-}" ]; then
+		"$@" > "$out" 2>&1
+		return
+	fi
+	{ time "$@" > "$out" 2>&1; } 2> "$out.cpu"
+	rc=$?
+	echo "$(tail -n 1 "$out.cpu") $BUILD $name" >> "$TEST_TIMES"
+	return $rc
+}
+
+# plain_only SCRIPT: true when its header says it runs against a plain build only.
+plain_only() { sed -n '/^[^#]/q; p' "$1" | grep -q '^# plain build only: '; }
+
 # suite BUILD WORK: runs every test against BUILD, with WORK as its scratch
 # file; prints its records, then a last line "COUNTS pass fail skip".
 suite() {
 	BUILD=$1
-	local out=$2 t name rc reason line tag
+	local out=$2 t name rc reason line tag sanitized
 	export BUILD
 	if [ "$BUILD" = build/plain ]; then
 		SCALEAUDIT=$TOP/scaleaudit SCALEAUDIT_GEN=$TOP/scaleaudit-gen
@@ -61,11 +86,13 @@ suite() {
 	fi
 	export SCALEAUDIT SCALEAUDIT_GEN
 	tag=${BUILD#build/}
+	sanitized=
+	grep -q -- '-fsanitize' "$BUILD/flags" 2> /dev/null && sanitized=1
 
 	for t in "$BUILD"/tests/test_*; do
 		[ -x "$t" ] || continue
 		name=$(basename "$t")
-		CMOCKA_MESSAGE_OUTPUT=tap "$t" > "$out" 2>&1
+		run "$out" "$name" env CMOCKA_MESSAGE_OUTPUT=tap "$t"
 		rc=$?
 		reason=
 		while IFS= read -r line; do
@@ -86,7 +113,7 @@ suite() {
 
 	for t in tests/cli/*.t; do
 		[ -e "$t" ] || continue
-		tests/cli/case.sh "$t" > "$out" 2>&1
+		run "$out" "$t" tests/cli/case.sh "$t"
 		case $? in
 		0) record pass "$t" ;;
 		77) skipped "[$tag] $t" "$(script_reason "$out")" "$out" ;;
@@ -96,7 +123,8 @@ suite() {
 
 	for t in tests/sh/*.sh; do
 		[ -e "$t" ] || continue
-		bash "$t" > "$out" 2>&1
+		[ -n "$sanitized" ] && plain_only "$t" && continue
+		run "$out" "$t" bash "$t"
 		case $? in
 		0) record pass "$t" ;;
 		77) skipped "[$tag] $t" "$(script_reason "$out")" "$out" ;;

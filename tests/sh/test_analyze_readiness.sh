@@ -13,6 +13,7 @@ set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 cd "$TOP" || exit 2
 . tests/skip.sh
+. tests/report_cache.sh
 need_tool python3
 T=tests/data/trials/blackwell-not-ready
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -76,9 +77,9 @@ grep -qx "  2gpu: the logs show PyTorch 2.6.0+cu126, built with CUDA 12.6, drive
 	{ echo "analyze's text lacks the 2gpu versions line"; exit 1; }
 grep -qx "  2gpu: minimums for sm_100: CUDA 12.6 is below 12.8, driver 570.124.06 meets 570.26, PyTorch 2.6.0 is below 2.7, NCCL 2.21.5 is below 2.25.1, cuDNN 9.5.1 is below 9.7, arch list sm_50 sm_60 sm_70 sm_75 sm_80 sm_86 sm_90 lacks sm_100" "$tmp/a.txt" ||
 	{ echo "analyze's text lacks the 2gpu minimums line"; exit 1; }
-SOURCE_DATE_EPOCH=1700000000 "$SCALEAUDIT" report "$T" -o "$tmp/r" > /dev/null 2>&1
-grep -qx "## Blackwell readiness" "$tmp/r/summary.md" || { echo "summary.md has no readiness heading"; exit 1; }
-grep -q '^- 2gpu on B200 (sm\\_100): not-ready: ' "$tmp/r/summary.md" || { echo "summary.md lacks 2gpu's verdict line"; exit 1; }
+r=$(report_of "$T")
+grep -qx "## Blackwell readiness" "$r/summary.md" || { echo "summary.md has no readiness heading"; exit 1; }
+grep -q '^- 2gpu on B200 (sm\\_100): not-ready: ' "$r/summary.md" || { echo "summary.md lacks 2gpu's verdict line"; exit 1; }
 
 # tests/data/trials/blackwell-extension: the same B200 runs without collect_env; 2gpu's directory
 # holds flash_attn_2_cuda.so, a copy of tests/data/stack/sm90.so (sm_90 SASS only): missing on
@@ -126,7 +127,7 @@ PY
 "$SCALEAUDIT" analyze "$E" > "$tmp/e.txt" 2> /dev/null
 grep -qx "  2gpu: binary $SO (shared-object: sm_90): missing" "$tmp/e.txt" ||
 	{ echo "analyze's text lacks the binary line"; exit 1; }
-SOURCE_DATE_EPOCH=1700000000 "$SCALEAUDIT" report "$E" -o "$tmp/re" > /dev/null 2>&1
-grep -qxF -- "- 2gpu: binary ${SO//_/\\_} (shared-object: sm\\_90): missing" "$tmp/re/summary.md" ||
+re=$(report_of "$E")
+grep -qxF -- "- 2gpu: binary ${SO//_/\\_} (shared-object: sm\\_90): missing" "$re/summary.md" ||
 	{ echo "summary.md lacks the binary line"; exit 1; }
 exit 0

@@ -1,8 +1,9 @@
 #!/bin/bash
-# Hostile inputs and outputs (issue 19): every line of tests/bad/cases is one
-# case with its expected exit status and message (adding a case is adding a
-# line), and every tests/bad/*.sh is one case too complex for a line
-# (exit 0 pass, 77 skip, anything else fail).
+# Hostile inputs and outputs (damaged, odd or unreadable files, outputs that
+# cannot be written) must never crash, hang or pass silently: every line of
+# tests/bad/cases is one case with its expected exit status and message
+# (adding a case is adding a line), and every tests/bad/*.sh is one case too
+# complex for a line (exit 0 pass, 77 skip, anything else fail).
 # $AS runs a command as an unprivileged user when the tests run as root (so
 # that permissions are enforced), else it is empty.
 set -u

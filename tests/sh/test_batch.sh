@@ -5,9 +5,11 @@
 # ones with their reason; a second run skips all; a batch killed after its
 # first trial and run again ends with the same database; --one on two halves
 # then --merge gives the rows of a single run. The database is read with
-# python3's sqlite3 module.
+# python3's sqlite3 module. report's analysis.json of each sample is the one
+# the other scripts share (tests/report_cache.sh).
 set -u
 . tests/skip.sh
+. tests/report_cache.sh
 need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -58,8 +60,7 @@ check "summary.json trials" "$total" "$(python3 -c "import json,sys; print(len(j
 check "index.html links" "$ntrials" "$(grep -o 'href="[^"]*/report.html"' "$tmp/out/index.html" | wc -l)"
 for t in samples/trials/*/; do
 	name=$(basename "$t")
-	"$SCALEAUDIT" report "$t" -o "$tmp/report" -q > /dev/null 2>&1
-	cmp -s "$tmp/report/analysis.json" "$tmp/out/trials--$name/analysis.json" ||
+	cmp -s "$(report_of "$t")/analysis.json" "$tmp/out/trials--$name/analysis.json" ||
 		{ echo "$name: analysis.json differs from report's"; fail=1; }
 done
 [ -z "$(git status --porcelain samples)" ] || { echo "batch wrote into samples/"; fail=1; }

@@ -8,6 +8,7 @@
 # DIR. The archives are made and the database read with python3.
 set -u
 . tests/skip.sh
+. tests/report_cache.sh
 need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -82,8 +83,7 @@ grep -qF "$i/evil.tar/evil/2gpu/passwd.log: a link to an absolute path, outside 
 
 # The same analysis as report on the trial as a directory, but for the files' paths.
 same() {	# same ID TRIAL ARCHIVED-PREFIX
-	"$SCALEAUDIT" report "samples/trials/$2" -o "$tmp/report" -q > /dev/null 2>&1
-	cmp -s <(sed "s|samples/trials/$2|X|g" "$tmp/report/analysis.json") \
+	cmp -s <(sed "s|samples/trials/$2|X|g" "$(report_of "samples/trials/$2")/analysis.json") \
 		<(sed "s|$3|X|g" "$tmp/out/$1/analysis.json") ||
 		{ echo "$1: analysis.json differs from report's on samples/trials/$2"; fail=1; }
 }

@@ -6,6 +6,8 @@
 # completions where bash and Debian's zsh look, the docs uncompressed in the
 # tree's layout (their links hold), and no scaleaudit-gen.
 # Builds from a copy of the tree in a temporary folder (about half a minute).
+# plain build only: debhelper builds the package from the sources with its own flags;
+# of the build under test only the version is read, the same in every build.
 set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 cd "$TOP" || exit 2

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Every committed sample trial is read by `scaleaudit inspect` without a
-# warning (issue 3's "done when"): each run file is recognised, none carries a
+# warning, so that the samples show the tool on clean input: each run file is recognised, none carries a
 # diagnostic other than a note, and inspect exits 0.
 set -u
 TOP=${TOP:-$(pwd)}

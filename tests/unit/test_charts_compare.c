@@ -1,5 +1,5 @@
 /*
- * Unit tests of the charts that compare runs (issue 13): the not-comparable
+ * Unit tests of the charts that compare runs: the not-comparable
  * banner, the per-sample waterfall under a global-batch change, exposed
  * communication split into waiting and transfer, and the timeline on each
  * run's common clock. Charts are built from the sample trials and read
