@@ -175,3 +175,19 @@ int json_flush(yajl_gen g, FILE *f, bool pretty)
 	yajl_gen_clear(g);
 	return fflush(f) == EOF || ferror(f) ? -1 : 0;
 }
+
+void json_tool(yajl_gen g, const char *document, int format)
+{
+	yajl_gen_map_open(g);
+	json_key(g, "name");
+	json_str(g, "scaleaudit");
+	json_key(g, "version");
+	json_str(g, SCALEAUDIT_VERSION);
+	if (document) {
+		json_key(g, "document");
+		json_str(g, document);
+	}
+	json_key(g, "format");
+	json_int(g, format);
+	yajl_gen_map_close(g);
+}

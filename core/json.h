@@ -21,6 +21,11 @@ void json_key(yajl_gen g, const char *key);
 void json_strn(yajl_gen g, const char *s, size_t n);	/* the n bytes at s, as a string */
 void json_int(yajl_gen g, int64_t v);
 void json_info(yajl_gen g, const struct info *n);	/* the whole tree under n */
+/*
+ * A document's "tool" object: {"name": "scaleaudit", "version", "document"
+ * (left out when NULL), "format"}, the first thing a reader checks.
+ */
+void json_tool(yajl_gen g, const char *document, int format);
 /* Writes what g holds to f (indented when pretty), then a newline; -1 on a write error. */
 int json_flush(yajl_gen g, FILE *f, bool pretty);
 

@@ -64,16 +64,7 @@ static const struct jfield kernel_fields[] = {
 static void write_tool(struct jwrite *w, const void *base)
 {
 	(void)base;
-	yajl_gen_map_open(w->g);
-	json_key(w->g, "name");
-	json_str(w->g, "scaleaudit");
-	json_key(w->g, "version");
-	json_str(w->g, SCALEAUDIT_VERSION);
-	json_key(w->g, "document");
-	json_str(w->g, "replay");
-	json_key(w->g, "format");
-	json_int(w->g, REPLAY_JSON_FORMAT);
-	yajl_gen_map_close(w->g);
+	json_tool(w->g, "replay", REPLAY_JSON_FORMAT);
 }
 
 static int read_tool(struct jread *r, const struct jnode *n, void *base)
