@@ -109,7 +109,7 @@ static const struct gpu_model models[] = {
 		    .fp8 = 733, .fp4 = NA, .int8 = 733 } },
 	/* source: NVIDIA H100 Tensor Core GPU datasheet (H100 SXM column),
 	 * https://resources.nvidia.com/en-us-tensor-core/nvidia-tensor-core-gpu-datasheet;
-	 * memory_reported: nvidia-smi 81559 MiB (an nvidia-smi table posted in vllm-project/vllm#55169) */
+	 * memory_reported: nvidia-smi 81559 MiB (a public nvidia-smi table of an H100 80GB HBM3 under driver 580) */
 	{ .name = "H100 SXM", .spellings = NAMES("NVIDIA H100 80GB HBM3", "NVIDIA H100 SXM5 80GB"),
 	  .family = "H100", .vendor = "NVIDIA", .arch = "Hopper", .cc_major = 9, .cc_minor = 0,
 	  .isa = "sm_90", .memory_nominal = GB(80), .memory_reported = MIB(81559),

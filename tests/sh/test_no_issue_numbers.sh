@@ -16,14 +16,16 @@ check() {
 }
 
 mapfile -t SRCS < <(git ls-files -- '*.c' '*.h' '*.sh' '*.py' '*.pl' '*.js' '*.ini' Makefile 'mk/*' \
-	'tests/cli/*.t' 'tests/bad/cases' 2>/dev/null | grep -v '^tests/sh/test_no_issue_numbers.sh$')
+	'tests/cli/*.t' 'tests/bad/cases' 2>/dev/null)
 [ "${#SRCS[@]}" -ge 100 ] || { echo "only ${#SRCS[@]} sources found (not a git checkout?)"; exit 1; }
 check "${SRCS[@]}" || exit 1
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-printf '/* the devices, each once (issue 12). */\n/* as vllm-project/vllm#55169 shows; ProfilerStep#12 */\n' > "$tmp/planted.c"
+# the planted citation is put together here, so that this file does not hold one itself
+cite="(is""sue 12)"
+printf '/* the devices, each once %s. */\n/* as vllm-project/vllm#55169 shows; ProfilerStep#12 */\n' "$cite" > "$tmp/planted.c"
 out=$(check "$tmp/planted.c") && { echo "a planted issue number passed"; exit 1; }
-[ "$out" = "$tmp/planted.c:1:/* the devices, each once (issue 12). */: cites an issue number: say the reason instead" ] ||
+[ "$out" = "$tmp/planted.c:1:/* the devices, each once $cite. */: cites an issue number: say the reason instead" ] ||
 	{ echo "unexpected: $out"; exit 1; }
 echo "ok: ${#SRCS[@]} sources cite no issue number"
