@@ -109,6 +109,7 @@ static int64_t dp_of(struct analysis *a, const struct run *r, int64_t gpus, cons
 {
 	const struct run_facts *l = &r->logged;
 	int64_t split = (l->tp_size.set ? l->tp_size.v : 1) * (l->pp_size.set ? l->pp_size.v : 1);
+	int all = strategy && *strategy ? over_all(strategy) : -1;	/* -1: unknown, or a mix */
 
 	if (l->dp_size.set) {
 		if (a)
@@ -121,11 +122,11 @@ static int64_t dp_of(struct analysis *a, const struct run *r, int64_t gpus, cons
 					       (long long)gpus, (long long)split);
 		return gpus / split;
 	}
-	if (gpus > 0 && strategy && *strategy && over_all(strategy) >= 0) {
+	if (gpus > 0 && all >= 0) {
 		if (a)
-			*why = analysis_printf(a, "%s%lld GPU%s, %s", over_all(strategy) ? "" : "1 of ",
+			*why = analysis_printf(a, "%s%lld GPU%s, %s", all ? "" : "1 of ",
 					       (long long)gpus, gpus == 1 ? "" : "s", strategy);
-		return over_all(strategy) ? gpus : 1;
+		return all ? gpus : 1;
 	}
 	if (gpus == 1 && a)
 		*why = analysis_printf(a, "1 GPU");

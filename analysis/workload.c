@@ -142,7 +142,7 @@ void workload_run(struct analysis *a, const struct run *r, struct run_result *rr
 	rr->nfamilies = 0;
 	rr->kernel_time_s = 0;
 	rr->generated_share = NAN;
-	rr->families_span = rr->steps_measured <= 0;
+	rr->families_span = run_measures_span(rr);
 	add_ranks(&f, r, rr, rr->families_span);
 	if (!f.total_ns && !rr->families_span) {	/* no kernel launched in a steady step */
 		family_acc_release(&f);
