@@ -75,8 +75,22 @@
 #define FIT_GPU_FIRST "H200"
 #define FIT_GPU_SECOND "MI300X"
 
-/* Advice: the rental windows (days) a job's time to its target is fitted in, smallest first. */
+/*
+ * The decision: the rental windows (days) a job's time to its target is
+ * fitted in, smallest first; beyond the last, consecutive windows of it ...
+ */
 #define RENTAL_WINDOWS_DAYS { 3, 7, 30 }
+/* ... with this share of the days needed as room (trial.ini `margin`) ... */
+#define RENTAL_MARGIN_DEFAULT 0.15
+/* ... in lots of this many GPUs (trial.ini `lot_gpus`) ... */
+#define RENTAL_LOT_GPUS_DEFAULT 2
+/*
+ * ... and a window of the longest kind carries a checkpoint interval, from a
+ * mean time between failures of the rented machine of this many hours
+ * (trial.ini `mtbf_hours`; a rented node's interruptions, preemptions
+ * included, not one GPU's).
+ */
+#define RENTAL_MTBF_HOURS_DEFAULT 24.0
 
 /*
  * Readiness: kernels built for another GPU generation are a warning above

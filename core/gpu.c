@@ -3,6 +3,7 @@
 #include <ctype.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <strings.h>
 
@@ -429,6 +430,33 @@ double gpu_peak_tflops(const struct gpu_model *m, enum dtype t)
 	case DT_INT8: return m->peak.int8;
 	default: return NAN;
 	}
+}
+
+int64_t gpu_capacity_bytes(const struct gpu_model *m, int64_t reported)
+{
+	if (reported >= 0)
+		return reported;
+	if (!m)
+		return -1;
+	return m->memory_reported > 0 ? m->memory_reported : m->memory_nominal;
+}
+
+const char *gpu_capacity_text(char *out, size_t n, const struct gpu_model *m, int64_t reported)
+{
+	char rep[48] = "";
+
+	if (reported < 0 && m && m->memory_reported > 0)
+		reported = m->memory_reported;
+	if (reported >= 0)
+		snprintf(rep, sizeof(rep), "%.1f GB / %.1f GiB reported", reported / 1e9,
+			 reported / 1073741824.0);
+	if (m && *rep)
+		snprintf(out, n, "%.0f GB nominal (%s)", m->memory_nominal / 1e9, rep);
+	else if (m)
+		snprintf(out, n, "%.0f GB nominal", m->memory_nominal / 1e9);
+	else
+		snprintf(out, n, "%s", *rep ? rep : "unknown");
+	return out;
 }
 
 const char *gpu_link_name(enum gpu_link l)

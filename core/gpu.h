@@ -69,6 +69,22 @@ const struct gpu_model *gpu_lookup(const char *name, int64_t memory_bytes);
 /* A model's peak dense TFLOP/s for a dtype (fp8 variants share fp8); NaN unknown. */
 double gpu_peak_tflops(const struct gpu_model *m, enum dtype t);
 
+/*
+ * The one capacity rule of every command: a fit is judged against the memory
+ * the driver reports when it is known (reported >= 0: what the trial's own
+ * GPU said; else the row's memory_reported), else against the nominal
+ * memory of the row. -1 when neither m nor reported is known.
+ */
+int64_t gpu_capacity_bytes(const struct gpu_model *m, int64_t reported);
+
+/*
+ * The same capacity as every command prints it, into out (n bytes, 64 are
+ * enough), returned: "141 GB nominal (150.8 GB / 140.4 GiB reported)",
+ * "80 GB nominal" when nothing reported is known, "23.7 GB / 22.1 GiB
+ * reported" without a row, "unknown" without either.
+ */
+const char *gpu_capacity_text(char *out, size_t n, const struct gpu_model *m, int64_t reported);
+
 /* "PCIe", "NVLink", "NVLink bridge", "Infinity Fabric" */
 const char *gpu_link_name(enum gpu_link l);
 
