@@ -12,10 +12,9 @@
 #include "analysis/strategy.h"
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
+#include "core/money.h"
 #include "core/xalloc.h"
 
-#define DAY_S 86400.0
-#define MILLION 1e6
 
 static void add(struct analysis *a, const char *id, const char *text)
 {
@@ -320,73 +319,40 @@ static void runs_alone(struct analysis *a)
 		rebalance(a, &a->runs[i]);
 }
 
-/* The smallest rental window that holds `days`; -1 when none does. */
-static int32_t window_for(double days)
-{
-	static const int32_t windows[] = RENTAL_WINDOWS_DAYS;
-
-	for (size_t i = 0; i < sizeof(windows) / sizeof(windows[0]); i++)
-		if (days <= windows[i])
-			return windows[i];
-	return -1;
-}
-
-/* One option: a run's GPUs at its throughput, to the trial's target and at its price. */
-static struct rental_option option_of(const struct trial *t, const struct run_result *r)
-{
-	struct rental_option o = {
-		.gpus = r->gpus, .samples_per_s = r->samples_per_s, .days_to_target = NAN,
-		.window_days = -1, .gpu_hours = NAN, .cost = NAN, .cost_per_million_samples = NAN,
-	};
-	double price = t->gpu_hour_price.set ? t->gpu_hour_price.v : NAN;
-
-	o.gpu_hours_per_million_samples = MILLION / r->samples_per_s / 3600 * r->gpus;
-	o.cost_per_million_samples = o.gpu_hours_per_million_samples * price;
-	if (t->target_samples.set)
-		o.days_to_target = (double)t->target_samples.v / r->samples_per_s / DAY_S;
-	else if (t->target_tokens.set && r->tokens_per_s > 0)
-		o.days_to_target = (double)t->target_tokens.v / r->tokens_per_s / DAY_S;
-	if (isnan(o.days_to_target))
-		return o;
-	o.window_days = window_for(o.days_to_target);
-	o.gpu_hours = o.days_to_target * 24 * r->gpus;
-	o.cost = o.gpu_hours * price;
-	return o;
-}
-
-/* "on 2 GPUs 4.2 days, a 7-day window (201 GPU-hours, cost 402)" */
+/* "on 2 GPUs 3.1 days, a 7-day window of 1 lot (336 GPU-hours rented, cost 1,848)" */
 static const char *option_text(struct analysis *a, const struct rental_option *o)
 {
-	const char *cost = isnan(o->cost) ? "" : analysis_printf(a, ", cost %.0f", o->cost);
+	char m[MONEY_LEN], h[MONEY_LEN];
+	const char *cost = isnan(o->cost) ? "" : analysis_printf(a, ", cost %s", money_text(m, o->cost));
+	const char *win;
 
 	if (isnan(o->days_to_target))
 		return analysis_printf(a, "on %d GPU%s %.2f GPU-hours per million samples%s", o->gpus,
 				       o->gpus == 1 ? "" : "s", o->gpu_hours_per_million_samples,
 				       isnan(o->cost_per_million_samples) ? "" :
 				       analysis_printf(a, " (cost %.2f)", o->cost_per_million_samples));
-	return analysis_printf(a, "on %d GPU%s %.1f days, %s (%.0f GPU-hours%s)", o->gpus,
-			       o->gpus == 1 ? "" : "s", o->days_to_target,
-			       o->window_days > 0 ? analysis_printf(a, "a %d-day window", o->window_days) :
-			       "longer than a 30-day campaign", o->gpu_hours, cost);
+	win = o->windows > 1 ? analysis_printf(a, "%d consecutive %d-day windows", o->windows, o->window_days) :
+	      analysis_printf(a, "a %d-day window", o->window_days);
+	return analysis_printf(a, "on %d GPU%s %.1f days, %s of %d lot%s (%s GPU-hours rented%s)", o->gpus,
+			       o->gpus == 1 ? "" : "s", o->days_to_target, win, o->lots, o->lots == 1 ? "" : "s",
+			       count_text(h, o->window_gpu_hours), cost);
 }
 
-/* The rental options (the baseline's GPUs and the candidate's), and one recommendation that compares them. */
+/* One recommendation that compares the rental options (analysis/decision.c sized them). */
 static void rental(struct analysis *a, const struct trial *t, const struct run_result *b,
 		   const struct run_result *c)
 {
-	struct comparison *cmp = &a->cmp;
-	const struct run_result *runs[] = { b, c };
+	const struct comparison *cmp = &a->cmp;
+	const struct decision *d = &cmp->decision;
 	const char *text = NULL, *target;
 
-	cmp->options = arena_alloc(&a->arena, 2 * sizeof(*cmp->options));
-	for (size_t i = 0; i < 2; i++) {
-		if (!(runs[i]->samples_per_s > 0 && runs[i]->gpus > 0))
-			continue;
-		cmp->options[cmp->noptions] = option_of(t, runs[i]);
+	for (size_t i = 0; i < cmp->noptions; i++) {
+		const struct run_result *r = cmp->noptions == 2 ? (i ? c : b) :
+					     b->samples_per_s > 0 && b->gpus > 0 ? b : c;
+
 		text = analysis_printf(a, "%s%s%s%s", text ? text : "", text ? "; " : "",
-				       b->gpus == c->gpus ? analysis_printf(a, "%s: ", runs[i]->name) : "",
-				       option_text(a, &cmp->options[cmp->noptions]));
-		cmp->noptions++;
+				       b->gpus == c->gpus ? analysis_printf(a, "%s: ", r->name) : "",
+				       option_text(a, &cmp->options[i]));
 	}
 	if (!text)
 		return;
@@ -395,9 +361,12 @@ static void rental(struct analysis *a, const struct trial *t, const struct run_r
 		 t->target_tokens.set ? analysis_printf(a, "to %lld tokens", (long long)t->target_tokens.v) :
 		 NULL;
 	add(a, "rental-window",
-	    analysis_printf(a, "%s%s%s: %s%s", target ? target : "without a target",
+	    analysis_printf(a, "%s%s%s%s: %s%s",
+			    target ? target : "without a target",
 			    t->gpu_hour_price.set ? ", at " : "",
 			    t->gpu_hour_price.set ? analysis_printf(a, "%.2f per GPU-hour", t->gpu_hour_price.v) : "",
+			    target ? analysis_printf(a, ", in lots of %d GPU%s with a %.0f%% margin", d->rent.gpus,
+						     d->rent.gpus == 1 ? "" : "s", d->margin_required * 100) : "",
 			    text, target ? "" : " (set target_samples or target_tokens in trial.ini for "
 			    "the days and the rental window)"));
 }
@@ -422,8 +391,6 @@ void analysis_advise(struct analysis *a, const struct trial *t)
 	const struct run_result *b, *c;
 	const struct confound *block;
 
-	a->cmp.options = NULL;
-	a->cmp.noptions = 0;
 	if (!a->cmp.valid) {
 		runs_alone(a);
 		return;

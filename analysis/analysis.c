@@ -446,6 +446,7 @@ struct analysis *analysis_run(const struct trial *t)
 		analysis_readiness(a, &t->runs[i], &a->runs[i]);
 	}
 	analysis_compare(a, t);
+	analysis_decide(a, t);
 	analysis_advise(a, t);
 	for (size_t i = 0; i < t->nruns; i++)
 		detach_run(a, &t->runs[i], &a->runs[i]);

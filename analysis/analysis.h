@@ -72,7 +72,12 @@ const struct confound *comparison_first_blocking(const struct comparison *c);
 const struct confound *comparison_blocked(const struct comparison *c);
 /* A blocking confound as a sentence for people, with both sides' values. */
 const char *confound_sentence(struct analysis *a, const struct confound *cf);
-/* Recommendations and the rental options (analysis/advice.c). */
+/*
+ * The rental options of both runs and the decision, what to rent next
+ * (analysis/decision.c); before analysis_advise, which words the options.
+ */
+void analysis_decide(struct analysis *a, const struct trial *t);
+/* Recommendations (analysis/advice.c). */
 void analysis_advise(struct analysis *a, const struct trial *t);
 
 /* Adds a finding; message and source are copied; code as in diag_add (core/codes.h). */

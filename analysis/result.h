@@ -347,6 +347,11 @@ struct run_result {
 	double generated_share;		/* of kernel_time_s, in Triton-generated kernels; NaN without */
 	bool families_span;		/* over the whole profiled span: no steady step */
 	struct run_fact facts[FACT_COUNT];	/* declared against measured, by enum fact_key */
+	/* a checkpoint's write time as the logs show it: NaN / NULL when they show none */
+	double checkpoint_write_s;	/* the median of the saves measured */
+	double checkpoint_write_max_s;
+	int32_t checkpoint_saves;
+	const char *checkpoint_write_source;	/* "file:line" of the first measured save; NULL */
 };
 
 bool run_failed(const struct run_result *r);		/* its logs say it ran out of memory or ended on an error */
@@ -386,12 +391,81 @@ const char *answer_name(enum answer v);	/* "independent-runs", "distributed", "u
 struct rental_option {
 	int32_t gpus;
 	double samples_per_s;			/* the run's throughput */
-	double gpu_hours_per_million_samples;
+	double gpu_hours_per_million_samples;	/* of the GPUs the run uses */
 	double days_to_target;			/* target_samples or target_tokens; NaN without a target */
-	int32_t window_days;			/* 3, 7 or 30: the smallest that holds the days; -1 none */
-	double gpu_hours;			/* to the target; NaN without one */
-	double cost;				/* to the target at gpu_hour_price; NaN without both */
-	double cost_per_million_samples;	/* at gpu_hour_price; NaN without a price */
+	int32_t window_days;			/* 3, 7 or 30: the shortest that holds the days with the
+						   margin (30 for consecutive windows); -1 none */
+	int32_t windows;			/* consecutive windows of window_days; 0 without a target */
+	int32_t lots;				/* lots of lot_gpus that hold the run's GPUs */
+	double gpu_hours;			/* used to the target; NaN without one */
+	double window_gpu_hours;		/* rented: lots x lot_gpus x days of the windows x 24; NaN */
+	double cost;				/* the windows as rented at gpu_hour_price; NaN without both */
+	double cost_per_million_samples;	/* of the GPUs the run uses, at gpu_hour_price; NaN */
+};
+
+/* What to rent (docs/analysis.md "The decision"): lots of one GPU model for a window. */
+struct rent {
+	bool present;
+	const char *gpu_model;		/* the GPU table's row, else the name the run reports */
+	int32_t gpus;			/* GPUs per lot (trial.ini lot_gpus) */
+	int32_t lots;
+	int32_t window_days;		/* 3, 7 or 30; -1 without a target */
+	int32_t windows;		/* consecutive windows of window_days; 0 without a target */
+	int32_t run_gpus;		/* GPUs each run takes: the measured run's */
+	int32_t concurrent_runs;	/* runs at once on the lots (a sweep's variants) */
+};
+
+/* An option that lost, and why. */
+struct decision_alt {
+	struct rent rent;		/* present false: the option could not be rented (it failed...) */
+	const char *run;		/* the run measured for it */
+	double days_needed;		/* NaN without a target or a throughput */
+	double window_gpu_hours;	/* rented; NaN */
+	double window_cost;		/* NaN */
+	const char *why;		/* a sentence with its numbers */
+};
+
+/* A criterion for stopping a long campaign, with its numbers. */
+struct stop_criterion {
+	const char *id;			/* "throughput-floor", "halfway", "no-improvement", "window-end" */
+	const char *text;
+};
+
+/* How often a long campaign writes a checkpoint (Young/Daly). */
+struct checkpoint_plan {
+	bool present;
+	double interval_s;		/* sqrt(2 C M) - C */
+	double write_s;			/* C */
+	const char *write_from;		/* "logs" (measured) | "trial.ini" (the plan's estimate) */
+	const char *write_at;		/* where it was read, "2gpu/train.log:812"; NULL */
+	double mtbf_hours;		/* M of one machine, as used (trial.ini mtbf_hours or its default) */
+	double rental_mtbf_hours;	/* M of the whole rental: mtbf_hours / lots */
+};
+
+struct decision {
+	bool present;			/* false: no comparison, so nothing to decide from */
+	struct rent rent;		/* present false: nothing can be rented from this trial; why says why */
+	const char *run;		/* the run whose throughput the rental rests on */
+	double samples_per_s;		/* its throughput */
+	double tokens_per_s;		/* NaN */
+	int64_t target;			/* samples or tokens each run must process; -1 none */
+	const char *target_unit;	/* "samples" | "tokens"; NULL without a target */
+	int32_t variants;		/* independent runs the rental holds (trial.ini variants) */
+	bool variants_assumed;		/* hparam-sweep without variants: one lot's worth of runs */
+	double days_needed;		/* all rounds of runs; NaN without a target */
+	double margin;			/* the window's room over the days needed: total days / needed - 1 */
+	double margin_required;		/* trial.ini margin, else RENTAL_MARGIN_DEFAULT */
+	double window_gpu_hours;	/* rented; NaN without a target */
+	double window_cost;		/* NaN without a target or a price */
+	double gpu_hour_price;		/* NaN unset */
+	double gpu_hours_per_million_samples;	/* of the GPUs rented (an idle GPU of a lot counts) */
+	double cost_per_million_samples;	/* NaN without a price */
+	struct checkpoint_plan checkpoint;	/* present for a window of the longest kind */
+	struct stop_criterion *stop;	/* for a window of the longest kind (arena) */
+	size_t nstop;
+	const char *why;		/* why this rental, or why none */
+	struct decision_alt *alts;	/* cheapest first (arena) */
+	size_t nalts;
 };
 
 /* What the workload comparison rests on. */
@@ -478,6 +552,7 @@ struct comparison {
 	const char *answer_reason;	/* the answer's sentence with its numbers; NULL with no answer */
 	struct rental_option *options;	/* the baseline's GPUs, then the candidate's (in the arena); none when blocked */
 	size_t noptions;
+	struct decision decision;	/* what to rent next */
 	struct superlinear superlinear;	/* an efficiency above SUPERLINEAR_EFFICIENCY and its causes */
 	struct weak_evidence *weak;	/* what weakens a confirmed or refuted verdict (arena); */
 	size_t nweak;			/* none for another verdict */

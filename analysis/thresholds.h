@@ -91,6 +91,13 @@
  * included, not one GPU's).
  */
 #define RENTAL_MTBF_HOURS_DEFAULT 24.0
+/*
+ * A 30-day campaign stops early when its throughput stays a whole day under
+ * this share of the measured one ...
+ */
+#define STOP_THROUGHPUT_SHARE 0.9
+/* ... or when the validation loss is no better over this many checkpoints in a row. */
+#define STOP_FLAT_CHECKPOINTS 3
 
 /*
  * Readiness: kernels built for another GPU generation are a warning above

@@ -58,6 +58,21 @@ static const struct manifest_key keys[] = {
 	{ "trial", "expected_speedup", MKEY_RATIO, T(expected_speedup),
 	  "the speedup (or throughput ratio) that confirms the hypothesis, written before the rental",
 	  "a number above 0", "1.1" },
+	{ "trial", "lot_gpus", MKEY_INT, T(lot_gpus),
+	  "GPUs in one rented lot (a machine or a reservation as the provider sells it); the decision "
+	  "rents whole lots", "a whole number from 1", "2" },
+	{ "trial", "margin", MKEY_NUM, T(margin),
+	  "room a rental window keeps over the days needed, as a share (0.15: 15% more days than the "
+	  "measured throughput needs)", "a number", "0.15" },
+	{ "trial", "variants", MKEY_INT, T(variants),
+	  "independent runs the rental must hold (a sweep's configurations), each to the target; "
+	  "the decision places them on the lots' GPUs", "a whole number from 1", "1" },
+	{ "trial", "mtbf_hours", MKEY_RATIO, T(mtbf_hours),
+	  "mean time between failures of the rented machine in hours, interruptions included; sets "
+	  "the checkpoint interval of a 30-day window", "a number above 0", "24" },
+	{ "trial", "checkpoint_write_s", MKEY_RATIO, T(checkpoint_write_s),
+	  "seconds one checkpoint takes to write, as planned (plan -o writes its estimate); a write "
+	  "time the logs show is used instead", "a number above 0", "what the logs show, else none" },
 	{ "run", "name", MKEY_NAME, 0,
 	  "the run's name in the report", "any text", "the run's directory name" },
 	{ "run", "gpus", MKEY_INT, R(gpus),

@@ -462,6 +462,11 @@ struct trial {
 	struct fact_f64 gpu_hour_price;
 	struct fact_f64 memory_reserve_gb;
 	struct fact_f64 expected_speedup;	/* the verdict's threshold, written before the rental */
+	struct fact_i64 lot_gpus;	/* GPUs per rented lot (the decision) */
+	struct fact_f64 margin;		/* room a window keeps over the days needed, a share */
+	struct fact_i64 variants;	/* independent runs of a sweep, each to the target */
+	struct fact_f64 mtbf_hours;	/* the rented machine's mean time between failures */
+	struct fact_f64 checkpoint_write_s;	/* a checkpoint's write time as planned (plan -o) */
 	struct run *runs;
 	size_t nruns, cap_runs;
 	struct arena arena;	/* strings and small objects of the whole trial */

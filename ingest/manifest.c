@@ -41,27 +41,32 @@ static int bad(struct manifest *m, const char *section, const char *name, const 
 }
 
 /*
- * The largest whole number a run's sizes take: large enough for any real run,
+ * The whole numbers a run's sizes take: the largest large enough for any real run,
  * small enough that the analysis's products (global_batch x gpus) cannot
  * overflow. Keys not listed (target_tokens, seed) take any int64.
  */
 static const struct {
 	const char *name;
-	long long max;
-} int_max[] = {
-	{ "gpus", MODEL_MAX_WORLD },
-	{ "global_batch", 1000000000000LL },
-	{ "micro_batch", 1000000000000LL },
-	{ "grad_accum", 1000000000000LL },
-	{ "seq_len", 1000000000000LL },
-	{ "steps", 1000000000000LL },
+	long long min, max;
+} int_range[] = {
+	{ "gpus", 0, MODEL_MAX_WORLD },
+	{ "global_batch", 0, 1000000000000LL },
+	{ "micro_batch", 0, 1000000000000LL },
+	{ "grad_accum", 0, 1000000000000LL },
+	{ "seq_len", 0, 1000000000000LL },
+	{ "steps", 0, 1000000000000LL },
+	{ "lot_gpus", 1, MODEL_MAX_WORLD },	/* a lot of no GPU rents nothing */
+	{ "variants", 1, 1000000 },
 };
 
-static long long int_limit(const char *name)
+static long long int_limit(const char *name, long long *min)
 {
-	for (size_t i = 0; i < sizeof(int_max) / sizeof(*int_max); i++)
-		if (!strcmp(int_max[i].name, name))
-			return int_max[i].max;
+	*min = 0;
+	for (size_t i = 0; i < sizeof(int_range) / sizeof(*int_range); i++)
+		if (!strcmp(int_range[i].name, name)) {
+			*min = int_range[i].min;
+			return int_range[i].max;
+		}
 	return LLONG_MAX;
 }
 
@@ -69,14 +74,16 @@ static int set_int(struct manifest *m, const struct manifest_key *k, const char 
 		   struct srcpos *pos)
 {
 	char *end;
-	long long v, max = int_limit(k->name);
+	long long v, min, max = int_limit(k->name, &min);
 	char want[64];
 
 	errno = 0;
 	v = strtoll(value, &end, 10);
-	if (errno || end == value || *end || v < 0 || v > max) {
-		snprintf(want, sizeof(want), max == LLONG_MAX ? "a whole number" :
-			 "a whole number from 0 to %lld", max);
+	if (errno || end == value || *end || v < min || v > max) {
+		if (max == LLONG_MAX)
+			snprintf(want, sizeof(want), "a whole number");
+		else
+			snprintf(want, sizeof(want), "a whole number from %lld to %lld", min, max);
 		return bad(m, k->section, k->name, value, want);
 	}
 	pos->file = intern_str(&m->ctx->trial->strings, pos->file);

@@ -907,7 +907,10 @@ static const struct jfield option_fields[] = {
 	JF_NUM(struct rental_option, gpu_hours_per_million_samples, "gpu_hours_per_million_samples"),
 	JF_NUM(struct rental_option, days_to_target, "days_to_target"),
 	JF_COUNT(struct rental_option, window_days, "window_days"),
+	JF_COUNT(struct rental_option, windows, "windows"),
+	JF_COUNT(struct rental_option, lots, "lots"),
 	JF_NUM(struct rental_option, gpu_hours, "gpu_hours"),
+	JF_NUM(struct rental_option, window_gpu_hours, "window_gpu_hours"),
 	JF_NUM(struct rental_option, cost, "cost"),
 	JF_NUM(struct rental_option, cost_per_million_samples, "cost_per_million_samples"),
 	JF_END
@@ -915,6 +918,71 @@ static const struct jfield option_fields[] = {
 
 static const struct jarray cmp_options =
 	JARRAY(struct comparison, options, noptions, option_fields, false);
+
+static const struct jfield rent_fields[] = {
+	JF_STR(struct rent, gpu_model, "gpu_model"),
+	JF_COUNT(struct rent, gpus, "gpus"),
+	JF_COUNT(struct rent, lots, "lots"),
+	JF_COUNT(struct rent, window_days, "window_days"),
+	JF_COUNT(struct rent, windows, "windows"),
+	JF_COUNT(struct rent, run_gpus, "run_gpus"),
+	JF_COUNT(struct rent, concurrent_runs, "concurrent_runs"),
+	JF_END
+};
+
+static const struct jfield alt_fields[] = {
+	JF_OPT_NULL(struct decision_alt, rent, "rent", rent_fields),
+	JF_STR(struct decision_alt, run, "run"),
+	JF_NUM(struct decision_alt, days_needed, "days_needed"),
+	JF_NUM(struct decision_alt, window_gpu_hours, "window_gpu_hours"),
+	JF_NUM(struct decision_alt, window_cost, "window_cost"),
+	JF_TEXT(struct decision_alt, why, "why"),
+	JF_END
+};
+
+static const struct jarray decision_alts = JARRAY(struct decision, alts, nalts, alt_fields, false);
+
+static const struct jfield stop_fields[] = {
+	JF_TEXT(struct stop_criterion, id, "id"),
+	JF_TEXT(struct stop_criterion, text, "text"),
+	JF_END
+};
+
+static const struct jarray decision_stop = JARRAY(struct decision, stop, nstop, stop_fields, false);
+
+static const struct jfield checkpoint_fields[] = {
+	JF_NUM(struct checkpoint_plan, interval_s, "interval_s"),
+	JF_NUM(struct checkpoint_plan, write_s, "write_s"),
+	JF_STR(struct checkpoint_plan, write_from, "write_from"),
+	JF_STR(struct checkpoint_plan, write_at, "write_at"),
+	JF_NUM(struct checkpoint_plan, mtbf_hours, "mtbf_hours"),
+	JF_NUM(struct checkpoint_plan, rental_mtbf_hours, "rental_mtbf_hours"),
+	JF_END
+};
+
+static const struct jfield decision_fields[] = {
+	JF_OPT_NULL(struct decision, rent, "rent", rent_fields),
+	JF_STR(struct decision, run, "run"),
+	JF_NUM(struct decision, samples_per_s, "samples_per_s"),
+	JF_NUM(struct decision, tokens_per_s, "tokens_per_s"),
+	JF_INT(struct decision, target, "target"),
+	JF_STR(struct decision, target_unit, "target_unit"),
+	JF_COUNT(struct decision, variants, "variants"),
+	JF_BOOL(struct decision, variants_assumed, "variants_assumed"),
+	JF_NUM(struct decision, days_needed, "days_needed"),
+	JF_NUM(struct decision, margin, "margin"),
+	JF_NUM(struct decision, margin_required, "margin_required"),
+	JF_NUM(struct decision, window_gpu_hours, "window_gpu_hours"),
+	JF_NUM(struct decision, window_cost, "window_cost"),
+	JF_NUM(struct decision, gpu_hour_price, "gpu_hour_price"),
+	JF_NUM(struct decision, gpu_hours_per_million_samples, "gpu_hours_per_million_samples"),
+	JF_NUM(struct decision, cost_per_million_samples, "cost_per_million_samples"),
+	JF_OPT_NULL(struct decision, checkpoint, "checkpoint", checkpoint_fields),
+	JF_ARR(struct decision, stop, "stop_criteria", &decision_stop),
+	JF_TEXT(struct decision, why, "why"),
+	JF_ARR(struct decision, alts, "alternatives", &decision_alts),
+	JF_END
+};
 
 static const struct jfield superlinear_fields[] = {
 	JF_NUM(struct superlinear, efficiency, "efficiency"),
@@ -968,6 +1036,7 @@ static const struct jfield comparison_fields[] = {
 	JF_ENUM(struct comparison, answer, "answer", &answer_names),
 	JF_STR(struct comparison, answer_reason, "answer_reason"),
 	JF_ARR(struct comparison, options, "options", &cmp_options),
+	JF_OPT_NULL(struct comparison, decision, "decision", decision_fields),
 	JF_OPT_NULL(struct comparison, superlinear, "superlinear", superlinear_fields),
 	JF_SPECIAL("weak_evidence", &cmp_weak_evidence),
 	JF_END

@@ -8,6 +8,7 @@
 #include "core/utf8.h"
 #include "core/xalloc.h"
 
+#include "render/decision_text.h"
 #include "render/numfmt.h"
 #include "render/plan_text.h"
 #include "render/readiness_text.h"
@@ -75,6 +76,25 @@ static const char *colour(FILE *f, struct marks *k, const char *sgr)
 	return "";
 }
 
+/* What to rent next, first: the line, a 30-day window's checkpoint interval and stop criteria. */
+static void decision(const struct decision *d, FILE *f)
+{
+	struct buf b;
+
+	if (!d->present)
+		return;
+	buf_init(&b, 0);
+	decision_line(&b, d);
+	fprintf(f, "Decision: %s\n", b.data);
+	buf_reset(&b);
+	decision_checkpoint_line(&b, d);
+	if (b.len)
+		fprintf(f, "  %s\n", b.data);
+	for (size_t i = 0; i < d->nstop; i++)
+		fprintf(f, "  Stop when %s\n", d->stop[i].text);
+	buf_release(&b);
+}
+
 static void header(const struct analysis *a, FILE *f, struct marks *color)
 {
 	const struct comparison *c = &a->cmp;
@@ -83,6 +103,7 @@ static void header(const struct analysis *a, FILE *f, struct marks *color)
 	bool weak_said = false;
 
 	fprintf(f, "Trial: %s\n", a->title ? a->title : "(untitled: no title in trial.ini)");
+	decision(&c->decision, f);
 	if (answer_name(c->answer))	/* the question the trial was run for comes first */
 		fprintf(f, "Answer (%s): %s: %s\n", question_name(a->question),
 			upper(up, sizeof(up), answer_name(c->answer)), c->answer_reason);
@@ -427,6 +448,10 @@ static void lists(const struct analysis *a, FILE *f, struct marks *color)
 	fprintf(f, "Recommendations:%s\n", a->nrecs ? "" : " none");
 	for (size_t i = 0; i < a->nrecs; i++)
 		fprintf(f, "  - %s\n", a->recs[i].text);
+	if (a->cmp.decision.present && a->cmp.decision.nalts)
+		fprintf(f, "Other rentals:\n");
+	for (size_t i = 0; a->cmp.decision.present && i < a->cmp.decision.nalts; i++)
+		fprintf(f, "  - %s\n", a->cmp.decision.alts[i].why);
 	for (size_t i = 0; i < a->nfindings; i++) {
 		errors += a->findings[i].severity == DIAG_ERROR;
 		warnings += a->findings[i].severity == DIAG_WARNING;

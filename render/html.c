@@ -21,6 +21,7 @@ static const char css[] =
 	".answer{font-size:1.3em;font-weight:bold;margin:.5em 0 .2em}\n"
 	".reason{font-size:.95em}\n"
 	".lead{font-weight:bold}\n"
+	".decision{font-size:1.15em;font-weight:bold;margin:.5em 0 .2em}\n"
 	".weak{font-weight:bold}\n"
 	"h2{font-size:1.2em;margin:1.2em 0 .3em}\n"
 	"ul{margin:.2em 0;padding-left:1.4em}\n"
@@ -73,6 +74,8 @@ static struct tag line_tag(enum sline_kind k)
 		return (struct tag){ "<tr><td>", "</td></tr>", &table, "</td><td>" };
 	case SL_WEAK:
 		return (struct tag){ "<p class=\"weak\">", "</p>", NULL, NULL };
+	case SL_DECISION:
+		return (struct tag){ "<p class=\"decision\">", "</p>", NULL, NULL };
 	default:	/* a kind this file does not know yet: its text as a paragraph */
 		return (struct tag){ "<p>", "</p>", NULL, NULL };
 	}

@@ -136,6 +136,7 @@ static const struct pstyle {
 	[SL_TABLE_HEAD] = { FONT_HEADING, 0.64, 12, 0 },
 	[SL_TABLE_ROW] = { FONT_BODY, 0.78, 0, 0 },
 	[SL_WEAK] = { FONT_HEADING, 0.85, 4, 0 },
+	[SL_DECISION] = { FONT_HEADING, 1, 8, 0 },
 };
 
 static const struct pstyle *style_of(enum sline_kind k)

@@ -8,6 +8,7 @@
 
 #include "core/utf8.h"
 #include "core/xalloc.h"
+#include "render/decision_text.h"
 #include "render/numfmt.h"
 #include "render/plan_text.h"
 #include "render/readiness_text.h"
@@ -583,6 +584,38 @@ static void stragglers(struct summary *s, const struct analysis *a)
 			    a->runs[i].imbalance.straggler_reason);
 }
 
+/* What to rent next leads: the line, and for a 30-day window its checkpoint interval and stop criteria. */
+static void decision(struct summary *s, const struct analysis *a)
+{
+	const struct decision *d = &a->cmp.decision;
+	struct buf b;
+
+	if (!compared(a) || !d->present)
+		return;
+	buf_init(&b, 0);
+	decision_line(&b, d);
+	add(s, SL_DECISION, "%s", b.data);
+	buf_reset(&b);
+	decision_checkpoint_line(&b, d);
+	if (b.len)
+		add(s, SL_REASON, "%s", b.data);
+	buf_release(&b);
+	for (size_t i = 0; i < d->nstop; i++)
+		add(s, SL_REASON, "Stop when %s", d->stop[i].text);
+}
+
+/* The rentals that lost, each with why: after the recommendations, still on page 1. */
+static void alternatives(struct summary *s, const struct analysis *a)
+{
+	const struct decision *d = &a->cmp.decision;
+
+	if (!compared(a) || !d->present || !d->nalts)
+		return;
+	add(s, SL_HEADING, "Other rentals");
+	for (size_t i = 0; i < d->nalts; i++)
+		add(s, SL_ITEM, "%s", d->alts[i].why);
+}
+
 /* question = hparam-sweep: the answer leads, before the hypothesis. */
 static void answer(struct summary *s, const struct analysis *a)
 {
@@ -605,6 +638,7 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 	memset(s, 0, sizeof(*s));
 	s->verdict = compared(a) ? a->cmp.verdict : VERDICT_NONE;
 	add(s, SL_TITLE, "%s", a->title ? a->title : "Scaling trial");
+	decision(s, a);
 	answer(s, a);
 	add(s, SL_VERDICT, "%s" DASH "%s", summary_verdict_text(s->verdict), a->cmp.reason ? a->cmp.reason
 	    : compared(a) ? "no reason given" : "no baseline and candidate to compare");
@@ -620,6 +654,7 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 		add(s, SL_ITEM, "none");
 	for (i = 0; i < a->nrecs; i++)
 		add(s, SL_ITEM, "%s", a->recs[i].text ? a->recs[i].text : a->recs[i].id);
+	alternatives(s, a);
 	s->decision_end = s->n;
 	key_numbers(s, a);
 	readiness(s, a);
@@ -642,6 +677,7 @@ static const char *const md_prefix[] = {
 	[SL_TITLE] = "# ", [SL_META] = "", [SL_VERDICT] = "**Verdict: ", [SL_REASON] = "",
 	[SL_HEADING] = "## ", [SL_ITEM] = "- ", [SL_TEXT] = "", [SL_ANSWER] = "**",
 	[SL_LEAD] = "", [SL_TABLE_HEAD] = "| ", [SL_TABLE_ROW] = "| ", [SL_WEAK] = "_",
+	[SL_DECISION] = "**",
 };
 
 /*
@@ -698,13 +734,13 @@ void summary_markdown(const struct summary *s, const char *const *ids, const cha
 			continue;
 		}
 		md_escape(out, l->text);
-		buf_addstr(out, l->kind == SL_VERDICT || l->kind == SL_ANSWER ? "**" : l->kind == SL_WEAK ? "_" : "");
+		buf_addstr(out, l->kind == SL_VERDICT || l->kind == SL_ANSWER || l->kind == SL_DECISION ? "**" : l->kind == SL_WEAK ? "_" : "");
 		/* Markdown joins adjacent lines: end a paragraph line with a hard break or a blank. */
 		if (l->kind == SL_META && next == SL_META)
 			buf_addstr(out, "  ");
 		buf_addch(out, '\n');
 		if (l->kind == SL_TITLE || l->kind == SL_HEADING || l->kind == SL_VERDICT || l->kind == SL_REASON
-		    || l->kind == SL_ANSWER || l->kind == SL_LEAD || l->kind == SL_WEAK
+		    || l->kind == SL_ANSWER || l->kind == SL_LEAD || l->kind == SL_WEAK || l->kind == SL_DECISION
 		    || (l->kind == SL_META && next != SL_META))
 			buf_addch(out, '\n');
 	}

@@ -2,9 +2,10 @@
  * summary: the decision summary of an analysis as a list of typed lines,
  * written once and rendered on report.pdf's first pages, as summary.md (and
  * report.html). It opens with the decision, lines [0, decision_end): the
- * title, the answer to an hparam-sweep question, the verdict in one sentence,
+ * title, what to rent next (its checkpoint interval and stop criteria for a
+ * 30-day window), the answer to an hparam-sweep question, the verdict in one sentence,
  * what weakens it, its criterion, one line of why, a table of the runs, confounds and
- * unverified facts, recommendations. Key numbers, findings and the charts
+ * unverified facts, recommendations, the rentals that lost and why. Key numbers, findings and the charts
  * left out follow. A value that is not known reads "n/a".
  */
 #ifndef RENDER_SUMMARY_H
@@ -24,6 +25,7 @@ enum sline_kind {
 	SL_TABLE_HEAD,	/* a table's header row: cells */
 	SL_TABLE_ROW,	/* a row of the table the last SL_TABLE_HEAD opened: as many cells */
 	SL_WEAK,	/* right under the verdict: what weakens it ("Weak evidence: ...") */
+	SL_DECISION,	/* the first line under the title: what to rent next ("Rent 1 lot of ...") */
 };
 
 /*

@@ -1,0 +1,105 @@
+#include "render/decision_text.h"
+
+#include <math.h>
+
+#include "core/money.h"
+
+static const char *plural(int32_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+/* "1 lot of 2x B200 for 7 days", "2 lots of 2x B200 for 2 consecutive 30-day windows (60 days)" */
+static void rent_words(struct buf *out, const struct rent *r)
+{
+	buf_addf(out, "%d lot%s of %dx %s", r->lots, plural(r->lots), r->gpus,
+		 r->gpu_model ? r->gpu_model : "GPU");
+	if (r->window_days > 0 && r->windows > 1)
+		buf_addf(out, " for %d consecutive %d-day windows (%d days)", r->windows, r->window_days,
+			 r->windows * r->window_days);
+	else if (r->window_days > 0)
+		buf_addf(out, " for %d days", r->window_days);
+}
+
+/* ", 4 runs of 1 GPU, 2 at a time": a sweep's runs on the lots; nothing for one run */
+static void runs_words(struct buf *out, const struct decision *d)
+{
+	if (d->variants <= 1)
+		return;
+	buf_addf(out, ", %d runs of %d GPU%s, %d at a time", d->variants, d->rent.run_gpus,
+		 plural(d->rent.run_gpus), d->rent.concurrent_runs);
+}
+
+static void rate_words(struct buf *out, const struct decision *d)
+{
+	if (d->target_unit && d->target_unit[0] == 't' && d->tokens_per_s > 0)
+		buf_addf(out, "%.1f tokens/s", d->tokens_per_s);
+	else
+		buf_addf(out, "%.1f samples/s", d->samples_per_s);
+}
+
+void decision_line(struct buf *out, const struct decision *d)
+{
+	char m[MONEY_LEN];
+
+	if (!d->present)
+		return;
+	if (!d->rent.present) {
+		buf_addf(out, "Rent nothing yet: %s", d->why ? d->why : "no reason given");
+		return;
+	}
+	buf_addstr(out, "Rent ");
+	rent_words(out, &d->rent);
+	if (isnan(d->days_needed)) {
+		buf_addf(out, ": the lowest cost per sample, %.2f GPU-hours per million samples",
+			 d->gpu_hours_per_million_samples);
+		if (isfinite(d->cost_per_million_samples))
+			buf_addf(out, " (%s)", money_text(m, d->cost_per_million_samples));
+		buf_addstr(out, " at ");
+		rate_words(out, d);
+		runs_words(out, d);
+		buf_addstr(out, "; no target in trial.ini, so no window");
+		return;
+	}
+	buf_addf(out, ": %.1f days needed at ", d->days_needed);
+	rate_words(out, d);
+	runs_words(out, d);
+	buf_addf(out, " (margin %.0f%%), ", d->margin * 100);
+	if (isfinite(d->window_cost))
+		buf_addf(out, "%s for the window", money_text(m, d->window_cost));
+	else
+		buf_addf(out, "%s GPU-hours for the window", count_text(m, d->window_gpu_hours));
+}
+
+/* "96 s" below 10 minutes, "1.6 h" from an hour, "12.0 min" between */
+static void duration(struct buf *out, double s)
+{
+	if (s >= 3600)
+		buf_addf(out, "%.1f h", s / 3600);
+	else if (s >= 600)
+		buf_addf(out, "%.1f min", s / 60);
+	else
+		buf_addf(out, "%.0f s", s);
+}
+
+void decision_checkpoint_line(struct buf *out, const struct decision *d)
+{
+	const struct checkpoint_plan *cp = &d->checkpoint;
+
+	if (!d->present || !cp->present)
+		return;
+	if (!isfinite(cp->interval_s)) {
+		buf_addstr(out, "Checkpoint interval unknown: no log shows a checkpoint being written, and "
+			   "trial.ini has no checkpoint_write_s (plan -o writes its estimate)");
+		return;
+	}
+	buf_addstr(out, "Checkpoint every ");
+	duration(out, cp->interval_s);
+	buf_addstr(out, " (Young/Daly: a write of ");
+	duration(out, cp->write_s);
+	if (cp->write_at)
+		buf_addf(out, " measured at %s", cp->write_at);
+	else if (cp->write_from)
+		buf_addf(out, " as planned in %s", cp->write_from);
+	buf_addf(out, ", %.0f h between failures of the rental)", cp->rental_mtbf_hours);
+}
