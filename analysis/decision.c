@@ -172,7 +172,7 @@ static size_t choices_of(struct analysis *a, const struct terms *k, const struct
 	size_t n = 0;
 
 	c.rent = (struct rent){ .present = true, .gpu_model = copy(a, model_of(r)), .gpus = k->lot,
-				.run_gpus = r->gpus, .windows = 0, .window_days = -1 };
+				.run_gpus = r->gpus, .windows = -1, .window_days = -1 };
 	if ((c.excluded = excluded(a, k, r))) {
 		out[0] = c;
 		out[0].rent.present = false;
@@ -402,7 +402,7 @@ static void options(struct analysis *a, const struct terms *k, const struct run_
 			continue;
 		cmp->noptions++;
 		*o = (struct rental_option){ .gpus = r->gpus, .samples_per_s = r->samples_per_s,
-			.days_to_target = NAN, .window_days = -1, .gpu_hours = NAN, .window_gpu_hours = NAN,
+			.days_to_target = NAN, .window_days = -1, .windows = -1, .gpu_hours = NAN, .window_gpu_hours = NAN,
 			.cost = NAN, .lots = (r->gpus + k->lot - 1) / k->lot };
 		o->gpu_hours_per_million_samples = MILLION / r->samples_per_s / 3600 * r->gpus;
 		o->cost_per_million_samples = o->gpu_hours_per_million_samples * k->price;

@@ -15,7 +15,7 @@ struct rental_window rental_window_for(double days_needed, double margin)
 	double need;
 
 	if (!(days_needed >= 0) || !isfinite(days_needed))
-		return (struct rental_window){ .days = -1, .count = 0 };
+		return (struct rental_window){ .days = -1, .count = -1 };
 	need = days_needed * (1 + (margin > 0 ? margin : 0));
 	for (size_t i = 0; i < n; i++)
 		if (need <= windows[i])

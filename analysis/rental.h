@@ -14,7 +14,7 @@
 
 struct rental_window {
 	int32_t days;		/* 3, 7 or 30; -1 when the days needed are unknown */
-	int32_t count;		/* consecutive windows of `days`: 1, or more beyond 30 days */
+	int32_t count;		/* consecutive windows of `days`: 1, or more beyond 30 days; -1 unknown */
 };
 
 /* The window for days_needed (NaN: unknown) with margin (a share, >= 0). */

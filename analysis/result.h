@@ -395,7 +395,7 @@ struct rental_option {
 	double days_to_target;			/* target_samples or target_tokens; NaN without a target */
 	int32_t window_days;			/* 3, 7 or 30: the shortest that holds the days with the
 						   margin (30 for consecutive windows); -1 none */
-	int32_t windows;			/* consecutive windows of window_days; 0 without a target */
+	int32_t windows;			/* consecutive windows of window_days; -1 without a target */
 	int32_t lots;				/* lots of lot_gpus that hold the run's GPUs */
 	double gpu_hours;			/* used to the target; NaN without one */
 	double window_gpu_hours;		/* rented: lots x lot_gpus x days of the windows x 24; NaN */
@@ -410,7 +410,7 @@ struct rent {
 	int32_t gpus;			/* GPUs per lot (trial.ini lot_gpus) */
 	int32_t lots;
 	int32_t window_days;		/* 3, 7 or 30; -1 without a target */
-	int32_t windows;		/* consecutive windows of window_days; 0 without a target */
+	int32_t windows;		/* consecutive windows of window_days; -1 without a target */
 	int32_t run_gpus;		/* GPUs each run takes: the measured run's */
 	int32_t concurrent_runs;	/* runs at once on the lots (a sweep's variants) */
 };

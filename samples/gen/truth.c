@@ -431,26 +431,36 @@ static const char *answer(const struct gen_comparison *c)
 	return c->n * st[0].sps > st[1].sps ? "independent-runs" : "distributed";
 }
 
-/* Each option's rental numbers: the baseline's GPUs and the candidate's. */
+/*
+ * Each option's rental numbers: the baseline's GPUs and the candidate's, each
+ * on the fewest lots of 2 GPUs that hold it, for the shortest of 3, 7 or 30
+ * days that holds the days with a 15% margin (consecutive 30-day windows
+ * beyond); the cost is what is rented.
+ */
 static void put_option(struct json *j, const struct scenario *sc, const struct run_stats *st)
 {
-	int g = st->run->nranks;
+	int g = st->run->nranks, lots = (g + 1) / 2;
 	double sps = st->failed ? NAN : st->sps;
 	double days = sc->target_samples && !st->failed ? (double)sc->target_samples / sps / 86400 : NAN;
+	double need = days * 1.15, window = NAN, count = NAN;
 	static const int windows[] = { 3, 7, 30 };
-	double window = NAN;
 
 	for (int i = 2; i >= 0; i--)
-		if (days <= windows[i])
-			window = windows[i];
+		if (need <= windows[i])
+			window = windows[i], count = 1;
+	if (need > 30)
+		window = 30, count = ceil(need / 30);
 	jopen(j, NULL, '{');
 	jint(j, "gpus", g);
 	jnum(j, "samples_per_s", sps);
 	jnum(j, "gpu_hours_per_million_samples", g * 1e6 / sps / 3600);
 	jnum(j, "days_to_target", days);
 	jnum(j, "window_days", window);
+	jnum(j, "windows", count);
+	jint(j, "lots", lots);
 	jnum(j, "gpu_hours_to_target", g * days * 24);
-	jnum(j, "cost", sc->price_centi ? g * days * 24 * sc->price_centi / 100.0 : NAN);
+	jnum(j, "window_gpu_hours", lots * 2 * window * count * 24);
+	jnum(j, "cost", sc->price_centi ? lots * 2 * window * count * 24 * sc->price_centi / 100.0 : NAN);
 	jclose(j, '}');
 }
 

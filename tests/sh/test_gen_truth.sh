@@ -239,9 +239,11 @@ def cmp_options(t, g, path):
         if go is None:
             continue
         p = f"{path}[{o['gpus']} GPU]"
-        for k in ("samples_per_s", "gpu_hours_per_million_samples", "days_to_target", "cost"):
+        for k in ("samples_per_s", "gpu_hours_per_million_samples", "days_to_target", "cost",
+                  "window_gpu_hours"):
             near(o[k], go.get(k), f"{p}.{k}", rel=STEP)
-        exact(o["window_days"], go.get("window_days"), p + ".window_days")
+        for k in ("window_days", "windows", "lots"):
+            exact(o[k], go.get(k), f"{p}.{k}")
 
 OVERLAP_ABS = 0.005          # workload overlaps: shares of kernel time
 

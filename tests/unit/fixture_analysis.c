@@ -295,8 +295,14 @@ static void comparison(struct analysis *a)
 	/* 1e6 samples / (64 / 0.412 s) = 6437.5 s on 1 GPU; / (64 / 0.231 s) = 3609.4 s on 2 */
 	m->noptions = 2;
 	m->options = alloc(a, 2, sizeof(*m->options));
-	m->options[0] = (struct rental_option){ 1, 64 / 0.412, 6437.5 / 3600, NAN, -1, NAN, NAN, NAN };
-	m->options[1] = (struct rental_option){ 2, 64 / 0.231, 2 * 3609.375 / 3600, NAN, -1, NAN, NAN, NAN };
+	m->options[0] = (struct rental_option){ .gpus = 1, .samples_per_s = 64 / 0.412,
+		.gpu_hours_per_million_samples = 6437.5 / 3600, .days_to_target = NAN, .window_days = -1, .windows = -1,
+		.lots = 1, .gpu_hours = NAN, .window_gpu_hours = NAN, .cost = NAN,
+		.cost_per_million_samples = NAN };
+	m->options[1] = (struct rental_option){ .gpus = 2, .samples_per_s = 64 / 0.231,
+		.gpu_hours_per_million_samples = 2 * 3609.375 / 3600, .days_to_target = NAN, .window_days = -1, .windows = -1,
+		.lots = 1, .gpu_hours = NAN, .window_gpu_hours = NAN, .cost = NAN,
+		.cost_per_million_samples = NAN };
 }
 
 static void recommendations(struct analysis *a)

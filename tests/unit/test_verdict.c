@@ -72,6 +72,7 @@ static const char *rec_text(const struct analysis *a, const char *id)
 static void advise(struct analysis *a, struct trial *t)
 {
 	a->nrecs = 0;
+	analysis_decide(a, t);
 	analysis_advise(a, t);
 }
 
@@ -732,25 +733,34 @@ static void rental_options(void **state)
 	close_to(o->days_to_target, 2e8 / thr1 / 86400);
 	assert_int_equal(o->window_days, 30);
 	close_to(o->gpu_hours, 2e8 / thr1 / 3600);
-	close_to(o->cost, 2.5 * 2e8 / thr1 / 3600);
+	/* what is rented: 1 lot of 2 GPUs for 30 days, 1440 GPU-hours, 3600 at 2.50 */
+	assert_int_equal(o->lots, 1);
+	assert_int_equal(o->windows, 1);
+	close_to(o->window_gpu_hours, 1440);
+	close_to(o->cost, 3600);
 	o = &a.cmp.options[1];
 	close_to(o->days_to_target, 2e8 / thr2 / 86400);
 	close_to(o->gpu_hours, 2 * 2e8 / thr2 / 3600);
 	assert_int_equal(o->window_days, 30);
-	assert_string_equal(rec_text(&a, "rental-window"), "to 200000000 samples, at 2.50 per GPU-hour: "
-			    "on 1 GPU 14.9 days, a 30-day window (358 GPU-hours, cost 894); on 2 GPUs 8.4 "
-			    "days, a 30-day window (401 GPU-hours, cost 1003)");
-	/* 1e9 samples take 74.5 days on 1 GPU: no window holds it */
+	close_to(o->cost, 3600);
+	assert_string_equal(rec_text(&a, "rental-window"), "to 200000000 samples, at 2.50 per GPU-hour, in "
+			    "lots of 2 GPUs with a 15% margin: on 1 GPU 14.9 days, a 30-day window of 1 lot "
+			    "(1,440 GPU-hours rented, cost 3,600); on 2 GPUs 8.4 days, a 30-day window of 1 lot "
+			    "(1,440 GPU-hours rented, cost 3,600)");
+	/* 1e9 samples: 74.5 days on 1 GPU, 85.7 with the margin: 3 consecutive 30-day windows;
+	   41.8 on 2, 48.0 with the margin: 2 */
 	t->target_samples.v = 1000000000;
 	advise(&a, t);
-	assert_int_equal(a.cmp.options[0].window_days, -1);
-	assert_int_equal(a.cmp.options[1].window_days, -1);
-	/* 4e7: 2.98 days on 1 GPU (3-day window), 1.67 on 2 */
+	assert_int_equal(a.cmp.options[0].window_days, 30);
+	assert_int_equal(a.cmp.options[0].windows, 3);
+	close_to(a.cmp.options[0].cost, 3 * 30 * 24 * 2 * 2.5);
+	assert_int_equal(a.cmp.options[1].windows, 2);
+	/* 4e7: 2.98 days on 1 GPU, 3.43 with the margin (a 7-day window); 1.67 on 2, 1.92 (3 days) */
 	t->target_samples.v = 40000000;
 	advise(&a, t);
-	assert_int_equal(a.cmp.options[0].window_days, 3);
+	assert_int_equal(a.cmp.options[0].window_days, 7);
 	assert_int_equal(a.cmp.options[1].window_days, 3);
-	/* 8e7: 5.96 days on 1 GPU (7-day window), 3.34 on 2 (7-day window) */
+	/* 8e7: 5.96 days on 1 GPU, 6.85 with the margin (7 days); 3.34 on 2, 3.84 (7 days) */
 	t->target_samples.v = 80000000;
 	advise(&a, t);
 	assert_int_equal(a.cmp.options[0].window_days, 7);
