@@ -965,7 +965,7 @@ static const struct jfield decision_fields[] = {
 	JF_STR(struct decision, run, "run"),
 	JF_NUM(struct decision, samples_per_s, "samples_per_s"),
 	JF_NUM(struct decision, tokens_per_s, "tokens_per_s"),
-	JF_INT(struct decision, target, "target"),
+	JF_COUNT(struct decision, target, "target"),
 	JF_STR(struct decision, target_unit, "target_unit"),
 	JF_COUNT(struct decision, variants, "variants"),
 	JF_BOOL(struct decision, variants_assumed, "variants_assumed"),

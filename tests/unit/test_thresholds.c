@@ -15,7 +15,7 @@ static char *read_doc(void)
 {
 	const char *top = getenv("TOP");
 	char path[1024];
-	static char text[1 << 16];
+	static char text[1 << 18];	/* the whole of docs/analysis.md */
 	size_t n;
 	FILE *f;
 
@@ -83,6 +83,16 @@ static void documented(void **state)
 	row(doc, "superlinear host idle", v);
 	snprintf(v, sizeof(v), "%g%%", SUPERLINEAR_MEMORY_EXCESS * 100);
 	row(doc, "superlinear memory excess", v);
+	snprintf(v, sizeof(v), "%g%%", RENTAL_MARGIN_DEFAULT * 100);
+	row(doc, "rental margin", v);
+	snprintf(v, sizeof(v), "%d GPUs", RENTAL_LOT_GPUS_DEFAULT);
+	row(doc, "lot size", v);
+	snprintf(v, sizeof(v), "%g h", RENTAL_MTBF_HOURS_DEFAULT);
+	row(doc, "machine MTBF", v);
+	snprintf(v, sizeof(v), "%g%%", STOP_THROUGHPUT_SHARE * 100);
+	row(doc, "stop: throughput floor", v);
+	snprintf(v, sizeof(v), "%d", STOP_FLAT_CHECKPOINTS);
+	row(doc, "stop: flat checkpoints", v);
 	/* the fit targets' capacities, as the docs and the advice print them */
 	snprintf(v, sizeof(v), "nominal %.0f GB", gpu_lookup(FIT_GPU_FIRST, -1)->memory_nominal / 1e9);
 	snprintf(w, sizeof(w), "%s's %.0f GB", FIT_GPU_SECOND,
