@@ -1049,6 +1049,8 @@ static void ckpt_line(struct trainlog *st, const struct row *r, const struct hit
 		ckpt_time(st, h, rank);
 		return;
 	}
+	if (rank > 0 && !(r->kind & K_CKPT_END))
+		return;		/* rank 0 begins the save; every rank may end it later */
 	if (r->kind & K_CKPT_BEGIN && c->open && c->ended)
 		ckpt_finish(st);
 	if (r->kind & (K_CKPT_BEGIN | K_CKPT_PART) && !c->open)

@@ -1126,7 +1126,8 @@ static void test_checkpoint_hf_untimed(void **state)
 
 /*
  * torchtitan (2025, CheckpointManager.save): the duration it prints, rank
- * 0's; rank 1's lines of the same save add none. Both spellings: with the
+ * 0's; rank 1's lines of the same save, printed after rank 0's end, add
+ * none. Both spellings: with the
  * async note glued to "in", and the plain one of earlier releases.
  */
 static void test_checkpoint_torchtitan(void **state)
