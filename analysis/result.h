@@ -347,11 +347,12 @@ struct run_result {
 	double generated_share;		/* of kernel_time_s, in Triton-generated kernels; NaN without */
 	bool families_span;		/* over the whole profiled span: no steady step */
 	struct run_fact facts[FACT_COUNT];	/* declared against measured, by enum fact_key */
-	/* a checkpoint's write time as the logs show it: NaN / NULL when they show none */
-	double checkpoint_write_s;	/* the median of the saves measured */
-	double checkpoint_write_max_s;
-	int32_t checkpoint_saves;
-	const char *checkpoint_write_source;	/* "file:line" of the first measured save; NULL */
+	/* checkpoint saves the training logs show; the times are only those the logs measure */
+	int32_t checkpoint_saves;		/* saves seen; 0 none (analysis.json's null) */
+	int32_t checkpoint_saves_measured;	/* of those, the saves whose write time the logs show */
+	double checkpoint_write_s;		/* median write time of those, s; NaN unknown */
+	double checkpoint_write_max_s;		/* the longest of them, s; NaN unknown */
+	const char *checkpoint_write_source;	/* "1gpu/train.log:40": the first measured save; NULL */
 };
 
 bool run_failed(const struct run_result *r);		/* its logs say it ran out of memory or ended on an error */

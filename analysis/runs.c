@@ -1603,6 +1603,43 @@ static void phase_gpu_figures(struct run_work *x)
 	}
 }
 
+/*
+ * The checkpoint saves of the run's logs: how many, and the median and
+ * longest write time of those the logs time (never a guess from untimed
+ * lines); the source is the first timed save, from the trial's directory.
+ */
+static void run_checkpoint(struct analysis *a, struct run_result *rr, const struct trial *t,
+			   const struct run *r)
+{
+	double *v = xcalloc(r->nckpt ? r->nckpt : 1, sizeof(*v));
+	const struct srcpos *first = NULL;
+	size_t n = 0, dl = t->dir ? strlen(t->dir) : 0;
+
+	for (size_t i = 0; i < r->nckpt; i++) {
+		if (r->ckpt[i].write_s < 0)
+			continue;
+		if (!first)
+			first = &r->ckpt[i].src;
+		v[n++] = r->ckpt[i].write_s;
+	}
+	rr->checkpoint_saves = r->nckpt < INT32_MAX ? (int32_t)r->nckpt : INT32_MAX;
+	rr->checkpoint_saves_measured = n < INT32_MAX ? (int32_t)n : INT32_MAX;
+	rr->checkpoint_write_s = n ? stats_median(v, n) : NAN;
+	rr->checkpoint_write_max_s = NAN;
+	for (size_t i = 0; i < n; i++)
+		rr->checkpoint_write_max_s = i ? fmax(rr->checkpoint_write_max_s, v[i]) : v[i];
+	rr->checkpoint_write_source = NULL;
+	if (first && first->file) {
+		const char *f = first->file;
+
+		if (dl && !strncmp(f, t->dir, dl) && f[dl] == '/')
+			for (f += dl; *f == '/'; f++)
+				;
+		rr->checkpoint_write_source = analysis_printf(a, "%s:%lld", f, (long long)first->line);
+	}
+	free(v);
+}
+
 /* The run's step statistics, facts, link and communication, precision, imbalance and strategy. */
 static void phase_run_facts(struct run_work *x)
 {
@@ -1620,6 +1657,7 @@ static void phase_run_facts(struct run_work *x)
 	nominal_link(rr);
 	run_comm(rr, x->t, r, &x->clk);
 	run_precision(rr, r, x->memo);
+	run_checkpoint(x->a, rr, x->t, r);
 	run_imbalance(x->a, rr, &x->clk);
 	strategy_infer(x->a, rr, r);
 	rr->strategy = r->declared.strategy.v ? r->declared.strategy.v : rr->inferred_strategy;

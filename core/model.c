@@ -263,6 +263,7 @@ void run_release(struct run *r)
 	xgrow_free(&r->sources, &r->cap_sources, sizeof(*r->sources));
 	xgrow_free(&r->nccl_tests, &r->cap_nccl_tests, sizeof(*r->nccl_tests));
 	xgrow_free(&r->memtl, &r->cap_memtl, sizeof(*r->memtl));
+	xgrow_free(&r->ckpt, &r->cap_ckpt, sizeof(*r->ckpt));
 }
 
 void trial_free(struct trial *t)
@@ -474,6 +475,16 @@ struct gpu_sample *run_add_gpu_sample(struct run *r)
 	*g = (struct gpu_sample){ .ts = -1, .gpu = -1, .memory_used = -1,
 				  .memory_total = -1, .util_gpu = -1, .power_w = -1 };
 	return g;
+}
+
+struct ckpt_save *run_add_ckpt_save(struct run *r)
+{
+	struct ckpt_save *c;
+
+	xgrow(&r->ckpt, &r->cap_ckpt, r->nckpt + 1, sizeof(*r->ckpt));
+	c = &r->ckpt[r->nckpt++];
+	*c = (struct ckpt_save){ .write_s = -1, .src = SRCPOS_NONE };
+	return c;
 }
 
 struct log_step *run_add_log_step(struct run *r)

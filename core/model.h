@@ -259,6 +259,16 @@ struct run_oom {
 	struct srcpos src;	/* where it was printed; file == NULL: no OOM seen */
 };
 
+/*
+ * One checkpoint save a training log shows (ingest/trainlog.c): its write
+ * time only where the log measures it, as a printed duration or as the gap
+ * between the timestamped lines that open and close that one save.
+ */
+struct ckpt_save {
+	double write_s;		/* seconds; < 0 when the log does not time it */
+	struct srcpos src;	/* the line where the save begins (else the one that timed it) */
+};
+
 /* A file that contributed to a run, for `sources` and inspect. */
 struct source {
 	const char *path;
@@ -419,6 +429,8 @@ struct run {
 	int64_t log_allocated_peak;	/* largest allocated (or unnamed) figure, bytes; 0 none */
 	struct fact_f64 log_tflops;	/* torchtitan's tflops per GPU: median of the steady per-iteration lines */
 	struct fact_f64 log_mfu;	/* torchtitan's mfu, percent: median of the steady per-iteration lines */
+	struct ckpt_save *ckpt;		/* checkpoint saves the training logs show, in reading order */
+	size_t nckpt, cap_ckpt;
 	/* --- PyTorch memory timelines (ingest/memtimeline.c) --- */
 	struct mem_timeline *memtl;		/* one per file, in reading order */
 	size_t nmemtl, cap_memtl;
@@ -520,6 +532,7 @@ struct gpu_sample *run_add_gpu_sample(struct run *r);
 struct log_step *run_add_log_step(struct run *r);
 struct nccl_test_row *run_add_nccl_test_row(struct run *r);	/* unknown fields -1/NULL */
 struct mem_timeline *run_add_mem_timeline(struct run *r);	/* peaks -1, device 0 */
+struct ckpt_save *run_add_ckpt_save(struct run *r);	/* write_s -1, src none */
 
 /* Sets a fact unless it is already set; returns true when it was set now. */
 bool fact_set_i64(struct fact_i64 *f, int64_t v, const struct srcpos *src);

@@ -39,6 +39,8 @@ enum field {
 	/* an out-of-memory message */
 	F_OOM_TRIED, F_OOM_GPU, F_OOM_CAPACITY, F_OOM_ALLOCATED, F_OOM_FREE,
 	F_OOM_RESERVED, F_OOM_UNALLOCATED,
+	/* a checkpoint save's write time as printed */
+	F_CKPT_MS, F_CKPT_S,
 	NFIELD
 };
 #define F_LAST_STEP_FIELD F_MFU
@@ -72,6 +74,7 @@ static const struct {
 	[F_OOM_ALLOCATED] = { "oom_allocated", T_SIZE }, [F_OOM_FREE] = { "oom_free", T_SIZE },
 	[F_OOM_RESERVED] = { "oom_reserved", T_SIZE },
 	[F_OOM_UNALLOCATED] = { "oom_unallocated", T_SIZE },
+	[F_CKPT_MS] = { "ckpt_ms", T_NUM }, [F_CKPT_S] = { "ckpt_s", T_NUM },
 };
 
 /* What a match of a row means. */
@@ -89,7 +92,12 @@ enum kind {
 	K_NO_FP16 = 1 << 10,	/* DeepSpeed says fp16 is off */
 	K_MEMORY = 1 << 11,	/* memory figures outside a step record */
 	K_LOCAL_TPS = 1 << 12,	/* tokens/s of one GPU: step time = micro batch x seq len / it */
+	K_CKPT_BEGIN = 1 << 13,	/* a checkpoint save begins (a finished one is closed first) */
+	K_CKPT_PART = 1 << 14,	/* a file of a save is written: begins one only when none is open */
+	K_CKPT_END = 1 << 15,	/* a save (or a file of it) is written */
+	K_CKPT_TIME = 1 << 16,	/* a save's write time, printed (rank 0's) */
 };
+#define K_CKPT (K_CKPT_BEGIN | K_CKPT_PART | K_CKPT_END | K_CKPT_TIME)
 #define K_RECORD (K_STEP | K_METRIC | K_PROGRESS)
 
 struct row {
@@ -294,6 +302,41 @@ static const struct row rows[] = {
 	      "(?<samples_per_s>" NUM ")")
 	  OPT("\\b(?:tokens/s(?:ec)?|tok/s|tokens_per_sec(?:ond)?)\\s*[:=]?\\s*"
 	      "(?<tokens_per_s>" NUM ")") },
+
+	/*
+	 * Checkpoint saves. Megatron-LM times each save (`save-checkpoint` in
+	 * the timers block after it, the slowest rank's time last; older
+	 * releases print `time (ms) | save-checkpoint: T`); torchtitan prints
+	 * its own duration. DeepSpeed's engine and checkpoint engine, the HF
+	 * Trainer and Lightning only say that a save begins or ends: a write
+	 * time comes from them only where timestamps bracket one save.
+	 */
+	{ FW_MEGATRON, K_CKPT_BEGIN, "saving checkpoint at iteration", NULL,
+	  "\\bsaving checkpoint at iteration\\s+\\d+ to \\S" },
+	{ FW_MEGATRON, K_CKPT_END, "successfully saved checkpoint", NULL,
+	  "\\bsuccessfully saved checkpoint (?:at|from) iteration\\s+\\d+ to \\S" },
+	{ FW_MEGATRON, K_CKPT_TIME, "save-checkpoint ", NULL,
+	  "(?<![\\w-])save-checkpoint \\.{2,}:\\s*"
+	  "(?|\\(\\s*" NUM ",\\s*(?<ckpt_ms>" NUM ")\\s*\\)|(?<ckpt_ms>" NUM "))\\s*$" },
+	{ FW_MEGATRON, K_CKPT_TIME, "save-checkpoint:", NULL,
+	  "\\btime \\(ms\\).*?\\|\\s*save-checkpoint:\\s*(?<ckpt_ms>" NUM ")\\s*(?:\\||$)" },
+	{ FW_DEEPSPEED, K_CKPT_BEGIN, "[Torch] Checkpoint ", NULL,
+	  "\\[Torch\\] Checkpoint \\S+ is (?:about to be saved|begin to save)!" },
+	{ FW_DEEPSPEED, K_CKPT_BEGIN, "Saving model checkpoint: ", NULL,
+	  "\\bSaving model checkpoint: \\S" },
+	{ FW_DEEPSPEED, K_CKPT_PART, "[Torch] Saving ", NULL, "\\[Torch\\] Saving \\S" },
+	{ FW_DEEPSPEED, K_CKPT_END, "[Torch] Saved ", NULL, "\\[Torch\\] Saved \\S" },
+	{ FW_DEEPSPEED, K_CKPT_END, "zero checkpoint saved ", NULL, "\\bzero checkpoint saved \\S" },
+	{ FW_DEEPSPEED, K_CKPT_END, "is ready now!", NULL,
+	  "\\[Torch\\] Checkpoint \\S+ is ready now!" },
+	{ FW_HF, K_CKPT_BEGIN, "Saving model checkpoint to ", NULL,
+	  "\\bSaving model checkpoint to \\S" },
+	{ FW_TORCHTITAN, K_CKPT_BEGIN, "Saving ", NULL,
+	  "\\bSaving (?:the checkpoint|a full checkpoint|a model (?:weights )?only checkpoint)\\b" },
+	{ FW_TORCHTITAN, K_CKPT_TIME, "Finished saving the checkpoint", NULL,
+	  "\\bFinished saving the checkpoint\\b.{0,80}?\\bin (?<ckpt_s>" NUM ") ?seconds\\b" },
+	{ FW_LIGHTNING, K_CKPT_BEGIN, "saving model to ", NULL,
+	  "\\bEpoch \\d+, global step \\d+: .{0,300}?\\bsaving model to \\S" },
 
 	/* how a run fails */
 	{ FW_NONE, K_TRACEBACK, "Traceback (most recent call last)", NULL,
@@ -511,6 +554,20 @@ bool trainlog_parse_oom(const char *s, size_t n, struct run_oom *out)
 
 /* ---- the reader ------------------------------------------------------ */
 
+/*
+ * The checkpoint save the log is in the middle of: opened by its first
+ * line, closed by a step record, by the next save's first line once this
+ * one has ended, or by the end of the file.
+ */
+struct ckpt_open {
+	bool open;
+	bool ended;		/* an end line or a printed time was seen */
+	int64_t line;		/* where it began */
+	double start;		/* the time its first line prints, s; NAN none */
+	double end;		/* the latest time an end line prints, s; NAN none */
+	double printed_s;	/* its write time as printed; < 0 none */
+};
+
 struct trainlog {
 	struct ingest_ctx *ctx;
 	pcre2_match_data *md;
@@ -550,6 +607,9 @@ struct trainlog {
 	double summary_rate;	/* train_samples_per_second; < 0 none */
 	enum run_status status;
 	struct srcpos status_src;
+	const char *seg;	/* the line (or carriage-return piece) being matched */
+	size_t nseg;
+	struct ckpt_open ckpt;	/* the checkpoint save being written; see ckpt_line() */
 };
 
 static void *tl_open(struct ingest_ctx *ctx)
@@ -862,6 +922,147 @@ static void add_model_flops(struct trainlog *st, const struct hit *h)
 		st->tflops_line = st->lineno;
 }
 
+/* ---- checkpoint saves ------------------------------------------------ */
+
+/* n digits at s as a number; -1 when they are not all digits. */
+static int digits(const char *s, size_t n)
+{
+	int v = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	return v;
+}
+
+/* Days from 1970-01-01 to a date of the proleptic Gregorian calendar. */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	return era * 146097 + yoe * 365 + yoe / 4 - yoe / 100 + doy - 719468;
+}
+
+/*
+ * The time at s[0..n): "2024-05-01 12:00:03,250" (also with a 'T' or a '.')
+ * or "05/01/2024 12:00:03", as loggers print it; seconds on the log's own
+ * clock, or NAN.
+ */
+static double stamp_at(const char *s, size_t n)
+{
+	bool iso = n >= 19 && s[4] == '-' && s[7] == '-' && (s[10] == ' ' || s[10] == 'T');
+	bool us = n >= 19 && s[2] == '/' && s[5] == '/' && s[10] == ' ';
+	int y, mo, d, h, mi, sec;
+	double frac = 0, scale = 0.1;
+
+	if (!iso && !us)
+		return NAN;
+	y = iso ? digits(s, 4) : digits(s + 6, 4);
+	mo = iso ? digits(s + 5, 2) : digits(s, 2);
+	d = iso ? digits(s + 8, 2) : digits(s + 3, 2);
+	h = digits(s + 11, 2);
+	mi = digits(s + 14, 2);
+	sec = digits(s + 17, 2);
+	if (s[13] != ':' || s[16] != ':' || y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31 ||
+	    h < 0 || h > 23 || mi < 0 || mi > 59 || sec < 0 || sec > 60)
+		return NAN;
+	if (n > 20 && (s[19] == ',' || s[19] == '.'))
+		for (size_t i = 20; i < n && i < 29 && s[i] >= '0' && s[i] <= '9'; i++, scale /= 10)
+			frac += (s[i] - '0') * scale;
+	return (double)days_from_civil(y, mo, d) * 86400.0 + h * 3600.0 + mi * 60.0 + sec + frac;
+}
+
+/* The time a logger's prefix prints near the start of the line; NAN when none. */
+static double line_time(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && i < 80; i++) {
+		double t;
+
+		if (s[i] < '0' || s[i] > '9' || (i && s[i - 1] >= '0' && s[i - 1] <= '9'))
+			continue;
+		t = stamp_at(s + i, n - i);
+		if (!isnan(t))
+			return t;
+	}
+	return NAN;
+}
+
+/* Hands the open save to the run: timed when it printed its time or two times bracket it. */
+static void ckpt_finish(struct trainlog *st)
+{
+	struct ckpt_open *c = &st->ckpt;
+	struct ckpt_save *save;
+
+	if (!c->open)
+		return;
+	save = run_add_ckpt_save(st->ctx->run);
+	save->src = SRCPOS_LINE(st->ctx->path, c->line);
+	if (c->printed_s >= 0)
+		save->write_s = c->printed_s;
+	else if (c->end >= c->start)	/* false when either is NAN */
+		save->write_s = c->end - c->start;
+	c->open = false;
+}
+
+static void ckpt_begin(struct trainlog *st)
+{
+	st->ckpt = (struct ckpt_open){ .open = true, .line = st->lineno,
+				       .start = line_time(st->seg, st->nseg), .end = NAN,
+				       .printed_s = -1 };
+}
+
+/* A write time as printed: seconds, or -1 when the number is no time. */
+static double printed_time(const struct hit *h)
+{
+	if (positive(h, F_CKPT_MS) >= 0)
+		return h->v[F_CKPT_MS] / 1000.0;
+	return positive(h, F_CKPT_S);
+}
+
+static void ckpt_time(struct trainlog *st, const struct hit *h, int rank)
+{
+	struct ckpt_open *c = &st->ckpt;
+
+	if (rank > 0)
+		return;		/* the same save as rank 0 times it */
+	if (c->open && c->printed_s >= 0)
+		ckpt_finish(st);
+	if (!c->open)
+		ckpt_begin(st);
+	c->printed_s = printed_time(h);
+	c->ended = true;
+}
+
+/* One line of a checkpoint save: the states are in struct ckpt_open. */
+static void ckpt_line(struct trainlog *st, const struct row *r, const struct hit *h, int rank)
+{
+	struct ckpt_open *c = &st->ckpt;
+	double t;
+
+	if (r->kind & K_CKPT_TIME) {
+		ckpt_time(st, h, rank);
+		return;
+	}
+	if (rank > 0 && !(r->kind & K_CKPT_END))
+		return;		/* rank 0 begins the save; every rank may end it later */
+	if (r->kind & K_CKPT_BEGIN && c->open && c->ended)
+		ckpt_finish(st);
+	if (r->kind & (K_CKPT_BEGIN | K_CKPT_PART) && !c->open)
+		ckpt_begin(st);
+	if (!(r->kind & K_CKPT_END) || !c->open)
+		return;		/* an end without its beginning times nothing */
+	t = line_time(st->seg, st->nseg);
+	if (isnan(c->end) || t > c->end)
+		c->end = t;
+	c->ended = true;
+}
+
 static void add_record(struct trainlog *st, const struct row *r, const struct hit *h)
 {
 	struct log_step *l;
@@ -888,6 +1089,7 @@ static void add_record(struct trainlog *st, const struct row *r, const struct hi
 	st->ctx->src->events++;
 	st->nsteps++;
 	st->rec_this_line = true;
+	ckpt_finish(st);	/* a save lies between two steps */
 	if (step > st->max_step)
 		st->max_step = step;
 	if (l->step_time_s >= 0)
@@ -953,6 +1155,8 @@ static void apply(struct trainlog *st, const struct row *r, const struct hit *h,
 	apply_markers(st, r);
 	if (r->kind & K_OOM)
 		add_oom(st, h);
+	if (r->kind & K_CKPT)
+		ckpt_line(st, r, h, rank);
 	if (r->kind & K_MEMORY || r == &user_row)	/* users' lines may hold only memory */
 		apply_memory(st, h);
 	if (r->kind & K_DONE)
@@ -1003,6 +1207,8 @@ static void segment(struct trainlog *st, const char *s, size_t n)
 {
 	int rank = prefix_rank(st, s, n);
 
+	st->seg = s;
+	st->nseg = n;
 	st->rec_this_line = false;
 	st->oom_this_line = false;
 	try_rows(st, user, NULL, true, nuser, s, n, rank);
@@ -1221,6 +1427,7 @@ static int tl_finish(void *p)
 {
 	struct trainlog *st = p;
 
+	ckpt_finish(st);
 	if (!st->found)
 		return 0;
 	deepspeed_fp32(st);

@@ -12,6 +12,11 @@
  * median of the steady per-iteration lines, else the summary's;
  * throughput_source; peak_memory_bytes; torchtitan's tflops and mfu, the
  * median of the steady lines, also the run's log_tflops and log_mfu).
+ * It also adds the checkpoint saves the log shows to the run (run_add_ckpt_save),
+ * each with its write time only where the log measures it: Megatron-LM's
+ * save-checkpoint timer, torchtitan's printed duration, or the gap between
+ * the timestamped lines that open and close one save (DeepSpeed); a save
+ * ends at the next step record at the latest.
  *
  * Users' own formats come from a patterns file (trainlog_load_patterns),
  * tried before the built-in profiles. The patterns are process-wide state.

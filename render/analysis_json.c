@@ -687,6 +687,50 @@ static int read_facts(struct jread *r, const struct jnode *n, void *base)
 static const struct jfield *const fact_tables[] = { count_fact_fields, text_fact_fields, NULL };
 static const struct jspecial facts = { write_facts, read_facts, fact_tables };
 
+/*
+ * checkpoint: the saves the logs show and the write time they measure, or
+ * null when they show none; a save seen but not timed leaves the times null.
+ */
+static const struct jfield checkpoint_fields[] = {
+	JF_NUM(struct run_result, checkpoint_write_s, "write_s"),
+	JF_NUM(struct run_result, checkpoint_write_max_s, "write_max_s"),
+	JF_COUNT(struct run_result, checkpoint_saves, "saves"),
+	JF_COUNT(struct run_result, checkpoint_saves_measured, "measured"),
+	JF_STR(struct run_result, checkpoint_write_source, "source"),
+	JF_END
+};
+
+static void write_checkpoint(struct jwrite *w, const void *base)
+{
+	const struct run_result *rr = base;
+
+	if (rr->checkpoint_saves <= 0) {
+		yajl_gen_null(w->g);
+		return;
+	}
+	yajl_gen_map_open(w->g);
+	jfields_write(w, checkpoint_fields, rr);
+	yajl_gen_map_close(w->g);
+}
+
+static int read_checkpoint(struct jread *r, const struct jnode *n, void *base)
+{
+	struct run_result *rr = base;
+
+	if (n && n->type != J_NULL && n->type != J_OBJ)
+		return jread_wrong_type(r, n, "an object");
+	if (jfields_read(r, n && n->type == J_OBJ ? n : NULL, checkpoint_fields, rr) < 0)
+		return -1;
+	if (rr->checkpoint_saves < 0)
+		rr->checkpoint_saves = 0;
+	if (rr->checkpoint_saves_measured < 0)
+		rr->checkpoint_saves_measured = 0;
+	return 0;
+}
+
+static const struct jfield *const checkpoint_tables[] = { checkpoint_fields, NULL };
+static const struct jspecial checkpoint = { write_checkpoint, read_checkpoint, checkpoint_tables };
+
 static const struct jarray run_critical =
 	JARRAY(struct run_result, critical, ncritical, critical_fields, false);
 
@@ -715,6 +759,7 @@ static const struct jfield run_fields[] = {
 	JF_INDEX(struct run_result, slowest, "slowest_gpu"),
 	JF_ARR(struct run_result, monitor, "monitor", &run_monitor),
 	JF_COUNT(struct run_result, failed_allocation, "failed_allocation_bytes"),
+	JF_SPECIAL("checkpoint", &checkpoint),
 	JF_SUB("nsys_tables", nsys_fields),
 	JF_OPT(struct run_result, readiness, "readiness", readiness_fields),
 	JF_OPT(struct run_result, plan, "plan", plan_fields),

@@ -215,6 +215,12 @@ static void test_real_hf_deepspeed_2nodes(void **state)
 	assert_null_member(o, "oom");
 	assert_int_equal(g.f.sniff.format, FMT_TRAIN_LOG);
 	assert_int_equal(g.t->diags.count, 0);
+	/*
+	 * lines 236-237: the script's own "Saving final model to ..." and
+	 * "Model saved to: ..." are no trainer's checkpoint lines (the Trainer's
+	 * "Saving model checkpoint to" is not in the file: grep -c = 0)
+	 */
+	assert_int_equal(g.r->nckpt, 0);
 	unload(&g);
 }
 
@@ -1039,6 +1045,146 @@ static void test_patterns(void **state)
 	diags_release(&d);
 }
 
+/* ---- checkpoint saves ------------------------------------------------ */
+
+/* The saves the run holds: count, timed ones, and each time against want[] (-1 untimed). */
+static void assert_saves(const struct run *r, const double *want, size_t n)
+{
+	assert_int_equal(r->nckpt, n);
+	for (size_t i = 0; i < n; i++) {
+		if (want[i] < 0)
+			assert_true(r->ckpt[i].write_s < 0);
+		else
+			assert_near(r->ckpt[i].write_s, want[i]);
+	}
+}
+
+/*
+ * Megatron-LM (core 0.x, the 2024-2025 layout): save_checkpoint_and_time()
+ * logs the `save-checkpoint` timer after each save, the slowest rank's time
+ * last, in ms; `--timing-log-option max` prints the max alone.
+ */
+static void test_checkpoint_megatron(void **state)
+{
+	static const double want[] = { 4.58791, 5.12040, 4.8 };
+	struct got g;
+
+	(void)state;
+	load_data(&g, "megatron-ckpt.log");
+	assert_saves(g.r, want, 3);
+	/* each save at its "saving checkpoint at iteration" line */
+	assert_int_equal(g.r->ckpt[0].src.line, 3);
+	assert_ptr_equal(g.r->ckpt[0].src.file, g.f.path);
+	assert_int_equal(g.r->ckpt[1].src.line, 8);
+	assert_int_equal(g.r->ckpt[2].src.line, 13);
+	assert_int_equal(g.r->nlog, 4);	/* the timer lines are no steps */
+	assert_int_equal(g.t->diags.count, 0);
+	unload(&g);
+}
+
+/*
+ * DeepSpeed 0.14 (engine.save_checkpoint with the torch checkpoint engine,
+ * default logger format): nothing prints a duration, so a save is timed from
+ * "Checkpoint TAG is about to be saved!" to the last line that ends a part of
+ * it ("is ready now!"): 12:00:12.750 - 12:00:00.500, and across midnight
+ * 00:00:09.500 - 23:59:58.000.
+ */
+static void test_checkpoint_deepspeed(void **state)
+{
+	static const double want[] = { 12.25, 11.5 };
+	struct got g;
+
+	(void)state;
+	load_data(&g, "deepspeed-ckpt.log");
+	assert_saves(g.r, want, 2);
+	assert_int_equal(g.r->ckpt[0].src.line, 2);
+	assert_int_equal(g.r->ckpt[1].src.line, 11);
+	assert_int_equal(g.r->nlog, 3);
+	assert_int_equal(g.t->diags.count, 0);
+	unload(&g);
+}
+
+/*
+ * Hugging Face Trainer (transformers 4.4x, the example scripts' logging
+ * format): "Saving model checkpoint to DIR" begins a save, and nothing says
+ * when the optimizer state that follows the weights is written. Two saves,
+ * neither timed: unknown, never the gap to the weights' line.
+ */
+static void test_checkpoint_hf_untimed(void **state)
+{
+	static const double want[] = { -1, -1 };
+	struct got g;
+
+	(void)state;
+	load_data(&g, "hf-ckpt.log");
+	assert_saves(g.r, want, 2);
+	assert_int_equal(g.r->ckpt[0].src.line, 4);
+	assert_int_equal(g.r->ckpt[1].src.line, 8);
+	assert_string_equal(sval(g.train, "framework"), "hf-trainer");
+	unload(&g);
+}
+
+/*
+ * torchtitan (2025, CheckpointManager.save): the duration it prints, rank
+ * 0's; rank 1's lines of the same save, printed after rank 0's end, add
+ * none. Both spellings: with the
+ * async note glued to "in", and the plain one of earlier releases.
+ */
+static void test_checkpoint_torchtitan(void **state)
+{
+	static const double want[] = { 5.53, 6.21 };
+	struct got g;
+
+	(void)state;
+	load_data(&g, "torchtitan-ckpt.log");
+	assert_saves(g.r, want, 2);
+	assert_int_equal(g.r->ckpt[0].src.line, 3);
+	assert_int_equal(g.r->ckpt[1].src.line, 8);
+	unload(&g);
+}
+
+/*
+ * Edge cases: the HF Trainer under DeepSpeed (the Trainer's line opens the
+ * save, DeepSpeed's commit ends it: 12:00:30.250 - 12:00:00.000); the
+ * timer line of Megatron-LM releases before 2022 and of GPT-NeoX; a timer
+ * line cut short (a save, untimed, and no message: the reader warns about
+ * no malformed training line); an end with no beginning (nothing); a save
+ * whose lines carry no time (untimed).
+ */
+static void test_checkpoint_edges(void **state)
+{
+	static const char text[] =
+		"2024-06-01 12:00:00,000 - INFO - transformers.trainer - Saving model checkpoint to out/checkpoint-10\n"
+		"2024-06-01 12:00:00,100 - INFO - Model weights saved in out/checkpoint-10/model.safetensors\n"
+		"[2024-06-01 12:00:01,000] [INFO] [logging.py:96:log_dist] [Rank 0] [Torch] Checkpoint global_step10 is about to be saved!\n"
+		"[2024-06-01 12:00:30,250] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] Checkpoint global_step10 is ready now!\n"
+		"step 11 loss 2.5 time 0.5\n"
+		"saving checkpoint at iteration      20 to /ckpt\n"
+		"time (ms) | save-checkpoint: 2500.00\n"
+		"step 21 loss 2.4 time 0.5\n"
+		"saving checkpoint at iteration      30 to /ckpt\n"
+		"(min, max) time across ranks (ms):\n"
+		"    save-checkpoint ................................: (4512.33, \n"
+		"step 31 loss 2.3 time 0.5\n"
+		"[2024-06-01 12:10:00,000] [INFO] [torch_checkpoint_engine.py:33:commit] [Torch] Checkpoint global_step31 is ready now!\n"
+		"step 32 loss 2.2 time 0.5\n"
+		"[Rank 0] [Torch] Checkpoint global_step40 is about to be saved!\n"
+		"[Rank 0] [Torch] Checkpoint global_step40 is ready now!\n";
+	static const double want[] = { 30.25, 2.5, -1, -1 };
+	struct got g;
+
+	(void)state;
+	load_text(&g, text, sizeof(text) - 1);
+	assert_saves(g.r, want, 4);
+	assert_int_equal(g.r->ckpt[0].src.line, 1);
+	assert_int_equal(g.r->ckpt[1].src.line, 6);
+	assert_int_equal(g.r->ckpt[2].src.line, 9);
+	assert_int_equal(g.r->ckpt[3].src.line, 15);
+	assert_int_equal(g.r->nlog, 4);
+	assert_int_equal(g.t->diags.count, 0);
+	unload(&g);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1069,6 +1215,11 @@ int main(void)
 		cmocka_unit_test(test_not_training),
 		cmocka_unit_test(test_absurd_numbers),
 		cmocka_unit_test(test_patterns),
+		cmocka_unit_test(test_checkpoint_megatron),
+		cmocka_unit_test(test_checkpoint_deepspeed),
+		cmocka_unit_test(test_checkpoint_hf_untimed),
+		cmocka_unit_test(test_checkpoint_torchtitan),
+		cmocka_unit_test(test_checkpoint_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
