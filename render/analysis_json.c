@@ -995,7 +995,7 @@ static const struct jfield stop_fields[] = {
 
 static const struct jarray decision_stop = JARRAY(struct decision, stop, nstop, stop_fields, false);
 
-static const struct jfield checkpoint_fields[] = {
+static const struct jfield checkpoint_plan_fields[] = {
 	JF_NUM(struct checkpoint_plan, interval_s, "interval_s"),
 	JF_NUM(struct checkpoint_plan, write_s, "write_s"),
 	JF_STR(struct checkpoint_plan, write_from, "write_from"),
@@ -1022,7 +1022,7 @@ static const struct jfield decision_fields[] = {
 	JF_NUM(struct decision, gpu_hour_price, "gpu_hour_price"),
 	JF_NUM(struct decision, gpu_hours_per_million_samples, "gpu_hours_per_million_samples"),
 	JF_NUM(struct decision, cost_per_million_samples, "cost_per_million_samples"),
-	JF_OPT_NULL(struct decision, checkpoint, "checkpoint", checkpoint_fields),
+	JF_OPT_NULL(struct decision, checkpoint, "checkpoint", checkpoint_plan_fields),
 	JF_ARR(struct decision, stop, "stop_criteria", &decision_stop),
 	JF_TEXT(struct decision, why, "why"),
 	JF_ARR(struct decision, alts, "alternatives", &decision_alts),
