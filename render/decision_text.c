@@ -12,8 +12,11 @@ static const char *plural(int32_t n)
 /* "1 lot of 2x B200 for 7 days", "2 lots of 2x B200 for 2 consecutive 30-day windows (60 days)" */
 static void rent_words(struct buf *out, const struct rent *r)
 {
-	buf_addf(out, "%d lot%s of %dx %s", r->lots, plural(r->lots), r->gpus,
-		 r->gpu_model ? r->gpu_model : "GPU");
+	if (r->gpu_model)
+		buf_addf(out, "%d lot%s of %dx %s", r->lots, plural(r->lots), r->gpus, r->gpu_model);
+	else
+		buf_addf(out, "%d lot%s of %d GPU%s of the model the runs used (not named in their logs)",
+			 r->lots, plural(r->lots), r->gpus, plural(r->gpus));
 	if (r->window_days > 0 && r->windows > 1)
 		buf_addf(out, " for %d consecutive %d-day windows (%d days)", r->windows, r->window_days,
 			 r->windows * r->window_days);
@@ -71,15 +74,17 @@ void decision_line(struct buf *out, const struct decision *d)
 		buf_addf(out, "%s GPU-hours for the window", count_text(m, d->window_gpu_hours));
 }
 
-/* "96 s" below 10 minutes, "1.6 h" from an hour, "12.0 min" between */
+/* "4.8 s" below a minute, "96 s" below 10 minutes, "12.0 min" below an hour, "1.6 h" from there */
 static void duration(struct buf *out, double s)
 {
 	if (s >= 3600)
 		buf_addf(out, "%.1f h", s / 3600);
 	else if (s >= 600)
 		buf_addf(out, "%.1f min", s / 60);
-	else
+	else if (s >= 60)
 		buf_addf(out, "%.0f s", s);
+	else
+		buf_addf(out, "%.1f s", s);
 }
 
 void decision_checkpoint_line(struct buf *out, const struct decision *d)

@@ -53,6 +53,26 @@ want='1gpu {"measured": 0, "saves": 1, "source": null, "write_max_s": null, "wri
 "$SCALEAUDIT" analyze --json "$tmp/a.json" | cmp -s - "$tmp/a.json" ||
 	{ echo "analyze --json of the analysis.json is not the same document"; fail=1; }
 
+# A target of 5e7 samples takes 2gpu (8 samples a 0.445 s step) 32.19 days: 2 consecutive 30-day
+# windows, which carry the checkpoint interval from the measured 4.8 s: Young/Daly with the
+# default 24 h between failures of 1 lot, sqrt(2 x 4.8 x 86400) - 4.8 = 905.94 s.
+printf 'target_samples = 50000000\n' >> "$trial/trial.ini"
+"$SCALEAUDIT" analyze --json "$trial" > "$tmp/c.json" 2> /dev/null
+python3 - "$tmp/c.json" <<'PY' || fail=1
+import json, math, sys
+d = json.load(open(sys.argv[1]))["comparison"]["decision"]
+cp = d["checkpoint"]
+want = {"write_s": 4.8, "write_from": "logs", "write_at": "2gpu/ckpt.log:1", "mtbf_hours": 24,
+        "rental_mtbf_hours": 24}
+bad = [k for k, v in want.items() if cp[k] != v]
+if bad or not math.isclose(cp["interval_s"], math.sqrt(2 * 4.8 * 86400) - 4.8, rel_tol=1e-12) \
+        or d["run"] != "2gpu" or d["rent"]["windows"] != 2:
+    print("decision.checkpoint:", cp, d["run"], d["rent"])
+    sys.exit(1)
+PY
+"$SCALEAUDIT" analyze "$trial" 2> /dev/null | grep -qxF "  Checkpoint every 15.1 min (Young/Daly: a write of 4.8 s measured at 2gpu/ckpt.log:1, 24 h between failures of the rental)" ||
+	{ echo "analyze does not say the checkpoint interval:"; "$SCALEAUDIT" analyze "$trial" 2> /dev/null | grep -A1 '^Decision'; fail=1; }
+
 # without save lines: null
 "$SCALEAUDIT" analyze --json tests/data/trials/megatron-log-only > "$tmp/b.json" 2> /dev/null
 got=$(python3 -c 'import json,sys; print([r["checkpoint"] for r in json.load(open(sys.argv[1]))["runs"]])' "$tmp/b.json")
