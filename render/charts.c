@@ -165,9 +165,9 @@ const struct chart_def chart_defs[] = {
 	  "this GPU. Bars far apart mean the logged timings were not what the kernels cost.",
 	  chart_replay },
 	{ "10-options", "What each way of renting buys, from the runs' throughput: samples per second, "
-	  "GPU-hours per million samples and, when the trial sets a target, the days to it against the "
-	  "rental windows; with a price per GPU-hour, the cost. More GPUs pay off when the throughput "
-	  "grows faster than the GPU-hours.", chart_options },
+	  "GPU-hours per million samples and, when the trial sets a target, the days to it inside the "
+	  "window each option rents (lots of GPUs for 3, 7 or 30 days, with the margin); with a price "
+	  "per GPU-hour, what that window costs as rented. The note above says what to rent.", chart_options },
 	{ "11-sweep", "For a sweep of configurations: the same GPUs used as independent 1-GPU runs, one "
 	  "configuration each, or together as one distributed run. The taller bar finishes more "
 	  "configurations per day.", chart_sweep },

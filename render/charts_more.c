@@ -13,14 +13,14 @@
 
 #include "analysis/strategy.h"
 #include "analysis/thresholds.h"
+#include "core/money.h"
 #include "render/charts.h"
+#include "render/decision_text.h"
 #include "render/numfmt.h"
 
 #define SECONDS_PER_DAY 86400.0
 #define SWEEP_UNIT 1e6		/* without a target, a configuration is this many samples */
 
-static const int windows_days[] = RENTAL_WINDOWS_DAYS;
-#define NWINDOWS (sizeof(windows_days) / sizeof(windows_days[0]))
 
 static const char *plural(int n)
 {
@@ -142,78 +142,50 @@ static const char *cat_hours(const struct analysis *a, const struct rental_optio
 	return chart_strf(c, "%s\ncost %s", cat_gpus(a, o, c), numfmt_num(n, o->cost_per_million_samples));
 }
 
-/* "2 GPUs\n3-day\ncost 731": the option, the rental window it fits, its cost */
+/* "2 GPUs\n7 d, 1 lot\n1,512": the option, the window rented and what it costs as rented */
 static const char *cat_days(const struct analysis *a, const struct rental_option *o, struct chart_layout *c)
 {
-	char n[NUMFMT_LEN];
-	const char *win = o->window_days > 0 ? chart_strf(c, "\n%d-day", o->window_days)
-		: isfinite(o->days_to_target) ? chart_strf(c, "\nover %d d", windows_days[NWINDOWS - 1]) : "";
+	char m[MONEY_LEN];
+	const char *win = o->window_days <= 0 ? "" :
+			  o->windows > 1 ? chart_strf(c, "\n%d d, %d lot%s", o->windows * o->window_days,
+						      o->lots, plural(o->lots)) :
+			  chart_strf(c, "\n%d d, %d lot%s", o->window_days, o->lots, plural(o->lots));
 
-	if (!isfinite(o->cost))
-		return chart_strf(c, "%s%s", cat_gpus(a, o, c), win);
-	return chart_strf(c, "%s%s\ncost %s", cat_gpus(a, o, c), win, numfmt_num(n, o->cost));
-}
-
-static double longest_days(const struct analysis *a)
-{
-	double longest = 0;
-	size_t k;
-
-	for (k = 0; k < a->cmp.noptions; k++)
-		if (option_known(&a->cmp.options[k]) && isfinite(a->cmp.options[k].days_to_target))
-			longest = fmax(longest, a->cmp.options[k].days_to_target);
-	return longest;
-}
-
-/* The rental windows up to the first that holds the longest option (all when none does). */
-static void window_lines(const struct analysis *a, struct panel *p)
-{
-	size_t k;
-
-	for (k = 0; k < NWINDOWS; k++) {
-		panel_hline(p, CAT_REFERENCE, MS_DASHED, windows_days[k], NULL);
-		if (windows_days[k] >= longest_days(a))
-			break;
-	}
+	if (isfinite(o->cost))
+		win = chart_strf(c, "%s\n%s", win, money_text(m, o->cost));
+	return chart_strf(c, "%s%s", cat_gpus(a, o, c), win);
 }
 
 /*
- * A bar's label just under a window line would be struck through by it: such
- * a label goes on the line instead. "Just under": within LABEL_CLEARANCE of
- * the axis, whose top is about the highest line or bar.
+ * Days to the target: each option's days (the bar) inside the window it
+ * rents (the shaded box behind it, with the margin's room).
  */
-#define LABEL_CLEARANCE 0.08
-
-static void lift_labels(struct panel *p)
+static void days_bars(const struct analysis *a, struct chart_layout *c, struct panel *p)
 {
-	double top = 0;
-	size_t i, k;
+	char n[NUMFMT_LEN];
 
-	for (i = 0; i < p->nmarks; i++)
-		top = fmax(top, p->marks[i].y1);
-	for (i = 0; i < p->nmarks; i++) {
-		struct mark *l = &p->marks[i];
+	for (size_t k = 0; k < a->cmp.noptions; k++) {
+		const struct rental_option *o = &a->cmp.options[k];
+		double x;
 
-		for (k = 0; l->kind == MARK_LABEL && k < p->nmarks; k++)
-			if (p->marks[k].kind == MARK_HLINE && p->marks[k].y0 >= l->y0 &&
-			    p->marks[k].y0 - l->y0 < LABEL_CLEARANCE * top)
-				l->y0 = l->y1 = p->marks[k].y0;
+		if (!option_known(o))
+			continue;
+		x = (double)axis_add_cat(&p->x, cat_days(a, o, c));
+		if (o->window_days > 0 && o->windows > 0)
+			/* translucent reference grey: the legend's light box, and labels may sit on it */
+			panel_rect(p, CAT_REFERENCE, x - 0.42, 0, x + 0.42, (double)o->window_days * o->windows)->style =
+				MS_BAND;
+		if (!isfinite(o->days_to_target))
+			continue;
+		panel_rect(p, option_cat(a, o), x - 0.3, 0, x + 0.3, o->days_to_target);
+		panel_label(p, CAT_INK, MS_ABOVE, x, o->days_to_target, chart_strf(c, "%s", numfmt_num(n, o->days_to_target)));
 	}
 }
 
-/* "rental windows: 3, 7 days": the lines window_lines() draws */
+/* "the window rented: the days and a 15% margin fit in it" */
 static const char *windows_legend(const struct analysis *a, struct chart_layout *c)
 {
-	const char *s = "";
-	size_t k, n = 0;
-
-	for (k = 0; k < NWINDOWS; k++) {
-		s = chart_strf(c, "%s%s%d", s, !k ? "" : ", ", windows_days[k]);
-		n++;
-		if (windows_days[k] >= longest_days(a))
-			break;
-	}
-	return chart_strf(c, "rental window%s: %s days", n == 1 ? "" : "s", s);
+	return chart_strf(c, "window rented, days needed + %.0f%% fit in it", a->cmp.decision.margin_required * 100);
 }
 
 /* The known option of the baseline (base true) or of the candidate; NULL when it has none. */
@@ -293,12 +265,10 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 	p->y.zero = true;
 	option_bars(a, c, p, offsetof(struct rental_option, gpu_hours_per_million_samples), cat_hours, label_num);
 	if (days) {
-		p = chart_add_panel(c, cost ? "option, window, cost" : "option, rental window", "days");
+		p = chart_add_panel(c, cost ? "option, window, cost" : "option, window", "days");
 		p->title = "Days to the target";
 		p->y.zero = true;
-		option_bars(a, c, p, offsetof(struct rental_option, days_to_target), cat_days, label_num);
-		window_lines(a, p);
-		lift_labels(p);
+		days_bars(a, c, p);
 	}
 	for (k = 0; k < a->cmp.noptions; k++) {
 		const struct rental_option *o = &a->cmp.options[k];
@@ -308,7 +278,15 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 		seen[option_cat(a, o)] |= option_known(o);
 	}
 	if (days)
-		chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true, windows_legend(a, c));
+		chart_add_legend(c, CAT_WARMUP, 0, false, windows_legend(a, c));
+	if (a->cmp.decision.present && a->cmp.decision.rent.present) {
+		struct buf b;
+
+		buf_init(&b, 0);
+		decision_line(&b, &a->cmp.decision);
+		c->note = chart_strf(c, "%s", b.data);
+		buf_release(&b);
+	}
 	return 0;
 }
 

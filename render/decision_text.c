@@ -69,9 +69,10 @@ void decision_line(struct buf *out, const struct decision *d)
 	runs_words(out, d);
 	buf_addf(out, " (margin %.0f%%), ", d->margin * 100);
 	if (isfinite(d->window_cost))
-		buf_addf(out, "%s for the window", money_text(m, d->window_cost));
+		buf_addf(out, "%s for the window%s", money_text(m, d->window_cost), d->rent.windows > 1 ? "s" : "");
 	else
-		buf_addf(out, "%s GPU-hours for the window", count_text(m, d->window_gpu_hours));
+		buf_addf(out, "%s GPU-hours for the window%s", count_text(m, d->window_gpu_hours),
+			 d->rent.windows > 1 ? "s" : "");
 }
 
 /* "4.8 s" below a minute, "96 s" below 10 minutes, "12.0 min" below an hour, "1.6 h" from there */

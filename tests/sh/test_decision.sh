@@ -90,7 +90,7 @@ decision c "{'rent.window_days': 3, 'window_cost': 648.0, 'margin_required': 0.0
 # carries the checkpoint interval: sqrt(2 x 120 s x 86400 s) - 120 = 4433.68 s, and the stop
 # criteria: 90% of S2 = 339.3 samples/s, day ceil(30.705 / 2) = 16, day 60.
 trial d ddp-scales-well "target_samples = 1000000000" "gpu_hour_price = 4.50" "checkpoint_write_s = 120"
-expect "$tmp/d.txt" "Decision: Rent 1 lot of 2x B200 for 2 consecutive 30-day windows (60 days): 30.7 days needed at 376.9 samples/s (margin 95%), 12,960 for the window"
+expect "$tmp/d.txt" "Decision: Rent 1 lot of 2x B200 for 2 consecutive 30-day windows (60 days): 30.7 days needed at 376.9 samples/s (margin 95%), 12,960 for the windows"
 expect "$tmp/d.txt" "  Checkpoint every 1.2 h (Young/Daly: a write of 120 s as planned in trial.ini, 24 h between failures of the rental)"
 expect "$tmp/d.txt" "  Stop when a whole day under 90% of the measured throughput (339.3 samples/s a run): stop and find the cause before the window is spent"
 expect "$tmp/d.txt" "  Stop when at day 16, fewer than 500,000,000 samples processed (half of 1,000,000,000): the window will not hold the target; re-plan"

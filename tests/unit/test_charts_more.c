@@ -133,24 +133,24 @@ static void options_with_a_target_and_a_price(void **state)
 	(void)state;
 	d = dump_chart(a, "10-options", &why);
 	assert_non_null(d);
-	assert_int_equal(bars_of(d, b, RECTS_MAX), 6);
+	assert_int_equal(bars_of(d, b, RECTS_MAX), 8);
 	near(b[0].y1, 218.1103022922227);
 	near(b[1].y1, 376.21164839673173);
 	near(b[2].y1, 1.2735655989583334);
 	near(b[3].y1, 1.4767101388888888);
+	/* each option's days inside the window it rents: 4.8 days (5.5 with the 15% margin) and
+	   2.8 (3.2): both a 7-day window of 1 lot of 2 GPUs, 7 x 24 x 2 x 5.50 = 1848 as rented */
 	assert_int_equal(b[4].panel, 2);
-	near(b[4].y1, 4.77587099609375);
-	near(b[5].y1, 2.7688315104166668);
-	/* the windows up to the first that holds 4.8 days: 3 and 7, not 30 */
-	has_line(d, "panel.2.mark.4 = hline reference dashed y=3");
-	has_line(d, "panel.2.mark.5 = hline reference dashed y=7");
-	assert_null(strstr(d, "dashed y=30"));
-	/* 2.8 days sits just under the 3-day line: its label goes on the line, not through it */
-	has_line(d, "panel.2.mark.1 = label ink at=0,4.77587 \"4.8\"");
-	has_line(d, "panel.2.mark.3 = label ink at=1,3 \"2.8\"");
-	has_line(d, "panel.2.x.cats = 1 GPU\\n7-day\\ncost 630.4 | 2 GPUs\\n3-day\\ncost 731.0");
+	near(b[4].y1, 7);
+	near(b[5].y1, 4.77587099609375);
+	near(b[6].y1, 7);
+	near(b[7].y1, 2.7688315104166668);
+	assert_null(strstr(d, "dashed y="));
+	has_line(d, "panel.2.x.cats = 1 GPU\\n7 d, 1 lot\\n1,848 | 2 GPUs\\n7 d, 1 lot\\n1,848");
+	assert_non_null(strstr(d, "\"window rented, days needed + 15% fit in it\""));
+	assert_non_null(strstr(d, "Rent 1 lot of 2x B200 for 7 days: 2.8 days needed at 376.2 samples/s "
+			       "(margin 153%), 1,848 for the window"));
 	has_line(d, "panel.1.x.cats = 1 GPU\\ncost 7.0 | 2 GPUs\\ncost 8.1");
-	assert_non_null(strstr(d, "\"rental windows: 3, 7 days\""));
 	/* three panels side by side, each wide enough to read, none over the next */
 	for (int i = 0; i < 3; i++) {
 		double x, y, w, h, nx = 640;
@@ -167,7 +167,7 @@ static void options_with_a_target_and_a_price(void **state)
 	analysis_free(a);
 }
 
-/* Longer than the longest window: every window is drawn, and the bar says it does not fit. */
+/* Longer than the longest window: consecutive 30-day windows, drawn as the days they rent. */
 static void options_past_every_window(void **state)
 {
 	struct analysis a;
@@ -177,17 +177,20 @@ static void options_past_every_window(void **state)
 
 	(void)state;
 	fixture_analysis_ddp(&a);
-	a.cmp.options[0].days_to_target = 40;
+	a.cmp.options[0].days_to_target = 40;	/* 46 with the margin: 2 consecutive 30-day windows */
+	a.cmp.options[0].window_days = 30;
+	a.cmp.options[0].windows = 2;
 	a.cmp.options[1].days_to_target = 12;
 	a.cmp.options[1].window_days = 30;
+	a.cmp.options[1].windows = 1;
 	d = dump_chart(&a, "10-options", &why);
 	assert_non_null(d);
-	assert_int_equal(bars_of(d, b, RECTS_MAX), 6);
-	near(b[4].y1, 40);
-	near(b[5].y1, 12);
-	has_line(d, "panel.2.x.cats = 1 GPU\\nover 30 d | 2 GPUs\\n30-day");
-	has_line(d, "panel.2.mark.6 = hline reference dashed y=30");
-	assert_non_null(strstr(d, "\"rental windows: 3, 7, 30 days\""));
+	assert_int_equal(bars_of(d, b, RECTS_MAX), 8);
+	near(b[4].y1, 60);
+	near(b[5].y1, 40);
+	near(b[6].y1, 30);
+	near(b[7].y1, 12);
+	has_line(d, "panel.2.x.cats = 1 GPU\\n60 d, 1 lot | 2 GPUs\\n30 d, 1 lot");
 	free(d);
 	fixture_analysis_release(&a);
 }
