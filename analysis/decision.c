@@ -380,7 +380,7 @@ static void decide(struct analysis *a, const struct trial *t, const struct terms
 static void none(struct analysis *a, const char *why)
 {
 	a->cmp.decision.rent.present = false;
-	a->cmp.decision.why = analysis_printf(a, "nothing is rented from this trial: %s", why);
+	a->cmp.decision.why = why;
 }
 
 /*
@@ -443,7 +443,9 @@ void analysis_decide(struct analysis *a, const struct trial *t)
 	d->present = true;
 	d->target_unit = k.target < 0 ? NULL : k.tokens ? "tokens" : "samples";
 	if ((block = comparison_blocked(&a->cmp))) {
-		none(a, confound_sentence(a, block));
+		/* the confound's own sentence stands under Confounds: here only what blocks */
+		none(a, analysis_printf(a, "the runs differ in %s, which makes their throughputs incomparable; "
+					"repeat the trial with one job", confound_name(block->what)));
 		return;
 	}
 	runs[0] = &a->runs[a->cmp.baseline];

@@ -1024,7 +1024,7 @@ static const struct jfield decision_fields[] = {
 	JF_NUM(struct decision, cost_per_million_samples, "cost_per_million_samples"),
 	JF_OPT_NULL(struct decision, checkpoint, "checkpoint", checkpoint_plan_fields),
 	JF_ARR(struct decision, stop, "stop_criteria", &decision_stop),
-	JF_TEXT(struct decision, why, "why"),
+	JF_STR(struct decision, why, "why"),
 	JF_ARR(struct decision, alts, "alternatives", &decision_alts),
 	JF_END
 };

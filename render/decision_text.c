@@ -15,8 +15,8 @@ static void rent_words(struct buf *out, const struct rent *r)
 	if (r->gpu_model)
 		buf_addf(out, "%d lot%s of %dx %s", r->lots, plural(r->lots), r->gpus, r->gpu_model);
 	else
-		buf_addf(out, "%d lot%s of %d GPU%s of the model the runs used (not named in their logs)",
-			 r->lots, plural(r->lots), r->gpus, plural(r->gpus));
+		buf_addf(out, "%d lot%s of %d GPU%s (model not in the logs)", r->lots, plural(r->lots),
+			 r->gpus, plural(r->gpus));
 	if (r->window_days > 0 && r->windows > 1)
 		buf_addf(out, " for %d consecutive %d-day windows (%d days)", r->windows, r->window_days,
 			 r->windows * r->window_days);
@@ -54,14 +54,14 @@ void decision_line(struct buf *out, const struct decision *d)
 	buf_addstr(out, "Rent ");
 	rent_words(out, &d->rent);
 	if (isnan(d->days_needed)) {
-		buf_addf(out, ": the lowest cost per sample, %.2f GPU-hours per million samples",
+		buf_addf(out, ": lowest cost per sample, %.2f GPU-hours per million samples",
 			 d->gpu_hours_per_million_samples);
 		if (isfinite(d->cost_per_million_samples))
 			buf_addf(out, " (%s)", money_text(m, d->cost_per_million_samples));
 		buf_addstr(out, " at ");
 		rate_words(out, d);
 		runs_words(out, d);
-		buf_addstr(out, "; no target in trial.ini, so no window");
+		buf_addstr(out, "; no target in trial.ini, no window");
 		return;
 	}
 	buf_addf(out, ": %.1f days needed at ", d->days_needed);

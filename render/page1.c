@@ -136,7 +136,7 @@ static const struct pstyle {
 	[SL_TABLE_HEAD] = { FONT_HEADING, 0.64, 12, 0 },
 	[SL_TABLE_ROW] = { FONT_BODY, 0.78, 0, 0 },
 	[SL_WEAK] = { FONT_HEADING, 0.85, 4, 0 },
-	[SL_DECISION] = { FONT_HEADING, 1, 8, 0 },
+	[SL_DECISION] = { FONT_HEADING, 0.8, 4, 0 },
 };
 
 static const struct pstyle *style_of(enum sline_kind k)
@@ -342,7 +342,10 @@ static double title_draw(struct pager *p, const struct sline *title, double widt
 	return y;
 }
 
-/* The title, the answer, the verdict and the why line, beside the chart; returns the next line. */
+/*
+ * The title and the decision across the page, then the answer, the verdict
+ * and the why line beside the chart; returns the next line.
+ */
 static size_t page1_head(struct pager *p, const struct chart_layout *chart)
 {
 	const struct summary *s = p->s;
@@ -352,6 +355,11 @@ static size_t page1_head(struct pager *p, const struct chart_layout *chart)
 
 	if (s->n && s->lines[0].kind == SL_TITLE)
 		p->y = title_draw(p, &s->lines[i++], width);
+	/* what to rent, and a long window's checkpoint and stop lines, across the page above the chart */
+	if (i < s->decision_end && s->lines[i].kind == SL_DECISION)
+		for (p->y = line_draw(p->cr, s, &s->lines[i++], m, p->y, width);
+		     i < s->decision_end && s->lines[i].kind == SL_REASON; i++)
+			p->y = line_draw(p->cr, s, &s->lines[i], m, p->y, width);
 	y = p->y;
 	for (; i < s->decision_end && s->lines[i].kind != SL_TABLE_HEAD && s->lines[i].kind != SL_HEADING; i++)
 		y = line_draw(p->cr, s, &s->lines[i], m, y, left);
@@ -378,27 +386,62 @@ static size_t items_after(const struct summary *s, size_t from, size_t to)
 	return n;
 }
 
+/* The Recommendations heading at or after i, before end; end when none. */
+static size_t recommendations_at(const struct summary *s, size_t i, size_t end)
+{
+	for (; i < end; i++)
+		if (s->lines[i].kind == SL_HEADING && !strcmp(s->lines[i].text, "Recommendations"))
+			return i;
+	return end;
+}
+
+/* "... N more on page 2 and in summary.md", for the items of [from, to) left off page 1 */
+static void more_line(struct pager *p, size_t from, size_t to)
+{
+	char more[160];
+	const struct sline *l = &p->s->lines[from];
+
+	if (l->kind == SL_HEADING)	/* a whole section left off: its name says what follows */
+		snprintf(more, sizeof(more), "%s: %zu on page 2 and in summary.md", l->text,
+			 items_after(p->s, from, to));
+	else
+		snprintf(more, sizeof(more), "\xe2\x80\xa6 %zu more on page 2 and in summary.md",
+			 items_after(p->s, from, to));
+	p->y = line_draw(p->cr, p->s, &(struct sline){ SL_TEXT, more, NULL, 0 }, p->g->margin, p->y,
+			 width_of(p));
+}
+
+/* What page 1 left for page 2: [skip_from, skip_to), a section cut to keep the recommendations, then [cut, end). */
+struct page1_cut {
+	size_t skip_from, skip_to;
+	size_t cut;
+};
+
 /*
  * Lines from i to the decision's end, as many as fit above the page's
  * bottom: a heading only with its first item, and room kept for the line
- * that says how many more follow. Returns the first line not drawn.
+ * that says how many more follow. Room is kept too for the recommendations'
+ * heading and first item: a list before them (confounds) is cut short, or
+ * left to page 2 whole, so that page 1 always says what to do.
  */
-static size_t page1_rest(struct pager *p, size_t i)
+static struct page1_cut page1_rest(struct pager *p, size_t i)
 {
 	const struct summary *s = p->s;
-	const struct sline more_line = { SL_TEXT, "\xe2\x80\xa6 00 more on page 2 and in summary.md", NULL, 0 };
-	double m = p->g->margin, width = width_of(p), reserve = line_h(&more_line, width);
-	char more[96];
-	size_t end = s->decision_end;
+	const struct sline more = { SL_TEXT, "\xe2\x80\xa6 00 more on page 2 and in summary.md", NULL, 0 };
+	double m = p->g->margin, width = width_of(p), reserve = line_h(&more, width);
+	size_t end = s->decision_end, rec = recommendations_at(s, i, end);
+	double keep = rec + 1 < end ? line_h(&s->lines[rec], width) + line_h(&s->lines[rec + 1], width) + reserve
+		: 0;
+	struct page1_cut c = { 0, 0, end };
 
 	for (; i < end; i++) {
 		const struct sline *l = &s->lines[i];
-		double need = line_h(l, width);
+		double need = line_h(l, width), room = bottom_of(p) - (i < rec ? keep : 0);
 
 		if (is_table(l)) {
 			size_t k = table_end(s, i);
 
-			i += table_draw(p->cr, l, k - i, m, &p->y, width, bottom_of(p) - reserve, true);
+			i += table_draw(p->cr, l, k - i, m, &p->y, width, room - reserve, true);
 			if (i < k)
 				break;
 			i--;
@@ -406,15 +449,23 @@ static size_t page1_rest(struct pager *p, size_t i)
 		}
 		if (l->kind == SL_HEADING && i + 1 < end)
 			need += line_h(&s->lines[i + 1], width);
-		if (p->y + need + (i + 1 < end ? reserve : 0) > bottom_of(p))
+		if (p->y + need + (i + 1 < end ? reserve : 0) <= room) {
+			p->y = line_draw(p->cr, s, l, m, p->y, width);
+			continue;
+		}
+		if (i >= rec)
 			break;
-		p->y = line_draw(p->cr, s, l, m, p->y, width);
+		more_line(p, i, rec);	/* this list goes on on page 2; the recommendations follow here */
+		c.skip_from = i;
+		c.skip_to = rec;
+		i = rec - 1;
+		keep = 0;
+		rec = end;
 	}
-	if (i < end) {
-		snprintf(more, sizeof(more), "\xe2\x80\xa6 %zu more on page 2 and in summary.md", items_after(s, i, end));
-		p->y = line_draw(p->cr, s, &(struct sline){ SL_TEXT, more, NULL, 0 }, m, p->y, width);
-	}
-	return i;
+	if (i < end)
+		more_line(p, i, end);
+	c.cut = i;
+	return c;
 }
 
 /* The last heading before line i, for the continued section; NULL when none. */
@@ -484,25 +535,35 @@ static void flow(struct pager *p, size_t from, size_t to)
 	}
 }
 
+/* Lines [from, to) that page 1 left, under "HEADING (continued)" when they start inside a section. */
+static void continued(struct pager *p, size_t from, size_t to)
+{
+	const struct summary *s = p->s;
+	const char *h;
+	char cont[256];
+
+	if (from >= to)
+		return;
+	h = heading_before(s, from);
+	if (h && s->lines[from].kind != SL_HEADING) {
+		snprintf(cont, sizeof(cont), "%s (continued)", h);
+		p->y = line_draw(p->cr, s, &(struct sline){ SL_HEADING, cont, NULL, 0 }, p->g->margin,
+				 p->y - pstyles[SL_HEADING].before, width_of(p));
+	}
+	flow(p, from, to);
+}
+
 size_t summary_pages_draw(cairo_t *cr, const struct summary *s, const struct chart_layout *chart,
 			  const struct page_geom *g)
 {
 	struct pager p = { cr, s, g, g->margin };
-	size_t cut = page1_rest(&p, page1_head(&p, chart)), left = s->decision_end - cut;
+	struct page1_cut c = page1_rest(&p, page1_head(&p, chart));
+	size_t left = s->decision_end - c.cut + c.skip_to - c.skip_from;
 
-	if (cut < s->decision_end || s->decision_end < s->n)
+	if (left || s->decision_end < s->n)
 		new_page(&p);
-	if (left) {
-		const char *h = heading_before(s, cut);
-		char cont[256];
-
-		if (h && s->lines[cut].kind != SL_HEADING) {
-			snprintf(cont, sizeof(cont), "%s (continued)", h);
-			p.y = line_draw(cr, s, &(struct sline){ SL_HEADING, cont, NULL, 0 }, g->margin, p.y - pstyles[SL_HEADING].before,
-					width_of(&p));
-		}
-		flow(&p, cut, s->decision_end);
-	}
+	continued(&p, c.skip_from, c.skip_to);
+	continued(&p, c.cut, s->decision_end);
 	flow(&p, s->decision_end, s->n);
 	cairo_show_page(cr);
 	return left;

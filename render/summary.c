@@ -604,7 +604,7 @@ static void decision(struct summary *s, const struct analysis *a)
 		add(s, SL_REASON, "Stop when %s", d->stop[i].text);
 }
 
-/* The rentals that lost, each with why: after the recommendations, still on page 1. */
+/* The rentals that lost, each with why: after the key numbers, page 1 holding the decision itself. */
 static void alternatives(struct summary *s, const struct analysis *a)
 {
 	const struct decision *d = &a->cmp.decision;
@@ -654,9 +654,9 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 		add(s, SL_ITEM, "none");
 	for (i = 0; i < a->nrecs; i++)
 		add(s, SL_ITEM, "%s", a->recs[i].text ? a->recs[i].text : a->recs[i].id);
-	alternatives(s, a);
 	s->decision_end = s->n;
 	key_numbers(s, a);
+	alternatives(s, a);
 	readiness(s, a);
 	plan(s, a);
 	findings(s, a);

@@ -5,7 +5,7 @@
  * title, what to rent next (its checkpoint interval and stop criteria for a
  * 30-day window), the answer to an hparam-sweep question, the verdict in one sentence,
  * what weakens it, its criterion, one line of why, a table of the runs, confounds and
- * unverified facts, recommendations, the rentals that lost and why. Key numbers, findings and the charts
+ * unverified facts, recommendations. The rentals that lost, and why, follow the key numbers. Key numbers, findings and the charts
  * left out follow. A value that is not known reads "n/a".
  */
 #ifndef RENDER_SUMMARY_H
