@@ -166,8 +166,9 @@ static size_t memory_bar(const struct analysis *a, size_t run, size_t gi, struct
 		return (size_t)-1;
 	/* a little wider than the bar: a few GB next to a 192 GB scale is a thin cap, and must show */
 	panel_rect(p, run_cat(a, run), x - 0.36, peak, x + 0.36, peak + GB(r->failed_allocation))->style = MS_HATCHED;
+	/* two lines: the capacity labels' gutter leaves the bars too narrow for one */
 	panel_label(p, CAT_INK, MS_ABOVE, x, peak + GB(r->failed_allocation),
-		    chart_strf(c, "failed: out of memory (+%s requested)", numfmt_gib(b, (double)r->failed_allocation)));
+		    chart_strf(c, "failed: out of memory\n(+%s requested)", numfmt_gib(b, (double)r->failed_allocation)));
 	return p->nmarks - 1;
 }
 
