@@ -406,8 +406,8 @@ int chart_memory(const struct analysis *a, struct chart_layout *c, const char **
 	c->note = imbalance_note(a, c);
 	memory_place(c, p, caps, ncaps, p->x.ncats, failed);
 	c->caption = chart_strf(c, "Peak memory of each GPU, in GB of 1e9 bytes, against the total its "
-				"driver reported (solid) and the capacity of an H200, B200 and MI300X (dashed): "
-				"what its driver reports, the nominal GB beside it. A bar under a line means the job fits that GPU; bars of very "
+				"driver reported (solid) and the capacity of an H200, B200 and MI300X as their "
+				"drivers report it (dashed); each label gives the nominal GB too. A bar under a line means the job fits that GPU; bars of very "
 				"different heights within a run mean the split is unbalanced.%s",
 				failed != (size_t)-1 ? " The hatched block is the allocation the out-of-memory "
 				"run asked for and did not get." : "");
