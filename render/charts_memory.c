@@ -382,9 +382,9 @@ int chart_memory(const struct analysis *a, struct chart_layout *c, const char **
 				failed = f;
 				fcat = run_cat(a, order[k]);
 			}
-			if (r->gpu[gi].memory_total >= 0)
-				ncaps = cap_add(caps, ncaps, GB(r->gpu[gi].memory_total),
-						own_capacity(&r->gpu[gi], c), true);
+			if (r->gpu[gi].memory_total >= 0)	/* a nominal figure from the table: dashed */
+				ncaps = cap_add(caps, ncaps, GB(r->gpu[gi].memory_total), own_capacity(&r->gpu[gi], c),
+						capacity_gpu_reported(&r->gpu[gi], NULL) >= 0);
 			if (!seen[run_cat(a, order[k])])
 				chart_add_legend(c, run_cat(a, order[k]), 0, false, run_label(a, order[k], c));
 			seen[run_cat(a, order[k])] = true;
@@ -394,7 +394,8 @@ int chart_memory(const struct analysis *a, struct chart_layout *c, const char **
 		*why = "no memory chart: no GPU has a known peak memory";
 		return 1;
 	}
-	own = ncaps > 0;
+	for (k = 0; k < ncaps; k++)
+		own |= caps[k].own;
 	ncaps = reference_caps(a, caps, ncaps, c);
 	memory_parts_legend(a, c);
 	if (failed != (size_t)-1)
@@ -407,8 +408,9 @@ int chart_memory(const struct analysis *a, struct chart_layout *c, const char **
 	memory_place(c, p, caps, ncaps, p->x.ncats, failed);
 	c->caption = chart_strf(c, "Peak memory of each GPU, in GB of 1e9 bytes, against the total its "
 				"driver reported (solid) and the capacity of an H200, B200 and MI300X as their "
-				"drivers report it (dashed); each label gives the nominal GB too. A bar under a line means the job fits that GPU; bars of very "
-				"different heights within a run mean the split is unbalanced.%s",
+				"drivers report it (dashed); each label gives the nominal GB too. A bar under a "
+				"line means the job fits that GPU; bars of very different heights within a run "
+				"mean the split is unbalanced.%s",
 				failed != (size_t)-1 ? " The hatched block is the allocation the out-of-memory "
 				"run asked for and did not get." : "");
 	return 0;
