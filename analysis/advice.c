@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/capacity.h"
 #include "analysis/evidence.h"
 #include "analysis/strategy.h"
 #include "analysis/thresholds.h"
@@ -199,22 +200,22 @@ static void fits(struct analysis *a)
 			  analysis_printf(a, " plus a reserve of %.0f GB", reserve / 1e9) :
 			  " (no memory_reserve_gb in trial.ini)";
 	const struct gpu_model *one = gpu_lookup(FIT_GPU_FIRST, -1), *two = gpu_lookup(FIT_GPU_SECOND, -1);
-	double gb1 = one->memory_nominal / 1e9, gb2 = two->memory_nominal / 1e9;
+	char t1[CAPACITY_TEXT_LEN], t2[CAPACITY_TEXT_LEN];
+	const char *cap1 = capacity_model_text(t1, sizeof(t1), a, one);
+	const char *cap2 = capacity_model_text(t2, sizeof(t2), a, two);
 	const char *needs;
 
 	if (need < 0)
 		return;
 	needs = analysis_printf(a, "it needs %.1f GB, %s%s%s", need / 1e9, from, has_reserve ? "," : "", rsv);
-	if (need + reserve <= one->memory_nominal)
-		add(a, "fits-h200", analysis_printf(a, "the job fits one %s (%.0f GB): %s", one->name, gb1,
-						    needs));
-	else if (need + reserve <= two->memory_nominal)
-		add(a, "fits-mi300x", analysis_printf(a, "the job does not fit one %s but fits one %s "
-						      "(%.0f GB): %s", one->name, two->name, gb2, needs));
+	if (need + reserve <= capacity_model_bytes(a, one))
+		add(a, "fits-h200", analysis_printf(a, "the job fits one %s of %s: %s", one->name, cap1, needs));
+	else if (need + reserve <= capacity_model_bytes(a, two))
+		add(a, "fits-mi300x", analysis_printf(a, "the job does not fit one %s of %s but fits one %s "
+						      "of %s: %s", one->name, cap1, two->name, cap2, needs));
 	else
-		add(a, "needs-split", analysis_printf(a, "the job fits neither one %s (%.0f GB) nor one "
-						      "%s (%.0f GB): %s", one->name, gb1, two->name, gb2,
-						      needs));
+		add(a, "needs-split", analysis_printf(a, "the job fits neither one %s of %s nor one %s of "
+						      "%s: %s", one->name, cap1, two->name, cap2, needs));
 }
 
 /* "NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1", the settings of c that block a transport; NULL none. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/capacity.h"
 #include "analysis/thresholds.h"
 
 #define GPU_LIST_MAX 64
@@ -189,9 +190,11 @@ int evidence_at_capacity(const struct run_result *r)
 
 const char *evidence_capacity_text(struct analysis *a, const struct run_result *r, int g)
 {
-	return analysis_printf(a, "GPU %d of %s reached its memory capacity (%.1f GB of %.1f GB)",
+	char cap[CAPACITY_TEXT_LEN];
+
+	return analysis_printf(a, "GPU %d of %s reached its memory capacity: a peak of %.1f GB of %s",
 			       gpu_number(r, (size_t)g), r->name, r->gpu[g].peak_memory / 1e9,
-			       r->gpu[g].memory_total / 1e9);
+			       capacity_gpu_text(cap, sizeof(cap), &r->gpu[g]));
 }
 
 const char *evidence_failed_text(struct analysis *a, const struct run_result *r)
@@ -205,11 +208,29 @@ const char *evidence_failed_text(struct analysis *a, const struct run_result *r)
 			       r->name);
 }
 
-/* "GPU 0 peaked at 74.9 GB of 85.0 GB, GPU 1 at 8.7 GB of 85.0 GB" */
+/* Whether every GPU of r has a known capacity and they all print alike. */
+static bool one_capacity(const struct run_result *r)
+{
+	char first[CAPACITY_TEXT_LEN], other[CAPACITY_TEXT_LEN];
+
+	for (size_t g = 0; g < r->ngpu; g++)
+		if (r->gpu[g].memory_total <= 0 ||
+		    strcmp(capacity_gpu_text(first, sizeof(first), &r->gpu[0]),
+			   capacity_gpu_text(other, sizeof(other), &r->gpu[g])))
+			return false;
+	return true;
+}
+
+/*
+ * "GPU 0 peaked at 74.9 GB, GPU 1 at 8.7 GB, each of 80 GB nominal (85.0 GB /
+ * 79.2 GiB reported)"; the capacity beside each peak when the GPUs differ.
+ */
 static const char *peaks_text(struct analysis *a, const struct run_result *r)
 {
+	char buf[CAPACITY_TEXT_LEN];
 	const char *s = "";
 	size_t known = 0;
+	bool once = r->ngpu > 1 && one_capacity(r);
 
 	for (size_t g = 0; g < r->ngpu; g++)
 		known += r->gpu[g].peak_memory >= 0;
@@ -218,15 +239,16 @@ static const char *peaks_text(struct analysis *a, const struct run_result *r)
 
 	for (size_t g = 0; g < r->ngpu; g++) {
 		const struct gpu_result *u = &r->gpu[g];
-		const char *cap = u->memory_total > 0 ?
-				  analysis_printf(a, " of %.1f GB", u->memory_total / 1e9) : " (capacity unknown)";
+		const char *cap = once ? "" : u->memory_total > 0 ?
+				  analysis_printf(a, " of %s", capacity_gpu_text(buf, sizeof(buf), u)) :
+				  " (capacity unknown)";
 
 		s = u->peak_memory < 0 ?
 		    analysis_printf(a, "%s%sGPU %d peak unknown", s, g ? ", " : "", gpu_number(r, g)) :
 		    analysis_printf(a, "%s%sGPU %d %s %.1f GB%s", s, g ? ", " : "", gpu_number(r, g),
 				    g ? "at" : "peaked at", u->peak_memory / 1e9, cap);
 	}
-	return s;
+	return once ? analysis_printf(a, "%s, each of %s", s, capacity_gpu_text(buf, sizeof(buf), &r->gpu[0])) : s;
 }
 
 const char *evidence_outcome_text(struct analysis *a, const struct run_result *r)
@@ -268,6 +290,7 @@ static int fullest(const struct run_result *r)
 static bool near_capacity(struct analysis *a, const struct run_result *b, const struct run_result *c,
 			  const char **numbers)
 {
+	char cap[CAPACITY_TEXT_LEN];
 	int g = fullest(b);
 	double share;
 
@@ -277,9 +300,9 @@ static bool near_capacity(struct analysis *a, const struct run_result *b, const 
 		return false;
 	}
 	share = (double)b->gpu[g].peak_memory / b->gpu[g].memory_total;
-	*numbers = analysis_printf(a, "%s GPU %d peaked at %.1f GB of %.1f GB, %.0f%%", b->name,
+	*numbers = analysis_printf(a, "%s GPU %d peaked at %.1f GB of %s, %.0f%%", b->name,
 				   gpu_number(b, (size_t)g), b->gpu[g].peak_memory / 1e9,
-				   b->gpu[g].memory_total / 1e9, 100 * share);
+				   capacity_gpu_text(cap, sizeof(cap), &b->gpu[g]), 100 * share);
 	return share >= SUPERLINEAR_NEAR_CAPACITY;
 }
 

@@ -404,12 +404,13 @@ static void nominal_link(struct run_result *rr)
 	rr->link_busbw_source = "nominal";
 }
 
-/* A GPU's nominal capacity from the GPU table when no log states it; -1. */
+/*
+ * A GPU's capacity from the GPU table when no log states it, by the one
+ * rule: the row's reported figure, else its nominal one; -1.
+ */
 static int64_t capacity_by_name(const char *name)
 {
-	const struct gpu_model *m = gpu_lookup(name, -1);
-
-	return m ? m->memory_nominal : -1;
+	return gpu_capacity_bytes(gpu_lookup(name, -1), -1);
 }
 
 static void set_max(int64_t *m, int64_t v)

@@ -70,7 +70,9 @@
 
 /*
  * Advice: the single GPUs a job is checked to fit on (core/gpu short names),
- * first the smaller: fits when need + memory_reserve_gb <= its nominal memory.
+ * first the smaller: fits when need + memory_reserve_gb <= its capacity by the
+ * one rule (gpu_capacity_bytes): what a GPU of that model in the trial
+ * reported, else the table's reported figure (H200 150.8 GB), else nominal.
  */
 #define FIT_GPU_FIRST "H200"
 #define FIT_GPU_SECOND "MI300X"

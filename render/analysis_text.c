@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/capacity.h"
 #include "core/arena.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
@@ -322,11 +323,11 @@ static void timeline_line(FILE *f, const struct gpu_result *x)
 
 static void memory_table(const struct analysis *a, FILE *f)
 {
-	char b1[NUMFMT_LEN], b2[NUMFMT_LEN];
+	char b1[NUMFMT_LEN], cap[CAPACITY_TEXT_LEN];
 
 	fprintf(f, "Memory per GPU:\n");
-	fprintf(f, "%-12s %4s %-26s %10s %-11s %10s %5s\n", "run", "GPU", "device", "peak", "from",
-		"capacity", "used");
+	fprintf(f, "%-12s %4s %-26s %10s %-11s %5s %s\n", "run", "GPU", "device", "peak", "from", "used",
+		"capacity");
 	for (size_t i = 0; i < a->nruns; i++) {
 		const struct run_result *r = &a->runs[i];
 
@@ -336,10 +337,10 @@ static void memory_table(const struct analysis *a, FILE *f)
 
 			if (x->peak_memory >= 0 && x->memory_total > 0)
 				numfmt_percent(pct, (double)x->peak_memory / (double)x->memory_total);
-			fprintf(f, "%-12s %4d %-26.26s %10s %-11s %10s %5s\n", r->name, x->rank,
+			fprintf(f, "%-12s %4d %-26.26s %10s %-11s %5s %s\n", r->name, x->rank,
 				x->name ? x->name : "-", cell(numfmt_gb(b1, (double)x->peak_memory)),
-				x->peak_source ? x->peak_source : "-",
-				cell(numfmt_gb(b2, (double)x->memory_total)), pct);
+				x->peak_source ? x->peak_source : "-", pct,
+				x->memory_total > 0 ? capacity_gpu_text(cap, sizeof(cap), x) : "-");
 			timeline_line(f, x);
 		}
 		if (r->imbalance.flagged)

@@ -146,7 +146,7 @@ const struct chart_def chart_defs[] = {
 	  "actually spent. Each middle bar is the extra GPU time one category took; the tallest one is "
 	  "what to fix first.", chart_waterfall },
 	{ "04-memory", "Peak memory of each GPU, in GB of 1e9 bytes, against the total its driver reported "
-	  "and the nominal capacity of an H200, B200 and MI300X. A bar under a line means the job fits that "
+	  "and the capacity of an H200, B200 and MI300X as their drivers report it. A bar under a line means the job fits that "
 	  "GPU; bars of very different heights within a run mean the split is unbalanced.", chart_memory },
 	{ "05-communication", "Bus bandwidth reached per message size and operation, against the link's "
 	  "nominal ceiling where the link is known, and how much of each GPU's communication runs with "

@@ -9,20 +9,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/capacity.h"
 #include "core/gpu.h"
 #include "render/charts.h"
 #include "render/numfmt.h"
 #include "render/text.h"
 
-/* GPUs whose nominal capacity the memory chart draws (numbers from core/gpu), smallest first. */
+/* GPUs whose capacity the memory chart draws (numbers from core/gpu), smallest first. */
 static const char *const capacities[] = { "H200", "B200", "MI300X" };
 
-/* A reference GPU's nominal capacity in GB. */
-static double capacity_gb(size_t k)
+/*
+ * A capacity line's label, short to stay legible beside the bars but with
+ * the figures of gpu_capacity_text: "H200 150.8 GB / 140.4 GiB (141 GB
+ * nominal)", "A100 80GB 80 GB nominal", "GPU 23.7 GB / 22.1 GiB".
+ */
+static const char *cap_label(struct chart_layout *c, const struct gpu_model *m, int64_t reported)
 {
-	const struct gpu_model *m = gpu_lookup(capacities[k], -1);
+	const char *name = m ? m->name : "GPU";
 
-	return m ? GB(m->memory_nominal) : NAN;
+	if (m && reported < 0)
+		reported = m->memory_reported;
+	if (reported < 0)
+		return m ? chart_strf(c, "%s %.0f GB nominal", name, m->memory_nominal / 1e9) : name;
+	if (!m)
+		return chart_strf(c, "%s %.1f GB / %.1f GiB", name, reported / 1e9, reported / 1073741824.0);
+	return chart_strf(c, "%s %.1f GB / %.1f GiB (%.0f GB nominal)", name, reported / 1e9,
+			  reported / 1073741824.0, m->memory_nominal / 1e9);
 }
 
 /* A size in GB through numfmt: "151.3 GB", "8.66 GB". */
@@ -43,7 +55,7 @@ static const char *fmt_gb(struct chart_layout *c, double gb)
 struct capline {
 	double gb;
 	const char *text;
-	bool own;		/* a GPU of the trial reported it; else a datasheet's */
+	bool own;		/* a GPU of the trial reported it; else the GPU table's */
 	size_t label;		/* index of its label mark */
 	size_t leader;		/* index of the leader line's first point */
 };
@@ -68,12 +80,13 @@ static int by_gb(const void *x, const void *y)
 	return (a->gb > b->gb) - (a->gb < b->gb);
 }
 
-/* "H100 SXM 85.0 GB (reported total)": the total the driver reported for this GPU. */
+/* "H100 SXM 85.0 GB / 79.2 GiB (80 GB nominal)": the total the driver reported for this GPU. */
 static const char *own_capacity(const struct gpu_result *g, struct chart_layout *c)
 {
-	const struct gpu_model *m = gpu_lookup(g->name, g->memory_total);
+	const struct gpu_model *m;
+	int64_t reported = capacity_gpu_reported(g, &m);
 
-	return chart_strf(c, "%s %s (reported total)", m ? m->name : "GPU", fmt_gb(c, GB(g->memory_total)));
+	return cap_label(c, m, reported);
 }
 
 static bool failed_oom(const struct run_result *r)
@@ -153,8 +166,9 @@ static size_t memory_bar(const struct analysis *a, size_t run, size_t gi, struct
 		return (size_t)-1;
 	/* a little wider than the bar: a few GB next to a 192 GB scale is a thin cap, and must show */
 	panel_rect(p, run_cat(a, run), x - 0.36, peak, x + 0.36, peak + GB(r->failed_allocation))->style = MS_HATCHED;
+	/* two lines: the capacity labels' gutter leaves the bars too narrow for one */
 	panel_label(p, CAT_INK, MS_ABOVE, x, peak + GB(r->failed_allocation),
-		    chart_strf(c, "failed: out of memory (+%s requested)", numfmt_gib(b, (double)r->failed_allocation)));
+		    chart_strf(c, "failed: out of memory\n(+%s requested)", numfmt_gib(b, (double)r->failed_allocation)));
 	return p->nmarks - 1;
 }
 
@@ -297,18 +311,29 @@ const char *imbalance_note(const struct analysis *a, struct chart_layout *c)
 	return NULL;
 }
 
-/* The datasheet lines: H200, B200, MI300X, and the H200 less the trial's reserve. */
+/*
+ * The GPU table's lines, H200, B200, MI300X, and the H200 less the trial's
+ * reserve, each at its capacity by the one rule (a GPU of that model in the
+ * trial gives its own reported figure).
+ */
 static size_t reference_caps(const struct analysis *a, struct capline *caps, size_t n, struct chart_layout *c)
 {
+	const struct gpu_model *m;
+	double gb;
 	size_t k;
 
-	for (k = 0; k < sizeof(capacities) / sizeof(capacities[0]); k++)
-		n = cap_add(caps, n, capacity_gb(k), chart_strf(c, "%s %s (nominal)", capacities[k],
-								 fmt_gb(c, capacity_gb(k))), false);
-	if (isfinite(a->memory_reserve_bytes) && a->memory_reserve_bytes > 0)
-		n = cap_add(caps, n, capacity_gb(0) - GB(a->memory_reserve_bytes),
-			    chart_strf(c, "%s %s less the %s reserve", capacities[0], fmt_gb(c, capacity_gb(0)),
+	for (k = 0; k < sizeof(capacities) / sizeof(capacities[0]); k++) {
+		m = gpu_lookup(capacities[k], -1);
+		gb = m ? GB(capacity_model_bytes(a, m)) : NAN;
+		n = cap_add(caps, n, gb, cap_label(c, m, capacity_model_reported(a, m)), false);
+	}
+	m = gpu_lookup(capacities[0], -1);
+	if (m && isfinite(a->memory_reserve_bytes) && a->memory_reserve_bytes > 0) {
+		gb = GB(capacity_model_bytes(a, m));
+		n = cap_add(caps, n, gb - GB(a->memory_reserve_bytes),
+			    chart_strf(c, "%s %.1f GB less the %s reserve", m->name, gb,
 				       fmt_gb(c, GB(a->memory_reserve_bytes))), false);
+	}
 	return n;
 }
 
@@ -342,8 +367,8 @@ int chart_memory(const struct analysis *a, struct chart_layout *c, const char **
 	struct panel *p;
 
 	chart_init(c, "04-memory", "Peak memory per GPU against capacity");
-	c->subtitle = "bars: peak memory used; lines: capacity in GB (1e9 bytes), solid as the GPU "
-		      "reported it, dashed as a datasheet states it";
+	c->subtitle = "bars: peak memory used; lines: capacity in GB (1e9 bytes) and GiB, solid as the "
+		      "trial's GPU reported it, dashed as the GPU table gives it";
 	p = chart_add_panel(c, "run and GPU", "peak memory (GB)");
 	p->y.zero = true;
 	for (k = 0; k < n; k++) {
@@ -357,9 +382,9 @@ int chart_memory(const struct analysis *a, struct chart_layout *c, const char **
 				failed = f;
 				fcat = run_cat(a, order[k]);
 			}
-			if (r->gpu[gi].memory_total >= 0)
-				ncaps = cap_add(caps, ncaps, GB(r->gpu[gi].memory_total),
-						own_capacity(&r->gpu[gi], c), true);
+			if (r->gpu[gi].memory_total >= 0)	/* a nominal figure from the table: dashed */
+				ncaps = cap_add(caps, ncaps, GB(r->gpu[gi].memory_total), own_capacity(&r->gpu[gi], c),
+						capacity_gpu_reported(&r->gpu[gi], NULL) >= 0);
 			if (!seen[run_cat(a, order[k])])
 				chart_add_legend(c, run_cat(a, order[k]), 0, false, run_label(a, order[k], c));
 			seen[run_cat(a, order[k])] = true;
@@ -369,21 +394,23 @@ int chart_memory(const struct analysis *a, struct chart_layout *c, const char **
 		*why = "no memory chart: no GPU has a known peak memory";
 		return 1;
 	}
-	own = ncaps > 0;
+	for (k = 0; k < ncaps; k++)
+		own |= caps[k].own;
 	ncaps = reference_caps(a, caps, ncaps, c);
 	memory_parts_legend(a, c);
 	if (failed != (size_t)-1)
 		chart_add_legend(c, fcat, MS_HATCHED, false, "asked for when it ran out of memory");
 	if (own)
 		chart_add_legend(c, CAT_INK, 0, true, "reported total");
-	chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true, "nominal (datasheet)");
+	chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true, "GPU table");
 	caps_draw(p, caps, ncaps, p->x.ncats);
 	c->note = imbalance_note(a, c);
 	memory_place(c, p, caps, ncaps, p->x.ncats, failed);
 	c->caption = chart_strf(c, "Peak memory of each GPU, in GB of 1e9 bytes, against the total its "
-				"driver reported (solid) and the nominal capacity of an H200, B200 and MI300X "
-				"(dashed). A bar under a line means the job fits that GPU; bars of very "
-				"different heights within a run mean the split is unbalanced.%s",
+				"driver reported (solid) and the capacity of an H200, B200 and MI300X as their "
+				"drivers report it (dashed); each label gives the nominal GB too. A bar under a "
+				"line means the job fits that GPU; bars of very different heights within a run "
+				"mean the split is unbalanced.%s",
 				failed != (size_t)-1 ? " The hatched block is the allocation the out-of-memory "
 				"run asked for and did not get." : "");
 	return 0;

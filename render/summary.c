@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/capacity.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
 #include "render/decision_text.h"
@@ -165,9 +166,12 @@ static void key_numbers(struct summary *s, const struct analysis *a)
 		    count(r->steps_warmup),
 		    num(r->samples_per_s));
 		for (g = 0; g < r->ngpu; g++) {
-			add(s, SL_ITEM, "%s GPU %d: peak memory %s of %s (%s)", run_name(r),
+			char cap[CAPACITY_TEXT_LEN];
+
+			add(s, SL_ITEM, "%s GPU %d: peak memory %s (%s) of %s", run_name(r),
 			    r->gpu[g].rank >= 0 ? r->gpu[g].rank : (int)g, gb(r->gpu[g].peak_memory),
-			    gb(r->gpu[g].memory_total), r->gpu[g].peak_source ? r->gpu[g].peak_source : "no source");
+			    r->gpu[g].peak_source ? r->gpu[g].peak_source : "no source",
+			    r->gpu[g].memory_total > 0 ? capacity_gpu_text(cap, sizeof(cap), &r->gpu[g]) : "n/a");
 			timeline_item(s, r, g);
 		}
 		if (r->imbalance.flagged)

@@ -21,10 +21,10 @@ run           GPU      step   compute  exposed comm   waiting    memory      idl
 2gpu            0     220.0         -             -         -         -         -           -
 
 Memory per GPU:
-run           GPU device                           peak from          capacity  used
-1gpu            0 -                                   - -                    -     -
-2gpu            0 -                                   - -                    -     -
-2gpu            1 -                                   - -                    -     -
+run           GPU device                           peak from         used capacity
+1gpu            0 -                                   - -               - -
+2gpu            0 -                                   - -               - -
+2gpu            1 -                                   - -               - -
 
 
 Confounds: none

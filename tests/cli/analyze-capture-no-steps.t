@@ -17,8 +17,8 @@ run           GPU      span   compute  exposed comm   waiting    memory      idl
 b200            0       7.5       5.4             0         0       1.0       1.1           0
 
 Memory per GPU:
-run           GPU device                           peak from          capacity  used
-b200            0 NVIDIA B200                         - -             191.5 GB     -
+run           GPU device                           peak from         used capacity
+b200            0 NVIDIA B200                         - -               - 180 GB nominal (191.5 GB / 178.4 GiB reported)
 
 
 Confounds: none

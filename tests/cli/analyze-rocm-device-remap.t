@@ -17,8 +17,8 @@ run           GPU      step   compute  exposed comm   waiting    memory      idl
 mi300x-remap    0      10.0       7.5             0         0         0       2.5           0
 
 Memory per GPU:
-run           GPU device                           peak from          capacity  used
-mi300x-remap    0 AMD Instinct MI300X          152.2 GB reserved      205.8 GB   74%
+run           GPU device                           peak from         used capacity
+mi300x-remap    0 AMD Instinct MI300X          152.2 GB reserved      74% 192 GB nominal (205.8 GB / 191.7 GiB reported)
 
 
 Confounds: none

@@ -158,8 +158,8 @@ check("oom first advice", o["recommendations"][0]["id"], "use-feasibility")
 check("oom advice text", o["recommendations"][0]["text"],
       "the trial answered whether the run is possible, not how fast it is: run '1gpu' did not run its "
       "steps: it ran out of GPU memory (it failed to allocate 3.8 GB); on 2 GPUs it completed 7 steady "
-      "steps; GPU 0 peaked at 74.9 GB of 85.0 GB, GPU 1 at 8.7 GB of 85.0 GB; set hypothesis = "
-      "feasibility in trial.ini")
+      "steps; GPU 0 peaked at 74.9 GB, GPU 1 at 8.7 GB, each of 80 GB nominal (85.0 GB / 79.2 GiB "
+      "reported); set hypothesis = feasibility in trial.ini")
 check("oom repeat-trial", [r for r in o["recommendations"] if r["id"] == "repeat-trial"], [])
 check("oom steps confound", [x for x in oc["confounds"] if x["what"] == "steps"], [])
 

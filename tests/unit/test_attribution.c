@@ -376,7 +376,8 @@ static void one_gpu_need_from_two_gpus(void **state)
 	peaks(&a->runs[0], "ddp", base);
 	peaks(&a->runs[1], "ddp", cand);
 	advise(a, t);
-	assert_string_equal(rec_text(a, "fits-h200"), "the job fits one H200 (141 GB): it needs 50.0 GB, the "
+	assert_string_equal(rec_text(a, "fits-h200"), "the job fits one H200 of 141 GB nominal "
+			    "(150.8 GB / 140.4 GiB reported): it needs 50.0 GB, the "
 			    "larger of the 2-GPU ddp run's memory model (one GPU's peak: each holds a replica), "
 			    "50.0 GB, and the 4-GPU ddp run's memory model (one GPU's peak: each holds a "
 			    "replica), 30.0 GB (no memory_reserve_gb in trial.ini)");
@@ -385,7 +386,8 @@ static void one_gpu_need_from_two_gpus(void **state)
 	a->runs[0].status = RUN_FAILED_OOM;
 	a->runs[0].failed_allocation = 4000000000LL;
 	advise(a, t);
-	assert_string_equal(rec_text(a, "fits-h200"), "the job fits one H200 (141 GB): it needs 134.0 GB, the "
+	assert_string_equal(rec_text(a, "fits-h200"), "the job fits one H200 of 141 GB nominal "
+			    "(150.8 GB / 140.4 GiB reported): it needs 134.0 GB, the "
 			    "larger of the failed 2-GPU pipeline run's memory model (the sum of its GPUs' peaks), "
 			    "130.0 GB, plus the 4.0 GB it failed to allocate, and the 4-GPU pipeline run's memory "
 			    "model (the sum of its GPUs' peaks), 120.0 GB (no memory_reserve_gb in trial.ini)");

@@ -210,16 +210,18 @@ static void memory_layout(void **state)
 	char *d = dump_chart(a, "04-memory", &why);
 
 	assert_non_null(d);
-	/* the reference lines reach 192 GB: 0..200 by 50 */
-	has_line(d, "panel.0.y.ticks = 0 50 100 150 200");
+	/* the lines reach the MI300X's reported 205.8 GB, its label 210.8: 0..250 by 50 */
+	has_line(d, "panel.0.y.ticks = 0 50 100 150 200 250");
 	has_line(d, "panel.0.y.label = peak memory (GB)");
 	has_line(d, "panel.0.mark.0 = rect baseline x=-0.3..0.3 y=0..151.3");
-	has_line(d, "panel.0.mark.9 = line ink n=2 -0.5,191.503 2.5,191.503 \"capacity\"");
-	has_line(d, "panel.0.mark.11 = label ink at=2.58986,176.827 \"B200 191.5 GB (reported total)\"");
 	has_line(d, "panel.0.mark.2 = rect candidate x=1.7..2.3 y=0..88.4");
-	has_line(d, "panel.0.mark.3 = line reference dashed n=2 -0.5,141 2.5,141 \"capacity\"");
-	has_line(d, "panel.0.mark.8 = label ink at=2.58986,161.379 \"B200 180.0 GB (nominal)\"");
-	has_line(d, "panel.0.mark.14 = label ink at=2.58986,192.276 \"MI300X 192.0 GB (nominal)\"");
+	/* the B200s' own total is the table's B200 line: one solid line and label, no dashed twin */
+	has_line(d, "panel.0.mark.6 = line ink n=2 -0.5,191.503 2.5,191.503 \"capacity\"");
+	has_line(d, "panel.0.mark.8 = label ink at=2.6258,191.503 \"B200 191.5 GB / 178.4 GiB (180 GB nominal)\"");
+	has_line(d, "panel.0.mark.3 = line reference dashed n=2 -0.5,150.755 2.5,150.755 \"capacity\"");
+	has_line(d, "panel.0.mark.5 = label ink at=2.6258,150.755 \"H200 150.8 GB / 140.4 GiB (141 GB nominal)\"");
+	has_line(d, "panel.0.mark.11 = label ink at=2.6258,210.814 \"MI300X 205.8 GB / 191.7 GiB (192 GB nominal)\"");
+	assert_null(strstr(d, "panel.0.mark.12 "));
 	assert_null(strstr(d, "note = "));
 	free(d);
 
@@ -536,7 +538,8 @@ static void summary_markdown_has_the_numbers(void **state)
 	/* 0.412 / 0.231 = 1.7835; 0.412 / (2 x 0.231) = 0.8918 */
 	assert_non_null(strstr(md, "- Speedup 1.78x: median step 412.0 ms on the baseline, 231.0 ms on the candidate\n"));
 	assert_non_null(strstr(md, "- Scaling efficiency 89%; throughput ratio 1.78x\n"));
-	assert_non_null(strstr(md, "- b200-2gpu-ddp GPU 1: peak memory 88.4 GB of 191.5 GB (nvidia-smi)\n"));
+	assert_non_null(strstr(md, "- b200-2gpu-ddp GPU 1: peak memory 88.4 GB (nvidia-smi) of 180 GB nominal "
+			       "(191.5 GB / 178.4 GiB reported)\n"));
 	assert_non_null(strstr(md, "- \\[warning\\] dataset: c4-en shards 0-7 (baseline) vs c4-en shards 0-15 (candidate)"));
 	assert_non_null(strstr(md, "- b200-2gpu-ddp/rank1.json.gz: byte 81234: warning: trace ends inside step 12\n"));
 	assert_non_null(strstr(md, "![Top kernels by time per step](charts/06-top-kernels.png)"));
@@ -604,7 +607,8 @@ static void report_pdf_pages_and_text(void **state)
 	assert_non_null(strstr(text, "CONFIRMED"));
 	assert_non_null(strstr(text, "Speedup 1.78x: median step 412.0 ms on the baseline, 231.0 ms on the candidate"));
 	assert_non_null(strstr(text, "Scaling efficiency 89%"));
-	assert_non_null(strstr(text, "peak memory 151.3 GB of 191.5 GB"));
+	assert_non_null(strstr(text, "peak memory 151.3 GB (nvidia-smi) of 180 GB nominal "
+			       "(191.5 GB / 178.4 GiB reported)"));
 	assert_non_null(strstr(text, "[warning] dataset"));
 	assert_non_null(strstr(text, "fits one MI300X"));
 	assert_non_null(strstr(text, "Where the extra GPU time went"));	/* a chart page's title */

@@ -182,8 +182,8 @@ static void global_batch_rules(void **state)
 			    "or profile with profile_memory=True");
 	a.runs[1].gpu[0].peak_memory = FX_B200_TOTAL;	/* at capacity is refuted, the other GPU unknown */
 	analysis_verdict(&a);
-	assert_string_equal(a.cmp.reason, "GPU 0 of b200-2gpu-ddp reached its memory capacity (191.5 GB "
-			    "of 191.5 GB)");
+	assert_string_equal(a.cmp.reason, "GPU 0 of b200-2gpu-ddp reached its memory capacity: a peak "
+			    "of 191.5 GB of 180 GB nominal (191.5 GB / 178.4 GiB reported)");
 	a.runs[0].global_batch = -1;	/* each missing input is named, with how to measure it */
 	a.runs[1].gpu[0].peak_memory = -1;
 	a.runs[1].gpu[1].memory_total = -1;
@@ -266,8 +266,8 @@ static void feasibility_rules(void **state)
 			    "or profile with profile_memory=True");
 	a.runs[1].gpu[0].peak_memory = FX_B200_TOTAL;
 	analysis_verdict(&a);
-	assert_string_equal(a.cmp.reason, "GPU 0 of b200-2gpu-ddp reached its memory capacity (191.5 GB "
-			    "of 191.5 GB)");
+	assert_string_equal(a.cmp.reason, "GPU 0 of b200-2gpu-ddp reached its memory capacity: a peak "
+			    "of 191.5 GB of 180 GB nominal (191.5 GB / 178.4 GiB reported)");
 	done(&a);
 }
 
@@ -297,7 +297,8 @@ static void failed_baseline_answers_feasibility(void **state)
 		assert_string_equal(a.recs[0].text, "the trial answered whether the run is possible, not how "
 				    "fast it is: run 'b200-1gpu' did not run its steps: it ran out of GPU memory (it "
 				    "failed to allocate 3.8 GB); on 2 GPUs it completed 10 steady steps; GPU 0 peaked "
-				    "at 96.2 GB of 191.5 GB, GPU 1 at 88.4 GB of 191.5 GB; set hypothesis = "
+				    "at 96.2 GB, GPU 1 at 88.4 GB, each of 180 GB nominal (191.5 GB / 178.4 GiB "
+				    "reported); set hypothesis = "
 				    "feasibility in trial.ini");
 		assert_null(rec(&a, "repeat-trial"));
 		for (size_t r = 0; r < a.nrecs; r++)
@@ -374,7 +375,8 @@ static void superlinear_causes(void **state)
 			    "against 'b200-1gpu': a scaling efficiency of 120% (above 105%) is implausible until "
 			    "explained; what explains it: per-gpu-batch (micro batch 64 on b200-1gpu against 32 on "
 			    "b200-2gpu-ddp); checked, not holding: baseline-near-capacity (b200-1gpu GPU 0 peaked "
-			    "at 151.3 GB of 191.5 GB, 79%), host-bound-baseline (b200-1gpu's slowest GPU idle 20.0 "
+			    "at 151.3 GB of 180 GB nominal (191.5 GB / 178.4 GiB reported), 79%), "
+			    "host-bound-baseline (b200-1gpu's slowest GPU idle 20.0 "
 			    "ms of its 412.0 ms step, 4.9%), baseline-saved-memory (the ddp run b200-2gpu-ddp "
 			    "peaks at 96.2 GB per GPU against 151.3 GB on b200-1gpu, -36%)");
 	a.runs[1].micro_batch = 64;		/* none holds: check the measurement */
@@ -671,30 +673,96 @@ static void sizing_from_the_larger_need(void **state)
 	a.runs[1].gpu[1].peak_memory = 8700000000LL;
 	analysis_verdict(&a);
 	advise(&a, t);
-	assert_string_equal(rec_text(&a, "fits-h200"), "the job fits one H200 (141 GB): it needs 87.7 GB, "
+	assert_string_equal(rec_text(&a, "fits-h200"), "the job fits one H200 of 141 GB nominal "
+			    "(150.8 GB / 140.4 GiB reported): it needs 87.7 GB, "
 			    "the larger of the failed 1-GPU run's peak of 83.9 GB plus the 3.8 GB it failed to allocate, and "
 			    "the 2-GPU pipeline run's memory model (the sum of its GPUs' peaks), 83.6 GB, "
 			    "plus a reserve of 8 GB");
-	/* a larger split: the sum 74.9 + 60 = 134.9 GB wins over 87.7, and with the reserve needs an MI300X */
+	/*
+	 * a larger split: the sum 74.9 + 60 = 134.9 GB wins over 87.7; with the reserve, 142.9 GB,
+	 * it fits the 150.8 GB an H200 reports (not its nominal 141); 74.9 + 70 + 8 = 152.9 does not
+	 */
 	a.runs[1].gpu[1].peak_memory = 60000000000LL;
 	advise(&a, t);
+	assert_non_null(strstr(rec_text(&a, "fits-h200"), "it needs 134.9 GB"));
+	a.runs[1].gpu[1].peak_memory = 70000000000LL;
+	advise(&a, t);
 	assert_null(rec(&a, "fits-h200"));
-	assert_non_null(strstr(rec_text(&a, "fits-mi300x"), "it needs 134.9 GB"));
+	assert_non_null(strstr(rec_text(&a, "fits-mi300x"), "it needs 144.9 GB"));
 	/* replicas: one GPU's peak (96.2 GB), not the sum of both (184.6 GB) */
 	a.runs[1].strategy = "ddp";
 	a.runs[1].gpu[0].peak_memory = FX_CAND_PEAK0;
 	a.runs[1].gpu[1].peak_memory = FX_CAND_PEAK1;
 	a.runs[0].failed_allocation = -1;
 	advise(&a, t);
-	assert_string_equal(rec_text(&a, "fits-h200"), "the job fits one H200 (141 GB): it needs "
+	assert_string_equal(rec_text(&a, "fits-h200"), "the job fits one H200 of 141 GB nominal "
+			    "(150.8 GB / 140.4 GiB reported): it needs "
 			    "96.2 GB, the larger of the failed 1-GPU run's peak of 83.9 GB (its log names no "
 			    "failed allocation), and the 2-GPU ddp run's memory model (one GPU's peak: each "
 			    "holds a replica), 96.2 GB, plus a reserve of 8 GB");
 	done(&a);
 	fresh(&a);		/* a completed 1-GPU run: its own peak is the need */
 	advise(&a, t);
-	assert_string_equal(rec_text(&a, "fits-mi300x"), "the job does not fit one H200 but fits one MI300X "
-			    "(192 GB): it needs 151.3 GB, the 1-GPU run's peak, plus a reserve of 0 GB");
+	assert_string_equal(rec_text(&a, "fits-mi300x"), "the job does not fit one H200 of 141 GB nominal "
+			    "(150.8 GB / 140.4 GiB reported) but fits one MI300X of 192 GB nominal (205.8 GB / "
+			    "191.7 GiB reported): it needs 151.3 GB, the 1-GPU run's peak, plus a reserve of 0 GB");
+	done(&a);
+	trial_free(t);
+}
+
+/* The advice for a completed 1-GPU run of peak bytes: its id, and its text in *text. */
+static const char *fit_for(struct analysis *a, struct trial *t, int64_t peak, const char **text)
+{
+	static const char *const ids[] = { "fits-h200", "fits-mi300x", "needs-split" };
+
+	a->runs[0].gpu[0].peak_memory = peak;
+	advise(a, t);
+	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
+		if (rec(a, ids[i])) {
+			*text = rec_text(a, ids[i]);
+			return ids[i];
+		}
+	*text = NULL;
+	return NULL;
+}
+
+/*
+ * One capacity rule: a job fits a GPU when it fits the memory the driver
+ * reports (an H200 143771 MiB = 150754820096 bytes, an MI300X 205822885888),
+ * not the nominal 141 and 192 GB; a GPU of the trial of that model gives its
+ * own figure instead of the table's.
+ */
+static void fits_follow_the_reported_capacity(void **state)
+{
+	struct trial *t = trial_new();
+	struct analysis a;
+	const char *text;
+
+	(void)state;
+	fresh(&a);
+	assert_string_equal(fit_for(&a, t, 145000000000LL, &text), "fits-h200");
+	assert_string_equal(text, "the job fits one H200 of 141 GB nominal (150.8 GB / 140.4 GiB reported): "
+			    "it needs 145.0 GB, the 1-GPU run's peak, plus a reserve of 0 GB");
+	assert_string_equal(fit_for(&a, t, 150754820096LL, &text), "fits-h200");	/* to the byte */
+	assert_string_equal(fit_for(&a, t, 150754820097LL, &text), "fits-mi300x");
+	assert_string_equal(fit_for(&a, t, 152000000000LL, &text), "fits-mi300x");
+	assert_string_equal(text, "the job does not fit one H200 of 141 GB nominal (150.8 GB / 140.4 GiB "
+			    "reported) but fits one MI300X of 192 GB nominal (205.8 GB / 191.7 GiB reported): "
+			    "it needs 152.0 GB, the 1-GPU run's peak, plus a reserve of 0 GB");
+	a.memory_reserve_bytes = 8e9;		/* 145 + 8 = 153 GB: over the H200's 150.8 */
+	assert_string_equal(fit_for(&a, t, 145000000000LL, &text), "fits-mi300x");
+	a.memory_reserve_bytes = 0;
+	assert_string_equal(fit_for(&a, t, 205822885888LL, &text), "fits-mi300x");
+	assert_string_equal(fit_for(&a, t, 206000000000LL, &text), "needs-split");
+	assert_string_equal(text, "the job fits neither one H200 of 141 GB nominal (150.8 GB / 140.4 GiB "
+			    "reported) nor one MI300X of 192 GB nominal (205.8 GB / 191.7 GiB reported): it "
+			    "needs 206.0 GB, the 1-GPU run's peak, plus a reserve of 0 GB");
+	/* the trial's own H200 reported 149 GB: that, not the table's 150.8, is what 149.5 GB must fit */
+	a.runs[1].gpu[1].name = "NVIDIA H200";
+	a.runs[1].gpu[1].memory_total = 149000000000LL;
+	assert_string_equal(fit_for(&a, t, 149500000000LL, &text), "fits-mi300x");
+	assert_non_null(strstr(text, "does not fit one H200 of 141 GB nominal (149.0 GB / 138.8 GiB reported)"));
+	assert_string_equal(fit_for(&a, t, 148000000000LL, &text), "fits-h200");
 	done(&a);
 	trial_free(t);
 }
@@ -858,6 +926,7 @@ int main(void)
 		cmocka_unit_test(blocked_comparison_gives_no_advice),
 		cmocka_unit_test(global_batch_confound_still_advises_by_samples),
 		cmocka_unit_test(sizing_from_the_larger_need),
+		cmocka_unit_test(fits_follow_the_reported_capacity),
 		cmocka_unit_test(rental_options),
 		cmocka_unit_test(first_screen_leads_with_the_answer),
 		cmocka_unit_test(summary_leads_with_the_answer),
