@@ -91,6 +91,14 @@
  * included, not one GPU's).
  */
 #define RENTAL_MTBF_HOURS_DEFAULT 24.0
+/*
+ * ... and stop criteria: stop and re-plan when the throughput stays under
+ * this share of the planned rate for this many days, or when less than this
+ * share of the target is processed by that share of the window.
+ */
+#define RENTAL_STOP_RATE_SHARE 0.90
+#define RENTAL_STOP_SLOW_DAYS 1
+#define RENTAL_STOP_HALF 0.5
 
 /*
  * Readiness: kernels built for another GPU generation are a warning above

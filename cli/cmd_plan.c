@@ -52,7 +52,7 @@ enum given_key {
 	G_FRAGMENTATION,
 	G_MFU,
 	G_CKPT_WRITE_GBPS,
-	G_MTBF_HOURS,
+	G_MTBF_HOURS, G_MARGIN, G_LOT_GPUS, G_BUCKET_VIEW,
 	G_MODEL,
 	NGIVEN
 };
@@ -87,6 +87,9 @@ static struct { const char *key, *value; } given[NGIVEN] = {
 	[G_MFU] = { .key = "mfu" },
 	[G_CKPT_WRITE_GBPS] = { .key = "ckpt_write_gbps" },
 	[G_MTBF_HOURS] = { .key = "mtbf_hours" },
+	[G_MARGIN] = { .key = "margin" },
+	[G_LOT_GPUS] = { .key = "lot_gpus" },
+	[G_BUCKET_VIEW] = { .key = "bucket_view" },
 	[G_MODEL] = { .key = "model" },
 };
 
@@ -113,7 +116,12 @@ const struct option plan_options[] = {
 	OPTION_STRING(0, "precision", V(G_PRECISION), "P",
 		      "weights and gradients: bf16 or fp16 (mixed, with fp32 master weights) or "
 		      "fp32 (default bf16)"),
-	OPTION_STRING(0, "optimizer", V(G_OPTIMIZER), "NAME", "adam, sgd (with momentum) or adafactor (default adam)"),
+	OPTION_STRING(0, "optimizer", V(G_OPTIMIZER), "NAME",
+		      "adam, adamw, sgd (with momentum), adafactor, adam8bit or adamw8bit (default adam)"),
+	{ .kind = OPT_STRING, .long_name = "bucket-view", .value = V(G_BUCKET_VIEW), .value_name = "YES",
+	  .flags = OPT_OPTIONAL_VALUE, .deflt = "yes",
+	  .help = "DDP runs with gradient_as_bucket_view=True: no second copy of the gradients in "
+		  "its buckets (yes or no; default no)" },
 	{ .kind = OPT_STRING, .long_name = "checkpointing", .value = V(G_CHECKPOINTING), .value_name = "KIND",
 	  .flags = OPT_OPTIONAL_VALUE, .deflt = "full",
 	  .help = "activation checkpointing: none, selective or full (default none)" },
@@ -140,6 +148,9 @@ const struct option plan_options[] = {
 	OPTION_STRING(0, "ckpt-write-gbps", V(G_CKPT_WRITE_GBPS), "GBPS", "checkpoint write bandwidth (default 2)"),
 	OPTION_STRING(0, "mtbf-hours", V(G_MTBF_HOURS), "H",
 		      "mean time between failures of the rented machine (default 24)"),
+	OPTION_STRING(0, "margin", V(G_MARGIN), "SHARE",
+		      "room over the days needed when a rental window is chosen (default 0.15)"),
+	OPTION_STRING(0, "lot-gpus", V(G_LOT_GPUS), "N", "GPUs per rented lot (default 2)"),
 	OPTION_FLAG(0, "json", &json, 1, "print the plan as JSON"),
 	OPTION_FLAG(0, "explain", &explain, 1, "show every formula with its numbers and its source"),
 	OPTION_STRING('o', NULL, &outdir, "DIR", "write trial.ini, a run.ini per run and CHECKLIST.md into DIR"),

@@ -419,7 +419,9 @@ static void checklist_runs(struct buf *b, const struct plan_files *pf)
 	for (size_t i = 0; i < pf->nruns; i++) {
 		const struct plan_run *r = &pf->runs[i];
 
-		buf_addf(b, "| %s | %d | %s | ", r->dir, r->gpus, r->strategy ? r->strategy : "?");
+		/* run.ini's word, so that the checklist and the manifest say the same */
+		buf_addf(b, "| %s | %d | %s | ", r->dir, r->gpus,
+			 value_of(pf, r, "strategy", v, sizeof(v)) ? v : "?");
 		buf_addf(b, "%s | ", value_of(pf, r, "micro_batch", v, sizeof(v)) ? v : "?");
 		buf_addf(b, "%s | ", value_of(pf, r, "global_batch", v, sizeof(v)) ? v : "?");
 		buf_addf(b, "%s | ", value_of(pf, r, "predicted_peak_gb", v, sizeof(v)) ? v : "?");
