@@ -120,6 +120,9 @@ void plan_inputs_init(struct plan_inputs *in)
 		.mfu = PLAN_DEFAULT_MFU, .ckpt_write_gbps = PLAN_DEFAULT_CKPT_WRITE_GBPS,
 		.mtbf_hours = RENTAL_MTBF_HOURS_DEFAULT, .margin = RENTAL_MARGIN_DEFAULT,
 		.lot_gpus = RENTAL_LOT_GPUS_DEFAULT, .optimizer_name = "adam",
+		.measured = { .gpus = { -1, -1 }, .tokens_per_s = { NAN, NAN },
+			      .samples_per_s = { NAN, NAN }, .peak_bytes = { NAN, NAN },
+			      .efficiency = NAN },
 	};
 }
 

@@ -65,6 +65,20 @@ enum plan_attention {
 #define PLAN_MAX_GPUS 8		/* GPU models compared at once */
 #define PLAN_TITLE_MAX 181	/* a title's bytes, its NUL included: one INI line of plan -o */
 
+/*
+ * What a finished trial measured (plan --from analysis.json): each figure
+ * known here replaces the model's guess. Index 0 is the baseline (its GPU
+ * count in gpus[0], 1 as a rule), 1 the multi-GPU run. NaN (or -1) unknown.
+ */
+struct plan_measured {
+	const char *source;		/* "trial X (runs 1gpu, 2gpu)"; NULL: nothing measured */
+	int gpus[2];
+	double tokens_per_s[2];		/* the run's throughput, all its GPUs together */
+	double samples_per_s[2];
+	double peak_bytes[2];		/* the largest peak per GPU */
+	double efficiency;		/* the multi-GPU run's scaling efficiency */
+};
+
 struct plan_inputs {
 	const char *model;		/* a known model's name (plan_known_models()); NULL none */
 	double params;			/* parameter count; NaN unknown */
@@ -96,6 +110,7 @@ struct plan_inputs {
 	double margin;			/* room over the days needed when sizing a window, a share */
 	int lot_gpus;			/* GPUs per rented lot */
 	enum plan_attention attention;	/* default eager: the paper's formula as written */
+	struct plan_measured measured;	/* nothing measured unless --from */
 };
 
 /* Memory one GPU holds, bytes; NaN unknown. */
