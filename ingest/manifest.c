@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/count.h"
 #include "core/ini_lines.h"
 #include "core/manifest_keys.h"
 #include "core/xalloc.h"
@@ -68,13 +69,12 @@ static long long int_limit(const char *name)
 static int set_int(struct manifest *m, const struct manifest_key *k, const char *value,
 		   struct srcpos *pos)
 {
-	char *end;
-	long long v, max = int_limit(k->name);
+	long long max = int_limit(k->name);
+	int64_t v;
 	char want[64];
 
-	errno = 0;
-	v = strtoll(value, &end, 10);
-	if (errno || end == value || *end || v < 0 || v > max) {
+	/* the count syntax plan takes: 1e9, 10M, 2k */
+	if (!count_parse_whole(value, 0, max, &v)) {
 		snprintf(want, sizeof(want), max == LLONG_MAX ? "a whole number" :
 			 "a whole number from 0 to %lld", max);
 		return bad(m, k->section, k->name, value, want);
