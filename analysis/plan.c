@@ -120,7 +120,7 @@ void plan_inputs_init(struct plan_inputs *in)
 		.mfu = PLAN_DEFAULT_MFU, .ckpt_write_gbps = PLAN_DEFAULT_CKPT_WRITE_GBPS,
 		.mtbf_hours = RENTAL_MTBF_HOURS_DEFAULT, .margin = RENTAL_MARGIN_DEFAULT,
 		.lot_gpus = RENTAL_LOT_GPUS_DEFAULT, .optimizer_name = "adam",
-		.measured = { .gpus = { -1, -1 }, .tokens_per_s = { NAN, NAN },
+		.measured = { .gpus = { -1, -1 }, .strategy = { -1, -1 }, .tokens_per_s = { NAN, NAN },
 			      .samples_per_s = { NAN, NAN }, .peak_bytes = { NAN, NAN },
 			      .efficiency = NAN },
 	};
@@ -841,13 +841,37 @@ static void stop_criteria(const struct plan_inputs *in, double tokens, struct pl
  * holds the days needed with the margin (analysis/rental), priced for every
  * GPU of the lots for every hour of the window.
  */
+/*
+ * The throughput of n GPUs from a finished trial: its run on n GPUs, else its
+ * 1-GPU run x n x its measured scaling efficiency (1 when unknown). NaN when
+ * nothing measured applies; sets o->measured and o->scaled.
+ */
+static double measured_throughput(const struct plan_inputs *in, int n, struct plan_option *o)
+{
+	const struct plan_measured *m = &in->measured;
+
+	if (!m->source)
+		return NAN;
+	for (int i = 0; i < 2; i++)
+		if (m->gpus[i] == n && isfinite(m->tokens_per_s[i])) {
+			o->measured = true;
+			return m->tokens_per_s[i];
+		}
+	if (m->gpus[0] != 1 || !isfinite(m->tokens_per_s[0]))
+		return NAN;
+	o->measured = o->scaled = true;
+	return m->tokens_per_s[0] * n * (isfinite(m->efficiency) ? m->efficiency : 1);
+}
+
 static void option(const struct plan_inputs *in, const struct plan_strategy_result *s,
 		   struct plan_option *o)
 {
 	double tokens = NAN;
 
 	*o = (struct plan_option){ .strategy = s->strategy, .gpus = s->gpus };
-	o->tokens_per_s = throughput(in, s->gpus);
+	o->tokens_per_s = measured_throughput(in, s->gpus, o);
+	if (!o->measured)
+		o->tokens_per_s = throughput(in, s->gpus);
 	o->samples_per_s = in->seq_len > 0 ? o->tokens_per_s / (double)in->seq_len : NAN;
 	if (in->target_tokens > 0)
 		tokens = (double)in->target_tokens;
@@ -865,12 +889,28 @@ static void option(const struct plan_inputs *in, const struct plan_strategy_resu
 	stop_criteria(in, tokens, o);
 }
 
+/* A finished trial's peak per GPU, for the strategy and GPU count it ran, replaces the model's total. */
+static void measured_memory(const struct plan_inputs *in, struct plan_strategy_result *s)
+{
+	const struct plan_measured *m = &in->measured;
+
+	for (int i = 0; m->source && i < 2; i++)
+		if (m->gpus[i] == s->gpus && m->strategy[i] == (int)s->strategy &&
+		    isfinite(m->peak_bytes[i])) {
+			s->modelled_total = s->mem.total;
+			s->mem.total = m->peak_bytes[i];
+			s->mem_measured = true;
+			return;
+		}
+}
+
 static void strategy(const struct plan_inputs *in, enum plan_strategy st, struct plan_strategy_result *s)
 {
 	int n = st == PLAN_SINGLE ? 1 : in->gpus;
 
-	*s = (struct plan_strategy_result){ .strategy = st, .gpus = n };
+	*s = (struct plan_strategy_result){ .strategy = st, .gpus = n, .modelled_total = NAN };
 	memory(in, st, n, &s->mem);
+	measured_memory(in, s);
 	comm(in, st, n, &s->comm_payload_bytes, &s->comm_bytes);
 	for (size_t g = 0; g < in->ngpu; g++)
 		fit(in, in->gpu[g], s, &s->fit[g]);

@@ -73,6 +73,7 @@ enum plan_attention {
 struct plan_measured {
 	const char *source;		/* "trial X (runs 1gpu, 2gpu)"; NULL: nothing measured */
 	int gpus[2];
+	int strategy[2];		/* the run's enum plan_strategy; -1 unknown (run.ini's zero) */
 	double tokens_per_s[2];		/* the run's throughput, all its GPUs together */
 	double samples_per_s[2];
 	double peak_bytes[2];		/* the largest peak per GPU */
@@ -133,6 +134,8 @@ struct plan_strategy_result {
 	enum plan_strategy strategy;
 	int gpus;			/* 1 for single, else the inputs' N */
 	struct plan_memory mem;		/* per GPU (the largest: pipeline's first stage) */
+	bool mem_measured;		/* mem.total is a measured run's peak (--from), the parts modelled */
+	double modelled_total;		/* the model's total when mem.total is measured */
 	double comm_bytes;		/* bytes one GPU sends per optimizer step (ring); NaN unknown */
 	double comm_payload_bytes;	/* the collectives' payload (NCCL's size) per step; NaN unknown */
 	struct plan_fit fit[PLAN_MAX_GPUS];	/* one per inputs' gpu[] */
@@ -158,7 +161,8 @@ struct plan_option {
 	int gpus;
 	double tokens_per_s;		/* estimated (or measured, with --from); NaN unknown */
 	double samples_per_s;		/* tokens_per_s / seq_len; NaN unknown */
-	bool measured;			/* tokens_per_s is a trial's measure, not the model's */
+	bool measured;			/* tokens_per_s comes from a trial's measure, not the model */
+	bool scaled;			/* ... measured on 1 GPU, x gpus x the measured efficiency */
 	double days_to_target;		/* days needed; NaN: no target or no throughput */
 	int lots;			/* lots of lot_gpus rented to hold the option's GPUs */
 	struct rental_window window;	/* rental_window_for(days, margin); days -1 unknown */

@@ -30,6 +30,32 @@ static void json_text(yajl_gen g, const char *key, const char *s)
 	json_str(g, s);
 }
 
+/* --from: what a finished trial measured; null without it. */
+static void json_measured(yajl_gen g, const struct plan_measured *m)
+{
+	json_key(g, "measured");
+	if (!m->source) {
+		yajl_gen_null(g);
+		return;
+	}
+	yajl_gen_map_open(g);
+	json_text(g, "source", m->source);
+	json_key(g, "runs");
+	yajl_gen_array_open(g);
+	for (int i = 0; i < 2; i++) {
+		yajl_gen_map_open(g);
+		json_count(g, "gpus", m->gpus[i]);
+		json_text(g, "strategy", m->strategy[i] < 0 ? NULL : plan_strategy_name(m->strategy[i]));
+		json_field(g, "samples_per_s", m->samples_per_s[i]);
+		json_field(g, "tokens_per_s", m->tokens_per_s[i]);
+		json_field(g, "peak_bytes", m->peak_bytes[i]);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	json_field(g, "scaling_efficiency", m->efficiency);
+	yajl_gen_map_close(g);
+}
+
 static void json_inputs(yajl_gen g, const struct plan_inputs *in)
 {
 	json_key(g, "inputs");
@@ -71,6 +97,7 @@ static void json_inputs(yajl_gen g, const struct plan_inputs *in)
 	json_field(g, "mtbf_hours", in->mtbf_hours);
 	json_field(g, "margin", in->margin);
 	json_count(g, "lot_gpus", in->lot_gpus);
+	json_measured(g, &in->measured);
 	yajl_gen_map_close(g);
 }
 
@@ -115,6 +142,7 @@ static void json_strategy(yajl_gen g, const struct plan_inputs *in, const struct
 	json_text(g, "name", plan_strategy_name(s->strategy));
 	json_count(g, "gpus", s->gpus);
 	json_memory(g, &s->mem);
+	json_text(g, "memory_total_source", s->mem_measured ? "measured" : "modelled");
 	json_key(g, "fits");
 	yajl_gen_map_open(g);
 	for (size_t i = 0; i < in->ngpu; i++) {
@@ -162,7 +190,7 @@ static void json_option(yajl_gen g, const struct plan_inputs *in, const struct p
 	json_text(g, "gpu_model", in->gpu[0]->name);
 	json_field(g, "tokens_per_s", o->tokens_per_s);
 	json_field(g, "samples_per_s", o->samples_per_s);
-	json_text(g, "throughput_source", o->measured ? "measured" : "modelled");
+	json_text(g, "throughput_source", o->scaled ? "measured-scaled" : o->measured ? "measured" : "modelled");
 	json_field(g, "days_to_target", o->days_to_target);
 	json_count(g, "lots", o->lots);
 	json_count(g, "lot_gpus", in->lot_gpus);

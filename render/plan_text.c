@@ -183,7 +183,11 @@ static void option_line(const struct plan_inputs *in, const struct plan_option *
 	buf_addf(out, "  %s on %d x %s: %.0f tokens/s", plan_strategy_name(o->strategy), o->gpus,
 		 in->gpu[0]->name, o->tokens_per_s);
 	if (!isnan(o->samples_per_s))
-		buf_addf(out, " (%.4g samples/s)", o->samples_per_s);
+		buf_addf(out, ", %.4g samples/s", o->samples_per_s);
+	if (o->scaled)
+		buf_addf(out, " (measured on 1 GPU, x %d x the measured efficiency)", o->gpus);
+	else
+		buf_addstr(out, o->measured ? " (measured)" : in->measured.source ? " (modelled)" : "");
 	if (isnan(o->days_to_target)) {
 		buf_addstr(out, "; no target given (--target-tokens, or --target-samples and --seq-len)\n");
 		return;
@@ -233,8 +237,9 @@ static void recommendation(const struct plan_inputs *in, const struct plan_resul
 	fallbacks(in, r, out);
 	if (!r->noption)
 		return;
-	buf_addf(out, "\nrental (estimated throughput: %.0f%% MFU of the %s peak, %dΨ FLOPs per "
-		 "token):\n", in->mfu * 100, in->precision == DT_FP32 ? "tf32" : dtype_name(in->precision),
+	buf_addf(out, "\nrental (%s: %.0f%% MFU of the %s peak, %dΨ FLOPs per token):\n",
+		 in->measured.source ? "throughput measured where it says so, else estimated" :
+		 "estimated throughput", in->mfu * 100, in->precision == DT_FP32 ? "tf32" : dtype_name(in->precision),
 		 in->checkpointing == PLAN_CKPT_FULL ? 8 : 6);
 	for (size_t i = 0; i < r->noption; i++)
 		option_line(in, &r->option[i], out);
@@ -249,6 +254,26 @@ static void count(struct buf *out, double n)
 		buf_addf(out, "%.4gM", n / 1e6);
 	else
 		buf_addf(out, "%.4g", n);
+}
+
+/* What a finished trial measured (--from), and which totals it replaces. */
+static void measured(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
+{
+	const struct plan_measured *m = &in->measured;
+
+	if (!m->source)
+		return;
+	buf_addf(out, "measured (%s):", m->source);
+	for (int i = 0; i < 2; i++)
+		buf_addf(out, "%s %d GPU%s %.4g samples/s, %.0f tokens/s, peak %.1f GB per GPU", i ? ";" : "",
+			 m->gpus[i], m->gpus[i] == 1 ? "" : "s", m->samples_per_s[i], m->tokens_per_s[i],
+			 m->peak_bytes[i] / 1e9);
+	buf_addf(out, "; scaling efficiency %.3g. Every other figure is modelled.\n", m->efficiency);
+	for (int i = 0; i < PLAN_NSTRATEGY; i++)
+		if (r->s[i].mem_measured && plan_shown(in, i))
+			buf_addf(out, "%s's total is the measured peak, %.1f GB (the model's: %.1f GB)\n",
+				 plan_strategy_name(r->s[i].strategy), r->s[i].mem.total / 1e9,
+				 r->s[i].modelled_total / 1e9);
 }
 
 static void header(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
@@ -306,6 +331,7 @@ static void tables(const struct plan_inputs *in, const struct plan_result *r, st
 
 	buf_init(&text, 0);
 	header(in, r, &text);
+	measured(in, r, &text);
 	wrap_lines(out, &text);
 	buf_addch(out, '\n');
 	memory_table(in, r, out);

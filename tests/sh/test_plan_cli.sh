@@ -13,7 +13,7 @@ fail=0
 # every option of plan's own table appears in docs/plan.md, as --name or as its INI key
 "$SCALEAUDIT" help --options plan | awk -F'\t' '$1 == "plan" { print $2 }' | tr ' ' '\n' |
 	grep -- '^--' > "$tmp/options"
-[ "$(wc -l < "$tmp/options")" -eq 37 ] || { echo "plan has $(wc -l < "$tmp/options") long options, expected 37"; fail=1; }
+[ "$(wc -l < "$tmp/options")" -eq 38 ] || { echo "plan has $(wc -l < "$tmp/options") long options, expected 38"; fail=1; }
 while read -r opt; do
 	key=$(printf '%s' "${opt#--}" | tr '-' '_')
 	grep -qF -- "$opt" docs/plan.md || grep -qF -- "\`$key\`" docs/plan.md ||
@@ -120,7 +120,9 @@ check("inputs keys", list(seven["inputs"]), ["model", "params", "hidden", "layer
       "micro_batch", "seq_len", "grad_accum", "gpus", "precision", "optimizer", "bucket_view",
       "checkpointing", "attention", "gpu_models", "hypothesis", "expected_speedup", "question",
       "title", "target_samples", "target_tokens", "price", "memory_reserve_bytes", "context_bytes",
-      "nccl_bytes", "fragmentation", "mfu", "ckpt_write_gbps", "mtbf_hours", "margin", "lot_gpus"])
+      "nccl_bytes", "fragmentation", "mfu", "ckpt_write_gbps", "mtbf_hours", "margin", "lot_gpus",
+      "measured"])
+check("measured", seven["inputs"]["measured"], None)
 check("title", seven["inputs"]["title"], None)
 check("gpu_models keys", [list(g) for g in seven["gpu_models"]],
       [["name", "capacity_bytes", "capacity_nominal_bytes", "capacity_reported_bytes",
@@ -128,7 +130,8 @@ check("gpu_models keys", [list(g) for g in seven["gpu_models"]],
 check("capacity H200 nominal, reported", (seven["gpu_models"][0]["capacity_nominal_bytes"],
       seven["gpu_models"][0]["capacity_reported_bytes"]), (141e9, 143771 * 1048576))
 for st in seven["strategies"]:
-    check(st["name"] + " keys", list(st), ["name", "gpus", "memory_per_gpu_bytes", "fits",
+    check(st["name"] + " keys", list(st), ["name", "gpus", "memory_per_gpu_bytes",
+          "memory_total_source", "fits",
           "comm_bytes_per_step", "comm_payload_bytes_per_step", "comm_s_per_step", "tests"])
     check(st["name"] + " memory keys", list(st["memory_per_gpu_bytes"]),
           ["weights", "gradients", "buckets", "optimizer", "activations", "reserve", "total"])
@@ -159,4 +162,66 @@ for b in bad:
     print(b)
 sys.exit(1 if bad else 0)
 PY
+
+# --from: a finished trial's measures replace the model's guesses. The sample's analysis.json
+# gives each run's tokens/s and peaks and the efficiency; plan's figures are worked out here
+# from those numbers: 2 GPUs take the 2-GPU run's throughput, 4 GPUs the 1-GPU run's x 4 x the
+# efficiency, single's total the 1-GPU run's largest peak; days = 1e8 x 2048 / tokens/s / 86400.
+"$SCALEAUDIT" analyze --json samples/trials/ddp-scales-well > "$tmp/dsw.json" ||
+	{ echo "analyze --json of the sample failed"; fail=1; }
+from=(--from "$tmp/dsw.json" --params 1B --gpu B200 --seq-len 2048 --micro-batch 8 --hidden 2048
+	--layers 16 --heads 32 --target-samples 1e8 --price 4)
+"$SCALEAUDIT" plan "${from[@]}" --json > "$tmp/from2.json" || { echo "plan --from failed"; fail=1; }
+"$SCALEAUDIT" plan "${from[@]}" --gpus 4 --json > "$tmp/from4.json" || { echo "plan --from --gpus 4 failed"; fail=1; }
+"$SCALEAUDIT" plan "${from[@]}" > "$tmp/from.txt"
+"$SCALEAUDIT" plan "${from[@]}" -o "$tmp/from-trial" > /dev/null || { echo "plan --from -o failed"; fail=1; }
+python3 - "$tmp/dsw.json" "$tmp/from2.json" "$tmp/from4.json" "$tmp/from.txt" \
+	"$tmp/from-trial/CHECKLIST.md" <<'PY' || fail=1
+import json, sys
+a, p2, p4 = (json.load(open(f)) for f in sys.argv[1:4])
+text, md = open(sys.argv[4]).read(), open(sys.argv[5]).read()
+bad = []
+def close(what, got, want):
+    if got is None or abs(got - want) > 1e-9 * abs(want):
+        bad.append(f"{what}: got {got!r}, want {want!r}")
+runs = {r["name"]: r for r in a["runs"]}
+one, two = runs["1gpu"], runs["2gpu"]
+eff = a["comparison"]["scaling_efficiency"]
+peak1 = max(g["peak_memory_bytes"] for g in one["per_gpu"])
+m = p2["inputs"]["measured"]
+if not m["source"].endswith("dsw.json, runs 1gpu and 2gpu"):
+    bad.append(f"measured source: {m['source']!r}")
+close("measured efficiency", m["scaling_efficiency"], eff)
+close("measured 2-GPU tokens/s", m["runs"][1]["tokens_per_s"], two["throughput"]["tokens_per_s"])
+opts2 = {o["strategy"]: o for o in p2["options"]}
+close("single tokens/s", opts2["single"]["tokens_per_s"], one["throughput"]["tokens_per_s"])
+close("ddp tokens/s", opts2["ddp"]["tokens_per_s"], two["throughput"]["tokens_per_s"])
+close("ddp days", opts2["ddp"]["days_to_target"], 1e8 * 2048 / two["throughput"]["tokens_per_s"] / 86400)
+if [opts2[k]["throughput_source"] for k in ("single", "ddp")] != ["measured", "measured"]:
+    bad.append("2-GPU options not marked measured")
+single = {s["name"]: s for s in p2["strategies"]}["single"]
+close("single total", single["memory_per_gpu_bytes"]["total"], peak1)
+if single["memory_total_source"] != "measured":
+    bad.append("single's total not marked measured")
+if {s["name"]: s for s in p2["strategies"]}["zero1"]["memory_total_source"] != "modelled":
+    bad.append("zero1's total not marked modelled")
+ddp4 = {o["strategy"]: o for o in p4["options"]}["ddp"]
+close("4-GPU ddp tokens/s", ddp4["tokens_per_s"], one["throughput"]["tokens_per_s"] * 4 * eff)
+if ddp4["throughput_source"] != "measured-scaled":
+    bad.append(f"4-GPU throughput source {ddp4['throughput_source']!r}")
+flat = " ".join(text.split())
+for want in ("measured (", "runs 1gpu and 2gpu): 1 GPU", "Every other figure is modelled.",
+             "single's total is the measured peak, 49.7 GB", "tokens/s, 376.9 samples/s (measured)"):
+    if want not in flat:
+        bad.append(f"text lacks {want!r}")
+if "at the planned rate (" + m["source"] + ")" not in md:
+    bad.append("CHECKLIST.md does not say the rate is measured, and where")
+for b in bad:
+    print("--from:", b)
+sys.exit(1 if bad else 0)
+PY
+# an analysis.json without a comparison: refused, nothing planned
+printf '{"tool": {"name": "scaleaudit"' > "$tmp/bad.json"
+"$SCALEAUDIT" plan --from "$tmp/bad.json" --params 1B --gpu B200 > /dev/null 2>&1
+[ $? -eq 1 ] || { echo "plan --from a broken analysis.json did not exit 1"; fail=1; }
 exit $fail
