@@ -165,7 +165,7 @@ static size_t planned_runs(const struct plan_inputs *in, const struct plan_resul
 	run[0] = (struct plan_run){ .dir = "1gpu", .gpus = 1, .strategy = "single",
 				    .grad_accum = in->grad_accum,
 				    .predicted_peak_bytes = r->s[PLAN_SINGLE].mem.total };
-	if (rec >= 0) {
+	if (rec > PLAN_SINGLE) {	/* --strategy single plans the 1-GPU run alone */
 		run[1] = (struct plan_run){ .dir = in->gpus == 2 ? "2gpu" : "ngpu", .gpus = in->gpus,
 					    .strategy = plan_strategy_name(rec),
 					    .grad_accum = in->grad_accum,
@@ -179,7 +179,7 @@ static size_t planned_runs(const struct plan_inputs *in, const struct plan_resul
 	}
 	run[0].global_batch = b < 0 ? -1 : b * run[0].grad_accum;
 	run[0].predicted_step_s = step_s(in, r, PLAN_SINGLE, run[0].global_batch);
-	return rec < 0 ? 1 : 2;
+	return rec > PLAN_SINGLE ? 2 : 1;
 }
 
 /* The planned option's rental: its window as rented, checkpoints and stop criteria. */

@@ -63,6 +63,29 @@ done
 "$SCALEAUDIT" plan "${plan8b[@]}" -o "$tmp/trial" > /dev/null 2>&1
 [ $? -eq 1 ] || { echo "a second plan -o into the same DIR was not refused"; fail=1; }
 "$SCALEAUDIT" plan "${plan8b[@]}" -o "$tmp/trial" --force > /dev/null || { echo "plan -o --force failed"; fail=1; }
+# --strategy single is the plan: one 1-GPU run, no ddp put in its place
+"$SCALEAUDIT" plan "${plan8b[@]}" --strategy single -o "$tmp/single" > "$tmp/single.txt" ||
+	{ echo "plan --strategy single -o failed"; fail=1; }
+grep -qx 'chosen: single on 1 x H200: the strategy asked for, and it fits' "$tmp/single.txt" ||
+	{ echo "--strategy single: not chosen"; fail=1; }
+grep -q 'ddp on\|zero1 on' "$tmp/single.txt" && { echo "--strategy single: another strategy planned"; fail=1; }
+[ ! -e "$tmp/single/2gpu" ] && [ -f "$tmp/single/1gpu/run.ini" ] ||
+	{ echo "--strategy single -o: not the 1-GPU run alone"; fail=1; }
+# a fallback GPU that cannot hold a planned run: a line naming it, the need (137.0 GB for single,
+# 86.9 GB for zero1, as above) and its capacity (81559 MiB = 85.5 GB = 79.6 GiB reported)
+"$SCALEAUDIT" plan "${plan8b[@]}" --gpu 'H200,H100 SXM' -o "$tmp/fallback" > "$tmp/fallback.txt" ||
+	{ echo "plan with a fallback failed"; fail=1; }
+for want in 'warning: the fallback H100 SXM cannot hold the planned single run: it needs 137.0 GB per GPU, the H100 SXM has 80 GB nominal (85.5 GB / 79.6 GiB reported)' \
+	'warning: the fallback H100 SXM cannot hold the planned zero1 run: it needs 86.9 GB per GPU, the H100 SXM has 80 GB nominal (85.5 GB / 79.6 GiB reported)'; do
+	tr '\n' ' ' < "$tmp/fallback.txt" | sed 's/  */ /g' | grep -qF -- "$want" || { echo "text lacks: $want"; fail=1; }
+done
+grep -qxF -- '- **Warning**: the fallback H100 SXM cannot hold the planned zero run: it needs 86.9 GB per GPU, the H100 SXM has 80 GB nominal (85.5 GB / 79.6 GiB reported).' \
+	"$tmp/fallback/CHECKLIST.md" || { echo "CHECKLIST.md lacks the fallback warning"; fail=1; }
+# MI300X: 2 GPUs of a fully connected 8-GPU mesh share one 64 GB/s link, 8 use all 7 (448)
+for n in 2:'2 GPUs use 1 link, 64 GB/s' 8:'8 GPUs use 7 links, 448 GB/s'; do
+	"$SCALEAUDIT" plan --params 7e9 --gpu MI300X --gpus "${n%%:*}" --explain | tr '\n' ' ' |
+		sed 's/  */ /g' | grep -qF -- "${n#*:}" || { echo "MI300X --explain lacks: ${n#*:}"; fail=1; }
+done
 "$SCALEAUDIT" plan --init "$tmp/skeleton" || { echo "plan --init failed"; fail=1; }
 [ -f "$tmp/skeleton/trial.ini" ] || { echo "plan --init wrote no trial.ini"; fail=1; }
 
