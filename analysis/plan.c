@@ -364,7 +364,7 @@ static const char *key_name(const char *key)
 /* An optimizer by any of its spellings (plan_optimizer_aliases). */
 static int set_optimizer(struct plan_inputs *in, const char *v, char *err, size_t errsize)
 {
-	const char *names[sizeof(optimizer_names) / sizeof(optimizer_names[0]) + 8];
+	const char *names[sizeof(plan_optimizer_aliases) / sizeof(plan_optimizer_aliases[0])];
 	size_t n = 0;
 	int i;
 
