@@ -315,14 +315,14 @@ static void campaign(struct analysis *a, const struct trial *t, const struct ter
 	cp->rental_mtbf_hours = k->mtbf_hours / w->rent.lots;
 	cp->write_s = write_time(a, t, w->r, cp);
 	cp->interval_s = rental_checkpoint_interval_s(cp->write_s, cp->rental_mtbf_hours * 3600);
-	floor_rate = STOP_THROUGHPUT_SHARE * (k->tokens ? w->r->tokens_per_s : w->r->samples_per_s);
+	floor_rate = RENTAL_STOP_RATE_SHARE * (k->tokens ? w->r->tokens_per_s : w->r->samples_per_s);
 	half_day = ceil(w->days / 2);
 	half_done = (double)k->target * k->variants / 2;
 	end_day = (double)w->rent.window_days * w->rent.windows;
 	d->stop = arena_alloc(&a->arena, 4 * sizeof(*d->stop));
 	d->stop[d->nstop++] = (struct stop_criterion){ "throughput-floor", analysis_printf(a,
 		"a whole day under %.0f%% of the measured throughput (%.1f %s/s a run): stop and find the "
-		"cause before the window is spent", STOP_THROUGHPUT_SHARE * 100, floor_rate, unit) };
+		"cause before the window is spent", RENTAL_STOP_RATE_SHARE * 100, floor_rate, unit) };
 	d->stop[d->nstop++] = (struct stop_criterion){ "halfway", analysis_printf(a,
 		"at day %.0f, fewer than %s %s processed (half of %s): the window will not hold the target; "
 		"re-plan", half_day, count_text(n1, half_done), unit, count_text(n2, 2 * half_done)) };

@@ -9,7 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
+#include "analysis/rental.h"
 #include "analysis/thresholds.h"
+#include "core/count.h"
 
 #define DAY_S 86400.0
 #define PLAN_MAX_SIZE 1000000000	/* micro batch, sequence, shape, accumulation: at most */
@@ -22,12 +24,18 @@
 #define PLAN_DEFAULT_FRAGMENTATION 0.05		/* of the allocated bytes, lost in the caching allocator */
 #define PLAN_DEFAULT_MFU 0.40			/* of the GPU's dense peak in the training precision */
 #define PLAN_DEFAULT_CKPT_WRITE_GBPS 2.0	/* a checkpoint written to local NVMe */
-#define PLAN_DEFAULT_MTBF_HOURS 24.0		/* of a rented machine, for Young/Daly */
 
 static const char *const strategy_names[PLAN_NSTRATEGY + 1] = {
 	"single", "ddp", "zero1", "zero2", "zero3", "fsdp", "pipeline", "tensor", NULL,
 };
-static const char *const optimizer_names[] = { "adam", "sgd", "adafactor", NULL };
+static const char *const optimizer_names[PLAN_NOPTIMIZER] = { "adam", "sgd", "adafactor", "adam8bit" };
+
+/* Every spelling of an optimizer plan takes; the names the memory model counts it as. */
+const struct plan_optimizer_alias plan_optimizer_aliases[] = {
+	{ "adam", PLAN_ADAM }, { "adamw", PLAN_ADAM }, { "sgd", PLAN_SGD },
+	{ "adafactor", PLAN_ADAFACTOR }, { "adam8bit", PLAN_ADAM8BIT },
+	{ "adamw8bit", PLAN_ADAM8BIT }, { NULL, PLAN_ADAM },
+};
 static const char *const checkpointing_names[] = { "none", "selective", "full", NULL };
 static const char *const attention_names[] = { "eager", "flash", NULL };
 static const char *const hypotheses[] = { "step-time", "global-batch", "feasibility", NULL };
@@ -110,7 +118,11 @@ void plan_inputs_init(struct plan_inputs *in)
 		.price = NAN, .reserve_bytes = NAN, .context_bytes = PLAN_DEFAULT_CONTEXT_BYTES,
 		.nccl_bytes = PLAN_DEFAULT_NCCL_BYTES, .fragmentation = PLAN_DEFAULT_FRAGMENTATION,
 		.mfu = PLAN_DEFAULT_MFU, .ckpt_write_gbps = PLAN_DEFAULT_CKPT_WRITE_GBPS,
-		.mtbf_hours = PLAN_DEFAULT_MTBF_HOURS,
+		.mtbf_hours = RENTAL_MTBF_HOURS_DEFAULT, .margin = RENTAL_MARGIN_DEFAULT,
+		.lot_gpus = RENTAL_LOT_GPUS_DEFAULT, .optimizer_name = "adam",
+		.measured = { .gpus = { -1, -1 }, .strategy = { -1, -1 }, .tokens_per_s = { NAN, NAN },
+			      .samples_per_s = { NAN, NAN }, .peak_bytes = { NAN, NAN },
+			      .efficiency = NAN },
 	};
 }
 
@@ -118,24 +130,9 @@ void plan_inputs_init(struct plan_inputs *in)
 
 double plan_parse_count(const char *s)
 {
-	static const struct { char c; double mult; } suffix[] = {
-		{ 'k', 1e3 }, { 'm', 1e6 }, { 'b', 1e9 }, { 'g', 1e9 }, { 't', 1e12 },
-	};
-	char *end;
-	double v;
+	double v = count_parse(s);
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || errno || !isfinite(v) || v <= 0)
-		return NAN;
-	if (!*end)
-		return v;
-	if (end[1])
-		return NAN;
-	for (size_t i = 0; i < sizeof(suffix) / sizeof(suffix[0]); i++)
-		if (tolower((unsigned char)*end) == suffix[i].c)
-			return v * suffix[i].mult;
-	return NAN;
+	return v > 0 ? v : NAN;
 }
 
 static int fail(char *err, size_t errsize, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -154,15 +151,9 @@ static int fail(char *err, size_t errsize, const char *fmt, ...)
 static int parse_int(const char *key, const char *v, int64_t min, int64_t *out, char *err,
 		     size_t errsize)
 {
-	char *end;
-	long long n;
-
-	errno = 0;
-	n = strtoll(v, &end, 10);
-	if (end == v || *end || errno || n < min || n > PLAN_MAX_SIZE)
+	if (!count_parse_whole(v, min, PLAN_MAX_SIZE, out))
 		return fail(err, errsize, "%s: '%s' is not a whole number from %lld to %lld", key, v,
 			    (long long)min, (long long)PLAN_MAX_SIZE);
-	*out = n;
 	return 0;
 }
 
@@ -315,7 +306,10 @@ static const struct plan_key keys[] = {
 	{ "vocab", "a whole number, 1 to 1e9", "vocabulary size" },
 	{ "precision", "bf16, fp16 (mixed: fp32 master weights) or fp32 (default bf16)",
 	  "weights and gradients" },
-	{ "optimizer", "adam, sgd (with momentum) or adafactor (default adam)", "optimizer" },
+	{ "optimizer", "adam, adamw, sgd (with momentum), adafactor, adam8bit or adamw8bit (default adam)",
+	  "optimizer" },
+	{ "bucket_view", "yes or no (default no; --bucket-view alone: yes)",
+	  "DDP runs with gradient_as_bucket_view=True: its gradient buckets are no second copy" },
 	{ "checkpointing", "none, selective or full (default none)", "activation checkpointing" },
 	{ "attention", "eager or flash (default eager)",
 	  "flash: FlashAttention or PyTorch SDPA, whose attention scores are never stored" },
@@ -339,6 +333,9 @@ static const struct plan_key keys[] = {
 	  "model FLOPs utilisation assumed for the throughput estimate" },
 	{ "ckpt_write_gbps", "GB/s > 0 (default 2)", "checkpoint write bandwidth" },
 	{ "mtbf_hours", "hours > 0 (default 24)", "mean time between failures of the rented machine" },
+	{ "margin", "a share >= 0 (default 0.15)",
+	  "room over the days needed when a rental window is chosen" },
+	{ "lot_gpus", "a whole number, 1 to 1e9 (default 2)", "GPUs per rented lot" },
 };
 
 #define NKEYS (sizeof(keys) / sizeof(keys[0]))
@@ -364,6 +361,34 @@ static const char *key_name(const char *key)
 	return NULL;
 }
 
+/* An optimizer by any of its spellings (plan_optimizer_aliases). */
+static int set_optimizer(struct plan_inputs *in, const char *v, char *err, size_t errsize)
+{
+	const char *names[sizeof(plan_optimizer_aliases) / sizeof(plan_optimizer_aliases[0])];
+	size_t n = 0;
+	int i;
+
+	for (const struct plan_optimizer_alias *a = plan_optimizer_aliases; a->name; a++)
+		names[n++] = a->name;
+	names[n] = NULL;
+	if (parse_choice("optimizer", v, names, &i, err, errsize) < 0)
+		return -1;
+	in->optimizer = plan_optimizer_aliases[i].optimizer;
+	in->optimizer_name = plan_optimizer_aliases[i].name;
+	return 0;
+}
+
+static int set_bucket_view(struct plan_inputs *in, const char *v, char *err, size_t errsize)
+{
+	static const char *const words[] = { "no", "yes", "false", "true", "0", "1", NULL };
+	int i;
+
+	if (parse_choice("bucket_view", v, words, &i, err, errsize) < 0)
+		return -1;
+	in->bucket_view = i % 2;
+	return 0;
+}
+
 static int set_choice_key(struct plan_inputs *in, const char *k, const char *v, char *err,
 			  size_t errsize)
 {
@@ -374,9 +399,7 @@ static int set_choice_key(struct plan_inputs *in, const char *k, const char *v, 
 			return -1;
 		in->strategy = i;
 	} else if (!strcmp(k, "optimizer")) {
-		if (parse_choice(k, v, optimizer_names, &i, err, errsize) < 0)
-			return -1;
-		in->optimizer = (enum plan_optimizer)i;
+		return set_optimizer(in, v, err, errsize);
 	} else if (!strcmp(k, "checkpointing")) {
 		if (parse_choice(k, v, checkpointing_names, &i, err, errsize) < 0)
 			return -1;
@@ -429,6 +452,7 @@ static int set_number_key(struct plan_inputs *in, const char *k, const char *v, 
 		{ "mfu", offsetof(struct plan_inputs, mfu), 1e-6, 1 },
 		{ "ckpt_write_gbps", offsetof(struct plan_inputs, ckpt_write_gbps), 1e-6, 1e6 },
 		{ "mtbf_hours", offsetof(struct plan_inputs, mtbf_hours), 1e-6, 1e9 },
+		{ "margin", offsetof(struct plan_inputs, margin), 0, 100 },
 	};
 
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
@@ -489,14 +513,16 @@ int plan_set(struct plan_inputs *in, const char *key, const char *value, char *e
 		return set_precision(in, value, err, errsize);
 	if (!strcmp(k, "title"))
 		return set_title(in, value, err, errsize);
-	if (!strcmp(k, "gpus")) {
+	if (!strcmp(k, "gpus") || !strcmp(k, "lot_gpus")) {
 		int64_t n;
 
-		if (parse_int(k, value, 2, &n, err, errsize) < 0)
+		if (parse_int(k, value, *k == 'g' ? 2 : 1, &n, err, errsize) < 0)
 			return -1;
-		in->gpus = (int)n;
+		*(*k == 'g' ? &in->gpus : &in->lot_gpus) = (int)n;
 		return 0;
 	}
+	if (!strcmp(k, "bucket_view"))
+		return set_bucket_view(in, value, err, errsize);
 	if (!strcmp(k, "target_samples") || !strcmp(k, "target_tokens"))
 		return set_target(in, k, value, err, errsize);
 	if (!strcmp(k, "strategy") || !strcmp(k, "optimizer") || !strcmp(k, "checkpointing") ||
@@ -526,11 +552,15 @@ static double state_bytes(const struct plan_inputs *in)
  * K: optimizer bytes per parameter, the fp32 master copy included under
  * mixed precision (ZeRO section 3.1: K = 12 for mixed-precision Adam).
  * Adafactor's factored second moments (about 8/hidden bytes a parameter) are
- * left out; it keeps no first moment by default.
+ * left out; it keeps no first moment by default. 8-bit Adam (Dettmers et al.
+ * 2022, "8-bit Optimizers via Block-wise Quantization") keeps both moments in
+ * one byte each; its per-block scales (a float per 2048 values) are left out.
  */
 static double optimizer_k(const struct plan_inputs *in)
 {
-	static const double fp32_states[] = { [PLAN_ADAM] = 8, [PLAN_SGD] = 4, [PLAN_ADAFACTOR] = 0 };
+	static const double fp32_states[] = {
+		[PLAN_ADAM] = 8, [PLAN_SGD] = 4, [PLAN_ADAFACTOR] = 0, [PLAN_ADAM8BIT] = 2,
+	};
 	double master = in->precision == DT_FP32 ? 0 : 4;
 
 	return master + fp32_states[in->optimizer];
@@ -588,12 +618,14 @@ static void memory(const struct plan_inputs *in, enum plan_strategy st, int n, s
 	m->weights = psi * wb / (sharded[st].w ? n : 1);
 	m->gradients = psi * wb / (sharded[st].g ? n : 1);
 	m->optimizer = psi * k / (sharded[st].o ? n : 1);
+	/* DDP's buckets hold a copy of the gradients unless they are views of them */
+	m->buckets = st == PLAN_DDP && !in->bucket_view ? psi * wb : 0;
 	m->activations = activations(in, st == PLAN_TENSOR ? n : 1);
 	/* 1F1B: the first stage keeps min(n, micro-batches) micro-batches of its L/n layers */
 	if (st == PLAN_PIPELINE)
 		m->activations *= (double)(in->grad_accum < n ? in->grad_accum : n) / n;
-	alloc = m->weights + m->gradients + m->optimizer + m->activations;
-	frag_base = isnan(alloc) ? m->weights + m->gradients + m->optimizer : alloc;
+	alloc = m->weights + m->gradients + m->buckets + m->optimizer + m->activations;
+	frag_base = isnan(alloc) ? m->weights + m->gradients + m->buckets + m->optimizer : alloc;
 	if (!isnan(in->reserve_bytes))
 		m->reserve = in->reserve_bytes;
 	else
@@ -605,7 +637,7 @@ static void memory(const struct plan_inputs *in, enum plan_strategy st, int n, s
 /* The lower bound of the total: everything but the activations. */
 static double known_part(const struct plan_memory *m)
 {
-	return m->weights + m->gradients + m->optimizer + m->reserve;
+	return m->weights + m->gradients + m->buckets + m->optimizer + m->reserve;
 }
 
 /*
@@ -666,23 +698,37 @@ static void fit(const struct plan_inputs *in, const struct gpu_model *g,
 		const struct plan_strategy_result *s, struct plan_fit *f)
 {
 	f->gpu = g;
+	f->capacity = (double)gpu_capacity_bytes(g, -1);
 	f->capacity_reported = g->memory_reported > 0;
-	f->capacity = (double)(f->capacity_reported ? g->memory_reported : g->memory_nominal);
 	if (!isnan(s->mem.total))
 		f->fits = s->mem.total <= f->capacity;
 	else
 		f->fits = known_part(&s->mem) > f->capacity ? 0 : -1;
-	f->comm_s = s->strategy == PLAN_SINGLE ? 0 : s->comm_bytes / (g->link_gbps * 1e9);
+	f->link_gbps = gpu_link_gbps_for(g, s->gpus);
+	f->comm_s = s->strategy == PLAN_SINGLE ? 0 : s->comm_bytes / (f->link_gbps * 1e9);
 }
 
-/* What a run of s can show on gpu[0], given whether one GPU holds the job. */
-static const char *tests(const struct plan_strategy_result *s, int single_fits)
+/*
+ * What a run of s can show on gpu[0], given whether one GPU holds the job:
+ * feasibility when one cannot; else step-time (the same global batch in a
+ * shorter step: every strategy can hold it) or, under data parallelism only,
+ * global-batch (a larger batch per step). The hypothesis asked for, when s
+ * can show it; NULL when s shows nothing, or not what was asked.
+ */
+static const char *tests(const struct plan_inputs *in, const struct plan_strategy_result *s,
+			 int single_fits)
 {
+	const char *h = in->hypothesis;
+
 	if (s->strategy == PLAN_SINGLE || s->fit[0].fits != 1)
 		return NULL;
 	if (single_fits != 1)
-		return "feasibility";
-	return data_parallel(s->strategy) ? "global-batch" : "step-time";
+		return !h || !strcmp(h, "feasibility") ? "feasibility" : NULL;
+	if (!h)
+		return data_parallel(s->strategy) ? "global-batch" : "step-time";
+	if (!strcmp(h, "feasibility") || (!strcmp(h, "global-batch") && !data_parallel(s->strategy)))
+		return NULL;
+	return h;
 }
 
 /*
@@ -716,6 +762,20 @@ static const char *const reasons[PLAN_NSTRATEGY] = {
 			  "micro-batches per step)",
 };
 
+/* The strategy asked for is the one chosen, when it fits: no other is put in its place. */
+static void choose(const struct plan_inputs *in, struct plan_result *r)
+{
+	int f = r->s[in->strategy].fit[0].fits;
+
+	r->chosen = true;
+	r->recommended = f == 1 ? in->strategy : -1;
+	r->reason = f == 1 ? "the strategy asked for, and it fits" :
+		    f == 0 ? "the strategy asked for does not fit: another strategy, more GPUs, "
+			     "activation checkpointing, a smaller micro batch or a GPU with more memory" :
+		    "the strategy asked for is not known to fit: the activations are unknown (give "
+		    "micro batch, sequence length, hidden size, layers and heads, or a known model)";
+}
+
 static void recommend(const struct plan_inputs *in, struct plan_result *r)
 {
 	bool fast = in->gpu[0]->link != GPU_LINK_PCIE;
@@ -723,6 +783,10 @@ static void recommend(const struct plan_inputs *in, struct plan_result *r)
 	bool unknown = false;
 
 	r->recommended = -1;
+	if (in->strategy >= 0) {
+		choose(in, r);
+		return;
+	}
 	for (size_t i = 0; i < sizeof(prefer_pcie) / sizeof(prefer_pcie[0]); i++) {
 		int f = r->s[order[i]].fit[0].fits;
 
@@ -740,19 +804,6 @@ static void recommend(const struct plan_inputs *in, struct plan_result *r)
 			    "batch or a GPU with more memory";
 }
 
-/* The smallest rental window that holds `days`; -1 when none does. */
-static int window_for(double days)
-{
-	static const int windows[] = RENTAL_WINDOWS_DAYS;
-
-	if (isnan(days))
-		return -1;
-	for (size_t i = 0; i < sizeof(windows) / sizeof(windows[0]); i++)
-		if (days <= windows[i])
-			return windows[i];
-	return -1;
-}
-
 /*
  * Tokens per second of n GPUs: n x mfu x peak / FLOPs per token, with
  * 6Ψ FLOPs per token (forward 2Ψ, backward 4Ψ), 8Ψ with full recomputation
@@ -767,32 +818,99 @@ static double throughput(const struct plan_inputs *in, int n)
 	return n * in->mfu * peak * 1e12 / flops;
 }
 
+/*
+ * The stop criteria of a window, in samples when the target is a sample
+ * count (and the sequence length is known), else in tokens.
+ */
+static void stop_criteria(const struct plan_inputs *in, double tokens, struct plan_option *o)
+{
+	bool samples = in->target_samples > 0 && in->seq_len > 0;
+	double days = rental_window_total_days(o->window);
+
+	o->stop = (struct plan_stop){
+		.samples = samples,
+		.min_rate = RENTAL_STOP_RATE_SHARE * (samples ? o->samples_per_s : o->tokens_per_s),
+		.half_days = RENTAL_STOP_HALF * days,
+		.half_target = RENTAL_STOP_HALF * (samples ? (double)in->target_samples : tokens),
+		.end_days = days,
+	};
+}
+
+/*
+ * An option as rented: its GPUs in lots of lot_gpus, for the window that
+ * holds the days needed with the margin (analysis/rental), priced for every
+ * GPU of the lots for every hour of the window.
+ */
+/*
+ * The throughput of n GPUs from a finished trial: its run on n GPUs, else its
+ * 1-GPU run x n x its measured scaling efficiency (1 when unknown). NaN when
+ * nothing measured applies; sets o->measured and o->scaled.
+ */
+static double measured_throughput(const struct plan_inputs *in, int n, struct plan_option *o)
+{
+	const struct plan_measured *m = &in->measured;
+
+	if (!m->source)
+		return NAN;
+	for (int i = 0; i < 2; i++)
+		if (m->gpus[i] == n && isfinite(m->tokens_per_s[i])) {
+			o->measured = true;
+			return m->tokens_per_s[i];
+		}
+	if (m->gpus[0] != 1 || !isfinite(m->tokens_per_s[0]))
+		return NAN;
+	o->measured = o->scaled = true;
+	return m->tokens_per_s[0] * n * (isfinite(m->efficiency) ? m->efficiency : 1);
+}
+
 static void option(const struct plan_inputs *in, const struct plan_strategy_result *s,
 		   struct plan_option *o)
 {
 	double tokens = NAN;
-	double m = in->mtbf_hours * 3600;
 
 	*o = (struct plan_option){ .strategy = s->strategy, .gpus = s->gpus };
-	o->tokens_per_s = throughput(in, s->gpus);
+	o->tokens_per_s = measured_throughput(in, s->gpus, o);
+	if (!o->measured)
+		o->tokens_per_s = throughput(in, s->gpus);
+	o->samples_per_s = in->seq_len > 0 ? o->tokens_per_s / (double)in->seq_len : NAN;
 	if (in->target_tokens > 0)
 		tokens = (double)in->target_tokens;
 	else if (in->target_samples > 0 && in->seq_len > 0)
 		tokens = (double)in->target_samples * (double)in->seq_len;
 	o->days_to_target = tokens / o->tokens_per_s / DAY_S;
-	o->window_days = window_for(o->days_to_target);
-	o->gpu_hours = o->days_to_target * 24 * s->gpus;
+	o->lots = (s->gpus + in->lot_gpus - 1) / in->lot_gpus;
+	o->window = rental_window_for(o->days_to_target, in->margin);
+	o->window_days = o->window.days;
+	o->gpu_hours_used = o->days_to_target * 24 * s->gpus;
+	o->gpu_hours = rental_window_gpu_hours(o->window, o->lots * in->lot_gpus);
 	o->cost = o->gpu_hours * in->price;
 	o->ckpt_write_s = in->params * (state_bytes(in) + optimizer_k(in)) / (in->ckpt_write_gbps * 1e9);
-	o->ckpt_interval_s = sqrt(2 * o->ckpt_write_s * m);
+	o->ckpt_interval_s = rental_checkpoint_interval_s(o->ckpt_write_s, in->mtbf_hours * 3600);
+	stop_criteria(in, tokens, o);
+}
+
+/* A finished trial's peak per GPU, for the strategy and GPU count it ran, replaces the model's total. */
+static void measured_memory(const struct plan_inputs *in, struct plan_strategy_result *s)
+{
+	const struct plan_measured *m = &in->measured;
+
+	for (int i = 0; m->source && i < 2; i++)
+		if (m->gpus[i] == s->gpus && m->strategy[i] == (int)s->strategy &&
+		    isfinite(m->peak_bytes[i])) {
+			s->modelled_total = s->mem.total;
+			s->mem.total = m->peak_bytes[i];
+			s->mem_measured = true;
+			return;
+		}
 }
 
 static void strategy(const struct plan_inputs *in, enum plan_strategy st, struct plan_strategy_result *s)
 {
 	int n = st == PLAN_SINGLE ? 1 : in->gpus;
 
-	*s = (struct plan_strategy_result){ .strategy = st, .gpus = n };
+	*s = (struct plan_strategy_result){ .strategy = st, .gpus = n, .modelled_total = NAN };
 	memory(in, st, n, &s->mem);
+	measured_memory(in, s);
 	comm(in, st, n, &s->comm_payload_bytes, &s->comm_bytes);
 	for (size_t g = 0; g < in->ngpu; g++)
 		fit(in, in->gpu[g], s, &s->fit[g]);
@@ -823,13 +941,35 @@ void plan_compute(const struct plan_inputs *in, struct plan_result *r)
 	for (int i = 0; i < PLAN_NSTRATEGY; i++)
 		strategy(in, (enum plan_strategy)i, &r->s[i]);
 	for (int i = 0; i < PLAN_NSTRATEGY; i++)
-		r->s[i].tests = tests(&r->s[i], r->s[PLAN_SINGLE].fit[0].fits);
+		r->s[i].tests = tests(in, &r->s[i], r->s[PLAN_SINGLE].fit[0].fits);
 	recommend(in, r);
 	r->hypothesis_note = hypothesis_note(in, r->s[PLAN_SINGLE].fit[0].fits);
 	if (r->s[PLAN_SINGLE].fit[0].fits == 1)
 		option(in, &r->s[PLAN_SINGLE], &r->option[r->noption++]);
-	if (r->recommended >= 0)
+	if (r->recommended > PLAN_SINGLE)
 		option(in, &r->s[r->recommended], &r->option[r->noption++]);
+}
+
+size_t plan_fallbacks(const struct plan_result *r, const struct plan_inputs *in,
+		      struct plan_fallback *fb, size_t n)
+{
+	int runs[2], nruns = 0;
+	size_t k = 0;
+
+	if (r->s[PLAN_SINGLE].fit[0].fits == 1)
+		runs[nruns++] = PLAN_SINGLE;
+	if (r->recommended > PLAN_SINGLE)
+		runs[nruns++] = r->recommended;
+	for (int i = 0; i < nruns; i++)
+		for (size_t g = 1; g < in->ngpu && k < n; g++) {
+			const struct plan_strategy_result *s = &r->s[runs[i]];
+
+			if (s->fit[g].fits == 0)
+				fb[k++] = (struct plan_fallback){ .gpu = s->fit[g].gpu,
+					.strategy = s->strategy, .need = s->mem.total,
+					.capacity = s->fit[g].capacity };
+		}
+	return k;
 }
 
 const struct plan_option *plan_option_of(const struct plan_result *r, int strategy)

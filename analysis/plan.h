@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis/rental.h"
 #include "core/gpu.h"
 
 enum plan_strategy {
@@ -32,7 +33,22 @@ enum plan_strategy {
 	PLAN_NSTRATEGY
 };
 
-enum plan_optimizer { PLAN_ADAM, PLAN_SGD, PLAN_ADAFACTOR };
+enum plan_optimizer {
+	PLAN_ADAM,		/* Adam or AdamW: momentum and variance in fp32 */
+	PLAN_SGD,		/* SGD with momentum */
+	PLAN_ADAFACTOR,		/* no first moment, factored second moments */
+	PLAN_ADAM8BIT,		/* bitsandbytes 8-bit Adam(W): both moments in 8 bits */
+	PLAN_NOPTIMIZER
+};
+
+/* An optimizer's spelling (--optimizer, plan.ini) and what the memory model counts it as. */
+struct plan_optimizer_alias {
+	const char *name;		/* "adamw" */
+	enum plan_optimizer optimizer;
+};
+
+/* Every spelling plan takes, NULL-name ended. */
+extern const struct plan_optimizer_alias plan_optimizer_aliases[];
 
 enum plan_checkpointing {
 	PLAN_CKPT_NONE,		/* every activation kept */
@@ -49,6 +65,21 @@ enum plan_attention {
 #define PLAN_MAX_GPUS 8		/* GPU models compared at once */
 #define PLAN_TITLE_MAX 181	/* a title's bytes, its NUL included: one INI line of plan -o */
 
+/*
+ * What a finished trial measured (plan --from analysis.json): each figure
+ * known here replaces the model's guess. Index 0 is the baseline (its GPU
+ * count in gpus[0], 1 as a rule), 1 the multi-GPU run. NaN (or -1) unknown.
+ */
+struct plan_measured {
+	const char *source;		/* "trial X (runs 1gpu, 2gpu)"; NULL: nothing measured */
+	int gpus[2];
+	int strategy[2];		/* the run's enum plan_strategy; -1 unknown (run.ini's zero) */
+	double tokens_per_s[2];		/* the run's throughput, all its GPUs together */
+	double samples_per_s[2];
+	double peak_bytes[2];		/* the largest peak per GPU */
+	double efficiency;		/* the multi-GPU run's scaling efficiency */
+};
+
 struct plan_inputs {
 	const char *model;		/* a known model's name (plan_known_models()); NULL none */
 	double params;			/* parameter count; NaN unknown */
@@ -58,8 +89,10 @@ struct plan_inputs {
 	int gpus;			/* N of the multi-GPU strategies, >= 2 */
 	enum dtype precision;		/* weights and gradients: DT_BF16/DT_FP16 (mixed, fp32 master) or DT_FP32 */
 	enum plan_optimizer optimizer;
+	const char *optimizer_name;	/* as given (an alias's static name): "adamw" */
+	bool bucket_view;		/* DDP with gradient_as_bucket_view=True: no bucket copy */
 	enum plan_checkpointing checkpointing;
-	int strategy;			/* an enum plan_strategy to show alone; -1 all */
+	int strategy;			/* an enum plan_strategy asked for: shown alone, and chosen; -1 all */
 	const struct gpu_model *gpu[PLAN_MAX_GPUS];	/* the GPU models to fit; the first is the target */
 	size_t ngpu;
 	const char *hypothesis;		/* "step-time" | "global-batch" | "feasibility"; NULL unset */
@@ -75,48 +108,76 @@ struct plan_inputs {
 	double mfu;			/* assumed model FLOPs utilisation of the bf16 peak, 0..1 */
 	double ckpt_write_gbps;		/* checkpoint write bandwidth, GB/s */
 	double mtbf_hours;		/* mean time between failures of the rented machine */
+	double margin;			/* room over the days needed when sizing a window, a share */
+	int lot_gpus;			/* GPUs per rented lot */
 	enum plan_attention attention;	/* default eager: the paper's formula as written */
+	struct plan_measured measured;	/* nothing measured unless --from */
 };
 
 /* Memory one GPU holds, bytes; NaN unknown. */
 struct plan_memory {
 	double weights, gradients, optimizer, activations, reserve, total;
+	double buckets;			/* DDP's gradient buckets, a second copy of the gradients; 0 none */
 };
 
 /* Whether a strategy fits one GPU model. */
 struct plan_fit {
 	const struct gpu_model *gpu;
-	double capacity;		/* bytes: memory_reported where known, else memory_nominal */
-	bool capacity_reported;		/* which of the two capacity is */
+	double capacity;		/* bytes: gpu_capacity_bytes(gpu, -1), the one capacity rule */
+	bool capacity_reported;		/* whether that is the driver's figure (else nominal) */
 	int fits;			/* 1 fits, 0 does not, -1 unknown (activations unknown, states fit) */
-	double comm_s;			/* comm_bytes / the link's nominal GB/s; NaN unknown */
+	double link_gbps;		/* gpu_link_gbps_for(gpu, gpus): per direction, for this GPU count */
+	double comm_s;			/* comm_bytes / link_gbps; NaN unknown */
 };
 
 struct plan_strategy_result {
 	enum plan_strategy strategy;
 	int gpus;			/* 1 for single, else the inputs' N */
 	struct plan_memory mem;		/* per GPU (the largest: pipeline's first stage) */
+	bool mem_measured;		/* mem.total is a measured run's peak (--from), the parts modelled */
+	double modelled_total;		/* the model's total when mem.total is measured */
 	double comm_bytes;		/* bytes one GPU sends per optimizer step (ring); NaN unknown */
 	double comm_payload_bytes;	/* the collectives' payload (NCCL's size) per step; NaN unknown */
 	struct plan_fit fit[PLAN_MAX_GPUS];	/* one per inputs' gpu[] */
 	const char *tests;		/* the hypothesis a run of it can test on gpu[0]; NULL none */
 };
 
-/* One rental option: a strategy on its GPUs at the estimated throughput. */
+/*
+ * When to stop a long campaign and re-plan, in the units of the target
+ * (samples when a sample target and the sequence length are known, else
+ * tokens): the throughput under min_rate for RENTAL_STOP_SLOW_DAYS; by day
+ * half_days, less than half_target processed; at end_days, the window's end.
+ */
+struct plan_stop {
+	bool samples;			/* the rates and targets count samples, else tokens */
+	double min_rate;		/* per second: RENTAL_STOP_RATE_SHARE x the planned rate */
+	double half_days, half_target;
+	double end_days;
+};
+
+/* One rental option: a strategy on its GPUs at the estimated throughput, as rented. */
 struct plan_option {
 	enum plan_strategy strategy;
 	int gpus;
-	double tokens_per_s;		/* estimated; NaN unknown */
-	double days_to_target;		/* NaN: no target or no throughput */
-	int window_days;		/* 3, 7 or 30; -1 none holds it or unknown */
-	double gpu_hours, cost;		/* NaN unknown */
+	double tokens_per_s;		/* estimated (or measured, with --from); NaN unknown */
+	double samples_per_s;		/* tokens_per_s / seq_len; NaN unknown */
+	bool measured;			/* tokens_per_s comes from a trial's measure, not the model */
+	bool scaled;			/* ... measured on 1 GPU, x gpus x the measured efficiency */
+	double days_to_target;		/* days needed; NaN: no target or no throughput */
+	int lots;			/* lots of lot_gpus rented to hold the option's GPUs */
+	struct rental_window window;	/* rental_window_for(days, margin); days -1 unknown */
+	int window_days;		/* window.days when count is 1; -1 none holds it or unknown */
+	double gpu_hours_used;		/* days x 24 x gpus; NaN unknown */
+	double gpu_hours, cost;		/* as rented: lots x lot_gpus x window days x 24 (x price); NaN unknown */
 	double ckpt_write_s;		/* C: model states / write bandwidth */
-	double ckpt_interval_s;		/* Young/Daly sqrt(2 C M); NaN unknown */
+	double ckpt_interval_s;		/* rental_checkpoint_interval_s(C, M); NaN unknown */
+	struct plan_stop stop;		/* shown for a window of 30 days */
 };
 
 struct plan_result {
 	struct plan_strategy_result s[PLAN_NSTRATEGY];	/* every strategy, in enum order */
 	int recommended;		/* an enum plan_strategy; -1 none fits gpu[0] */
+	bool chosen;			/* recommended is the strategy the inputs asked for */
 	const char *reason;		/* static text: why, or why none (numbers are in the rest) */
 	struct plan_option option[2];	/* single (1 GPU) and the recommended on N */
 	size_t noption;
@@ -171,13 +232,28 @@ int plan_check(const struct plan_inputs *in, char *err, size_t errsize);
 /* The whole model for in (checked), into r. */
 void plan_compute(const struct plan_inputs *in, struct plan_result *r);
 
+/* A planned run that a fallback GPU (gpu[1..]) cannot hold. */
+struct plan_fallback {
+	const struct gpu_model *gpu;
+	enum plan_strategy strategy;	/* the run's: single, or the recommended */
+	double need;			/* its total per GPU, bytes */
+	double capacity;		/* the GPU's, the one capacity rule */
+};
+
+/*
+ * The planned runs (single when it fits gpu[0], and the recommended) that a
+ * fallback GPU cannot hold, into fb (n at most); how many.
+ */
+size_t plan_fallbacks(const struct plan_result *r, const struct plan_inputs *in,
+		      struct plan_fallback *fb, size_t n);
+
 /* The rental option of strategy in r (single, or the recommended); NULL when r has none. */
 const struct plan_option *plan_option_of(const struct plan_result *r, int strategy);
 
 /* "single", "ddp", "zero1", "zero2", "zero3", "fsdp", "pipeline", "tensor"; -1 from _parse when none. */
 const char *plan_strategy_name(enum plan_strategy s);
 int plan_strategy_parse(const char *s);
-const char *plan_optimizer_name(enum plan_optimizer o);
+const char *plan_optimizer_name(enum plan_optimizer o);	/* the canonical name: "adam" */
 const char *plan_checkpointing_name(enum plan_checkpointing c);
 const char *plan_attention_name(enum plan_attention a);	/* "eager", "flash" */
 

@@ -94,10 +94,13 @@
  */
 #define RENTAL_MTBF_HOURS_DEFAULT 24.0
 /*
- * A 30-day campaign stops early when its throughput stays a whole day under
- * this share of the measured one ...
+ * ... and stop criteria: stop and re-plan when the throughput stays under
+ * this share of the planned rate for this many days, or when less than this
+ * share of the target is processed by that share of the window.
  */
-#define STOP_THROUGHPUT_SHARE 0.9
+#define RENTAL_STOP_RATE_SHARE 0.90
+#define RENTAL_STOP_SLOW_DAYS 1
+#define RENTAL_STOP_HALF 0.5
 /* ... or when the validation loss is no better over this many checkpoints in a row. */
 #define STOP_FLAT_CHECKPOINTS 3
 

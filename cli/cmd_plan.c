@@ -7,52 +7,36 @@
  */
 #include <errno.h>
 #include <ini.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "analysis/analysis.h"
 #include "analysis/plan.h"
+#include "analysis/result.h"
 #include "cli/cli.h"
 #include "core/buf.h"
 #include "core/ini_lines.h"
 #include "core/utf8.h"
+#include "render/analysis_json.h"
 #include "render/plan_files.h"
 #include "render/plan_json.h"
 #include "render/plan_text.h"
 
 static int json, explain, force;	/* --json, --explain, --force */
 static const char *outdir, *initdir;	/* -o DIR, --init DIR */
+static const char *from;		/* --from ANALYSIS.json */
+static char from_source[320];		/* what the measures are, for every figure that uses one */
 static struct buf gpu_list = BUF_INIT;	/* every --gpu, joined by commas */
 
 enum given_key {
-	G_PARAMS,
-	G_GPUS,
-	G_STRATEGY,
-	G_MICRO_BATCH,
-	G_SEQ_LEN,
-	G_HIDDEN,
-	G_LAYERS,
-	G_HEADS,
-	G_VOCAB,
-	G_PRECISION,
-	G_OPTIMIZER,
-	G_CHECKPOINTING, G_ATTENTION,
-	G_GRAD_ACCUM,
-	G_HYPOTHESIS,
-	G_TITLE,
-	G_EXPECTED_SPEEDUP,
-	G_QUESTION,
-	G_TARGET_SAMPLES,
-	G_TARGET_TOKENS,
-	G_PRICE,
-	G_MEMORY_RESERVE_GB,
-	G_CONTEXT_GB,
-	G_NCCL_GB,
-	G_FRAGMENTATION,
-	G_MFU,
-	G_CKPT_WRITE_GBPS,
-	G_MTBF_HOURS,
+	G_PARAMS, G_GPUS, G_STRATEGY, G_MICRO_BATCH, G_SEQ_LEN, G_HIDDEN, G_LAYERS, G_HEADS,
+	G_VOCAB, G_PRECISION, G_OPTIMIZER, G_CHECKPOINTING, G_ATTENTION, G_GRAD_ACCUM,
+	G_HYPOTHESIS, G_TITLE, G_EXPECTED_SPEEDUP, G_QUESTION, G_TARGET_SAMPLES, G_TARGET_TOKENS,
+	G_PRICE, G_MEMORY_RESERVE_GB, G_CONTEXT_GB, G_NCCL_GB, G_FRAGMENTATION, G_MFU,
+	G_CKPT_WRITE_GBPS, G_MTBF_HOURS, G_MARGIN, G_LOT_GPUS, G_BUCKET_VIEW,
 	G_MODEL,
 	NGIVEN
 };
@@ -87,6 +71,9 @@ static struct { const char *key, *value; } given[NGIVEN] = {
 	[G_MFU] = { .key = "mfu" },
 	[G_CKPT_WRITE_GBPS] = { .key = "ckpt_write_gbps" },
 	[G_MTBF_HOURS] = { .key = "mtbf_hours" },
+	[G_MARGIN] = { .key = "margin" },
+	[G_LOT_GPUS] = { .key = "lot_gpus" },
+	[G_BUCKET_VIEW] = { .key = "bucket_view" },
 	[G_MODEL] = { .key = "model" },
 };
 
@@ -113,7 +100,12 @@ const struct option plan_options[] = {
 	OPTION_STRING(0, "precision", V(G_PRECISION), "P",
 		      "weights and gradients: bf16 or fp16 (mixed, with fp32 master weights) or "
 		      "fp32 (default bf16)"),
-	OPTION_STRING(0, "optimizer", V(G_OPTIMIZER), "NAME", "adam, sgd (with momentum) or adafactor (default adam)"),
+	OPTION_STRING(0, "optimizer", V(G_OPTIMIZER), "NAME",
+		      "adam, adamw, sgd (with momentum), adafactor, adam8bit or adamw8bit (default adam)"),
+	{ .kind = OPT_STRING, .long_name = "bucket-view", .value = V(G_BUCKET_VIEW), .value_name = "YES",
+	  .flags = OPT_OPTIONAL_VALUE, .deflt = "yes",
+	  .help = "DDP runs with gradient_as_bucket_view=True: no second copy of the gradients in "
+		  "its buckets (yes or no; default no)" },
 	{ .kind = OPT_STRING, .long_name = "checkpointing", .value = V(G_CHECKPOINTING), .value_name = "KIND",
 	  .flags = OPT_OPTIONAL_VALUE, .deflt = "full",
 	  .help = "activation checkpointing: none, selective or full (default none)" },
@@ -140,6 +132,12 @@ const struct option plan_options[] = {
 	OPTION_STRING(0, "ckpt-write-gbps", V(G_CKPT_WRITE_GBPS), "GBPS", "checkpoint write bandwidth (default 2)"),
 	OPTION_STRING(0, "mtbf-hours", V(G_MTBF_HOURS), "H",
 		      "mean time between failures of the rented machine (default 24)"),
+	OPTION_STRING(0, "margin", V(G_MARGIN), "SHARE",
+		      "room over the days needed when a rental window is chosen (default 0.15)"),
+	OPTION_STRING(0, "lot-gpus", V(G_LOT_GPUS), "N", "GPUs per rented lot (default 2)"),
+	OPTION_STRING(0, "from", &from, "ANALYSIS.json",
+		      "take the throughput, scaling efficiency and peak memory a finished trial measured "
+		      "(scaleaudit analyze --json) instead of the model's"),
 	OPTION_FLAG(0, "json", &json, 1, "print the plan as JSON"),
 	OPTION_FLAG(0, "explain", &explain, 1, "show every formula with its numbers and its source"),
 	OPTION_STRING('o', NULL, &outdir, "DIR", "write trial.ini, a run.ini per run and CHECKLIST.md into DIR"),
@@ -243,6 +241,49 @@ static int read_ini(const char *path, struct plan_inputs *in)
 	return line || r.bad ? EXIT_NO_INPUT : EXIT_DONE;
 }
 
+/* A measured run's plain numbers into slot i of m. */
+static void measured_run(struct plan_measured *m, int i, const struct run_result *r)
+{
+	double peak = NAN;
+
+	for (size_t g = 0; g < r->ngpu; g++)
+		if (r->gpu[g].peak_memory >= 0 && !(peak >= (double)r->gpu[g].peak_memory))
+			peak = (double)r->gpu[g].peak_memory;
+	m->gpus[i] = r->gpus;
+	m->strategy[i] = r->strategy ? plan_strategy_parse(r->strategy) : -1;
+	m->samples_per_s[i] = r->samples_per_s;
+	m->tokens_per_s[i] = isfinite(r->tokens_per_s) ? r->tokens_per_s :
+			     r->seq_len > 0 ? r->samples_per_s * (double)r->seq_len : NAN;
+	m->peak_bytes[i] = peak;
+}
+
+/* --from: the baseline and candidate runs of a finished trial's analysis.json. */
+static int read_from(struct plan_inputs *in)
+{
+	struct diags d = DIAGS_INIT;
+	struct analysis *a = analysis_read_json(from, &d);
+	const struct comparison *c;
+	int rc = EXIT_DONE;
+
+	print_diags(&d);
+	diags_release(&d);
+	if (!a)
+		return EXIT_NO_INPUT;
+	c = &a->cmp;
+	if (!c->valid) {
+		rc = error("%s: no baseline and candidate run compared: nothing measured to plan from", from);
+	} else {
+		measured_run(&in->measured, 0, &a->runs[c->baseline]);
+		measured_run(&in->measured, 1, &a->runs[c->candidate]);
+		in->measured.efficiency = c->scaling_efficiency;
+		snprintf(from_source, sizeof(from_source), "%s, runs %s and %s", from,
+			 a->runs[c->baseline].name, a->runs[c->candidate].name);
+		in->measured.source = from_source;
+	}
+	analysis_free(a);
+	return rc ? EXIT_NO_INPUT : EXIT_DONE;
+}
+
 /* The options over the PLAN.ini: a --gpu replaces its GPU list. */
 static int apply_options(struct plan_inputs *in)
 {
@@ -305,7 +346,7 @@ static bool any_input(void)
 	for (size_t i = 0; i < NGIVEN; i++)
 		if (given[i].value)
 			return true;
-	return gpu_list.len > 0;
+	return gpu_list.len > 0 || from;
 }
 
 static int plan(int argc, char **argv)
@@ -324,7 +365,7 @@ static int plan(int argc, char **argv)
 	plan_inputs_init(&in);
 	if (argc == 1 && (rc = read_ini(argv[0], &in)) != EXIT_DONE)
 		return rc;
-	if ((rc = apply_options(&in)) != EXIT_DONE)
+	if ((rc = apply_options(&in)) != EXIT_DONE || (from && (rc = read_from(&in)) != EXIT_DONE))
 		return rc;
 	if (plan_check(&in, err, sizeof(err)) < 0)
 		return usage_error("plan", "%s", err);

@@ -26,8 +26,14 @@ static void list_precisions(void)
 
 static void list_optimizers(void)
 {
-	for (enum plan_optimizer o = PLAN_ADAM; o <= PLAN_ADAFACTOR; o++)
-		puts(plan_optimizer_name(o));
+	for (const struct plan_optimizer_alias *a = plan_optimizer_aliases; a->name; a++)
+		puts(a->name);
+}
+
+static void list_yes_no(void)
+{
+	puts("yes");
+	puts("no");
 }
 
 static void list_checkpointing(void)
@@ -98,6 +104,7 @@ static const struct {
 	{ "attention", list_attention },	{ "hypothesis", list_hypotheses },
 	{ "question", list_questions },		{ "model", list_models },
 	{ "gpu", list_gpus },			{ "target", list_targets },
+	{ "bucket-view", list_yes_no },
 };
 
 /* Options that name a file or directory, by their value name. */
@@ -106,6 +113,7 @@ static const struct {
 } path_values[] = {
 	{ "DIR", "@dirs" },
 	{ "FILE", "@files *" },
+	{ "ANALYSIS.json", "@files *.json" },
 };
 
 /* The operands of each synopsis: a trial is a directory, an analysis.json or an archive. */

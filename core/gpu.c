@@ -245,29 +245,35 @@ static const struct gpu_model models[] = {
 	  .peak = { .fp64 = 47.85, .fp32 = 47.85, .tf32 = NA, .bf16 = 191.5, .fp16 = 191.5,
 		    .fp8 = NA, .fp4 = NA, .int8 = 191.5 } },
 	/* source: AMD Instinct MI300X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi300/mi300x.html
-	 * (7 Infinity Fabric links of 128 GB/s: 896 GB/s, 448 each way; one peer of an
-	 * 8-GPU mesh gets one link); memory_reported: rocm-smi's "VRAM Total Memory (B)",
- * which is also the trace's totalGlobalMem */
+	 * (7 Infinity Fabric links of 128 GB/s: 896 GB/s, 448 each way; the 8 GPUs of a
+	 * platform are a fully connected mesh, so one peer gets one link: 64 GB/s each way);
+	 * memory_reported: rocm-smi's "VRAM Total Memory (B)", which is also the trace's
+	 * totalGlobalMem */
 	{ .name = "MI300X", .spellings = NAMES("AMD Instinct MI300X", "AMD Instinct MI300X OAM",
 						 "AMD Instinct MI300X VF"),
 	  .family = NULL, .vendor = "AMD", .arch = "CDNA 3", .cc_major = 9, .cc_minor = 4,
 	  .isa = "gfx942", .memory_nominal = GB(192), .memory_reported = 205822885888,
 	  .memory_gbps = 5300, .link = GPU_LINK_XGMI, .link_gen = 4, .link_gbps = 448,
+	  .mesh_links = 7, .mesh_link_gbps = 64,
 	  .peak = { .fp64 = 163.4, .fp32 = 163.4, .tf32 = 653.7, .bf16 = 1307.4, .fp16 = 1307.4,
 		    .fp8 = 2614.9, .fp4 = NA, .int8 = 2614.9 } },
-	/* source: AMD Instinct MI325X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi300/mi325x.html */
+	/* source: AMD Instinct MI325X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi300/mi325x.html
+	 * (7 Infinity Fabric links of 128 GB/s: 896 GB/s, 448 each way; a fully connected
+	 * mesh of 8, one link to each peer) */
 	{ .name = "MI325X", .spellings = NAMES("AMD Instinct MI325X", "AMD Instinct MI325X OAM"),
 	  .family = NULL, .vendor = "AMD", .arch = "CDNA 3", .cc_major = 9, .cc_minor = 4,
 	  .isa = "gfx942", .memory_nominal = GB(256), .memory_reported = -1, .memory_gbps = 6000,
-	  .link = GPU_LINK_XGMI, .link_gen = 4, .link_gbps = 448,
+	  .link = GPU_LINK_XGMI, .link_gen = 4, .link_gbps = 448, .mesh_links = 7, .mesh_link_gbps = 64,
 	  .peak = { .fp64 = 163.4, .fp32 = 163.4, .tf32 = 653.7, .bf16 = 1307.4, .fp16 = 1307.4,
 		    .fp8 = 2614.9, .fp4 = NA, .int8 = 2614.9 } },
 	/* source: AMD Instinct MI355X data sheet, https://www.amd.com/en/products/accelerators/instinct/mi350/mi355x.html
-	 * (7 links of 153.6 GB/s: 1,075 GB/s, 537.6 each way); CDNA 4 has no TF32 rate */
+	 * (7 links of 153.6 GB/s: 1,075 GB/s, 537.6 each way; a fully connected mesh of 8,
+	 * one link of 76.8 GB/s each way to each peer); CDNA 4 has no TF32 rate */
 	{ .name = "MI355X", .spellings = NAMES("AMD Instinct MI355X", "AMD Instinct MI355X OAM"),
 	  .family = NULL, .vendor = "AMD", .arch = "CDNA 4", .cc_major = 9, .cc_minor = 5,
 	  .isa = "gfx950", .memory_nominal = GB(288), .memory_reported = -1, .memory_gbps = 8000,
-	  .link = GPU_LINK_XGMI, .link_gen = 4, .link_gbps = 537.6,
+	  .link = GPU_LINK_XGMI, .link_gen = 4, .link_gbps = 537.6, .mesh_links = 7,
+	  .mesh_link_gbps = 76.8,
 	  .peak = { .fp64 = 78.6, .fp32 = 157.3, .tf32 = NA, .bf16 = 2516.6, .fp16 = 2516.6,
 		    .fp8 = 5033.2, .fp4 = 10066.3, .int8 = 5033.2 } },
 };
@@ -457,6 +463,17 @@ const char *gpu_capacity_text(char *out, size_t n, const struct gpu_model *m, in
 	else
 		snprintf(out, n, "%s", *rep ? rep : "unknown");
 	return out;
+}
+
+double gpu_link_gbps_for(const struct gpu_model *m, int gpus)
+{
+	int links = gpus - 1;
+
+	if (m->mesh_links <= 0 || gpus < 2)
+		return m->link_gbps;
+	if (links > m->mesh_links)
+		links = m->mesh_links;
+	return links * m->mesh_link_gbps;
 }
 
 const char *gpu_link_name(enum gpu_link l)

@@ -49,6 +49,8 @@ struct gpu_model {
 	enum gpu_link link;
 	int link_gen;			/* NVLink / PCIe / Infinity Fabric generation */
 	double link_gbps;		/* nominal GPU-to-GPU bandwidth per GPU and direction, GB/s */
+	int mesh_links;			/* links per GPU of a fully connected mesh (no switch); 0: none */
+	double mesh_link_gbps;		/* one such link, one direction, GB/s; 0 without a mesh */
 	struct gpu_peaks peak;
 };
 
@@ -84,6 +86,15 @@ int64_t gpu_capacity_bytes(const struct gpu_model *m, int64_t reported);
  * reported" without a row, "unknown" without either.
  */
 const char *gpu_capacity_text(char *out, size_t n, const struct gpu_model *m, int64_t reported);
+
+/*
+ * The one rule for the bandwidth a GPU's collectives get among `gpus` GPUs of
+ * one node, GB/s per direction: through a switch (NVLink with NVSwitch) or a
+ * bridge or PCIe, link_gbps to any peer; in a fully connected mesh (AMD
+ * Infinity Fabric), one link per peer, so min(gpus - 1, mesh_links) links of
+ * mesh_link_gbps: one link for 2 GPUs, the platform's aggregate for 8.
+ */
+double gpu_link_gbps_for(const struct gpu_model *m, int gpus);
 
 /* "PCIe", "NVLink", "NVLink bridge", "Infinity Fabric" */
 const char *gpu_link_name(enum gpu_link l);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/count.h"
 #include "core/ini_lines.h"
 #include "core/manifest_keys.h"
 #include "core/xalloc.h"
@@ -73,13 +74,12 @@ static long long int_limit(const char *name, long long *min)
 static int set_int(struct manifest *m, const struct manifest_key *k, const char *value,
 		   struct srcpos *pos)
 {
-	char *end;
-	long long v, min, max = int_limit(k->name, &min);
+	long long min, max = int_limit(k->name, &min);
+	int64_t v;
 	char want[64];
 
-	errno = 0;
-	v = strtoll(value, &end, 10);
-	if (errno || end == value || *end || v < min || v > max) {
+	/* the count syntax plan takes: 1e9, 10M, 2k */
+	if (!count_parse_whole(value, min, max, &v)) {
 		if (max == LLONG_MAX)
 			snprintf(want, sizeof(want), "a whole number");
 		else

@@ -10,7 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "analysis/thresholds.h"
 #include "core/buf.h"
+#include "core/gpu.h"
 #include "core/model.h"
 #include "core/manifest_keys.h"
 #include "core/xalloc.h"
@@ -66,6 +68,11 @@ static const struct field fields[] = {
 	{ "seed", F_I64, P(seed) },
 	{ "predicted_peak_gb", F_GB, PR(predicted_peak_bytes) },
 	{ "predicted_step_s", F_NUM, PR(predicted_step_s) },
+	/* the rental's keys: written where the manifest's table holds them */
+	{ "lot_gpus", F_INT, P(lot_gpus) },
+	{ "margin", F_NUM, P(margin) },
+	{ "mtbf_hours", F_NUM, P(mtbf_hours) },
+	{ "checkpoint_write_s", F_NUM, P(checkpoint_write_s) },
 };
 
 /* The run.ini keys every run holds at the same value. */
@@ -84,7 +91,8 @@ void plan_files_init(struct plan_files *pf)
 		.expected_speedup = NAN, .target_samples = -1, .target_tokens = -1,
 		.gpu_hour_price = NAN, .memory_reserve_gb = NAN, .micro_batch = -1,
 		.seq_len = -1, .seed = -1, .checkpoint_interval_s = NAN,
-		.checkpoint_write_s = NAN, .mtbf_s = NAN, .profile_active = 7,
+		.checkpoint_write_s = NAN, .mtbf_s = NAN, .profile_active = 7, .margin = NAN,
+		.days_needed = NAN, .gpu_hours = NAN, .cost = NAN, .mtbf_hours = NAN,
 	};
 }
 
@@ -157,7 +165,7 @@ static size_t planned_runs(const struct plan_inputs *in, const struct plan_resul
 	run[0] = (struct plan_run){ .dir = "1gpu", .gpus = 1, .strategy = "single",
 				    .grad_accum = in->grad_accum,
 				    .predicted_peak_bytes = r->s[PLAN_SINGLE].mem.total };
-	if (rec >= 0) {
+	if (rec > PLAN_SINGLE) {	/* --strategy single plans the 1-GPU run alone */
 		run[1] = (struct plan_run){ .dir = in->gpus == 2 ? "2gpu" : "ngpu", .gpus = in->gpus,
 					    .strategy = plan_strategy_name(rec),
 					    .grad_accum = in->grad_accum,
@@ -171,7 +179,28 @@ static size_t planned_runs(const struct plan_inputs *in, const struct plan_resul
 	}
 	run[0].global_batch = b < 0 ? -1 : b * run[0].grad_accum;
 	run[0].predicted_step_s = step_s(in, r, PLAN_SINGLE, run[0].global_batch);
-	return rec < 0 ? 1 : 2;
+	return rec > PLAN_SINGLE ? 2 : 1;
+}
+
+/* The planned option's rental: its window as rented, checkpoints and stop criteria. */
+static void rental_from(struct plan_files *pf, const struct plan_inputs *in, const struct plan_option *o)
+{
+	pf->checkpoint_write_s = o->ckpt_write_s;
+	pf->rate_source = o->measured ? in->measured.source : "modelled";
+	if (o->window.days <= 0)
+		return;
+	pf->window_days = o->window.days;
+	pf->window_count = o->window.count;
+	pf->lots = o->lots;
+	pf->days_needed = o->days_to_target;
+	pf->gpu_hours = o->gpu_hours;
+	pf->cost = o->cost;
+	if (o->window.days < 30)
+		return;
+	pf->has_stop = true;
+	pf->stop = o->stop;
+	pf->checkpoint_interval_s = o->ckpt_interval_s;
+	pf->mtbf_s = in->mtbf_hours * 3600;
 }
 
 void plan_files_from(struct plan_files *pf, struct plan_run run[2], const struct plan_inputs *in,
@@ -182,6 +211,8 @@ void plan_files_from(struct plan_files *pf, struct plan_run run[2], const struct
 	plan_files_init(pf);
 	pf->hypothesis = in->hypothesis ? in->hypothesis :
 			 r->recommended < 0 ? NULL : r->s[r->recommended].tests;
+	pf->tests = r->recommended > PLAN_SINGLE ? r->s[r->recommended].tests : NULL;
+	pf->hypothesis_note = r->hypothesis_note;
 	pf->title = in->title[0] ? in->title : NULL;
 	pf->expected_speedup = in->expected_speedup;
 	pf->question = in->question;
@@ -195,13 +226,13 @@ void plan_files_from(struct plan_files *pf, struct plan_run run[2], const struct
 	pf->model = in->model;
 	pf->runs = run;
 	pf->nruns = planned_runs(in, r, pf->hypothesis, run, &pf->batch_note);
-	if (o && o->window_days > 0)
-		pf->window_days = o->window_days;
-	if (o && (o->window_days < 0 || o->window_days >= 30) && !isnan(o->days_to_target)) {
-		pf->checkpoint_interval_s = o->ckpt_interval_s;
-		pf->checkpoint_write_s = o->ckpt_write_s;
-		pf->mtbf_s = in->mtbf_hours * 3600;
-	}
+	pf->gpu = in->gpu[0];
+	pf->nfallback = plan_fallbacks(r, in, pf->fallback, sizeof(pf->fallback) / sizeof(pf->fallback[0]));
+	pf->lot_gpus = in->lot_gpus;
+	pf->margin = in->margin;
+	pf->mtbf_hours = in->mtbf_hours;
+	if (o)
+		rental_from(pf, in, o);
 }
 
 /* The baseline: the first run with the fewest GPUs; NULL without runs. */
@@ -419,7 +450,9 @@ static void checklist_runs(struct buf *b, const struct plan_files *pf)
 	for (size_t i = 0; i < pf->nruns; i++) {
 		const struct plan_run *r = &pf->runs[i];
 
-		buf_addf(b, "| %s | %d | %s | ", r->dir, r->gpus, r->strategy ? r->strategy : "?");
+		/* run.ini's word, so that the checklist and the manifest say the same */
+		buf_addf(b, "| %s | %d | %s | ", r->dir, r->gpus,
+			 value_of(pf, r, "strategy", v, sizeof(v)) ? v : "?");
 		buf_addf(b, "%s | ", value_of(pf, r, "micro_batch", v, sizeof(v)) ? v : "?");
 		buf_addf(b, "%s | ", value_of(pf, r, "global_batch", v, sizeof(v)) ? v : "?");
 		buf_addf(b, "%s | ", value_of(pf, r, "predicted_peak_gb", v, sizeof(v)) ? v : "?");
@@ -469,6 +502,55 @@ static void checklist_commands(struct buf *b, const struct plan_files *pf)
 		   "and the predicted peaks and step times next to the measured ones\n");
 }
 
+/* A count for a person: 1,000,000; 2.5e+15 beyond what digits read well. */
+static void count_text(struct buf *b, double v)
+{
+	char digits[32];
+	int n, lead;
+
+	if (!(v < 1e15)) {
+		buf_addf(b, "%.4g", v);
+		return;
+	}
+	n = snprintf(digits, sizeof(digits), "%.0f", v);
+	lead = n % 3 ? n % 3 : 3;
+	buf_addf(b, "%.*s", lead, digits);
+	for (int i = lead; i < n; i += 3)
+		buf_addf(b, ",%.3s", digits + i);
+}
+
+/* CHECKLIST.md: the window as rented and, for 30 days, when to stop and re-plan. */
+static void checklist_rental(struct buf *b, const struct plan_files *pf)
+{
+	const struct plan_stop *st = &pf->stop;
+	const char *unit = st->samples ? "samples" : "tokens";
+
+	if (pf->window_days <= 0)
+		return;
+	buf_addf(b, "- The rental planned: %d lot%s of %d GPU%s%s%s for ", pf->lots,
+		 pf->lots == 1 ? "" : "s", pf->lot_gpus, pf->lot_gpus == 1 ? "" : "s",
+		 pf->gpu ? " of " : "", pf->gpu ? pf->gpu->name : "");
+	if (pf->window_count > 1)
+		buf_addf(b, "%d consecutive %d-day windows", pf->window_count, pf->window_days);
+	else
+		buf_addf(b, "a %d-day window", pf->window_days);
+	buf_addf(b, ": %.1f days needed at the planned rate (%s), with a %g%% margin; %.0f GPU-hours "
+		 "rented", pf->days_needed, pf->rate_source ? pf->rate_source : "modelled",
+		 pf->margin * 100, pf->gpu_hours);
+	if (isfinite(pf->cost))
+		buf_addf(b, ", cost %.2f", pf->cost);
+	buf_addstr(b, ".\n");
+	if (!pf->has_stop)
+		return;
+	buf_addf(b, "- Stop and re-plan when the throughput stays under %.4g %s/s (%g%% of the "
+		 "planned %.4g) for %d day%s, or when fewer than ", st->min_rate, unit,
+		 RENTAL_STOP_RATE_SHARE * 100, st->min_rate / RENTAL_STOP_RATE_SHARE,
+		 RENTAL_STOP_SLOW_DAYS, RENTAL_STOP_SLOW_DAYS == 1 ? "" : "s");
+	count_text(b, st->half_target);
+	buf_addf(b, " %s are processed by day %g (half the target by half the window); stop at day "
+		 "%g, the window's end, whatever the loss.\n", unit, st->half_days, st->end_days);
+}
+
 /* CHECKLIST.md: when to stop, and how often to checkpoint. */
 static void checklist_stop(struct buf *b, const struct plan_files *pf)
 {
@@ -482,19 +564,66 @@ static void checklist_stop(struct buf *b, const struct plan_files *pf)
 		 "- Give the GPUs back once `analyze` confirms or refutes the hypothesis; when it is "
 		 "inconclusive, fix the confound it names and rerun only the run concerned.\n",
 		 pf->profile_active < 7 ? 7 : pf->profile_active);
-	if (pf->window_days > 0)
-		buf_addf(b, "- The rental window planned: %d days.\n", pf->window_days);
+	checklist_rental(b, pf);
 	if (!isfinite(pf->checkpoint_interval_s))
 		return;
 	buf_addstr(b, "- Checkpoint every ");
 	duration(b, pf->checkpoint_interval_s);
-	buf_addstr(b, " (Young/Daly: sqrt(2 x C x M)");
+	buf_addstr(b, " (Young/Daly: sqrt(2 x C x M) - C");
 	if (isfinite(pf->checkpoint_write_s) && isfinite(pf->mtbf_s)) {
 		buf_addf(b, " with C = %.0f s to write a checkpoint and M = ", pf->checkpoint_write_s);
 		duration(b, pf->mtbf_s);
 		buf_addstr(b, " between failures");
 	}
 	buf_addstr(b, "); resume from the last one after a failure.\n");
+}
+
+/* What each hypothesis asks of the runs, and how analyze decides it. */
+static const struct { const char *name, *text; } hypothesis_texts[] = {
+	{ "step-time", "the multi-GPU run steps over the same global batch as the 1-GPU run in a "
+		       "shorter step; `analyze` confirms it when the speedup (the 1-GPU step time over "
+		       "the multi-GPU one) reaches expected_speedup (default 1.1)" },
+	{ "global-batch", "the multi-GPU run steps over N times the 1-GPU run's global batch, each GPU "
+			  "keeping the micro batch; `analyze` confirms it when the throughput ratio "
+			  "reaches expected_speedup (default 1.1) with every GPU's peak memory under its "
+			  "capacity" },
+	{ "feasibility", "the 1-GPU run cannot hold the job and the multi-GPU run can; `analyze` "
+			 "confirms it when the baseline fails (out of memory) and the multi-GPU run "
+			 "completes with every GPU under its capacity" },
+};
+
+static void checklist_hypothesis(struct buf *b, const struct plan_files *pf)
+{
+	for (size_t i = 0; pf->hypothesis && i < sizeof(hypothesis_texts) / sizeof(hypothesis_texts[0]); i++)
+		if (!strcmp(hypothesis_texts[i].name, pf->hypothesis))
+			buf_addf(b, "\nWhat the runs test: %s.\n", hypothesis_texts[i].text);
+	if (pf->hypothesis_note)
+		buf_addf(b, "\n**Warning**: %s.\n", pf->hypothesis_note);
+	else if (pf->hypothesis && pf->nruns > 1 && (!pf->tests || strcmp(pf->tests, pf->hypothesis)))
+		buf_addf(b, "\n**Warning**: the planned %s run cannot show %s%s%s.\n",
+			 pf->runs[1].strategy ? pf->runs[1].strategy : "multi-GPU", pf->hypothesis,
+			 pf->tests ? "; it can show " : "", pf->tests ? pf->tests : "");
+}
+
+/* CHECKLIST.md: the GPU to rent with its capacity, and each fallback a run does not fit. */
+static void checklist_gpus(struct buf *b, const struct plan_files *pf)
+{
+	char cap[64];
+
+	if (!pf->gpu)
+		return;
+	buf_addf(b, "\n## GPUs\n\n- To rent: %s, %s; a fit is judged against the reported memory "
+		 "where known.\n", pf->gpu->name, gpu_capacity_text(cap, sizeof(cap), pf->gpu, -1));
+	for (size_t i = 0; i < pf->nfallback; i++) {
+		const struct plan_fallback *f = &pf->fallback[i];
+		char strategy[32];
+
+		snprintf(strategy, sizeof(strategy), "%s", plan_strategy_name(f->strategy));
+		buf_addf(b, "- **Warning**: the fallback %s cannot hold the planned %s run: it needs "
+			 "%.1f GB per GPU, the %s has %s.\n", f->gpu->name,
+			 manifest_strategy(strategy) ? manifest_strategy(strategy) : strategy,
+			 f->need / 1e9, f->gpu->name, gpu_capacity_text(cap, sizeof(cap), f->gpu, -1));
+	}
 }
 
 static void checklist(struct buf *b, const struct plan_files *pf)
@@ -509,6 +638,8 @@ static void checklist(struct buf *b, const struct plan_files *pf)
 		buf_addf(b, ", confirmed at an expected_speedup of %.6g or more (the speedup; under "
 			 "global-batch the throughput ratio)", pf->expected_speedup);
 	buf_addstr(b, ".\n");
+	checklist_hypothesis(b, pf);
+	checklist_gpus(b, pf);
 	checklist_constants(b, pf);
 	if (pf->nruns)
 		checklist_runs(b, pf);

@@ -32,6 +32,8 @@ struct plan_run {
 struct plan_files {
 	const char *title;
 	const char *hypothesis;		/* step-time|global-batch|feasibility */
+	const char *tests;		/* what the planned multi-GPU run can show; NULL nothing */
+	const char *hypothesis_note;	/* why the hypothesis cannot be shown; NULL none */
 	double expected_speedup;	/* > 0 */
 	const char *question;		/* single-config|hparam-sweep */
 	int64_t target_samples;
@@ -47,11 +49,25 @@ struct plan_files {
 	int64_t seed;
 	const struct plan_run *runs;	/* borrowed */
 	size_t nruns;
-	/* the campaign (CHECKLIST.md) */
+	/* the campaign (CHECKLIST.md; lot_gpus, margin, checkpoint_write_s and mtbf_hours in
+	 * trial.ini too, where the manifest knows those keys) */
+	const struct gpu_model *gpu;	/* the GPU to rent; NULL unknown */
 	int window_days;		/* 3, 7 or 30; 0 unknown */
-	double checkpoint_interval_s;	/* Young/Daly; NaN: none */
-	double checkpoint_write_s;	/* its input C; NaN unknown */
+	int window_count;		/* consecutive windows of window_days; 0 unknown */
+	int lots;			/* lots rented for the planned option; 0 unknown */
+	int lot_gpus;			/* GPUs per lot; 0 unknown */
+	double margin;			/* room over the days needed; NaN unknown */
+	double days_needed;		/* at the planned rate; NaN unknown */
+	double gpu_hours, cost;		/* as rented; NaN unknown */
+	const char *rate_source;	/* "modelled", or where the measured rate comes from */
+	bool has_stop;			/* a 30-day window: stop holds its criteria */
+	struct plan_stop stop;
+	double checkpoint_interval_s;	/* Young/Daly, on a 30-day window; NaN: none */
+	double checkpoint_write_s;	/* its input C, the plan's estimate; NaN unknown */
 	double mtbf_s;			/* its input M; NaN unknown */
+	double mtbf_hours;		/* the same in hours, for trial.ini; NaN unknown */
+	struct plan_fallback fallback[2 * PLAN_MAX_GPUS];	/* fallback GPUs a run does not fit */
+	size_t nfallback;
 	int profile_active;		/* active profiler steps; < 7 is raised to 7 */
 	const char *batch_note;		/* how the runs hold the global batch; NULL: nothing to say */
 };

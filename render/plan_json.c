@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "analysis/thresholds.h"
 #include "core/buf.h"
 #include "core/gpu.h"
 #include "core/json.h"
@@ -29,6 +30,32 @@ static void json_text(yajl_gen g, const char *key, const char *s)
 	json_str(g, s);
 }
 
+/* --from: what a finished trial measured; null without it. */
+static void json_measured(yajl_gen g, const struct plan_measured *m)
+{
+	json_key(g, "measured");
+	if (!m->source) {
+		yajl_gen_null(g);
+		return;
+	}
+	yajl_gen_map_open(g);
+	json_text(g, "source", m->source);
+	json_key(g, "runs");
+	yajl_gen_array_open(g);
+	for (int i = 0; i < 2; i++) {
+		yajl_gen_map_open(g);
+		json_count(g, "gpus", m->gpus[i]);
+		json_text(g, "strategy", m->strategy[i] < 0 ? NULL : plan_strategy_name(m->strategy[i]));
+		json_field(g, "samples_per_s", m->samples_per_s[i]);
+		json_field(g, "tokens_per_s", m->tokens_per_s[i]);
+		json_field(g, "peak_bytes", m->peak_bytes[i]);
+		yajl_gen_map_close(g);
+	}
+	yajl_gen_array_close(g);
+	json_field(g, "scaling_efficiency", m->efficiency);
+	yajl_gen_map_close(g);
+}
+
 static void json_inputs(yajl_gen g, const struct plan_inputs *in)
 {
 	json_key(g, "inputs");
@@ -44,7 +71,9 @@ static void json_inputs(yajl_gen g, const struct plan_inputs *in)
 	json_count(g, "grad_accum", in->grad_accum);
 	json_count(g, "gpus", in->gpus);
 	json_text(g, "precision", dtype_name(in->precision));
-	json_text(g, "optimizer", plan_optimizer_name(in->optimizer));
+	json_text(g, "optimizer", in->optimizer_name);
+	json_key(g, "bucket_view");
+	yajl_gen_bool(g, in->bucket_view);
 	json_text(g, "checkpointing", plan_checkpointing_name(in->checkpointing));
 	json_text(g, "attention", plan_attention_name(in->attention));
 	json_key(g, "gpu_models");
@@ -66,6 +95,9 @@ static void json_inputs(yajl_gen g, const struct plan_inputs *in)
 	json_field(g, "mfu", in->mfu);
 	json_field(g, "ckpt_write_gbps", in->ckpt_write_gbps);
 	json_field(g, "mtbf_hours", in->mtbf_hours);
+	json_field(g, "margin", in->margin);
+	json_count(g, "lot_gpus", in->lot_gpus);
+	json_measured(g, &in->measured);
 	yajl_gen_map_close(g);
 }
 
@@ -79,9 +111,12 @@ static void json_gpus(yajl_gen g, const struct plan_inputs *in, const struct pla
 		yajl_gen_map_open(g);
 		json_text(g, "name", f->gpu->name);
 		json_field(g, "capacity_bytes", f->capacity);
+		json_count(g, "capacity_nominal_bytes", f->gpu->memory_nominal);
+		json_count(g, "capacity_reported_bytes", f->gpu->memory_reported);
 		json_text(g, "capacity_source", f->capacity_reported ? "reported" : "nominal");
 		json_text(g, "link", gpu_link_name(f->gpu->link));
-		json_field(g, "link_gbps", f->gpu->link_gbps);
+		json_field(g, "link_gbps", gpu_link_gbps_for(f->gpu, in->gpus));
+		json_field(g, "link_platform_gbps", f->gpu->link_gbps);
 		yajl_gen_map_close(g);
 	}
 	yajl_gen_array_close(g);
@@ -93,6 +128,7 @@ static void json_memory(yajl_gen g, const struct plan_memory *m)
 	yajl_gen_map_open(g);
 	json_field(g, "weights", m->weights);
 	json_field(g, "gradients", m->gradients);
+	json_field(g, "buckets", m->buckets);
 	json_field(g, "optimizer", m->optimizer);
 	json_field(g, "activations", m->activations);
 	json_field(g, "reserve", m->reserve);
@@ -106,6 +142,7 @@ static void json_strategy(yajl_gen g, const struct plan_inputs *in, const struct
 	json_text(g, "name", plan_strategy_name(s->strategy));
 	json_count(g, "gpus", s->gpus);
 	json_memory(g, &s->mem);
+	json_text(g, "memory_total_source", s->mem_measured ? "measured" : "modelled");
 	json_key(g, "fits");
 	yajl_gen_map_open(g);
 	for (size_t i = 0; i < in->ngpu; i++) {
@@ -127,6 +164,24 @@ static void json_strategy(yajl_gen g, const struct plan_inputs *in, const struct
 	yajl_gen_map_close(g);
 }
 
+/* A 30-day window's stop criteria; null for a shorter window. */
+static void json_stop(yajl_gen g, const struct plan_option *o)
+{
+	json_key(g, "stop");
+	if (o->window.days < 30) {
+		yajl_gen_null(g);
+		return;
+	}
+	yajl_gen_map_open(g);
+	json_text(g, "unit", o->stop.samples ? "samples" : "tokens");
+	json_field(g, "min_rate_per_s", o->stop.min_rate);
+	json_count(g, "slow_days", RENTAL_STOP_SLOW_DAYS);
+	json_field(g, "half_days", o->stop.half_days);
+	json_field(g, "half_target", o->stop.half_target);
+	json_field(g, "end_days", o->stop.end_days);
+	yajl_gen_map_close(g);
+}
+
 static void json_option(yajl_gen g, const struct plan_inputs *in, const struct plan_option *o)
 {
 	yajl_gen_map_open(g);
@@ -134,12 +189,19 @@ static void json_option(yajl_gen g, const struct plan_inputs *in, const struct p
 	json_count(g, "gpus", o->gpus);
 	json_text(g, "gpu_model", in->gpu[0]->name);
 	json_field(g, "tokens_per_s", o->tokens_per_s);
+	json_field(g, "samples_per_s", o->samples_per_s);
+	json_text(g, "throughput_source", o->scaled ? "measured-scaled" : o->measured ? "measured" : "modelled");
 	json_field(g, "days_to_target", o->days_to_target);
+	json_count(g, "lots", o->lots);
+	json_count(g, "lot_gpus", in->lot_gpus);
 	json_count(g, "window_days", o->window_days);
+	json_count(g, "window_count", o->window.days > 0 ? o->window.count : -1);
+	json_field(g, "gpu_hours_used", o->gpu_hours_used);
 	json_field(g, "gpu_hours", o->gpu_hours);
 	json_field(g, "cost", o->cost);
 	json_field(g, "checkpoint_write_s", o->ckpt_write_s);
 	json_field(g, "checkpoint_interval_s", o->ckpt_interval_s);
+	json_stop(g, o);
 	yajl_gen_map_close(g);
 }
 

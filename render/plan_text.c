@@ -90,7 +90,7 @@ static void memory_table(const struct plan_inputs *in, const struct plan_result 
 			continue;
 		buf_addf(out, "%-15s %4d", plan_strategy_name(s->strategy), s->gpus);
 		gb(out, s->mem.weights, 7, 1);
-		gb(out, s->mem.gradients, 7, 1);
+		gb(out, s->mem.gradients + s->mem.buckets, 7, 1);	/* the buckets: said below */
 		gb(out, s->mem.optimizer, 7, 1);
 		gb(out, s->mem.activations, 7, 1);
 		gb(out, s->mem.reserve, 7, 1);
@@ -104,14 +104,22 @@ static void memory_table(const struct plan_inputs *in, const struct plan_result 
 
 static void capacities(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
 {
-	buf_addstr(out, "capacity:");
-	for (size_t g = 0; g < in->ngpu; g++) {
-		const struct plan_fit *f = &r->s[PLAN_SINGLE].fit[g];
+	char cap[64];
 
-		buf_addf(out, "%s %s %.1f GB (%s)", g ? "," : "", f->gpu->name, f->capacity / 1e9,
-			 f->capacity_reported ? "as the driver reports it" : "nominal");
-	}
+	buf_addstr(out, "capacity (a fit is judged against the reported memory where known):");
+	for (size_t g = 0; g < in->ngpu; g++)
+		buf_addf(out, "%s %s %s", g ? "," : "", in->gpu[g]->name,
+			 gpu_capacity_text(cap, sizeof(cap), in->gpu[g], -1));
 	buf_addch(out, '\n');
+	if (!plan_shown(in, PLAN_DDP))
+		return;
+	if (in->bucket_view)
+		buf_addstr(out, "ddp's grads: gradient_as_bucket_view=True, so its gradient buckets are "
+				"views of the gradients, no second copy\n");
+	else
+		buf_addf(out, "ddp's grads: %.1f GB of gradients + %.1f GB of gradient buckets, a second "
+			 "copy (--bucket-view when the job sets gradient_as_bucket_view=True)\n",
+			 r->s[PLAN_DDP].mem.gradients / 1e9, r->s[PLAN_DDP].mem.buckets / 1e9);
 }
 
 static void comm_table(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
@@ -140,46 +148,98 @@ static void comm_table(const struct plan_inputs *in, const struct plan_result *r
 	}
 }
 
+/* "a 7-day window", "2 consecutive 30-day windows" */
+static void window_text(struct buf *out, struct rental_window w)
+{
+	if (w.count > 1)
+		buf_addf(out, "%d consecutive %d-day windows", w.count, w.days);
+	else
+		buf_addf(out, "a %d-day window", w.days);
+}
+
+/* "1 lot of 2 GPUs" */
+static void lots_text(struct buf *out, int lots, int lot_gpus)
+{
+	buf_addf(out, "%d lot%s of %d GPU%s", lots, lots == 1 ? "" : "s", lot_gpus,
+		 lot_gpus == 1 ? "" : "s");
+}
+
+/* A 30-day window's checkpoint interval and stop criteria, two indented lines. */
+static void long_window(const struct plan_inputs *in, const struct plan_option *o, struct buf *out)
+{
+	const struct plan_stop *st = &o->stop;
+	const char *unit = st->samples ? "samples" : "tokens";
+
+	buf_addf(out, "    checkpoint every %.0f s (Young/Daly: write %.0f s, MTBF %g h)\n",
+		 o->ckpt_interval_s, o->ckpt_write_s, in->mtbf_hours);
+	buf_addf(out, "    stop and re-plan: under %.4g %s/s (%.0f%% of the planned rate) for %d day%s; "
+		 "under %.4g %s by day %g (half the target); at day %g, the window's end, whatever "
+		 "the loss\n", st->min_rate, unit, RENTAL_STOP_RATE_SHARE * 100, RENTAL_STOP_SLOW_DAYS,
+		 RENTAL_STOP_SLOW_DAYS == 1 ? "" : "s", st->half_target, unit, st->half_days, st->end_days);
+}
+
 static void option_line(const struct plan_inputs *in, const struct plan_option *o, struct buf *out)
 {
 	buf_addf(out, "  %s on %d x %s: %.0f tokens/s", plan_strategy_name(o->strategy), o->gpus,
 		 in->gpu[0]->name, o->tokens_per_s);
+	if (!isnan(o->samples_per_s))
+		buf_addf(out, ", %.4g samples/s", o->samples_per_s);
+	if (o->scaled)
+		buf_addf(out, " (measured on 1 GPU, x %d x the measured efficiency)", o->gpus);
+	else
+		buf_addstr(out, o->measured ? " (measured)" : in->measured.source ? " (modelled)" : "");
 	if (isnan(o->days_to_target)) {
 		buf_addstr(out, "; no target given (--target-tokens, or --target-samples and --seq-len)\n");
 		return;
 	}
-	buf_addf(out, ", %.1f days to the target, ", o->days_to_target);
-	if (o->window_days > 0)
-		buf_addf(out, "a %d-day window", o->window_days);
-	else
-		buf_addstr(out, "longer than a 30-day window");
-	buf_addf(out, ", %.0f GPU-hours", o->gpu_hours);
+	buf_addf(out, ", %.1f days to the target; with a %g%% margin, ", o->days_to_target,
+		 in->margin * 100);
+	window_text(out, o->window);
+	buf_addstr(out, " of ");
+	lots_text(out, o->lots, in->lot_gpus);
+	buf_addf(out, ": %.0f GPU-hours rented (%.0f used)", o->gpu_hours, o->gpu_hours_used);
 	if (!isnan(o->cost))
-		buf_addf(out, ", cost %.0f", o->cost);
+		buf_addf(out, ", cost %.2f", o->cost);
 	buf_addch(out, '\n');
-	if (o->window_days < 0 || o->window_days >= 30)
-		buf_addf(out, "    checkpoint every %.0f s (Young/Daly: write %.0f s, MTBF %g h)\n",
-			 o->ckpt_interval_s, o->ckpt_write_s, in->mtbf_hours);
+	if (o->window.days >= 30)
+		long_window(in, o, out);
+}
+
+/* A line for each fallback GPU (gpu[1..]) that cannot hold a planned run. */
+static void fallbacks(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
+{
+	struct plan_fallback fb[PLAN_MAX_GPUS * 2];
+	size_t n = plan_fallbacks(r, in, fb, sizeof(fb) / sizeof(fb[0]));
+	char cap[64];
+
+	for (size_t i = 0; i < n; i++)
+		buf_addf(out, "warning: the fallback %s cannot hold the planned %s run: it needs %.1f GB "
+			 "per GPU, the %s has %s\n", fb[i].gpu->name, plan_strategy_name(fb[i].strategy),
+			 fb[i].need / 1e9, fb[i].gpu->name, gpu_capacity_text(cap, sizeof(cap), fb[i].gpu, -1));
 }
 
 static void recommendation(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
 {
 	int rec = r->recommended;
 
+	const char *what = r->chosen ? "chosen" : "recommended";
+
 	if (rec < 0)
-		buf_addf(out, "recommended: none on %d x %s: %s", in->gpus, in->gpu[0]->name, r->reason);
+		buf_addf(out, "%s: none on %d x %s: %s", what, in->gpus, in->gpu[0]->name, r->reason);
 	else
-		buf_addf(out, "recommended: %s on %d x %s: %s", plan_strategy_name(rec),
+		buf_addf(out, "%s: %s on %d x %s: %s", what, plan_strategy_name(rec),
 			 r->s[rec].gpus, in->gpu[0]->name, r->reason);
 	if (rec >= 0 && r->s[rec].tests)
 		buf_addf(out, "; a run of it tests %s", r->s[rec].tests);
 	buf_addch(out, '\n');
 	if (r->hypothesis_note)
 		buf_addf(out, "hypothesis %s: %s\n", in->hypothesis, r->hypothesis_note);
+	fallbacks(in, r, out);
 	if (!r->noption)
 		return;
-	buf_addf(out, "\nrental (estimated throughput: %.0f%% MFU of the %s peak, %dΨ FLOPs per "
-		 "token):\n", in->mfu * 100, in->precision == DT_FP32 ? "tf32" : dtype_name(in->precision),
+	buf_addf(out, "\nrental (%s: %.0f%% MFU of the %s peak, %dΨ FLOPs per token):\n",
+		 in->measured.source ? "throughput measured where it says so, else estimated" :
+		 "estimated throughput", in->mfu * 100, in->precision == DT_FP32 ? "tf32" : dtype_name(in->precision),
 		 in->checkpointing == PLAN_CKPT_FULL ? 8 : 6);
 	for (size_t i = 0; i < r->noption; i++)
 		option_line(in, &r->option[i], out);
@@ -196,6 +256,26 @@ static void count(struct buf *out, double n)
 		buf_addf(out, "%.4g", n);
 }
 
+/* What a finished trial measured (--from), and which totals it replaces. */
+static void measured(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
+{
+	const struct plan_measured *m = &in->measured;
+
+	if (!m->source)
+		return;
+	buf_addf(out, "measured (%s):", m->source);
+	for (int i = 0; i < 2; i++)
+		buf_addf(out, "%s %d GPU%s %.4g samples/s, %.0f tokens/s, peak %.1f GB per GPU", i ? ";" : "",
+			 m->gpus[i], m->gpus[i] == 1 ? "" : "s", m->samples_per_s[i], m->tokens_per_s[i],
+			 m->peak_bytes[i] / 1e9);
+	buf_addf(out, "; scaling efficiency %.3g. Every other figure is modelled.\n", m->efficiency);
+	for (int i = 0; i < PLAN_NSTRATEGY; i++)
+		if (r->s[i].mem_measured && plan_shown(in, i))
+			buf_addf(out, "%s's total is the measured peak, %.1f GB (the model's: %.1f GB)\n",
+				 plan_strategy_name(r->s[i].strategy), r->s[i].mem.total / 1e9,
+				 r->s[i].modelled_total / 1e9);
+}
+
 static void header(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
 {
 	buf_addstr(out, "plan: ");
@@ -203,7 +283,7 @@ static void header(const struct plan_inputs *in, const struct plan_result *r, st
 	buf_addf(out, " parameters%s%s%s, %s%s, %s (K = %g), %d GPUs\n", in->model ? " (" : "",
 		 in->model ? in->model : "", in->model ? ")" : "", dtype_name(in->precision),
 		 in->precision == DT_FP32 ? "" : " mixed precision (fp32 master weights)",
-		 plan_optimizer_name(in->optimizer), r->optimizer_k, in->gpus);
+		 in->optimizer_name, r->optimizer_k, in->gpus);
 	if (isnan(r->activation_per_layer) || in->layers < 0)
 		buf_addstr(out, "activations: unknown (give --micro-batch, --seq-len, --hidden, "
 				"--layers, --heads or --model)\n");
@@ -251,6 +331,7 @@ static void tables(const struct plan_inputs *in, const struct plan_result *r, st
 
 	buf_init(&text, 0);
 	header(in, r, &text);
+	measured(in, r, &text);
 	wrap_lines(out, &text);
 	buf_addch(out, '\n');
 	memory_table(in, r, out);
@@ -275,10 +356,16 @@ static void explain_states(const struct plan_inputs *in, const struct plan_resul
 
 	buf_addf(out, "model states (Rajbhandari et al. 2020, \"ZeRO: Memory Optimizations Toward "
 		      "Training Trillion Parameter Models\", section 3.1): %gΨ + %gΨ + KΨ bytes\n", wb, wb);
-	buf_addf(out, "  K = %g: %s%s\n", k, in->precision == DT_FP32 ? "" : "fp32 master weights 4 + ",
-		 in->optimizer == PLAN_ADAM ? "Adam momentum 4 + variance 4" :
-		 in->optimizer == PLAN_SGD ? "SGD momentum 4" :
-		 "Adafactor's factored second moments (about 8/hidden bytes, left out)");
+	static const char *const states[PLAN_NOPTIMIZER] = {
+		[PLAN_ADAM] = "Adam momentum 4 + variance 4",
+		[PLAN_SGD] = "SGD momentum 4",
+		[PLAN_ADAFACTOR] = "Adafactor's factored second moments (about 8/hidden bytes, left out)",
+		[PLAN_ADAM8BIT] = "8-bit Adam momentum 1 + variance 1 (Dettmers et al. 2022; its "
+				  "block scales left out)",
+	};
+
+	buf_addf(out, "  K = %g (%s): %s%s\n", k, in->optimizer_name,
+		 in->precision == DT_FP32 ? "" : "fp32 master weights 4 + ", states[in->optimizer]);
 	buf_addf(out, "  Ψ = %.0f: weights %g x Ψ = %.2f GB, gradients %g x Ψ = %.2f GB, optimizer "
 		 "%g x Ψ = %.2f GB; %.2f GB in all\n", psi, wb, wb * psi / 1e9, wb, wb * psi / 1e9, k,
 		 k * psi / 1e9, (2 * wb + k) * psi / 1e9);
@@ -286,6 +373,11 @@ static void explain_states(const struct plan_inputs *in, const struct plan_resul
 		 "gradients too (%.2f GB), zero3 and fsdp the weights too (%.2f GB); pipeline and "
 		 "tensor split all three N ways\n", n, (2 * wb + k / n) * psi / 1e9,
 		 (wb + (wb + k) / n) * psi / 1e9, (2 * wb + k) * psi / n / 1e9);
+	buf_addf(out, "  ddp's gradient buckets (PyTorch DistributedDataParallel): a second copy of the "
+		 "gradients, %gΨ = %.2f GB, unless gradient_as_bucket_view=True makes them views%s: "
+		 "ddp holds %.2f GB of states and buckets\n", wb, wb * psi / 1e9,
+		 in->bucket_view ? " (given: no copy)" : "",
+		 (2 * wb + k) * psi / 1e9 + r->s[PLAN_DDP].mem.buckets / 1e9);
 }
 
 static void explain_activations(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
@@ -327,11 +419,14 @@ static void explain_fit(const struct plan_inputs *in, const struct plan_result *
 			"memory.total) where known, else the vendor's nominal GB\n");
 	if (r->recommended >= 0) {
 		const struct plan_strategy_result *s = &r->s[r->recommended];
+		char cap[64];
 
-		buf_addf(out, "  %s: %.2f + %.2f + %.2f + %.2f + %.2f = %.2f GB <= %.2f GB (%s)\n",
-			 plan_strategy_name(s->strategy), s->mem.weights / 1e9, s->mem.gradients / 1e9,
-			 s->mem.optimizer / 1e9, s->mem.activations / 1e9, s->mem.reserve / 1e9,
-			 s->mem.total / 1e9, s->fit[0].capacity / 1e9, s->fit[0].gpu->name);
+		buf_addf(out, "  %s: %.2f + %.2f + %.2f + %.2f + %.2f + %.2f = %.2f GB <= %.2f GB, the "
+			 "%s's %s\n", plan_strategy_name(s->strategy), s->mem.weights / 1e9,
+			 s->mem.gradients / 1e9, s->mem.buckets / 1e9, s->mem.optimizer / 1e9,
+			 s->mem.activations / 1e9, s->mem.reserve / 1e9, s->mem.total / 1e9,
+			 s->fit[0].capacity / 1e9, s->fit[0].gpu->name,
+			 gpu_capacity_text(cap, sizeof(cap), s->fit[0].gpu, -1));
 	}
 }
 
@@ -358,8 +453,15 @@ static void explain_comm(const struct plan_inputs *in, const struct plan_result 
 		 "micro-batch: payload %.4g GB, sends %.4g GB\n",
 		 in->checkpointing == PLAN_CKPT_FULL ? 6 : 4, r->s[PLAN_TENSOR].comm_payload_bytes / 1e9,
 		 r->s[PLAN_TENSOR].comm_bytes / 1e9);
-	buf_addf(out, "  time = sent / the link's nominal bandwidth per direction: %s %s %g GB/s\n",
-		 g->name, gpu_link_name(g->link), g->link_gbps);
+	if (g->mesh_links > 0)
+		buf_addf(out, "  time = sent / the link's nominal bandwidth per direction: %s %s, a fully "
+			 "connected mesh of %d links of %g GB/s per GPU, one link to each peer: %d GPUs "
+			 "use %d link%s, %g GB/s\n", g->name, gpu_link_name(g->link), g->mesh_links,
+			 g->mesh_link_gbps, n, n - 1 < g->mesh_links ? n - 1 : g->mesh_links,
+			 n == 2 ? "" : "s", gpu_link_gbps_for(g, n));
+	else
+		buf_addf(out, "  time = sent / the link's nominal bandwidth per direction: %s %s %g GB/s "
+			 "to any peer\n", g->name, gpu_link_name(g->link), gpu_link_gbps_for(g, n));
 }
 
 static void explain_rental(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
@@ -376,16 +478,22 @@ static void explain_rental(const struct plan_inputs *in, const struct plan_resul
 		      f == 8 ? " (full recomputation adds a forward pass)" : "", f, in->mfu,
 		      gpu_peak_tflops(g, t), g->name, dtype_name(t), f, in->params,
 		      in->mfu * gpu_peak_tflops(g, t) * 1e12 / (f * in->params));
-	buf_addstr(out, "rental window: days = target tokens (or samples x seq len) / tokens/s / "
-			"86400, fitted in 3, 7 or 30 days; GPU-hours = days x 24 x N; cost = GPU-hours "
-			"x price\n");
+	buf_addf(out, "rental window, as rented: days needed = target tokens (or samples x seq len) / "
+		      "tokens/s / 86400; the window is the shortest of 3, 7 or 30 days holding days "
+		      "needed x (1 + margin %g), consecutive 30-day windows beyond; the GPUs are rented "
+		      "in lots of %d; GPU-hours = lots x %d x window days x 24; cost = GPU-hours x "
+		      "price\n", in->margin, in->lot_gpus, in->lot_gpus);
 	if (!r->noption)
 		return;
-	buf_addf(out, "checkpoint interval (Young 1974; Daly 2006): √(2·C·M), C = (%g + %g) x Ψ "
-		 "bytes / %g GB/s = %.1f s, M = %g h: √(2 x %.1f x %.0f) = %.0f s\n",
+	buf_addf(out, "checkpoint interval (Young 1974; Daly 2006): √(2·C·M) − C, C = (%g + %g) x Ψ "
+		 "bytes / %g GB/s = %.1f s, M = %g h: √(2 x %.1f x %.0f) − %.1f = %.0f s\n",
 		 (double)dtype_size(in->precision), r->optimizer_k, in->ckpt_write_gbps,
 		 r->option[0].ckpt_write_s, in->mtbf_hours, r->option[0].ckpt_write_s,
-		 in->mtbf_hours * 3600, r->option[0].ckpt_interval_s);
+		 in->mtbf_hours * 3600, r->option[0].ckpt_write_s, r->option[0].ckpt_interval_s);
+	buf_addf(out, "stop criteria of a 30-day window: the throughput under %g%% of the planned "
+		 "rate for %d day%s, less than %g of the target by %g of the window, or the window's "
+		 "end\n", RENTAL_STOP_RATE_SHARE * 100, RENTAL_STOP_SLOW_DAYS,
+		 RENTAL_STOP_SLOW_DAYS == 1 ? "" : "s", RENTAL_STOP_HALF, RENTAL_STOP_HALF);
 }
 
 void plan_explain(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)

@@ -12,15 +12,18 @@ reserve per GPU: CUDA context 1.00 GB + NCCL 0.50 GB (multi-GPU) + 5% of
 memory per GPU  gpus weights   grads   optim   activ reserve   total  fits: H200, B200
                           GB      GB      GB      GB      GB      GB
 single             1    14.0    14.0    84.0   104.2    11.8   228.0  no, no
-ddp                2    14.0    14.0    84.0   104.2    12.3   228.5  no, no
+ddp                2    14.0    28.0    84.0   104.2    13.0   243.2  no, no
 zero1              2    14.0    14.0    42.0   104.2    10.2   184.4  no, yes
 zero2              2    14.0     7.0    42.0   104.2     9.9   177.0  no, yes
 zero3              2     7.0     7.0    42.0   104.2     9.5   169.7  no, yes
 fsdp               2     7.0     7.0    42.0   104.2     9.5   169.7  no, yes
 pipeline           2     7.0     7.0    42.0    52.1     6.9   115.0  yes, yes
 tensor             2     7.0     7.0    42.0    54.8     7.0   117.8  yes, yes
-capacity: H200 150.8 GB (as the driver reports it), B200 191.5 GB (as the
-    driver reports it)
+capacity (a fit is judged against the reported memory where known): H200
+    141 GB nominal (150.8 GB / 140.4 GiB reported), B200 180 GB nominal (191.5
+    GB / 178.4 GiB reported)
+ddp's grads: 14.0 GB of gradients + 14.0 GB of gradient buckets, a second
+    copy (--bucket-view when the job sets gradient_as_bucket_view=True)
 
 comm per step   sent/GPU  payload      H200      B200  a run tests (H200)
                       GB       GB         s         s
@@ -39,6 +42,6 @@ recommended: tensor on 2 x H200: only splitting every layer fits; the GPUs'
 
 rental (estimated throughput: 40% MFU of the bf16 peak, 6Ψ FLOPs per
     token):
-  tensor on 2 x H200: 18848 tokens/s; no target given (--target-tokens, or
-      --target-samples and --seq-len)
+  tensor on 2 x H200: 18848 tokens/s, 4.601 samples/s; no target given
+      (--target-tokens, or --target-samples and --seq-len)
 --- stderr

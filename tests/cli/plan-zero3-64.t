@@ -12,13 +12,14 @@ reserve per GPU: CUDA context 1.00 GB + NCCL 0.50 GB (multi-GPU) + 5% of
 memory per GPU  gpus weights   grads   optim   activ reserve   total  fits: H200
                           GB      GB      GB      GB      GB      GB
 zero3             64     0.2     0.2     1.4       ?     1.6       ?  unknown
-capacity: H200 150.8 GB (as the driver reports it)
+capacity (a fit is judged against the reported memory where known): H200
+    141 GB nominal (150.8 GB / 140.4 GiB reported)
 
 comm per step   sent/GPU  payload      H200  a run tests (H200)
                       GB       GB         s
 zero3               44.30    45.00     0.098  -
 
-recommended: none on 64 x H200: no strategy is known to fit: the
+chosen: none on 64 x H200: the strategy asked for is not known to fit: the
     activations are unknown (give micro batch, sequence length, hidden size,
     layers and heads, or a known model)
 --- stderr

@@ -12,6 +12,7 @@
 
 #include "core/arena.h"
 #include "core/buf.h"
+#include "core/count.h"
 #include "core/diag.h"
 #include "core/info.h"
 #include "core/intern.h"
@@ -419,9 +420,42 @@ static void model_grows_and_keeps_facts(void **state)
 	trial_free(t);
 }
 
+/*
+ * The count syntax: digits exactly (2^53 + 1 = 9007199254740993 survives, which a double
+ * would round), an exponent or one suffix (k, M, B or G, T, either case) when it comes to a
+ * whole number; nothing else.
+ */
+static void counts_parse(void **state)
+{
+	int64_t v = -1;
+
+	(void)state;
+	assert_true(count_parse("7B") == 7e9 && count_parse("1.5b") == 1.5e9);
+	assert_true(count_parse("350M") == 350e6 && count_parse("2k") == 2000);
+	assert_true(count_parse("0") == 0 && count_parse("1e12") == 1e12 && count_parse("3T") == 3e12);
+	assert_true(isnan(count_parse("")) && isnan(count_parse("-1")) && isnan(count_parse("7x")));
+	assert_true(isnan(count_parse("7BB")) && isnan(count_parse("inf")) && isnan(count_parse("nan")));
+	assert_true(count_parse_whole("9007199254740993", 0, INT64_MAX, &v) && v == 9007199254740993);
+	assert_true(count_parse_whole("1e9", 0, INT64_MAX, &v) && v == 1000000000);
+	assert_true(count_parse_whole("10M", 0, INT64_MAX, &v) && v == 10000000);
+	assert_true(count_parse_whole("1.5k", 0, INT64_MAX, &v) && v == 1500);
+	assert_true(count_parse_whole("0", 0, 10, &v) && v == 0);
+	v = 42;
+	assert_false(count_parse_whole("1.5", 0, INT64_MAX, &v));
+	assert_false(count_parse_whole("0", 1, 10, &v));
+	assert_false(count_parse_whole("11", 0, 10, &v));
+	assert_false(count_parse_whole("2e1", 0, 10, &v));
+	assert_false(count_parse_whole("1e19", 0, INT64_MAX, &v));	/* past int64_t */
+	assert_false(count_parse_whole("-3", 0, 10, &v));
+	assert_false(count_parse_whole("-3k", -5000, 10, &v));	/* a negative: digits only */
+	assert_int_equal(v, 42);					/* untouched on refusal */
+	assert_true(count_parse_whole("-3", -5, 10, &v) && v == -3);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(counts_parse),
 		cmocka_unit_test(buf_appends_and_formats),
 		cmocka_unit_test(buf_ceiling_is_sticky),
 		cmocka_unit_test(buf_reads_a_file),

@@ -391,9 +391,23 @@ static void checklist_has_the_capture_commands(void **state)
 		"- `seed` = 1234\n",
 		"- the global batch: the same in every run unless the hypothesis is global-batch\n",
 		"| 2gpu | 2 | ddp | 8 | 16 | 30.000 | 0.04 |\n",
-		"- The rental window planned: 30 days.\n",
-		"- Checkpoint every 54 min (Young/Daly: sqrt(2 x C x M) with C = 60 s to write a "
+		/* the rental as rented: 1 lot of 2 B200 for 30 days, 2 x 30 x 24 = 1440 GPU-hours */
+		"- The rental planned: 1 lot of 2 GPUs of B200 for a 30-day window: 20.4 days needed "
+		"at the planned rate (modelled), with a 15% margin; 1440 GPU-hours rented, cost 7920.00.\n",
+		/* 90% of a planned 10 samples/s; half of 9e7 samples by day 15 */
+		"- Stop and re-plan when the throughput stays under 9 samples/s (90% of the planned 10) "
+		"for 1 day, or when fewer than 45,000,000 samples are processed by day 15 (half the "
+		"target by half the window); stop at day 30, the window's end, whatever the loss.\n",
+		/* sqrt(2 x 60 x 86400) - 60 = 3220.0 - 60 = 3160 s: 53 min */
+		"- Checkpoint every 53 min (Young/Daly: sqrt(2 x C x M) - C with C = 60 s to write a "
 		"checkpoint and M = 24.0 h between failures); resume from the last one after a failure.\n",
+		/* the hypothesis, as analyze decides it */
+		"What the runs test: the multi-GPU run steps over the same global batch as the 1-GPU run "
+		"in a shorter step; `analyze` confirms it when the speedup",
+		/* the GPU to rent with the one capacity text, and a fallback too small */
+		"- To rent: B200, 180 GB nominal (191.5 GB / 178.4 GiB reported); a fit is judged",
+		"- **Warning**: the fallback H100 SXM cannot hold the planned ddp run: it needs 90.0 GB "
+		"per GPU, the H100 SXM has 80 GB nominal (85.5 GB / 79.6 GiB reported).\n",
 	};
 	char *dir = temp_dir();
 	struct diags d = DIAGS_INIT;
@@ -403,10 +417,24 @@ static void checklist_has_the_capture_commands(void **state)
 	(void)state;
 	sample_plan(&pf);
 	pf.profile_active = 9;
+	pf.gpu = gpu_lookup("B200", -1);
+	pf.fallback[0] = (struct plan_fallback){ .gpu = gpu_lookup("H100 SXM", -1),
+						 .strategy = PLAN_DDP, .need = 90e9 };
+	pf.nfallback = 1;
 	pf.window_days = 30;
+	pf.window_count = 1;
+	pf.lots = 1;
+	pf.lot_gpus = 2;
+	pf.margin = 0.15;
+	pf.days_needed = 20.4;
+	pf.gpu_hours = 1440;
+	pf.cost = 1440 * 5.5;
+	pf.has_stop = true;
+	pf.stop = (struct plan_stop){ .samples = true, .min_rate = 9, .half_days = 15,
+				      .half_target = 45e6, .end_days = 30 };
 	pf.checkpoint_write_s = 60;
 	pf.mtbf_s = 86400;
-	pf.checkpoint_interval_s = sqrt(2 * 60 * 86400.0);	/* 3220 s */
+	pf.checkpoint_interval_s = sqrt(2 * 60 * 86400.0) - 60;	/* 3160 s */
 	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), 0);
 	md = slurp(dir, "CHECKLIST.md");
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
@@ -745,6 +773,66 @@ static void the_title_is_written(void **state)
 	free(dir);
 }
 
+/*
+ * The rental of a planned trial as rented. 7e9 parameters on H200, micro batch 1 of 1024
+ * tokens: 2 GPUs at 2 x 0.4 x 989.5e12 / 42e9 = 18847.6 tokens/s need 1e7 x 1024 tokens /
+ * 18847.6 / 86400 = 6.29 days, x 1.15 = 7.23: a 30-day window of 1 lot of 2 GPUs, 1440
+ * GPU-hours, 4320 at 3. C = 7e9 x 14 B / 2 GB/s = 49 s; sqrt(2 x 49 x 86400) - 49 = 2861 s.
+ * trial.ini carries lot_gpus, margin, mtbf_hours and checkpoint_write_s where the manifest's
+ * table knows them (and never a key it would warn about).
+ */
+static void the_rental_is_written_as_rented(void **state)
+{
+	static const char *const keys[][2] = {
+		{ "lot_gpus", "lot_gpus = 2\n" }, { "margin", "margin = 0.15\n" },
+		{ "mtbf_hours", "mtbf_hours = 24\n" }, { "checkpoint_write_s", "checkpoint_write_s = 49\n" },
+	};
+	static const char *const inputs[][2] = {
+		{ "params", "7e9" }, { "gpu", "H200" }, { "micro_batch", "1" }, { "seq_len", "1024" },
+		{ "hidden", "4096" }, { "layers", "32" }, { "heads", "32" }, { "target_samples", "1e7" },
+		{ "price", "3" },
+	};
+	struct plan_inputs in;
+	struct plan_result r;
+	struct plan_files pf;
+	struct plan_run run[2];
+	struct diags d = DIAGS_INIT;
+	char err[256], *dir, *text;
+
+	(void)state;
+	plan_inputs_init(&in);
+	for (size_t i = 0; i < sizeof(inputs) / sizeof(inputs[0]); i++)
+		assert_int_equal(plan_set(&in, inputs[i][0], inputs[i][1], err, sizeof(err)), 0);
+	plan_compute(&in, &r);
+	assert_int_equal(r.recommended, PLAN_DDP);
+	plan_files_from(&pf, run, &in, &r);
+	assert_int_equal(pf.window_days, 30);
+	assert_int_equal(pf.window_count, 1);
+	assert_int_equal(pf.lots, 1);
+	assert_true(pf.gpu_hours == 1440 && pf.cost == 4320);
+	assert_true(fabs(pf.days_needed - 1.024e10 / (2 * 0.4 * 989.5e12 / 42e9) / 86400) < 1e-9);
+	assert_true(pf.checkpoint_write_s == 49);
+	assert_true(fabs(pf.checkpoint_interval_s - (sqrt(2 * 49 * 86400.0) - 49)) < 1e-9);
+	assert_true(pf.has_stop && pf.stop.samples && pf.stop.half_target == 5e6);
+	dir = temp_dir();
+	assert_int_equal(plan_write_dir(&pf, dir, 0, &d), 0);
+	text = slurp(dir, "trial.ini");
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+		assert_int_equal(strstr(text, keys[i][1]) != NULL,
+				 manifest_key_find("trial", keys[i][0]) != NULL);
+	free(text);
+	text = slurp(dir, "CHECKLIST.md");
+	assert_non_null(strstr(text, "- The rental planned: 1 lot of 2 GPUs of H200 for a 30-day window: "
+				     "6.3 days needed at the planned rate (modelled), with a 15% margin; "
+				     "1440 GPU-hours rented, cost 4320.00.\n"));
+	assert_non_null(strstr(text, "fewer than 5,000,000 samples are processed by day 15"));
+	free(text);
+	copy_logs(dir);
+	analysis_free(analyse_clean(dir));	/* no manifest finding */
+	assert_int_equal(remove_tree(dir), 0);
+	free(dir);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -758,6 +846,7 @@ int main(void)
 		cmocka_unit_test(every_key_is_documented),
 		cmocka_unit_test(no_written_plan_causes_a_confound),
 		cmocka_unit_test(the_title_is_written),
+		cmocka_unit_test(the_rental_is_written_as_rented),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -90,7 +90,7 @@ static void documented(void **state)
 	row(doc, "lot size", v);
 	snprintf(v, sizeof(v), "%g h", RENTAL_MTBF_HOURS_DEFAULT);
 	row(doc, "machine MTBF", v);
-	snprintf(v, sizeof(v), "%g%%", STOP_THROUGHPUT_SHARE * 100);
+	snprintf(v, sizeof(v), "%g%%", RENTAL_STOP_RATE_SHARE * 100);
 	row(doc, "stop: throughput floor", v);
 	snprintf(v, sizeof(v), "%d", STOP_FLAT_CHECKPOINTS);
 	row(doc, "stop: flat checkpoints", v);
