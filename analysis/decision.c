@@ -316,16 +316,19 @@ static void campaign(struct analysis *a, const struct trial *t, const struct ter
 	cp->write_s = write_time(a, t, w->r, cp);
 	cp->interval_s = rental_checkpoint_interval_s(cp->write_s, cp->rental_mtbf_hours * 3600);
 	floor_rate = RENTAL_STOP_RATE_SHARE * (k->tokens ? w->r->tokens_per_s : w->r->samples_per_s);
-	half_day = ceil(w->days / 2);
-	half_done = (double)k->target * k->variants / 2;
+	half_day = ceil(RENTAL_STOP_HALF * w->days);
+	half_done = RENTAL_STOP_HALF * (double)k->target * k->variants;
 	end_day = (double)w->rent.window_days * w->rent.windows;
 	d->stop = arena_alloc(&a->arena, 4 * sizeof(*d->stop));
 	d->stop[d->nstop++] = (struct stop_criterion){ "throughput-floor", analysis_printf(a,
-		"a whole day under %.0f%% of the measured throughput (%.1f %s/s a run): stop and find the "
-		"cause before the window is spent", RENTAL_STOP_RATE_SHARE * 100, floor_rate, unit) };
+		"%s under %.0f%% of the measured throughput (%.1f %s/s a run): stop and find the cause "
+		"before the window is spent", RENTAL_STOP_SLOW_DAYS == 1 ? "a whole day" :
+		analysis_printf(a, "%d whole days", RENTAL_STOP_SLOW_DAYS), RENTAL_STOP_RATE_SHARE * 100,
+		floor_rate, unit) };
 	d->stop[d->nstop++] = (struct stop_criterion){ "halfway", analysis_printf(a,
-		"at day %.0f, fewer than %s %s processed (half of %s): the window will not hold the target; "
-		"re-plan", half_day, count_text(n1, half_done), unit, count_text(n2, 2 * half_done)) };
+		"at day %.0f, fewer than %s %s processed (%.0f%% of %s): the window will not hold the target; "
+		"re-plan", half_day, count_text(n1, half_done), unit, RENTAL_STOP_HALF * 100,
+		count_text(n2, (double)k->target * k->variants)) };
 	d->stop[d->nstop++] = (struct stop_criterion){ "no-improvement", analysis_printf(a,
 		"the validation loss no better over %d consecutive checkpoints: stop; more steps buy nothing",
 		STOP_FLAT_CHECKPOINTS) };

@@ -1137,7 +1137,7 @@ static void run_link(struct run_result *rr, const struct run *r)
 		return;
 	if ((!strcmp(rr->link, "nvlink") && (m->link == GPU_LINK_NVLINK || m->link == GPU_LINK_NVLINK_BRIDGE)) ||
 	    (!strcmp(rr->link, "pcie") && m->link == GPU_LINK_PCIE))
-		rr->link_gbps = m->link_gbps;
+		rr->link_gbps = gpu_link_gbps_for(m, rr->gpus);
 }
 
 /* A log line's step time: its own, else the global batch over its samples/s; -1. */

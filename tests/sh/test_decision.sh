@@ -93,7 +93,7 @@ trial d ddp-scales-well "target_samples = 1000000000" "gpu_hour_price = 4.50" "c
 expect "$tmp/d.txt" "Decision: Rent 1 lot of 2x B200 for 2 consecutive 30-day windows (60 days): 30.7 days needed at 376.9 samples/s (margin 95%), 12,960 for the windows"
 expect "$tmp/d.txt" "  Checkpoint every 1.2 h (Young/Daly: a write of 120 s as planned in trial.ini, 24 h between failures of the rental)"
 expect "$tmp/d.txt" "  Stop when a whole day under 90% of the measured throughput (339.3 samples/s a run): stop and find the cause before the window is spent"
-expect "$tmp/d.txt" "  Stop when at day 16, fewer than 500,000,000 samples processed (half of 1,000,000,000): the window will not hold the target; re-plan"
+expect "$tmp/d.txt" "  Stop when at day 16, fewer than 500,000,000 samples processed (50% of 1,000,000,000): the window will not hold the target; re-plan"
 expect "$tmp/d.txt" "  Stop when at the end of day 60, whatever the loss: a longer campaign is a new decision from the throughput measured so far"
 decision d "{'rent.window_days': 30, 'rent.windows': 2, 'window_cost': 12960.0, 'window_gpu_hours': 2880.0,
 	'checkpoint.interval_s': (2 * 120 * 86400) ** 0.5 - 120, 'checkpoint.write_s': 120.0,
