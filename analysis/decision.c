@@ -304,6 +304,7 @@ static void campaign(struct analysis *a, const struct trial *t, const struct ter
 	static const int32_t windows[] = RENTAL_WINDOWS_DAYS;
 	const int32_t longest = windows[sizeof(windows) / sizeof(windows[0]) - 1];
 	struct checkpoint_plan *cp = &d->checkpoint;
+	struct rental_stop st;
 	double floor_rate, half_day, half_done, end_day;
 	const char *unit = k->tokens ? "tokens" : "samples";
 	char n1[MONEY_LEN], n2[MONEY_LEN];
@@ -315,10 +316,13 @@ static void campaign(struct analysis *a, const struct trial *t, const struct ter
 	cp->rental_mtbf_hours = k->mtbf_hours / w->rent.lots;
 	cp->write_s = write_time(a, t, w->r, cp);
 	cp->interval_s = rental_checkpoint_interval_s(cp->write_s, cp->rental_mtbf_hours * 3600);
-	floor_rate = RENTAL_STOP_RATE_SHARE * (k->tokens ? w->r->tokens_per_s : w->r->samples_per_s);
-	half_day = ceil(RENTAL_STOP_HALF * w->days);
-	half_done = RENTAL_STOP_HALF * (double)k->target * k->variants;
-	end_day = (double)w->rent.window_days * w->rent.windows;
+	st = rental_stop_for(k->tokens ? w->r->tokens_per_s : w->r->samples_per_s,
+			     (double)k->target * k->variants, w->days,
+			     (struct rental_window){ w->rent.window_days, w->rent.windows });
+	floor_rate = st.min_rate;
+	half_day = st.half_day;
+	half_done = st.half_target;
+	end_day = st.end_day;
 	d->stop = arena_alloc(&a->arena, 4 * sizeof(*d->stop));
 	d->stop[d->nstop++] = (struct stop_criterion){ "throughput-floor", analysis_printf(a,
 		"%s under %.0f%% of the measured throughput (%.1f %s/s a run): stop and find the cause "

@@ -825,15 +825,12 @@ static double throughput(const struct plan_inputs *in, int n)
 static void stop_criteria(const struct plan_inputs *in, double tokens, struct plan_option *o)
 {
 	bool samples = in->target_samples > 0 && in->seq_len > 0;
-	double days = rental_window_total_days(o->window);
+	struct rental_stop st = rental_stop_for(samples ? o->samples_per_s : o->tokens_per_s,
+						samples ? (double)in->target_samples : tokens, o->days_to_target,
+						o->window);
 
-	o->stop = (struct plan_stop){
-		.samples = samples,
-		.min_rate = RENTAL_STOP_RATE_SHARE * (samples ? o->samples_per_s : o->tokens_per_s),
-		.half_days = RENTAL_STOP_HALF * days,
-		.half_target = RENTAL_STOP_HALF * (samples ? (double)in->target_samples : tokens),
-		.end_days = days,
-	};
+	o->stop = (struct plan_stop){ .samples = samples, .min_rate = st.min_rate, .half_days = st.half_day,
+				      .half_target = st.half_target, .end_days = st.end_day };
 }
 
 /*

@@ -45,3 +45,13 @@ double rental_checkpoint_interval_s(double write_s, double mtbf_s)
 	t = sqrt(2 * write_s * mtbf_s) - write_s;
 	return t > write_s ? t : write_s;
 }
+
+struct rental_stop rental_stop_for(double rate, double target, double days_needed, struct rental_window w)
+{
+	return (struct rental_stop){
+		.min_rate = RENTAL_STOP_RATE_SHARE * rate,
+		.half_day = ceil(RENTAL_STOP_HALF * days_needed),
+		.half_target = RENTAL_STOP_HALF * target,
+		.end_day = rental_window_total_days(w),
+	};
+}

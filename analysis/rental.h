@@ -27,6 +27,22 @@ double rental_window_total_days(struct rental_window w);
 double rental_window_gpu_hours(struct rental_window w, int32_t gpus);
 
 /*
+ * When a long campaign stops and re-plans (thresholds.h RENTAL_STOP_*): a
+ * rate under min_rate for RENTAL_STOP_SLOW_DAYS; under half_target of its
+ * units done by day half_day (RENTAL_STOP_HALF of the days needed, rounded
+ * up); at day end_day, the windows' end, whatever the loss.
+ */
+struct rental_stop {
+	double min_rate;	/* units/s */
+	double half_day;
+	double half_target;	/* units */
+	double end_day;
+};
+
+/* The criteria for a rate (units/s), a target (units, every run together), the days needed and the window. */
+struct rental_stop rental_stop_for(double rate, double target, double days_needed, struct rental_window w);
+
+/*
  * The checkpoint interval of Young (1974) with Daly's (2006) first-order
  * correction: sqrt(2 C M) - C for a checkpoint written in C seconds and a
  * mean time between failures of M seconds, C when that is not positive;

@@ -547,7 +547,7 @@ static void checklist_rental(struct buf *b, const struct plan_files *pf)
 		 RENTAL_STOP_RATE_SHARE * 100, st->min_rate / RENTAL_STOP_RATE_SHARE,
 		 RENTAL_STOP_SLOW_DAYS, RENTAL_STOP_SLOW_DAYS == 1 ? "" : "s");
 	count_text(b, st->half_target);
-	buf_addf(b, " %s are processed by day %g (half the target by half the window); stop at day "
+	buf_addf(b, " %s are processed by day %g (half the target by half the days needed); stop at day "
 		 "%g, the window's end, whatever the loss.\n", unit, st->half_days, st->end_days);
 }
 

@@ -176,7 +176,7 @@ if abs(opt[0]["tokens_per_s"] - tps) > 1e-6 * tps:
 check("window", (opt[0]["window_days"], opt[0]["window_count"], opt[0]["lots"]), (30, 1, 1))
 check("rented", (opt[0]["gpu_hours"], opt[0]["cost"]), (1440, 4320))
 check("stop", (opt[0]["stop"]["unit"], opt[0]["stop"]["half_target"], opt[0]["stop"]["half_days"],
-      opt[0]["stop"]["end_days"]), ("tokens", 5e9, 15, 30))
+      opt[0]["stop"]["end_days"]), ("tokens", 5e9, 4, 30))   # day 4: half of 6.14 days, rounded up
 check("throughput source", opt[0]["throughput_source"], "modelled")
 # the JSON explanation is the text one, unwrapped
 words = " ".join(text.split("how these numbers are made:\n", 1)[1].split())

@@ -278,11 +278,12 @@ static void young_daly_and_window(void **state)
 	assert_int_equal(r.option[1].window_days, 30);		/* 6.14 x 1.15 = 7.06 days */
 	near(r.option[1].gpu_hours, 1440);
 	near(r.option[1].cost, 4320);
-	/* stop: in tokens (no sample target); 90% of 2 x 9423.8; half of 1e10 by day 15 */
+	/* stop: in tokens (no sample target); 90% of 2 x 9423.8; half of 1e10 by day 4 (half of the
+	   6.14 days needed, rounded up) */
 	assert_false(r.option[1].stop.samples);
 	near(r.option[1].stop.min_rate, 0.9 * 2 * tps);
 	near(r.option[1].stop.half_target, 5e9);
-	near(r.option[1].stop.half_days, 15);
+	near(r.option[1].stop.half_days, 4);
 	near(r.option[1].stop.end_days, 30);
 
 	set(&in, "margin", "0");
@@ -314,7 +315,7 @@ static void young_daly_and_window(void **state)
 	assert_true(r.option[0].stop.samples);
 	near(r.option[0].stop.min_rate, 0.9 * tps / 1024);
 	near(r.option[0].stop.half_target, 5e7);
-	near(r.option[0].stop.half_days, 75);
+	near(r.option[0].stop.half_days, 62);		/* half of 122.8 days, rounded up */
 }
 
 static void expect_error(const char *key, const char *value, const char *want)
