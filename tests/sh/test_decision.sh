@@ -72,6 +72,11 @@ sed -n 3p "$tmp/a-report/summary.md" | grep -qxF "**Rent 1 lot of 2x B200 for 7 
 	{ echo "summary.md does not open with the decision:"; head -5 "$tmp/a-report/summary.md"; fail=1; }
 grep -q 'class="decision">Rent 1 lot of 2x B200 for 7 days' "$tmp/a-report/report.html" ||
 	{ echo "report.html lacks the decision line"; fail=1; }
+if command -v pdftotext > /dev/null; then	# page 1 of report.pdf, its lines joined
+	pdftotext -f 1 -l 1 "$tmp/a-report/report.pdf" - | tr '\n' ' ' | tr -s ' ' |
+		grep -qF "Rent 1 lot of 2x B200 for 7 days: 3.1 days needed at 376.9 samples/s (margin 128%), 1,512 for the window" ||
+		{ echo "page 1 of report.pdf does not say what to rent"; fail=1; }
+fi
 
 # Lots of 1 GPU: 1gpu rents 1 lot for 7 days, 168 GPU-hours, 756.00; 2gpu 2 lots, 1512.00.
 trial b ddp-scales-well "target_samples = 100000000" "gpu_hour_price = 4.50" "lot_gpus = 1"
