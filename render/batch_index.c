@@ -16,6 +16,7 @@ struct column {
 	const char *head;
 	const char *(*text)(const struct trial_row *t, char *buf, size_t size);
 	double (*num)(const struct trial_row *t);	/* sorts by this when not NULL */
+	bool prose;	/* a sentence: a column wide enough to read it on a phone, which scrolls */
 };
 
 static const char *c_status(const struct trial_row *t, char *b, size_t n) { return t->status; }
@@ -23,6 +24,7 @@ static const char *c_gpu(const struct trial_row *t, char *b, size_t n) { return 
 static const char *c_prec(const struct trial_row *t, char *b, size_t n) { return t->precision; }
 static const char *c_verdict(const struct trial_row *t, char *b, size_t n) { return t->verdict; }
 static const char *c_conf(const struct trial_row *t, char *b, size_t n) { return t->confounds; }
+static const char *c_decision(const struct trial_row *t, char *b, size_t n) { return t->decision; }
 static double n_speedup(const struct trial_row *t) { return t->speedup; }
 static double n_eff(const struct trial_row *t) { return t->efficiency; }
 
@@ -49,14 +51,15 @@ static const char *c_eff(const struct trial_row *t, char *b, size_t n)
 }
 
 static const struct column columns[] = {
-	{ "status", c_status, NULL },
-	{ "GPU", c_gpu, NULL },
-	{ "precision", c_prec, NULL },
-	{ "verdict", c_verdict, NULL },
-	{ "speedup", c_speedup, n_speedup },
-	{ "efficiency", c_eff, n_eff },
-	{ "confounds", c_conf, NULL },
-	{ "reason", c_reason, NULL },
+	{ "status", c_status, NULL, false },
+	{ "GPU", c_gpu, NULL, false },
+	{ "precision", c_prec, NULL, false },
+	{ "verdict", c_verdict, NULL, false },
+	{ "decision", c_decision, NULL, true },
+	{ "speedup", c_speedup, n_speedup, false },
+	{ "efficiency", c_eff, n_eff, false },
+	{ "confounds", c_conf, NULL, false },
+	{ "reason", c_reason, NULL, true },
 };
 #define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
 
@@ -123,14 +126,19 @@ int batch_index_md(const struct trial_row *rows, size_t n, FILE *f)
 static const char css[] =
 	"body{margin:0;color:#212121;font:15px/1.4 \"DejaVu Sans\",sans-serif}\n"
 	"main{max-width:80rem;margin:0 auto;padding:1rem}\n"
-	".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(26rem,1fr));gap:1rem}\n"
+	".charts{display:grid;grid-template-columns:repeat(auto-fit,minmax(min(26rem,100%),1fr));gap:1rem}\n"
 	".charts svg{display:block;width:100%;height:auto}\n"
 	".scroll{overflow-x:auto}\n"
 	"table{border-collapse:collapse}\n"
 	"th{cursor:pointer;text-align:left;background:#f3f3f3}\n"
 	"th,td{padding:.2em .5em;border-bottom:1px solid #ddd;vertical-align:top}\n"
 	"td.n{text-align:right;white-space:nowrap}\n"
-	"tr.error td{background:#fff3f3}\n";
+	"td.p{min-width:16rem}\n"
+	"tr.error td{background:#fff3f3}\n"
+	/* a phone: each trial a card of `heading: value` lines, its decision and reason whole */
+	"@media (max-width:40rem){thead{display:none}table,tbody,tr,td{display:block}"
+	"tr{padding:.4em 0;border-bottom:2px solid #bbb}td{border:0;padding:.1em 0;overflow-wrap:anywhere}"
+	"td.n{text-align:left}td.p{min-width:0}td[data-h]::before{content:attr(data-h) \": \";color:#616161}}\n";
 
 /* Sorts the table by the clicked column: by data-v where cells have it, else by text; again reverses. */
 static const char script[] =
@@ -150,9 +158,10 @@ static void html_cell(struct buf *h, const struct column *c, const struct trial_
 	double v = c->num ? c->num(t) : NAN;
 
 	if (c->num)
-		buf_addf(h, "<td class=\"n\" data-v=\"%.17g\">", isfinite(v) ? v : -1.0);
+		buf_addf(h, "<td class=\"n\" data-v=\"%.17g\"", isfinite(v) ? v : -1.0);
 	else
-		buf_addstr(h, "<td>");
+		buf_addstr(h, c->prose ? "<td class=\"p\"" : "<td");
+	buf_addf(h, " data-h=\"%s\">", c->head);
 	html_escape(h, s ? s : "-");
 	buf_addstr(h, "</td>");
 }

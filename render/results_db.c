@@ -1,8 +1,10 @@
 #include "render/results_db.h"
 
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
 #include <sqlite3.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,20 +15,78 @@
 #include "core/jtree.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
+#include "render/decision_text.h"
 
 struct results_db {
 	sqlite3 *db;
 	char *path;
+	bool migrated;		/* columns were added to the trials table: every row is stale */
 };
 
-/* The schema (docs/batch.md): each trial's rows are replaced together. */
+/* One value to bind: text (NULL: null), a real (NaN: null) or an integer (-1: null). */
+enum val_kind { V_TEXT, V_REAL, V_INT };
+
+/*
+ * The columns of the trials table, in order, and so of summary.csv and
+ * summary.json: a later version adds columns at the end only, which is also
+ * what ALTER TABLE ADD COLUMN does to a database an earlier version wrote.
+ */
+struct trial_col {
+	const char *name;
+	const char *sql;	/* its type in CREATE TABLE; an added column's is the first word */
+	enum val_kind kind;
+	size_t off;		/* of its field in struct trial_row */
+};
+
+#define COL(name, sql, kind, field) { name, sql, kind, offsetof(struct trial_row, field) }
+static const struct trial_col trial_cols[] = {
+	COL("id", "TEXT PRIMARY KEY", V_TEXT, id),
+	COL("source", "TEXT", V_TEXT, source),
+	COL("trial", "TEXT", V_TEXT, trial),
+	COL("fingerprint", "TEXT", V_TEXT, fingerprint),
+	COL("status", "TEXT NOT NULL", V_TEXT, status),
+	COL("error", "TEXT", V_TEXT, error),
+	COL("title", "TEXT", V_TEXT, title),
+	COL("hypothesis", "TEXT", V_TEXT, hypothesis),
+	COL("verdict", "TEXT", V_TEXT, verdict),
+	COL("reason", "TEXT", V_TEXT, reason),
+	COL("speedup", "REAL", V_REAL, speedup),
+	COL("efficiency", "REAL", V_REAL, efficiency),
+	COL("gpu_model", "TEXT", V_TEXT, gpu_model),
+	COL("precision", "TEXT", V_TEXT, precision),
+	COL("confounds", "TEXT", V_TEXT, confounds),
+	COL("lost_compute_s", "REAL", V_REAL, lost_s[0]),
+	COL("lost_exposed_comm_s", "REAL", V_REAL, lost_s[1]),
+	COL("lost_memory_s", "REAL", V_REAL, lost_s[2]),
+	COL("lost_idle_s", "REAL", V_REAL, lost_s[3]),
+	COL("analysed_at", "TEXT", V_TEXT, analysed_at),
+	COL("decision", "TEXT", V_TEXT, decision),
+	COL("rent_gpu_model", "TEXT", V_TEXT, rent_gpu_model),
+	COL("rent_lots", "INTEGER", V_INT, rent_lots),
+	COL("rent_lot_gpus", "INTEGER", V_INT, rent_lot_gpus),
+	COL("rent_window_days", "INTEGER", V_INT, rent_window_days),
+	COL("rent_windows", "INTEGER", V_INT, rent_windows),
+	COL("days_needed", "REAL", V_REAL, days_needed),
+	COL("window_gpu_hours", "REAL", V_REAL, window_gpu_hours),
+	COL("window_cost", "REAL", V_REAL, window_cost),
+};
+#undef COL
+#define NTRIAL_COLS (sizeof(trial_cols) / sizeof(trial_cols[0]))
+
+/* Column i's field of t: to read, then to write. */
+static const void *field_of(const struct trial_row *t, size_t i)
+{
+	return (const char *)t + trial_cols[i].off;
+}
+
+static void *field_in(struct trial_row *t, size_t i)
+{
+	return (char *)t + trial_cols[i].off;
+}
+
+/* The schema (docs/batch.md) but the trials table (trial_cols): each trial's rows are replaced together. */
 static const char schema[] =
 	"PRAGMA journal_mode=DELETE;"
-	"CREATE TABLE IF NOT EXISTS trials (id TEXT PRIMARY KEY, source TEXT, trial TEXT,"
-	" fingerprint TEXT, status TEXT NOT NULL, error TEXT, title TEXT, hypothesis TEXT,"
-	" verdict TEXT, reason TEXT, speedup REAL, efficiency REAL, gpu_model TEXT,"
-	" precision TEXT, confounds TEXT, lost_compute_s REAL, lost_exposed_comm_s REAL,"
-	" lost_memory_s REAL, lost_idle_s REAL, analysed_at TEXT);"
 	"CREATE TABLE IF NOT EXISTS runs (trial_id TEXT NOT NULL, run TEXT, role TEXT,"
 	" gpus INTEGER, status TEXT, strategy TEXT, precision TEXT, global_batch INTEGER,"
 	" step_median_s REAL, step_p10_s REAL, step_p90_s REAL, samples_per_s REAL,"
@@ -43,8 +103,6 @@ static const char schema[] =
 	"CREATE INDEX IF NOT EXISTS confounds_trial ON confounds (trial_id);"
 	"CREATE INDEX IF NOT EXISTS findings_trial ON findings (trial_id);";
 
-/* One value to bind: text (NULL: null), a real (NaN: null) or an integer (-1: null). */
-enum val_kind { V_TEXT, V_REAL, V_INT };
 struct val {
 	enum val_kind kind;
 	const char *s;
@@ -99,15 +157,90 @@ static int exec(struct results_db *db, const char *sql, const struct val *v, int
 	return rc == SQLITE_DONE ? 0 : db_error(db, d);
 }
 
+/* "CREATE TABLE IF NOT EXISTS trials (id TEXT PRIMARY KEY, ...)" */
+static char *trials_create(void)
+{
+	struct buf b = BUF_INIT;
+
+	buf_init(&b, 0);
+	buf_addstr(&b, "CREATE TABLE IF NOT EXISTS trials (");
+	for (size_t i = 0; i < NTRIAL_COLS; i++)
+		buf_addf(&b, "%s%s %s", i ? ", " : "", trial_cols[i].name, trial_cols[i].sql);
+	buf_addstr(&b, ")");
+	return buf_detach(&b);
+}
+
+/* Which columns of trial_cols the trials table has, into have[]. */
+static int trials_columns(struct results_db *db, bool *have, struct diags *d)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db->db, "PRAGMA table_info(trials)", -1, &st, NULL) != SQLITE_OK)
+		return db_error(db, d);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+
+		for (size_t i = 0; name && i < NTRIAL_COLS; i++)
+			have[i] |= !strcmp(name, trial_cols[i].name);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_error(db, d);
+}
+
+/* Adds the columns an earlier version's trials table lacks, at the end, as it would have. */
+static int trials_migrate(struct results_db *db, struct diags *d)
+{
+	bool have[NTRIAL_COLS] = { false };
+
+	if (trials_columns(db, have, d) < 0)
+		return -1;
+	for (size_t i = 0; i < NTRIAL_COLS; i++) {
+		const struct trial_col *c = &trial_cols[i];
+		char *sql;
+		int rc;
+
+		if (have[i])
+			continue;
+		sql = xasprintf("ALTER TABLE trials ADD COLUMN %s %.*s", c->name,
+				(int)strcspn(c->sql, " "), c->sql);
+		rc = sqlite3_exec(db->db, sql, NULL, NULL, NULL);
+		free(sql);
+		if (rc != SQLITE_OK)
+			return diag_error(d, "report-write", &SRCPOS_FILE(db->path),
+					  "cannot add the column %s to the trials table of this database, "
+					  "written by an earlier version: %s",
+					  c->name, sqlite3_errmsg(db->db));
+		db->migrated = true;
+	}
+	return 0;
+}
+
+static int create_tables(struct results_db *db, struct diags *d)
+{
+	char *trials = trials_create();
+	int rc = sqlite3_exec(db->db, schema, NULL, NULL, NULL);
+
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(db->db, trials, NULL, NULL, NULL);
+	free(trials);
+	if (rc != SQLITE_OK)
+		return db_error(db, d);
+	return trials_migrate(db, d);
+}
+
 struct results_db *results_db_open(const char *path, struct diags *d)
 {
 	struct results_db *db = xcalloc(1, sizeof(*db));
 
 	db->path = xstrdup(path);
 	if (sqlite3_open(path, &db->db) != SQLITE_OK ||
-	    sqlite3_busy_timeout(db->db, 10000) != SQLITE_OK ||
-	    sqlite3_exec(db->db, schema, NULL, NULL, NULL) != SQLITE_OK) {
+	    sqlite3_busy_timeout(db->db, 10000) != SQLITE_OK) {
 		db_error(db, d);
+		results_db_close(db);
+		return NULL;
+	}
+	if (create_tables(db, d) < 0) {
 		results_db_close(db);
 		return NULL;
 	}
@@ -170,26 +303,106 @@ static char *confound_summary(const struct analysis *a)
 	return buf_detach(&b);
 }
 
-static int put_trial(struct results_db *db, const struct batch_record *r, const struct analysis *a,
-		     struct diags *d)
+/* The rental columns of a decision that rents (NULL, NaN and -1 already in t otherwise). */
+static void rent_fields(struct trial_row *t, const struct decision *dc)
 {
-	static const char sql[] = "INSERT INTO trials VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	const struct rent *r = &dc->rent;
+
+	t->rent_gpu_model = r->gpu_model;
+	t->rent_lots = r->lots;
+	t->rent_lot_gpus = r->gpus;
+	t->rent_window_days = r->window_days > 0 ? r->window_days : -1;
+	t->rent_windows = r->window_days > 0 ? r->windows : -1;
+	t->days_needed = dc->days_needed;
+	t->window_gpu_hours = dc->window_gpu_hours;
+	t->window_cost = dc->window_cost;
+}
+
+/* The decision's columns; its line's text is put in ar. */
+static void decision_fields(struct trial_row *t, const struct decision *dc, struct arena *ar)
+{
+	struct buf line = BUF_INIT;
+
+	if (!dc->present)
+		return;
+	buf_init(&line, 0);
+	decision_line(&line, dc);
+	t->decision = arena_strdup(ar, line.data);
+	buf_release(&line);
+	if (dc->rent.present)
+		rent_fields(t, dc);
+}
+
+/* The trials row of r and its analysis a (NULL: it failed); strings in ar. */
+static void trial_row_of(struct trial_row *t, const struct batch_record *r, const struct analysis *a,
+			 struct arena *ar)
+{
 	const struct comparison *c = a ? &a->cmp : NULL;
 	bool cmp = c && c->valid;
 	char *conf = a ? confound_summary(a) : NULL;
-	struct val v[] = {
-		T(r->id), T(r->source), T(r->trial), T(r->fingerprint), T(r->status), T(r->error),
-		T(a ? a->title : NULL), T(a ? hypothesis_name(a->hypothesis) : NULL),
-		T(cmp ? verdict_name(c->verdict) : NULL), T(cmp ? c->reason : NULL),
-		R(cmp ? c->speedup : NAN), R(cmp ? c->scaling_efficiency : NAN),
-		T(a ? gpu_model(a) : NULL), T(a ? run_precision(main_run(a)) : NULL), T(conf),
-		R(cmp ? c->attribution_s.compute : NAN), R(cmp ? c->attribution_s.exposed_comm : NAN),
-		R(cmp ? c->attribution_s.memory : NAN), R(cmp ? c->attribution_s.idle : NAN),
-		T(r->analysed_at),
-	};
-	int rc = exec(db, sql, v, (int)(sizeof(v) / sizeof(v[0])), d);
 
+	*t = (struct trial_row){
+		.id = r->id, .source = r->source, .trial = r->trial, .fingerprint = r->fingerprint,
+		.status = r->status, .error = r->error, .analysed_at = r->analysed_at,
+		.title = a ? a->title : NULL, .hypothesis = a ? hypothesis_name(a->hypothesis) : NULL,
+		.verdict = cmp ? verdict_name(c->verdict) : NULL, .reason = cmp ? c->reason : NULL,
+		.speedup = cmp ? c->speedup : NAN, .efficiency = cmp ? c->scaling_efficiency : NAN,
+		.gpu_model = a ? gpu_model(a) : NULL, .precision = a ? run_precision(main_run(a)) : NULL,
+		.confounds = conf ? arena_strdup(ar, conf) : NULL,
+		.lost_s = { cmp ? c->attribution_s.compute : NAN, cmp ? c->attribution_s.exposed_comm : NAN,
+			    cmp ? c->attribution_s.memory : NAN, cmp ? c->attribution_s.idle : NAN },
+		.rent_lots = -1, .rent_lot_gpus = -1, .rent_window_days = -1, .rent_windows = -1,
+		.days_needed = NAN, .window_gpu_hours = NAN, .window_cost = NAN,
+	};
 	free(conf);
+	if (c)
+		decision_fields(t, &c->decision, ar);
+}
+
+/* Column i of t, to bind. */
+static struct val col_val(const struct trial_row *t, size_t i)
+{
+	switch (trial_cols[i].kind) {
+	case V_TEXT:
+		return (struct val)T(*(const char *const *)field_of(t, i));
+	case V_REAL:
+		return (struct val)R(*(const double *)field_of(t, i));
+	default:
+		return (struct val)I(*(const int64_t *)field_of(t, i));
+	}
+}
+
+/* "INSERT INTO trials (id, source, ...) VALUES (?, ?, ...)": by name, whatever the table's order. */
+static char *trials_insert(void)
+{
+	struct buf b = BUF_INIT;
+
+	buf_init(&b, 0);
+	buf_addstr(&b, "INSERT INTO trials (");
+	for (size_t i = 0; i < NTRIAL_COLS; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", trial_cols[i].name);
+	buf_addstr(&b, ") VALUES (");
+	for (size_t i = 0; i < NTRIAL_COLS; i++)
+		buf_addstr(&b, i ? ", ?" : "?");
+	buf_addstr(&b, ")");
+	return buf_detach(&b);
+}
+
+static int put_trial(struct results_db *db, const struct batch_record *r, const struct analysis *a,
+		     struct diags *d)
+{
+	struct arena ar = { 0 };
+	struct trial_row t;
+	struct val v[NTRIAL_COLS];
+	char *sql = trials_insert();
+	int rc;
+
+	trial_row_of(&t, r, a, &ar);
+	for (size_t i = 0; i < NTRIAL_COLS; i++)
+		v[i] = col_val(&t, i);
+	rc = exec(db, sql, v, (int)NTRIAL_COLS, d);
+	free(sql);
+	arena_release(&ar);
 	return rc;
 }
 
@@ -321,7 +534,7 @@ bool results_db_current(struct results_db *db, const struct batch_record *r)
 	sqlite3_stmt *st;
 	bool found;
 
-	if (sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (db->migrated || sqlite3_prepare_v2(db->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return false;
 	for (int i = 0; i < 3; i++)
 		bind(st, i + 1, &v[i]);
@@ -346,21 +559,34 @@ static double col_real(sqlite3_stmt *st, int i)
 
 static void read_row(sqlite3_stmt *st, struct arena *a, struct trial_row *t)
 {
-	const char **text[] = {
-		&t->id, &t->source, &t->trial, &t->fingerprint, &t->status, &t->error, &t->title,
-		&t->hypothesis, &t->verdict, &t->reason,
-	};
+	for (size_t i = 0; i < NTRIAL_COLS; i++) {
+		int null = sqlite3_column_type(st, (int)i) == SQLITE_NULL;
 
-	for (int i = 0; i < 10; i++)
-		*text[i] = col_text(st, i, a);
-	t->speedup = col_real(st, 10);
-	t->efficiency = col_real(st, 11);
-	t->gpu_model = col_text(st, 12, a);
-	t->precision = col_text(st, 13, a);
-	t->confounds = col_text(st, 14, a);
-	for (int i = 0; i < 4; i++)
-		t->lost_s[i] = col_real(st, 15 + i);
-	t->analysed_at = col_text(st, 19, a);
+		switch (trial_cols[i].kind) {
+		case V_TEXT:
+			*(const char **)field_in(t, i) = col_text(st, (int)i, a);
+			break;
+		case V_REAL:
+			*(double *)field_in(t, i) = col_real(st, (int)i);
+			break;
+		default:
+			*(int64_t *)field_in(t, i) = null ? -1 : sqlite3_column_int64(st, (int)i);
+			break;
+		}
+	}
+}
+
+/* "SELECT id, source, ... FROM trials ORDER BY id": the columns of trial_cols, in its order. */
+static char *trials_select(void)
+{
+	struct buf b = BUF_INIT;
+
+	buf_init(&b, 0);
+	buf_addstr(&b, "SELECT ");
+	for (size_t i = 0; i < NTRIAL_COLS; i++)
+		buf_addf(&b, "%s%s", i ? ", " : "", trial_cols[i].name);
+	buf_addstr(&b, " FROM trials ORDER BY id");
+	return buf_detach(&b);
 }
 
 long results_db_trials(struct results_db *db, struct arena *a, struct trial_row **rows, struct diags *d)
@@ -368,9 +594,11 @@ long results_db_trials(struct results_db *db, struct arena *a, struct trial_row 
 	sqlite3_stmt *st;
 	size_t n = 0, cap = 0;
 	struct trial_row *r = NULL;
-	int rc;
+	char *sql = trials_select();
+	int rc = sqlite3_prepare_v2(db->db, sql, -1, &st, NULL);
 
-	if (sqlite3_prepare_v2(db->db, "SELECT * FROM trials ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+	free(sql);
+	if (rc != SQLITE_OK)
 		return db_error(db, d);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		xgrow(&r, &cap, n + 1, sizeof(*r));
@@ -388,33 +616,31 @@ long results_db_trials(struct results_db *db, struct arena *a, struct trial_row 
 
 /* ---------------------------------------------------------------- summaries */
 
-/* The columns of summary.csv and summary.json, in order. */
-static const char *const columns[] = {
-	"id", "source", "trial", "fingerprint", "status", "error", "title", "hypothesis", "verdict",
-	"reason", "speedup", "efficiency", "gpu_model", "precision", "confounds",
-	"lost_compute_s", "lost_exposed_comm_s", "lost_memory_s", "lost_idle_s", "analysed_at",
-};
-#define NCOLUMNS (sizeof(columns) / sizeof(columns[0]))
-
-/* Column i of t as text (NULL: unknown) into buf (at least 32 bytes) for numbers. */
-static const char *row_field(const struct trial_row *t, size_t i, char *buf, size_t size, double *num)
+/*
+ * Column i of t as text (NULL: unknown), a number written into buf; *num is
+ * the number of a real column, else NaN, *integer that of an integer column, else -1.
+ */
+static const char *row_field(const struct trial_row *t, size_t i, char *buf, size_t size, double *num,
+			     int64_t *integer)
 {
-	const char *text[] = {
-		t->id, t->source, t->trial, t->fingerprint, t->status, t->error, t->title,
-		t->hypothesis, t->verdict, t->reason, NULL, NULL, t->gpu_model, t->precision,
-		t->confounds, NULL, NULL, NULL, NULL, t->analysed_at,
-	};
-	double nums[] = { t->speedup, t->efficiency, t->lost_s[0], t->lost_s[1], t->lost_s[2], t->lost_s[3] };
-	size_t k = i == 10 ? 0 : i == 11 ? 1 : i >= 15 && i <= 18 ? i - 13 : NCOLUMNS;
-
 	*num = NAN;
-	if (k == NCOLUMNS)
-		return text[i];
-	*num = nums[k];
-	if (!isfinite(*num))
-		return NULL;
-	json_format_double(*num, buf, size);
-	return buf;
+	*integer = -1;
+	switch (trial_cols[i].kind) {
+	case V_TEXT:
+		return *(const char *const *)field_of(t, i);
+	case V_REAL:
+		*num = *(const double *)field_of(t, i);
+		if (!isfinite(*num))
+			return NULL;
+		json_format_double(*num, buf, size);
+		return buf;
+	default:
+		*integer = *(const int64_t *)field_of(t, i);
+		if (*integer < 0)
+			return NULL;
+		snprintf(buf, size, "%" PRId64, *integer);
+		return buf;
+	}
 }
 
 static void csv_text(FILE *f, const char *s)
@@ -431,16 +657,17 @@ int results_write_csv(const struct trial_row *rows, size_t n, FILE *f)
 {
 	char num[64];
 	double v;
+	int64_t k;
 
-	for (size_t i = 0; i < NCOLUMNS; i++) {
+	for (size_t i = 0; i < NTRIAL_COLS; i++) {
 		if (i)
 			fputc(',', f);
-		csv_fwrite(f, columns[i], strlen(columns[i]));
+		csv_fwrite(f, trial_cols[i].name, strlen(trial_cols[i].name));
 	}
 	fputc('\n', f);
 	for (size_t r = 0; r < n; r++) {
-		for (size_t i = 0; i < NCOLUMNS; i++) {
-			const char *s = row_field(&rows[r], i, num, sizeof(num), &v);
+		for (size_t i = 0; i < NTRIAL_COLS; i++) {
+			const char *s = row_field(&rows[r], i, num, sizeof(num), &v, &k);
 
 			if (i)
 				fputc(',', f);
@@ -457,6 +684,7 @@ int results_write_json(const struct trial_row *rows, size_t n, FILE *f)
 	yajl_gen g = json_new();
 	char num[64];
 	double v;
+	int64_t k;
 	int rc;
 
 	yajl_gen_map_open(g);
@@ -464,12 +692,14 @@ int results_write_json(const struct trial_row *rows, size_t n, FILE *f)
 	yajl_gen_array_open(g);
 	for (size_t r = 0; r < n; r++) {
 		yajl_gen_map_open(g);
-		for (size_t i = 0; i < NCOLUMNS; i++) {
-			const char *s = row_field(&rows[r], i, num, sizeof(num), &v);
+		for (size_t i = 0; i < NTRIAL_COLS; i++) {
+			const char *s = row_field(&rows[r], i, num, sizeof(num), &v, &k);
 
-			json_key(g, columns[i]);
+			json_key(g, trial_cols[i].name);
 			if (!isnan(v))
 				json_num(g, v);
+			else if (k >= 0)
+				json_int(g, k);
 			else
 				json_str(g, s);
 		}

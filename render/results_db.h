@@ -8,6 +8,7 @@
 #define RENDER_RESULTS_DB_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "analysis/result.h"
@@ -35,13 +36,19 @@ int batch_record_write(const struct batch_record *r, FILE *f);
  */
 int batch_record_read(const char *path, struct arena *a, struct batch_record *r, struct diags *d);
 
-/* One row of the trials table, for the summaries (NULL and NaN where unknown). */
+/* One row of the trials table, for the summaries (NULL, NaN and -1 where unknown). */
 struct trial_row {
 	const char *id, *source, *trial, *fingerprint, *status, *error;
 	const char *title, *hypothesis, *verdict, *reason, *gpu_model, *precision, *confounds;
 	double speedup, efficiency;
 	double lost_s[4];	/* n x step_n - step_1 per step: compute, exposed comm, memory, idle */
 	const char *analysed_at;
+	/* comparison.decision: its line (render/decision_text.h), NULL without a comparison; */
+	const char *decision;
+	/* what it rents, NULL and -1 when nothing is rented or the value is unknown */
+	const char *rent_gpu_model;
+	int64_t rent_lots, rent_lot_gpus, rent_window_days, rent_windows;
+	double days_needed, window_gpu_hours, window_cost;
 };
 
 struct results_db;
@@ -49,7 +56,9 @@ struct results_db;
 /*
  * Opens (creating it and its tables as needed) the database at path, in
  * rollback-journal mode, so that after each commit the file alone is the
- * database. NULL after a diagnostic in d.
+ * database. A trials table written by an earlier version gets the columns it
+ * lacks (NULL in its rows), and every trial then counts as not current, so
+ * that its row is put again from its folder. NULL after a diagnostic in d.
  */
 struct results_db *results_db_open(const char *path, struct diags *d);
 /* Closes db; NULL is allowed. */
@@ -62,7 +71,7 @@ void results_db_close(struct results_db *db);
  */
 int results_db_put(struct results_db *db, const struct batch_record *r, const struct analysis *a,
 		   struct diags *d);
-/* True when the trials table holds r->id with r's fingerprint and analysed_at. */
+/* True when the trials table holds r->id with r's fingerprint and analysed_at, and was not migrated. */
 bool results_db_current(struct results_db *db, const struct batch_record *r);
 /*
  * The trials table, ordered by id, into *rows (an array and strings in a);

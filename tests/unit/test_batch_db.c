@@ -2,6 +2,7 @@
  * Unit tests of render/results_db: a trial's rows from the fixture analysis
  * (counts and values read back with SQLite itself), a trial put again
  * replacing its rows, a failed trial with no run rows, the up-to-date test,
+ * a decision's columns, a trials table of the previous version migrated,
  * summary.csv's quoting, and batch.json written, read back and refused.
  */
 #include <math.h>
@@ -137,6 +138,74 @@ static void test_current(void **state)
 	assert_false(results_db_current(f->db, &other));
 }
 
+/* Without a target: what is rented, but no window, days, hours or cost. */
+static void test_decision_columns(void **state)
+{
+	struct fx *f = *state;
+	struct decision *dc = &f->a.cmp.decision;
+
+	*dc = (struct decision){
+		.present = true, .run = "b200-2gpu", .samples_per_s = 376.946019, .target = -1,
+		.rent = { .present = true, .gpu_model = "B200", .gpus = 2, .lots = 1, .window_days = -1,
+			  .windows = -1, .run_gpus = 2, .concurrent_runs = 1 },
+		.variants = 1, .days_needed = NAN, .window_gpu_hours = NAN, .window_cost = NAN,
+		.gpu_hours_per_million_samples = 2e6 / 376.946019 / 3600, .cost_per_million_samples = NAN,
+	};
+	assert_int_equal(results_db_put(f->db, &ok_record, &f->a, &f->d), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM trials WHERE decision = 'Rent 1 lot of 2x B200: the lowest"
+				  " cost per sample, 1.47 GPU-hours per million samples at 376.9 samples/s; no target"
+				  " in trial.ini, so no window' AND rent_gpu_model = 'B200' AND rent_lots = 1"
+				  " AND rent_lot_gpus = 2 AND rent_window_days IS NULL AND rent_windows IS NULL"
+				  " AND days_needed IS NULL AND window_gpu_hours IS NULL AND window_cost IS NULL"), 1);
+	/* nothing rented: the line says why, every rental column is NULL */
+	dc->rent.present = false;
+	dc->why = "the runs differ in workload";
+	assert_int_equal(results_db_put(f->db, &ok_record, &f->a, &f->d), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM trials WHERE decision = 'Rent nothing yet: the runs differ"
+				  " in workload' AND rent_gpu_model IS NULL AND rent_lots IS NULL"
+				  " AND rent_lot_gpus IS NULL"), 1);
+	dc->present = false;
+	assert_int_equal(results_db_put(f->db, &ok_record, &f->a, &f->d), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM trials WHERE decision IS NULL"), 1);
+}
+
+/* The trials table as the previous version wrote it, with one row of ok_record. */
+static const char old_schema[] =
+	"CREATE TABLE trials (id TEXT PRIMARY KEY, source TEXT, trial TEXT,"
+	" fingerprint TEXT, status TEXT NOT NULL, error TEXT, title TEXT, hypothesis TEXT,"
+	" verdict TEXT, reason TEXT, speedup REAL, efficiency REAL, gpu_model TEXT,"
+	" precision TEXT, confounds TEXT, lost_compute_s REAL, lost_exposed_comm_s REAL,"
+	" lost_memory_s REAL, lost_idle_s REAL, analysed_at TEXT);"
+	"INSERT INTO trials (id, fingerprint, status, analysed_at)"
+	" VALUES ('t--ddp', '0123456789abcdef', 'ok', '2026-12-01T06:00:00Z');";
+
+static void test_old_table_migrated(void **state)
+{
+	struct fx *f = *state;
+	sqlite3 *db;
+
+	results_db_close(f->db);
+	unlink(f->db_path);
+	assert_int_equal(sqlite3_open(f->db_path, &db), SQLITE_OK);
+	assert_int_equal(sqlite3_exec(db, old_schema, NULL, NULL, NULL), SQLITE_OK);
+	sqlite3_close(db);
+	f->db = results_db_open(f->db_path, &f->d);
+	assert_non_null(f->db);
+	assert_int_equal(count(f, "SELECT count(*) FROM pragma_table_info('trials')"), 29);
+	assert_int_equal(count(f, "SELECT cid FROM pragma_table_info('trials') WHERE name = 'decision'"), 20);
+	assert_int_equal(count(f, "SELECT cid FROM pragma_table_info('trials') WHERE name = 'window_cost'"), 28);
+	/* its row is the same trial, fingerprint and time, but lacks the new columns: not current */
+	assert_false(results_db_current(f->db, &ok_record));
+	assert_int_equal(results_db_put(f->db, &ok_record, &f->a, &f->d), 0);
+	assert_int_equal(count(f, "SELECT count(*) FROM trials WHERE gpu_model = 'NVIDIA B200'"), 1);
+	/* opened again, nothing is added and the row is current */
+	results_db_close(f->db);
+	f->db = results_db_open(f->db_path, &f->d);
+	assert_non_null(f->db);
+	assert_true(results_db_current(f->db, &ok_record));
+	assert_int_equal(f->d.count, 0);
+}
+
 static void test_csv_quoting(void **state)
 {
 	struct fx *f = *state;
@@ -222,6 +291,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_put_rows, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_put_again_replaces, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_current, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_decision_columns, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_old_table_migrated, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_csv_quoting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_record, setup, teardown),
 	};
