@@ -40,7 +40,7 @@ rc=$?
 [ $rc -eq 3 ] || { echo "batch exited $rc, want 3 (one trial fails)"; cat "$tmp/stderr"; fail=1; }
 
 A='Rent 1 lot of 2x B200 for 7 days: 3.1 days needed at 376.9 samples/s (margin 128%), 1,512 for the window'
-F='Rent 1 lot of 2x B200: the lowest cost per sample, 1.47 GPU-hours per million samples at 376.9 samples/s; no target in trial.ini, so no window'
+F='Rent 1 lot of 2x B200: lowest cost per sample, 1.47 GPU-hours per million samples at 376.9 samples/s; no target in trial.ini, no window'
 
 # check FILE: the decision's columns of every trial, as results.sqlite, summary.csv or
 # summary.json hold them (an empty CSV field is NULL), against the values worked out above

@@ -152,9 +152,9 @@ static void test_decision_columns(void **state)
 		.gpu_hours_per_million_samples = 2e6 / 376.946019 / 3600, .cost_per_million_samples = NAN,
 	};
 	assert_int_equal(results_db_put(f->db, &ok_record, &f->a, &f->d), 0);
-	assert_int_equal(count(f, "SELECT count(*) FROM trials WHERE decision = 'Rent 1 lot of 2x B200: the lowest"
+	assert_int_equal(count(f, "SELECT count(*) FROM trials WHERE decision = 'Rent 1 lot of 2x B200: lowest"
 				  " cost per sample, 1.47 GPU-hours per million samples at 376.9 samples/s; no target"
-				  " in trial.ini, so no window' AND rent_gpu_model = 'B200' AND rent_lots = 1"
+				  " in trial.ini, no window' AND rent_gpu_model = 'B200' AND rent_lots = 1"
 				  " AND rent_lot_gpus = 2 AND rent_window_days IS NULL AND rent_windows IS NULL"
 				  " AND days_needed IS NULL AND window_gpu_hours IS NULL AND window_cost IS NULL"), 1);
 	/* nothing rented: the line says why, every rental column is NULL */
