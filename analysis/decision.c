@@ -252,11 +252,9 @@ static const char *why_won(struct analysis *a, const struct terms *k, const stru
 				       isnan(k->price) ? "" : analysis_printf(a, " (%s)", money_text(m, w->per_million * k->price)),
 				       rate_text(a, k, w->r), place);
 	return analysis_printf(a, "the cheapest window that holds the target: %.1f days needed at %s "
-			       "(%s with the %.0f%% margin)%s, %s for the window",
-			       w->days, rate_text(a, k, w->r), w->rent.windows > 1 ?
-			       analysis_printf(a, "%d consecutive windows", w->rent.windows) :
-			       analysis_printf(a, "%.1f days", w->days * (1 + k->margin)),
-			       k->margin * 100, place, cost_text(a, k, w->cost, w->gpu_hours));
+			       "(%.1f with the %.0f%% margin)%s, %s for the window%s", w->days,
+			       rate_text(a, k, w->r), w->days * (1 + k->margin), k->margin * 100, place,
+			       cost_text(a, k, w->cost, w->gpu_hours), w->rent.windows > 1 ? "s" : "");
 }
 
 /* Why c lost to w. */

@@ -147,7 +147,7 @@ static const char *cat_days(const struct analysis *a, const struct rental_option
 {
 	char m[MONEY_LEN];
 	const char *win = o->window_days <= 0 ? "" :
-			  o->windows > 1 ? chart_strf(c, "\n%d d, %d lot%s", o->windows * o->window_days,
+			  o->windows > 1 ? chart_strf(c, "\n%lld d, %d lot%s", (long long)o->windows * o->window_days,
 						      o->lots, plural(o->lots)) :
 			  chart_strf(c, "\n%d d, %d lot%s", o->window_days, o->lots, plural(o->lots));
 

@@ -18,8 +18,8 @@ static void rent_words(struct buf *out, const struct rent *r)
 		buf_addf(out, "%d lot%s of %d GPU%s (model not in the logs)", r->lots, plural(r->lots),
 			 r->gpus, plural(r->gpus));
 	if (r->window_days > 0 && r->windows > 1)
-		buf_addf(out, " for %d consecutive %d-day windows (%d days)", r->windows, r->window_days,
-			 r->windows * r->window_days);
+		buf_addf(out, " for %d consecutive %d-day windows (%lld days)", r->windows, r->window_days,
+			 (long long)r->windows * r->window_days);
 	else if (r->window_days > 0)
 		buf_addf(out, " for %d days", r->window_days);
 }

@@ -133,6 +133,13 @@ trial h pipeline-oom-feasibility "target_samples = 1000000" "gpu_hour_price = 2"
 expect "$tmp/h.txt" "  - 1x H100 SXM (1gpu): it did not complete (failed-oom)"
 decision h "{'run': '2gpu', 'alternatives.0.rent': None, 'alternatives.0.run': '1gpu'}"
 
+# An absurd target, said without an overflow: 1e18 / S2 / 86400 = 30704858230.8 days, 35310586965.5
+# with the margin: 1177019566 consecutive 30-day windows, 35310586980 days (the written-out
+# product of two 32-bit counts past 2^31).
+trial huge ddp-scales-well "target_samples = 1e18" "gpu_hour_price = 4.50"
+grep -q '^Decision: Rent 1 lot of 2x B200 for 1177019566 consecutive 30-day windows (35310586980 days): ' "$tmp/huge.txt" ||
+	{ echo "huge: $(grep '^Decision' "$tmp/huge.txt")"; cat "$tmp/huge.err"; fail=1; }
+
 # The new keys' values are checked where they are read.
 for bad in "lot_gpus = 0" "variants = 0" "margin = -1" "mtbf_hours = 0"; do
 	trial bad ddp-scales-well "$bad"
