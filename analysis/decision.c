@@ -280,7 +280,9 @@ static const char *why_lost(struct analysis *a, const struct terms *k, const str
 			       w->days, placing(a, k, &c->rent));
 }
 
-static double write_time(struct analysis *a, const struct trial *t, const struct run_result *r, struct checkpoint_plan *cp)
+/* C for Young/Daly: what the logs measured, else what trial.ini says was planned; NaN */
+static double write_time(struct analysis *a, const struct trial *t, const struct run_result *r,
+			 struct checkpoint_plan *cp)
 {
 	if (r->checkpoint_write_source && r->checkpoint_write_s > 0) {
 		cp->write_from = "logs";
@@ -303,7 +305,6 @@ static void campaign(struct analysis *a, const struct trial *t, const struct ter
 	const int32_t longest = windows[sizeof(windows) / sizeof(windows[0]) - 1];
 	struct checkpoint_plan *cp = &d->checkpoint;
 	struct rental_stop st;
-	double floor_rate, half_day, half_done, end_day;
 	const char *unit = k->tokens ? "tokens" : "samples";
 	char n1[MONEY_LEN], n2[MONEY_LEN];
 
@@ -317,26 +318,22 @@ static void campaign(struct analysis *a, const struct trial *t, const struct ter
 	st = rental_stop_for(k->tokens ? w->r->tokens_per_s : w->r->samples_per_s,
 			     (double)k->target * k->variants, w->days,
 			     (struct rental_window){ w->rent.window_days, w->rent.windows });
-	floor_rate = st.min_rate;
-	half_day = st.half_day;
-	half_done = st.half_target;
-	end_day = st.end_day;
 	d->stop = arena_alloc(&a->arena, 4 * sizeof(*d->stop));
 	d->stop[d->nstop++] = (struct stop_criterion){ "throughput-floor", analysis_printf(a,
 		"%s under %.0f%% of the measured throughput (%.1f %s/s a run): stop and find the cause "
 		"before the window is spent", RENTAL_STOP_SLOW_DAYS == 1 ? "a whole day" :
 		analysis_printf(a, "%d whole days", RENTAL_STOP_SLOW_DAYS), RENTAL_STOP_RATE_SHARE * 100,
-		floor_rate, unit) };
+		st.min_rate, unit) };
 	d->stop[d->nstop++] = (struct stop_criterion){ "halfway", analysis_printf(a,
 		"at day %.0f, fewer than %s %s processed (%.0f%% of %s): the window will not hold the target; "
-		"re-plan", half_day, count_text(n1, half_done), unit, RENTAL_STOP_HALF * 100,
+		"re-plan", st.half_day, count_text(n1, st.half_target), unit, RENTAL_STOP_HALF * 100,
 		count_text(n2, (double)k->target * k->variants)) };
 	d->stop[d->nstop++] = (struct stop_criterion){ "no-improvement", analysis_printf(a,
 		"the validation loss no better over %d consecutive checkpoints: stop; more steps buy nothing",
 		STOP_FLAT_CHECKPOINTS) };
 	d->stop[d->nstop++] = (struct stop_criterion){ "window-end", analysis_printf(a,
 		"at the end of day %.0f, whatever the loss: a longer campaign is a new decision from the "
-		"throughput measured so far", end_day) };
+		"throughput measured so far", st.end_day) };
 }
 
 /* Fills the decision from the winner and keeps the others as alternatives. */
