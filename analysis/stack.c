@@ -157,6 +157,26 @@ static bool torch_build_known(const struct readiness_env *e)
 	return e->torch_cuda || e->torch_rocm || e->torch_cpu;
 }
 
+static bool found_nothing(const struct stack_result *r)
+{
+	const struct readiness_env *e = &r->env;
+
+	return !r->nitem && !r->packages && !r->env_report && !e->torch && !e->torch_cuda &&
+	       !e->driver && !e->nccl && !e->cudnn && !e->rocm && !e->arch_list;
+}
+
+/*
+ * Only versions (an NCCL log's, a training log's): nothing shows code that
+ * runs on any GPU, so they cannot make a target yes.
+ */
+static bool versions_only(const struct stack_result *r)
+{
+	const struct readiness_env *e = &r->env;
+
+	return !r->nitem && !r->packages && !r->env_report && !e->arch_list &&
+	       !torch_build_known(e) && !found_nothing(r);
+}
+
 /*
  * PyTorch built for the other vendor, or the CPU, runs nothing on t; the
  * facts an input should give, when that input was given, and nothing at all.
@@ -180,15 +200,11 @@ static void judge_env(const struct stack_result *r, const struct target *t, stru
 	if (cuda && r->env_report && !e->driver)
 		reason(rs, STACK_UNKNOWN, "the driver is not shown (the environment report has no "
 		       "\"Nvidia driver version\" line)");
+	if (versions_only(r))
+		reason(rs, STACK_UNKNOWN, "no GPU code, PyTorch build or arch list was found: versions "
+		       "alone do not show code for %s", t->name);
 }
 
-static bool found_nothing(const struct stack_result *r)
-{
-	const struct readiness_env *e = &r->env;
-
-	return !r->nitem && !r->packages && !r->env_report && !e->torch && !e->torch_cuda &&
-	       !e->driver && !e->nccl && !e->cudnn && !e->rocm && !e->arch_list;
-}
 
 static void decide_target(struct stack_result *r, size_t t)
 {

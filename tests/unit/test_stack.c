@@ -175,7 +175,7 @@ static void package_list(void **state)
 	stack_result_release(&r);
 }
 
-/* Nothing at all: unknown, said so. */
+/* Nothing at all, or versions alone: unknown, said so. */
 static void nothing(void **state)
 {
 	struct stack_result r;
@@ -186,6 +186,13 @@ static void nothing(void **state)
 	expect(&r, 0, STACK_UNKNOWN, "nothing found: no GPU code, environment report, package list "
 	       "or arch list");
 	assert_int_equal(stack_worst(&r), STACK_UNKNOWN);
+	stack_result_release(&r);
+
+	init(&r, "sm_100");	/* an NCCL log's version alone shows no code */
+	r.env = (struct readiness_env){ .nccl = "2.26.2" };
+	decide(&r);
+	expect(&r, 0, STACK_UNKNOWN, "no GPU code, PyTorch build or arch list was found: versions "
+	       "alone do not show code for sm_100");
 	stack_result_release(&r);
 }
 
