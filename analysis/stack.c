@@ -107,7 +107,7 @@ static void judge_items(const struct stack_result *r, size_t t, struct reasons *
 {
 	const struct target *tg = &r->tl.t[t];
 	struct buf names;
-	size_t n, native = 0;
+	size_t n, native = 0, jit = 0;
 
 	buf_init(&names, 0);
 	if (items_with(r, t, CODE_MISSING, &names))
@@ -121,15 +121,19 @@ static void judge_items(const struct stack_result *r, size_t t, struct reasons *
 			continue;
 		native += it->j[t].verdict == CODE_NATIVE;
 		if (need)
-			reason(rs, STACK_NO, "%s: its %zu ZSTD-compressed entr%s need driver %s or newer, "
-			       "the driver is %s", it->o.path, n, n == 1 ? "y" : "ies", need, r->env.driver);
-		if (it->j[t].verdict == CODE_JIT) {
+			reason(rs, STACK_NO, "%s: its %zu ZSTD-compressed entr%s driver %s or newer, "
+			       "the driver is %s", it->o.path, n, n == 1 ? "y needs" : "ies need", need,
+			       r->env.driver);
+		if (it->j[t].verdict == CODE_JIT && jit++ < STACK_NAMES) {
 			buf_init(&names, 0);
 			jit_cost(it->j[t].by, tg, &names);
 			reason(rs, STACK_JIT, "%s: %s", it->o.path, names.data);
 			buf_release(&names);
 		}
 	}
+	if (jit > STACK_NAMES)
+		reason(rs, STACK_JIT, "and %zu more file%s only through PTX", jit - STACK_NAMES,
+		       jit - STACK_NAMES == 1 ? "" : "s");
 	if (native)
 		reason(rs, STACK_YES, "native code in %zu file%s", native, native == 1 ? "" : "s");
 }

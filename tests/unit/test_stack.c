@@ -285,7 +285,7 @@ static void variants_rendered(void **state)
 	stack_result_release(&r);
 }
 
-/* More than three files missing a target: three named, the rest counted. */
+/* More than three files missing a target, or jit: three named, the rest counted. */
 static void many_missing(void **state)
 {
 	struct stack_result r;
@@ -299,6 +299,18 @@ static void many_missing(void **state)
 	}
 	decide(&r);
 	expect(&r, 0, STACK_NO, "no code for sm_100 in x0.so, x1.so, x2.so and 2 more");
+	stack_result_release(&r);
+
+	init(&r, "sm_100");
+	for (int i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "p%d.so", i);
+		add(&r, path, "compute_90@78");
+	}
+	decide(&r);
+	expect(&r, 0, STACK_JIT, "p0.so: compute_90 PTX only: JIT, without sm_100's instructions; "
+	       "p1.so: compute_90 PTX only: JIT, without sm_100's instructions; "
+	       "p2.so: compute_90 PTX only: JIT, without sm_100's instructions; "
+	       "and 1 more file only through PTX");
 	stack_result_release(&r);
 }
 
