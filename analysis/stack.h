@@ -21,7 +21,28 @@ struct stack_item {
 	struct code_object o;
 	struct judgement j[READINESS_MAX_TARGETS];
 	char *fix;			/* owned; NULL when every target is native */
+	const char *group;		/* the package name for an item that is one variant of a
+					   multi-backend package; NULL otherwise; owned by the
+					   result's strings */
+	bool alternative;		/* another variant, one the environment would not load:
+					   listed, never counted against a target */
 };
+
+/*
+ * What a target is, all the evidence together; a worse one is greater:
+ * yes (every GPU binary native, every version given meets its minimum),
+ * jit (runs only through PTX JIT), unknown (a fact needed is absent), no
+ * (something is missing or below a minimum).
+ */
+enum stack_ready {
+	STACK_YES,
+	STACK_JIT,
+	STACK_UNKNOWN,
+	STACK_NO,
+};
+
+/* "yes", "jit", "unknown", "no" */
+const char *stack_ready_name(enum stack_ready v);
 
 struct stack_result {
 	struct target_list tl;		/* the targets, as given or the default */
@@ -32,7 +53,11 @@ struct stack_result {
 	struct readiness_check check[STACK_MAX_CHECKS];
 	size_t ncheck;
 	size_t packages;		/* Python packages found */
-	bool ready[READINESS_MAX_TARGETS];
+	bool env_report;		/* an environment report (collect_env) was read: it
+					   should give the driver and PyTorch's GPU build */
+	bool accept_jit;		/* --accept-jit: the summary counts jit as ready */
+	enum stack_ready ready[READINESS_MAX_TARGETS];
+	char *why[READINESS_MAX_TARGETS];	/* owned: the reason for ready[t], one line */
 };
 
 /* Takes o (its contents now belong to r) and judges it for every target of r->tl. */
@@ -46,12 +71,20 @@ void stack_add_item(struct stack_result *r, const struct code_object *o);
 const char *stack_zstd_blocked(const struct stack_result *r, const struct stack_item *it, size_t *n);
 
 /*
- * Sorts the items by path and decides r->ready: a target is ready when no
- * item misses it, the environment meets its minimums (r->check) and the
- * driver can load every compressed CUDA entry. Call after r->env and
- * r->check are set.
+ * Sorts the items by path and decides r->ready and r->why for each target,
+ * alternatives (item.alternative) aside. no: an item misses it, a version
+ * is below its minimum (r->check), the driver cannot load an item's ZSTD
+ * entries, or PyTorch is a build for the other vendor (or the CPU). unknown:
+ * nothing was found at all, or a fact an input should give is absent (an
+ * environment report's driver, for CUDA targets; PyTorch's GPU build, once
+ * an environment report or a package list was given). jit: an item or
+ * PyTorch's arch list reaches it only through PTX. yes otherwise. Call after
+ * r->env, r->check, r->env_report and r->packages are set.
  */
 void stack_decide(struct stack_result *r);
+
+/* The worst verdict of r's targets, a jit counted as yes when r->accept_jit. */
+enum stack_ready stack_worst(const struct stack_result *r);
 
 void stack_result_release(struct stack_result *r);
 

@@ -4,7 +4,8 @@
  *
  * Exit statuses (README.md, man/scaleaudit.1): 0 done (findings are output, not failure);
  * 1 the analysis could not be done (no usable input); 2 usage error;
- * 3 some inputs were unreadable but the rest was processed.
+ * 3 some inputs were unreadable but the rest was processed; stack alone adds
+ * 4, 5 and 6 for its worst target (jit, unknown, no).
  */
 #ifndef CLI_CLI_H
 #define CLI_CLI_H
@@ -19,6 +20,9 @@ enum {
 	EXIT_NO_INPUT = 1,
 	EXIT_USAGE = 2,
 	EXIT_PARTIAL = 3,
+	EXIT_STACK_JIT = 4,	/* stack: a target runs only through PTX JIT */
+	EXIT_STACK_UNKNOWN = 5,	/* stack: a fact a target needs is absent */
+	EXIT_STACK_NO = 6,	/* stack: a target is not ready */
 };
 
 /* One exit status of a command and what it means there. */

@@ -44,6 +44,7 @@ struct stack {
 	struct run *run;
 	struct arena arena;
 	size_t env_files;		/* environment reports and logs read */
+	size_t env_reports;		/* of them, environment reports (collect_env) */
 	struct buf archs;		/* the arch list, joined */
 	struct diags diags;
 };
@@ -121,6 +122,8 @@ static void read_text(struct stack *s, const char *path)
 	ingest_file(s->trial, s->run, path, &s->arena, &f);
 	if (f.read)
 		s->env_files++;
+	if (f.read && f.sniff.format == FMT_COLLECT_ENV)
+		s->env_reports++;
 	if (f.unreadable)
 		s->unreadable++;
 }
@@ -307,6 +310,8 @@ static void gather_env(struct stack *s)
 	e->nccl = or_py(e->nccl, s->py.nccl_version);
 	e->cudnn = or_py(e->cudnn, s->py.cudnn_version);
 	e->rocm = or_py(e->rocm, s->py.torch_rocm);
+	e->torch_rocm = or_py(e->torch_rocm, s->py.torch_rocm);
+	e->torch_cpu |= !strcmp(s->py.torch_local, "cpu");
 	if (!e->arch_list && s->py.narch) {
 		for (size_t i = 0; i < s->py.narch; i++)
 			buf_addf(&s->archs, "%s%s", i ? " " : "", s->py.arch_list[i]);
@@ -316,6 +321,7 @@ static void gather_env(struct stack *s)
 	if (s->res.ncheck > STACK_MAX_CHECKS)
 		s->res.ncheck = STACK_MAX_CHECKS;
 	s->res.packages = s->py.npkg;
+	s->res.env_report = s->env_reports > 0;
 }
 
 static bool env_known(const struct readiness_env *e)
@@ -328,12 +334,16 @@ static bool env_known(const struct readiness_env *e)
 
 static const char *target_arg;	/* --target */
 static int json;		/* --json */
+static int accept_jit;		/* --accept-jit */
 
 const struct option stack_options[] = {
 	OPTION_STRING(0, "target", &target_arg, "LIST",
 		      "the GPUs to check against, comma-separated: sm_100 (B200, GB200), sm_103 "
 		      "(B300), sm_120 (RTX 50xx, RTX PRO 6000), sm_90 (H100, H200), gfx942 "
 		      "(MI300X) ...; default sm_100,sm_120"),
+	OPTION_FLAG(0, "accept-jit", &accept_jit, 1,
+		    "count a target that runs only through PTX JIT as ready: exit status 0 "
+		    "and \"(accepted)\" in the summary; its verdict stays jit"),
 	OPTION_FLAG(0, "json", &json, 1, "print {\"targets\", \"items\", \"environment\", "
 		    "\"ready\"} as JSON instead of the table"),
 	OPTION_INCLUDE(common_options, "common", "options every command takes"),
@@ -350,22 +360,35 @@ static void stack_release(struct stack *s)
 	diags_release(&s->diags);
 }
 
+/* The exit status of the worst target's verdict. */
+static const int ready_exit[] = {
+	[STACK_YES] = EXIT_DONE, [STACK_JIT] = EXIT_STACK_JIT,
+	[STACK_UNKNOWN] = EXIT_STACK_UNKNOWN, [STACK_NO] = EXIT_STACK_NO,
+};
+
+/*
+ * Prints the result, every target unknown when nothing usable was found
+ * (then the status is EXIT_NO_INPUT). Unreadable inputs come before the
+ * verdicts: EXIT_PARTIAL says the verdicts are of the rest.
+ */
 static int finish(struct stack *s)
 {
-	bool usable = s->res.nitem || env_known(&s->res.env);
+	bool usable = s->res.nitem || env_known(&s->res.env) || s->res.packages;
 
 	print_diags(&s->diags);
 	print_errors(&s->trial->diags);
 	if (s->walked.stopped)
 		error("stopped after %d directory entries; name fewer or deeper paths",
 		      STACK_MAX_ENTRIES);
-	if (!usable) {
+	if (!usable)
 		error("no GPU code and no environment report, package list or arch list found");
-		return EXIT_NO_INPUT;
-	}
 	if (json ? stack_json(&s->res, stdout) < 0 : (stack_text(&s->res, stdout), fflush(stdout) != 0))
 		return EXIT_NO_INPUT;	/* the write error is said once, by main */
-	return s->unreadable || s->walked.stopped ? EXIT_PARTIAL : EXIT_DONE;
+	if (!usable)
+		return EXIT_NO_INPUT;
+	if (s->unreadable || s->walked.stopped)
+		return EXIT_PARTIAL;
+	return ready_exit[stack_worst(&s->res)];
 }
 
 int cmd_stack(int argc, char **argv)
@@ -380,6 +403,7 @@ int cmd_stack(int argc, char **argv)
 		return usage_error("stack", "--target: %s", err);
 	if (!target_arg)
 		target_list_default(&s.res.tl);
+	s.res.accept_jit = accept_jit;
 	py_env_init(&s.py);
 	buf_init(&s.archs, 0);
 	s.trial = trial_new();

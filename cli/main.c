@@ -76,10 +76,15 @@ static const struct exit_status inspect_exits[] = {
 };
 
 static const struct exit_status stack_exits[] = {
-	{ EXIT_DONE, "done, whether the targets are ready or not" },
-	{ EXIT_NO_INPUT, "no GPU code, environment report, package list or arch list was found" },
+	{ EXIT_DONE, "every target is ready: yes (or jit, with --accept-jit)" },
+	{ EXIT_NO_INPUT, "no GPU code, environment report, package list or arch list was found: "
+			 "every target is unknown" },
 	EXIT_USAGE_LINE,
-	{ EXIT_PARTIAL, "some paths could not be read, or a file only in part; the rest was judged" },
+	{ EXIT_PARTIAL, "some paths could not be read, or a file only in part; the rest was judged "
+			"(whatever the verdicts)" },
+	{ EXIT_STACK_JIT, "the worst target is jit: it runs only through PTX JIT" },
+	{ EXIT_STACK_UNKNOWN, "the worst target is unknown: a fact it needs is absent (and none is no)" },
+	{ EXIT_STACK_NO, "some target is no: code missing, or a version below its minimum" },
 	{ 0, NULL },
 };
 
@@ -145,8 +150,12 @@ static const struct command commands[] = {
 		"the GPU runs), jit (only PTX, which the driver compiles at start-up, without the "
 		"architecture-specific features) or missing (the first launch fails with \"no "
 		"kernel image is available\"), with the fix. The versions the environment shows "
-		"are checked against the minimums of each target. A target is ready when no file "
-		"misses it and every version checked is new enough." },
+		"are checked against the minimums of each target.\n\n"
+		"Each target is then yes (every file native, every version given new enough), "
+		"jit (it runs only through PTX JIT), no (a file misses it, a version is too old, "
+		"or PyTorch is built for the other vendor) or unknown (a fact it needs is absent: "
+		"an environment report's driver, PyTorch's CUDA or ROCm build once an environment "
+		"report or package list is given, or anything at all), with the reason." },
 	{ .name = "replay", .run = cmd_replay, .options = replay_options, .exits = replay_exits,
 	  .summary = "re-run a trial's critical kernels on this machine's GPU",
 	  .synopsis = "TRIAL|analysis.json",

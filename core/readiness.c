@@ -619,6 +619,8 @@ void readiness_env_from_run(const struct run *r, struct readiness_env *e)
 		.rocm = first_of(env->rocm_version.v, env->hip_runtime.v, env->rocm_build.v),
 		.arch_list = first_of(env->arch_list.v, env->cuda_archs.v,
 				      env->narch_warnings ? env->arch_warnings[0].supported : NULL),
+		.torch_rocm = env->rocm_build.v,
+		.torch_cpu = env->torch_full.v && strstr(env->torch_full.v, "+cpu") != NULL,
 	};
 }
 
@@ -633,13 +635,15 @@ static const char *env_value(const struct readiness_env *e, enum stack_component
 	return v[c];
 }
 
-static bool archs_cover(const char *list, const struct target *t)
+/* Does list cover t? Through PTX only: via gets that PTX's arch. */
+static bool archs_cover(const char *list, const struct target *t, char *via, size_t n)
 {
 	struct code_object o;
 	struct judgement j;
 
 	readiness_arch_list(list, "arch list", &o);
 	readiness_judge(&o, t, &j);
+	snprintf(via, n, "%s", j.verdict == CODE_JIT ? j.by->arch : "");
 	code_object_release(&o);
 	return j.verdict != CODE_MISSING;
 }
@@ -671,15 +675,18 @@ size_t readiness_check_env(const struct readiness_env *e, const struct target_li
 		for (int c = 0; c < COMP_COUNT; c++) {
 			const struct min_version *m = row_for(&tl->t[i], (enum stack_component)c);
 			const char *have = env_value(e, (enum stack_component)c);
+			char via[CODE_ARCH_LEN] = "";
 			bool ok;
 
 			if (!m || !have)
 				continue;
 			ok = m->version ? version_cmp(have, m->version) >= 0
-					: archs_cover(have, &tl->t[i]);
-			if (n < max)
+					: archs_cover(have, &tl->t[i], via, sizeof(via));
+			if (n < max) {
 				out[n] = (struct readiness_check){ .row = m, .have = have, .ok = ok,
 								    .target = &tl->t[i] };
+				memcpy(out[n].via, via, sizeof(via));
+			}
 			n++;
 		}
 	}

@@ -158,6 +158,9 @@ struct readiness_env {
 	const char *nccl;		/* "2.26.2" (or "2.26.2+cuda12.8") */
 	const char *cudnn;		/* "9.7.1" */
 	const char *rocm;		/* "6.2.41133-dd7f95766" */
+	const char *torch_rocm;		/* ROCm PyTorch was built with ("ROCM used to build
+					   PyTorch", "+rocm6.2"): a ROCm build; NULL otherwise */
+	bool torch_cpu;			/* PyTorch is a CPU build ("2.7.0+cpu") */
 	const char *arch_list;		/* get_arch_list() or TORCH_CUDA_ARCH_LIST, see readiness_arch_list */
 };
 
@@ -167,8 +170,8 @@ struct readiness_env {
  * nvidia-nccl-cu* / nccl library line, ROCm from rocm_version, hip_runtime
  * or rocm_build, the arch list from arch_list, cuda_archs or the list the
  * first "not compatible with the current PyTorch installation" warning
- * gives ("sm_50 sm_60 ... sm_90"). Pointers
- * borrow from r.
+ * gives ("sm_50 sm_60 ... sm_90"); PyTorch's ROCm build from rocm_build, a
+ * CPU build from the "+cpu" of torch's full version. Pointers borrow from r.
  */
 void readiness_env_from_run(const struct run *r, struct readiness_env *e);
 
@@ -179,13 +182,16 @@ struct readiness_check {
 	bool ok;
 	const struct target *target;	/* the target checked (in the tl given; row->target
 					   is NULL for the rows every target shares) */
+	char via[CODE_ARCH_LEN];	/* COMP_ARCHS covered only through PTX: that PTX
+					   ("compute_90"); "" otherwise */
 };
 
 /*
  * Checks e against the table for every target of tl, in tl's order and then
  * enum stack_component's: a component e does not show is not checked; a
  * version must be at least the row's (version_cmp); for COMP_ARCHS the
- * target must judge native or jit against e->arch_list. A target without
+ * target must judge native or jit against e->arch_list (jit: `via` names
+ * the PTX). A target without
  * rows of its own is checked against its arch list only. Writes up to max
  * checks and returns how many there were (may exceed max).
  */

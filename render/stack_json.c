@@ -78,7 +78,11 @@ static void json_item(yajl_gen g, const struct stack_result *s, const struct sta
 	else
 		yajl_gen_null(g);
 	json_key(g, "fix");
-	json_str(g, it->fix);
+	json_str(g, it->alternative ? NULL : it->fix);	/* another variant needs no fix */
+	json_key(g, "group");
+	json_str(g, it->group);
+	json_key(g, "alternative");
+	yajl_gen_bool(g, it->alternative);
 	yajl_gen_map_close(g);
 }
 
@@ -128,12 +132,33 @@ static void json_env(yajl_gen g, const struct stack_result *s)
 	yajl_gen_map_close(g);
 }
 
+/* Per target: "ready" its verdict, "why" its reason. */
+static void json_ready(yajl_gen g, const struct stack_result *s)
+{
+	json_key(g, "ready");
+	yajl_gen_map_open(g);
+	for (size_t t = 0; t < s->tl.n; t++) {
+		json_key(g, s->tl.t[t].name);
+		json_str(g, stack_ready_name(s->ready[t]));
+	}
+	yajl_gen_map_close(g);
+	json_key(g, "why");
+	yajl_gen_map_open(g);
+	for (size_t t = 0; t < s->tl.n; t++) {
+		json_key(g, s->tl.t[t].name);
+		json_str(g, s->why[t]);
+	}
+	yajl_gen_map_close(g);
+}
+
 int stack_json(const struct stack_result *s, FILE *f)
 {
 	yajl_gen g = json_new();
 	int rc;
 
 	yajl_gen_map_open(g);
+	json_key(g, "tool");
+	json_tool(g, "stack", STACK_JSON_FORMAT);
 	json_key(g, "targets");
 	yajl_gen_array_open(g);
 	for (size_t t = 0; t < s->tl.n; t++)
@@ -147,13 +172,7 @@ int stack_json(const struct stack_result *s, FILE *f)
 	json_env(g, s);
 	json_key(g, "binaries_without_gpu_code");
 	json_int(g, (int64_t)s->plain);
-	json_key(g, "ready");
-	yajl_gen_map_open(g);
-	for (size_t t = 0; t < s->tl.n; t++) {
-		json_key(g, s->tl.t[t].name);
-		yajl_gen_bool(g, s->ready[t]);
-	}
-	yajl_gen_map_close(g);
+	json_ready(g, s);
 	yajl_gen_map_close(g);
 	rc = json_flush(g, f, true);
 	yajl_gen_free(g);

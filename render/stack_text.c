@@ -39,6 +39,8 @@ static void print_table(FILE *f, const struct stack_result *s)
 		w[3 + t] = width(s->tl.t[t].name, 7);
 	for (size_t i = 0; i < s->nitem; i++) {
 		buf_init(&archs[i], 0);
+		if (s->item[i].alternative)
+			continue;
 		code_object_archs(&s->item[i].o, -1, &archs[i]);
 		w[0] = width(s->item[i].o.path, w[0]);
 		w[1] = width(s->item[i].o.kind, w[1]);
@@ -49,6 +51,10 @@ static void print_table(FILE *f, const struct stack_result *s)
 	cell[3 + s->tl.n] = "fix";
 	print_row(f, s, w, cell);
 	for (size_t i = 0; i < s->nitem; i++) {
+		if (s->item[i].alternative) {
+			buf_release(&archs[i]);
+			continue;
+		}
 		cell[0] = s->item[i].o.path;
 		cell[1] = s->item[i].o.kind;
 		cell[2] = archs[i].data;
@@ -93,7 +99,7 @@ static void print_jit(FILE *f, const struct stack_result *s)
 
 	for (size_t i = 0; i < s->nitem; i++) {
 		for (size_t t = 0; t < s->tl.n; t++) {
-			if (s->item[i].j[t].verdict != CODE_JIT)
+			if (s->item[i].alternative || s->item[i].j[t].verdict != CODE_JIT)
 				continue;
 			if (first)
 				fprintf(f, "\n");
@@ -112,7 +118,7 @@ static void print_zstd(FILE *f, const struct stack_result *s)
 	for (size_t i = 0; i < s->nitem; i++) {
 		const char *need = stack_zstd_blocked(s, &s->item[i], &n);
 
-		if (!need)
+		if (!need || s->item[i].alternative)
 			continue;
 		if (first)
 			fprintf(f, "\n");
@@ -142,6 +148,75 @@ static void print_check(FILE *f, const struct readiness_check *c)
 	buf_release(&line);
 }
 
+/* Is group g's first item at index i (so that each group is said once)? */
+static bool group_first(const struct stack_result *s, size_t i)
+{
+	const char *g = s->item[i].group;
+
+	for (size_t k = 0; k < i; k++)
+		if (s->item[k].group && !strcmp(s->item[k].group, g))
+			return false;
+	return true;
+}
+
+/* "bitsandbytes: loads libx_cuda126.so (native sm_100, jit sm_120); 12 other variants not loaded" */
+static void print_group(FILE *f, const struct stack_result *s, const char *g)
+{
+	struct buf line;
+	size_t loads = 0, other = 0;
+
+	buf_init(&line, 0);
+	buf_addf(&line, "%s: loads", g);
+	for (size_t i = 0; i < s->nitem; i++) {
+		const struct stack_item *it = &s->item[i];
+
+		if (!it->group || strcmp(it->group, g))
+			continue;
+		if (it->alternative) {
+			other++;
+			continue;
+		}
+		buf_addf(&line, "%s %s (", loads++ ? "," : "", it->o.path);
+		for (size_t t = 0; t < s->tl.n; t++)
+			buf_addf(&line, "%s%s %s", t ? ", " : "", code_verdict_name(it->j[t].verdict),
+				 s->tl.t[t].name);
+		buf_addch(&line, ')');
+	}
+	if (!loads)
+		buf_addstr(&line, " none of its variants");
+	utf8_line(f, "%s; %zu other variant%s not loaded", line.data, other, other == 1 ? "" : "s");
+	buf_release(&line);
+}
+
+/* Each multi-backend package: the variant loaded, and how many others are listed only. */
+static void print_groups(FILE *f, const struct stack_result *s)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < s->nitem; i++) {
+		if (!s->item[i].group || !group_first(s, i))
+			continue;
+		if (first)
+			fprintf(f, "\nvariants:\n");
+		first = false;
+		fprintf(f, "  ");
+		print_group(f, s, s->item[i].group);
+	}
+}
+
+/* "ready: sm_100 no, sm_120 jit (accepted)" and the reason of each target. */
+static void print_ready(FILE *f, const struct stack_result *s)
+{
+	fprintf(f, "\nready:");
+	for (size_t t = 0; t < s->tl.n; t++)
+		fprintf(f, " %s %s%s%s", s->tl.t[t].name, stack_ready_name(s->ready[t]),
+			s->accept_jit && s->ready[t] == STACK_JIT ? " (accepted)" : "",
+			t + 1 < s->tl.n ? "," : "");
+	fprintf(f, "\n");
+	for (size_t t = 0; t < s->tl.n; t++)
+		utf8_line(f, "  %s %s: %s", s->tl.t[t].name, stack_ready_name(s->ready[t]), s->why[t]);
+}
+
 void stack_text(const struct stack_result *s, FILE *f)
 {
 	fprintf(f, "targets:");
@@ -150,6 +225,7 @@ void stack_text(const struct stack_result *s, FILE *f)
 	fprintf(f, "\n\n");
 	if (s->nitem) {
 		print_table(f, s);
+		print_groups(f, s);
 		print_jit(f, s);
 		print_zstd(f, s);
 	} else {
@@ -162,9 +238,5 @@ void stack_text(const struct stack_result *s, FILE *f)
 		fprintf(f, "\nenvironment:\n");
 	for (size_t c = 0; c < s->ncheck; c++)
 		print_check(f, &s->check[c]);
-	fprintf(f, "\nready:");
-	for (size_t t = 0; t < s->tl.n; t++)
-		fprintf(f, " %s %s%s", s->tl.t[t].name, s->ready[t] ? "yes" : "no",
-			t + 1 < s->tl.n ? "," : "");
-	fprintf(f, "\n");
+	print_ready(f, s);
 }

@@ -13,4 +13,5 @@ environment:
   sm_120 NCCL 2.26.2: ok (2.25.1 or newer)
 
 ready: sm_120 yes
+  sm_120 yes: CUDA 12.8, PyTorch 2.7.0, NCCL 2.26.2: each meets its minimum; the driver is not checked: no input gives it
 --- stderr

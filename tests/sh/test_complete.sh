@@ -54,6 +54,7 @@ for t in sm_90 sm_100 sm_103 sm_120 gfx942; do
 	sa --complete stack --target | grep -qx "$t" || bad "stack --target does not offer $t"
 done
 sa --complete plan --gpu | grep -qx "H100 SXM" || bad "plan --gpu does not offer 'H100 SXM'"
+sa --complete stack | grep -qx -- "--accept-jit	flag" || bad "stack does not offer --accept-jit as a flag"
 
 # Every value offered is accepted; those of a closed list are named in the help.
 help=$(sa help plan | tr -s ' \n' ' ')

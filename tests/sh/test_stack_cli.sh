@@ -17,7 +17,7 @@ expect_rc() {	# want got what
 
 # 1. the table for the default targets sm_100 and sm_120
 (cd stack && "$SCALEAUDIT" stack multi.so ptx-only.so family.fatbin sm80.cubin) > "$tmp/out" 2> "$tmp/err"
-expect_rc 0 $? "table"
+expect_rc 6 $? "table"
 cat > "$tmp/want" <<'WANT'
 targets: sm_100 sm_120
 
@@ -30,13 +30,15 @@ sm80.cubin     cubin          sm_80                     missing  missing  rebuil
 jit: ptx-only.so on sm_120: only PTX compute_120 (ISA 9.0) that the driver compiles at start-up, which needs driver 580.65.06 or newer (CUDA 13.0); sm_120a/sm_120f features are absent
 
 ready: sm_100 no, sm_120 no
+  sm_100 no: no code for sm_100 in multi.so, ptx-only.so, sm80.cubin
+  sm_120 no: no code for sm_120 in sm80.cubin
 WANT
 diff "$tmp/want" "$tmp/out" || { echo "table differs"; fail=1; }
 [ -s "$tmp/err" ] && { echo "table: unexpected stderr:"; cat "$tmp/err"; fail=1; }
 
 # 2. other targets: B300 runs sm_100 code, sm_100a only on B200, sm_90 SASS on H100
 (cd stack && "$SCALEAUDIT" stack --target sm_103,sm_90,sm_100 libk.a rdc.so) > "$tmp/out" 2>&1
-expect_rc 0 $? "targets"
+expect_rc 6 $? "targets"
 grep -qx 'libk.a  archive        sm_80 sm_100a sm_120  missing  missing  native   rebuild libk with TORCH_CUDA_ARCH_LIST="10.3;9.0"' "$tmp/out" ||
 	{ echo "libk.a line:"; cat "$tmp/out"; fail=1; }
 grep -qx 'rdc.so  shared-object  sm_100 sm_100a        native   missing  native   rebuild rdc with TORCH_CUDA_ARCH_LIST="9.0"' "$tmp/out" ||
@@ -50,11 +52,13 @@ grep -qx "scaleaudit stack: --target: 'sm_10x' is not a GPU target (sm_100, sm_1
 	{ echo "bad target message:"; cat "$tmp/err"; fail=1; }
 "$SCALEAUDIT" stack > /dev/null 2> "$tmp/err"
 expect_rc 2 $? "no path"
-"$SCALEAUDIT" stack stack/README.md stack/k.cu > "$tmp/out" 2> "$tmp/err"
+"$SCALEAUDIT" stack --target sm_100 stack/README.md stack/k.cu > "$tmp/out" 2> "$tmp/err"
 expect_rc 1 $? "nothing usable"
 grep -qx "scaleaudit: no GPU code and no environment report, package list or arch list found" "$tmp/err" ||
 	{ echo "nothing usable message:"; cat "$tmp/err"; fail=1; }
-[ -s "$tmp/out" ] && { echo "nothing usable printed a table"; fail=1; }
+printf '%s\n' 'ready: sm_100 unknown' \
+	'  sm_100 unknown: nothing found: no GPU code, environment report, package list or arch list' |
+	diff - <(tail -2 "$tmp/out") || { echo "nothing usable: every target is unknown"; fail=1; }
 "$SCALEAUDIT" stack stack/multi.so stack/no-such-file > "$tmp/out" 2> "$tmp/err"
 expect_rc 3 $? "a missing path"
 grep -q "^stack/no-such-file: " "$tmp/err" || { echo "no diagnostic for the missing path"; fail=1; }
@@ -67,7 +71,7 @@ ln -s ../.. "$tmp/tree/a/b/loop"
 ln -s "$TOP/tests/data/stack" "$tmp/tree/linked-dir"
 ln -s "$TOP/tests/data/stack/sm80.cubin" "$tmp/tree/sm80-link.cubin"
 "$SCALEAUDIT" stack "$tmp/tree" > "$tmp/out" 2> "$tmp/err"
-expect_rc 0 $? "walk"
+expect_rc 6 $? "walk"
 [ "$(grep -c -e ' native ' -e ' missing ' "$tmp/out")" -eq 2 ] &&
 	grep -q "^$tmp/tree/a/b/multi.so " "$tmp/out" && grep -q "^$tmp/tree/sm80-link.cubin " "$tmp/out" ||
 	{ echo "walk:"; cat "$tmp/out" "$tmp/err"; fail=1; }
@@ -76,7 +80,7 @@ need_tool python3
 
 # 5. JSON: items, environment from pip freeze, readiness
 "$SCALEAUDIT" stack --json stack/multi.so stack/ptx-only.so pyenv/freeze_cu128.txt > "$tmp/json"
-expect_rc 0 $? "json"
+expect_rc 6 $? "json"
 python3 - "$tmp/json" <<'PY' || fail=1
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -106,7 +110,11 @@ eq("packages", e["packages"], 11)
 eq("checks", [(c["target"], c["component"], c["need"], c["ok"]) for c in e["checks"]],
    [(t, c, n, True) for t in ("sm_100", "sm_120")
     for c, n in (("CUDA", "12.8"), ("PyTorch", "2.7"), ("NCCL", "2.25.1"), ("cuDNN", "9.7"))])
-eq("ready", d["ready"], {"sm_100": False, "sm_120": True})	# jit does not block
+eq("tool", d["tool"], {"name": "scaleaudit", "version": d["tool"]["version"], "document": "stack", "format": 2})
+eq("ready", d["ready"], {"sm_100": "no", "sm_120": "jit"})
+eq("why", d["why"], {"sm_100": "no code for sm_100 in stack/multi.so, stack/ptx-only.so",
+                     "sm_120": "stack/ptx-only.so: compute_120 PTX only: JIT, without the sm_120a/sm_120f features"})
+eq("group", [(i["group"], i["alternative"]) for i in d["items"]], [(None, False), (None, False)])
 eq("without gpu code", d["binaries_without_gpu_code"], 0)
 PY
 
@@ -120,7 +128,7 @@ e = d["environment"]
 for k, v in (("torch", "2.7.0"), ("torch_cuda", "12.8"), ("nccl", "2.26.2")):
     if e[k] != v:
         print(f"venv {k}: {e[k]!r}, expected {v!r}"); sys.exit(1)
-if d["items"] != [] or d["ready"] != {"sm_120": True}:
+if d["items"] != [] or d["ready"] != {"sm_120": "yes"}:
     print("venv items/ready:", d["items"], d["ready"]); sys.exit(1)
 if [c["ok"] for c in e["checks"]] != [True, True, True]:
     print("venv checks:", e["checks"]); sys.exit(1)
@@ -128,19 +136,19 @@ PY
 
 # 7. a ROCm build's arch list: gfx942 covered, sm_100 not
 "$SCALEAUDIT" stack --json --target gfx942,sm_100,gfx950 pyenv/arch_list_rocm.txt > "$tmp/json"
-expect_rc 0 $? "rocm arch list"
+expect_rc 6 $? "rocm arch list"
 python3 - "$tmp/json" <<'PY' || fail=1
 import json, sys
 d = json.load(open(sys.argv[1]))
 got = [(c["target"], c["component"], c["ok"]) for c in d["environment"]["checks"]]
 want = [("gfx942", "arch list", True), ("sm_100", "arch list", False), ("gfx950", "arch list", False)]
-if got != want or d["ready"] != {"gfx942": True, "sm_100": False, "gfx950": False}:
+if got != want or d["ready"] != {"gfx942": "yes", "sm_100": "no", "gfx950": "no"}:
     print("rocm arch list:", got, d["ready"]); sys.exit(1)
 PY
 
 # 7b. ROCm binaries: a HIP host library (gfx90a:xnack+ and gfx908 in its .hip_fatbin) and a gfx942 code object
 "$SCALEAUDIT" stack --json --target gfx90a,gfx942 stack/rocm/real_hip_host.so stack/rocm/gfx942.hsaco > "$tmp/json"
-expect_rc 0 $? "rocm binaries"
+expect_rc 6 $? "rocm binaries"
 python3 - "$tmp/json" <<'PY' || fail=1
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -148,16 +156,16 @@ got = {i["path"].split("/")[-1]: (i["kind"], i["amdgpu"], i["verdict"]) for i in
 want = {"real_hip_host.so": ("shared-object", ["gfx90a:xnack+", "gfx908:sramecc+:xnack-"],
                              {"gfx90a": "native", "gfx942": "missing"}),
         "gfx942.hsaco": ("hsaco", ["gfx942:sramecc+:xnack-"], {"gfx90a": "missing", "gfx942": "native"})}
-if got != want or d["ready"] != {"gfx90a": False, "gfx942": False}:
+if got != want or d["ready"] != {"gfx90a": "no", "gfx942": "no"}:
     print("rocm binaries:", got, d["ready"]); sys.exit(1)
 PY
 
 # 7b2. package lists as pip list --format=json, conda list and conda list --json
-for f in pip_list_cu128.json:2.7.0:12.8:2.26.2:True conda_list_cu124.txt:2.5.1:12.4:2.21.5.1:False \
-	 conda_list_cf126.json:2.7.0:12.6:2.26.5.1:False; do
-	IFS=: read -r file torch cuda nccl ok <<< "$f"
+for f in pip_list_cu128.json:2.7.0:12.8:2.26.2:True:0 conda_list_cu124.txt:2.5.1:12.4:2.21.5.1:False:6 \
+	 conda_list_cf126.json:2.7.0:12.6:2.26.5.1:False:6; do
+	IFS=: read -r file torch cuda nccl ok rc <<< "$f"
 	"$SCALEAUDIT" stack --json --target sm_100 "pyenv/$file" > "$tmp/json"
-	expect_rc 0 $? "$file"
+	expect_rc "$rc" $? "$file"
 	python3 - "$tmp/json" "$torch" "$cuda" "$nccl" "$ok" <<'PY' || { echo "in $file"; fail=1; }
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -176,7 +184,7 @@ grep -qx "$tmp/bad.json: byte 50: not JSON: parse error: unallowed token at this
 # 7c. compression: ZSTD entries do not load on a driver older than R550 (550.54.14); LZ4 ones do
 sed 's/^Nvidia driver version: .*/Nvidia driver version: 535.104.05/' collect_env/classic-b200.txt > "$tmp/env535.txt"
 "$SCALEAUDIT" stack --target sm_90 stack/all-zstd.fatbin stack/all-lz4.fatbin "$tmp/env535.txt" > "$tmp/out" 2>&1
-expect_rc 0 $? "zstd"
+expect_rc 6 $? "zstd"
 grep -qx "zstd: stack/all-zstd.fatbin: 7 ZSTD-compressed entries, which only driver 550.54.14 or newer (R550) can load; the environment's driver is 535.104.05" "$tmp/out" ||
 	{ echo "zstd note:"; cat "$tmp/out"; fail=1; }
 [ "$(grep -c '^zstd: ' "$tmp/out")" -eq 1 ] || { echo "zstd: the lz4 file got a note"; fail=1; }
@@ -198,7 +206,7 @@ grep -qx 'ready: sm_90 yes' "$tmp/out" || { echo "zstd: sm_90 ready with 550.54.
 # 8. with ../shared: the environment report of an H200 machine (torch 2.5.1+cu124, driver 550)
 if [ -n "${SHARED:-}" ]; then
 	"$SCALEAUDIT" stack --target sm_100 "$SHARED/realdata/collect_env/vllm-14537_8xH200_torch2.5.1_cu124_driver550.txt" > "$tmp/out"
-	expect_rc 0 $? "collect_env"
+	expect_rc 6 $? "collect_env"
 	cat > "$tmp/want" <<'WANT'
 environment:
   sm_100 CUDA 12.4: needs 12.8 or newer: install a PyTorch wheel built with CUDA 12.8 or newer (cu128)
@@ -207,6 +215,7 @@ environment:
   sm_100 cuDNN 9.2.1: needs 9.7 or newer: install cuDNN 9.7 or newer (the nvidia-cudnn-cu12 wheel)
 
 ready: sm_100 no
+  sm_100 no: CUDA 12.4 is older than 12.8; driver 550.90.07 is older than 570.26; PyTorch 2.5.1 is older than 2.7; cuDNN 9.2.1 is older than 9.7
 WANT
 	sed -n '/^environment:/,$p' "$tmp/out" | diff "$tmp/want" - || { echo "collect_env checks differ"; fail=1; }
 fi

@@ -35,6 +35,8 @@ $NVCC $SO -rdc=true $(gc 100:sm_100 100a:sm_100a) -o rdc.so k.cu k3.cu
 $NVCC $SO $(gc 120:compute_120) --no-compress -o ptx-only.so k.cu
 # an extension built for Hopper only (sm_90 SASS, no PTX): what a B200 run cannot load
 $NVCC $SO $(gc 90:sm_90) -o sm90.so k.cu
+# an extension built for Ampere: sm_80 SASS and compute_80 PTX, which a B200 runs only by JIT
+$NVCC $SO $(gc 80:sm_80 80:compute_80) -o sm80-ptx80.so k.cu
 
 # a relocatable object, an LTO-IR object and a static archive of objects
 $NVCC -c $(gc 100a:sm_100a) -o sm100a.o k.cu
