@@ -62,4 +62,5 @@ void stack_result_release(struct stack_result *r)
 		free(r->item[i].fix);
 	}
 	free(r->item);
+	intern_release(&r->strings);
 }

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "analysis/stack.h"
+#include "analysis/stack_variants.h"
 #include "cli/cli.h"
 #include "core/arena.h"
 #include "core/buf.h"
@@ -387,6 +388,7 @@ int cmd_stack(int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		read_operand(&s, argv[i]);
 	gather_env(&s);
+	stack_group_variants(&s.res);
 	stack_decide(&s.res);
 	ret = finish(&s);
 	stack_release(&s);
