@@ -272,4 +272,5 @@ void stack_result_release(struct stack_result *r)
 	free(r->item);
 	for (size_t t = 0; t < READINESS_MAX_TARGETS; t++)
 		free(r->why[t]);
+	intern_release(&r->strings);
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "core/codeobj.h"
+#include "core/intern.h"
 #include "core/readiness.h"
 
 #define STACK_MAX_CHECKS 128
@@ -21,11 +22,12 @@ struct stack_item {
 	struct code_object o;
 	struct judgement j[READINESS_MAX_TARGETS];
 	char *fix;			/* owned; NULL when every target is native */
-	const char *group;		/* the package name for an item that is one variant of a
-					   multi-backend package; NULL otherwise; owned by the
-					   result's strings */
-	bool alternative;		/* another variant, one the environment would not load:
-					   listed, never counted against a target */
+	const char *group;		/* the package this file is one backend variant of
+					   ("bitsandbytes"), in r->strings; NULL when none */
+	bool alternative;		/* a variant the environment would not load: listed,
+					   never counted against a target */
+	bool loaded_unknown;		/* a variant of a group whose loaded one is unknown
+					   (no CUDA or ROCm version known): none is alternative */
 };
 
 /*
@@ -58,6 +60,7 @@ struct stack_result {
 	bool accept_jit;		/* --accept-jit: the summary counts jit as ready */
 	enum stack_ready ready[READINESS_MAX_TARGETS];
 	char *why[READINESS_MAX_TARGETS];	/* owned: the reason for ready[t], one line */
+	struct intern strings;		/* the items' group names */
 };
 
 /* Takes o (its contents now belong to r) and judges it for every target of r->tl. */

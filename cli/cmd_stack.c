@@ -16,12 +16,14 @@
 #include <unistd.h>
 
 #include "analysis/stack.h"
+#include "analysis/stack_variants.h"
 #include "cli/cli.h"
 #include "core/arena.h"
 #include "core/buf.h"
 #include "core/model.h"
 #include "core/readiness.h"
 #include "core/xalloc.h"
+#include "ingest/codearc.h"
 #include "ingest/codescan.h"
 #include "ingest/ingest.h"
 #include "ingest/pyenv.h"
@@ -128,6 +130,25 @@ static void read_text(struct stack *s, const char *path)
 		s->unreadable++;
 }
 
+static void add_member(void *user, struct code_object *o)
+{
+	stack_add_item(&((struct stack *)user)->res, o);
+}
+
+/* An archive (a wheel, a conda package, a zip or tar): 1 when path is not one. */
+static int read_archive(struct stack *s, const char *path)
+{
+	struct codearc_stats st = { 0 };
+	int rc = codearc_scan(path, add_member, s, &st, &s->diags);
+
+	if (rc == 1)
+		return 1;
+	s->res.plain += st.plain;
+	if (rc < 0 || st.unread)
+		s->unreadable++;
+	return 0;
+}
+
 static void read_file(struct stack *s, const char *path)
 {
 	struct code_object o;
@@ -145,7 +166,7 @@ static void read_file(struct stack *s, const char *path)
 	if (rc == 0)
 		s->res.plain++;
 	code_object_release(&o);
-	if (rc == 1)
+	if (rc == 1 && read_archive(s, path) == 1)
 		read_text(s, path);
 }
 
@@ -411,6 +432,7 @@ int cmd_stack(int argc, char **argv)
 	for (int i = 0; i < argc; i++)
 		read_operand(&s, argv[i]);
 	gather_env(&s);
+	stack_group_variants(&s.res);
 	stack_decide(&s.res);
 	ret = finish(&s);
 	stack_release(&s);

@@ -269,6 +269,7 @@ int arc_next(struct arc *a, struct arc_entry *e)
 		.mtime = archive_entry_mtime_is_set(ae) ? (int64_t)archive_entry_mtime(ae) : 0,
 		.file = archive_entry_filetype(ae) == AE_IFREG || archive_entry_symlink(ae) ||
 			archive_entry_hardlink(ae),
+		.link = archive_entry_symlink(ae) || archive_entry_hardlink(ae),
 		.refused = refusal(a, ae, raw),
 	};
 	return 1;

@@ -23,6 +23,7 @@ struct arc_entry {
 	int64_t size;		/* declared bytes; -1 unknown */
 	int64_t mtime;		/* seconds; 0 unknown */
 	bool file;		/* a regular file: its bytes can be read */
+	bool link;		/* a symbolic or hard link (always refused) */
 	const char *refused;	/* static: why the member must not be read; NULL when it may */
 };
 

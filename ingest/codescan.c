@@ -247,6 +247,20 @@ static int scan_open(int fd, const char *path, int64_t size, struct code_object 
 	return rc;
 }
 
+int codescan_fd(int fd, const char *name, int64_t size, struct code_object *o, struct diags *d)
+{
+	code_object_init(o, name, NULL);
+	return scan_open(fd, name, size, o, d);
+}
+
+bool codescan_is_binary(const unsigned char *head, size_t n)
+{
+	for (size_t i = 0; i < sizeof(sniffers) / sizeof(sniffers[0]); i++)
+		if (n >= sniffers[i].len && memcmp(head, sniffers[i].magic, sniffers[i].len) == 0)
+			return true;
+	return offload_is_bundle(head, n);
+}
+
 int codescan_file(const char *path, struct code_object *o, struct diags *d)
 {
 	struct stat st;

@@ -10,6 +10,8 @@
 #ifndef INGEST_CODESCAN_H
 #define INGEST_CODESCAN_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "core/codeobj.h"
@@ -32,6 +34,15 @@ int codescan_file(const char *path, struct code_object *o, struct diags *d);
  */
 int codescan_bytes(const char *name, const void *bytes, size_t len, struct code_object *o,
 		   struct diags *d);
+
+/*
+ * The same for size bytes open as fd (read with pread; the offset is not
+ * used) that diagnostics call name: an archive member held in a memfd.
+ */
+int codescan_fd(int fd, const char *name, int64_t size, struct code_object *o, struct diags *d);
+
+/* True when a file beginning with head[0..n) (64 bytes or more) is a binary kind codescan reads. */
+bool codescan_is_binary(const unsigned char *head, size_t n);
 
 /* The binaries with GPU code kept per run of a trial; further ones get a warning. */
 #define CODESCAN_RUN_MAX 256
