@@ -67,6 +67,16 @@ static void reason(struct reasons *rs, enum stack_ready v, const char *fmt, ...)
 	va_end(ap);
 }
 
+/*
+ * Whether an item is judged on its own: not another variant of a package
+ * the environment would not load, nor a variant of one whose loaded
+ * variant is unknown (judged as a group, judge_groups()).
+ */
+static bool counted(const struct stack_item *it)
+{
+	return !it->alternative && !it->loaded_unknown;
+}
+
 /* Items named in one reason at most; the others are counted. */
 #define STACK_NAMES 3
 
@@ -76,7 +86,7 @@ static size_t items_with(const struct stack_result *r, size_t t, enum code_verdi
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nitem; i++) {
-		if (r->item[i].alternative || r->item[i].j[t].verdict != v)
+		if (!counted(&r->item[i]) || r->item[i].j[t].verdict != v)
 			continue;
 		if (n < STACK_NAMES)
 			buf_addf(out, "%s%s", n ? ", " : "", r->item[i].o.path);
@@ -117,7 +127,7 @@ static void judge_items(const struct stack_result *r, size_t t, struct reasons *
 		const struct stack_item *it = &r->item[i];
 		const char *need = tg->vendor == TARGET_CUDA ? stack_zstd_blocked(r, it, &n) : NULL;
 
-		if (it->alternative)
+		if (!counted(it))
 			continue;
 		native += it->j[t].verdict == CODE_NATIVE;
 		if (need)
@@ -136,6 +146,90 @@ static void judge_items(const struct stack_result *r, size_t t, struct reasons *
 		       jit - STACK_NAMES == 1 ? "" : "s");
 	if (native)
 		reason(rs, STACK_YES, "native code in %zu file%s", native, native == 1 ? "" : "s");
+}
+
+/* Is group g's first item at index i (so that each group is judged and said once)? */
+bool stack_group_first(const struct stack_result *r, size_t i)
+{
+	const char *g = r->item[i].group;
+
+	for (size_t k = 0; g && k < i; k++)
+		if (r->item[k].group && !strcmp(r->item[k].group, g))
+			return false;
+	return g != NULL;
+}
+
+/* The best verdict for target t among group g's variants, and the first variant that has it. */
+static enum code_verdict group_best(const struct stack_result *r, const char *g, size_t t, size_t *which)
+{
+	static const int rank[] = { [CODE_NATIVE] = 3, [CODE_JIT] = 2, [CODE_MISSING] = 1 };
+	enum code_verdict best = CODE_MISSING;
+
+	*which = r->nitem;
+	for (size_t i = 0; i < r->nitem; i++) {
+		const struct stack_item *it = &r->item[i];
+
+		if (!it->group || strcmp(it->group, g))
+			continue;
+		if (*which == r->nitem || rank[it->j[t].verdict] > rank[best]) {
+			best = it->j[t].verdict;
+			*which = i;
+		}
+	}
+	return best;
+}
+
+/* A variant's file name: its group already names the directory. */
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* Whether every variant of group g is one the environment would not load. */
+static bool group_loads_none(const struct stack_result *r, const char *g)
+{
+	for (size_t i = 0; i < r->nitem; i++)
+		if (r->item[i].group && !strcmp(r->item[i].group, g) && !r->item[i].alternative)
+			return false;
+	return true;
+}
+
+/*
+ * Multi-backend packages: one whose loaded variant is unknown is as good as
+ * its best variant (a native one exists: the right one may load); one
+ * whose every variant is another than the environment loads has no GPU
+ * library for it at all.
+ */
+static void judge_groups(const struct stack_result *r, size_t t, struct reasons *rs)
+{
+	const char *tn = r->tl.t[t].name;
+
+	for (size_t i = 0; i < r->nitem; i++) {
+		const char *g = r->item[i].group;
+		size_t w;
+		enum code_verdict v;
+
+		if (!stack_group_first(r, i))
+			continue;
+		if (group_loads_none(r, g)) {
+			reason(rs, STACK_NO, "%s: no variant matches the environment's PyTorch build, so none "
+			       "loads", g);
+			continue;
+		}
+		if (!r->item[i].loaded_unknown)
+			continue;
+		v = group_best(r, g, t, &w);
+		if (v == CODE_NATIVE)
+			reason(rs, STACK_YES, "%s: %s has native %s code (which variant loads is unknown: no "
+			       "CUDA or ROCm version of PyTorch known)", g, base_name(r->item[w].o.path), tn);
+		else if (v == CODE_JIT)
+			reason(rs, STACK_JIT, "%s: at best %s, through PTX only (which variant loads is "
+			       "unknown)", g, base_name(r->item[w].o.path));
+		else
+			reason(rs, STACK_NO, "%s: no variant has code for %s", g, tn);
+	}
 }
 
 /* A check against the minimum-version table. */
@@ -219,6 +313,7 @@ static void decide_target(struct stack_result *r, size_t t)
 		buf_init(&rs.b[k], 0);
 	buf_init(&rs.versions, 0);
 	judge_items(r, t, &rs);
+	judge_groups(r, t, &rs);
 	judge_env(r, &r->tl.t[t], &rs);
 	for (size_t c = 0; c < r->ncheck; c++)
 		if (r->check[c].target == &r->tl.t[t])

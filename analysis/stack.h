@@ -89,6 +89,9 @@ void stack_decide(struct stack_result *r);
 /* The worst verdict of r's targets, a jit counted as yes when r->accept_jit. */
 enum stack_ready stack_worst(const struct stack_result *r);
 
+/* Whether item i is the first of its multi-backend group (false for an item of none). */
+bool stack_group_first(const struct stack_result *r, size_t i);
+
 void stack_result_release(struct stack_result *r);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/xalloc.h"
 
 /* The backends a variant's name may give, and how its version digits split. */
@@ -198,8 +199,17 @@ static size_t pick(const struct variant *g, size_t n, const struct wanted *w)
 static void mark(struct stack_result *r, const struct variant *g, size_t n, bool known,
 		 const struct wanted *w)
 {
-	const char *name = intern(&r->strings, g[0].n.stem, g[0].n.stem_len);
+	/* "DIR/libSTEM_*": one package's variants in one directory, never two directories' */
+	const char *path = r->item[g[0].item].o.path, *slash = strrchr(path, '/');
+	size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
+	struct buf b;
+	const char *name;
 	size_t loaded = known ? pick(g, n, w) : n;
+
+	buf_init(&b, 0);
+	buf_addf(&b, "%.*slib%.*s_*", (int)dir, path, (int)g[0].n.stem_len, g[0].n.stem);
+	name = intern(&r->strings, b.data, b.len);
+	buf_release(&b);
 
 	for (size_t i = 0; i < n; i++) {
 		struct stack_item *it = &r->item[g[i].item];

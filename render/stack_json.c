@@ -83,6 +83,8 @@ static void json_item(yajl_gen g, const struct stack_result *s, const struct sta
 	json_str(g, it->group);
 	json_key(g, "alternative");
 	yajl_gen_bool(g, it->alternative);
+	json_key(g, "loaded_unknown");
+	yajl_gen_bool(g, it->loaded_unknown);
 	yajl_gen_map_close(g);
 }
 

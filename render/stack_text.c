@@ -148,25 +148,25 @@ static void print_check(FILE *f, const struct readiness_check *c)
 	buf_release(&line);
 }
 
-/* Is group g's first item at index i (so that each group is said once)? */
-static bool group_first(const struct stack_result *s, size_t i)
+/* The file name of a path, as a group line names its variants (the group names the directory). */
+static const char *base_of(const char *path)
 {
-	const char *g = s->item[i].group;
+	const char *slash = strrchr(path, '/');
 
-	for (size_t k = 0; k < i; k++)
-		if (s->item[k].group && !strcmp(s->item[k].group, g))
-			return false;
-	return true;
+	return slash ? slash + 1 : path;
 }
 
-/* "bitsandbytes: loads libx_cuda126.so (native sm_100, jit sm_120); 12 other variants not loaded" */
+/*
+ * "DIR/libbitsandbytes_*: loads libbitsandbytes_cuda126.so (native sm_100, jit sm_120);
+ * 12 other variants not loaded", or, the loaded one unknown, every variant with its verdicts.
+ */
 static void print_group(FILE *f, const struct stack_result *s, const char *g)
 {
 	struct buf line;
 	size_t loads = 0, other = 0;
+	bool unknown = false;
 
 	buf_init(&line, 0);
-	buf_addf(&line, "%s: loads", g);
 	for (size_t i = 0; i < s->nitem; i++) {
 		const struct stack_item *it = &s->item[i];
 
@@ -176,15 +176,22 @@ static void print_group(FILE *f, const struct stack_result *s, const char *g)
 			other++;
 			continue;
 		}
-		buf_addf(&line, "%s %s (", loads++ ? "," : "", it->o.path);
+		unknown |= it->loaded_unknown;
+		buf_addf(&line, "%s %s (", loads++ ? "," : "", base_of(it->o.path));
 		for (size_t t = 0; t < s->tl.n; t++)
 			buf_addf(&line, "%s%s %s", t ? ", " : "", code_verdict_name(it->j[t].verdict),
 				 s->tl.t[t].name);
 		buf_addch(&line, ')');
 	}
-	if (!loads)
-		buf_addstr(&line, " none of its variants");
-	utf8_line(f, "%s; %zu other variant%s not loaded", line.data, other, other == 1 ? "" : "s");
+	if (unknown)
+		utf8_line(f, "%s: %zu variants, which one loads is unknown (no CUDA or ROCm version of "
+			  "PyTorch known):%s", g, loads, line.data);
+	else if (!loads)
+		utf8_line(f, "%s: loads none of its %zu variants (none matches the environment's PyTorch "
+			  "build)", g, other);
+	else
+		utf8_line(f, "%s: loads%s; %zu other variant%s not loaded", g, line.data, other,
+			  other == 1 ? "" : "s");
 	buf_release(&line);
 }
 
@@ -194,7 +201,7 @@ static void print_groups(FILE *f, const struct stack_result *s)
 	bool first = true;
 
 	for (size_t i = 0; i < s->nitem; i++) {
-		if (!s->item[i].group || !group_first(s, i))
+		if (!stack_group_first(s, i))
 			continue;
 		if (first)
 			fprintf(f, "\nvariants:\n");

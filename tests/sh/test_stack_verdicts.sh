@@ -85,6 +85,32 @@ eq("ready", d["ready"], {"sm_100": "unknown", "sm_80": "unknown"})
 eq("why", d["why"]["sm_80"], 'the driver is not shown (the environment report has no "Nvidia driver version" line)')
 PY
 
+# A multi-backend package (variants/, built as variants/README.md says): which variant loads
+# unknown, a target is yes when a native variant exists; PyTorch cu128 loads cuda128 (sm_100
+# native, gfx942 no); a ROCm 3.7 PyTorch matches no variant, so none loads.
+W=variants/bitsandbytes-0.0.1-py3-none-manylinux_2_24_x86_64.whl
+G=$W/bitsandbytes/libbitsandbytes_*
+answer 0 "ready: sm_100 yes, gfx942 yes
+  sm_100 yes: $G: libbitsandbytes_cuda128.so has native sm_100 code (which variant loads is unknown: no CUDA or ROCm version of PyTorch known); the driver is not checked: no input gives it
+  gfx942 yes: $G: libbitsandbytes_rocm62.so has native gfx942 code (which variant loads is unknown: no CUDA or ROCm version of PyTorch known)" \
+	--target sm_100,gfx942 "$W"
+grep -qxF "  $G: loads libbitsandbytes_cuda128.so (native sm_100, missing gfx942); 4 other variants not loaded" \
+	<("$SCALEAUDIT" stack --target sm_100,gfx942 "$W" ../collect_env/classic-b200.txt 2> /dev/null) ||
+	{ echo "cu128: the loaded variant is not cuda128"; fail=1; }
+answer 6 "ready: sm_100 yes, gfx942 no
+  sm_100 yes: native code in 1 file; CUDA 12.8, driver 570.124.06, PyTorch 2.8.0.dev20250408, cuDNN 9.8.0: each meets its minimum
+  gfx942 no: no code for gfx942 in $W/bitsandbytes/libbitsandbytes_cuda128.so; PyTorch is a CUDA build (CUDA 12.8): it has no code for AMD GPUs" \
+	--target sm_100,gfx942 "$W" ../collect_env/classic-b200.txt
+"$SCALEAUDIT" stack --target gfx942 "$W" ../collect_env/rocm-pytorch-44106.txt > "$tmp/out" 2> /dev/null
+grep -qF "  gfx942 no: $G: no variant matches the environment's PyTorch build, so none loads" "$tmp/out" ||
+	{ echo "ROCm 3.7: a variant is said to load"; tail -3 "$tmp/out"; fail=1; }
+"$SCALEAUDIT" stack --json --target sm_100 "$W" > "$tmp/j" 2> /dev/null
+python3 - "$tmp/j" <<'PY' || fail=1
+import json, sys
+items = [i for i in json.load(open(sys.argv[1]))["items"] if i.get("group")]
+assert len(items) == 5 and all(i["loaded_unknown"] and not i["alternative"] for i in items), items
+PY
+
 need_shared
 R=$SHARED/realdata/collect_env
 # torch 2.8.0+cu128, "ROCM used to build PyTorch   : N/A", no driver line: gfx942 no, sm_100 unknown

@@ -269,7 +269,7 @@ static void variants_rendered(void **state)
 	add(&r, "other.so", "sm_100 gfx942");
 	decide(&r);
 	text = rendered(&r, false);
-	assert_non_null(strstr(text, "\nvariants:\n  bitsandbytes: loads bnb/libbitsandbytes_cuda126.so "
+	assert_non_null(strstr(text, "\nvariants:\n  bitsandbytes: loads libbitsandbytes_cuda126.so "
 				     "(native sm_100, missing gfx942); 2 other variants not loaded\n"));
 	assert_non_null(strstr(text, "\nbnb/libbitsandbytes_cuda126.so  "));
 	assert_null(strstr(text, "\nbnb/libbitsandbytes_cuda118.so"));

@@ -98,7 +98,7 @@ static const char *loaded(const struct stack_result *r)
 
 	for (size_t i = 0; i < 13; i++) {
 		assert_non_null(r->item[i].group);
-		assert_string_equal(r->item[i].group, "bitsandbytes");
+		assert_string_equal(r->item[i].group, "pkg.whl/bitsandbytes/libbitsandbytes_*");
 		assert_false(r->item[i].loaded_unknown);
 		if (!r->item[i].alternative) {
 			assert_null(got);
@@ -163,7 +163,7 @@ static void unknown_version(void **state)
 
 		build(&r, unknown[k], unknown[k]);
 		for (size_t i = 0; i < 13; i++) {
-			assert_string_equal(r.item[i].group, "bitsandbytes");
+			assert_string_equal(r.item[i].group, "pkg.whl/bitsandbytes/libbitsandbytes_*");
 			assert_false(r.item[i].alternative);
 			assert_true(r.item[i].loaded_unknown);
 		}
@@ -195,7 +195,9 @@ static void suffixed_and_directories(void **state)
 	assert_false(r.item[1].alternative);
 	assert_false(r.item[2].alternative);	/* b: only a suffixed one of 11.8 */
 	assert_true(r.item[3].alternative);
-	assert_ptr_equal(r.item[0].group, r.item[2].group);	/* one name, two groups */
+	/* one package name, two groups: each named by its directory */
+	assert_string_equal(r.item[0].group, "a/libbitsandbytes_*");
+	assert_string_equal(r.item[2].group, "b/libbitsandbytes_*");
 	release(&r);
 }
 
