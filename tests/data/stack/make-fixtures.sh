@@ -3,7 +3,10 @@
 # from k.cu, k2.cu and k3.cu with nvcc. The outputs are committed, so the tests
 # never need CUDA; run this only to regenerate them (then update README and
 # the expected values in the test). Needs nvcc 12.9+ (sm_100f); set NVCC to
-# choose one. Host symbols are stripped to keep each file a few KB.
+# choose one. Host symbols are stripped to keep each file a few KB. The
+# --concat fixtures need nvcc 13.5+ (NVCC_CONCAT; the PyPI wheels
+# nvidia-cuda-nvcc and nvidia-nvvm 13.5 are enough, with the CUDA headers of
+# any CUDA 13 toolkit given in CUDA_INCLUDE); without one they are kept.
 set -eu
 cd "$(dirname "$0")"
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -50,6 +53,15 @@ cp all-zstd.fatbin "$tmp/kernels.fatbin"
 (cd "$tmp" && ld -r -b binary -o blob.o kernels.fatbin)
 objcopy --rename-section .data=.rodata,alloc,load,readonly,data,contents \
 	--set-section-alignment .rodata=8 "$tmp/blob.o" in-rodata.o
+
+# nvcc 13.5 --concat: the cubins of one fatbin in one compressed entry (kind 0x100)
+NVCC_CONCAT=${NVCC_CONCAT:-}
+if [ -n "$NVCC_CONCAT" ]; then
+	CI="-I${CUDA_INCLUDE:-/usr/local/cuda/include}"
+	$NVCC_CONCAT -fatbin --concat $CI $(gc 100:sm_100 120:sm_120 120:compute_120) -o concat.fatbin k.cu
+	$NVCC_CONCAT -fatbin --concat $CI $ALL -o concat-mix.fatbin k.cu
+	$NVCC_CONCAT -fatbin --concat --compress-mode=speed $CI $(gc 100:sm_100 120:sm_120) -o concat-lz4.fatbin k.cu
+fi
 
 for f in *.so; do $STRIP --strip-all "$f"; done
 for f in sm100a.o lto100.o libk.a; do $STRIP --strip-debug "$f"; done
