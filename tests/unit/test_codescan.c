@@ -138,6 +138,12 @@ static const struct want_file fixtures[] = {
 		{ CODE_SASS, "sm_100", 100, 0, -1, 8, true, true, true, 32912 },
 		{ CODE_SASS, "sm_100a", 100, 'a', -1, 8, true, true, true, 34544 },
 	} },
+	/* -rdc with sm_80 SASS and compute_90 PTX: the PTX is only in __nv_relfatbin */
+	{ "relptx.so", "shared-object", 2, 3, {
+		{ CODE_SASS, "sm_80", 80, 0, -1, 8, false, true, false, 8288 },
+		{ CODE_SASS, "sm_80", 80, 0, -1, 8, true, true, true, 12120 },
+		{ CODE_PTX, "compute_90", 90, 0, 90, -1, true, false, true, 13232 },
+	} },
 	{ "lto100.o", "relocatable", 1, 1, {
 		{ CODE_LTOIR, "lto_100", 100, 0, -1, -1, true, false, true, 1024 },
 	} },
@@ -410,6 +416,29 @@ static void test_concat_table(void **state)
 				  "payload), which scaleaudit does not know: its GPU code is not counted",
 				  &o), 1);
 	code_object_release(&o);
+}
+
+/* The archs found only in __nv_relfatbin: relptx.so's PTX; rdc.so's cubins are linked too. */
+static void test_relocatable_only(void **state)
+{
+	static const struct { const char *file, *want; } cases[] = {
+		{ "relptx.so", "compute_90" }, { "rdc.so", "" }, { "lto100.o", "lto_100" },
+		{ "multi.so", "" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct code_object o;
+		struct diags d = DIAGS_INIT;
+		struct buf b;
+
+		assert_int_equal(codescan_file(data(cases[i].file), &o, &d), 0);
+		buf_init(&b, 0);
+		code_object_relocatable_only(&o, &b);
+		assert_string_equal(b.data, cases[i].want);
+		buf_release(&b);
+		code_object_release(&o);
+		diags_release(&d);
+	}
 }
 
 /* The zstd frame of the concatenated cubins (at 464 + 0x138) loses its magic. */
@@ -730,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_unknown_kind),
 		cmocka_unit_test(test_concat_table),
 		cmocka_unit_test(test_concat_damaged),
+		cmocka_unit_test(test_relocatable_only),
 		cmocka_unit_test(test_lz4_damaged),
 		cmocka_unit_test(test_sparse_10gb),
 		cmocka_unit_test(test_not_binary),

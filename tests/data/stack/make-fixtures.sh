@@ -36,6 +36,8 @@ $NVCC -fatbin $(gc 100f:sm_100f 120f:sm_120f) -o family.fatbin k.cu
 $NVCC $SO $(gc 90:sm_90 120:sm_120 120:compute_120) -o multi.so k.cu k2.cu
 $NVCC $SO -rdc=true $(gc 100:sm_100 100a:sm_100a) -o rdc.so k.cu k3.cu
 $NVCC $SO $(gc 120:compute_120) --no-compress -o ptx-only.so k.cu
+# -rdc with PTX: the PTX stays in __nv_relfatbin, the device link keeps only the cubin
+$NVCC $SO -rdc=true $(gc 80:sm_80 90:compute_90) -o relptx.so k.cu
 # an extension built for Hopper only (sm_90 SASS, no PTX): what a B200 run cannot load
 $NVCC $SO $(gc 90:sm_90) -o sm90.so k.cu
 
