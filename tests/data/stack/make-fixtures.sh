@@ -63,6 +63,8 @@ if [ -n "$NVCC_CONCAT" ]; then
 	$NVCC_CONCAT -fatbin --concat $CI $(gc 100:sm_100 120:sm_120 120:compute_120) -o concat.fatbin k.cu
 	$NVCC_CONCAT -fatbin --concat $CI $ALL -o concat-mix.fatbin k.cu
 	$NVCC_CONCAT -fatbin --concat --compress-mode=speed $CI $(gc 100:sm_100 120:sm_120) -o concat-lz4.fatbin k.cu
+	# the PTX tests/sh/test_concat_build.sh builds from (ISA 9.5), so that it needs no cicc
+	$NVCC_CONCAT -ptx -arch=compute_80 $CI -o k.ptx k.cu
 fi
 
 for f in *.so; do $STRIP --strip-all "$f"; done
