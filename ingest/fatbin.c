@@ -392,6 +392,7 @@ static int concat_table(const struct fb_entry *f, const unsigned char *h, struct
 	uint64_t end = ENTRY_HDR + (uint64_t)elf_le32(h + ENTRY_HDR + 4);
 	uint64_t pos = ENTRY_HDR + CONCAT_TABLE_HEAD;
 	uint64_t next = 0;	/* where the next cubin must start in the inflated payload */
+	uint64_t total = f->inflated ? f->inflated : f->size;	/* 0: stored uncompressed */
 
 	if (end > f->hdr_size || end < pos)
 		return *why = "its length runs past the entry header", -1;
@@ -402,7 +403,7 @@ static int concat_table(const struct fb_entry *f, const unsigned char *h, struct
 			return *why = "a sub-entry header runs past the table", -1;
 		parse_entry(h + pos, f->at + (int64_t)pos, &sub[i].f);
 		/* in a sub-entry, +4 is the cubin's offset in the inflated payload, +8 its size */
-		if (sub[i].f.hdr_size != next || sub[i].f.size > f->inflated - next)
+		if (sub[i].f.hdr_size != next || sub[i].f.size > total - next)
 			return *why = "the cubins it lists do not tile the payload", -1;
 		next += sub[i].f.size;
 		pos += len;
