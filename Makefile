@@ -4,6 +4,7 @@
 #   make test         build plain and run every test once (the quick loop; check is the gate)
 #   make demo         run the main job on the bundled example trial
 #   make deps         install missing Debian packages (apt-get, through sudo when not root)
+#   make nvtools      NVIDIA's cuobjdump from PyPI into build/nvidia (check does it; NVCC_WHEEL=1: nvcc too)
 #   make bench        benchmarks;  make fuzz: fuzz targets (clang)
 #   make install      PREFIX=/usr/local DESTDIR=: binary, man pages, completion, docs
 #   make uninstall;   make deb: the Debian package into build/deb/ (mk/install.mk)
@@ -59,7 +60,7 @@ endif
 # (check, test, demo and deps install them first, then build through a second make.)
 DEPS_OK := $(shell pkg-config --exists $(PC_PKGS) 2>/dev/null && test -e /usr/include/csv.h && echo yes)
 ifeq ($(DEPS_OK),)
-ifneq ($(filter-out deps deps-ok check test demo clean fuzz uninstall deb,$(or $(MAKECMDGOALS),all)),)
+ifneq ($(filter-out deps deps-ok nvtools check test demo clean fuzz uninstall deb,$(or $(MAKECMDGOALS),all)),)
 $(error missing build dependencies: run 'make deps' first ('make check' and 'make demo' install them themselves))
 endif
 endif
@@ -102,7 +103,7 @@ endif
 print-libs:
 	@echo $(DEP_LIBS)
 
-.PHONY: print-libs all check test check-build check-plain check-san deps deps-ok gpu-check demo valgrind docs-img bench tsan fuzz clean tests FORCE
+.PHONY: print-libs all check test check-build check-plain check-san deps deps-ok nvtools gpu-check demo valgrind docs-img bench tsan fuzz clean tests FORCE
 all: $(BIN) $(if $(GENSRC),$(GENBIN))
 
 # Every object and link depends on $(FLAGS), which holds the compiler, the
@@ -165,7 +166,7 @@ tests: all $(UNITBIN) $(FLOORBIN) $(FUZZBIN)
 # with one job per core unless -j was given; then run the suite on each.
 # The two builds share no file: objects, flags and binaries are per BUILD.
 JOBS = $(shell nproc 2>/dev/null || echo 2)
-check: deps-ok
+check: deps-ok nvtools
 	$(Q)$(MAKE) --no-print-directory $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(JOBS)) check-build
 	$(Q)tests/run.sh build/plain build/san
 
@@ -187,6 +188,11 @@ deps:
 
 deps-ok:
 	$(Q)mk/deps.sh ensure
+
+# NVIDIA's cuobjdump (and with NVCC_WHEEL=1 nvcc 13.5) from PyPI into build/nvidia, for
+# the tests that check the fat-binary reader against them; offline, those tests skip.
+nvtools:
+	$(Q)NVCC_WHEEL=$(NVCC_WHEEL) mk/nvtools.sh ensure build/nvidia
 
 DEMO_TRIAL ?= samples/trials/ddp-scales-well
 DEMO_OUT   ?= out/demo

@@ -39,7 +39,9 @@ static int by_entry(const void *a, const void *b)
 	return entry_order(*(const struct code_entry *const *)a, *(const struct code_entry *const *)b);
 }
 
-void code_object_archs(const struct code_object *o, int kind, struct buf *out)
+/* The distinct arch names of o's entries of kind (-1 every kind); rel_only: only those
+   whose every entry is relocatable. */
+static void archs_where(const struct code_object *o, int kind, bool rel_only, struct buf *out)
 {
 	const struct code_entry **e = xcalloc(o->nentry + 1, sizeof(*e));
 	size_t n = 0, shown = 0;
@@ -48,8 +50,23 @@ void code_object_archs(const struct code_object *o, int kind, struct buf *out)
 		if (kind < 0 || (int)o->entry[i].kind == kind)
 			e[n++] = &o->entry[i];
 	qsort(e, n, sizeof(*e), by_entry);
-	for (size_t i = 0; i < n; i++)
-		if (!i || strcmp(e[i]->arch, e[i - 1]->arch))
+	for (size_t i = 0, j; i < n; i = j) {
+		bool rel = true;
+
+		for (j = i; j < n && !strcmp(e[j]->arch, e[i]->arch); j++)
+			rel &= e[j]->relocatable;
+		if (!rel_only || rel)
 			buf_addf(out, "%s%s", shown++ ? " " : "", e[i]->arch);
+	}
 	free(e);
+}
+
+void code_object_archs(const struct code_object *o, int kind, struct buf *out)
+{
+	archs_where(o, kind, false, out);
+}
+
+void code_object_relocatable_only(const struct code_object *o, struct buf *out)
+{
+	archs_where(o, -1, true, out);
 }

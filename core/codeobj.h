@@ -37,7 +37,10 @@ struct code_entry {
 	int cubin_abi;		/* cubin: the embedded ELF's EI_ABIVERSION (7 old, 8 new); -1 unknown */
 	bool compressed;	/* the payload is LZ4- or ZSTD-compressed in its container */
 	bool verified;		/* SASS: the embedded ELF header was read and agrees with the container */
-	bool relocatable;	/* from __nv_relfatbin (pre-link, secondary evidence) */
+	bool relocatable;	/* from __nv_relfatbin: relocatable device code (-rdc) before the
+				   device link, which the CUDA runtime does not load from the file
+				   as it is; PTX there is compiled by the driver only once a device
+				   link puts it into a program's .nv_fatbin */
 	int64_t offset;		/* the entry's byte offset in the file */
 	enum code_compression compression;	/* which codec, when compressed */
 };
@@ -67,5 +70,11 @@ void code_object_release(struct code_object *o);
  */
 struct buf;
 void code_object_archs(const struct code_object *o, int kind, struct buf *out);
+
+/*
+ * The same, of every kind, for the archs whose every entry is relocatable
+ * (found only in __nv_relfatbin): "compute_75 compute_90".
+ */
+void code_object_relocatable_only(const struct code_object *o, struct buf *out);
 
 #endif

@@ -231,6 +231,19 @@ static const struct ptx_row {
 	{ 85, "12.5", "555.42.02" }, { 87, "12.8", "570.26" },
 	{ 88, "12.9", "575.51.03" }, { 90, "13.0", "580.65.06" },
 	{ 91, "13.1", "590.44.01" }, { 92, "13.2", "595.45.04" },
+	/*
+	 * CUDA 13.3 GA's driver is in the name of NVIDIA's installer,
+	 * cuda_13.3.0_610.43.02_linux.run. ISA 9.4 came with CUDA 13.4 and
+	 * 9.5 with 13.5 (the PTX ISA 9.4 and 9.5 updates of apache/tvm-tirx
+	 * #241 and ForceInjection/cuda-code-skill's "CUDA 13.4 / PTX ISA 9.4";
+	 * measured: nvcc 13.5.37 writes ".version 9.5"); from 13.4 the
+	 * installer's name no longer carries the driver and no source at hand
+	 * gives those releases' GA driver (13.4's is of branch R615, per the
+	 * CUTLASS 4.8.0dev release notes), so their minimum is NULL: unknown.
+	 * What is known: no driver older than 610.43.02 (R580 included) can
+	 * compile them.
+	 */
+	{ 93, "13.3", "610.43.02" }, { 94, "13.4", NULL }, { 95, "13.5", NULL },
 };
 
 /*

@@ -312,11 +312,12 @@ int codescan_bytes(const char *name, const void *bytes, size_t len, struct code_
 	return rc;
 }
 
-/* The same code for the readiness judgement: kind, arch, PTX ISA and codec. */
+/* The same code for the readiness judgement: kind, arch, PTX ISA, codec, and linked or not. */
 static bool same_code(const struct code_entry *a, const struct code_entry *b)
 {
 	return a->kind == b->kind && a->ptx_isa == b->ptx_isa &&
-	       a->compression == b->compression && !strcmp(a->arch, b->arch);
+	       a->compression == b->compression && a->relocatable == b->relocatable &&
+	       !strcmp(a->arch, b->arch);
 }
 
 /* o's distinct entries, into the trial's arena. */

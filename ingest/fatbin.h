@@ -4,7 +4,10 @@
  * to back at 8-byte alignment; each holds entries (PTX, cubin, LTO-IR) whose
  * headers give the kind, the SM number, the a/f variant and the PTX ISA. A
  * cubin's own ELF header is read (inflated with liblz4 or libzstd only as far
- * as its first 64 bytes) to check the SM the fatbin claims.
+ * as its first 64 bytes) to check the SM the fatbin claims. nvcc --concat
+ * entries (kind 0x100: several cubins in one compressed payload, a table of
+ * sub-entries in the header) give one entry per cubin. An entry of a kind not
+ * known here is a warning (fatbin-entry-unknown) with its byte offset.
  */
 #ifndef INGEST_FATBIN_H
 #define INGEST_FATBIN_H

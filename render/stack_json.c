@@ -20,6 +20,21 @@ static void json_archs(yajl_gen g, const char *key, const struct code_object *o,
 	buf_release(&b);
 }
 
+/* "relocatable_only": the archs found only in __nv_relfatbin. */
+static void json_relocatable(yajl_gen g, const struct code_object *o)
+{
+	struct buf b = BUF_INIT;
+
+	buf_init(&b, 0);
+	code_object_relocatable_only(o, &b);
+	json_key(g, "relocatable_only");
+	yajl_gen_array_open(g);
+	for (char *p = b.data, *save = NULL, *w; (w = strtok_r(p, " ", &save)); p = NULL)
+		json_str(g, w);
+	yajl_gen_array_close(g);
+	buf_release(&b);
+}
+
 static void json_jit(yajl_gen g, const struct stack_result *s, const struct stack_item *it)
 {
 	json_key(g, "jit");
@@ -60,6 +75,7 @@ static void json_item(yajl_gen g, const struct stack_result *s, const struct sta
 	json_archs(g, "ptx", &it->o, CODE_PTX);
 	json_archs(g, "ltoir", &it->o, CODE_LTOIR);
 	json_archs(g, "amdgpu", &it->o, CODE_AMDGPU);
+	json_relocatable(g, &it->o);
 	json_key(g, "verdict");
 	yajl_gen_map_open(g);
 	for (size_t t = 0; t < s->tl.n; t++) {

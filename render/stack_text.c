@@ -129,6 +129,28 @@ static void print_zstd(FILE *f, const struct stack_result *s)
 	}
 }
 
+/* The archs a file carries only as relocatable device code (__nv_relfatbin). */
+static void print_relocatable(FILE *f, const struct stack_result *s)
+{
+	bool first = true;
+
+	for (size_t i = 0; i < s->nitem; i++) {
+		struct buf rel;
+
+		buf_init(&rel, 0);
+		code_object_relocatable_only(&s->item[i].o, &rel);
+		if (rel.len) {
+			if (first)
+				fprintf(f, "\n");
+			first = false;
+			utf8_line(f, "relocatable: %s: %s only as relocatable device code (__nv_relfatbin), "
+				  "which the CUDA runtime does not load from this file", s->item[i].o.path,
+				  rel.data);
+		}
+		buf_release(&rel);
+	}
+}
+
 static void print_check(FILE *f, const struct readiness_check *c)
 {
 	const struct min_version *m = c->row;
@@ -235,6 +257,7 @@ void stack_text(const struct stack_result *s, FILE *f)
 		print_groups(f, s);
 		print_jit(f, s);
 		print_zstd(f, s);
+		print_relocatable(f, s);
 	} else {
 		fprintf(f, "no file with GPU code\n");
 	}

@@ -135,7 +135,9 @@ static const struct {
 	{ 3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error" },
 	{ 4, "CUDA_ERROR_DEINITIALIZED", "driver shutting down" },
 	{ 34, "CUDA_ERROR_STUB_LIBRARY", "the CUDA driver library is the toolkit's stub, not an installed driver" },
-	{ 35, "CUDA_ERROR_INSUFFICIENT_DRIVER", "the installed driver is older than the CUDA runtime" },
+	/* 35 (cudaErrorInsufficientDriver) is the runtime's, not a CUresult */
+	{ 36, "CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER", "the API call requires a newer CUDA driver than the one installed" },
+	{ 46, "CUDA_ERROR_DEVICE_UNAVAILABLE", "the device is unavailable (exclusive-process or prohibited compute mode)" },
 	{ 100, "CUDA_ERROR_NO_DEVICE", "no CUDA-capable device is detected" },
 	{ 101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal" },
 	{ 200, "CUDA_ERROR_INVALID_IMAGE", "device kernel image is invalid" },

@@ -28,6 +28,8 @@ TOP=$PWD
 export TOP
 if [ -d "$TOP/../shared/realdata" ]; then SHARED=$(cd "$TOP/../shared" && pwd); else SHARED=; fi
 export SHARED
+# NVIDIA's tools that `make check` installs from PyPI (mk/nvtools.sh) come first.
+[ -d "$TOP/build/nvidia/bin" ] && PATH=$TOP/build/nvidia/bin:$PATH && export PATH
 # fontconfig's own block, kept for the process's life, is not a leak of ours.
 export LSAN_OPTIONS="suppressions=$TOP/tests/lsan.supp:print_suppressions=0${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 . tests/skip.sh

@@ -9,7 +9,7 @@
 # run.sh fails any skip whose reason is not one of these or does not hold
 # here (a tool that is installed, ../shared that is present).
 
-SKIP_TOOLS="python3 pdfinfo pdftotext groff script chromium cuobjdump ptxas setpriv zsh dpkg-buildpackage dh"
+SKIP_TOOLS="python3 pdfinfo pdftotext groff script chromium cuobjdump ptxas nvcc setpriv zsh dpkg-buildpackage dh"
 
 # need_shared: in a script, skips (exit 77) unless ../shared is present.
 need_shared() {
@@ -25,6 +25,15 @@ need_tool() {
 	exit 77
 }
 
+# need_option TOOL OPT: in a script, skips (exit 77) unless TOOL is installed
+# and its --help names OPT.
+need_option() {
+	need_tool "$1"
+	"$1" --help 2>&1 | grep -q -e "$2" && return 0
+	echo "skip: $1 does not know $2"
+	exit 77
+}
+
 # skip_allowed REASON: true when REASON is on the list above and holds here.
 skip_allowed() {
 	local tool
@@ -34,6 +43,13 @@ skip_allowed() {
 		tool=${1% is not installed}
 		case " $SKIP_TOOLS " in
 		*" $tool "*) ! command -v "$tool" > /dev/null ;;
+		*) false ;;
+		esac ;;
+	*" does not know "*)
+		tool=${1%% does not know *}
+		case " $SKIP_TOOLS " in
+		*" $tool "*) ! { command -v "$tool" > /dev/null &&
+			       "$tool" --help 2>&1 | grep -q -e "${1#* does not know }"; } ;;
 		*) false ;;
 		esac ;;
 	*) false ;;

@@ -76,6 +76,29 @@ static const struct want_file fixtures[] = {
 		{ CODE_PTX, "compute_120", 120, 0, 90, -1, true, false, false, 6248 },
 		{ CODE_SASS, "sm_120", 120, 0, -1, 8, true, true, false, 6696 },
 	} },
+	/*
+	 * nvcc 13.5 --concat: the cubins in entries of kind 0x100, one sub-entry
+	 * header each (offsets: entry + 72, then + each header's length); PTX
+	 * stays an entry of its own, ISA 9.5
+	 */
+	{ "concat.fatbin", "fatbin", 1, 3, {
+		{ CODE_PTX, "compute_120", 120, 0, 95, -1, true, false, false, 16 },
+		{ CODE_SASS, "sm_100", 100, 0, -1, 8, true, true, false, 536 },
+		{ CODE_SASS, "sm_120", 120, 0, -1, 8, true, true, false, 656 },
+	} },
+	{ "concat-mix.fatbin", "fatbin", 1, 7, {	/* two concatenated entries, at 464 and 2200 */
+		{ CODE_PTX, "compute_120", 120, 0, 95, -1, true, false, false, 16 },
+		{ CODE_SASS, "sm_80", 80, 0, -1, 8, true, true, false, 536 },
+		{ CODE_SASS, "sm_90", 90, 0, -1, 8, true, true, false, 600 },
+		{ CODE_SASS, "sm_90a", 90, 'a', -1, 8, true, true, false, 664 },
+		{ CODE_SASS, "sm_100", 100, 0, -1, 8, true, true, false, 2272 },
+		{ CODE_SASS, "sm_100a", 100, 'a', -1, 8, true, true, false, 2392 },
+		{ CODE_SASS, "sm_120", 120, 0, -1, 8, true, true, false, 2512 },
+	} },
+	{ "concat-lz4.fatbin", "fatbin", 1, 2, {
+		{ CODE_SASS, "sm_100", 100, 0, -1, 8, true, true, false, 88 },
+		{ CODE_SASS, "sm_120", 120, 0, -1, 8, true, true, false, 208 },
+	} },
 	{ "family.fatbin", "fatbin", 1, 2, {
 		{ CODE_SASS, "sm_100f", 100, 'f', -1, 8, false, true, false, 16 },
 		{ CODE_SASS, "sm_120f", 120, 'f', -1, 8, false, true, false, 5792 },
@@ -114,6 +137,12 @@ static const struct want_file fixtures[] = {
 		{ CODE_SASS, "sm_100a", 100, 'a', -1, 8, true, true, true, 31168 },
 		{ CODE_SASS, "sm_100", 100, 0, -1, 8, true, true, true, 32912 },
 		{ CODE_SASS, "sm_100a", 100, 'a', -1, 8, true, true, true, 34544 },
+	} },
+	/* -rdc with sm_80 SASS and compute_90 PTX: the PTX is only in __nv_relfatbin */
+	{ "relptx.so", "shared-object", 2, 3, {
+		{ CODE_SASS, "sm_80", 80, 0, -1, 8, false, true, false, 8288 },
+		{ CODE_SASS, "sm_80", 80, 0, -1, 8, true, true, true, 12120 },
+		{ CODE_PTX, "compute_90", 90, 0, 90, -1, true, false, true, 13232 },
 	} },
 	{ "lto100.o", "relocatable", 1, 1, {
 		{ CODE_LTOIR, "lto_100", 100, 0, -1, -1, true, false, true, 1024 },
@@ -334,6 +363,95 @@ static void test_lz4_damaged(void **state)
 				  "malformed lz4 block", &o), 7);
 	assert_false(o.entry[0].verified);
 	assert_true(o.entry[1].verified);
+	code_object_release(&o);
+}
+
+/*
+ * An entry kind the reader does not know is a warning naming the byte where
+ * the entry starts; the entries around it are still read. none.fatbin: the
+ * sm_90 cubin at 16, the PTX at 3912; concat.fatbin: the concatenated entry
+ * at 464, its sub-entries at 536 and 656.
+ */
+static void test_unknown_kind(void **state)
+{
+	struct code_object o;
+	const char *p = copy("none.fatbin", "kind.fatbin", -1);
+
+	patch(p, 16, "\x40\x00", 2);
+	assert_int_equal(scan_bad(p, 0, "byte 16: warning: fatbin entry of kind 0x40, which "
+				  "scaleaudit does not know: its GPU code is not counted", &o), 1);
+	assert_string_equal(o.entry[0].arch, "compute_120");
+	code_object_release(&o);
+	p = copy("concat.fatbin", "subkind.fatbin", -1);
+	patch(p, 656, "\x10\x00", 2);
+	assert_int_equal(scan_bad(p, 0, "byte 656: warning: fatbin sub-entry of kind 0x10, which "
+				  "scaleaudit does not know: its GPU code is not counted", &o), 2);
+	assert_string_equal(o.entry[1].arch, "sm_100");
+	assert_true(o.entry[1].verified);
+	code_object_release(&o);
+	/* a format other than 0.1 */
+	p = copy("concat.fatbin", "format.fatbin", -1);
+	patch(p, 464 + 0x18, "\x02", 1);
+	assert_int_equal(scan_bad(p, 0, "byte 464: warning: concatenated fatbin entry of format 0.2, "
+				  "which scaleaudit does not know: its GPU code is not counted", &o), 1);
+	code_object_release(&o);
+}
+
+/* A sub-entry table that does not add up is a warning, never a guess. */
+static void test_concat_table(void **state)
+{
+	struct code_object o;
+	const char *p = copy("concat.fatbin", "count.fatbin", -1);
+
+	patch(p, 464 + 64, "\x03", 1);	/* three sub-entries listed, two there */
+	assert_int_equal(scan_bad(p, 0, "byte 464: warning: concatenated fatbin entry whose "
+				  "sub-entry table does not add up (a sub-entry header runs past the "
+				  "table), which scaleaudit does not know: its GPU code is not counted",
+				  &o), 1);
+	code_object_release(&o);
+	p = copy("concat.fatbin", "tile.fatbin", -1);
+	patch(p, 656 + 4, "\x00\x16", 2);	/* the second cubin at 0x1600, not 0x1580 */
+	assert_int_equal(scan_bad(p, 0, "byte 464: warning: concatenated fatbin entry whose "
+				  "sub-entry table does not add up (the cubins it lists do not tile the "
+				  "payload), which scaleaudit does not know: its GPU code is not counted",
+				  &o), 1);
+	code_object_release(&o);
+}
+
+/* The archs found only in __nv_relfatbin: relptx.so's PTX; rdc.so's cubins are linked too. */
+static void test_relocatable_only(void **state)
+{
+	static const struct { const char *file, *want; } cases[] = {
+		{ "relptx.so", "compute_90" }, { "rdc.so", "" }, { "lto100.o", "lto_100" },
+		{ "multi.so", "" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct code_object o;
+		struct diags d = DIAGS_INIT;
+		struct buf b;
+
+		assert_int_equal(codescan_file(data(cases[i].file), &o, &d), 0);
+		buf_init(&b, 0);
+		code_object_relocatable_only(&o, &b);
+		assert_string_equal(b.data, cases[i].want);
+		buf_release(&b);
+		code_object_release(&o);
+		diags_release(&d);
+	}
+}
+
+/* The zstd frame of the concatenated cubins (at 464 + 0x138) loses its magic. */
+static void test_concat_damaged(void **state)
+{
+	struct code_object o;
+	const char *p = copy("concat.fatbin", "concat-bad.fatbin", -1);
+
+	patch(p, 464 + 0x138, "\xd7\x4a\xd0\x02", 4);
+	assert_int_equal(scan_bad(p, -1, "byte 464: zstd-compressed concatenated cubins do not "
+				  "decompress: Unknown frame descriptor", &o), 3);
+	assert_string_equal(o.entry[2].arch, "sm_120");	/* kept, unverified */
+	assert_false(o.entry[2].verified);
 	code_object_release(&o);
 }
 
@@ -638,6 +756,10 @@ int main(void)
 		cmocka_unit_test(test_too_many_sections),
 		cmocka_unit_test(test_fatbin_past_end),
 		cmocka_unit_test(test_zstd_damaged),
+		cmocka_unit_test(test_unknown_kind),
+		cmocka_unit_test(test_concat_table),
+		cmocka_unit_test(test_concat_damaged),
+		cmocka_unit_test(test_relocatable_only),
 		cmocka_unit_test(test_lz4_damaged),
 		cmocka_unit_test(test_sparse_10gb),
 		cmocka_unit_test(test_not_binary),

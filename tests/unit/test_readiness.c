@@ -144,6 +144,14 @@ static void jit_driver(void **state)
 	assert_true(readiness_ptx_driver(92, &cuda, &driver));
 	assert_string_equal(cuda, "13.2");
 	assert_string_equal(driver, "595.45.04");
+	/* cuda_13.3.0_610.43.02_linux.run; 13.4 and 13.5: the release, no known minimum driver */
+	assert_true(readiness_ptx_driver(93, &cuda, &driver));
+	assert_string_equal(cuda, "13.3");
+	assert_string_equal(driver, "610.43.02");
+	assert_true(readiness_ptx_driver(95, &cuda, &driver));
+	assert_string_equal(cuda, "13.5");
+	assert_null(driver);
+	assert_false(readiness_ptx_driver(96, &cuda, &driver));
 	assert_false(readiness_ptx_driver(86, &cuda, &driver));	/* never public */
 	assert_null(cuda);
 	assert_null(driver);

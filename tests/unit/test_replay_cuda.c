@@ -84,6 +84,24 @@ static char *stub_path(void)
 	return path;
 }
 
+/*
+ * The names used when the driver cannot name an error are CUresult values of
+ * cuda.h (CUDA 13.0): 36 is CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER, and 35 is
+ * no CUresult (cudaErrorInsufficientDriver is the runtime's 35).
+ */
+static void error_names(void **state)
+{
+	char buf[256];
+
+	cuda_format_error(NULL, (CUresult)36, "cuInit", "x.c", 7, buf, sizeof buf);
+	assert_string_equal(buf, "cuInit: CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER: the API call requires "
+			    "a newer CUDA driver than the one installed (x.c:7)");
+	cuda_format_error(NULL, (CUresult)35, "cuInit", "x.c", 7, buf, sizeof buf);
+	assert_string_equal(buf, "cuInit: CUresult 35 (x.c:7)");
+	cuda_format_error(NULL, CUDA_ERROR_STUB_LIBRARY, "cuInit", "x.c", 7, buf, sizeof buf);
+	assert_non_null(strstr(buf, "CUDA_ERROR_STUB_LIBRARY"));
+}
+
 static void open_absent(void **state)
 {
 	struct cuda_err err = { .count = 0 };
@@ -673,6 +691,7 @@ static void fake_extra_items(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(error_names),
 		cmocka_unit_test(open_absent),
 		cmocka_unit_test(open_stub),
 		cmocka_unit_test(smoke_absent),

@@ -3,7 +3,10 @@
 # from k.cu, k2.cu and k3.cu with nvcc. The outputs are committed, so the tests
 # never need CUDA; run this only to regenerate them (then update README and
 # the expected values in the test). Needs nvcc 12.9+ (sm_100f); set NVCC to
-# choose one. Host symbols are stripped to keep each file a few KB.
+# choose one. Host symbols are stripped to keep each file a few KB. The
+# --concat fixtures need nvcc 13.5+ (NVCC_CONCAT; the PyPI wheels
+# nvidia-cuda-nvcc and nvidia-nvvm 13.5 are enough, with the CUDA headers of
+# any CUDA 13 toolkit given in CUDA_INCLUDE); without one they are kept.
 set -eu
 cd "$(dirname "$0")"
 NVCC=${NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
@@ -33,6 +36,8 @@ $NVCC -fatbin $(gc 100f:sm_100f 120f:sm_120f) -o family.fatbin k.cu
 $NVCC $SO $(gc 90:sm_90 120:sm_120 120:compute_120) -o multi.so k.cu k2.cu
 $NVCC $SO -rdc=true $(gc 100:sm_100 100a:sm_100a) -o rdc.so k.cu k3.cu
 $NVCC $SO $(gc 120:compute_120) --no-compress -o ptx-only.so k.cu
+# -rdc with PTX: the PTX stays in __nv_relfatbin, the device link keeps only the cubin
+$NVCC $SO -rdc=true $(gc 80:sm_80 90:compute_90) -o relptx.so k.cu
 # an extension built for Hopper only (sm_90 SASS, no PTX): what a B200 run cannot load
 $NVCC $SO $(gc 90:sm_90) -o sm90.so k.cu
 # an extension built for Ampere: sm_80 SASS and compute_80 PTX, which a B200 runs only by JIT
@@ -52,6 +57,17 @@ cp all-zstd.fatbin "$tmp/kernels.fatbin"
 (cd "$tmp" && ld -r -b binary -o blob.o kernels.fatbin)
 objcopy --rename-section .data=.rodata,alloc,load,readonly,data,contents \
 	--set-section-alignment .rodata=8 "$tmp/blob.o" in-rodata.o
+
+# nvcc 13.5 --concat: the cubins of one fatbin in one compressed entry (kind 0x100)
+NVCC_CONCAT=${NVCC_CONCAT:-}
+if [ -n "$NVCC_CONCAT" ]; then
+	CI="-I${CUDA_INCLUDE:-/usr/local/cuda/include}"
+	$NVCC_CONCAT -fatbin --concat $CI $(gc 100:sm_100 120:sm_120 120:compute_120) -o concat.fatbin k.cu
+	$NVCC_CONCAT -fatbin --concat $CI $ALL -o concat-mix.fatbin k.cu
+	$NVCC_CONCAT -fatbin --concat --compress-mode=speed $CI $(gc 100:sm_100 120:sm_120) -o concat-lz4.fatbin k.cu
+	# the PTX tests/sh/test_concat_build.sh builds from (ISA 9.5), so that it needs no cicc
+	$NVCC_CONCAT -ptx -arch=compute_80 $CI -o k.ptx k.cu
+fi
 
 for f in *.so; do $STRIP --strip-all "$f"; done
 for f in sm100a.o lto100.o libk.a; do $STRIP --strip-debug "$f"; done
