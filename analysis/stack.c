@@ -113,6 +113,36 @@ static void jit_cost(const struct code_entry *ptx, const struct target *t, struc
 		buf_addf(out, "the %sa/%sf features", t->name, t->name);
 }
 
+/*
+ * A jit item against the environment's driver: too old to compile its PTX
+ * is no; newer than every known minimum but the PTX's own minimum unknown
+ * is unknown. Without a driver the reason says it is not checked.
+ */
+static void jit_driver(const struct stack_result *r, const struct stack_item *it, size_t t,
+		       struct reasons *rs)
+{
+	const struct judgement *j = &it->j[t];
+	const char *drv = r->env.driver, *floor;
+	int isa = j->by ? j->by->ptx_isa : -1;
+
+	if (!drv || isa < 0)
+		return;
+	if (j->min_driver) {
+		if (version_cmp(drv, j->min_driver) < 0)
+			reason(rs, STACK_NO, "%s: its PTX (ISA %d.%d) needs driver %s or newer to compile, the "
+			       "driver is %s", it->o.path, isa / 10, isa % 10, j->min_driver, drv);
+		return;
+	}
+	floor = readiness_ptx_driver_floor(isa);
+	if (floor && version_cmp(drv, floor) < 0)
+		reason(rs, STACK_NO, "%s: its PTX (ISA %d.%d) needs a driver newer than %s, the driver is %s",
+		       it->o.path, isa / 10, isa % 10, floor, drv);
+	else
+		reason(rs, STACK_UNKNOWN, "%s: whether driver %s compiles its PTX (ISA %d.%d%s%s) is unknown: "
+		       "that release's minimum driver is not in the tool's table", it->o.path, drv, isa / 10,
+		       isa % 10, j->min_cuda ? ", CUDA " : "", j->min_cuda ? j->min_cuda : "");
+}
+
 static void judge_items(const struct stack_result *r, size_t t, struct reasons *rs)
 {
 	const struct target *tg = &r->tl.t[t];
@@ -134,6 +164,8 @@ static void judge_items(const struct stack_result *r, size_t t, struct reasons *
 			reason(rs, STACK_NO, "%s: its %zu ZSTD-compressed entr%s driver %s or newer, "
 			       "the driver is %s", it->o.path, n, n == 1 ? "y needs" : "ies need", need,
 			       r->env.driver);
+		if (it->j[t].verdict == CODE_JIT)
+			jit_driver(r, it, t, rs);
 		if (it->j[t].verdict == CODE_JIT && jit++ < STACK_NAMES) {
 			buf_init(&names, 0);
 			jit_cost(it->j[t].by, tg, &names);

@@ -165,6 +165,16 @@ static bool better_ptx(const struct code_entry *e, const struct code_entry *best
 	return e->ptx_isa > best->ptx_isa;
 }
 
+/*
+ * Whether the CUDA runtime loads e from o: not relocatable device code
+ * (__nv_relfatbin) of a linked file, which only a device link would use;
+ * an object file's (a .o, an archive's) is what its link will take.
+ */
+static bool loaded(const struct code_object *o, const struct code_entry *e)
+{
+	return !e->relocatable || !strcmp(o->kind, "relocatable") || !strcmp(o->kind, "archive");
+}
+
 static void judge_cuda(const struct code_object *o, const struct target *t, struct judgement *j)
 {
 	const struct code_entry *ptx = NULL;
@@ -172,6 +182,8 @@ static void judge_cuda(const struct code_object *o, const struct target *t, stru
 	for (size_t i = 0; i < o->nentry; i++) {
 		const struct code_entry *e = &o->entry[i];
 
+		if (!loaded(o, e))
+			continue;
 		if (e->kind == CODE_SASS && cuda_runs(e, t, true)) {
 			j->verdict = CODE_NATIVE;
 			j->by = e;
@@ -275,6 +287,16 @@ bool readiness_ptx_driver(int isa, const char **cuda, const char **driver)
 		}
 	}
 	return false;
+}
+
+const char *readiness_ptx_driver_floor(int isa)
+{
+	const char *floor = NULL;
+
+	for (size_t i = 0; i < sizeof(ptx_rows) / sizeof(ptx_rows[0]) && ptx_rows[i].isa <= isa; i++)
+		if (ptx_rows[i].driver)
+			floor = ptx_rows[i].driver;
+	return floor;
 }
 
 /* --- the fix --- */

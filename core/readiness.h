@@ -89,6 +89,13 @@ void readiness_judge(const struct code_object *o, const struct target *t, struct
  * 8.7). Returns false when the ISA is not in the table (*cuda, *driver NULL).
  */
 bool readiness_ptx_driver(int isa, const char **cuda, const char **driver);
+/*
+ * A driver every driver that compiles PTX of ISA isa is at least: the
+ * minimum of the newest release at or before it whose minimum is known;
+ * NULL when none is. For an ISA whose own minimum is unknown (9.4, 9.5), an
+ * older driver is certainly too old, a newer one not certainly new enough.
+ */
+const char *readiness_ptx_driver_floor(int isa);
 
 /*
  * The oldest Linux driver that can load o's ZSTD-compressed entries

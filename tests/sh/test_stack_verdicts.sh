@@ -31,6 +31,14 @@ answer 0 "ready: sm_100 jit (accepted), sm_120 jit (accepted)
   sm_120 jit: sm80-ptx80.so: compute_80 PTX only: JIT, without sm_120's instructions" --accept-jit sm80-ptx80.so
 answer 0 "ready: sm_80 yes
   sm_80 yes: native code in 1 file; the driver is not checked: no input gives it" --target sm_80 sm80-ptx80.so
+# PTX only as relocatable device code (__nv_relfatbin) of a linked library: the runtime never
+# loads it, so it is no JIT fallback
+answer 6 "ready: sm_90 no
+  sm_90 no: no code for sm_90 in relptx.so" --target sm_90 relptx.so
+# jit against the report's driver: 570.124.06 cannot compile the ISA 9.0 PTX nvcc 13.0 wrote
+answer 6 "ready: sm_100 no
+  sm_100 no: sm80-ptx80.so: its PTX (ISA 9.0) needs driver 580.65.06 or newer to compile, the driver is 570.124.06" \
+	--target sm_100 sm80-ptx80.so ../collect_env/classic-b200.txt
 # a jit next to a no: the worst decides
 answer 6 "ready: sm_100 no
   sm_100 no: no code for sm_100 in multi.so" --target sm_100 --accept-jit sm80-ptx80.so multi.so

@@ -69,6 +69,40 @@ static void expect(const struct stack_result *r, size_t t, enum stack_ready v, c
 	assert_string_equal(r->why[t], why);
 }
 
+/*
+ * JIT against the driver: ISA 9.0 PTX needs 580.65.06 (CUDA 13.0's), so 570 cannot compile it;
+ * ISA 9.5's minimum is not known, but it is newer than CUDA 13.3's 610.43.02: an older driver is
+ * no, a newer one unknown.
+ */
+static void jit_against_the_driver(void **state)
+{
+	static const struct {
+		const char *spec, *driver;
+		enum stack_ready want;
+		const char *why;
+	} cases[] = {
+		{ "compute_100@90", "570.124.06", STACK_NO, "k.so: its PTX (ISA 9.0) needs driver 580.65.06 or newer to "
+		  "compile, the driver is 570.124.06" },
+		{ "compute_100@95", "600.10", STACK_NO, "k.so: its PTX (ISA 9.5) needs a driver newer than 610.43.02, the "
+		  "driver is 600.10" },
+		{ "compute_100@95", "615.10", STACK_UNKNOWN, "k.so: whether driver 615.10 compiles its PTX (ISA 9.5, CUDA "
+		  "13.5) is unknown: that release's minimum driver is not in the tool's table" },
+	};
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct stack_result r;
+
+		init(&r, "sm_100");
+		add(&r, "k.so", cases[k].spec);
+		r.env.driver = cases[k].driver;
+		decide(&r);
+		assert_string_equal(stack_ready_name(r.ready[0]), stack_ready_name(cases[k].want));
+		assert_non_null(strstr(r.why[0], cases[k].why));
+		stack_result_release(&r);
+	}
+}
+
 /* sm_80 SASS and compute_80 PTX: a B200 runs it only through JIT of old PTX, never "yes". */
 static void jit_of_older_ptx(void **state)
 {
@@ -318,6 +352,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(jit_of_older_ptx),
+		cmocka_unit_test(jit_against_the_driver),
 		cmocka_unit_test(binaries_alone),
 		cmocka_unit_test(environment_report),
 		cmocka_unit_test(package_list),
