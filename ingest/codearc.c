@@ -46,7 +46,7 @@ static void say_damage(struct scan *s, const struct arc *a, const char *name)
  * is said and stops the reading (-1); a member past a cap is said and
  * skipped (0).
  */
-static int fault(struct scan *s, const struct arc *a, const char *name, const char *path)
+static int read_fault(struct scan *s, const struct arc *a, const char *name, const char *path)
 {
 	bool fatal;
 	const char *why = arc_why(a, &fatal);
@@ -146,7 +146,7 @@ static int binary(struct scan *s, struct arc *a, const char *name, const char *p
 		if (fd >= 0)
 			close(fd);
 		if (len == -1)
-			return fault(s, a, name, path);
+			return read_fault(s, a, name, path);
 		if (len == -2) {
 			too_large(s, path, -1);
 			return 0;
@@ -171,7 +171,7 @@ static int nested(struct scan *s, struct arc *a, const char *name, const char *p
 	int rc = arc_error(in) ? -1 : read_archive(s, in, path, depth);
 
 	if (rc < 0 && arc_error(a)) {
-		rc = fault(s, a, name, path);	/* the outer archive failed under it */
+		rc = read_fault(s, a, name, path);	/* the outer archive failed under it */
 	} else if (rc < 0) {
 		if (!s->said)
 			s->st->unread++;
@@ -201,7 +201,7 @@ static int member(struct scan *s, struct arc *a, const char *name, const struct 
 		goto out;
 	n = arc_read_head(a, head, sizeof(head));
 	if (n < 0)
-		rc = fault(s, a, name, path);
+		rc = read_fault(s, a, name, path);
 	else if (codescan_is_binary(head, (size_t)n))
 		rc = binary(s, a, name, path, e->size, head, (size_t)n);
 	else if (depth < CODEARC_DEPTH && arc_maybe(head, (size_t)n))
