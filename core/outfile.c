@@ -182,3 +182,20 @@ out:
 	free(tmp);
 	return rc;
 }
+
+int fd_write_all(int fd, const void *p, size_t len)
+{
+	const unsigned char *b = p;
+
+	while (len) {
+		ssize_t n = write(fd, b, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		b += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}

@@ -9,9 +9,13 @@
 #define CORE_OUTFILE_H
 
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "core/diag.h"
+
+/* Writes len bytes of p to fd, past short writes and EINTR: 0, or -1 with errno. */
+int fd_write_all(int fd, const void *p, size_t len);
 
 /* Creates dir and its missing parents, like mkdir -p; a failure is a diagnostic under code. */
 int make_dirs_as(const char *code, const char *dir, struct diags *d);

@@ -9,6 +9,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "core/outfile.h"
 #include "core/xalloc.h"
 #include "ingest/arc.h"
 #include "ingest/codescan.h"
@@ -76,35 +77,19 @@ static void too_large(struct scan *s, const char *path, int64_t size)
 		  "to judge it", what, (long long)CODEARC_MEMBER_MAX);
 }
 
-/* Writes len bytes to fd: 0, or -1 with errno. */
-static int write_all(int fd, const unsigned char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* The rest of the member into fd after head[0..n): its size, -1 on a fault, -2 past the cap. */
 static int64_t fill(struct scan *s, struct arc *a, int fd, const unsigned char *head, size_t n)
 {
 	int64_t total = (int64_t)n;
 	ssize_t got;
 
-	if (write_all(fd, head, n) < 0)
+	if (fd_write_all(fd, head, n) < 0)
 		return -3;
 	while ((got = arc_read(a, s->chunk, CHUNK)) > 0) {
 		total += got;
 		if (total > CODEARC_MEMBER_MAX)
 			return -2;
-		if (write_all(fd, s->chunk, (size_t)got) < 0)
+		if (fd_write_all(fd, s->chunk, (size_t)got) < 0)
 			return -3;
 	}
 	return got < 0 ? -1 : total;

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "core/arena.h"
+#include "core/outfile.h"
 #include "core/xalloc.h"
 #include "ingest/elf.h"
 #include "ingest/fatbin.h"
@@ -277,22 +278,6 @@ int codescan_file(const char *path, struct code_object *o, struct diags *d)
 	return rc;
 }
 
-/* Writes len bytes to fd: 0, or -1 with errno. */
-static int write_all(int fd, const unsigned char *p, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 int codescan_bytes(const char *name, const void *bytes, size_t len, struct code_object *o,
 		   struct diags *d)
 {
@@ -300,7 +285,7 @@ int codescan_bytes(const char *name, const void *bytes, size_t len, struct code_
 
 	code_object_init(o, name, NULL);
 	fd = memfd_create("codescan", MFD_CLOEXEC);
-	if (fd < 0 || write_all(fd, bytes, len) < 0) {
+	if (fd < 0 || fd_write_all(fd, bytes, len) < 0) {
 		rc = diag_error(d, "unreadable", &SRCPOS_FILE(name), "cannot hold in memory: %s",
 				strerror(errno));
 		if (fd >= 0)
