@@ -293,6 +293,55 @@ static void host_bound(struct analysis *a, const struct run_result *r)
 			    stragglers_of(im, "host-bound") > 1 ? "them" : "it"));
 }
 
+/*
+ * A pipeline bubble: a pipeline run whose GPUs wait for each other above
+ * ADVICE_PEER_WAIT_SHARE of a step while their compute and memory are
+ * balanced and no GPU is a computing straggler. Moving work between the
+ * stages does not shrink it; more micro-batches per step do.
+ */
+static bool is_bubble(const struct run_result *r)
+{
+	const struct imbalance *im = &r->imbalance;
+
+	return strategy_has(r->strategy, "pipeline") && im->peer_wait_share > ADVICE_PEER_WAIT_SHARE &&
+	       im->busy_ratio <= IMBALANCE_BUSY_RATIO && !(im->memory_ratio > IMBALANCE_MEMORY_RATIO) &&
+	       !stragglers_of(im, "computing");
+}
+
+/*
+ * "with 2 stages and 1 micro-batch per step, a bubble of (p-1)/(m+p-1) =
+ * 1/2 = 50% of the step; 8 micro-batches (4 per stage) would make it 11%":
+ * p is known for a run that is only a pipeline (every GPU a stage), m as its
+ * grad_accum (the micro-batches a pipeline step runs); "" when either is not.
+ */
+static const char *bubble_fraction(struct analysis *a, const struct run_result *r)
+{
+	int64_t p = r->strategy && !strcmp(r->strategy, "pipeline") ? r->gpus : -1, m = r->grad_accum;
+	int64_t more = BUBBLE_MICRO_BATCHES_PER_STAGE * p;
+
+	if (p < 2 || m < 1)
+		return "";
+	return analysis_printf(a, "; with %lld stages and %lld micro-batch%s per step the bubble is "
+			       "(p-1)/(m+p-1) = %lld/%lld = %.0f%% of the step%s", (long long)p, (long long)m,
+			       m == 1 ? "" : "es", (long long)(p - 1), (long long)(m + p - 1),
+			       100.0 * (p - 1) / (m + p - 1),
+			       m < more ? analysis_printf(a, ", with %lld micro-batches (%d per stage) %.0f%%",
+							  (long long)more, BUBBLE_MICRO_BATCHES_PER_STAGE,
+							  100.0 * (p - 1) / (more + p - 1)) : "");
+}
+
+static void bubble(struct analysis *a, const struct run_result *r)
+{
+	const struct imbalance *im = &r->imbalance;
+
+	add(a, "fix-pipeline-bubble",
+	    analysis_printf(a, "shrink the pipeline bubble: %s; compute is balanced (busiest GPU %.2fx the "
+			    "least busy), so the stages wait for each other at the start and end of each "
+			    "step%s: split the batch into more micro-batches per step (grad_accum) or use an "
+			    "interleaved schedule (several model chunks per GPU), rather than moving layers "
+			    "between the GPUs or tuning NCCL", im->reason, im->busy_ratio, bubble_fraction(a, r)));
+}
+
 static void rebalance(struct analysis *a, const struct run_result *c)
 {
 	const struct imbalance *im = &c->imbalance;
@@ -300,6 +349,10 @@ static void rebalance(struct analysis *a, const struct run_result *c)
 	if (!im->flagged)
 		return;
 	host_bound(a, c);
+	if (is_bubble(c)) {
+		bubble(a, c);
+		return;
+	}
 	if (im->reason == im->straggler_reason && !stragglers_of(im, "computing"))
 		return;	/* only host-bound stragglers: nothing to move between GPUs */
 	if (!(im->peer_wait_share > ADVICE_PEER_WAIT_SHARE) && !stragglers_of(im, "computing")) {
@@ -387,27 +440,111 @@ static void use_feasibility(struct analysis *a, const struct run_result *b, cons
 			    evidence_outcome_text(a, c)));
 }
 
+/*
+ * The smallest trial that removes a blocking confound: one run, the
+ * baseline again with the candidate's value (its GPUs are the fewer, so the
+ * cheaper run), everything else held. NULL hold: no one run removes it.
+ */
+static const struct {
+	const char *setting;	/* what the baseline runs again with, as people say it */
+	const char *hold;	/* what stays as it was */
+} next_trials[CF_COUNT] = {
+	[CF_GPU_MODEL] = { "GPU model", "the model, the batch, the precision and the sequence length" },
+	[CF_PRECISION] = { "precision", "the model, the batch, the sequence length and the GPU model" },
+	[CF_GLOBAL_BATCH] = { "global batch", "the model, the precision, the sequence length and the GPU model" },
+	[CF_MICRO_BATCH] = { "micro batch", "the model, the global batch, the precision and the GPU model" },
+	[CF_SEQ_LEN] = { "sequence length", "the model, the batch, the precision and the GPU model" },
+	[CF_DATASET] = { "dataset", "the model, the batch, the precision and the GPU model" },
+	[CF_MODEL] = { "model", "the batch, the precision, the sequence length and the GPU model" },
+};
+
+/* "one run answers the question: a 1x B200 baseline, run '1gpu' again on B200 (as '2gpu' ran), holding ..." */
+static void next_trial(struct analysis *a, const struct confound *cf, const struct run_result *b,
+		       const struct run_result *c)
+{
+	const char *run;
+
+	if ((unsigned)cf->what >= CF_COUNT || !next_trials[cf->what].hold || !cf->candidate)
+		return;
+	run = cf->what == CF_GPU_MODEL ?
+	      analysis_printf(a, "a %dx %s baseline, run '%s' again on %s", b->gpus, cf->candidate, b->name,
+			      cf->candidate) :
+	      analysis_printf(a, "run '%s' again with the %s %s", b->name, next_trials[cf->what].setting,
+			      cf->candidate);
+	add(a, "next-trial",
+	    analysis_printf(a, "one run answers the question: %s (as '%s' ran), holding %s constant, and "
+			    "compare '%s' with it", run, c->name, next_trials[cf->what].hold, c->name));
+}
+
+/*
+ * What the same runs do answer when a confound blocks the question asked:
+ * a changed global batch is the global-batch hypothesis's reading, another
+ * GPU model a comparison of the two rentals. Marked as another question.
+ */
+static void another_question(struct analysis *a, const struct confound *cf, const struct run_result *b,
+			     const struct run_result *c)
+{
+	const double tr = a->cmp.throughput_ratio, n = comparison_gpu_ratio(a);
+
+	if (!(tr > 0) || !(b->samples_per_s > 0) || !(c->samples_per_s > 0))
+		return;
+	if (cf->what == CF_GLOBAL_BATCH && a->hypothesis == HYP_STEP_TIME)
+		add(a, "another-question",
+		    analysis_printf(a, "another question, not the one asked: under hypothesis = global-batch "
+				    "(more GPUs carry a larger global batch) the same runs read %.2fx the "
+				    "throughput (%.1f against %.1f samples/s), a scaling efficiency of %.0f%% by "
+				    "samples per second; set hypothesis = global-batch in trial.ini if that is the "
+				    "question", tr, c->samples_per_s, b->samples_per_s, 100 * tr / n));
+	else if (cf->what == CF_GPU_MODEL && cf->baseline && cf->candidate)
+		add(a, "another-question",
+		    analysis_printf(a, "another question, not the one asked: the same runs compare two "
+				    "rentals, %dx %s against %dx %s: %.2fx the throughput (%.1f against %.1f "
+				    "samples/s), which says nothing about what the extra GPU adds", c->gpus,
+				    cf->candidate, b->gpus, cf->baseline, tr, c->samples_per_s, b->samples_per_s));
+}
+
+/* Under a blocking confound: repeat the trial, the one run that would answer, what the runs do answer. */
+static void blocked(struct analysis *a, const struct confound *cf, const struct run_result *b,
+		    const struct run_result *c)
+{
+	if (cf->what != CF_GLOBAL_BATCH)
+		add(a, "repeat-trial", analysis_printf(a, "no advice is drawn from this comparison until "
+						       "the trial is repeated: %s", confound_sentence(a, cf)));
+	next_trial(a, cf, b, c);
+	another_question(a, cf, b, c);
+}
+
+/*
+ * The order: what the run can fix itself (its transport, a bubble or a
+ * straggler, its split), then the alternatives (independent runs, another
+ * GPU), then the rental; independent runs first when the question is a sweep.
+ */
 void analysis_advise(struct analysis *a, const struct trial *t)
 {
 	const struct run_result *b, *c;
-	const struct confound *block;
+	const struct confound *block, *first;
+	bool sweep = a->question == Q_HPARAM_SWEEP;
 
 	if (!a->cmp.valid) {
 		runs_alone(a);
 		return;
 	}
-	use_feasibility(a, &a->runs[a->cmp.baseline], &a->runs[a->cmp.candidate]);
-	if ((block = comparison_blocked(&a->cmp))) {
-		add(a, "repeat-trial", analysis_printf(a, "no advice is drawn from this comparison until "
-						       "the trial is repeated: %s",
-						       confound_sentence(a, block)));
-		return;
-	}
 	b = &a->runs[a->cmp.baseline];
 	c = &a->runs[a->cmp.candidate];
-	independent_runs(a, b, c);
-	fits(a);
+	use_feasibility(a, b, c);
+	first = comparison_first_blocking(&a->cmp);
+	if ((block = comparison_blocked(&a->cmp))) {
+		blocked(a, block, b, c);
+		return;
+	}
+	if (first)	/* the global batch changed: the advice below still stands on the runs */
+		blocked(a, first, b, c);
+	if (sweep)
+		independent_runs(a, b, c);
 	nccl_transport(a, c);
 	rebalance(a, c);
+	if (!sweep)
+		independent_runs(a, b, c);
+	fits(a);
 	rental(a, t, b, c);
 }

@@ -61,6 +61,12 @@
 #define ADVICE_PEER_WAIT_SHARE 0.25
 
 /*
+ * Pipeline-bubble advice: the micro-batches per stage it names as the next
+ * step, and the bubble fraction (p-1)/(m+p-1) they would leave.
+ */
+#define BUBBLE_MICRO_BATCHES_PER_STAGE 4
+
+/*
  * Stragglers (docs/analysis.md "Strategy and stragglers"): a rank is one
  * when its own waiting for peers is at most STRAGGLER_WAIT_RATIO of the
  * median waiting of the other ranks, while theirs is at least

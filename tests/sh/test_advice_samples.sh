@@ -1,0 +1,76 @@
+#!/bin/bash
+# The advice on the samples, in order and in exact words:
+# - the order: what the run can fix itself (transport, bubble, split) before
+#   the alternatives (independent runs, another GPU), the rental last; in
+#   nccl-over-sockets unsetting NCCL_P2P_DISABLE comes first; with
+#   question = hparam-sweep, independent runs first.
+# - pipeline-bubble: GPUs that wait for each other with balanced compute
+#   (40.4 against 44.0 ms) are a bubble: more micro-batches, not moving work;
+#   p = 2 stages, m = grad_accum = 1 (run.ini), (p-1)/(m+p-1) = 1/2 = 50%,
+#   and with 4 per stage, m = 8: 1/9 = 11%.
+# - gpu-model-mismatch: the one run that answers (a 1x B200 baseline) and
+#   the rentals' throughput ratio as another question, 377.4 / 100.3 = 3.76x.
+# - ddp-global-batch-changed: the one run with global batch 16, and the
+#   global-batch reading, 377.9 / 195.8 = 1.93x, 96% of 2x.
+set -u
+. tests/skip.sh
+need_tool python3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+for s in pipeline-bubble nccl-over-sockets gpu-model-mismatch ddp-global-batch-changed ddp-2-vs-4 \
+	 hparam-sweep-independent; do
+	"$SCALEAUDIT" analyze --json "samples/trials/$s" > "$tmp/$s.json" || { echo "FAIL: analyze $s"; exit 1; }
+done
+python3 - "$tmp" <<'PY'
+import json, sys
+d = sys.argv[1]
+fail = 0
+def recs(s):
+    return json.load(open(f"{d}/{s}.json"))["recommendations"]
+def ids(s):
+    return [r["id"] for r in recs(s)]
+def text(s, i):
+    return [r["text"] for r in recs(s) if r["id"] == i]
+def check(what, got, want):
+    global fail
+    if got != want:
+        print(f"FAIL {what}:\n  got  {got!r}\n  want {want!r}")
+        fail = 1
+check("pipeline-bubble order", ids("pipeline-bubble"),
+      ["fix-pipeline-bubble", "two-independent-runs", "fits-h200", "rental-window"])
+check("nccl-over-sockets order", ids("nccl-over-sockets"),
+      ["fix-nccl-transport", "two-independent-runs", "fits-mi300x", "rental-window"])
+check("nccl-over-sockets first", recs("nccl-over-sockets")[0]["text"].split(": ")[1],
+      "the log sets NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1")
+check("sweep order", ids("hparam-sweep-independent")[0], "two-independent-runs")
+check("ddp-2-vs-4 order", ids("ddp-2-vs-4"), ["two-independent-runs", "fits-h200", "rental-window"])
+check("bubble", text("pipeline-bubble", "fix-pipeline-bubble"), [
+    "shrink the pipeline bubble: GPU 0 waits 41.1 ms per step (49% of its 83.4 ms step) for GPU 1; "
+    "GPU 1 waits 39.0 ms per step (46% of its 85.0 ms step) for GPU 0; compute is balanced (busiest "
+    "GPU 1.09x the least busy), so the stages wait for each other at the start and end of each step; "
+    "with 2 stages and 1 micro-batch per step the bubble is (p-1)/(m+p-1) = 1/2 = 50% of the step, "
+    "with 8 micro-batches (4 per stage) 11%: split the batch into more micro-batches per step "
+    "(grad_accum) or use an interleaved schedule (several model chunks per GPU), rather than moving "
+    "layers between the GPUs or tuning NCCL"])
+check("no rebalance on a bubble", text("pipeline-bubble", "rebalance"), [])
+check("gpu-model-mismatch order", ids("gpu-model-mismatch"), ["repeat-trial", "next-trial", "another-question"])
+check("gpu-model next trial", text("gpu-model-mismatch", "next-trial"), [
+    "one run answers the question: a 1x B200 baseline, run '1gpu' again on B200 (as '2gpu' ran), "
+    "holding the model, the batch, the precision and the sequence length constant, and compare "
+    "'2gpu' with it"])
+check("gpu-model another question", text("gpu-model-mismatch", "another-question"), [
+    "another question, not the one asked: the same runs compare two rentals, 2x B200 against 1x "
+    "H100 SXM: 3.76x the throughput (377.4 against 100.3 samples/s), which says nothing about what "
+    "the extra GPU adds"])
+check("global batch order", ids("ddp-global-batch-changed"),
+      ["next-trial", "another-question", "fits-h200", "rental-window"])
+check("global batch next trial", text("ddp-global-batch-changed", "next-trial"), [
+    "one run answers the question: run '1gpu' again with the global batch 16 (as '2gpu' ran), "
+    "holding the model, the precision, the sequence length and the GPU model constant, and compare "
+    "'2gpu' with it"])
+check("global batch another question", text("ddp-global-batch-changed", "another-question"), [
+    "another question, not the one asked: under hypothesis = global-batch (more GPUs carry a larger "
+    "global batch) the same runs read 1.93x the throughput (377.9 against 195.8 samples/s), a "
+    "scaling efficiency of 96% by samples per second; set hypothesis = global-batch in trial.ini if "
+    "that is the question"])
+sys.exit(fail)
+PY
