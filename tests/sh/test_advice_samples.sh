@@ -12,6 +12,10 @@
 #   the rentals' throughput ratio as another question, 377.4 / 100.3 = 3.76x.
 # - ddp-global-batch-changed: the one run with global batch 16, and the
 #   global-batch reading, 377.9 / 195.8 = 1.93x, 96% of 2x.
+# - page 1's "Why" (summary.md), its numbers from the generator's truth.json
+#   (slowest GPU of each run, n = c / b): pipeline-bubble's exposed comm
+#   named as a bubble, n x its waiting - the baseline's; ddp-2-vs-4 with
+#   n = 4 / 2 = 2, never 4 as if the baseline had one GPU.
 set -u
 . tests/skip.sh
 need_tool python3
@@ -19,6 +23,10 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for s in pipeline-bubble nccl-over-sockets gpu-model-mismatch ddp-global-batch-changed ddp-2-vs-4 \
 	 hparam-sweep-independent; do
 	"$SCALEAUDIT" analyze --json "samples/trials/$s" > "$tmp/$s.json" || { echo "FAIL: analyze $s"; exit 1; }
+done
+for s in pipeline-bubble ddp-2-vs-4; do
+	SOURCE_DATE_EPOCH=0 "$SCALEAUDIT" report -o "$tmp/$s" "samples/trials/$s" > /dev/null 2>&1 ||
+		{ echo "FAIL: report $s"; exit 1; }
 done
 python3 - "$tmp" <<'PY'
 import json, sys
@@ -72,5 +80,34 @@ check("global batch another question", text("ddp-global-batch-changed", "another
     "global batch) the same runs read 1.93x the throughput (377.9 against 195.8 samples/s), a "
     "scaling efficiency of 96% by samples per second; set hypothesis = global-batch in trial.ini if "
     "that is the question"])
+
+def truth(s):
+    t = json.load(open(f"samples/trials/{s}/truth.json"))
+    def slowest(r):
+        return max(r["per_gpu"], key=lambda g: g["mean_step_s"])
+    b = [r for r in t["runs"] if r["name"] == t["trial"]["baseline"]][0]
+    c = [r for r in t["runs"] if r["name"] == t["trial"]["candidate"]][0]
+    return b, slowest(b), c, slowest(c), c["gpus"] / b["gpus"]
+def why(s):
+    return [l for l in open(f"{d}/{s}/summary.md") if l.startswith("Why:")]
+def ms(v):
+    return f"{v * 1e3:.1f} ms"
+
+b, gb, c, gc, n = truth("pipeline-bubble")
+loss = n * gc["mean_step_s"] - gb["mean_step_s"]
+comm = n * gc["step_s"]["exposed_comm"] - gb["step_s"]["exposed_comm"]
+wait = n * gc["step_s"]["exposed_comm_wait"] - gb["step_s"]["exposed_comm_wait"]
+check("bubble why", why("pipeline-bubble"), [
+    f"Why: 2 GPUs lose {ms(loss)} per step against perfect scaling (2 x {ms(gc['mean_step_s'])} against "
+    f"{ms(gb['mean_step_s'])}); the largest part is waiting for the other stage of the pipeline (a "
+    f"bubble): {ms(wait)} of the {ms(comm)} of exposed communication\n"])
+b, gb, c, gc, n = truth("ddp-2-vs-4")
+check("2 vs 4 n", n, 2.0)
+loss = n * gc["mean_step_s"] - gb["mean_step_s"]
+compute = n * gc["step_s"]["compute"] - gb["step_s"]["compute"]
+check("2 vs 4 why", why("ddp-2-vs-4"), [
+    f"Why: 4 GPUs lose {ms(loss)} per step against perfect scaling from 2 GPUs (2 x "
+    f"{ms(gc['mean_step_s'])} against {ms(gb['mean_step_s'])}); the largest part is compute: "
+    f"{ms(compute)}\n"])
 sys.exit(fail)
 PY
