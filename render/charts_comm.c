@@ -228,6 +228,7 @@ int chart_comm(const struct analysis *a, struct chart_layout *c, const char **wh
 		return 1;
 	}
 	chart_init(c, "05-communication", "Communication");
+	chart_set_banner(a, c);
 	c->subtitle = comm_subtitle(a, order, n, bw, c);
 	if (bw)
 		bw_panel(a, order, n, c);

@@ -595,6 +595,7 @@ int chart_kernels(const struct analysis *a, struct chart_layout *c, const char *
 	struct panel *p;
 
 	chart_init(c, "06-top-kernels", "Top kernels by time per step");
+	chart_set_banner(a, c);
 	ns = kernel_series(a, s, 4, c);
 	n = kernel_rows(s, ns, rows, TOP_KERNELS);
 	if (!n) {

@@ -123,11 +123,14 @@ static void near(double got, double want, double tol)
 
 #define PRECISION_BANNER "Not comparable: precision differs (1gpu bf16, 2gpu tf32); numbers shown for reference"
 
-/* Every chart comparing the runs of ddp-precision-changed carries the banner, word for word. */
+/* Every chart of ddp-precision-changed compares its runs and carries the banner, word for word. */
 static void banner_on_precision_changed(void **state)
 {
-	static const char *const ids[] = { "01-step-time", "02-breakdown", "03-waterfall", "07-timeline" };
+	static const char *const ids[] = { "01-step-time", "02-breakdown", "03-waterfall", "04-memory",
+					   "05-communication", "06-top-kernels", "07-timeline", "08-monitor",
+					   "12-precision", "13-waiting" };
 	struct analysis *a = analyse_dir("samples/trials/ddp-precision-changed");
+	size_t drawn = 0;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
@@ -137,6 +140,14 @@ static void banner_on_precision_changed(void **state)
 		value_is(d, "banner", PRECISION_BANNER);
 		free(d);
 	}
+	/* and no other chart is drawn that could go without it */
+	for (size_t i = 0; i < chart_ndefs; i++) {
+		char *d = chart_dump(a, chart_defs[i].id);
+
+		drawn += d != NULL;
+		free(d);
+	}
+	assert_int_equal(drawn, sizeof(ids) / sizeof(ids[0]));
 	analysis_free(a);
 }
 
