@@ -314,7 +314,6 @@ int chart_comm(const struct analysis *a, struct chart_layout *c, const char **wh
 		multi |= r->gpus > 1 || r->ngpu > 1;
 		bw |= r->nbw > 0;
 		comm |= r->ngpu > 1 && run_has_comm(r);
-		ceiling |= r->nbw > 0 && isfinite(run_ceiling(r, c, &label));
 	}
 	if (!multi) {
 		*why = "no communication: single-GPU runs only";
@@ -326,6 +325,8 @@ int chart_comm(const struct analysis *a, struct chart_layout *c, const char **wh
 	}
 	chart_init(c, "05-communication", "Communication");
 	chart_set_banner(a, c);
+	for (k = 0; k < n; k++)	/* after chart_init: the label lives in the chart's arena */
+		ceiling |= a->runs[order[k]].nbw > 0 && isfinite(run_ceiling(&a->runs[order[k]], c, &label));
 	c->subtitle = comm_subtitle(a, order, n, bw, c);
 	if (bw)
 		bw_panel(a, order, n, c);
