@@ -121,6 +121,98 @@ static const char *ceiling_label(const struct run_result *r, struct chart_layout
 			  numfmt_gbps(b, r->link_gbps));
 }
 
+/*
+ * The ceiling drawn for r, in GB/s, and its label: the link's nominal
+ * bandwidth; where NCCL ran over something else (sockets, a network) or the
+ * link is unknown, the GPU link these GPUs are built around, saying NCCL did
+ * not use it (the reference that shows how far under it the run stayed).
+ * NaN when neither is known.
+ */
+static double run_ceiling(const struct run_result *r, struct chart_layout *c, const char **label)
+{
+	const struct gpu_model *m = r->ngpu ? gpu_lookup(r->gpu[0].name, r->gpu[0].memory_total) : NULL;
+	char b[NUMFMT_LEN];
+	double gbps;
+
+	if ((*label = ceiling_label(r, c)))
+		return r->link_gbps;
+	if (!m || (m->link != GPU_LINK_NVLINK && m->link != GPU_LINK_PCIE) || r->gpus < 2 ||
+	    !isfinite(gbps = gpu_link_gbps_for(m, r->gpus)))
+		return NAN;
+	*label = chart_strf(c, "%s %s nominal %s, not used (NCCL: %s)", m->name, gpu_link_name(m->link),
+			    numfmt_gbps(b, gbps), transport_text(r->transport));
+	return gbps;
+}
+
+/*
+ * The bus bandwidth over transfer time only, beside the busbw points: one
+ * hollow point per collective of r that waits for peers, at its mean message
+ * size, named with the share of its time spent waiting.
+ */
+static void transfer_points(const struct analysis *a, size_t run, struct chart_layout *c, struct panel *p)
+{
+	const struct run_result *r = &a->runs[run];
+	char b[NUMFMT_LEN];
+	size_t k;
+
+	for (k = 0; k < r->ncoll; k++) {
+		const struct coll_result *o = &r->coll[k];
+		const char *name;
+
+		if (!isfinite(o->transfer_busbw_gbps) || !isfinite(o->wait_time_per_step_s) || o->calls_per_step <= 0 ||
+		    o->bytes_per_step <= 0 || !(o->time_per_step_s > 0) || o->wait_time_per_step_s < o->time_per_step_s / 100 ||
+		    o->wait_time_per_step_s > o->time_per_step_s)	/* a share, or not drawn */
+			continue;
+		name = chart_strf(c, "%s %s, during transfer (%s of its time waiting)", chart_run_name(r, c),
+				  coll_name(o->op), numfmt_percent(b, o->wait_time_per_step_s / o->time_per_step_s));
+		panel_line(p, run_cat(a, run), MS_MARKERS | MS_NOLINE | MS_HOLLOW, name);
+		panel_point(p, log2(o->bytes_per_step / o->calls_per_step), o->transfer_busbw_gbps);
+		chart_add_legend(c, run_cat(a, run), MS_MARKERS | MS_NOLINE | MS_HOLLOW, true, name);
+	}
+}
+
+/* The highest bandwidth point and the highest ceiling the panel draws, GB/s (NaN: none). */
+static void bw_extent(const struct panel *p, double *top, double *ceiling)
+{
+	size_t k, j;
+
+	*top = *ceiling = NAN;
+	for (k = 0; k < p->nmarks; k++) {
+		const struct mark *m = &p->marks[k];
+
+		for (j = 0; m->kind == MARK_LINE && j < m->npts; j++)
+			*top = isnan(*top) ? p->pts[m->first + j].y : fmax(*top, p->pts[m->first + j].y);
+		if (m->kind == MARK_HLINE)
+			*ceiling = isnan(*ceiling) ? m->y0 : fmax(*ceiling, m->y0);
+	}
+}
+
+/*
+ * Under a ceiling more than BW_LOG_RATIO times the highest point a linear
+ * axis flattens every point onto zero (9 GB/s under 900): the axis goes
+ * log10, every value converted.
+ */
+#define BW_LOG_RATIO 20.0
+
+static void bw_log_scale(struct panel *p)
+{
+	double top, ceiling;
+	size_t k;
+
+	bw_extent(p, &top, &ceiling);
+	if (!(top > 0) || !(ceiling / top > BW_LOG_RATIO))
+		return;
+	p->y.scale = AXIS_LOG10;
+	p->y.zero = false;
+	p->y.tight = true;	/* whole decades, no headroom */
+	p->y.label = "bus bandwidth (GB/s, log scale)";
+	for (k = 0; k < p->npts; k++)
+		p->pts[k].y = log10(p->pts[k].y);
+	for (k = 0; k < p->nmarks; k++)
+		if (p->marks[k].kind == MARK_HLINE)
+			p->marks[k].y0 = log10(p->marks[k].y0);
+}
+
 /* One run's transport and link for the subtitle: "2gpu: NCCL transport: sockets (NET/Socket); ..." */
 static const char *comm_facts(const struct run_result *r, struct chart_layout *c)
 {
@@ -132,7 +224,7 @@ static const char *comm_facts(const struct run_result *r, struct chart_layout *c
 		return chart_strf(c, "%s: NCCL transport: %s; link: %s%s, %s each way", name,
 				  transport_text(r->transport), link_text(r->link),
 				  inferred ? " (inferred from the GPU)" : "", numfmt_gbps(b, r->link_gbps));
-	return chart_strf(c, "%s: NCCL transport: %s; link: %s, no nominal ceiling", name,
+	return chart_strf(c, "%s: NCCL transport: %s; link: %s, no nominal ceiling of its own", name,
 			  transport_text(r->transport), r->link ? r->link : "unknown");
 }
 
@@ -148,18 +240,22 @@ static void bw_panel(const struct analysis *a, const size_t *order, size_t n, st
 	p->y.zero = true;
 	for (k = 0; k < n; k++) {
 		const struct run_result *r = &a->runs[order[k]];
-		const char *ceiling = ceiling_label(r, c);
+		const char *ceiling;
+		double gbps = run_ceiling(r, c, &ceiling);
 
 		bw_series(a, order[k], false, bw_series(a, order[k], true, 0, c, p), c, p);
+		if (r->nbw)
+			transfer_points(a, order[k], c, p);
 		if (!r->nbw || !ceiling)
 			continue;
 		for (j = 0; j < ndrawn && strcmp(drawn[j], ceiling); j++)
 			;
 		if (j == ndrawn) {
-			panel_hline(p, CAT_REFERENCE, MS_DASHED, r->link_gbps, ceiling);
+			panel_hline(p, CAT_REFERENCE, MS_DASHED, gbps, ceiling);
 			drawn[ndrawn++] = ceiling;
 		}
 	}
+	bw_log_scale(p);
 }
 
 static void overlap_panel(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
@@ -210,6 +306,7 @@ int chart_comm(const struct analysis *a, struct chart_layout *c, const char **wh
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
 	bool multi = false, bw = false, comm = false, ceiling = false;
+	const char *label;
 
 	for (k = 0; k < n; k++) {
 		const struct run_result *r = &a->runs[order[k]];
@@ -217,7 +314,6 @@ int chart_comm(const struct analysis *a, struct chart_layout *c, const char **wh
 		multi |= r->gpus > 1 || r->ngpu > 1;
 		bw |= r->nbw > 0;
 		comm |= r->ngpu > 1 && run_has_comm(r);
-		ceiling |= r->nbw > 0 && link_text(r->link) && isfinite(r->link_gbps);
 	}
 	if (!multi) {
 		*why = "no communication: single-GPU runs only";
@@ -228,6 +324,9 @@ int chart_comm(const struct analysis *a, struct chart_layout *c, const char **wh
 		return 1;
 	}
 	chart_init(c, "05-communication", "Communication");
+	chart_set_banner(a, c);
+	for (k = 0; k < n; k++)	/* after chart_init: the label lives in the chart's arena */
+		ceiling |= a->runs[order[k]].nbw > 0 && isfinite(run_ceiling(&a->runs[order[k]], c, &label));
 	c->subtitle = comm_subtitle(a, order, n, bw, c);
 	if (bw)
 		bw_panel(a, order, n, c);

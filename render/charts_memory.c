@@ -367,6 +367,7 @@ int chart_memory(const struct analysis *a, struct chart_layout *c, const char **
 	struct panel *p;
 
 	chart_init(c, "04-memory", "Peak memory per GPU against capacity");
+	chart_set_banner(a, c);
 	c->subtitle = "bars: peak memory used; lines: capacity in GB (1e9 bytes) and GiB, solid as the "
 		      "trial's GPU reported it, dashed as the GPU table gives it";
 	p = chart_add_panel(c, "run and GPU", "peak memory (GB)");
@@ -604,6 +605,7 @@ int chart_monitor(const struct analysis *a, struct chart_layout *c, const char *
 		return 1;
 	}
 	chart_init(c, "08-monitor", "GPU memory and utilisation over time");
+	chart_set_banner(a, c);
 	mem = chart_add_panel(c, "time from the first profiled step (s)", "memory used (GB)");
 	mem->title = "Memory used";
 	mem->y.zero = true;

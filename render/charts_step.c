@@ -285,11 +285,6 @@ static void legend_parts_split(struct chart_layout *c, bool split)
 	}
 }
 
-static void legend_parts(struct chart_layout *c)
-{
-	legend_parts_split(c, false);
-}
-
 /* Beyond one GPU against two, what grows is what the extra GPUs cost, not the second GPU. */
 static void breakdown_caption(const struct analysis *a, struct chart_layout *c)
 {
@@ -420,11 +415,76 @@ static void waterfall_titles(const struct analysis *a, struct chart_layout *c, d
 			     chart_strf(c, "GPU time per %lld samples (ms)", (long long)b->global_batch));
 }
 
+/*
+ * The exposed-comm loss as its transfer (wait false) and its waiting for a
+ * peer, n Cn f - C1 of each from the slowest GPUs' split: the two add up to
+ * the exposed-comm bar. NaN where either run's split is unknown.
+ */
+static double waterfall_comm_loss(const struct analysis *a, double f, bool wait)
+{
+	const struct run_result *b = &a->runs[a->cmp.baseline], *n = &a->runs[a->cmp.candidate];
+	const struct step_parts *p1 = &b->gpu[b->slowest].step_s, *pn = &n->gpu[n->slowest].step_s;
+
+	if (b->slowest >= b->ngpu || n->slowest >= n->ngpu || !comm_split(p1) || !comm_split(pn))
+		return NAN;
+	return MS(comparison_gpu_ratio(a) * (wait ? pn->exposed_comm_wait : pn->exposed_comm_transfer) * f -
+		  (wait ? p1->exposed_comm_wait : p1->exposed_comm_transfer));
+}
+
+/*
+ * Whether exposed comm is drawn as two bars, transfer and waiting for a
+ * peer: where the split is known and the candidate waits at all (a bubble or
+ * a straggler is not fixed the way a slow link is).
+ */
+static bool waterfall_splits(const struct analysis *a, double f)
+{
+	const struct run_result *n = &a->runs[a->cmp.candidate];
+
+	return isfinite(waterfall_comm_loss(a, f, true)) && n->gpu[n->slowest].step_s.exposed_comm_wait > 0;
+}
+
+/* One middle bar from y, d ms tall (below y when negative), labelled; returns its top's new level. */
+static double waterfall_bar(struct chart_layout *c, struct panel *p, const char *label, enum category cat,
+			    unsigned style, double y, double d)
+{
+	double x = (double)axis_add_cat(&p->x, label);
+
+	panel_rect(p, cat, x - 0.34, y, x + 0.34, y + d)->style = style;
+	panel_label(p, CAT_INK, MS_ABOVE, x, fmax(y, y + d), fmt_signed_ms(c, d));
+	connector(p, x, y + d);
+	return y + d;
+}
+
+/* What the split adds to the subtitle and the caption. */
+static void waterfall_split_text(struct chart_layout *c)
+{
+	const char *caption = c->caption;
+	size_t i;
+
+	for (i = 0; !caption && i < chart_ndefs; i++)
+		if (!strcmp(chart_defs[i].id, "03-waterfall"))
+			caption = chart_defs[i].caption;
+	c->subtitle = chart_strf(c, "%s; exposed comm split into transfer and waiting for a slower peer (hatched)",
+				 c->subtitle);
+	c->caption = chart_strf(c, "%s Waiting for a slower peer (hatched) is a pipeline bubble or a straggler: "
+				"balancing the work, or more micro-batches in a pipeline, shrinks it; a faster link "
+				"does not.", caption ? caption : "");
+}
+
+/* The legend: exposed comm as transfer and waiting when split. */
+static void waterfall_legend(struct chart_layout *c, bool split)
+{
+	chart_add_legend(c, CAT_BASELINE, 0, false, "ideal (baseline)");
+	legend_parts_split(c, split);
+	chart_add_legend(c, CAT_CANDIDATE, 0, false, "actual (candidate)");
+}
+
 int chart_waterfall(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	const struct comparison *m = &a->cmp;
 	struct panel *p;
 	double y, x, f, actual;
+	bool split;
 	size_t i;
 
 	if (!compared(a) || !isfinite(m->ideal_s) || !isfinite(m->actual_s) || !parts_known(&m->attribution_s)) {
@@ -440,21 +500,23 @@ int chart_waterfall(const struct analysis *a, struct chart_layout *c, const char
 	panel_label(p, CAT_INK, MS_ABOVE, x, MS(m->ideal_s), fmt_ms(c, "", MS(m->ideal_s)));
 	y = MS(m->ideal_s);
 	connector(p, x, y);
+	split = waterfall_splits(a, f);
+	if (split)
+		waterfall_split_text(c);
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
-		double d = waterfall_loss(a, i, f);
-
-		x = (double)axis_add_cat(&p->x, waterfall_labels[i]);
-		panel_rect(p, parts[i].cat, x - 0.34, y, x + 0.34, y + d);
-		panel_label(p, CAT_INK, MS_ABOVE, x, fmax(y, y + d), fmt_signed_ms(c, d));
-		y += d;
-		connector(p, x, y);
+		if (parts[i].cat == CAT_EXPOSED_COMM && split) {
+			y = waterfall_bar(c, p, "comm\ntransfer", CAT_EXPOSED_COMM, 0, y,
+					  waterfall_comm_loss(a, f, false));
+			y = waterfall_bar(c, p, "comm\nwaiting", CAT_EXPOSED_COMM, MS_HATCHED, y,
+					  waterfall_comm_loss(a, f, true));
+			continue;
+		}
+		y = waterfall_bar(c, p, waterfall_labels[i], parts[i].cat, 0, y, waterfall_loss(a, i, f));
 	}
 	x = (double)axis_add_cat(&p->x, chart_strf(c, "actual\n(%d GPUs)", a->runs[m->candidate].gpus));
 	panel_rect(p, CAT_CANDIDATE, x - 0.34, 0, x + 0.34, actual);
 	panel_label(p, CAT_INK, MS_ABOVE, x, actual, fmt_ms(c, "", actual));
-	chart_add_legend(c, CAT_BASELINE, 0, false, "ideal (baseline)");
-	legend_parts(c);
-	chart_add_legend(c, CAT_CANDIDATE, 0, false, "actual (candidate)");
+	waterfall_legend(c, split);
 	return 0;
 }
 
@@ -595,6 +657,7 @@ int chart_kernels(const struct analysis *a, struct chart_layout *c, const char *
 	struct panel *p;
 
 	chart_init(c, "06-top-kernels", "Top kernels by time per step");
+	chart_set_banner(a, c);
 	ns = kernel_series(a, s, 4, c);
 	n = kernel_rows(s, ns, rows, TOP_KERNELS);
 	if (!n) {

@@ -232,6 +232,11 @@ static void axis_range(struct axis *a, struct extent e, int target, double headr
 		e.hi = fmax(e.hi, a->min_hi);
 	if (isfinite(a->max_hi))
 		e.hi = fmin(e.hi, a->max_hi);
+	if (a->scale == AXIS_LOG10 && isfinite(e.lo) && isfinite(e.hi)) {
+		/* whole decades, at least one apart */
+		e.lo = floor(e.lo);
+		e.hi = fmax(ceil(e.hi), e.lo + 1);
+	}
 	if (a->scale == AXIS_LOG2_BYTES && isfinite(e.lo) && isfinite(e.hi)) {
 		/* whole powers of two, at least two apart: one size still gets labelled neighbours */
 		e.lo = floor(e.lo);
@@ -241,15 +246,17 @@ static void axis_range(struct axis *a, struct extent e, int target, double headr
 			e.hi = e.lo + 2 + (e.hi - e.lo > 1);
 		}
 	}
-	ticks_nice(e.lo, e.hi, target, a->scale == AXIS_LOG2_BYTES ? fmax(1, a->min_step) : a->min_step,
-		   &a->ticks);
-	if (a->tight && e.hi > e.lo && a->scale != AXIS_LOG2_BYTES) {
+	ticks_nice(e.lo, e.hi, target, a->scale == AXIS_LOG2_BYTES || a->scale == AXIS_LOG10 ? fmax(1, a->min_step)
+		   : a->min_step, &a->ticks);
+	if (a->tight && e.hi > e.lo && a->scale != AXIS_LOG2_BYTES && a->scale != AXIS_LOG10) {
 		double pad = (e.hi - e.lo) * TIGHT_PAD;
 
 		ticks_clip(&a->ticks, a->zero && e.lo == 0 ? 0 : e.lo - pad, e.hi + pad);
 	}
 	if (a->scale == AXIS_LOG2_BYTES)
 		ticks_label_log2_bytes(&a->ticks);
+	if (a->scale == AXIS_LOG10)
+		ticks_label_log10(&a->ticks);
 	a->lo = a->ticks.lo;
 	a->hi = a->ticks.hi;
 }
@@ -682,7 +689,7 @@ double panel_py(const struct panel *p, double y)
 	return p->plot.y + p->plot.h - (y - p->y.lo) / (p->y.hi - p->y.lo) * p->plot.h;
 }
 
-static const char *const scale_names[] = { "linear", "log2-bytes", "category" };
+static const char *const scale_names[] = { "linear", "log2-bytes", "category", "log10" };
 static const char *const mark_names[] = { "rect", "line", "hline", "vspan", "label" };
 
 /* Appends s with its newlines as the two characters \\n, so one value stays on one line. */

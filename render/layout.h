@@ -35,7 +35,8 @@ struct point {
 	double x, y;
 };
 
-enum axis_scale { AXIS_LINEAR, AXIS_LOG2_BYTES, AXIS_CATEGORY };
+/* AXIS_LOG2_BYTES and AXIS_LOG10 take marks as log2 / log10 of the value and label the ticks with it. */
+enum axis_scale { AXIS_LINEAR, AXIS_LOG2_BYTES, AXIS_CATEGORY, AXIS_LOG10 };
 
 struct axis {
 	const char *label;	/* with its unit: "step time (ms)" */

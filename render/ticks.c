@@ -107,3 +107,17 @@ void ticks_label_log2_bytes(struct ticks *t)
 				 1L << (e - unit * 10), binary_units[unit]);
 	}
 }
+
+void ticks_label_log10(struct ticks *t)
+{
+	int i;
+
+	for (i = 0; i < t->n; i++) {
+		long e = lround(t->v[i]);
+
+		if (e < -6 || e > 15)
+			snprintf(t->label[i], TICK_LABEL_MAX, "1e%ld", e);
+		else
+			snprintf(t->label[i], TICK_LABEL_MAX, "%.*f", e < 0 ? (int)-e : 0, pow(10, (double)e));
+	}
+}

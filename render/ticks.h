@@ -32,6 +32,9 @@ void ticks_clip(struct ticks *t, double lo, double hi);
 /* Relabels t, whose values are log2 of byte counts, as "1 KiB", "32 MiB", ... */
 void ticks_label_log2_bytes(struct ticks *t);
 
+/* Relabels t, whose values are log10 of a quantity, as "0.1", "1", "10", "1000". */
+void ticks_label_log10(struct ticks *t);
+
 /* Formats v with the decimals that a step of `step` needs ("0.25", "1500"). */
 void ticks_format(double v, double step, char *out, int size);
 

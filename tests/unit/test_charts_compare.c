@@ -123,11 +123,14 @@ static void near(double got, double want, double tol)
 
 #define PRECISION_BANNER "Not comparable: precision differs (1gpu bf16, 2gpu tf32); numbers shown for reference"
 
-/* Every chart comparing the runs of ddp-precision-changed carries the banner, word for word. */
+/* Every chart of ddp-precision-changed compares its runs and carries the banner, word for word. */
 static void banner_on_precision_changed(void **state)
 {
-	static const char *const ids[] = { "01-step-time", "02-breakdown", "03-waterfall", "07-timeline" };
+	static const char *const ids[] = { "01-step-time", "02-breakdown", "03-waterfall", "04-memory",
+					   "05-communication", "06-top-kernels", "07-timeline", "08-monitor",
+					   "12-precision", "13-waiting" };
 	struct analysis *a = analyse_dir("samples/trials/ddp-precision-changed");
+	size_t drawn = 0;
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
@@ -137,6 +140,14 @@ static void banner_on_precision_changed(void **state)
 		value_is(d, "banner", PRECISION_BANNER);
 		free(d);
 	}
+	/* and no other chart is drawn that could go without it */
+	for (size_t i = 0; i < chart_ndefs; i++) {
+		char *d = chart_dump(a, chart_defs[i].id);
+
+		drawn += d != NULL;
+		free(d);
+	}
+	assert_int_equal(drawn, sizeof(ids) / sizeof(ids[0]));
 	analysis_free(a);
 }
 
@@ -172,6 +183,7 @@ static void waterfall_per_sample(void **state)
 	static const double cand[4] = { 0.039205017857142865, 0.0015089602857142857, 6.631599999999998e-05,
 					0.0016144105714285715 };
 	static const char *const cats[4] = { "compute", "exposed_comm", "memory", "idle" };
+	static const double xs[4] = { 1, 2, 4, 5 };	/* exposed comm: transfer at 2, waiting (hatched) at 3 */
 	struct analysis *a = analyse_dir("samples/trials/ddp-global-batch-changed");
 	char *d = chart_dump(a, "03-waterfall"), *v;
 	double ideal = 0.040846287142857145e3, actual = 0.08478940942857141e3 * 8 / 16, sum = ideal;
@@ -187,12 +199,51 @@ static void waterfall_per_sample(void **state)
 	for (int i = 0; i < 4; i++) {
 		double want = (2 * cand[i] * 8 / 16 - base[i]) * 1e3;
 
-		near(rects_at(d, cats[i], false, i + 1, NULL), fabs(want), 2e-4);
+		double got = rects_at(d, cats[i], false, xs[i], NULL) + (i == 1 ? rects_at(d, cats[i], true, 3, NULL) : 0);
+
+		near(got, fabs(want), 2e-4);
 		sum += want;
 	}
 	near(rects_at(d, "compute", false, 1, NULL), 0.0344743, 2e-4);	/* not 39.2 */
-	near(rects_at(d, "candidate", false, 5, NULL), actual, 1e-3);
+	near(rects_at(d, "candidate", false, 6, NULL), actual, 1e-3);
 	near(sum, actual, 1e-9);	/* the bars add up */
+	free(d);
+	analysis_free(a);
+}
+
+/*
+ * pipeline-bubble: of the candidate's slowest GPU (GPU 1) 39.0 ms of its
+ * 40.0 ms exposed comm per step waits for GPU 0 (analysis.json's step_s:
+ * exposed_comm_wait 0.03903904, exposed_comm_transfer 0.00092096825); the
+ * 1-GPU baseline has none. The waterfall draws 2 x each: +1.8 ms of
+ * transfer, +78.1 ms of waiting (hatched), never one "+79.9 ms exposed comm".
+ */
+static void waterfall_splits_waiting(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/pipeline-bubble");
+	char *d = chart_dump(a, "03-waterfall"), *v;
+
+	(void)state;
+	assert_non_null(d);
+	value_is(d, "panel.0.x.cats", "ideal | compute | comm\\ntransfer | comm\\nwaiting | memory | "
+		 "idle | actual\\n(2 GPUs)");
+	near(rects_at(d, "exposed_comm", false, 2, NULL), 2 * 0.00092096825e3, 1e-3);
+	near(rects_at(d, "exposed_comm", true, 3, NULL), 2 * 0.03903904e3, 1e-3);
+	near(rects_at(d, "exposed_comm", true, 2, NULL) + rects_at(d, "exposed_comm", false, 3, NULL), 0, 0);
+	assert_non_null(strstr(d, "\"+78.1 ms\""));
+	assert_non_null(strstr(d, "\"+1.8 ms\""));
+	assert_null(strstr(d, "\"+79.9 ms\""));
+	assert_non_null(strstr(d, "legend.3 = exposed_comm hatched \"exposed comm: waiting for a peer\""));
+	v = value_of(d, "subtitle");
+	assert_non_null(strstr(v, "; exposed comm split into transfer and waiting for a slower peer (hatched)"));
+	free(v);
+	free(d);
+	analysis_free(a);
+	/* nccl-over-sockets' GPUs wait for nobody (exposed_comm_wait 0): one exposed-comm bar */
+	a = analyse_dir("samples/trials/nccl-over-sockets");
+	d = chart_dump(a, "03-waterfall");
+	assert_non_null(d);
+	value_is(d, "panel.0.x.cats", "ideal | compute | exposed\\ncomm | memory | idle | actual\\n(2 GPUs)");
 	free(d);
 	analysis_free(a);
 }
@@ -305,6 +356,7 @@ int main(void)
 		cmocka_unit_test(banner_on_precision_changed),
 		cmocka_unit_test(no_banner_on_scales_well),
 		cmocka_unit_test(waterfall_per_sample),
+		cmocka_unit_test(waterfall_splits_waiting),
 		cmocka_unit_test(breakdown_wait_and_transfer),
 		cmocka_unit_test(timeline_on_common_clock),
 		cmocka_unit_test(timeline_applies_clock_offsets),

@@ -252,23 +252,60 @@ static void bandwidth_is_bytes_over_time(void **state)
 	analysis_free(a);
 }
 
-/* Over sockets the link has no nominal ceiling: none is drawn, the subtitle says so and names the transport. */
-static void sockets_draw_no_ceiling(void **state)
+/*
+ * Over sockets the run's link has no ceiling of its own: the B200s' own
+ * NVLink (the GPU table's 900 GB/s for 2 GPUs) is drawn as the reference,
+ * labelled unused, and 9 GB/s under 900 (100x) puts the axis on a log scale
+ * (whole decades 1..1000) so the points do not sit on zero.
+ */
+static void sockets_draw_the_unused_link(void **state)
 {
 	struct analysis *a = analyse_dir(sample("nccl-over-sockets"));
 	const char *why;
 	char *d = dump_chart(a, "05-communication", &why);
-	struct chart_layout c;
+	char want[160];
 
 	(void)state;
 	assert_non_null(d);
-	assert_null(strstr(d, "hline"));
+	assert_true(fabs(gpu_link_gbps_for(gpu_lookup("B200", -1), 2) - 900) < 1e-9);
+	snprintf(want, sizeof(want), "hline reference dashed y=%g \"B200 NVLink nominal 900.0 GB/s, not used "
+		 "(NCCL: sockets (NET/Socket))\"", log10(900.0));
+	assert_non_null(strstr(d, want));
+	assert_non_null(strstr(d, "panel.0.y.scale = log10\n"));
+	assert_non_null(strstr(d, "panel.0.y.ticks = 1 10 100 1000\n"));
+	assert_non_null(strstr(d, "panel.0.y.label = bus bandwidth (GB/s, log scale)\n"));
 	assert_non_null(strstr(d, "2gpu: NCCL transport: sockets (NET/Socket); link: network, no nominal ceiling"));
+	/* 480000000 bytes at 8.961930316892403 GB/s (analysis.json's busbw_by_size), as log10 */
+	assert_true(fabs(point_y(d, "\"2gpu AllReduce, trace, 2 GPUs\"", log2(480000000.0)) -
+			 log10(8.961930316892403)) < 1e-4);
 	free(d);
-	assert_int_equal(chart_build(chart_index("05-communication"), a, &c, &why), 0);
-	assert_non_null(c.caption);
-	assert_non_null(strstr(c.caption, "no ceiling is drawn"));
-	chart_layout_release(&c);
+	analysis_free(a);
+}
+
+/*
+ * pipeline-bubble's SendRecv: 134217728 bytes in 2 calls per step, 3.3 GB/s
+ * over its whole time but 145.7 GB/s over its 0.92 ms of transfer
+ * (analysis.json: transfer_busbw_gbps 145.73545613543138; 40.06 of its
+ * 40.98 ms waiting, 98%). The transfer point is drawn beside the busbw one
+ * and says how much of the time was waiting; with a point at 145.7 GB/s
+ * under the 450 GB/s ceiling the axis stays linear.
+ */
+static void transfer_bandwidth_beside_busbw(void **state)
+{
+	struct analysis *a = analyse_dir(sample("pipeline-bubble"));
+	const char *why;
+	char *d = dump_chart(a, "05-communication", &why);
+	const char *name = "\"2gpu SendRecv, during transfer (98% of its time waiting)\"";
+
+	(void)state;
+	assert_non_null(d);
+	assert_true(fabs(point_y(d, name, log2(134217728.0 / 2)) - 145.73545613543138) < 1e-3);
+	assert_true(fabs(point_y(d, "\"2gpu SendRecv, trace, 2 GPUs\"", log2(67108864.0)) - 3.275053960870965) <
+		    1e-4);
+	assert_int_equal(count_lines(d, "legend.", name), 1);
+	assert_non_null(strstr(d, "panel.0.y.scale = linear\n"));
+	assert_non_null(strstr(d, "\"H100 SXM NVLink nominal 450.0 GB/s\""));
+	free(d);
 	analysis_free(a);
 }
 
@@ -439,7 +476,8 @@ int main(void)
 		cmocka_unit_test(memory_labels_stay_clear),
 		cmocka_unit_test(close_capacities_keep_their_labels),
 		cmocka_unit_test(bandwidth_is_bytes_over_time),
-		cmocka_unit_test(sockets_draw_no_ceiling),
+		cmocka_unit_test(sockets_draw_the_unused_link),
+		cmocka_unit_test(transfer_bandwidth_beside_busbw),
 		cmocka_unit_test(nccl_tests_draw_one_series_per_operation),
 		cmocka_unit_test(memory_timeline_is_stacked_by_category),
 		cmocka_unit_test(monitor_is_cropped_to_the_job),
