@@ -1,6 +1,8 @@
 #include "render/html.h"
 
+#include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,7 +10,13 @@
 #include "core/utf8.h"
 #include "render/draw.h"
 
-/* Readable on a phone (one column, charts at the page's width, wide tables scroll), one chart a printed page. */
+/*
+ * Readable on a phone: one column, a table wider than the screen scrolls in
+ * its box, a chart never drawn below its natural size (one canvas unit a CSS
+ * pixel, its smallest text about 11 px) but scrolled sideways in its box. On
+ * a desktop a table's cells wrap so that the table fits the column. One chart
+ * a printed page; page 1's chart stays on the summary's page.
+ */
 static const char css[] =
 	"*{box-sizing:border-box}\n"
 	"body{margin:0;background:#fff;color:#212121;font:16px/1.45 \"DejaVu Sans\",sans-serif}\n"
@@ -26,9 +34,10 @@ static const char css[] =
 	"h2{font-size:1.2em;margin:1.2em 0 .3em}\n"
 	"ul{margin:.2em 0;padding-left:1.4em}\n"
 	".scroll{overflow-x:auto}\n"
-	"table{border-collapse:collapse}\n"
-	"th,td{padding:.2em .6em;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}\n"
-	".chart svg{display:block;width:100%;height:auto}\n"
+	"table{border-collapse:collapse;font-size:.9em}\n"
+	"th,td{padding:.2em .5em;border-bottom:1px solid #ddd;text-align:left;vertical-align:top}\n"
+	".fig svg{display:block;width:100%;height:auto}\n"
+	".headline{max-width:40rem;margin:.6em 0}\n"
 	".caption{font-size:.9em;color:#444}\n"
 	"@media print{main{max-width:none;padding:0}.chart{break-before:page;page-break-before:always;"
 	"break-inside:avoid}}\n";
@@ -115,13 +124,56 @@ static void head(struct buf *h, const char *title, enum verdict v)
 		 lround(c.b * 255), lround(w.r * 255), lround(w.g * 255), lround(w.b * 255));
 }
 
-static void summary_lines(struct buf *h, const struct summary *s)
+/*
+ * A table cell, escaped, a number kept on one line with the word after it
+ * ("73.4 ms", "7 steady"): a cell wraps only between the quantities.
+ */
+static void cell_escape(struct buf *h, const char *text)
 {
-	const struct group *in = NULL;
+	struct buf e;
+
+	buf_init(&e, 0);
+	html_escape(&e, text);
+	for (size_t i = 0; i < e.len; i++)
+		if (e.data[i] == ' ' && i && isdigit((unsigned char)e.data[i - 1]) && isalpha((unsigned char)e.data[i + 1]))
+			buf_addstr(h, "&#160;");
+		else
+			buf_addch(h, e.data[i]);
+	buf_release(&e);
+}
+
+/* Where page 1's chart goes: after the decision's text, before its run table (as page 1 draws it). */
+static size_t headline_at(const struct summary *s)
+{
 	size_t i;
 
-	for (i = 0; i < s->n; i++) {
-		struct tag t = line_tag(s->lines[i].kind);
+	for (i = 0; i < s->decision_end && i < s->n; i++)
+		if (s->lines[i].kind == SL_TABLE_HEAD || s->lines[i].kind == SL_HEADING)
+			break;
+	return i;
+}
+
+static int headline(struct buf *h, const struct chart_layout *c);
+
+/* The summary's lines, page 1's chart (when not NULL) among them. */
+static int summary_lines(struct buf *h, const struct summary *s, const struct chart_layout *chart)
+{
+	const struct group *in = NULL;
+	size_t i, at = headline_at(s);
+	int rc = 0;
+
+	for (i = 0; i <= s->n && !rc; i++) {
+		struct tag t;
+
+		if (i == at && chart) {
+			if (in)
+				buf_addstr(h, in->close);
+			in = NULL;
+			rc = headline(h, chart);
+		}
+		if (i == s->n)
+			break;
+		t = line_tag(s->lines[i].kind);
 
 		if (t.group != in && in)
 			buf_addstr(h, in->close);
@@ -132,7 +184,7 @@ static void summary_lines(struct buf *h, const struct summary *s)
 		if (s->lines[i].cells && t.sep)
 			for (size_t c = 0; c < s->lines[i].ncells; c++) {
 				buf_addstr(h, c ? t.sep : "");
-				html_escape(h, s->lines[i].cells[c]);
+				cell_escape(h, s->lines[i].cells[c]);
 			}
 		else
 			html_escape(h, s->lines[i].text);
@@ -141,6 +193,7 @@ static void summary_lines(struct buf *h, const struct summary *s)
 	}
 	if (in)
 		buf_addstr(h, in->close);
+	return rc;
 }
 
 /* What in cairo's SVG names an id or refers to one: each is followed by the id itself. */
@@ -180,7 +233,7 @@ static const struct surface_kind *svg_kind(void)
  * without its XML prolog and root element, under a root of our own that
  * scales to its box, its ids prefixed "cN-".
  */
-int html_inline_svg(struct buf *h, const struct chart_layout *c, size_t n)
+static int inline_svg(struct buf *h, const struct chart_layout *c, size_t n, bool natural)
 {
 	const struct surface_kind *k = svg_kind();
 	char *svg = NULL, prefix[32];
@@ -200,7 +253,10 @@ int html_inline_svg(struct buf *h, const struct chart_layout *c, size_t n)
 		return -1;
 	}
 	snprintf(prefix, sizeof(prefix), "c%zu-", n);
-	buf_addf(h, "<svg viewBox=\"0 0 %g %g\" role=\"img\" aria-label=\"", c->width, c->height);
+	buf_addf(h, "<svg viewBox=\"0 0 %g %g\"", c->width, c->height);
+	if (natural)	/* never narrower than its canvas: the box around it scrolls instead */
+		buf_addf(h, " style=\"min-width:%gpx\"", c->width);
+	buf_addstr(h, " role=\"img\" aria-label=\"");
 	html_escape(h, c->title ? c->title : c->id);
 	buf_addstr(h, "\">");
 	prefix_ids(h, body + 1, (size_t)(end - body - 1), prefix);
@@ -209,16 +265,46 @@ int html_inline_svg(struct buf *h, const struct chart_layout *c, size_t n)
 	return 0;
 }
 
+int html_inline_svg(struct buf *h, const struct chart_layout *c, size_t n)
+{
+	return inline_svg(h, c, n, false);
+}
+
+/* Chart c at its box's width, scrolled sideways in the box where that is narrower than its canvas. */
+static int figure(struct buf *h, const struct chart_layout *c, size_t n)
+{
+	buf_addstr(h, "<div class=\"scroll fig\">");
+	if (inline_svg(h, c, n, true))
+		return -1;
+	buf_addstr(h, "</div>\n");
+	return 0;
+}
+
 static int chart_section(struct buf *h, const struct chart_layout *c, const char *caption, size_t n)
 {
 	buf_addf(h, "<section class=\"chart\" id=\"chart-%zu\">\n<h2>", n);
 	html_escape(h, c->title ? c->title : c->id);
 	buf_addstr(h, "</h2>\n");
-	if (html_inline_svg(h, c, n))
+	if (figure(h, c, n))
 		return -1;
 	buf_addstr(h, "<p class=\"caption\">");
 	html_escape(h, caption ? caption : "");
 	buf_addstr(h, "</p>\n</section>\n");
+	return 0;
+}
+
+/* Page 1's chart, under the verdict and its reasons as on page 1; its ids "c0-". */
+static int headline(struct buf *h, const struct chart_layout *c)
+{
+	buf_addstr(h, "<div class=\"headline\" id=\"chart-0\">\n");
+	if (figure(h, c, 0))
+		return -1;
+	if (c->caption) {
+		buf_addstr(h, "<p class=\"caption\">");
+		html_escape(h, c->caption);
+		buf_addstr(h, "</p>\n");
+	}
+	buf_addstr(h, "</div>\n");
 	return 0;
 }
 
@@ -239,16 +325,17 @@ static void left_out(struct buf *h, const struct left_out *out, size_t nout)
 	buf_addstr(h, "</ul>\n</section>\n");
 }
 
-int html_report(const struct analysis *a, const struct chart_layout *charts, const char *const *captions,
-		size_t ncharts, const struct left_out *out, size_t nout, struct buf *html)
+int html_report(const struct analysis *a, const struct chart_layout *headline, const struct chart_layout *charts,
+		const char *const *captions, size_t ncharts, const struct left_out *out, size_t nout,
+		struct buf *html)
 {
 	struct summary s;
 	size_t i;
-	int rc = 0;
+	int rc;
 
 	summary_build(&s, a, NULL, 0);	/* the charts left out follow the charts */
 	head(html, a->title ? a->title : "Scaling trial", s.verdict);
-	summary_lines(html, &s);
+	rc = summary_lines(html, &s, headline);
 	for (i = 0; i < ncharts && !rc; i++)
 		rc = chart_section(html, &charts[i], captions[i], i + 1);
 	left_out(html, out, nout);

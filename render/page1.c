@@ -73,17 +73,18 @@ static void run_bar(const struct analysis *a, size_t i, struct chart_layout *c, 
 	panel_label(p, CAT_INK, MS_ABOVE, x, r->samples_per_s, fmt_rate(c, r->samples_per_s));
 }
 
-/* A sweep's other option: n = c / b independent b-GPU runs, at n times the baseline's rate. */
-static void independent_bar(const struct analysis *a, struct chart_layout *c, struct panel *p)
+/* A sweep's other option: n = c / b independent b-GPU runs, at n times the baseline's rate; true: drawn. */
+static bool independent_bar(const struct analysis *a, struct chart_layout *c, struct panel *p)
 {
 	const struct run_result *b = &a->runs[a->cmp.baseline];
 	double n = comparison_gpu_ratio(a), x, v = n * b->samples_per_s;
 
 	if (a->cmp.answer == ANSWER_NONE || !(n > 1) || !isfinite(v))
-		return;
+		return false;
 	x = (double)axis_add_cat(&p->x, chart_strf(c, "%g x %s\nindependent", n, chart_run_name(b, c)));
 	panel_rect(p, CAT_BASELINE, x - 0.3, 0, x + 0.3, v)->style = MS_LIGHT;
 	panel_label(p, CAT_INK, MS_ABOVE, x, v, fmt_rate(c, v));
+	return true;
 }
 
 int page1_chart(const struct analysis *a, struct chart_layout *c)
@@ -91,9 +92,11 @@ int page1_chart(const struct analysis *a, struct chart_layout *c)
 	struct panel *p;
 	size_t i, shown = 0;
 
-	chart_init(c, "page1-throughput", "Samples per second");
+	chart_init(c, "00-throughput", "Samples per second");	/* 00: the charts' files list it first */
 	c->width = CHART_CANVAS_W;
 	c->height = CHART_CANVAS_H;
+	c->caption = "Samples per second of each run, the throughput the decision compares (higher is "
+		     "better); a run that failed is marked failed.";
 	p = chart_add_panel(c, "run", "samples/s");
 	p->y.zero = true;
 	for (i = 0; i < a->nruns; i++)
@@ -104,8 +107,9 @@ int page1_chart(const struct analysis *a, struct chart_layout *c)
 	}
 	for (i = 0; i < a->nruns && i < CHART_RUNS_MAX; i++)
 		run_bar(a, chart_run(a, i), c, p);
-	if (compared(a))
-		independent_bar(a, c, p);
+	if (compared(a) && independent_bar(a, c, p))
+		c->caption = "Samples per second of each run and of the baseline's GPUs run as independent "
+			     "jobs together (higher is better); a run that failed is marked failed.";
 	for (i = 0; i < a->cmp.nconfounds && compared(a); i++)
 		if (a->cmp.confounds[i].severity == CFS_BLOCKING) {
 			c->note = chart_strf(c, "not comparable: the runs differ in %s",

@@ -23,7 +23,9 @@ struct page_geom {
 /*
  * Builds the headline chart: samples per second per run (for a sweep, also
  * the n independent 1-GPU runs together), a failed run marked as failed.
- * Returns 0, or 1 (c released) when no run has a throughput or a failure.
+ * Its id, 00-throughput, names its files in charts/; its caption says what
+ * it holds. Returns 0, or 1 (c released) when no run has a throughput or a
+ * failure.
  */
 int page1_chart(const struct analysis *a, struct chart_layout *c);
 

@@ -162,17 +162,23 @@ static int write_pdf(FILE *f, void *ctx)
 static int write_markdown(FILE *f, void *ctx)
 {
 	const struct report *r = ctx;
-	const char *ids[CHARTS_MAX], *titles[CHARTS_MAX];
+	const char *ids[CHARTS_MAX + 1], *titles[CHARTS_MAX + 1], *captions[CHARTS_MAX + 1];
 	struct buf b;
-	size_t i;
+	size_t i, n = 0;
 	int rc;
 
-	for (i = 0; i < r->ncharts; i++) {
-		ids[i] = r->charts[i].id;
-		titles[i] = r->charts[i].title;
+	if (r->has_headline) {	/* page 1's chart first, as its number says */
+		ids[n] = r->headline.id;
+		titles[n] = r->headline.title;
+		captions[n++] = r->headline.caption;
+	}
+	for (i = 0; i < r->ncharts; i++, n++) {
+		ids[n] = r->charts[i].id;
+		titles[n] = r->charts[i].title;
+		captions[n] = r->captions[i];
 	}
 	buf_init(&b, 0);
-	summary_markdown(&r->sum, ids, titles, r->captions, r->ncharts, &b);
+	summary_markdown(&r->sum, ids, titles, captions, n, &b);
 	rc = fwrite(b.data, 1, b.len, f) == b.len ? 0 : -1;
 	buf_release(&b);
 	return rc;
@@ -185,7 +191,8 @@ static int write_html(FILE *f, void *ctx)
 	int rc;
 
 	buf_init(&b, 0);
-	rc = html_report(r->a, r->charts, r->captions, r->ncharts, r->out, r->nout, &b);
+	rc = html_report(r->a, r->has_headline ? &r->headline : NULL, r->charts, r->captions, r->ncharts, r->out,
+			 r->nout, &b);
 	if (!rc && fwrite(b.data, 1, b.len, f) != b.len)
 		rc = -1;
 	buf_release(&b);
@@ -342,6 +349,8 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 	}
 	summary_build(&r->sum, a, r->out, r->nout);
 	r->has_headline = !page1_chart(a, &r->headline);
+	if (!rc && r->has_headline)	/* written like the others, for summary.md and slides */
+		rc = write_chart(stage, &r->headline, d);
 	if (!rc)
 		rc = stage_file(pdf, write_pdf, r, d);
 	if (!rc)

@@ -10,7 +10,11 @@ opens with the verdict of analysis.json, one drawn <svg> per chart file (not of 
 size, in its viewBox's proportions), no id used twice (a glyph of one chart
 would show in another), no <script> in the report itself,
 nothing wider than its box or the window, and a screenshot of the expected
-size that is not blank. Prints each problem; exits 1 when there is one.
+size that is not blank. At a desktop's width (DESKTOP px and more) every
+table and chart fits its box, with nothing to scroll sideways; at any width
+each chart is drawn at least at its natural size (one canvas unit a CSS px:
+its smallest text, 11.5 units, stays readable), scrolling in its box where
+the screen is narrower. Prints each problem; exits 1 when there is one.
 """
 import collections
 import glob
@@ -23,6 +27,7 @@ import zlib
 
 VERDICTS = {"confirmed": "CONFIRMED", "refuted": "REFUTED", "inconclusive": "INCONCLUSIVE"}
 HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
+DESKTOP = 1280  # px: a laptop's window, where nothing may need a sideways scroll
 
 
 class Page(html.parser.HTMLParser):
@@ -141,6 +146,17 @@ def main():
                 problems.append("chart %d is drawn %gx%g px with %d marks" % (i + 1, s["w"], s["h"], s["marks"]))
             elif s["vbw"] and abs(s["h"] / s["w"] - s["vbh"] / s["vbw"]) > 0.02:
                 problems.append("chart %d is %gx%g px, not in its viewBox's proportions" % (i + 1, s["w"], s["h"]))
+            if s["w"] < s["vbw"] - 0.5:
+                problems.append("chart %d is drawn %g px wide, below its natural %g px: its text shrinks"
+                                % (i + 1, s["w"], s["vbw"]))
+            if width >= DESKTOP and s["bsw"] > s["bw"] + 1:
+                problems.append("chart %d needs a sideways scroll: %d px in a %d px box" % (i + 1, s["bsw"], s["bw"]))
+        if not m["tables"]:
+            problems.append("no table measured: the run table is missing")
+        for i, t in enumerate(m["tables"]):
+            if width >= DESKTOP and (t["w"] > t["bw"] + 1 or t["bsw"] > t["bw"] + 1 or t["right"] > width + 0.5):
+                problems.append("table %d is %d px wide in a %d px box of a %d px window: it scrolls sideways"
+                                % (i + 1, round(t["w"]), t["bw"], width))
     try:
         w, h, n = png_colours(shot)
         if (w, h) != (width, height):

@@ -17,7 +17,8 @@ fail=0 n=0 files=0
 report_files=(report.pdf summary.md report.html charts/01-step-time.svg charts/02-breakdown.svg
 	charts/04-memory.svg charts/06-top-kernels.svg charts/07-timeline.svg
 	charts/08-monitor.svg charts/05-communication.svg charts/03-waterfall.svg
-	charts/10-options.svg charts/11-sweep.svg charts/12-precision.svg charts/13-waiting.svg)
+	charts/10-options.svg charts/11-sweep.svg charts/12-precision.svg charts/13-waiting.svg
+	charts/00-throughput.svg)
 
 same_from_json() {	# trial name [its report, written: the status in FOLDER.rc, stderr in FOLDER.err]
 	local t=$1 o=$tmp/$2 r1=${3:-$tmp/$2/r1} f
@@ -65,9 +66,10 @@ done
 # options), 2 against 4 GPUs and superlinear scaling: the 11 and options, precision and
 # waiting each; one job against another (its workload confound blocks): no options;
 # logs-only (Megatron-LM logs, no trace): the three documents, step time, memory, monitor
-# and options
+# and options. Page 1's samples/s chart (00-throughput) for every trial with a run's
+# throughput or failure: all 28 but timeline-only.
 want=$((14 * 11 + 10 + 4 + 5 + 3 + 3 + 3 + 4 + (13 + 5) + 2 + 15 + 15 + 11 + 11 +
-	3 * (11 + 3) + (11 + 2) + 7))
+	3 * (11 + 3) + (11 + 2) + 7 + 27))
 [ "$files" -eq "$want" ] || { echo "the committed trials' reports hold $files of report_files, expected $want"; fail=1; }
 
 if [ -n "${SHARED:-}" ]; then

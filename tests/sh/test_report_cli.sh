@@ -1,6 +1,7 @@
 #!/bin/bash
 # scaleaudit report on a sample trial: every file is there, two runs write
-# the same bytes, the PDF has the summary's 2 pages and one page per chart drawn,
+# the same bytes, the PDF has the summary's 2 pages and one page per chart drawn
+# (page 1's chart on page 1, its files as charts/00-throughput.*),
 # and an output directory that cannot be made is one clear error.
 set -u
 . tests/skip.sh
@@ -20,8 +21,14 @@ for f in report.pdf summary.md report.html analysis.json charts/02-breakdown.png
 done
 ls "$tmp/r1" "$tmp/r1/charts" | grep -q '\.tmp$' && { echo "a temporary file was left"; fail=1; }
 diff -r "$tmp/r1" "$tmp/r2" > /dev/null || { echo "two runs wrote different bytes"; fail=1; }
-charts=$(ls "$tmp/r1/charts" | grep -c '\.png$')
+charts=$(ls "$tmp/r1/charts" | grep -v '^00-' | grep -c '\.png$')
 [ "$charts" -eq 11 ] || { echo "$charts charts drawn, expected 11 (all but replay and sweep)"; fail=1; }
+# page 1's chart, written like the others, and linked from summary.md
+for f in charts/00-throughput.png charts/00-throughput.svg charts/00-throughput.pdf; do
+	[ -s "$tmp/r1/$f" ] || { echo "missing: $f (page 1's chart)"; fail=1; }
+done
+grep -qxF '![Samples per second](charts/00-throughput.png)' "$tmp/r1/summary.md" ||
+	{ echo "summary.md does not link page 1's chart"; fail=1; }
 if command -v pdfinfo > /dev/null; then
 	pages=$(pdfinfo "$tmp/r1/report.pdf" | awk '/^Pages:/ {print $2}')
 	[ "$pages" -eq $((charts + 2)) ] || { echo "$pages PDF pages, expected $((charts + 2))"; fail=1; }

@@ -6,6 +6,7 @@
  * Charts are built here from the fixture analyses, as report.c builds them.
  */
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -16,6 +17,7 @@
 #include "core/buf.h"
 #include "render/charts.h"
 #include "render/html.h"
+#include "render/page1.h"
 #include "tests/unit/fixture_analysis.h"
 
 #define HOSTILE "<script>alert(\"x\")</script> & 'y'"
@@ -28,6 +30,8 @@ struct page {
 	struct left_out out[16];
 	size_t nout;
 	struct buf html;
+	struct chart_layout headline;	/* page 1's */
+	bool has_headline;
 };
 
 /* Builds every chart of a, then the page. */
@@ -46,13 +50,17 @@ static void page_write(struct page *p, const struct analysis *a)
 		p->captions[p->ncharts++] = chart_defs[i].caption;
 	}
 	buf_init(&p->html, 0);
-	assert_int_equal(html_report(a, p->charts, p->captions, p->ncharts, p->out, p->nout, &p->html), 0);
+	p->has_headline = !page1_chart(a, &p->headline);
+	assert_int_equal(html_report(a, p->has_headline ? &p->headline : NULL, p->charts, p->captions, p->ncharts,
+				     p->out, p->nout, &p->html), 0);
 }
 
 static void page_release(struct page *p)
 {
 	for (size_t i = 0; i < p->ncharts; i++)
 		chart_layout_release(&p->charts[i]);
+	if (p->has_headline)
+		chart_layout_release(&p->headline);
 	buf_release(&p->html);
 }
 
@@ -116,10 +124,18 @@ static void one_svg_per_chart(void **state)
 	assert_non_null(v);
 	assert_true(v < strstr(h, "<h2"));
 	assert_true(p.ncharts >= 8);		/* all but replay, as test_render counts */
-	assert_int_equal(count(h, "<svg"), p.ncharts);
-	assert_int_equal(count(h, "</svg>"), p.ncharts);
+	assert_true(p.has_headline);
+	assert_int_equal(count(h, "<svg"), p.ncharts + 1);	/* page 1's chart too */
+	assert_int_equal(count(h, "</svg>"), p.ncharts + 1);
 	assert_int_equal(count(h, "<section class=\"chart\""), p.ncharts);
-	assert_int_equal(count(h, "viewBox=\"0 0 640 400\""), p.ncharts);
+	assert_int_equal(count(h, "viewBox=\"0 0 640 400\" style=\"min-width:640px\""), p.ncharts);
+	assert_int_equal(count(h, "<div class=\"scroll fig\"><svg"), p.ncharts + 1);
+	/* page 1's chart under the verdict, before the run table, its ids its own */
+	assert_true(v < strstr(h, "<div class=\"headline\" id=\"chart-0\">"));
+	assert_true(strstr(h, "<div class=\"headline\"") < strstr(h, "<table>"));
+	assert_non_null(strstr(h, "viewBox=\"0 0 420 270\" style=\"min-width:420px\" role=\"img\" "
+				  "aria-label=\"Samples per second\""));
+	assert_non_null(strstr(h, "id=\"c0-"));
 	assert_null(strstr(h, "<?xml"));
 	for (size_t i = 0; i < p.ncharts; i++) {
 		struct buf cap;
@@ -155,19 +171,19 @@ static void left_out_follow_the_charts(void **state)
 	assert_null(strstr(list, "</svg>"));	/* no chart after the list */
 	for (size_t i = 0; i < p.nout; i++)
 		assert_non_null(strstr(list, p.out[i].id));
-	assert_int_equal(count(h, "<svg"), p.ncharts);
+	assert_int_equal(count(h, "<svg"), p.ncharts + p.has_headline);
 	page_release(&p);
 	fixture_analysis_release(&a);
 }
 
-/* Every id of chart N, and every reference to one, starts "cN-": no glyph or clip is shared. */
+/* Every id of chart N, and every reference to one, starts "cN-" (page 1's chart "c0-"): none is shared. */
 static void ids_are_per_chart(void **state)
 {
 	static const char *const marks[] = { " id=\"", "href=\"#", "url(#" };
 	struct analysis a;
 	struct page p;
 	const char *sec;
-	size_t n = 0, ids = 0;
+	size_t n = 0, ids = 0;	/* page 1's chart first, as chart 0 */
 
 	fixture_analysis_ddp(&a);
 	page_write(&p, &a);
@@ -175,8 +191,7 @@ static void ids_are_per_chart(void **state)
 		const char *end = strstr(sec, "</svg>");
 		char want[16];
 
-		n++;
-		snprintf(want, sizeof(want), "c%zu-", n);
+		snprintf(want, sizeof(want), "c%zu-", n++);
 		for (size_t k = 0; k < 3; k++)
 			for (const char *m = strstr(sec, marks[k]); m && m < end; m = strstr(m + 1, marks[k])) {
 				if (strncmp(m + strlen(marks[k]), want, strlen(want)))
@@ -184,7 +199,7 @@ static void ids_are_per_chart(void **state)
 				ids++;
 			}
 	}
-	assert_int_equal(n, p.ncharts);
+	assert_int_equal(n, p.ncharts + 1);
 	assert_true(ids > 100);		/* glyphs and clips were there to rename */
 	page_release(&p);
 	fixture_analysis_release(&a);
