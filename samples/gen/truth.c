@@ -536,6 +536,19 @@ static int64_t one_gpu_need(const struct run_stats st[2])
 	return base > model ? base : model;
 }
 
+/* A pipeline bubble: a pipeline run whose GPUs wait for a peer with their
+ * compute balanced (busy ratio at most 1.25) and memory too (ratio at most 2):
+ * the advice is more micro-batches, not moving work between the stages. */
+static int bubble(const struct run_stats *st)
+{
+	int waits = 0;
+
+	for (int r = 0; r < st->run->nranks; r++)
+		waits |= st->waits[r];
+	return !strcmp(st->run->spec->strategy, "pipeline") && waits && st->busy_ratio <= 1.25 &&
+	       st->mem_ratio <= 2;
+}
+
 /* The recommendations the scenario warrants, and those it rules out (the test
  * checks both). Nothing is drawn from a comparison that a confound other than
  * global_batch blocks: the one piece of advice is then to repeat the trial.
@@ -546,7 +559,7 @@ static void put_recommendations(struct json *j, const struct gen_comparison *c)
 {
 	static const char *const ids[] = { "two-independent-runs", "fix-nccl-transport", "rebalance",
 					   "fits-h200", "fits-mi300x", "rental-window", "repeat-trial",
-					   "use-feasibility" };
+					   "use-feasibility", "fix-pipeline-bubble" };
 	enum { NIDS = sizeof(ids) / sizeof(ids[0]) };
 	const struct scenario *sc = c->sc;
 	const struct run_stats *st = c->st;
@@ -557,7 +570,8 @@ static void put_recommendations(struct json *j, const struct gen_comparison *c)
 	on[0] = ok && c->n * st[0].sps > st[1].sps &&
 		(st[1].sps / st[0].sps / c->n < 0.8 || !strcmp(sc->question, "hparam-sweep"));
 	on[1] = free && st[1].run->spec->tr == TR_SOCKET;
-	on[2] = free && st[1].flagged;
+	on[8] = free && st[1].flagged && bubble(&st[1]);
+	on[2] = free && st[1].flagged && !on[8];
 	on[3] = free && need <= H200_BYTES;
 	on[4] = free && !on[3] && need <= MI300X_BYTES;
 	on[5] = free && !st[1].failed;
