@@ -79,6 +79,20 @@ static struct terms terms_of(const struct analysis *a, const struct trial *t)
 	return k;
 }
 
+/* The fewest lots of k->lot GPUs that hold gpus. */
+static int32_t lots_for(const struct terms *k, int32_t gpus)
+{
+	return (gpus + k->lot - 1) / k->lot;
+}
+
+/* Days one run of r needs to the target, at its samples/s (tokens/s for a token target); NaN. */
+static double days_to_target(const struct terms *k, const struct run_result *r)
+{
+	double rate = k->tokens ? r->tokens_per_s : r->samples_per_s;
+
+	return k->target >= 0 && rate > 0 ? (double)k->target / rate / DAY_S : NAN;
+}
+
 /* "B200": the GPU table's row, else the name the run's first GPU reports; NULL unknown. */
 static const char *model_of(const struct run_result *r)
 {
@@ -178,9 +192,8 @@ static size_t choices_of(struct analysis *a, const struct terms *k, const struct
 		out[0].rent.present = false;
 		return 1;
 	}
-	if (k->target >= 0)
-		c.run_days = (double)k->target / (k->tokens ? r->tokens_per_s : r->samples_per_s) / DAY_S;
-	first = (r->gpus + k->lot - 1) / k->lot;
+	c.run_days = days_to_target(k, r);
+	first = lots_for(k, r->gpus);
 	/* without a target more lots only run the same samples sooner: the fewest are the rental */
 	last = k->target < 0 ? first : (int32_t)fmin((double)first + MAX_LOT_STEPS,
 						      ceil((double)k->variants * r->gpus / k->lot));
@@ -404,13 +417,11 @@ static void options(struct analysis *a, const struct terms *k, const struct run_
 			continue;
 		cmp->noptions++;
 		*o = (struct rental_option){ .gpus = r->gpus, .samples_per_s = r->samples_per_s,
-			.days_to_target = NAN, .window_days = -1, .windows = -1, .gpu_hours = NAN, .window_gpu_hours = NAN,
-			.cost = NAN, .lots = (r->gpus + k->lot - 1) / k->lot };
+			.window_days = -1, .windows = -1, .gpu_hours = NAN, .window_gpu_hours = NAN,
+			.cost = NAN, .lots = lots_for(k, r->gpus) };
 		o->gpu_hours_per_million_samples = MILLION / r->samples_per_s / 3600 * r->gpus;
 		o->cost_per_million_samples = o->gpu_hours_per_million_samples * k->price;
-		if (k->target >= 0 && (!k->tokens || r->tokens_per_s > 0))
-			o->days_to_target = (double)k->target / (k->tokens ? r->tokens_per_s : r->samples_per_s) /
-					    DAY_S;
+		o->days_to_target = days_to_target(k, r);
 		if (isnan(o->days_to_target))
 			continue;
 		w = rental_window_for(o->days_to_target, k->margin);

@@ -211,14 +211,6 @@ static enum code_verdict group_best(const struct stack_result *r, const char *g,
 	return best;
 }
 
-/* A variant's file name: its group already names the directory. */
-static const char *base_name(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /* Whether every variant of group g is one the environment would not load. */
 static bool group_loads_none(const struct stack_result *r, const char *g)
 {
@@ -255,10 +247,10 @@ static void judge_groups(const struct stack_result *r, size_t t, struct reasons 
 		v = group_best(r, g, t, &w);
 		if (v == CODE_NATIVE)
 			reason(rs, STACK_YES, "%s: %s has native %s code (which variant loads is unknown: no "
-			       "CUDA or ROCm version of PyTorch known)", g, base_name(r->item[w].o.path), tn);
+			       "CUDA or ROCm version of PyTorch known)", g, code_object_file(&r->item[w].o), tn);
 		else if (v == CODE_JIT)
 			reason(rs, STACK_JIT, "%s: at best %s, through PTX only (which variant loads is "
-			       "unknown)", g, base_name(r->item[w].o.path));
+			       "unknown)", g, code_object_file(&r->item[w].o));
 		else
 			reason(rs, STACK_NO, "%s: no variant has code for %s", g, tn);
 	}

@@ -70,3 +70,10 @@ void code_object_relocatable_only(const struct code_object *o, struct buf *out)
 {
 	archs_where(o, -1, true, out);
 }
+
+const char *code_object_file(const struct code_object *o)
+{
+	const char *slash = strrchr(o->path, '/');
+
+	return slash ? slash + 1 : o->path;
+}

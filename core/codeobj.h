@@ -77,4 +77,7 @@ void code_object_archs(const struct code_object *o, int kind, struct buf *out);
  */
 void code_object_relocatable_only(const struct code_object *o, struct buf *out);
 
+/* The file name of o's path, without its directories: "libbitsandbytes_cuda126.so". */
+const char *code_object_file(const struct code_object *o);
+
 #endif

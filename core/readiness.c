@@ -394,7 +394,7 @@ static void cuda_fix(const struct code_object *o, const struct target_list *tl,
 		     const enum code_verdict *v, struct buf *out)
 {
 	bool missing = any_verdict(tl, v, TARGET_CUDA, CODE_MISSING);
-	const char *pkg = package_fix(base_name(o->path));
+	const char *pkg = package_fix(code_object_file(o));
 	struct buf archs = BUF_INIT;
 
 	if (!missing && !any_verdict(tl, v, TARGET_CUDA, CODE_JIT))

@@ -15,6 +15,7 @@
 #include "core/gpu.h"
 #include "core/model.h"
 #include "core/manifest_keys.h"
+#include "core/money.h"
 #include "core/xalloc.h"
 #include "render/report.h"
 
@@ -503,20 +504,14 @@ static void checklist_commands(struct buf *b, const struct plan_files *pf)
 }
 
 /* A count for a person: 1,000,000; 2.5e+15 beyond what digits read well. */
-static void count_text(struct buf *b, double v)
+static void add_count(struct buf *b, double v)
 {
-	char digits[32];
-	int n, lead;
+	char digits[MONEY_LEN];
 
-	if (!(v < 1e15)) {
+	if (!(v < 1e15))
 		buf_addf(b, "%.4g", v);
-		return;
-	}
-	n = snprintf(digits, sizeof(digits), "%.0f", v);
-	lead = n % 3 ? n % 3 : 3;
-	buf_addf(b, "%.*s", lead, digits);
-	for (int i = lead; i < n; i += 3)
-		buf_addf(b, ",%.3s", digits + i);
+	else
+		buf_addstr(b, count_text(digits, v));
 }
 
 /* CHECKLIST.md: the window as rented and, for 30 days, when to stop and re-plan. */
@@ -546,7 +541,7 @@ static void checklist_rental(struct buf *b, const struct plan_files *pf)
 		 "planned %.4g) for %d day%s, or when fewer than ", st->min_rate, unit,
 		 RENTAL_STOP_RATE_SHARE * 100, st->min_rate / RENTAL_STOP_RATE_SHARE,
 		 RENTAL_STOP_SLOW_DAYS, RENTAL_STOP_SLOW_DAYS == 1 ? "" : "s");
-	count_text(b, st->half_target);
+	add_count(b, st->half_target);
 	buf_addf(b, " %s are processed by day %g (half the target by half the days needed); stop at day "
 		 "%g, the window's end, whatever the loss.\n", unit, st->half_days, st->end_days);
 }

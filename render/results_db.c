@@ -372,6 +372,13 @@ static struct val col_val(const struct trial_row *t, size_t i)
 	}
 }
 
+/* "id, source, ...": the columns of trial_cols, in its order. */
+static void add_trial_columns(struct buf *b)
+{
+	for (size_t i = 0; i < NTRIAL_COLS; i++)
+		buf_addf(b, "%s%s", i ? ", " : "", trial_cols[i].name);
+}
+
 /* "INSERT INTO trials (id, source, ...) VALUES (?, ?, ...)": by name, whatever the table's order. */
 static char *trials_insert(void)
 {
@@ -379,8 +386,7 @@ static char *trials_insert(void)
 
 	buf_init(&b, 0);
 	buf_addstr(&b, "INSERT INTO trials (");
-	for (size_t i = 0; i < NTRIAL_COLS; i++)
-		buf_addf(&b, "%s%s", i ? ", " : "", trial_cols[i].name);
+	add_trial_columns(&b);
 	buf_addstr(&b, ") VALUES (");
 	for (size_t i = 0; i < NTRIAL_COLS; i++)
 		buf_addstr(&b, i ? ", ?" : "?");
@@ -583,8 +589,7 @@ static char *trials_select(void)
 
 	buf_init(&b, 0);
 	buf_addstr(&b, "SELECT ");
-	for (size_t i = 0; i < NTRIAL_COLS; i++)
-		buf_addf(&b, "%s%s", i ? ", " : "", trial_cols[i].name);
+	add_trial_columns(&b);
 	buf_addstr(&b, " FROM trials ORDER BY id");
 	return buf_detach(&b);
 }

@@ -170,14 +170,6 @@ static void print_check(FILE *f, const struct readiness_check *c)
 	buf_release(&line);
 }
 
-/* The file name of a path, as a group line names its variants (the group names the directory). */
-static const char *base_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 /*
  * "DIR/libbitsandbytes_*: loads libbitsandbytes_cuda126.so (native sm_100, jit sm_120);
  * 12 other variants not loaded", or, the loaded one unknown, every variant with its verdicts.
@@ -199,7 +191,7 @@ static void print_group(FILE *f, const struct stack_result *s, const char *g)
 			continue;
 		}
 		unknown |= it->loaded_unknown;
-		buf_addf(&line, "%s %s (", loads++ ? "," : "", base_of(it->o.path));
+		buf_addf(&line, "%s %s (", loads++ ? "," : "", code_object_file(&it->o));
 		for (size_t t = 0; t < s->tl.n; t++)
 			buf_addf(&line, "%s%s %s", t ? ", " : "", code_verdict_name(it->j[t].verdict),
 				 s->tl.t[t].name);
