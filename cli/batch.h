@@ -43,7 +43,8 @@ struct batch_opts {
 	int timeout_s;		/* wall time a trial may take; 0: no limit */
 	int memory_mib;		/* address space a trial may take; 0: no limit */
 	bool progress;		/* done/total, failures, the current trial and the ETA on stderr */
-	/* called in the parent once trial t's output is complete in dir (DIR/<id>) */
+	/* called in the parent once trial t's output is complete in dir (DIR/<id>); dir is
+	 * NULL when it could not be put there (the reason is printed) */
 	void (*done)(void *ctx, const struct batch_trial *t, const char *dir);
 	void *ctx;
 };
@@ -60,5 +61,18 @@ size_t batch_run(const struct batch_opts *o, struct batch_trial *const *todo, si
 
 /* Removes path and everything below it; 0, or -1 with errno set. */
 int batch_remove_tree(const char *path);
+
+/*
+ * Every folder batch makes holds this file, so that batch removes or
+ * replaces only what it wrote: never a folder of the user's whose name
+ * happens to look like one of its own.
+ */
+#define BATCH_MARK ".scaleaudit-batch"
+
+/* True when path is a folder (not a link) that batch wrote: it holds BATCH_MARK. */
+bool batch_owned(const char *path);
+
+/* The pid in a name that ends in .tmp-PID or .old-PID (batch's staging); 0 otherwise. */
+long batch_staging_pid(const char *name);
 
 #endif

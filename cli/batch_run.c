@@ -63,6 +63,75 @@ int batch_remove_tree(const char *path)
 	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
+long batch_staging_pid(const char *name)
+{
+	static const char *const marks[] = { ".tmp-", ".old-" };
+	size_t len = strlen(name);
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(*marks); i++) {
+		const char *m = strstr(name, marks[i]), *next;
+
+		for (; m; m = next) {
+			const char *d = m + 5;
+			char *end;
+			long pid;
+
+			next = strstr(m + 1, marks[i]);
+			if (!(*d >= '1' && *d <= '9'))
+				continue;
+			pid = strtol(d, &end, 10);
+			if (end == name + len && pid > 0)
+				return pid;
+		}
+	}
+	return 0;
+}
+
+/* A batch.json that reads as a result record: outputs of versions before BATCH_MARK. */
+static bool has_record(const char *dir)
+{
+	struct arena ar = { 0 };
+	struct diags d = DIAGS_INIT;
+	struct batch_record r;
+	char *rec = xasprintf("%s/batch.json", dir);
+	struct stat st;
+	bool yes = lstat(rec, &st) == 0 && S_ISREG(st.st_mode) && batch_record_read(rec, &ar, &r, &d) == 0;
+
+	diags_release(&d);
+	arena_release(&ar);
+	free(rec);
+	return yes;
+}
+
+bool batch_owned(const char *path)
+{
+	struct stat st;
+	char *mark;
+	bool yes;
+
+	if (lstat(path, &st) < 0 || !S_ISDIR(st.st_mode))
+		return false;
+	mark = xasprintf("%s/" BATCH_MARK, path);
+	yes = lstat(mark, &st) == 0 && S_ISREG(st.st_mode);
+	free(mark);
+	return yes || has_record(path);
+}
+
+/* Makes the staging folder dir with its mark; -1 after an error message. */
+static int make_staging(const char *dir)
+{
+	char *mark = xasprintf("%s/" BATCH_MARK, dir);
+	int fd, rc = 0;
+
+	if (mkdir(dir, 0777) < 0)
+		rc = error("%s: cannot create: %s", dir, strerror(errno));
+	else if ((fd = open(mark, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666)) < 0 ||
+		 write(fd, "written by scaleaudit batch\n", 28) != 28 || close(fd) < 0)
+		rc = error("%s: cannot write: %s", mark, strerror(errno));
+	free(mark);
+	return rc;
+}
+
 /* ---------------------------------------------------------------- the child */
 
 static void set_limit(int resource, rlim_t v)
@@ -162,7 +231,7 @@ static void strip_failed(const char *tmp)
 	for (size_t i = 0; names && i < n; i++) {
 		char *p = xasprintf("%s/%s", tmp, names[i]);
 
-		if (strcmp(names[i], "batch.log"))
+		if (strcmp(names[i], "batch.log") && strcmp(names[i], BATCH_MARK))
 			batch_remove_tree(p);
 		free(p);
 	}
@@ -198,6 +267,24 @@ static int write_record(const struct batch_trial *t, const char *tmp, bool ok, c
 	return rc;
 }
 
+/*
+ * True, after an error message, when path exists and batch did not write
+ * it: the user's, left alone. What batch wrote is removed first when stale.
+ */
+static bool in_the_way(const char *path, bool stale)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return false;
+	if (!batch_owned(path)) {
+		error("%s: exists and was not written by scaleaudit batch; left alone (move it, or choose "
+		      "another -o)", path);
+		return true;
+	}
+	return stale && batch_remove_tree(path) < 0;
+}
+
 /* Puts tmp in place of DIR/<id>: the old output moves aside first and goes last. */
 static int publish(const char *out, const struct batch_trial *t, const char *tmp, char **final)
 {
@@ -205,11 +292,14 @@ static int publish(const char *out, const struct batch_trial *t, const char *tmp
 	int rc = 0;
 
 	*final = xasprintf("%s/%s", out, t->id);
-	if (rename(*final, old) < 0 && errno != ENOENT)
+	if (in_the_way(*final, false) || in_the_way(old, true))
+		rc = -1;
+	else if (rename(*final, old) < 0 && errno != ENOENT)
 		rc = error("%s: cannot move aside: %s", *final, strerror(errno));
 	else if (rename(tmp, *final) < 0)
 		rc = error("%s: cannot rename into place: %s", *final, strerror(errno));
-	batch_remove_tree(old);
+	if (rc == 0 && batch_owned(old))
+		batch_remove_tree(old);
 	free(old);
 	return rc;
 }
@@ -223,10 +313,13 @@ static bool finish(const struct batch_opts *o, struct worker *w, int status)
 
 	if (why)
 		strip_failed(w->tmp);
-	if (write_record(w->t, w->tmp, ok, why ? why : note) < 0 || publish(o->out, w->t, w->tmp, &final) < 0)
+	if (write_record(w->t, w->tmp, ok, why ? why : note) < 0 || publish(o->out, w->t, w->tmp, &final) < 0) {
 		ok = false;
-	else if (o->done)
+		if (o->done)
+			o->done(o->ctx, w->t, NULL);
+	} else if (o->done) {
 		o->done(o->ctx, w->t, final);
+	}
 	batch_remove_tree(w->tmp);
 	free(why);
 	free(note);
@@ -243,9 +336,7 @@ static int start(const struct batch_opts *o, struct worker *w, const struct batc
 	w->t = t;
 	w->timed_out = false;
 	w->tmp = xasprintf("%s/%s.tmp-%ld", o->out, t->id, (long)getpid());
-	batch_remove_tree(w->tmp);
-	if (mkdir(w->tmp, 0777) < 0) {
-		error("%s: cannot create: %s", w->tmp, strerror(errno));
+	if (in_the_way(w->tmp, true) || make_staging(w->tmp) < 0) {
 		free(w->tmp);
 		return -1;
 	}

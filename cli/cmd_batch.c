@@ -54,6 +54,7 @@ const struct option batch_options[] = {
 struct merge_ctx {
 	struct results_db *db;
 	size_t errors;
+	size_t unplaced;	/* trials whose output could not be put in DIR/<id> */
 };
 
 /* ---------------------------------------------------------------- the database */
@@ -90,7 +91,9 @@ static void trial_done(void *ctx, const struct batch_trial *t, const char *dir)
 	struct merge_ctx *m = ctx;
 	bool failed = false;
 
-	if (m->db && add_dir(m->db, dir, &failed) < 0)
+	if (!dir)
+		m->unplaced++;
+	else if (m->db && add_dir(m->db, dir, &failed) < 0)
 		m->errors++;
 }
 
@@ -199,23 +202,24 @@ static bool up_to_date(const struct batch_trial *t)
 	return yes;
 }
 
-/* Removes what a batch killed before finishing left: DIR/<id>.tmp-PID and .old-PID of dead PIDs. */
+/*
+ * Removes what a batch killed before finishing left: DIR/<id>.tmp-PID and
+ * .old-PID of dead PIDs, and only those batch wrote (they hold its mark).
+ */
 static void remove_stale(const char *out)
 {
 	size_t n = 0;
 	char **names = batch_list_dir(out, &n);
 
 	for (size_t i = 0; names && i < n; i++) {
-		const char *mark = strstr(names[i], ".tmp-");
-		long pid;
+		long pid = batch_staging_pid(names[i]);
+		char *p;
 
-		mark = mark ? mark : strstr(names[i], ".old-");
-		pid = mark ? strtol(mark + 5, NULL, 10) : 0;
 		if (pid <= 0 || pid == (long)getpid() || kill((pid_t)pid, 0) == 0 || errno == EPERM)
-			continue;	/* not ours to remove, or its batch still runs */
-		char *p = xasprintf("%s/%s", out, names[i]);
-
-		batch_remove_tree(p);
+			continue;	/* not staging, or its batch still runs */
+		p = xasprintf("%s/%s", out, names[i]);
+		if (batch_owned(p))
+			batch_remove_tree(p);
 		free(p);
 	}
 	if (names)
@@ -260,6 +264,7 @@ static int cmd_run(int argc, char **argv)
 	if (ret != EXIT_NO_INPUT) {
 		remove_stale(out_dir);
 		run_all(&t, &m, &skipped);
+		failed = m.unplaced;
 		if (write_summaries(m.db, out_dir, &failed) < 0 || m.errors)
 			ret = EXIT_NO_INPUT;
 		else if (failed)
@@ -288,7 +293,7 @@ static int merge_dir(struct merge_ctx *m, const char *dir, size_t *found)
 	for (size_t i = 0; i < n; i++) {
 		char *sub = xasprintf("%s/%s", dir, names[i]), *rec = xasprintf("%s/batch.json", sub);
 
-		if (names[i][0] != '.' && !strstr(names[i], ".tmp-") && !strstr(names[i], ".old-") &&
+		if (names[i][0] != '.' && !batch_staging_pid(names[i]) &&
 		    access(rec, F_OK) == 0) {
 			(*found)++;
 			if (add_dir(m->db, sub, &failed) < 0)
