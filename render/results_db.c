@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <csv.h>
 
@@ -229,12 +230,27 @@ static int create_tables(struct results_db *db, struct diags *d)
 	return trials_migrate(db, d);
 }
 
+static bool is_link(const char *path)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && S_ISLNK(st.st_mode);
+}
+
 struct results_db *results_db_open(const char *path, struct diags *d)
 {
 	struct results_db *db = xcalloc(1, sizeof(*db));
 
 	db->path = xstrdup(path);
-	if (sqlite3_open(path, &db->db) != SQLITE_OK ||
+	if (is_link(path)) {
+		diag_error(d, "report-write", &SRCPOS_FILE(path),
+			   "is a symbolic link: not followed (batch writes only a database of its own)");
+		results_db_close(db);
+		return NULL;
+	}
+	/* NOFOLLOW as well: a link made between the check and the open is refused too. */
+	if (sqlite3_open_v2(path, &db->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOFOLLOW,
+			    NULL) != SQLITE_OK ||
 	    sqlite3_busy_timeout(db->db, 10000) != SQLITE_OK) {
 		db_error(db, d);
 		results_db_close(db);

@@ -3,7 +3,8 @@
 # staging folders (DIR/<id>.tmp-PID, .old-PID of a dead PID, holding the
 # .scaleaudit-batch mark) go; the user's files and folders whose names only
 # look like staging stay, and a folder of the user's where a trial's output
-# would go is left alone with a message naming it.
+# would go is left alone with a message naming it. A results.sqlite that is
+# a link to another program's database is refused, that database untouched.
 set -u
 . tests/skip.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -55,4 +56,15 @@ check "user's folder: only its file" results.txt "$(ls -A "$out2/$id")"
 check "user's folder: message" "scaleaudit: $out2/$id: exists and was not written by scaleaudit batch; left alone (move it, or choose another -o)" \
 	"$(grep 'left alone' "$tmp/stderr")"
 ls -d "$out2"/*.tmp-* "$out2"/*.old-* 2>/dev/null && { echo "user's folder: staging left"; fail=1; }
+
+# The database is never opened through a link.
+out3="$tmp/out3"
+mkdir -p "$out3"
+printf 'another program' > "$tmp/other.db"
+ln -s "$tmp/other.db" "$out3/results.sqlite"
+"$SCALEAUDIT" batch "$tmp/trials" -o "$out3" > "$tmp/stdout" 2> "$tmp/stderr"
+check "linked database: status" 1 $?
+check "linked database: message" "$out3/results.sqlite: is a symbolic link: not followed (batch writes only a database of its own)" \
+	"$(cat "$tmp/stderr")"
+check "linked database: untouched" "another program" "$(cat "$tmp/other.db")"
 exit $fail
