@@ -36,12 +36,29 @@ static void stat_entry(struct walk_entry *e)
 	}
 	e->mode = st.st_mode;
 	e->type = S_ISDIR(st.st_mode) ? WALK_DIR : S_ISLNK(st.st_mode) ? WALK_LINK : WALK_FILE;
-	if (e->type != WALK_LINK)
-		return;
-	if (stat(e->path, &st) < 0)
+	if (e->type == WALK_LINK && stat(e->path, &st) < 0) {
 		e->err = errno;
-	else
+		return;
+	}
+	if (e->type == WALK_LINK)
 		e->target = st.st_mode;
+	e->dev = st.st_dev;
+	e->ino = st.st_ino;
+}
+
+/* The directories the walk is inside, innermost first: a linked one among them is a loop. */
+struct inside {
+	dev_t dev;
+	ino_t ino;
+	const struct inside *up;
+};
+
+static bool is_inside(const struct inside *in, const struct walk_entry *e)
+{
+	for (; in; in = in->up)
+		if (in->dev == e->dev && in->ino == e->ino)
+			return true;
+	return false;
 }
 
 static int by_name(const void *a, const void *b)
@@ -126,8 +143,16 @@ static void refuse(struct walker *w, const struct walk_entry *dir, enum walk_typ
 	w->v->visit(w->v->user, &r);
 }
 
-static void walk_listing(struct walker *w, const struct walk_entry *dir)
+/* Whether e is a directory to enter, if the visitor wants: a linked one only under WALK_FOLLOW_LINKS. */
+static bool enterable(const struct walker *w, const struct walk_entry *e)
 {
+	return e->type == WALK_DIR || (e->type == WALK_LINK && !e->err && S_ISDIR(e->target) &&
+				       (w->p->flags & WALK_FOLLOW_LINKS));
+}
+
+static void walk_listing(struct walker *w, const struct walk_entry *dir, const struct inside *up)
+{
+	struct inside here = { .dev = dir->dev, .ino = dir->ino, .up = up };
 	struct walk_entry *e;
 	char **paths;
 	size_t n;
@@ -142,12 +167,14 @@ static void walk_listing(struct walker *w, const struct walk_entry *dir)
 	for (size_t i = 0; i < n && !w->st->stopped; i++) {
 		bool enter = w->v->visit(w->v->user, &e[i]);
 
-		if (e[i].type != WALK_DIR || !enter || !subdirs)
+		if (!enterable(w, &e[i]) || !enter || !subdirs)
 			continue;
 		if (e[i].depth > w->p->max_depth)
 			refuse(w, &e[i], WALK_TOO_DEEP, 0);
+		else if (is_inside(&here, &e[i]))
+			refuse(w, &e[i], WALK_LOOP, 0);
 		else
-			walk_listing(w, &e[i]);
+			walk_listing(w, &e[i], &here);
 	}
 	free_entries(e, paths, n);
 }
@@ -157,9 +184,14 @@ void walk_dir(const char *dir, const struct walk_policy *p, const struct walk_vi
 {
 	struct walker w = { .p = p, .v = v, .st = st };
 	struct walk_entry top = { .type = WALK_DIR, .path = dir, .name = dir };
+	struct stat sb;
 
+	if (stat(dir, &sb) == 0) {
+		top.dev = sb.st_dev;
+		top.ino = sb.st_ino;
+	}
 	if (count(&w))
-		walk_listing(&w, &top);
+		walk_listing(&w, &top, NULL);
 }
 
 /* ---- walk_path: the files under the paths named, as a list ---- */
@@ -192,9 +224,14 @@ static bool list_visit(void *user, const struct walk_entry *e)
 	case WALK_DIR:
 		return true;
 	case WALK_LINK:
-		if (e->err || !S_ISDIR(e->target))
-			walk_add(l->w, e->path);	/* the reader names a dangling link */
-		return false;	/* linked directories are left out: no loops */
+		if (!e->err && S_ISDIR(e->target))
+			return true;	/* walked as if it were there; a loop is refused */
+		walk_add(l->w, e->path);	/* the reader names a dangling link */
+		return false;
+	case WALK_LOOP:
+		diag_warn(l->d, "link-loop", &pos, "a symbolic link back into a directory it is in: "
+			     "not followed");
+		return false;
 	case WALK_FILE:
 		walk_add(l->w, e->path);	/* and what is not a regular file (FIFO...) */
 		return false;
@@ -215,7 +252,7 @@ static bool list_visit(void *user, const struct walk_entry *e)
 
 int walk_path(struct walk *w, const char *path, struct diags *d)
 {
-	static const struct walk_policy policy = { .max_depth = WALK_PATH_MAX_DEPTH };
+	static const struct walk_policy policy = { .flags = WALK_FOLLOW_LINKS, .max_depth = WALK_PATH_MAX_DEPTH };
 	struct lister l = { .w = w, .d = d };
 	const struct walk_visitor v = { .visit = list_visit, .user = &l };
 	struct walk_stats st = { 0 };

@@ -2,14 +2,18 @@
  * walk: the one directory walker, shared by the trial loader, inspect,
  * stack and the Python environment scan. A directory is walked depth first
  * in name order (or its own order); names beginning with '.' are counted but never visited,
- * and a symbolic link is never entered (no loops). A policy bounds the walk
+ * and a symbolic link is entered only under WALK_FOLLOW_LINKS, never into a
+ * directory the walk is already inside (no loops). A policy bounds the walk
  * (depth, entries); a visitor decides what to enter and what each entry
  * means, and says its own messages: the walker prints and records nothing.
  *
  * walk_path() is the walk of the trial loader and inspect: the files named
  * by command-line paths, as a list. Every entry but a directory is listed,
  * regular file or not (FIFO, socket, device, dangling or looping link): the
- * reader leaves those out with a warning. Linked directories are left out.
+ * reader leaves those out with a warning. A linked directory is walked as if
+ * it were there (a run directory kept elsewhere and linked in), except one
+ * that leads back into a directory it is inside: that is a "link-loop"
+ * warning.
  */
 #ifndef INGEST_WALK_H
 #define INGEST_WALK_H
@@ -28,6 +32,7 @@ enum walk_type {
 	WALK_NOSTAT,		/* lstat() failed: err */
 	WALK_UNLISTED,		/* a directory to enter that could not be listed: err */
 	WALK_TOO_DEEP,		/* a directory to enter that lies past the policy's max_depth */
+	WALK_LOOP,		/* a linked directory to enter that the walk is already inside */
 };
 
 struct walk_entry {
@@ -37,11 +42,14 @@ struct walk_entry {
 	int depth;		/* 0: the named directory, 1: its entries, ... */
 	mode_t mode;		/* lstat()'s st_mode (WALK_FILE, WALK_DIR, WALK_LINK) */
 	mode_t target;		/* WALK_LINK: stat()'s st_mode; 0 when err */
+	dev_t dev;		/* the directory's (a linked one's target's) device and inode */
+	ino_t ino;
 	int err;		/* errno of WALK_NOSTAT, WALK_UNLISTED, or a WALK_LINK that stat() failed */
 };
 
 enum walk_flag {
 	WALK_DIR_ORDER = 1 << 0,	/* entries in the directory's own order (readdir's), not by name */
+	WALK_FOLLOW_LINKS = 1 << 1,	/* a linked directory the visitor wants entered is entered */
 };
 
 struct walk_policy {
@@ -53,8 +61,9 @@ struct walk_policy {
 
 struct walk_visitor {
 	/*
-	 * Each entry met, in order; for WALK_DIR returns true to enter it
-	 * (the return value of the other types is not used).
+	 * Each entry met, in order; for WALK_DIR (and, under WALK_FOLLOW_LINKS,
+	 * a WALK_LINK to a directory) returns true to enter it (the return
+	 * value of the other types is not used).
 	 */
 	bool (*visit)(void *user, const struct walk_entry *e);
 	/*
