@@ -10,6 +10,7 @@
 #include "analysis/analysis.h"
 #include "analysis/capacity.h"
 #include "analysis/evidence.h"
+#include "analysis/readiness.h"
 #include "analysis/strategy.h"
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
@@ -476,6 +477,69 @@ static void next_trial(struct analysis *a, const struct confound *cf, const stru
 			    "compare '%s' with it", run, c->name, next_trials[cf->what].hold, c->name));
 }
 
+/* "'2gpu'", "'1gpu' and '2gpu'": the runs with too few steady steps for a step time. */
+static const char *short_runs(struct analysis *a, const struct run_result *b, const struct run_result *c)
+{
+	bool sb = !run_failed(b) && !(b->steps_measured >= MIN_STEADY_STEPS);
+	bool sc = !(c->steps_measured >= MIN_STEADY_STEPS);
+
+	if (sb && sc)
+		return analysis_printf(a, "both runs, '%s' and '%s',", b->name, c->name);
+	return analysis_printf(a, "run '%s'", sb ? b->name : c->name);
+}
+
+/* The run whose build does not target its GPU, and the build that would. */
+static const char *arch_run(struct analysis *a, const struct run_result *b, const struct run_result *c)
+{
+	const struct run_result *bad = readiness_blocks(&b->readiness) ? b : c;
+	const struct readiness *r = &bad->readiness;
+
+	return analysis_printf(a, "run '%s' again with %s built for its GPU (%s%s%s)", bad->name,
+			       r->arch_warning ? "a PyTorch" : "its compiled extensions",
+			       r->gpu ? r->gpu : "GPU unknown", r->isa ? ", " : "", r->isa ? r->isa : "");
+}
+
+/* "'1gpu' ran mostly attention (17%), '2gpu' conv (79%)": the largest family found on one side only. */
+static const char *workload_diff(struct analysis *a, const struct confound *cf, const struct run_result *b,
+				 const struct run_result *c)
+{
+	const struct workload *w = &a->cmp.workload;
+
+	if (w->basis != WL_KERNELS || !w->nbaseline_only || !w->ncandidate_only)
+		return analysis_printf(a, "the runs differ: %s", cf->why ? cf->why : "their declared jobs");
+	return analysis_printf(a, "only '%s' ran %s (%.0f%% of its kernel time), only '%s' ran %s (%.0f%%)",
+			       b->name, w->baseline_only[0].family, 100 * w->baseline_only[0].share, c->name,
+			       w->candidate_only[0].family, 100 * w->candidate_only[0].share);
+}
+
+/*
+ * The confounds no single run with another setting removes: too few steps
+ * (the short runs profiled again), a build that does not target its GPU
+ * (that run with a build for it), two different jobs (one job on both).
+ */
+static void next_trial_whole(struct analysis *a, const struct confound *cf, const struct run_result *b,
+			     const struct run_result *c)
+{
+	if (cf->what == CF_STEPS)
+		add(a, "next-trial",
+		    analysis_printf(a, "one trial answers the question: profile %s again with %d or more "
+				    "active steps (torch.profiler.schedule(wait=1, warmup=1, active=%d)), so "
+				    "that each run has %d or more steady steps, holding the model, the batch, "
+				    "the precision and the GPU model constant", short_runs(a, b, c),
+				    PROFILE_ACTIVE_STEPS, PROFILE_ACTIVE_STEPS, MIN_STEADY_STEPS));
+	else if (cf->what == CF_GPU_ARCH)
+		add(a, "next-trial",
+		    analysis_printf(a, "one run answers the question: %s, holding the model, the batch, "
+				    "the precision and the GPU model constant, and compare it with the other run",
+				    arch_run(a, b, c)));
+	else if (cf->what == CF_WORKLOAD)
+		add(a, "next-trial",
+		    analysis_printf(a, "one run answers the question: run the same job on both GPU counts "
+				    "(%s): run '%s' again with the job '%s' ran (or '%s' with the job of '%s'), "
+				    "holding the batch, the precision and the GPU model constant", workload_diff(a, cf, b, c),
+				    b->name, c->name, c->name, b->name));
+}
+
 /*
  * What the same runs do answer when a confound blocks the question asked:
  * a changed global batch is the global-batch hypothesis's reading, another
@@ -511,6 +575,7 @@ static void blocked(struct analysis *a, const struct confound *cf, const struct 
 		add(a, "repeat-trial", analysis_printf(a, "no advice is drawn from this comparison until "
 						       "the trial is repeated: %s", confound_sentence(a, cf)));
 	next_trial(a, cf, b, c);
+	next_trial_whole(a, cf, b, c);
 	another_question(a, cf, b, c);
 }
 

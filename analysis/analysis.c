@@ -406,8 +406,13 @@ static void detach_run(struct analysis *a, const struct run *r, struct run_resul
 	detach_readiness(a, &rr->readiness);
 	for (size_t g = 0; g < rr->ngpu; g++) {
 		rr->gpu[g].name = own(a, rr->gpu[g].name);
-		for (size_t k = 0; k < rr->gpu[g].ntop; k++)
-			rr->gpu[g].top[k].name = own(a, rr->gpu[g].top[k].name);
+		for (size_t k = 0; k < rr->gpu[g].ntop; k++) {
+			struct kernel_time *t = &rr->gpu[g].top[k];
+
+			t->name = own(a, t->name);
+			for (size_t m = 0; m < t->nmembers; m++)
+				t->members[m].name = own(a, t->members[m].name);
+		}
 	}
 }
 

@@ -47,12 +47,22 @@ struct step_point {
 };
 
 /* A kernel family's time, for the top-kernels chart. */
-struct kernel_time {
-	const char *label;	/* shortened for people: "GEMM bf16 (cuBLAS)" */
-	const char *name;	/* the first full kernel name of the family */
+/* One full kernel name within a label group, with its own time. */
+struct kernel_member {
+	const char *name;	/* the full kernel name */
 	double time_per_step_s;	/* over steady steps */
 	int64_t calls_per_step;
+};
+
+/* A label group: the kernels that one label names, summed. */
+struct kernel_time {
+	const char *label;	/* shortened for people: "GEMM bf16 (cuBLAS)" */
+	const char *name;	/* the only member's full name; the label when the group has several */
+	double time_per_step_s;	/* over steady steps, of every member */
+	int64_t calls_per_step;
 	uint8_t cls;		/* enum ev_class */
+	struct kernel_member *members;	/* by time per step, largest first */
+	size_t nmembers;
 };
 
 /* A kernel family's time in a run (kname_family()), for the workload comparison. */

@@ -863,9 +863,17 @@ static int by_time_desc(const void *a, const void *b)
 	return strcmp(x->label, y->label);
 }
 
+static int member_by_time_desc(const void *a, const void *b)
+{
+	const struct kernel_member *x = a, *y = b;
+
+	if (x->time_per_step_s != y->time_per_step_s)
+		return x->time_per_step_s < y->time_per_step_s ? 1 : -1;
+	return strcmp(x->name, y->name);
+}
+
 #define TOP_KERNELS 12
 
-/* The kernel families that took the most time per steady step on one GPU. */
 /* Drops the slots of labels no steady kernel of this GPU had; returns how many are left. */
 static size_t compact_labels(struct kernel_time *t, size_t n)
 {
@@ -877,11 +885,60 @@ static size_t compact_labels(struct kernel_time *t, size_t n)
 	return m;
 }
 
+/*
+ * Adds one kernel to its label group's member of the same full name (names
+ * are interned: compared by pointer). A group has a few members; the last
+ * one found is tried first, since a trace runs a kernel many times in a row.
+ */
+static void add_member(struct kernel_time *t, size_t *cap, const char *name, double time_s)
+{
+	size_t i = t->nmembers;
+
+	if (i && t->members[i - 1].name == name)
+		i--;
+	else
+		for (i = 0; i < t->nmembers && t->members[i].name != name; i++)
+			;
+	if (i == t->nmembers) {
+		xgrow(&t->members, cap, i + 1, sizeof(*t->members));
+		t->members[t->nmembers++] = (struct kernel_member){ .name = name };
+	} else if (i + 1 < t->nmembers) {	/* the last one found goes last */
+		struct kernel_member m = t->members[i];
+
+		t->members[i] = t->members[t->nmembers - 1];
+		t->members[t->nmembers - 1] = m;
+		i = t->nmembers - 1;
+	}
+	t->members[i].time_per_step_s += time_s;
+	t->members[i].calls_per_step++;
+}
+
+/* A group's totals and members per steady step, copied into the analysis' arena. */
+static void keep_group(struct analysis *a, struct kernel_time *dst, const struct kernel_time *src, double nsteady)
+{
+	*dst = *src;
+	dst->label = arena_strdup(&a->arena, src->label);
+	dst->time_per_step_s /= nsteady;
+	dst->calls_per_step = (int64_t)llround((double)src->calls_per_step / nsteady);
+	dst->members = arena_alloc(&a->arena, src->nmembers * sizeof(*dst->members));
+	for (size_t i = 0; i < src->nmembers; i++) {
+		dst->members[i] = src->members[i];
+		dst->members[i].time_per_step_s /= nsteady;
+		dst->members[i].calls_per_step = (int64_t)llround((double)src->members[i].calls_per_step / nsteady);
+	}
+	if (dst->nmembers > 1)
+		qsort(dst->members, dst->nmembers, sizeof(*dst->members), member_by_time_desc);
+	/* the group's own name: one kernel's name would stand beside the time of all of them */
+	dst->name = dst->nmembers == 1 ? dst->members[0].name : dst->label;
+}
+
+/* The kernel label groups that took the most time per steady step on one GPU, with their members. */
 static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank *k,
 		    struct kernel_memo *memo)
 {
 	struct kernel_time *t = NULL;
-	size_t n = 0, cap = 0;
+	size_t *caps = NULL;	/* each label's members' capacity, by label index */
+	size_t n = 0, cap = 0, cap_caps = 0;
 	struct steady_range steps = gpu_steady_range(g);
 	double nsteady = 0;
 
@@ -897,26 +954,28 @@ static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank 
 		f = kernel_memo_get(memo, e);
 		if (f->label_index >= n) {	/* the memo's labels, zeroed up to this one */
 			xgrow(&t, &cap, f->label_index + 1, sizeof(*t));
+			xgrow(&caps, &cap_caps, f->label_index + 1, sizeof(*caps));
 			memset(t + n, 0, (f->label_index + 1 - n) * sizeof(*t));
+			memset(caps + n, 0, (f->label_index + 1 - n) * sizeof(*caps));
 			n = f->label_index + 1;
 		}
 		j = f->label_index;
 		if (!t[j].label)
-			t[j] = (struct kernel_time){ .label = f->label, .name = e->name, .cls = e->cls };
+			t[j] = (struct kernel_time){ .label = f->label, .cls = e->cls };
 		t[j].time_per_step_s += ns_to_s(e->end - e->start);
 		t[j].calls_per_step++;
+		add_member(&t[j], &caps[j], e->name ? e->name : "?", ns_to_s(e->end - e->start));
 	}
+	free(caps);
 	n = compact_labels(t, n);
 	if (n > 1)
 		qsort(t, n, sizeof(*t), by_time_desc);
 	g->ntop = n < TOP_KERNELS ? n : TOP_KERNELS;
 	g->top = arena_alloc(&a->arena, (g->ntop ? g->ntop : 1) * sizeof(*g->top));
-	for (size_t i = 0; i < g->ntop; i++) {
-		g->top[i] = t[i];
-		g->top[i].label = arena_strdup(&a->arena, t[i].label);
-		g->top[i].time_per_step_s /= nsteady;
-		g->top[i].calls_per_step = (int64_t)llround((double)t[i].calls_per_step / nsteady);
-	}
+	for (size_t i = 0; i < g->ntop; i++)
+		keep_group(a, &g->top[i], &t[i], nsteady);
+	for (size_t i = 0; i < n; i++)
+		free(t[i].members);
 	free(t);
 }
 

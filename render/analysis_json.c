@@ -169,12 +169,21 @@ static const struct jfield step_fields[] = {
 	JF_END
 };
 
+static const struct jfield member_fields[] = {
+	JF_STR(struct kernel_member, name, "name"),
+	JF_NUM(struct kernel_member, time_per_step_s, "time_per_step_s"),
+	JF_COUNT(struct kernel_member, calls_per_step, "calls_per_step"),
+	JF_END
+};
+static const struct jarray kernel_members = JARRAY(struct kernel_time, members, nmembers, member_fields, false);
+
 static const struct jfield kernel_fields[] = {
 	JF_TEXT(struct kernel_time, label, "label"),
 	JF_STR(struct kernel_time, name, "name"),
 	JF_NUM(struct kernel_time, time_per_step_s, "time_per_step_s"),
 	JF_COUNT(struct kernel_time, calls_per_step, "calls_per_step"),
 	JF_ENUM(struct kernel_time, cls, "class", &class_names),
+	JF_ARR(struct kernel_time, members, "members", &kernel_members),
 	JF_END
 };
 

@@ -10,6 +10,7 @@
 #   and with 4 per stage, m = 8: 1/9 = 11%.
 # - gpu-model-mismatch: the one run that answers (a 1x B200 baseline) and
 #   the rentals' throughput ratio as another question, 377.4 / 100.3 = 3.76x.
+# - unrelated-jobs: the one run names the largest family each side ran alone.
 # - ddp-global-batch-changed: the one run with global batch 16, and the
 #   global-batch reading, 377.9 / 195.8 = 1.93x, 96% of 2x.
 # - page 1's "Why" (summary.md), its numbers from the generator's truth.json
@@ -21,7 +22,7 @@ set -u
 need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for s in pipeline-bubble nccl-over-sockets gpu-model-mismatch ddp-global-batch-changed ddp-2-vs-4 \
-	 hparam-sweep-independent; do
+	 hparam-sweep-independent unrelated-jobs; do
 	"$SCALEAUDIT" analyze --json "samples/trials/$s" > "$tmp/$s.json" || { echo "FAIL: analyze $s"; exit 1; }
 done
 for s in pipeline-bubble ddp-2-vs-4; do
@@ -51,6 +52,17 @@ check("nccl-over-sockets first", recs("nccl-over-sockets")[0]["text"].split(": "
       "the log sets NCCL_P2P_DISABLE=1 and NCCL_SHM_DISABLE=1")
 check("sweep order", ids("hparam-sweep-independent")[0], "two-independent-runs")
 check("ddp-2-vs-4 order", ids("ddp-2-vs-4"), ["two-independent-runs", "fits-h200", "rental-window"])
+# unrelated-jobs: a transformer on 1gpu, a conv net on 2gpu (the generator's scenario); the one run
+# names each side's largest family the other lacks, with the shares analysis.json gives them
+w = json.load(open(f"{d}/unrelated-jobs.json"))["comparison"]["workload"]
+check("unrelated-jobs order", ids("unrelated-jobs"), ["repeat-trial", "next-trial"])
+check("unrelated-jobs next-trial", text("unrelated-jobs", "next-trial"), [
+    "one run answers the question: run the same job on both GPU counts (only '1gpu' ran attention "
+    f"({100 * w['baseline_only'][0]['share']:.0f}% of its kernel time), only '2gpu' ran conv "
+    f"({100 * w['candidate_only'][0]['share']:.0f}%)): run '1gpu' again with the job '2gpu' ran (or "
+    "'2gpu' with the job of '1gpu'), holding the batch, the precision and the GPU model constant"])
+check("unrelated-jobs families", (w["baseline_only"][0]["family"], w["candidate_only"][0]["family"]),
+      ("attention", "conv"))
 check("bubble", text("pipeline-bubble", "fix-pipeline-bubble"), [
     "shrink the pipeline bubble: GPU 0 waits 41.1 ms per step (49% of its 83.4 ms step) for GPU 1; "
     "GPU 1 waits 39.0 ms per step (46% of its 85.0 ms step) for GPU 0; compute is balanced (busiest "

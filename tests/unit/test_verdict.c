@@ -16,6 +16,7 @@
 
 #include "analysis/analysis.h"
 #include "analysis/evidence.h"
+#include "analysis/readiness.h"
 #include "render/analysis_text.h"
 #include "render/summary.h"
 #include "tests/unit/fixture_analysis.h"
@@ -572,6 +573,109 @@ static const struct {
 	{ CF_DATASET, "c4", "wiki" }, { CF_MODEL, "llama-1b", "llama-3b" }, { CF_STEPS, "10", "2" },
 };
 
+/* The ids of the recommendations, in order, joined by spaces. */
+static const char *rec_ids(const struct analysis *a, char *buf, size_t size)
+{
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < a->nrecs && n < size; i++)
+		n += (size_t)snprintf(buf + n, size - n, "%s%s", i ? " " : "", a->recs[i].id);
+	return buf;
+}
+
+/*
+ * The confounds that no run with one other setting removes: too few steps
+ * (the short runs profiled again, with the fixture's 8 steady steps on
+ * 1gpu: only the other), a build that does not target its GPU, two jobs.
+ */
+static void next_trial_for_steps_arch_and_workload(void **state)
+{
+	static struct family_share bonly[] = { { "attention", 0.17 } }, conly[] = { { "conv", 0.79 } };
+	struct trial *t = trial_new();
+	struct analysis a;
+
+	(void)state;
+	fresh(&a);
+	a.runs[1].steps_measured = 1;
+	confound(&a, CF_STEPS, "8", "1", CFS_BLOCKING, "run 'b200-2gpu-ddp' has 1 steady step");
+	advise(&a, t);
+	assert_string_equal(rec_text(&a, "next-trial"), "one trial answers the question: profile run "
+			    "'b200-2gpu-ddp' again with 7 or more active steps (torch.profiler.schedule("
+			    "wait=1, warmup=1, active=7)), so that each run has 3 or more steady steps, "
+			    "holding the model, the batch, the precision and the GPU model constant");
+	a.runs[0].steps_measured = 2;
+	advise(&a, t);
+	assert_string_equal(rec_text(&a, "next-trial"), "one trial answers the question: profile both "
+			    "runs, 'b200-1gpu' and 'b200-2gpu-ddp', again with 7 or more active steps "
+			    "(torch.profiler.schedule(wait=1, warmup=1, active=7)), so that each run has 3 "
+			    "or more steady steps, holding the model, the batch, the precision and the GPU "
+			    "model constant");
+	done(&a);
+
+	fresh(&a);
+	a.runs[1].readiness.present = true;
+	a.runs[1].readiness.verdict = "not-ready";
+	a.runs[1].readiness.gpu = "B200";
+	a.runs[1].readiness.isa = "sm_100";
+	a.runs[1].readiness.arch_warning = "2gpu/train.log:3: B200 with CUDA capability sm_100 is not compatible";
+	confound(&a, CF_GPU_ARCH, "ready", "not-ready", CFS_BLOCKING, "its PyTorch build does not target it");
+	advise(&a, t);
+	assert_true(readiness_blocks(&a.runs[1].readiness));
+	assert_string_equal(rec_text(&a, "next-trial"), "one run answers the question: run "
+			    "'b200-2gpu-ddp' again with a PyTorch built for its GPU (B200, sm_100), "
+			    "holding the model, the batch, the precision and the GPU model constant, "
+			    "and compare it with the other run");
+	done(&a);
+
+	fresh(&a);
+	a.cmp.workload = (struct workload){ .basis = WL_KERNELS, .baseline_overlap = 0.78,
+					    .candidate_overlap = 0.01, .baseline_only = bonly,
+					    .nbaseline_only = 1, .candidate_only = conly, .ncandidate_only = 1 };
+	confound(&a, CF_WORKLOAD, "78% overlap", "1% overlap", CFS_BLOCKING, "not one job");
+	advise(&a, t);
+	assert_string_equal(rec_text(&a, "next-trial"), "one run answers the question: run the same job "
+			    "on both GPU counts (only 'b200-1gpu' ran attention (17% of its kernel time), "
+			    "only 'b200-2gpu-ddp' ran conv (79%)): run 'b200-1gpu' again with the job "
+			    "'b200-2gpu-ddp' ran (or 'b200-2gpu-ddp' with the job of 'b200-1gpu'), holding "
+			    "the batch, the precision and the GPU model constant");
+	a.cmp.workload = (struct workload){ .basis = WL_DECLARED };
+	a.cmp.confounds[0].why = "model llama-1b against resnet50";
+	advise(&a, t);
+	assert_string_equal(rec_text(&a, "next-trial"), "one run answers the question: run the same job "
+			    "on both GPU counts (the runs differ: model llama-1b against resnet50): run "
+			    "'b200-1gpu' again with the job 'b200-2gpu-ddp' ran (or 'b200-2gpu-ddp' with the "
+			    "job of 'b200-1gpu'), holding the batch, the precision and the GPU model constant");
+	done(&a);
+	trial_free(t);
+}
+
+/*
+ * A transport fault in a sweep: independent runs answer the sweep first,
+ * then the transport fix; in a single-config trial the run's own fault first.
+ */
+static void sweep_first_against_a_transport_fault(void **state)
+{
+	struct trial *t = trial_new();
+	struct analysis a;
+	char ids[256];
+
+	(void)state;
+	fresh(&a);
+	a.question = Q_HPARAM_SWEEP;
+	a.runs[1].samples_per_s = 64 / 0.412;	/* 50% efficiency */
+	a.runs[1].transport = "net-socket";
+	analysis_verdict(&a);
+	advise(&a, t);
+	assert_string_equal(rec_ids(&a, ids, sizeof(ids)), "two-independent-runs fix-nccl-transport fits-mi300x rental-window");
+	a.question = Q_SINGLE_CONFIG;
+	analysis_verdict(&a);
+	advise(&a, t);
+	assert_string_equal(rec_ids(&a, ids, sizeof(ids)), "fix-nccl-transport two-independent-runs fits-mi300x rental-window");
+	done(&a);
+	trial_free(t);
+}
+
 /* A blocking confound other than global_batch: inconclusive, answer unknown, no advice but repeat-trial. */
 static void blocked_comparison_gives_no_advice(void **state)
 {
@@ -931,6 +1035,8 @@ int main(void)
 		cmocka_unit_test(unverified_qualifies_the_verdict),
 		cmocka_unit_test(sweep_answer),
 		cmocka_unit_test(blocked_comparison_gives_no_advice),
+		cmocka_unit_test(next_trial_for_steps_arch_and_workload),
+		cmocka_unit_test(sweep_first_against_a_transport_fault),
 		cmocka_unit_test(global_batch_confound_still_advises_by_samples),
 		cmocka_unit_test(sizing_from_the_larger_need),
 		cmocka_unit_test(fits_follow_the_reported_capacity),
