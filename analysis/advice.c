@@ -374,23 +374,25 @@ static void runs_alone(struct analysis *a)
 		rebalance(a, &a->runs[i]);
 }
 
-/* "on 2 GPUs 3.1 days, a 7-day window of 1 lot (336 GPU-hours rented, cost 1,848)" */
+/* "on 2 GPUs 3.1 days, a 7-day window of 1 lot (336 GPU-hours rented, cost 1,848 USD)" */
 static const char *option_text(struct analysis *a, const struct rental_option *o)
 {
 	char m[MONEY_LEN], h[MONEY_LEN];
-	const char *cost = isnan(o->cost) ? "" : analysis_printf(a, ", cost %s", money_text(m, o->cost));
+	const char *cost = isnan(o->cost) ? "" :
+			   analysis_printf(a, ", cost %s", money_cost(m, o->cost, a->currency));
 	const char *win;
 
 	if (isnan(o->days_to_target))
-		return analysis_printf(a, "on %d GPU%s %.2f GPU-hours per million samples%s", o->gpus,
-				       o->gpus == 1 ? "" : "s", o->gpu_hours_per_million_samples,
+		return analysis_printf(a, "on %d GPU%s %s GPU-hours per million samples%s", o->gpus,
+				       o->gpus == 1 ? "" : "s", gpu_hours_text(h, o->gpu_hours_per_million_samples),
 				       isnan(o->cost_per_million_samples) ? "" :
-				       analysis_printf(a, " (cost %.2f)", o->cost_per_million_samples));
+				       analysis_printf(a, " (cost %s)",
+						       money_cost(m, o->cost_per_million_samples, a->currency)));
 	win = o->windows > 1 ? analysis_printf(a, "%d consecutive %d-day windows", o->windows, o->window_days) :
 	      analysis_printf(a, "a %d-day window", o->window_days);
 	return analysis_printf(a, "on %d GPU%s %.1f days, %s of %d lot%s (%s GPU-hours rented%s)", o->gpus,
 			       o->gpus == 1 ? "" : "s", o->days_to_target, win, o->lots, o->lots == 1 ? "" : "s",
-			       count_text(h, o->window_gpu_hours), cost);
+			       gpu_hours_text(h, o->window_gpu_hours), cost);
 }
 
 /* One recommendation that compares the rental options (analysis/decision.c sized them). */
@@ -400,6 +402,7 @@ static void rental(struct analysis *a, const struct trial *t, const struct run_r
 	const struct comparison *cmp = &a->cmp;
 	const struct decision *d = &cmp->decision;
 	const char *text = NULL, *target;
+	char n[MONEY_LEN];
 
 	for (size_t i = 0; i < cmp->noptions; i++) {
 		const struct run_result *r = cmp->noptions == 2 ? (i ? c : b) :
@@ -412,14 +415,15 @@ static void rental(struct analysis *a, const struct trial *t, const struct run_r
 	if (!text)
 		return;
 	target = t->target_samples.set ?
-		 analysis_printf(a, "to %lld samples", (long long)t->target_samples.v) :
-		 t->target_tokens.set ? analysis_printf(a, "to %lld tokens", (long long)t->target_tokens.v) :
+		 analysis_printf(a, "to %s samples", count_text(n, (double)t->target_samples.v)) :
+		 t->target_tokens.set ? analysis_printf(a, "to %s tokens", count_text(n, (double)t->target_tokens.v)) :
 		 NULL;
 	add(a, "rental-window",
 	    analysis_printf(a, "%s%s%s%s: %s%s",
 			    target ? target : "without a target",
 			    t->gpu_hour_price.set ? ", at " : "",
-			    t->gpu_hour_price.set ? analysis_printf(a, "%.2f per GPU-hour", t->gpu_hour_price.v) : "",
+			    t->gpu_hour_price.set ? analysis_printf(a, "%s per GPU-hour",
+								  money_cost(n, t->gpu_hour_price.v, a->currency)) : "",
 			    target ? analysis_printf(a, ", in lots of %d GPU%s with a %.0f%% margin", d->rent.gpus,
 						     d->rent.gpus == 1 ? "" : "s", d->margin_required * 100) : "",
 			    text, target ? "" : " (set target_samples or target_tokens in trial.ini for "

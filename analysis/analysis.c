@@ -423,6 +423,8 @@ static void detach_run(struct analysis *a, const struct run *r, struct run_resul
 static void detach(struct analysis *a)
 {
 	a->title = own(a, a->title);
+	a->currency = own(a, a->currency);
+	a->cmp.decision.currency = a->currency;
 	for (size_t i = 0; i < a->cmp.nconfounds; i++) {
 		a->cmp.confounds[i].baseline = own(a, a->cmp.confounds[i].baseline);
 		a->cmp.confounds[i].candidate = own(a, a->cmp.confounds[i].candidate);
@@ -434,6 +436,7 @@ struct analysis *analysis_run(const struct trial *t)
 	struct analysis *a = xcalloc(1, sizeof(*a));
 
 	a->title = t->title.v;
+	a->currency = t->currency.v;
 	a->hypothesis = t->hypothesis;
 	a->question = t->question;
 	a->memory_reserve_bytes = t->memory_reserve_gb.set ? t->memory_reserve_gb.v * 1e9 : NAN;

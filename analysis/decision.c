@@ -237,8 +237,8 @@ static const char *cost_text(struct analysis *a, const struct terms *k, double c
 	char m[MONEY_LEN];
 
 	if (isnan(k->price))
-		return analysis_printf(a, "%s GPU-hours", count_text(m, gpu_hours));
-	return analysis_printf(a, "%s", money_text(m, cost));
+		return analysis_printf(a, "%s GPU-hours", gpu_hours_text(m, gpu_hours));
+	return analysis_printf(a, "%s", money_cost(m, cost, a->currency));
 }
 
 static const char *rate_text(struct analysis *a, const struct terms *k, const struct run_result *r)
@@ -251,7 +251,7 @@ static const char *rate_text(struct analysis *a, const struct terms *k, const st
 /* Why the winner won. */
 static const char *why_won(struct analysis *a, const struct terms *k, const struct choice *w)
 {
-	char m[MONEY_LEN];
+	char m[MONEY_LEN], m2[MONEY_LEN];
 	const char *place = placing(a, k, &w->rent);
 
 	if (k->variants_assumed)
@@ -259,10 +259,10 @@ static const char *why_won(struct analysis *a, const struct terms *k, const stru
 					"assumed, one lot's worth)", place, k->variants);
 
 	if (k->target < 0)
-		return analysis_printf(a, "the lowest cost per sample: %.2f GPU-hours rented per million samples%s "
+		return analysis_printf(a, "the lowest cost per sample: %s GPU-hours rented per million samples%s "
 				       "at %s%s; set target_samples or target_tokens in trial.ini for the days "
-				       "and the window", w->per_million,
-				       isnan(k->price) ? "" : analysis_printf(a, " (%s)", money_text(m, w->per_million * k->price)),
+				       "and the window", gpu_hours_text(m, w->per_million),
+				       isnan(k->price) ? "" : analysis_printf(a, " (%s)", money_cost(m2, w->per_million * k->price, a->currency)),
 				       rate_text(a, k, w->r), place);
 	return analysis_printf(a, "the cheapest window that holds the target: %.1f days needed at %s "
 			       "(%.1f with the %.0f%% margin)%s, %s for the window%s", w->days,
@@ -276,13 +276,14 @@ static const char *why_lost(struct analysis *a, const struct terms *k, const str
 {
 	const char *who = analysis_printf(a, "%s (%s)", gpus_text(a, c->r->gpus, c->rent.gpu_model), c->r->name);
 	double rc = rank_of(k, c), rw = rank_of(k, w);
+	char m1[MONEY_LEN], m2[MONEY_LEN];
 
 	if (c->excluded)
 		return analysis_printf(a, "%s: %s", who, c->excluded);
 	if (k->target < 0)
-		return analysis_printf(a, "%s on %s: %.2f GPU-hours rented per million samples against %.2f%s",
-				       who, rent_text(a, &c->rent), c->per_million, w->per_million,
-				       placing(a, k, &c->rent));
+		return analysis_printf(a, "%s on %s: %s GPU-hours rented per million samples against %s%s",
+				       who, rent_text(a, &c->rent), gpu_hours_text(m1, c->per_million),
+				       gpu_hours_text(m2, w->per_million), placing(a, k, &c->rent));
 	if (rc > rw * (1 + 1e-9))
 		return analysis_printf(a, "%s on %s: %.1f days needed, %s for the window, %s more%s", who,
 				       rent_text(a, &c->rent), c->days, cost_text(a, k, c->cost, c->gpu_hours),
@@ -445,7 +446,7 @@ void analysis_decide(struct analysis *a, const struct trial *t)
 
 	*d = (struct decision){ .rent = { .gpus = k.lot }, .target = k.target, .variants = k.variants,
 				.variants_assumed = k.variants_assumed, .margin_required = k.margin,
-				.gpu_hour_price = k.price, .days_needed = NAN, .margin = NAN,
+				.gpu_hour_price = k.price, .currency = a->currency, .days_needed = NAN, .margin = NAN,
 				.window_gpu_hours = NAN, .window_cost = NAN, .samples_per_s = NAN,
 				.tokens_per_s = NAN, .gpu_hours_per_million_samples = NAN,
 				.cost_per_million_samples = NAN };

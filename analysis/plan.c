@@ -12,6 +12,7 @@
 #include "analysis/rental.h"
 #include "analysis/thresholds.h"
 #include "core/count.h"
+#include "core/manifest_keys.h"
 
 #define DAY_S 86400.0
 #define PLAN_MAX_SIZE 1000000000	/* micro batch, sequence, shape, accumulation: at most */
@@ -323,6 +324,8 @@ static const struct plan_key keys[] = {
 	{ "target_samples", "a count: 1e6, 10M", "samples the campaign must process" },
 	{ "target_tokens", "a count: 2e10, 20B", "tokens the campaign must process" },
 	{ "price", "a number >= 0", "price per GPU-hour" },
+	{ "currency", "a code or a symbol of 1 to 8 characters without spaces (USD, EUR, $)",
+	  "what price is in, shown with every cost and written to trial.ini" },
 	{ "memory_reserve_gb", "GB >= 0 (default: context + NCCL + fragmentation)",
 	  "the whole run-time reserve per GPU, replacing the three parts" },
 	{ "context_gb", "GB >= 0 (default 1)", "CUDA context, library workspaces and kernels per GPU" },
@@ -494,6 +497,16 @@ static int set_title(struct plan_inputs *in, const char *v, char *err, size_t er
 	return 0;
 }
 
+/* The currency, copied, as trial.ini's `currency` takes it. */
+static int set_currency(struct plan_inputs *in, const char *v, char *err, size_t errsize)
+{
+	if (!manifest_currency_valid(v) || strlen(v) >= sizeof(in->currency))
+		return fail(err, errsize, "currency: '%s' is not a code or a symbol of 1 to 8 characters "
+			    "without spaces (USD, EUR, $)", v);
+	memcpy(in->currency, v, strlen(v) + 1);
+	return 0;
+}
+
 int plan_set(struct plan_inputs *in, const char *key, const char *value, char *err, size_t errsize)
 {
 	const char *k = key_name(key);
@@ -513,6 +526,8 @@ int plan_set(struct plan_inputs *in, const char *key, const char *value, char *e
 		return set_precision(in, value, err, errsize);
 	if (!strcmp(k, "title"))
 		return set_title(in, value, err, errsize);
+	if (!strcmp(k, "currency"))
+		return set_currency(in, value, err, errsize);
 	if (!strcmp(k, "gpus") || !strcmp(k, "lot_gpus")) {
 		int64_t n;
 

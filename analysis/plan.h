@@ -63,6 +63,7 @@ enum plan_attention {
 };
 
 #define PLAN_MAX_GPUS 8		/* GPU models compared at once */
+#define PLAN_CURRENCY_MAX 33	/* trial.ini currency: 8 characters of up to 4 bytes, and the NUL */
 #define PLAN_TITLE_MAX 181	/* a title's bytes, its NUL included: one INI line of plan -o */
 
 /*
@@ -101,6 +102,7 @@ struct plan_inputs {
 	const char *question;		/* "single-config" | "hparam-sweep"; NULL unset */
 	int64_t target_samples, target_tokens;	/* -1 unset */
 	double price;			/* per GPU-hour; NaN unset */
+	char currency[PLAN_CURRENCY_MAX];	/* what price is in: "USD", "$"; "" unset */
 	double reserve_bytes;		/* the whole reserve, overriding the parts below; NaN: the parts */
 	double context_bytes;		/* CUDA context and kernels, per GPU */
 	double nccl_bytes;		/* NCCL buffers, per GPU of a multi-GPU strategy */

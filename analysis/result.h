@@ -469,6 +469,7 @@ struct decision {
 	double window_gpu_hours;	/* rented; NaN without a target */
 	double window_cost;		/* NaN without a target or a price */
 	double gpu_hour_price;		/* NaN unset */
+	const char *currency;		/* the analysis' currency (trial.currency in JSON); NULL unset */
 	double gpu_hours_per_million_samples;	/* of the GPUs rented (an idle GPU of a lot counts) */
 	double cost_per_million_samples;	/* NaN without a price */
 	struct checkpoint_plan checkpoint;	/* present for a window of the longest kind */
@@ -606,6 +607,7 @@ struct analysis {
 	enum question question;
 	double memory_reserve_bytes;	/* trial.ini memory_reserve_gb in bytes; NaN unset */
 	double expected_speedup;	/* trial.ini expected_speedup, else EXPECTED_SPEEDUP_DEFAULT */
+	const char *currency;		/* trial.ini currency, shown with every cost; NULL unset */
 	struct run_result *runs;
 	size_t nruns;
 	struct comparison cmp;

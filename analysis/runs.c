@@ -20,6 +20,7 @@
 #include "analysis/strategy.h"
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
+#include "core/money.h"
 #include "core/xalloc.h"
 
 /* A rank's GPU step windows: steps[i] spans bounds[i] .. bounds[i + 1]. */
@@ -810,6 +811,7 @@ static void peer_wait(struct analysis *a, struct run_result *rr, const struct cl
 /* Imbalance (docs/analysis.md): every reason that holds, memory, busy time and waiting. */
 static void run_imbalance(struct analysis *a, struct run_result *rr, const struct clock *clk)
 {
+	char mr[MONEY_LEN];
 	struct imbalance *im = &rr->imbalance;
 	size_t hi_m = 0, lo_m = 0, hi_b = 0, lo_b = 0;
 	bool mem = true, busy = true;
@@ -838,9 +840,9 @@ static void run_imbalance(struct analysis *a, struct run_result *rr, const struc
 	if (busy)
 		im->busy_ratio = rr->gpu[hi_b].busy_s / rr->gpu[lo_b].busy_s;
 	if (mem && im->memory_ratio > IMBALANCE_MEMORY_RATIO)
-		add_reason(a, im, analysis_printf(a, "GPU %d holds %.1f GB at its peak, %.1fx the %.1f GB of GPU %d",
+		add_reason(a, im, analysis_printf(a, "GPU %d holds %.1f GB at its peak, %s the %.1f GB of GPU %d",
 						  rr->gpu[hi_m].rank, rr->gpu[hi_m].peak_memory / 1e9,
-						  im->memory_ratio, rr->gpu[lo_m].peak_memory / 1e9,
+						  ratio_text(mr, im->memory_ratio), rr->gpu[lo_m].peak_memory / 1e9,
 						  rr->gpu[lo_m].rank),
 			   rr->gpu[hi_m].rank, rr->gpu[lo_m].rank);
 	else if (mem)

@@ -29,6 +29,18 @@ bool manifest_strategy_valid(const char *v)
 	return v != NULL;
 }
 
+bool manifest_currency_valid(const char *v)
+{
+	size_t chars = 0;
+
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+		if (*p <= ' ' || *p == 0x7f)
+			return false;
+		chars += (*p & 0xc0) != 0x80;	/* a UTF-8 continuation byte is no new character */
+	}
+	return chars >= 1 && chars <= 8;
+}
+
 static const struct manifest_key keys[] = {
 	{ "trial", "title", MKEY_STR, T(title),
 	  "the trial's question in one line, shown at the top of the report", "any text", "none" },
@@ -52,6 +64,9 @@ static const struct manifest_key keys[] = {
 	  "none" },
 	{ "trial", "gpu_hour_price", MKEY_NUM, T(gpu_hour_price),
 	  "the price of one GPU for one hour, for the cost of each option", "a number", "none: no cost" },
+	{ "trial", "currency", MKEY_CURRENCY, T(currency),
+	  "what gpu_hour_price is in, shown with every cost", "a code or a symbol of 1 to 8 characters "
+	  "without spaces (USD, EUR, $)", "none: costs in gpu_hour_price's units, unnamed" },
 	{ "trial", "memory_reserve_gb", MKEY_NUM, T(memory_reserve_gb),
 	  "memory per GPU kept free for the CUDA context, NCCL buffers and fragmentation, in GB "
 	  "(1e9 bytes), added to the need before a fit is decided", "a number", "0" },

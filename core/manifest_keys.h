@@ -20,6 +20,7 @@ enum mkey_kind {
 	MKEY_PRECISION,		/* a dtype name or an alias (core/model.h precision_parse) */
 	MKEY_HYP,		/* step-time|global-batch|feasibility */
 	MKEY_QUESTION,		/* single-config|hparam-sweep */
+	MKEY_CURRENCY,		/* 1 to 8 printable characters, no space: "USD", "$" */
 };
 
 struct manifest_key {
@@ -37,6 +38,10 @@ struct manifest_key {
 extern const char *const manifest_strategies[];
 /* True when v is one of them or several joined by '+' ("tensor+ddp"). */
 bool manifest_strategy_valid(const char *v);
+
+/* True when v names a currency as trial.ini's `currency` takes it: 1 to 8 characters, none a
+ * space or a control character (UTF-8 letters such as the euro sign count as one). */
+bool manifest_currency_valid(const char *v);
 
 /* The table, in the order a manifest lists them (trial keys, then run keys); *n its length. */
 const struct manifest_key *manifest_keys(size_t *n);

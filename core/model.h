@@ -472,6 +472,7 @@ struct trial {
 	struct fact_i64 target_samples;
 	struct fact_i64 target_tokens;
 	struct fact_f64 gpu_hour_price;
+	struct fact_str currency;	/* what gpu_hour_price is in: "USD", "$"; unset: its bare units */
 	struct fact_f64 memory_reserve_gb;
 	struct fact_f64 expected_speedup;	/* the verdict's threshold, written before the rental */
 	struct fact_i64 lot_gpus;	/* GPUs per rented lot (the decision) */

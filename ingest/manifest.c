@@ -122,6 +122,11 @@ static int set_value(struct manifest *m, const struct manifest_key *k, const cha
 	case MKEY_STR:
 		fact_set_str(t, target(m, k), value, &pos);
 		return 0;
+	case MKEY_CURRENCY:
+		if (!manifest_currency_valid(value))
+			return bad(m, k->section, k->name, value, k->allowed);
+		fact_set_str(t, target(m, k), value, &pos);
+		return 0;
 	case MKEY_PRECISION:
 		fact_set_str(t, target(m, k), value, &pos);
 		if (precision_parse(value, strlen(value)) == DT_UNKNOWN)

@@ -887,6 +887,7 @@ static const struct jfield trial_fields[] = {
 	JF_ENUM(struct analysis, question, "question", &question_names),
 	JF_NUM(struct analysis, memory_reserve_bytes, "memory_reserve_bytes"),
 	JF_NUM(struct analysis, expected_speedup, "expected_speedup"),
+	JF_STR(struct analysis, currency, "currency"),
 	JF_END
 };
 
@@ -1190,9 +1191,10 @@ struct analysis *analysis_parse_json(const char *buf, size_t len, const char *na
 	const struct jnode *root = jtree_parse(&tree, buf, len, &perr, &r.err_at);
 	struct srcpos pos;
 
-	if (root)
+	if (root) {
 		decode(&r, root);
-	else
+		a->cmp.decision.currency = a->currency;	/* kept once, under trial */
+	} else
 		snprintf(r.err, sizeof(r.err), "%s", perr ? perr : "not JSON");
 	if (r.err[0]) {
 		pos = SRCPOS_BYTE(name, r.err_at);

@@ -114,6 +114,14 @@ static const char *label_num(double v, struct chart_layout *c)
 	return chart_strf(c, "%s", numfmt_num(n, v));
 }
 
+/* GPU-hours as the text says them: 1.27, not 1.3 */
+static const char *label_gpu_hours(double v, struct chart_layout *c)
+{
+	char n[MONEY_LEN];
+
+	return chart_strf(c, "%s", gpu_hours_text(n, v));
+}
+
 /* "2 GPUs"; "2gpu-a\n2 GPUs" when both runs have that many, so that the bars differ */
 static const char *cat_gpus(const struct analysis *a, const struct rental_option *o, struct chart_layout *c)
 {
@@ -132,14 +140,14 @@ static const char *option_words(const struct analysis *a, const struct rental_op
 	return chart_strf(c, "%d GPU%s", o->gpus, plural(o->gpus));
 }
 
-/* "1 GPU\ncost 7.00" at gpu_hour_price */
+/* "1 GPU\ncost 7.00 USD" at gpu_hour_price */
 static const char *cat_hours(const struct analysis *a, const struct rental_option *o, struct chart_layout *c)
 {
 	if (!isfinite(o->cost_per_million_samples))
 		return cat_gpus(a, o, c);
-	char n[NUMFMT_LEN];
+	char m[MONEY_LEN];
 
-	return chart_strf(c, "%s\ncost %s", cat_gpus(a, o, c), numfmt_num(n, o->cost_per_million_samples));
+	return chart_strf(c, "%s\ncost %s", cat_gpus(a, o, c), money_cost(m, o->cost_per_million_samples, a->currency));
 }
 
 /* "2 GPUs\n7 d, 1 lot\n1,512": the option, the window rented and what it costs as rented */
@@ -152,7 +160,7 @@ static const char *cat_days(const struct analysis *a, const struct rental_option
 			  chart_strf(c, "\n%d d, %d lot%s", o->window_days, o->lots, plural(o->lots));
 
 	if (isfinite(o->cost))
-		win = chart_strf(c, "%s\n%s", win, money_text(m, o->cost));
+		win = chart_strf(c, "%s\n%s", win, money_cost(m, o->cost, a->currency));
 	return chart_strf(c, "%s%s", cat_gpus(a, o, c), win);
 }
 
@@ -263,7 +271,7 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 	p = chart_add_panel(c, cost ? "option, cost per M samples" : "option", "GPU-hours per M samples");
 	p->title = "GPU-hours per M samples";
 	p->y.zero = true;
-	option_bars(a, c, p, offsetof(struct rental_option, gpu_hours_per_million_samples), cat_hours, label_num);
+	option_bars(a, c, p, offsetof(struct rental_option, gpu_hours_per_million_samples), cat_hours, label_gpu_hours);
 	if (days) {
 		p = chart_add_panel(c, cost ? "option, window, cost" : "option, window", "days");
 		p->title = "Days to the target";

@@ -41,6 +41,13 @@ static void rate_words(struct buf *out, const struct decision *d)
 		buf_addf(out, "%.1f samples/s", d->samples_per_s);
 }
 
+/* Said once, where costs first appear, when trial.ini does not name what they are in. */
+static void currency_words(struct buf *out, const struct decision *d)
+{
+	if (!d->currency)
+		buf_addstr(out, " (costs in gpu_hour_price units; set currency = USD in trial.ini to name it)");
+}
+
 void decision_line(struct buf *out, const struct decision *d)
 {
 	char m[MONEY_LEN];
@@ -54,25 +61,30 @@ void decision_line(struct buf *out, const struct decision *d)
 	buf_addstr(out, "Rent ");
 	rent_words(out, &d->rent);
 	if (isnan(d->days_needed)) {
-		buf_addf(out, ": lowest cost per sample, %.2f GPU-hours per million samples",
-			 d->gpu_hours_per_million_samples);
+		buf_addf(out, ": lowest cost per sample, %s GPU-hours per million samples",
+			 gpu_hours_text(m, d->gpu_hours_per_million_samples));
 		if (isfinite(d->cost_per_million_samples))
-			buf_addf(out, " (%s)", money_text(m, d->cost_per_million_samples));
+			buf_addf(out, " (%s)", money_cost(m, d->cost_per_million_samples, d->currency));
 		buf_addstr(out, " at ");
 		rate_words(out, d);
 		runs_words(out, d);
 		buf_addstr(out, "; no target in trial.ini, no window");
+		if (isfinite(d->cost_per_million_samples))
+			currency_words(out, d);
 		return;
 	}
 	buf_addf(out, ": %.1f days needed at ", d->days_needed);
 	rate_words(out, d);
 	runs_words(out, d);
 	buf_addf(out, " (margin %.0f%%), ", d->margin * 100);
-	if (isfinite(d->window_cost))
-		buf_addf(out, "%s for the window%s", money_text(m, d->window_cost), d->rent.windows > 1 ? "s" : "");
-	else
-		buf_addf(out, "%s GPU-hours for the window%s", count_text(m, d->window_gpu_hours),
+	if (isfinite(d->window_cost)) {
+		buf_addf(out, "%s for the window%s", money_cost(m, d->window_cost, d->currency),
 			 d->rent.windows > 1 ? "s" : "");
+		currency_words(out, d);
+	} else {
+		buf_addf(out, "%s GPU-hours for the window%s", gpu_hours_text(m, d->window_gpu_hours),
+			 d->rent.windows > 1 ? "s" : "");
+	}
 }
 
 /* "4.8 s" below a minute, "96 s" below 10 minutes, "12.0 min" below an hour, "1.6 h" from there */

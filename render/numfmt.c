@@ -1,7 +1,10 @@
 #include "render/numfmt.h"
 
+#include "core/money.h"
+
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #define TINY 1e-6		/* smaller magnitudes read 0 */
 #define MAX_DECIMALS 6
@@ -79,11 +82,7 @@ const char *numfmt_percent(char out[NUMFMT_LEN], double fraction)
 
 const char *numfmt_ratio(char out[NUMFMT_LEN], double ratio)
 {
-	if (!isfinite(ratio))
-		snprintf(out, NUMFMT_LEN, "n/a");
-	else
-		snprintf(out, NUMFMT_LEN, "%.2fx", ratio);
-	return out;
+	return ratio_text(out, ratio);	/* the analysis' sentences print ratios with the same function */
 }
 
 const char *numfmt_gbps(char out[NUMFMT_LEN], double gbps)
@@ -104,8 +103,6 @@ const char *numfmt_gib(char out[NUMFMT_LEN], double bytes)
 const char *numfmt_count(char out[NUMFMT_LEN], int64_t n)
 {
 	if (n < 0)
-		snprintf(out, NUMFMT_LEN, "n/a");
-	else
-		snprintf(out, NUMFMT_LEN, "%lld", (long long)n);
-	return out;
+		return strcpy(out, "n/a");
+	return count_text(out, (double)n);	/* grouped, as the analysis' own sentences group them */
 }

@@ -53,7 +53,7 @@ const char *numfmt_gb(char out[NUMFMT_LEN], double bytes);
 /* Bytes in GiB of 2^30, where a message (an out-of-memory error) says GiB: 3758096384 -> "3.5 GiB". */
 const char *numfmt_gib(char out[NUMFMT_LEN], double bytes);
 
-/* A count: 16 -> "16", 1234567 -> "1234567"; negative (unknown) -> "n/a". */
+/* A count, grouped: 16 -> "16", 1234567 -> "1,234,567"; negative (unknown) -> "n/a". */
 const char *numfmt_count(char out[NUMFMT_LEN], int64_t n);
 
 #endif

@@ -54,6 +54,7 @@ static const struct field fields[] = {
 	{ "target_samples", F_COUNT, P(target_samples) },
 	{ "target_tokens", F_COUNT, P(target_tokens) },
 	{ "gpu_hour_price", F_NUM, P(gpu_hour_price) },
+	{ "currency", F_STR, P(currency) },
 	{ "memory_reserve_gb", F_NUM, P(memory_reserve_gb) },
 	{ "expected_speedup", F_RATIO, P(expected_speedup) },
 	{ "name", F_STR, PR(dir) },
@@ -215,6 +216,7 @@ void plan_files_from(struct plan_files *pf, struct plan_run run[2], const struct
 	pf->tests = r->recommended > PLAN_SINGLE ? r->s[r->recommended].tests : NULL;
 	pf->hypothesis_note = r->hypothesis_note;
 	pf->title = in->title[0] ? in->title : NULL;
+	pf->currency = in->currency[0] ? in->currency : NULL;
 	pf->expected_speedup = in->expected_speedup;
 	pf->question = in->question;
 	pf->target_samples = in->target_samples;
@@ -517,6 +519,8 @@ static void add_count(struct buf *b, double v)
 /* CHECKLIST.md: the window as rented and, for 30 days, when to stop and re-plan. */
 static void checklist_rental(struct buf *b, const struct plan_files *pf)
 {
+	char digits[MONEY_LEN];
+
 	const struct plan_stop *st = &pf->stop;
 	const char *unit = st->samples ? "samples" : "tokens";
 
@@ -529,11 +533,12 @@ static void checklist_rental(struct buf *b, const struct plan_files *pf)
 		buf_addf(b, "%d consecutive %d-day windows", pf->window_count, pf->window_days);
 	else
 		buf_addf(b, "a %d-day window", pf->window_days);
-	buf_addf(b, ": %.1f days needed at the planned rate (%s), with a %g%% margin; %.0f GPU-hours "
+	buf_addf(b, ": %.1f days needed at the planned rate (%s), with a %g%% margin; %s GPU-hours "
 		 "rented", pf->days_needed, pf->rate_source ? pf->rate_source : "modelled",
-		 pf->margin * 100, pf->gpu_hours);
+		 pf->margin * 100, gpu_hours_text(digits, pf->gpu_hours));
 	if (isfinite(pf->cost))
-		buf_addf(b, ", cost %.2f", pf->cost);
+		buf_addf(b, ", cost %s%s", money_cost(digits, pf->cost, pf->currency),
+			 pf->currency ? "" : " (in the price's units; currency names them)");
 	buf_addstr(b, ".\n");
 	if (!pf->has_stop)
 		return;

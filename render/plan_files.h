@@ -31,6 +31,7 @@ struct plan_run {
  */
 struct plan_files {
 	const char *title;
+	const char *currency;	/* trial.ini currency; NULL unset */
 	const char *hypothesis;		/* step-time|global-batch|feasibility */
 	const char *tests;		/* what the planned multi-GPU run can show; NULL nothing */
 	const char *hypothesis_note;	/* why the hypothesis cannot be shown; NULL none */

@@ -7,6 +7,7 @@
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
 #include "core/model.h"
+#include "core/money.h"
 #include "core/wrap.h"
 
 /* One figure: "WHAT M UNIT measured, P UNIT planned (+D%[, beyond the T% tolerated])". */
@@ -180,6 +181,8 @@ static void long_window(const struct plan_inputs *in, const struct plan_option *
 
 static void option_line(const struct plan_inputs *in, const struct plan_option *o, struct buf *out)
 {
+	char m[MONEY_LEN];
+
 	buf_addf(out, "  %s on %d x %s: %.0f tokens/s", plan_strategy_name(o->strategy), o->gpus,
 		 in->gpu[0]->name, o->tokens_per_s);
 	if (!isnan(o->samples_per_s))
@@ -197,9 +200,10 @@ static void option_line(const struct plan_inputs *in, const struct plan_option *
 	window_text(out, o->window);
 	buf_addstr(out, " of ");
 	lots_text(out, o->lots, in->lot_gpus);
-	buf_addf(out, ": %.0f GPU-hours rented (%.0f used)", o->gpu_hours, o->gpu_hours_used);
+	buf_addf(out, ": %s GPU-hours rented", gpu_hours_text(m, o->gpu_hours));
+	buf_addf(out, " (%s used)", gpu_hours_text(m, o->gpu_hours_used));
 	if (!isnan(o->cost))
-		buf_addf(out, ", cost %.2f", o->cost);
+		buf_addf(out, ", cost %s", money_cost(m, o->cost, in->currency[0] ? in->currency : NULL));
 	buf_addch(out, '\n');
 	if (o->window.days >= 30)
 		long_window(in, o, out);

@@ -410,7 +410,8 @@ static bool why_attribution(struct summary *s, const struct analysis *a)
 	if (n == 1)
 		why_same_count(s, a, which, total);
 	else if (total > 0)
-		add(s, SL_LEAD, "Why: %d GPUs lose %s per step against perfect scaling%s (%g x %s against %s); "
+		add(s, SL_LEAD, "Why: %d GPUs lose %s of GPU time per step against perfect scaling%s (%g x %s against %s, "
+		    "mean steps); "
 		    "the largest part is %s", c, ms(total), scaling_from(a, from, sizeof(from)), n,
 		    ms(a->cmp.actual_s / (n > 0 ? n : 1)), ms(a->cmp.ideal_s),
 		    largest_text(a, which, largest, sizeof(largest)));

@@ -55,7 +55,7 @@ S1=218.02436 S2=376.946019
 # window of 1 lot of 2, 336 GPU-hours, 1512.00; margin left 7/3.0705 - 1 = 128%. 1gpu needs
 # 5.3086 days (6.105): the same window and cost on a lot of 2, one GPU idle: it loses on days.
 trial a ddp-scales-well "target_samples = 100000000" "gpu_hour_price = 4.50"
-expect "$tmp/a.txt" "Decision: Rent 1 lot of 2x B200 for 7 days: 3.1 days needed at 376.9 samples/s (margin 128%), 1,512 for the window"
+expect "$tmp/a.txt" "Decision: Rent 1 lot of 2x B200 for 7 days: 3.1 days needed at 376.9 samples/s (margin 128%), 1,512 for the window (costs in gpu_hour_price units; set currency = USD in trial.ini to name it)"
 expect "$tmp/a.txt" "  - 1x B200 (1gpu) on 1 lot of 2x B200 for 7 days: the same 1,512 for the window, but 5.3 days needed against 3.1, 1 GPU of the lots idle"
 decision a "{'rent.gpu_model': 'B200', 'rent.gpus': 2, 'rent.lots': 1, 'rent.window_days': 7,
 	'rent.windows': 1, 'rent.run_gpus': 2, 'run': '2gpu', 'days_needed': 1e8 / $S2 / 86400,
@@ -64,11 +64,11 @@ decision a "{'rent.gpu_model': 'B200', 'rent.gpus': 2, 'rent.lots': 1, 'rent.win
 	'alternatives.0.run': '1gpu', 'alternatives.0.window_cost': 1512.0,
 	'alternatives.0.days_needed': 1e8 / $S1 / 86400, 'alternatives.0.rent.run_gpus': 1}"
 # the options priced as rented, in the rental-window advice
-grep -qF "to 100000000 samples, at 4.50 per GPU-hour, in lots of 2 GPUs with a 15% margin: on 1 GPU 5.3 days, a 7-day window of 1 lot (336 GPU-hours rented, cost 1,512); on 2 GPUs 3.1 days, a 7-day window of 1 lot (336 GPU-hours rented, cost 1,512)" "$tmp/a.txt" ||
+grep -qF "to 100,000,000 samples, at 4.50 per GPU-hour, in lots of 2 GPUs with a 15% margin: on 1 GPU 5.3 days, a 7-day window of 1 lot (336 GPU-hours rented, cost 1,512); on 2 GPUs 3.1 days, a 7-day window of 1 lot (336 GPU-hours rented, cost 1,512)" "$tmp/a.txt" ||
 	{ echo "a: the rental-window advice does not price the windows as rented"; grep rental "$tmp/a.txt"; fail=1; }
 # page 1 and summary.md open with it, before the verdict
 "$SCALEAUDIT" report -o "$tmp/a-report" "$tmp/a" > /dev/null 2>&1
-sed -n 3p "$tmp/a-report/summary.md" | grep -qxF "**Rent 1 lot of 2x B200 for 7 days: 3.1 days needed at 376.9 samples/s (margin 128%), 1,512 for the window**" ||
+sed -n 3p "$tmp/a-report/summary.md" | grep -qxF "**Rent 1 lot of 2x B200 for 7 days: 3.1 days needed at 376.9 samples/s (margin 128%), 1,512 for the window (costs in gpu\\_hour\\_price units; set currency = USD in trial.ini to name it)**" ||
 	{ echo "summary.md does not open with the decision:"; head -5 "$tmp/a-report/summary.md"; fail=1; }
 grep -q 'class="decision">Rent 1 lot of 2x B200 for 7 days' "$tmp/a-report/report.html" ||
 	{ echo "report.html lacks the decision line"; fail=1; }
@@ -80,14 +80,14 @@ fi
 
 # Lots of 1 GPU: 1gpu rents 1 lot for 7 days, 168 GPU-hours, 756.00; 2gpu 2 lots, 1512.00.
 trial b ddp-scales-well "target_samples = 100000000" "gpu_hour_price = 4.50" "lot_gpus = 1"
-expect "$tmp/b.txt" "Decision: Rent 1 lot of 1x B200 for 7 days: 5.3 days needed at 218.0 samples/s (margin 32%), 756 for the window"
+expect "$tmp/b.txt" "Decision: Rent 1 lot of 1x B200 for 7 days: 5.3 days needed at 218.0 samples/s (margin 32%), 756 for the window (costs in gpu_hour_price units; set currency = USD in trial.ini to name it)"
 expect "$tmp/b.txt" "  - 2x B200 (2gpu) on 2 lots of 1x B200 for 7 days: 3.1 days needed, 1,512 for the window, 756 more"
 decision b "{'rent.gpus': 1, 'rent.lots': 1, 'run': '1gpu', 'window_cost': 756.0, 'window_gpu_hours': 168.0}"
 
 # No margin: 9.7e7 samples take 2gpu 2.978 days, a 3-day window, 144 GPU-hours, 648.00; 1gpu
 # needs 5.149 days, a 7-day window, 1512.00.
 trial c ddp-scales-well "target_samples = 97000000" "gpu_hour_price = 4.50" "margin = 0"
-expect "$tmp/c.txt" "Decision: Rent 1 lot of 2x B200 for 3 days: 3.0 days needed at 376.9 samples/s (margin 1%), 648 for the window"
+expect "$tmp/c.txt" "Decision: Rent 1 lot of 2x B200 for 3 days: 3.0 days needed at 376.9 samples/s (margin 1%), 648 for the window (costs in gpu_hour_price units; set currency = USD in trial.ini to name it)"
 decision c "{'rent.window_days': 3, 'window_cost': 648.0, 'margin_required': 0.0}"
 
 # 1e9 samples: 2gpu needs 30.705 days, 35.31 with the margin: 2 consecutive 30-day windows,
@@ -95,7 +95,7 @@ decision c "{'rent.window_days': 3, 'window_cost': 648.0, 'margin_required': 0.0
 # carries the checkpoint interval: sqrt(2 x 120 s x 86400 s) - 120 = 4433.68 s, and the stop
 # criteria: 90% of S2 = 339.3 samples/s, day ceil(30.705 / 2) = 16, day 60.
 trial d ddp-scales-well "target_samples = 1000000000" "gpu_hour_price = 4.50" "checkpoint_write_s = 120"
-expect "$tmp/d.txt" "Decision: Rent 1 lot of 2x B200 for 2 consecutive 30-day windows (60 days): 30.7 days needed at 376.9 samples/s (margin 95%), 12,960 for the windows"
+expect "$tmp/d.txt" "Decision: Rent 1 lot of 2x B200 for 2 consecutive 30-day windows (60 days): 30.7 days needed at 376.9 samples/s (margin 95%), 12,960 for the windows (costs in gpu_hour_price units; set currency = USD in trial.ini to name it)"
 expect "$tmp/d.txt" "  Checkpoint every 1.2 h (Young/Daly: a write of 120 s as planned in trial.ini, 24 h between failures of the rental)"
 expect "$tmp/d.txt" "  Stop when a whole day under 90% of the measured throughput (339.3 samples/s a run): stop and find the cause before the window is spent"
 expect "$tmp/d.txt" "  Stop when at day 16, fewer than 500,000,000 samples processed (50% of 1,000,000,000): the window will not hold the target; re-plan"
@@ -110,7 +110,7 @@ decision d "{'rent.window_days': 30, 'rent.windows': 2, 'window_cost': 12960.0, 
 # 1.0617 days, a 3-day window, 648.00; 2gpu 0.3070 days, 1 at a time, 4 rounds: 1.228 days,
 # the same 648.00 but more days; more lots cost more (2 lots: 1296.00).
 trial e ddp-scales-well "target_samples = 10000000" "gpu_hour_price = 4.50" "variants = 4"
-expect "$tmp/e.txt" "Decision: Rent 1 lot of 2x B200 for 3 days: 1.1 days needed at 218.0 samples/s, 4 runs of 1 GPU, 2 at a time (margin 183%), 648 for the window"
+expect "$tmp/e.txt" "Decision: Rent 1 lot of 2x B200 for 3 days: 1.1 days needed at 218.0 samples/s, 4 runs of 1 GPU, 2 at a time (margin 183%), 648 for the window (costs in gpu_hour_price units; set currency = USD in trial.ini to name it)"
 decision e "{'run': '1gpu', 'variants': 4, 'rent.concurrent_runs': 2, 'rent.run_gpus': 1, 'window_cost': 648.0,
 	'days_needed': 2 * 1e7 / $S1 / 86400, 'alternatives.0.run': '2gpu', 'alternatives.0.window_cost': 648.0,
 	'alternatives.0.days_needed': 4 * 1e7 / $S2 / 86400, 'alternatives.1.window_cost': 1296.0}"

@@ -204,8 +204,8 @@ static void two_against_four_text(void **state)
 		 "exposed comm +10.0, memory +1.0, idle -1.0 = +10.0\n");
 	free(text);
 	summary_build(&s, a, NULL, 0);
-	assert_string_equal(lead_text(&s), "Why: 4 GPUs lose 10.0 ms per step against perfect scaling from "
-			    "2 GPUs (2 x 55.0 ms against 100.0 ms); the largest part is exposed communication: "
+	assert_string_equal(lead_text(&s), "Why: 4 GPUs lose 10.0 ms of GPU time per step against perfect scaling from "
+			    "2 GPUs (2 x 55.0 ms against 100.0 ms, mean steps); the largest part is exposed communication: "
 			    "10.0 ms");
 	summary_release(&s);
 	analysis_free(a);

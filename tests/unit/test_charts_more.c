@@ -150,7 +150,7 @@ static void options_with_a_target_and_a_price(void **state)
 	assert_non_null(strstr(d, "\"window rented, days needed + 15% fit in it\""));
 	assert_non_null(strstr(d, "Rent 1 lot of 2x B200 for 7 days: 2.8 days needed at 376.2 samples/s "
 			       "(margin 153%), 1,848 for the window"));
-	has_line(d, "panel.1.x.cats = 1 GPU\\ncost 7.0 | 2 GPUs\\ncost 8.1");
+	has_line(d, "panel.1.x.cats = 1 GPU\\ncost 7.00 | 2 GPUs\\ncost 8.12");
 	/* three panels side by side, each wide enough to read, none over the next */
 	for (int i = 0; i < 3; i++) {
 		double x, y, w, h, nx = 640;

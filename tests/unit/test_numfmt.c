@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "core/manifest_keys.h"
+#include "core/money.h"
 #include "render/numfmt.h"
 
 static void one_decimal_from_one_three_digits_below(void **state)
@@ -102,8 +104,34 @@ static void bytes_and_counts(void **state)
 	assert_string_equal(numfmt_gib(b, 3758096384.0), "3.5 GiB");
 	assert_string_equal(numfmt_gib(b, 150.0 * 1073741824), "150.0 GiB");
 	assert_string_equal(numfmt_count(b, 16), "16");
-	assert_string_equal(numfmt_count(b, 1234567), "1234567");
+	assert_string_equal(numfmt_count(b, 1234567), "1,234,567");
 	assert_string_equal(numfmt_count(b, -1), "n/a");
+}
+
+/* A cost with the trial's currency: a code after the amount, a symbol before it; none bare. */
+static void costs_gpu_hours_and_currency(void **state)
+{
+	char b[MONEY_LEN];
+
+	(void)state;
+	assert_string_equal(money_cost(b, 1848, "USD"), "1,848 USD");
+	assert_string_equal(money_cost(b, 630.4, "EUR"), "630.40 EUR");
+	assert_string_equal(money_cost(b, 1512, "$"), "$1,512");
+	assert_string_equal(money_cost(b, -5, "$"), "-$5.00");
+	assert_string_equal(money_cost(b, 1848, NULL), "1,848");
+	assert_string_equal(money_cost(b, NAN, "USD"), "n/a");
+	assert_string_equal(gpu_hours_text(b, 1.2679), "1.27");
+	assert_string_equal(gpu_hours_text(b, 17.451), "17.45");
+	assert_string_equal(gpu_hours_text(b, 1344), "1,344");
+	assert_string_equal(ratio_text(b, 74.9 / 8.66), "8.65x");
+	assert_true(manifest_currency_valid("USD"));
+	assert_true(manifest_currency_valid("$"));
+	assert_true(manifest_currency_valid("\xe2\x82\xac"));	/* the euro sign: one character */
+	assert_true(manifest_currency_valid("ABCDEFGH"));
+	assert_false(manifest_currency_valid("ABCDEFGHI"));
+	assert_false(manifest_currency_valid("US D"));
+	assert_false(manifest_currency_valid(""));
+	assert_false(manifest_currency_valid("U\tS"));
 }
 
 int main(void)
@@ -115,6 +143,7 @@ int main(void)
 		cmocka_unit_test(durations_choose_their_unit),
 		cmocka_unit_test(percents_ratios_and_rates),
 		cmocka_unit_test(bytes_and_counts),
+		cmocka_unit_test(costs_gpu_hours_and_currency),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -57,8 +57,8 @@ static void decision_comes_first(void **state)
 	assert_string_equal(s.lines[1].text, "CONFIRMED \xe2\x80\x94 speedup 1.78x (0.412 s -> 0.231 s per step) at "
 			    "the same global batch of 64, above 1.1, with no blocking confound");
 	/* attribution 2 x (196, 21, 6, 8) ms - (380, 0, 12, 20) ms = 12 + 42 + 0 - 4 = 50 ms */
-	assert_string_equal(s.lines[3].text, "Why: 2 GPUs lose 50.0 ms per step against perfect scaling "
-			    "(2 x 231.0 ms against 412.0 ms); the largest part is exposed communication: 42.0 ms");
+	assert_string_equal(s.lines[3].text, "Why: 2 GPUs lose 50.0 ms of GPU time per step against perfect scaling "
+			    "(2 x 231.0 ms against 412.0 ms, mean steps); the largest part is exposed communication: 42.0 ms");
 	assert_string_equal(s.lines[7].text, "Confounds and unverified facts");
 	assert_string_equal(s.lines[9].text, "Recommendations");
 	assert_string_equal(s.lines[s.decision_end].text, "Key numbers");
@@ -178,7 +178,7 @@ static void markdown_has_the_table(void **state)
 	buf_addch(&md, '\0');
 	assert_non_null(strstr(md.data, "# Does a second B200 halve the step time?\n\n**Verdict: CONFIRMED \xe2\x80\x94 "
 				       "speedup 1.78x"));
-	assert_non_null(strstr(md.data, "\n\nWhy: 2 GPUs lose 50.0 ms per step"));
+	assert_non_null(strstr(md.data, "\n\nWhy: 2 GPUs lose 50.0 ms of GPU time per step"));
 	assert_non_null(strstr(md.data, "\n\n| Run | GPUs | Status | Precision | Global batch | Step time | "
 				       "Samples/s | Peak / capacity | Transport / link |\n"
 				       "|---|---|---|---|---|---|---|---|---|\n"

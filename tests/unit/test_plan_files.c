@@ -334,7 +334,7 @@ static void skeleton_lists_every_key_commented(void **state)
 	(void)state;
 	for (size_t i = 0; i < n; i++)
 		trial_keys += !strcmp(k[i].section, "trial");
-	assert_int_equal(n, 28);	/* 14 trial keys and 14 run keys: a new key lands in the skeleton */
+	assert_int_equal(n, 29);	/* 15 trial keys and 14 run keys: a new key lands in the skeleton */
 	assert_int_equal(plan_write_skeleton(dir, 0, &d), 0);
 	trial_ini = slurp(dir, "trial.ini");
 	run1 = slurp(dir, "1gpu/run.ini");
@@ -393,7 +393,7 @@ static void checklist_has_the_capture_commands(void **state)
 		"| 2gpu | 2 | ddp | 8 | 16 | 30.000 | 0.04 |\n",
 		/* the rental as rented: 1 lot of 2 B200 for 30 days, 2 x 30 x 24 = 1440 GPU-hours */
 		"- The rental planned: 1 lot of 2 GPUs of B200 for a 30-day window: 20.4 days needed "
-		"at the planned rate (modelled), with a 15% margin; 1440 GPU-hours rented, cost 7920.00.\n",
+		"at the planned rate (modelled), with a 15% margin; 1,440 GPU-hours rented, cost 7,920 (in the price's units; currency names them).\n",
 		/* 90% of a planned 10 samples/s; half of 9e7 samples by day 15 (the stop given) */
 		"- Stop and re-plan when the throughput stays under 9 samples/s (90% of the planned 10) "
 		"for 1 day, or when fewer than 45,000,000 samples are processed by day 15 (half the "
@@ -824,7 +824,7 @@ static void the_rental_is_written_as_rented(void **state)
 	text = slurp(dir, "CHECKLIST.md");
 	assert_non_null(strstr(text, "- The rental planned: 1 lot of 2 GPUs of H200 for a 30-day window: "
 				     "6.3 days needed at the planned rate (modelled), with a 15% margin; "
-				     "1440 GPU-hours rented, cost 4320.00.\n"));
+				     "1,440 GPU-hours rented, cost 4,320 (in the price's units; currency names them).\n"));
 	/* by day 4: half the 6.3 days needed, rounded up */
 	assert_non_null(strstr(text, "fewer than 5,000,000 samples are processed by day 4 "));
 	free(text);
