@@ -33,7 +33,7 @@ static void add(struct analysis *a, const char *id, const char *text)
 static void independent_runs(struct analysis *a, const struct run_result *b,
 			     const struct run_result *c)
 {
-	double n = b->gpus > 0 ? (double)c->gpus / b->gpus : NAN;
+	double n = comparison_gpu_ratio(a);	/* NaN with a GPU count unknown */
 	double eff = c->samples_per_s / (n * b->samples_per_s);
 
 	if (isnan(eff) || !(n > 1) ||
@@ -72,10 +72,16 @@ bool strategy_splits_model(const char *strategy)
 	return strategy_any(strategy, splits, NULL);
 }
 
+/* "2-GPU", "?-GPU" where the count is unknown */
+static const char *sized(struct analysis *a, int32_t gpus)
+{
+	return gpus > 0 ? analysis_printf(a, "%d-GPU", gpus) : "?-GPU";
+}
+
 /* "2-GPU ddp run's memory model (one GPU's peak: each holds a replica)" */
 static const char *model_words(struct analysis *a, const struct run_result *r)
 {
-	return analysis_printf(a, "%d-GPU %s run's memory model (%s)", r->gpus,
+	return analysis_printf(a, "%s %s run's memory model (%s)", sized(a, r->gpus),
 			       r->strategy ? r->strategy : "(strategy unknown)",
 			       strategy_splits_model(r->strategy) ? "the sum of its GPUs' peaks" :
 			       "one GPU's peak: each holds a replica");
@@ -130,12 +136,12 @@ static int64_t failed_need(struct analysis *a, const struct run_result *b, const
 	if (peak < 0)
 		return -1;
 	if (b->failed_allocation < 0) {
-		*why = analysis_printf(a, "the failed %d-GPU run's peak of %.1f GB (its log names no "
-				       "failed allocation)", b->gpus, peak / 1e9);
+		*why = analysis_printf(a, "the failed %s run's peak of %.1f GB (its log names no "
+				       "failed allocation)", sized(a, b->gpus), peak / 1e9);
 		return peak;
 	}
-	*why = analysis_printf(a, "the failed %d-GPU run's peak of %.1f GB plus the %.1f GB it failed "
-			       "to allocate", b->gpus, peak / 1e9, b->failed_allocation / 1e9);
+	*why = analysis_printf(a, "the failed %s run's peak of %.1f GB plus the %.1f GB it failed "
+			       "to allocate", sized(a, b->gpus), peak / 1e9, b->failed_allocation / 1e9);
 	return peak + b->failed_allocation;
 }
 
@@ -472,7 +478,8 @@ static void next_trial(struct analysis *a, const struct confound *cf, const stru
 	if ((unsigned)cf->what >= CF_COUNT || !next_trials[cf->what].hold || !cf->candidate)
 		return;
 	run = cf->what == CF_GPU_MODEL ?
-	      analysis_printf(a, "a %dx %s baseline, run '%s' again on %s", b->gpus, cf->candidate, b->name,
+	      analysis_printf(a, "a %s baseline, run '%s' again on %s",
+			      b->gpus > 0 ? analysis_printf(a, "%dx %s", b->gpus, cf->candidate) : cf->candidate, b->name,
 			      cf->candidate) :
 	      analysis_printf(a, "run '%s' again with the %s %s", b->name, next_trials[cf->what].setting,
 			      cf->candidate);
@@ -575,7 +582,7 @@ static void another_question(struct analysis *a, const struct confound *cf, cons
 static void blocked(struct analysis *a, const struct confound *cf, const struct run_result *b,
 		    const struct run_result *c)
 {
-	if (cf->what != CF_GLOBAL_BATCH)
+	if (cf->what != CF_GLOBAL_BATCH && cf->what != CF_GPUS)	/* run.ini, not a new trial, gives a GPU count */
 		add(a, "repeat-trial", analysis_printf(a, "no advice is drawn from this comparison until "
 						       "the trial is repeated: %s", confound_sentence(a, cf)));
 	next_trial(a, cf, b, c);
@@ -606,7 +613,7 @@ void analysis_advise(struct analysis *a, const struct trial *t)
 		blocked(a, block, b, c);
 		return;
 	}
-	if (first)	/* the global batch changed: the advice below still stands on the runs */
+	if (first)	/* the global batch changed, or a GPU count is unknown: the advice below still stands on the runs */
 		blocked(a, first, b, c);
 	if (sweep)
 		independent_runs(a, b, c);

@@ -36,6 +36,7 @@ const char *confound_name(enum confound_what w)
 		[CF_MICRO_BATCH] = "micro_batch", [CF_SEQ_LEN] = "seq_len",
 		[CF_DATASET] = "dataset", [CF_MODEL] = "model", [CF_STEPS] = "steps",
 		[CF_GPU_MODEL] = "gpu_model", [CF_GPU_ARCH] = "gpu_arch", [CF_WORKLOAD] = "workload",
+		[CF_GPUS] = "gpus",
 	};
 
 	return names[w];

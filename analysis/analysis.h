@@ -68,7 +68,11 @@ void analysis_compare(struct analysis *a, const struct trial *t);
 void analysis_verdict(struct analysis *a);
 /* The first blocking confound, of any kind: what no verdict stands past; NULL none. */
 const struct confound *comparison_first_blocking(const struct comparison *c);
-/* The first blocking confound other than global_batch: what no advice may be drawn past; NULL none. */
+/*
+ * The first blocking confound other than global_batch and gpus (those block
+ * the verdict, not each run's own numbers): what no advice may be drawn
+ * past; NULL none.
+ */
 const struct confound *comparison_blocked(const struct comparison *c);
 /* A blocking confound as a sentence for people, with both sides' values. */
 const char *confound_sentence(struct analysis *a, const struct confound *cf);

@@ -26,8 +26,10 @@ static bool ends_with_dir(const char *dir, const char *name)
 /*
  * Baseline: trial.ini's, else the run with the fewest GPUs (first in name
  * order); candidate: the run with the most GPUs among the others (first in
- * name order). Two runs of one GPU count compare (n = 1), with a warning when
- * trial.ini does not say which is the baseline.
+ * name order), else, beside a named baseline, the first other run whose GPU
+ * count is unknown (the gpus confound then says so). Two runs of one GPU
+ * count compare (n = 1), with a warning when trial.ini does not say which is
+ * the baseline.
  */
 static bool pick_runs(struct analysis *a, const struct trial *t)
 {
@@ -52,6 +54,9 @@ static bool pick_runs(struct analysis *a, const struct trial *t)
 		if (cand == SIZE_MAX || a->runs[i].gpus > a->runs[cand].gpus)
 			cand = i;
 	}
+	for (size_t i = 0; named && cand == SIZE_MAX && i < a->nruns; i++)
+		if (i != base)
+			cand = i;
 	if (base == SIZE_MAX || cand == SIZE_MAX)
 		return false;
 	if (!named && a->runs[cand].gpus == a->runs[base].gpus)
@@ -65,6 +70,35 @@ static bool pick_runs(struct analysis *a, const struct trial *t)
 	return true;
 }
 
+/* "1gpu/run.ini": where run r declares its GPU count */
+static const char *manifest_of(const struct run_result *r)
+{
+	return r->manifest ? r->manifest : "its run.ini";
+}
+
+/*
+ * Why no two runs compare: the runs whose GPU count is unknown and the key
+ * that gives it, else too few runs.
+ */
+static const char *no_pair(struct analysis *a)
+{
+	const char *runs = NULL, *where = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < a->nruns; i++) {
+		if (a->runs[i].gpus > 0)
+			continue;
+		runs = analysis_printf(a, "%s%s'%s'", runs ? runs : "", runs ? " and " : "", a->runs[i].name);
+		where = analysis_printf(a, "%s%s%s", where ? where : "", where ? " and " : "",
+					manifest_of(&a->runs[i]));
+		n++;
+	}
+	if (!n)
+		return "the trial needs two runs with different GPU counts to compare";
+	return analysis_printf(a, "the trial needs two runs with different GPU counts to compare: the GPU "
+			       "count of %s is unknown (no trace or log says it); set gpus = N in %s", runs, where);
+}
+
 /* How each kind of confound is named in sentences; whole: its why is a sentence on its own. */
 static const struct {
 	const char *label;
@@ -76,6 +110,7 @@ static const struct {
 	[CF_STEPS] = { "steady steps", true }, [CF_GPU_MODEL] = { "GPU model", false },
 	[CF_GPU_ARCH] = { "GPU architecture support", true },
 	[CF_WORKLOAD] = { "workload", false },
+	[CF_GPUS] = { "GPU count", true },
 };
 
 /*
@@ -279,11 +314,38 @@ static void workload_confound(struct analysis *a, const struct trial *t)
 	cmp->confounds[0] = cf;
 }
 
+/*
+ * A GPU count unknown on either side leaves n = c / b unknown: blocking
+ * where the criterion rests on n (step-time, global-batch), unverified
+ * under feasibility, whose criterion needs no n.
+ */
+static void gpus_confound(struct analysis *a, const struct run_result *b, const struct run_result *c)
+{
+	const struct run_result *u[2];
+	size_t n = 0;
+	const char *why;
+
+	if (b->gpus <= 0)
+		u[n++] = b;
+	if (c->gpus <= 0)
+		u[n++] = c;
+	if (!n)
+		return;
+	why = n == 1 ?
+	      analysis_printf(a, "GPU count of %s unknown: no trace or log says it; set gpus = N in %s",
+			      u[0]->name, manifest_of(u[0])) :
+	      analysis_printf(a, "GPU count of %s and %s unknown: no trace or log says them; set gpus = N "
+			      "in %s and %s", u[0]->name, u[1]->name, manifest_of(u[0]), manifest_of(u[1]));
+	add_confound(a, CF_GPUS, num(a, b->gpus), num(a, c->gpus),
+		     a->hypothesis == HYP_FEASIBILITY ? CFS_UNVERIFIED : CFS_BLOCKING, why);
+}
+
 static void confounds(struct analysis *a, const struct trial *t, const struct run_result *b,
 		      const struct run_result *c)
 {
 	enum hypothesis h = a->hypothesis;
 
+	gpus_confound(a, b, c);
 	compare_fact(a, CF_PRECISION, run_precision(b), run_precision(c), CFS_UNVERIFIED,
 		     "the matmuls ran in another number format: the speedup cannot be "
 		     "attributed to the second GPU");
@@ -359,7 +421,8 @@ const struct confound *comparison_first_blocking(const struct comparison *c)
 const struct confound *comparison_blocked(const struct comparison *c)
 {
 	for (size_t i = 0; i < c->nconfounds; i++)
-		if (c->confounds[i].severity == CFS_BLOCKING && c->confounds[i].what != CF_GLOBAL_BATCH)
+		if (c->confounds[i].severity == CFS_BLOCKING && c->confounds[i].what != CF_GLOBAL_BATCH &&
+		    c->confounds[i].what != CF_GPUS)
 			return &c->confounds[i];
 	return NULL;
 }
@@ -379,9 +442,11 @@ const char *answer_name(enum answer v)
 	return (unsigned)v < sizeof(names) / sizeof(names[0]) ? names[v] : NULL;
 }
 
-/* "1 GPU", "2 GPUs" */
+/* "1 GPU", "2 GPUs", "an unknown number of GPUs" */
 static const char *gpus(struct analysis *a, int n)
 {
+	if (n <= 0)
+		return "an unknown number of GPUs";
 	return analysis_printf(a, "%d GPU%s", n, n == 1 ? "" : "s");
 }
 
@@ -537,8 +602,10 @@ static void verdict_feasibility(struct analysis *a, const struct run_result *b,
 static const char *speedup_terms(struct analysis *a, const struct run_result *b,
 				 const struct run_result *c)
 {
-	if (b->gpus == 1)
+	if (b->gpus == 1 && c->gpus > 0)
 		return "1-GPU step time / n-GPU step time";
+	if (b->gpus <= 0 || c->gpus <= 0)
+		return "baseline step time / candidate step time";
 	if (b->gpus == c->gpus)
 		return analysis_printf(a, "baseline step time / candidate step time, %s each",
 				       gpus(a, b->gpus));
@@ -556,10 +623,13 @@ static const char *criterion_step_time(struct analysis *a, const struct run_resu
 static const char *criterion_global_batch(struct analysis *a, const struct run_result *b,
 					  const struct run_result *c)
 {
-	return analysis_printf(a, "global-batch: confirmed when %s run %d/%d times the global batch with "
+	const char *times = b->gpus > 0 && c->gpus > 0 ? analysis_printf(a, "%d/%d", c->gpus, b->gpus) :
+			    "n (unknown: a GPU count is unknown)";
+
+	return analysis_printf(a, "global-batch: confirmed when %s run %s times the global batch with "
 			       "a throughput ratio of at least %g (expected_speedup) and every GPU's peak "
 			       "memory under its capacity, with no blocking confound", gpus(a, c->gpus),
-			       c->gpus, b->gpus, a->expected_speedup);
+			       times, a->expected_speedup);
 }
 
 static const char *criterion_feasibility(struct analysis *a, const struct run_result *b,
@@ -637,7 +707,7 @@ static void answer(struct analysis *a, const struct run_result *b, const struct 
 {
 	struct comparison *cmp = &a->cmp;
 	const struct confound *block = comparison_blocked(cmp);
-	double n = b->gpus > 0 ? (double)c->gpus / b->gpus : NAN;
+	double n = comparison_gpu_ratio(a);	/* NaN with a GPU count unknown */
 
 	if (a->question != Q_HPARAM_SWEEP)
 		return;
@@ -650,7 +720,10 @@ static void answer(struct analysis *a, const struct run_result *b, const struct 
 		cmp->answer_reason = analysis_printf(a, "the job ran out of memory on %s: only the %s run, at "
 						     "%.1f samples/s, can train it", gpus(a, b->gpus),
 						     gpus(a, c->gpus), c->samples_per_s);
-	} else if (!(b->samples_per_s > 0) || !(c->samples_per_s > 0) || isnan(n)) {
+	} else if (isnan(n)) {
+		cmp->answer_reason = "how many independent runs match the distributed one is unknown: a GPU "
+				     "count is unknown (set gpus = N in the run's run.ini)";
+	} else if (!(b->samples_per_s > 0) || !(c->samples_per_s > 0)) {
 		cmp->answer_reason = "the throughput of one of the runs is unknown";
 	} else {
 		cmp->answer = n * b->samples_per_s > c->samples_per_s ? ANSWER_INDEPENDENT : ANSWER_DISTRIBUTED;
@@ -716,7 +789,7 @@ void analysis_compare(struct analysis *a, const struct trial *t)
 	cmp->ideal_s = cmp->actual_s = NAN;
 	trial_facts(a, t);
 	if (!pick_runs(a, t)) {
-		cmp->reason = "the trial needs two runs with different GPU counts to compare";
+		cmp->reason = no_pair(a);
 		return;
 	}
 	cmp->valid = true;
@@ -726,9 +799,8 @@ void analysis_compare(struct analysis *a, const struct trial *t)
 		cmp->speedup = b->step_median_s / c->step_median_s;
 	if (b->samples_per_s > 0 && c->samples_per_s > 0)
 		cmp->throughput_ratio = c->samples_per_s / b->samples_per_s;
-	cmp->scaling_efficiency = a->hypothesis == HYP_GLOBAL_BATCH ?
-				  cmp->throughput_ratio * b->gpus / c->gpus :
-				  cmp->speedup * b->gpus / c->gpus;
+	cmp->scaling_efficiency = (a->hypothesis == HYP_GLOBAL_BATCH ? cmp->throughput_ratio : cmp->speedup) /
+				  comparison_gpu_ratio(a);	/* NaN with a GPU count unknown */
 	confounds(a, t, b, c);
 	attribute(a, b, c);
 	analysis_verdict(a);

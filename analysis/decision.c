@@ -110,9 +110,11 @@ static const char *copy(struct analysis *a, const char *s)
 	return s ? analysis_printf(a, "%s", s) : NULL;
 }
 
-/* "2x B200", "2 GPUs" when the model is unknown */
+/* "2x B200", "2 GPUs" when the model is unknown, "? GPUs" when the count is */
 static const char *gpus_text(struct analysis *a, int32_t n, const char *model)
 {
+	if (n <= 0)
+		return model ? analysis_printf(a, "?x %s", model) : "? GPUs";
 	if (model)
 		return analysis_printf(a, "%dx %s", n, model);
 	return analysis_printf(a, "%d GPU%s", n, n == 1 ? "" : "s");
@@ -123,7 +125,10 @@ static const char *excluded(struct analysis *a, const struct terms *k, const str
 {
 	if (run_failed(r))
 		return analysis_printf(a, "it did not complete (%s)", run_status_name(r->status));
-	if (!(r->samples_per_s > 0) || r->gpus <= 0)
+	if (r->gpus <= 0)	/* lots, GPU-hours and cost all need it */
+		return analysis_printf(a, "its GPU count is unknown: no trace or log says it; set gpus = N in %s",
+				       r->manifest ? r->manifest : "its run.ini");
+	if (!(r->samples_per_s > 0))
 		return "it has no measured throughput";
 	if (k->target >= 0 && k->tokens && !(r->tokens_per_s > 0))
 		return "it has no measured tokens/s for target_tokens (seq_len unknown)";

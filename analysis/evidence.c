@@ -253,7 +253,8 @@ static const char *peaks_text(struct analysis *a, const struct run_result *r)
 
 const char *evidence_outcome_text(struct analysis *a, const struct run_result *r)
 {
-	const char *on = analysis_printf(a, "%d GPU%s", r->gpus, r->gpus == 1 ? "" : "s");
+	const char *on = r->gpus > 0 ? analysis_printf(a, "%d GPU%s", r->gpus, r->gpus == 1 ? "" : "s") :
+			 analysis_printf(a, "'%s' (GPU count unknown)", r->name);
 
 	if (r->status != RUN_COMPLETED)
 		return analysis_printf(a, "on %s it did not complete (%s); %s", on, run_status_name(r->status),

@@ -314,6 +314,7 @@ static void name_fact(struct analysis *a, const struct trial *t, const struct ru
 static void fill(struct analysis *a, const struct trial *t, const struct run *r,
 		 struct run_result *rr)
 {
+	rr->manifest = analysis_printf(a, "%s/run.ini", below(r->dir, t->dir));
 	for (int k = 0; k < FACT_COUNT; k++)
 		declared_side(a, t, r, (enum fact_key)k, &rr->facts[k]);
 	gpus_fact(a, t, r, rr, &rr->facts[FACT_GPUS]);

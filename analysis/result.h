@@ -284,7 +284,8 @@ struct run_fact {
 
 struct run_result {
 	const char *name;
-	int32_t gpus;			/* GPUs the run used */
+	int32_t gpus;			/* GPUs the run used; -1 unknown (no trace, log or run.ini says) */
+	const char *manifest;		/* "1gpu/run.ini": where its declarations go, from the trial */
 	enum run_status status;
 	bool status_from_log;		/* the logs said it; else inferred from the steps */
 	const char *strategy;		/* the declared one, else inferred_strategy */
@@ -373,6 +374,7 @@ enum confound_what {
 	CF_GPU_MODEL,		/* the runs used different GPU models (core/gpu.h rows) */
 	CF_GPU_ARCH,		/* a run's software does not target its GPU */
 	CF_WORKLOAD,		/* the runs are not one job: their kernels or declared facts differ */
+	CF_GPUS,		/* a run's GPU count is unknown, so n = c / b is */
 	CF_COUNT
 };
 const char *confound_name(enum confound_what w);	/* "precision", "global_batch", ... */

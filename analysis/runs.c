@@ -1467,12 +1467,16 @@ static size_t timeline_devices(const struct run *r, int32_t *idx, size_t max)
 
 /*
  * GPUs of a run without traces: from the monitor's GPU indexes, else from
- * the log's world size or the manifest, else from its memory timelines' devices.
+ * the log's world size or the manifest, else from its memory timelines'
+ * devices. A log of steps or of running out of memory that names none of
+ * these gets one slot for its steps, with *counted false: a log is no
+ * evidence of how many GPUs ran.
  */
-static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max)
+static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max, bool *counted)
 {
 	size_t n = 0;
 
+	*counted = true;
 	for (size_t i = 0; i < r->ngpu; i++) {
 		size_t j;
 
@@ -1491,7 +1495,8 @@ static size_t gpus_without_traces(const struct run *r, int32_t *idx, size_t max)
 			n++;
 		}
 	} else if ((r->nlog || r->oom.src.file) && max) {
-		idx[n++] = 0;	/* a log of steps, or of running out of memory, ran on at least one GPU */
+		idx[n++] = 0;	/* a slot for the log's steps; how many GPUs ran is unknown */
+		*counted = false;
 	}
 	return n ? n : timeline_devices(r, idx, max);
 }
@@ -1563,8 +1568,9 @@ static void check_ranks(struct analysis *a, const struct run *r)
 /*
  * A run's GPU count (docs/analysis.md): its ranks' world_size where the
  * traces give it, else the log's world size, else the manifest's gpus, else
- * the GPUs seen (ranks traced, GPUs monitored); never fewer than the ranks
- * traced; -1 when nothing says.
+ * the GPUs seen (ranks traced, GPUs monitored, memory timelines' devices);
+ * never fewer than the ranks traced; -1 when nothing says (a log that names
+ * no GPU count is not a count).
  */
 static int32_t run_gpu_count(const struct run *r, size_t seen)
 {
@@ -1585,7 +1591,8 @@ struct run_work {
 	const struct trial *t;
 	const struct run *r;
 	struct run_result *rr;
-	size_t n;		/* the run's GPUs: its ranks, else gpus_without_traces() */
+	size_t n;		/* the run's GPU slots: its ranks, else gpus_without_traces() */
+	bool counted;		/* n is evidence of the GPU count, not a slot for a log's steps */
 	int32_t idx[64];	/* without traces: each GPU's index */
 	struct windows *w;	/* per GPU: the step windows of its rank */
 	struct clock clk;	/* the ranks' clocks, aligned */
@@ -1597,13 +1604,14 @@ static void phase_setup(struct run_work *x)
 {
 	struct run_result *rr = x->rr;
 
-	x->n = x->r->nranks ? x->r->nranks : gpus_without_traces(x->r, x->idx, 64);
+	x->counted = true;
+	x->n = x->r->nranks ? x->r->nranks : gpus_without_traces(x->r, x->idx, 64, &x->counted);
 	memset(rr, 0, sizeof(*rr));
 	rr->name = x->r->name;
 	rr->steps_total = rr->steps_warmup = rr->steps_measured = rr->steps_trailing = -1;
 	rr->ngpu = x->n;
 	rr->gpu = arena_alloc(&x->a->arena, (x->n ? x->n : 1) * sizeof(*rr->gpu));
-	rr->gpus = run_gpu_count(x->r, x->n);
+	rr->gpus = run_gpu_count(x->r, x->counted ? x->n : 0);
 	check_ranks(x->a, x->r);
 	x->w = xcalloc(x->n ? x->n : 1, sizeof(*x->w));
 	clock_align(x->a, x->t, x->r, &x->clk);

@@ -161,7 +161,7 @@ static void runs_table(const struct analysis *a, FILE *f)
 		"ms", "samples/s", "steady", "");
 	for (size_t i = 0; i < a->nruns; i++) {
 		const struct run_result *r = &a->runs[i];
-		char range[128], m[NUMFMT_LEN], lo[NUMFMT_LEN], hi[NUMFMT_LEN];
+		char range[128], m[NUMFMT_LEN], lo[NUMFMT_LEN], hi[NUMFMT_LEN], g[NUMFMT_LEN];
 
 		numfmt_num(m, r->step_median_s * 1e3);
 		if (isnan(r->step_median_s))
@@ -171,7 +171,7 @@ static void runs_table(const struct analysis *a, FILE *f)
 		else
 			snprintf(range, sizeof(range), "%s %s-%s", m, numfmt_num(lo, r->step_p10_s * 1e3),
 				 numfmt_num(hi, r->step_p90_s * 1e3));
-		fprintf(f, "%-12s %5d %-11s %-9s %12s %21s %14s ", r->name, r->gpus,
+		fprintf(f, "%-12s %5s %-11s %-9s %12s %21s %14s ", r->name, numfmt_int(g, r->gpus),
 			run_status_name(r->status),
 			r->precision_observed != DT_UNKNOWN ? dtype_name(r->precision_observed) :
 			r->precision_declared ? r->precision_declared : "-",

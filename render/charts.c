@@ -10,6 +10,7 @@
 
 #include "core/utf8.h"
 #include "render/charts_internal.h"
+#include "render/numfmt.h"
 
 /* A comparison whose run indexes can be trusted. */
 bool compared(const struct analysis *a)
@@ -69,10 +70,11 @@ const char *run_label(const struct analysis *a, size_t i, struct chart_layout *c
 	const char *role = !compared(a) ? NULL
 		: i == a->cmp.baseline ? "baseline" : i == a->cmp.candidate ? "candidate" : NULL;
 	const char *name = chart_run_name(r, c);
+	char g[NUMFMT_LEN];
 
 	if (!role)
-		return chart_strf(c, "%s (%d GPU%s)", name, r->gpus, r->gpus == 1 ? "" : "s");
-	return chart_strf(c, "%s: %s (%d GPU%s)", role, name, r->gpus, r->gpus == 1 ? "" : "s");
+		return chart_strf(c, "%s (%s)", name, numfmt_gpus(g, r->gpus));
+	return chart_strf(c, "%s: %s (%s)", role, name, numfmt_gpus(g, r->gpus));
 }
 
 int gpu_number(const struct gpu_result *g, size_t index)
@@ -101,6 +103,7 @@ static const char *const confound_phrases[CF_COUNT] = {
 	[CF_GPU_MODEL] = "GPU models differ",
 	[CF_GPU_ARCH] = "a build does not target its GPU",
 	[CF_WORKLOAD] = "not one job",
+	[CF_GPUS] = "GPU count unknown",
 };
 
 /*

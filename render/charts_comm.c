@@ -48,6 +48,7 @@ static size_t bw_series(const struct analysis *a, size_t run, bool nccl_tests, s
 	for (op = 0; op < COLL_COUNT; op++) {
 		unsigned style = series_styles[nth % (sizeof(series_styles) / sizeof(series_styles[0]))];
 		const char *name = NULL;
+		char g[NUMFMT_LEN];
 
 		if (!nccl_tests)
 			style = MS_SQUARES | MS_NOLINE | (nth % 2 ? MS_HOLLOW : 0);
@@ -58,9 +59,9 @@ static size_t bw_series(const struct analysis *a, size_t run, bool nccl_tests, s
 			    !isfinite(b->busbw_gbps))
 				continue;
 			if (!name) {
-				name = chart_strf(c, "%s %s, %s, %d GPU%s", chart_run_name(r, c),
+				name = chart_strf(c, "%s %s, %s, %s", chart_run_name(r, c),
 						  op == COLL_NONE ? "collective" : coll_name((enum coll_op)op),
-						  nccl_tests ? "nccl-tests" : "trace", r->gpus, r->gpus == 1 ? "" : "s");
+						  nccl_tests ? "nccl-tests" : "trace", numfmt_gpus(g, r->gpus));
 				panel_line(p, run_cat(a, run), style, name);
 			}
 			panel_point(p, log2((double)b->bytes), b->busbw_gbps);

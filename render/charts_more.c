@@ -216,8 +216,8 @@ static const char *options_subtitle(const struct analysis *a, struct chart_layou
 	if (!one || !many) {
 		const struct run_result *r = &a->runs[one ? a->cmp.candidate : a->cmp.baseline];
 
-		return chart_strf(c, "%s (%d GPU%s) has no throughput (%s): only the %d-GPU option is shown",
-				  chart_run_name(r, c), r->gpus, plural(r->gpus), run_status_name(r->status),
+		return chart_strf(c, "%s (%s) has no throughput (%s): only the %d-GPU option is shown",
+				  chart_run_name(r, c), numfmt_gpus(r1, r->gpus), run_status_name(r->status),
 				  one ? one->gpus : many ? many->gpus : 0);
 	}
 	return chart_strf(c, "%s: %s the samples/s of %s, at %s the GPU-hours per million samples",
@@ -231,7 +231,9 @@ static const char *options_title(const struct analysis *a, struct chart_layout *
 {
 	int nb = a->runs[a->cmp.baseline].gpus, nc = a->runs[a->cmp.candidate].gpus;
 
-	if (nb <= 1)
+	if (nb <= 0 || nc <= 0)	/* a GPU count unknown: no count to name */
+		return "The options";
+	if (nb == 1)
 		return "The options: 1 GPU or more";
 	if (nb == nc)
 		return chart_strf(c, "The options: two runs on %d GPUs", nb);
@@ -403,8 +405,10 @@ static const char *precision_cat(const struct run_result *r, struct chart_layout
 {
 	const char *obs = r->precision_observed == DT_UNKNOWN ? "none over 50%" : dtype_name(r->precision_observed);
 
-	return chart_strf(c, "%s (%d GPU%s)\ndeclared %s\nobserved %s", chart_run_name(r, c), r->gpus,
-			  plural(r->gpus), r->precision_declared ? r->precision_declared : "none", obs);
+	char g[NUMFMT_LEN];
+
+	return chart_strf(c, "%s (%s)\ndeclared %s\nobserved %s", chart_run_name(r, c), numfmt_gpus(g, r->gpus),
+			  r->precision_declared ? r->precision_declared : "none", obs);
 }
 
 static void mix_bar(const struct analysis *a, size_t run, struct chart_layout *c, struct panel *p, bool *used)

@@ -106,3 +106,21 @@ const char *numfmt_count(char out[NUMFMT_LEN], int64_t n)
 		return strcpy(out, "n/a");
 	return count_text(out, (double)n);	/* grouped, as the analysis' own sentences group them */
 }
+
+const char *numfmt_int(char out[NUMFMT_LEN], int64_t n)
+{
+	if (n < 0)
+		snprintf(out, NUMFMT_LEN, "?");
+	else
+		snprintf(out, NUMFMT_LEN, "%lld", (long long)n);
+	return out;
+}
+
+const char *numfmt_gpus(char out[NUMFMT_LEN], int64_t n)
+{
+	if (n <= 0)
+		snprintf(out, NUMFMT_LEN, "? GPUs");
+	else
+		snprintf(out, NUMFMT_LEN, "%lld GPU%s", (long long)n, n == 1 ? "" : "s");
+	return out;
+}

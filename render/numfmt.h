@@ -56,4 +56,10 @@ const char *numfmt_gib(char out[NUMFMT_LEN], double bytes);
 /* A count, grouped: 16 -> "16", 1234567 -> "1,234,567"; negative (unknown) -> "n/a". */
 const char *numfmt_count(char out[NUMFMT_LEN], int64_t n);
 
+/* An integer the analysis may not know (a GPU count, a rank): 2 -> "2"; negative (unknown) -> "?". */
+const char *numfmt_int(char out[NUMFMT_LEN], int64_t n);
+
+/* A GPU count with its unit: 1 -> "1 GPU", 2 -> "2 GPUs"; 0 or negative (unknown) -> "? GPUs". */
+const char *numfmt_gpus(char out[NUMFMT_LEN], int64_t n);
+
 #endif

@@ -61,8 +61,8 @@ static size_t chart_run(const struct analysis *a, size_t k)
 static void run_bar(const struct analysis *a, size_t i, struct chart_layout *c, struct panel *p)
 {
 	const struct run_result *r = &a->runs[i];
-	double x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\n%d GPU%s", chart_run_name(r, c), r->gpus,
-							  r->gpus == 1 ? "" : "s"));
+	char g[NUMFMT_LEN];
+	double x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\n%s", chart_run_name(r, c), numfmt_gpus(g, r->gpus)));
 
 	if (!isfinite(r->samples_per_s)) {
 		panel_label(p, CAT_INK, MS_ABOVE, x, 0, run_failed(r) ? (r->status == RUN_FAILED_OOM ?
@@ -112,7 +112,9 @@ int page1_chart(const struct analysis *a, struct chart_layout *c)
 			     "jobs together (higher is better); a run that failed is marked failed.";
 	for (i = 0; i < a->cmp.nconfounds && compared(a); i++)
 		if (a->cmp.confounds[i].severity == CFS_BLOCKING) {
-			c->note = chart_strf(c, "not comparable: the runs differ in %s",
+			c->note = a->cmp.confounds[i].what == CF_GPUS ?	/* unknown, not different */
+				  "not comparable: a GPU count is unknown (set gpus = N in the run's run.ini)" :
+				  chart_strf(c, "not comparable: the runs differ in %s",
 					     summary_confound_text(a->cmp.confounds[i].what));
 			break;
 		}

@@ -39,6 +39,7 @@ static const char *const confound_texts[] = {
 	[CF_GPU_MODEL] = "GPU model",
 	[CF_GPU_ARCH] = "GPU architecture support",
 	[CF_WORKLOAD] = "workload",
+	[CF_GPUS] = "GPU count",
 };
 
 /* What removes a blocking confound, for the why line; NULL: "repeat the trial with it unchanged". */
@@ -244,16 +245,19 @@ static bool why_confound(struct summary *s, const struct analysis *a)
 			    "reference only");
 		else if (c->what == CF_STEPS)	/* not a difference between the runs: too few steps to measure */
 			add(s, SL_LEAD, "Why: %s", c->why ? c->why : "too few steady steps to measure a step time");
+		else if (c->what == CF_GPUS)	/* not a difference either: n = c / b is unknown */
+			add(s, SL_LEAD, "Why: %s; the numbers below are for reference only",
+			    c->why ? c->why : "a GPU count is unknown");
 		else if (isfinite(a->cmp.speedup))
 			add(s, SL_LEAD, "Why: the measured speedup of %s (%s against %s) mixes the extra GPU with the "
 			    "change of %s (%s against %s): %s", ratio(a->cmp.speedup),
 			    ms(a->runs[a->cmp.baseline].step_median_s), ms(a->runs[a->cmp.candidate].step_median_s),
-			    summary_confound_text(c->what), c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a",
+			    summary_confound_text(c->what), c->baseline ? c->baseline : "?", c->candidate ? c->candidate : "?",
 			    (unsigned)c->what < CF_COUNT && confound_remedies[c->what] ? confound_remedies[c->what] :
 			    "repeat the trial with it unchanged");
 		else
 			add(s, SL_LEAD, "Why: the runs differ in %s (%s against %s)%s%s", summary_confound_text(c->what),
-			    c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a",
+			    c->baseline ? c->baseline : "?", c->candidate ? c->candidate : "?",
 			    said ? ", which blocks the comparison; the numbers below are for reference only" :
 			    c->why ? ": " : "", said || !c->why ? "" : c->why);
 		return true;
@@ -266,13 +270,13 @@ static bool why_failed(struct summary *s, const struct analysis *a)
 {
 	const struct run_result *b = &a->runs[a->cmp.baseline], *c = &a->runs[a->cmp.candidate];
 	const struct run_result *f = run_failed(b) ? b : run_failed(c) ? c : NULL, *other = f == b ? c : b;
-	char st[160], peak[96], other_peak[96];
+	char st[160], peak[96], other_peak[96], fg[NUMFMT_LEN], og[NUMFMT_LEN];
 
 	if (!f)
 		return false;
 	status_text(f, st, sizeof(st));
-	add(s, SL_LEAD, "Why: on %d GPU%s the run %s, at a peak of %s; on %d GPU%s it %s, at a peak of %s", f->gpus,
-	    f->gpus == 1 ? "" : "s", st, peak_text(f, peak, sizeof(peak)), other->gpus, other->gpus == 1 ? "" : "s",
+	add(s, SL_LEAD, "Why: on %s the run %s, at a peak of %s; on %s it %s, at a peak of %s", numfmt_gpus(fg, f->gpus),
+	    st, peak_text(f, peak, sizeof(peak)), numfmt_gpus(og, other->gpus),
 	    status_texts[(unsigned)other->status < sizeof(status_texts) / sizeof(status_texts[0]) ? other->status : 0],
 	    peak_text(other, other_peak, sizeof(other_peak)));
 	return true;
@@ -505,11 +509,11 @@ static void run_table(struct summary *s, const struct analysis *a)
 		const struct run_result *r = &a->runs[i];
 		const char *role = !compared(a) ? "" : i == a->cmp.baseline ? " (baseline)"
 			: i == a->cmp.candidate ? " (candidate)" : "";
-		char name[160], gpus[160], st[160], prec[96], peak[96], tr[96];
+		char name[160], gpus[160], st[160], prec[96], peak[96], tr[96], g[NUMFMT_LEN];
 		const char *cells[TABLE_COLS];
 
 		cut_name(run_name(r), role, name, sizeof(name), CELL_NAME_CHARS);
-		snprintf(gpus, sizeof(gpus), "%d%s", r->gpus, r->ngpu && r->gpu[0].name ? " x " : "");
+		snprintf(gpus, sizeof(gpus), "%s%s", numfmt_int(g, r->gpus), r->ngpu && r->gpu[0].name ? " x " : "");
 		if (r->ngpu && r->gpu[0].name)	/* as the log names it: any length */
 			cut_name(r->gpu[0].name, "", gpus + strlen(gpus), sizeof(gpus) - strlen(gpus),
 				 CELL_GPU_CHARS);
@@ -540,7 +544,7 @@ static void confounds(struct summary *s, const struct analysis *a)
 
 		add(s, SL_ITEM, "[%s] %s: %s (baseline) vs %s (candidate)%s%s", confound_severity_name(c->severity),
 		    (unsigned)c->what < CF_COUNT ? confound_texts[c->what] : "other",
-		    c->baseline ? c->baseline : "n/a", c->candidate ? c->candidate : "n/a",
+		    c->baseline ? c->baseline : "?", c->candidate ? c->candidate : "?",
 		    c->why ? ": " : "", c->why ? c->why : "");
 	}
 }
