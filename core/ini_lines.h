@@ -9,6 +9,7 @@
 #ifndef CORE_INI_LINES_H
 #define CORE_INI_LINES_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -27,11 +28,22 @@ struct ini_lines {
 	 */
 	void (*control)(struct ini_lines *src, int64_t col, unsigned byte);
 	void *user;		/* for too_long and control */
+	/* the reader's own state: zero to begin */
+	int enc;		/* 0 before the first byte; then plain, UTF-16LE or UTF-16BE */
+	unsigned char out[4];	/* bytes of a decoded character (or the first bytes) not yet read */
+	int nout, iout;
+	int peek;		/* a byte read ahead after a "\r"; valid when has_peek */
+	bool has_peek;
 	struct ini_key_seen *seen;	/* ini_lines_repeat()'s record; ini_lines_release() frees it */
 	size_t nseen, capseen;
 };
 
-/* inih's reader: stream is a struct ini_lines. Reads a line into str[num] as fgets() does. */
+/*
+ * inih's reader: stream is a struct ini_lines. Reads a line into str[num] as
+ * fgets() does. A file that begins with a UTF-16 byte-order mark (Windows
+ * editors write one) is read as UTF-8, and a line that ends in "\r" alone
+ * (old Mac editors) ends there; a UTF-8 byte-order mark is inih's to skip.
+ */
 char *ini_lines_next(char *str, int num, void *stream);
 
 /*

@@ -80,6 +80,37 @@ static bool escaped(unsigned long cp, unsigned flags)
 	return cp < 0x20 || (cp >= 0x7f && cp <= 0x9f);
 }
 
+size_t utf8_encode(unsigned c, unsigned char u[4])
+{
+	if (c < 0x80) {
+		u[0] = (unsigned char)c;
+		return 1;
+	}
+	if (c < 0x800) {
+		u[0] = (unsigned char)(0xc0 | c >> 6);
+		u[1] = (unsigned char)(0x80 | (c & 0x3f));
+		return 2;
+	}
+	if (c < 0x10000) {
+		u[0] = (unsigned char)(0xe0 | c >> 12);
+		u[1] = (unsigned char)(0x80 | (c >> 6 & 0x3f));
+		u[2] = (unsigned char)(0x80 | (c & 0x3f));
+		return 3;
+	}
+	u[0] = (unsigned char)(0xf0 | c >> 18);
+	u[1] = (unsigned char)(0x80 | (c >> 12 & 0x3f));
+	u[2] = (unsigned char)(0x80 | (c >> 6 & 0x3f));
+	u[3] = (unsigned char)(0x80 | (c & 0x3f));
+	return 4;
+}
+
+void utf8_put(struct buf *out, unsigned c)
+{
+	unsigned char u[4];
+
+	buf_add(out, u, utf8_encode(c, u));
+}
+
 bool utf8_valid(const char *s, size_t n)
 {
 	return utf8_clean(s, n, 0);

@@ -34,6 +34,12 @@ size_t utf8_seq(const char *s, size_t n, size_t *bad);
 /* True when s[0..n) is well-formed UTF-8 (NUL bytes are well-formed). */
 bool utf8_valid(const char *s, size_t n);
 
+/* Code point c (at most U+10FFFF) as UTF-8 in u; returns how many bytes (1 to 4). */
+size_t utf8_encode(unsigned c, unsigned char u[4]);
+
+/* Appends code point c to out as UTF-8. */
+void utf8_put(struct buf *out, unsigned c);
+
 /* True when s[0..n) is well-formed UTF-8 without a control character that flags would escape. */
 bool utf8_clean(const char *s, size_t n, unsigned flags);
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "core/budget.h"
+#include "core/utf8.h"
 #include "core/xalloc.h"
 #include "ingest/gunzip.h"
 #include "ingest/registry.h"
@@ -59,6 +60,12 @@ void ingest_set_progress(ingest_progress_fn *fn)
  *   SINK_NONE    nowhere: skipped, or the reader reads the backing file
  */
 enum raw_state { RAW_LOOK, RAW_PLAIN, RAW_INFLATE, RAW_DONE };
+/*
+ * The text stage, between the raw and the sink stages: a byte-order mark at
+ * the start of the content is dropped (UTF-8) or decides the decoding
+ * (UTF-16, as Windows PowerShell writes logs), so that no reader sees either.
+ */
+enum text_enc { ENC_LOOK, ENC_PLAIN, ENC_UTF16LE, ENC_UTF16BE };
 enum sink { SINK_HEAD, SINK_LINES, SINK_BYTES, SINK_SPILL, SINK_NONE };
 
 /* Readers active on one input, with their states. */
@@ -82,6 +89,14 @@ struct ingest_stream {
 	int64_t fed;		/* bytes as stored taken so far */
 	bool failed;		/* a fault of the input was recorded */
 	int64_t reported;	/* `fed` at the last progress report */
+	/* text stage: the encoding, from the first bytes */
+	enum text_enc enc;
+	unsigned char bom[3];	/* ENC_LOOK: the first bytes so far */
+	size_t nbom;
+	unsigned char unit[2];	/* UTF-16: a code unit's first byte */
+	size_t nunit;
+	unsigned high;		/* UTF-16: a high surrogate waiting for its pair; 0 */
+	struct buf utf8;	/* UTF-16: a piece as UTF-8 */
 	/* sink stage */
 	enum sink sink;
 	struct buf head;	/* SINK_HEAD: up to SNIFF_HEAD bytes, grown as they come */
@@ -151,10 +166,27 @@ static void emit_held(struct ingest_lines *l, const char *p, size_t n)
 	buf_reset(&l->line);
 }
 
-void ingest_lines_feed(struct ingest_lines *l, const char *p, size_t n)
+/* The first line end in p[0..n): "\n", or under cr also a "\r"; NULL when none. */
+static const char *line_end(const struct ingest_lines *l, const char *p, size_t n)
 {
+	const char *nl = memchr(p, '\n', n), *cr;
+
+	if (!l->cr)
+		return nl;
+	cr = memchr(p, '\r', nl ? (size_t)(nl - p) : n);
+	return cr ? cr : nl;
+}
+
+/* Text without NUL bytes into lines. */
+static void feed_text(struct ingest_lines *l, const char *p, size_t n)
+{
+	if (l->after_cr && n && *p == '\n') {	/* the "\n" of a "\r\n" split across pieces */
+		p++;
+		n--;
+	}
+	l->after_cr = false;
 	while (n) {
-		const char *nl = memchr(p, '\n', n);
+		const char *nl = line_end(l, p, n);
 		size_t take = nl ? (size_t)(nl - p) : n;
 
 		if (!nl) {
@@ -167,6 +199,29 @@ void ingest_lines_feed(struct ingest_lines *l, const char *p, size_t n)
 			emit_line(l, p, take);
 		p = nl + 1;
 		n -= take + 1;
+		if (*nl == '\r' && n && *p == '\n') {
+			p++;
+			n--;
+		}
+		l->after_cr = *nl == '\r' && !n;
+	}
+}
+
+void ingest_lines_feed(struct ingest_lines *l, const char *p, size_t n)
+{
+	while (n) {
+		const char *z = memchr(p, 0, n);
+		size_t take = z ? (size_t)(z - p) : n, nul = 0;
+
+		if (take)
+			feed_text(l, p, take);
+		while (take + nul < n && !p[take + nul])
+			nul++;
+		if (nul && !l->nul_bytes)
+			l->nul_line = l->lineno + 1;
+		l->nul_bytes += (int64_t)nul;
+		p += take + nul;
+		n -= take + nul;
 	}
 }
 
@@ -174,6 +229,13 @@ void ingest_lines_end(struct ingest_lines *l)
 {
 	if (l->line.len || l->cut)
 		emit_line(l, l->line.data, l->line.len);	/* a last line without its newline */
+	if (l->nul_bytes) {
+		struct srcpos pos = SRCPOS_LINE(l->path, l->nul_line);
+
+		diag_warn(l->diags, "nul-bytes", &pos, "%lld NUL byte%s from here on left out, the text "
+			  "around them read (a file left by a node that crashed while writing?)",
+			  (long long)l->nul_bytes, l->nul_bytes == 1 ? "" : "s");
+	}
 	buf_release(&l->line);
 }
 
@@ -354,6 +416,7 @@ static void start(struct ingest_stream *s, bool complete)
 {
 	struct ingest_file *out = &s->out;
 
+	s->lines.cr = sniff_cr_lines((const unsigned char *)s->head.data, s->head.len);
 	sniff_bytes((const unsigned char *)s->head.data, s->head.len, complete, &out->sniff);
 	describe(out, s->a);
 	s->sink = SINK_NONE;
@@ -399,6 +462,113 @@ static void content(struct ingest_stream *s, const unsigned char *p, size_t n)
 	sink(s, (const char *)p + take, n - take);
 }
 
+/* ---- the text stage ---- */
+
+/* One UTF-16 code unit; an unpaired surrogate becomes U+FFFD. */
+static void utf16_unit(struct ingest_stream *s, unsigned u)
+{
+	if (s->high && u >= 0xdc00 && u <= 0xdfff) {
+		utf8_put(&s->utf8, 0x10000 + ((s->high - 0xd800) << 10) + (u - 0xdc00));
+		s->high = 0;
+		return;
+	}
+	if (s->high)
+		utf8_put(&s->utf8, 0xfffd);
+	s->high = 0;
+	if (u >= 0xd800 && u <= 0xdbff)
+		s->high = u;
+	else
+		utf8_put(&s->utf8, u >= 0xdc00 && u <= 0xdfff ? 0xfffd : u);
+}
+
+static void utf16(struct ingest_stream *s, const unsigned char *p, size_t n)
+{
+	bool le = s->enc == ENC_UTF16LE;
+
+	buf_reset(&s->utf8);
+	for (size_t i = 0; i < n; i++) {
+		s->unit[s->nunit++] = p[i];
+		if (s->nunit < 2)
+			continue;
+		s->nunit = 0;
+		utf16_unit(s, le ? s->unit[0] | (unsigned)s->unit[1] << 8 : (unsigned)s->unit[0] << 8 | s->unit[1]);
+	}
+	content(s, (const unsigned char *)s->utf8.data, s->utf8.len);
+}
+
+/* The encoding from the first bytes; true once decided (the mark's bytes then dropped). */
+static bool look_bom(struct ingest_stream *s)
+{
+	static const struct {
+		unsigned char mark[3];
+		size_t n;
+		enum text_enc enc;
+	} marks[] = {
+		{ { 0xef, 0xbb, 0xbf }, 3, ENC_PLAIN },
+		{ { 0xff, 0xfe }, 2, ENC_UTF16LE },
+		{ { 0xfe, 0xff }, 2, ENC_UTF16BE },
+	};
+	bool could = false;
+
+	for (size_t i = 0; i < sizeof(marks) / sizeof(*marks); i++) {
+		size_t k = s->nbom < marks[i].n ? s->nbom : marks[i].n;
+
+		if (memcmp(s->bom, marks[i].mark, k))
+			continue;
+		if (s->nbom < marks[i].n) {
+			could = true;
+			continue;
+		}
+		s->enc = marks[i].enc;
+		s->nbom -= marks[i].n;
+		memmove(s->bom, s->bom + marks[i].n, s->nbom);
+		return true;
+	}
+	if (could)
+		return false;
+	s->enc = ENC_PLAIN;
+	return true;
+}
+
+/* Content as stored (after gzip) in; as UTF-8 to the sink stage. */
+static void text(struct ingest_stream *s, const unsigned char *p, size_t n)
+{
+	while (s->enc == ENC_LOOK && n) {
+		s->bom[s->nbom++] = *p++;
+		n--;
+		if (look_bom(s) && s->nbom) {
+			size_t k = s->nbom;
+
+			s->nbom = 0;
+			text(s, s->bom, k);
+		}
+	}
+	if (!n)
+		return;
+	if (s->enc == ENC_PLAIN)
+		content(s, p, n);
+	else if (s->enc != ENC_LOOK)
+		utf16(s, p, n);
+}
+
+/* The end of the content: bytes held while deciding go on; a unit cut in half is U+FFFD. */
+static void text_end(struct ingest_stream *s)
+{
+	if (s->enc == ENC_LOOK && s->nbom) {
+		s->enc = ENC_PLAIN;
+		content(s, s->bom, s->nbom);
+	}
+	s->nbom = 0;
+	if (s->enc == ENC_UTF16LE || s->enc == ENC_UTF16BE) {
+		buf_reset(&s->utf8);
+		if (s->high || s->nunit)
+			utf8_put(&s->utf8, 0xfffd);
+		s->high = 0;
+		s->nunit = 0;
+		content(s, (const unsigned char *)s->utf8.data, s->utf8.len);
+	}
+}
+
 /* ---- the raw stage ---- */
 
 /* The input cannot be read past here: says why, at the byte where the good content ends. */
@@ -424,7 +594,7 @@ static void inflate_some(struct ingest_stream *s, const unsigned char *p, size_t
 	do {	/* until the piece is used up and no output is pending */
 		st = gunzip_step(s->gz, p + *used, n - *used, &took, s->zout, INFLATE_CHUNK, &made);
 		*used += took;
-		content(s, s->zout, made);
+		text(s, s->zout, made);
 	} while (st == GUNZIP_MORE && (took || made) && (*used < n || made == INFLATE_CHUNK));
 	if (st == GUNZIP_END) {
 		s->raw = RAW_LOOK;
@@ -477,7 +647,7 @@ static void raw(struct ingest_stream *s, const unsigned char *p, size_t n)
 			raw(s, s->magic, 2);
 			break;
 		case RAW_PLAIN:
-			content(s, p, n);
+			text(s, p, n);
 			return;
 		case RAW_INFLATE:
 			inflate_some(s, p, n, &used);
@@ -495,11 +665,12 @@ static void raw_end(struct ingest_stream *s)
 {
 	if (s->raw == RAW_LOOK && s->nmagic && !s->member_ended) {
 		s->raw = RAW_PLAIN;
-		content(s, s->magic, s->nmagic);
+		text(s, s->magic, s->nmagic);
 	}
 	if (s->raw == RAW_INFLATE)
 		fault(s, "truncated", "compressed data ends early: the file is cut short");
 	s->nmagic = 0;
+	text_end(s);
 }
 
 /* ---- the stream ---- */
@@ -515,6 +686,7 @@ struct ingest_stream *ingest_stream_open(struct trial *t, struct run *r, const c
 	s->out.size = size;
 	s->out.info = info_root(a);
 	buf_init(&s->head, SNIFF_HEAD);
+	buf_init(&s->utf8, 0);
 	s->spill_fd = -1;
 	s->scratch.name = s->scratch.dir = "(trial)";
 	s->ctx = (struct ingest_ctx){ .trial = t, .run = r ? r : &s->scratch, .loose = !r,
@@ -632,6 +804,7 @@ int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out)
 	gunzip_free(s->gz);
 	free(s->zout);
 	buf_release(&s->head);
+	buf_release(&s->utf8);
 	free(s);
 	return out->unreadable ? -1 : 0;
 }

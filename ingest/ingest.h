@@ -186,8 +186,10 @@ int ingest_stream_finish(struct ingest_stream *s, struct ingest_file *out);
  * pieces of any size in, lines out through fn as ingest/reader.h promises
  * them: without the "\n" (and a "\r" before it), numbered from 1, cut to
  * READER_MAX_LINE with one "long-line" warning per input (at path, in d).
- * A line is not NUL-terminated; the byte after it is readable and is "\r",
- * "\n" or NUL.
+ * NUL bytes are left out of the lines, with one "nul-bytes" warning per
+ * input. With cr set (a file whose lines end in "\r" alone), a lone "\r"
+ * ends a line too. A line is not NUL-terminated; the byte after it is
+ * readable and is "\r", "\n" or NUL.
  */
 typedef void ingest_line_fn(void *arg, const char *line, size_t len, int64_t lineno);
 
@@ -200,6 +202,10 @@ struct ingest_lines {
 	int64_t lineno;		/* lines handed on so far */
 	bool cut;		/* the current line passed READER_MAX_LINE */
 	bool warned;		/* the long-line warning was given */
+	bool cr;		/* a lone "\r" ends a line (set before the first piece) */
+	bool after_cr;		/* cr: the last piece ended a line at "\r"; a "\n" now is its pair */
+	int64_t nul_bytes;	/* NUL bytes left out so far */
+	int64_t nul_line;	/* the line where the first was */
 };
 
 void ingest_lines_init(struct ingest_lines *l, const char *path, struct diags *d,

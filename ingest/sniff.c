@@ -2,7 +2,9 @@
 
 #include <string.h>
 
+#include "core/buf.h"
 #include "core/pattern.h"
+#include "core/utf8.h"
 
 static const struct {
 	const char *name;
@@ -132,6 +134,21 @@ static bool looks_text(const unsigned char *p, size_t n)
 		if (p[i] < 0x20 && (!p[i] || !strchr("\t\r\n\x1b\f\v\b", p[i])))
 			bad++;
 	return bad * 100 <= n || (bad <= 2 && bad * 8 <= n);
+}
+
+/*
+ * A log a crashed node left ends in NUL bytes (blocks allocated but never
+ * written): such a file is judged on its text before them. The text must be
+ * long enough to judge (UTF-16 without a byte-order mark has a NUL in its
+ * second byte) and look like text alone.
+ */
+#define TEXT_BEFORE_NUL 64
+
+static bool text_before_nul(const unsigned char *p, size_t n)
+{
+	const unsigned char *z = memchr(p, 0, n);
+
+	return z && z - p >= TEXT_BEFORE_NUL && looks_text(p, (size_t)(z - p));
 }
 
 static const unsigned char *skip_space(const unsigned char *p, const unsigned char *end)
@@ -272,16 +289,51 @@ static enum format majority(const unsigned char *head, size_t len, uint32_t cont
 	return best;
 }
 
+bool sniff_cr_lines(const unsigned char *p, size_t n)
+{
+	return n && !memchr(p, '\n', n) && memchr(p, '\r', n);
+}
+
+/* A head as the reader layer hands it on: UTF-16 as UTF-8, lines ended by "\r" alone by "\n". */
+static bool sniff_as_text(const unsigned char *p, size_t n, struct buf *b)
+{
+	bool le = n >= 2 && p[0] == 0xff && p[1] == 0xfe, be = n >= 2 && p[0] == 0xfe && p[1] == 0xff;
+
+	if (le || be) {
+		buf_init(b, 0);
+		for (size_t i = 2; i + 1 < n; i += 2) {
+			unsigned u = le ? p[i] | (unsigned)p[i + 1] << 8 : (unsigned)p[i] << 8 | p[i + 1];
+
+			utf8_put(b, u >= 0xd800 && u <= 0xdfff ? 0xfffd : u);	/* pairs do not matter here */
+		}
+	} else if (sniff_cr_lines(p, n)) {
+		buf_init(b, 0);
+		buf_add(b, p, n);
+	} else {
+		return false;
+	}
+	for (size_t i = 0; i < b->len; i++)
+		if (b->data[i] == '\r')
+			b->data[i] = '\n';
+	return true;
+}
+
 void sniff_bytes(const unsigned char *head, size_t len, bool complete, struct sniff *out)
 {
 	enum format json;
+	struct buf as_text;
 
+	if (sniff_as_text(head, len, &as_text)) {
+		sniff_bytes((const unsigned char *)as_text.data, as_text.len, complete, out);
+		buf_release(&as_text);
+		return;
+	}
 	memset(out, 0, sizeof(*out));
 	if (!len) {
 		out->why = "empty file";
 		return;
 	}
-	if (!looks_text(head, len)) {
+	if (!looks_text(head, len) && !text_before_nul(head, len)) {
 		sniff_binary(head, len, out);
 		return;
 	}

@@ -47,8 +47,15 @@ struct sniff {
 	const char *why;	/* for FMT_UNKNOWN: a short reason ("binary data", ...) */
 };
 
-/* Decides from head[0..len). `complete` says head is the whole file. */
+/*
+ * Decides from head[0..len). `complete` says head is the whole file. A head
+ * that begins with a UTF-16 byte-order mark is judged as the UTF-8 text it
+ * holds, and lines that end in "\r" alone as if they ended in "\n".
+ */
 void sniff_bytes(const unsigned char *head, size_t len, bool complete, struct sniff *out);
+
+/* Whether p[0..n) is text whose lines end in "\r" alone (no "\n" in it). */
+bool sniff_cr_lines(const unsigned char *p, size_t n);
 
 const char *format_name(enum format f);		/* the stable name, "kineto-trace" */
 const char *format_what(enum format f);		/* a few words for people */

@@ -129,6 +129,12 @@ static void load_file(struct trial *t, const struct trial_source *src, size_t i,
 		f.skipped = NULL;
 	}
 	count(s, &f);
+	if (r && !f.read && !f.unreadable && !f.left_out) {
+		struct srcpos pos = SRCPOS_FILE(f.path);
+
+		diag_warn(&t->diags, "not-read", &pos, "in run '%s' but not read: %s", r->name,
+			  f.skipped ? f.skipped : "nothing in it that scaleaudit reads");
+	}
 	if (t->diags.errors > errors && !f.unreadable) {
 		s->unreadable++;
 		if (f.read)

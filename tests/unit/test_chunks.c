@@ -183,10 +183,15 @@ static void stream_digest(const char *name, const char *data, size_t n, size_t c
  * ingest/reader.h: lines end at "\n", a line is cut to READER_MAX_LINE, then
  * a "\r" at its end is dropped; numbers from 1; a last line without "\n" counts.
  */
-static void reference_lines(const char *data, size_t n, ingest_line_fn *fn, void *arg)
+static void reference_lines(const char *raw, size_t nraw, ingest_line_fn *fn, void *arg)
 {
-	size_t start = 0;
+	char *data = malloc(nraw + 1);	/* the text without its NUL bytes, which lines leave out */
+	size_t start = 0, n = 0;
 	int64_t lineno = 0;
+
+	for (size_t i = 0; i < nraw; i++)
+		if (raw[i])
+			data[n++] = raw[i];
 
 	for (size_t end = 0; end < n || start < n; end++) {
 		size_t len;
@@ -204,6 +209,7 @@ static void reference_lines(const char *data, size_t n, ingest_line_fn *fn, void
 		free(line);
 		start = end + 1;
 	}
+	free(data);
 }
 
 struct readers {
@@ -409,6 +415,37 @@ static char *split_stream(const char *data, size_t n, size_t chunk, struct diags
 	return buf_detach(&b);
 }
 
+/* Lines ended by CR alone (cr set), CR LF among them, NULs left out: the same at every piece size. */
+static void test_cr_lines_every_split(void **state)
+{
+	static const char data[] = "a\rbb\r\ncc\0\0c\r\r\nd";
+	static const char want[] = "1:1:a\n2:2:bb\n3:3:ccc\n4:0:\n5:1:d\n";
+
+	(void)state;
+	for (size_t chunk = 1; chunk <= sizeof(data); chunk++) {
+		struct diags d = DIAGS_INIT;
+		struct ingest_lines l;
+		struct buf b;
+		char *got;
+
+		buf_init(&b, 0);
+		ingest_lines_init(&l, "t", &d, echo_line, &b);
+		l.cr = true;
+		for (size_t off = 0, k; off < sizeof(data) - 1; off += k) {
+			k = sizeof(data) - 1 - off < chunk ? sizeof(data) - 1 - off : chunk;
+			ingest_lines_feed(&l, data + off, k);
+		}
+		ingest_lines_end(&l);
+		got = buf_detach(&b);
+		same("cr lines", "data", chunk, got, want);
+		assert_int_equal(d.count, 1);
+		assert_string_equal(d.items[0].code, "nul-bytes");
+		assert_int_equal(d.items[0].pos.line, 3);
+		diags_release(&d);
+		free(got);
+	}
+}
+
 static char *split_reference(const char *data, size_t n)
 {
 	struct buf b;
@@ -429,7 +466,7 @@ static void check_split(const char *name, const char *data, size_t n)
 		char *got = split_stream(data, n, chunk, &d);
 
 		same("lines", name, chunk, got, want);
-		assert_int_equal(d.count, 0);
+		assert_int_equal(d.count, memchr(data, 0, n) ? 1 : 0);	/* the one nul-bytes warning */
 		diags_release(&d);
 		free(got);
 	}
@@ -986,6 +1023,7 @@ int main(void)
 		cmocka_unit_test(test_data_files),
 		cmocka_unit_test(test_real_files),
 		cmocka_unit_test(test_crlf_every_split),
+		cmocka_unit_test(test_cr_lines_every_split),
 		cmocka_unit_test(test_gzip_every_chunk),
 		cmocka_unit_test(test_gzip_cut),
 		cmocka_unit_test(test_long_lines),

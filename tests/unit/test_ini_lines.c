@@ -118,13 +118,45 @@ static void a_control_byte_is_named_and_the_line_dropped(void **state)
 	assert_int_equal(ctl_line, 3);
 	assert_int_equal(ctl_col, 6);
 	assert_int_equal(ctl_byte, 0);
-	/* tab and CR are not control bytes here */
-	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "ok = \t2\r\n");
+	/* tab is not a control byte here; CR LF ends the line as LF does */
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "ok = \t2\n");
 	/* nobody reads a comment: its control byte is no error */
 	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "  # a\x01 comment\n");
 	assert_null(ini_lines_next(buf, sizeof(buf), &src));
 	assert_int_equal(calls, 2);
 	fclose(f);
+}
+
+/* Lines that end in CR alone, and UTF-16 with its byte-order mark (LE and BE), read as UTF-8 lines. */
+static void cr_lines_and_utf16_read_as_utf8(void **state)
+{
+	static char cr[] = "[trial]\rtitle = a\r\rb = 2";
+	static char le[] = "\xff\xfe[\0t\0]\0\r\0\n\0x\0=\0\xac\x20\x3d\xd8\x00\xde\n\0";
+	static char be[] = "\xfe\xff\0a\0\r\0b\xd8\x3d";	/* a high surrogate cut at the end */
+	char buf[64];
+	struct ini_lines src = { 0 };
+
+	(void)state;
+	src.f = fmemopen(cr, sizeof(cr) - 1, "r");
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "[trial]\n");
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "title = a\n");
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "\n");
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "b = 2");
+	assert_null(ini_lines_next(buf, sizeof(buf), &src));
+	assert_int_equal(src.line, 4);
+	fclose(src.f);
+
+	src = (struct ini_lines){ .f = fmemopen(le, sizeof(le) - 1, "r") };
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "[t]\n");
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "x=\xe2\x82\xac\xf0\x9f\x98\x80\n");	/* € and U+1F600 */
+	assert_null(ini_lines_next(buf, sizeof(buf), &src));
+	fclose(src.f);
+
+	src = (struct ini_lines){ .f = fmemopen(be, sizeof(be) - 1, "r") };
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "a\n");
+	assert_string_equal(ini_lines_next(buf, sizeof(buf), &src), "b\xef\xbf\xbd");	/* U+FFFD */
+	assert_null(ini_lines_next(buf, sizeof(buf), &src));
+	fclose(src.f);
 }
 
 static void a_repeated_key_names_its_first_line(void **state)
@@ -150,6 +182,7 @@ int main(void)
 		cmocka_unit_test(with_callback_a_cut_line_reads_empty),
 		cmocka_unit_test(a_line_that_just_fits_is_not_cut),
 		cmocka_unit_test(a_control_byte_is_named_and_the_line_dropped),
+		cmocka_unit_test(cr_lines_and_utf16_read_as_utf8),
 		cmocka_unit_test(a_repeated_key_names_its_first_line),
 	};
 

@@ -178,7 +178,10 @@ static void noise_inside_a_log(void **state)
 	memcpy(log + 600, "\0\0\x01\x02\0\xff\0\0", 8);	/* 7 control bytes in 4 KiB */
 	sniff_bytes((const unsigned char *)log, n, true, &sn);
 	assert_int_equal(sn.format, FMT_NCCL_LOG);
-	memset(log + 100, 0, 200);	/* 5% NUL: not text any more */
+	memset(log + 100, 0, 200);	/* 5% NUL after text: judged on the text before them */
+	sniff_bytes((const unsigned char *)log, n, true, &sn);
+	assert_int_equal(sn.format, FMT_NCCL_LOG);
+	memset(log + 10, 0, 200);	/* too little text before them: not text */
 	sniff_bytes((const unsigned char *)log, n, true, &sn);
 	assert_int_equal(sn.format, FMT_UNKNOWN);
 	assert_string_equal(sn.why, "binary data of no known format");
