@@ -922,7 +922,7 @@ static void rental_options(void **state)
 	close_to(o->gpu_hours, 2 * 2e8 / thr2 / 3600);
 	assert_int_equal(o->window_days, 30);
 	close_to(o->cost, 3600);
-	assert_string_equal(rec_text(&a, "rental-window"), "to 200000000 samples, at 2.50 per GPU-hour, in "
+	assert_string_equal(rec_text(&a, "rental-window"), "to 200,000,000 samples, at 2.50 per GPU-hour, in "
 			    "lots of 2 GPUs with a 15% margin: on 1 GPU 14.9 days, a 30-day window of 1 lot "
 			    "(1,440 GPU-hours rented, cost 3,600); on 2 GPUs 8.4 days, a 30-day window of 1 lot "
 			    "(1,440 GPU-hours rented, cost 3,600)");
