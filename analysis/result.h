@@ -98,9 +98,10 @@ struct gpu_result {
 	size_t nsteps;
 	struct kernel_time *top;	/* by time per step, largest first */
 	size_t ntop;
-	struct lane_span *lanes;	/* the median steady step's busy intervals */
+	struct lane_span *lanes;	/* one steady step's busy intervals: the same number on every GPU of the run */
 	size_t nlanes;
 	double lanes_window_s;		/* that step's window */
+	int64_t lanes_step;		/* that step's number; -1 none */
 	/* --- the PyTorch memory timeline of this device (by category); not a peak_by_source --- */
 	int64_t timeline_peak;			/* tensor bytes at the timeline's peak; -1 no timeline */
 	int64_t timeline_at_peak[MEMCAT_COUNT];	/* each category's bytes at that peak; -1 */

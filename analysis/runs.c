@@ -995,15 +995,72 @@ static void run_critical(struct analysis *a, struct run_result *rr, const struct
 
 #define MAX_LANES 4000
 
-/* The busy intervals of the steady step whose window is the median one. */
-static void gpu_lanes(struct analysis *a, struct gpu_result *g, const struct rank *k,
-		      const struct windows *w)
+/* The index of GPU g's steady step numbered `number`; SIZE_MAX none. */
+static size_t steady_index(const struct gpu_result *g, int64_t number)
+{
+	for (size_t i = 0; i < g->nsteps; i++)
+		if (steady(&g->steps[i]) && g->steps[i].number == number)
+			return i;
+	return SIZE_MAX;
+}
+
+/*
+ * The step number chart 7 draws on every GPU of the run, so that its lanes
+ * show the same iteration on one clock: a number steady on every GPU with
+ * steps, whose slowest GPU's window is nearest the median of those slowest
+ * windows (first in step order on a tie); -1 where no number is steady on all.
+ */
+static int64_t common_lanes_step(const struct run_result *rr, size_t n)
+{
+	const struct gpu_result *first = NULL;
+	double *slow, median;
+	int64_t *num, pick = -1;
+	size_t m = 0, best = SIZE_MAX;
+
+	for (size_t g = 0; g < n && !first; g++)
+		if (rr->gpu[g].nsteps)
+			first = &rr->gpu[g];
+	if (!first)
+		return -1;
+	slow = xmalloc(first->nsteps * sizeof(*slow));
+	num = xmalloc(first->nsteps * sizeof(*num));
+	for (size_t i = 0; i < first->nsteps; i++) {
+		double worst = first->steps[i].window_s;
+		bool everywhere = steady(&first->steps[i]);
+
+		for (size_t g = 0; g < n && everywhere; g++) {
+			size_t j;
+
+			if (!rr->gpu[g].nsteps)
+				continue;
+			j = steady_index(&rr->gpu[g], first->steps[i].number);
+			everywhere = j != SIZE_MAX;
+			if (everywhere)
+				worst = fmax(worst, rr->gpu[g].steps[j].window_s);
+		}
+		if (everywhere) {
+			num[m] = first->steps[i].number;
+			slow[m++] = worst;
+		}
+	}
+	median = stats_median(slow, m);
+	for (size_t i = 0; i < m; i++)
+		if (best == SIZE_MAX || fabs(slow[i] - median) < fabs(slow[best] - median))
+			best = i;
+	if (best != SIZE_MAX)
+		pick = num[best];
+	free(slow);
+	free(num);
+	return pick;
+}
+
+/* The index of the steady step whose window is g's median one; SIZE_MAX none. */
+static size_t median_index(const struct gpu_result *g)
 {
 	size_t pick = SIZE_MAX;
 	double *v = xmalloc((g->nsteps ? g->nsteps : 1) * sizeof(*v));
 	size_t n = 0;
 	double median;
-	int64_t from, to;
 
 	for (size_t i = 0; i < g->nsteps; i++)
 		if (steady(&g->steps[i]))
@@ -1014,8 +1071,25 @@ static void gpu_lanes(struct analysis *a, struct gpu_result *g, const struct ran
 		if (steady(&g->steps[i]) && (pick == SIZE_MAX ||
 		    fabs(g->steps[i].window_s - median) < fabs(g->steps[pick].window_s - median)))
 			pick = i;
+	return pick;
+}
+
+/*
+ * The busy intervals of step `number` (common_lanes_step()), or where no
+ * number is steady on every GPU, of the steady step whose window is the
+ * median one.
+ */
+static void gpu_lanes(struct analysis *a, struct gpu_result *g, const struct rank *k,
+		      const struct windows *w, int64_t number)
+{
+	size_t pick = number >= 0 ? steady_index(g, number) : SIZE_MAX;
+	int64_t from, to;
+
+	if (pick == SIZE_MAX)
+		pick = median_index(g);
 	if (pick == SIZE_MAX)
 		return;
+	g->lanes_step = g->steps[pick].number;
 	from = w->bounds[pick];
 	to = w->bounds[pick + 1];
 	g->lanes_window_s = ns_to_s(to - from);
@@ -1513,6 +1587,7 @@ static void init_gpu(struct gpu_result *g, const struct rank *k, int32_t index)
 	g->step_s = parts_unknown();
 	g->span_s = g->step_s;
 	g->lanes_window_s = NAN;
+	g->lanes_step = -1;
 	g->clock_offset_s = NAN;
 }
 
@@ -1657,6 +1732,7 @@ static void phase_gpu_figures(struct run_work *x)
 {
 	const struct run *r = x->r;
 	struct run_result *rr = x->rr;
+	int64_t step = common_lanes_step(rr, x->n);
 
 	for (size_t g = 0; g < x->n; g++) {
 		const struct rank *k = r->nranks ? &r->ranks[g] : NULL;
@@ -1666,7 +1742,7 @@ static void phase_gpu_figures(struct run_work *x)
 		if (k) {
 			gpu_span(&rr->gpu[g], k, &x->clk.rank[g]);
 			gpu_top(x->a, &rr->gpu[g], k, x->memo);
-			gpu_lanes(x->a, &rr->gpu[g], k, &x->w[g]);
+			gpu_lanes(x->a, &rr->gpu[g], k, &x->w[g], step);
 		}
 		if (slower(&rr->gpu[g], &rr->gpu[rr->slowest]))
 			rr->slowest = g;

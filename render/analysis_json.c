@@ -224,6 +224,7 @@ static const struct jfield gpu_fields[] = {
 	JF_ARR(struct gpu_result, steps, "steps", &gpu_steps),
 	JF_ARR(struct gpu_result, top, "top_kernels", &gpu_top),
 	JF_NUM(struct gpu_result, lanes_window_s, "lanes_window_s"),
+	JF_COUNT(struct gpu_result, lanes_step, "lanes_step"),
 	JF_ARR(struct gpu_result, lanes, "lanes", &gpu_lanes),
 	JF_COUNT(struct gpu_result, timeline_peak, "timeline_peak_bytes"),
 	JF_OBJ(struct gpu_result, timeline_at_peak, "timeline_at_peak_bytes", category_fields),

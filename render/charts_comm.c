@@ -344,41 +344,37 @@ int chart_comm(const struct analysis *a, struct chart_layout *c, const char **wh
 	return 0;
 }
 
-/* 7. One steady step's timeline per GPU, on each run's common clock. */
+/* 7. One step number's timeline on every GPU, on each run's common clock. */
 
+/* Each GPU's lanes, one y category each: compute on top, comm, memory lowest. */
 static const struct {
 	enum category cat;
-	double offset;		/* of the lane's centre from its GPU's row */
+	double offset;		/* of the lane's centre from its GPU's comm lane */
+	const char *name;
 } lanes[] = {
-	[EVC_COMPUTE] = { CAT_COMPUTE, 0.25 },
-	[EVC_COMM] = { CAT_EXPOSED_COMM, 0 },
-	[EVC_MEMORY] = { CAT_MEMORY, -0.25 },
+	[EVC_COMPUTE] = { CAT_COMPUTE, 1, "compute" },
+	[EVC_COMM] = { CAT_EXPOSED_COMM, 0, "comm" },
+	[EVC_MEMORY] = { CAT_MEMORY, -1, "memory" },
 };
 
-#define LANE_H 0.1		/* half a lane's height, in rows */
+#define LANE_H 0.38		/* half a lane's height, in categories */
 
-/* The steady step whose busy intervals g->lanes holds (its window is lanes_window_s); SIZE_MAX none. */
+/* The steady step whose busy intervals g->lanes holds (number lanes_step); SIZE_MAX none. */
 static size_t lanes_step(const struct gpu_result *g)
 {
-	size_t k, pick = SIZE_MAX;
+	size_t k;
 
-	for (k = 0; k < g->nsteps; k++) {
-		const struct step_point *s = &g->steps[k];
-
-		if (s->warmup || s->trailing || !isfinite(s->window_s))
-			continue;
-		if (pick == SIZE_MAX || fabs(s->window_s - g->lanes_window_s) < fabs(g->steps[pick].window_s - g->lanes_window_s))
-			pick = k;
-	}
-	return pick;
+	for (k = 0; k < g->nsteps && g->lanes_step >= 0; k++)
+		if (g->steps[k].number == g->lanes_step && !g->steps[k].warmup && !g->steps[k].trailing)
+			return k;
+	return SIZE_MAX;
 }
 
 /*
  * How long after the earliest GPU of its run GPU gi started the step it
  * shows, on the run's common clock (each trace's clock plus its
- * clock_offset_s), in seconds: against the same step number on every GPU,
- * since each GPU shows its own median step; 0 for a lone GPU; NaN where a
- * start or an offset is unknown.
+ * clock_offset_s), in seconds: against the same step number on every GPU;
+ * 0 for a lone GPU; NaN where a start or an offset is unknown.
  */
 static double common_shift(const struct run_result *r, size_t gi)
 {
@@ -405,31 +401,69 @@ static double common_shift(const struct run_result *r, size_t gi)
 	return shift;
 }
 
+/* The step number every GPU of r with lanes shows; -1 where they differ or none has lanes. */
+static int64_t run_step(const struct run_result *r)
+{
+	size_t gi;
+	int64_t n = -1;
+
+	for (gi = 0; gi < r->ngpu; gi++) {
+		if (!r->gpu[gi].nlanes || r->gpu[gi].lanes_step < 0)
+			continue;
+		if (n >= 0 && r->gpu[gi].lanes_step != n)
+			return -1;
+		n = r->gpu[gi].lanes_step;
+	}
+	return n;
+}
+
 /* Whether the GPUs of r show different steps (their labels then say which). */
 static bool steps_differ(const struct run_result *r)
 {
-	size_t gi, p, first = SIZE_MAX;
+	size_t gi;
 
-	for (gi = 0; gi < r->ngpu; gi++) {
-		if (!r->gpu[gi].nlanes || (p = lanes_step(&r->gpu[gi])) == SIZE_MAX)
-			continue;
-		if (first == SIZE_MAX)
-			first = gi;
-		else if (r->gpu[gi].steps[p].number != r->gpu[first].steps[lanes_step(&r->gpu[first])].number)
+	for (gi = 0; gi < r->ngpu; gi++)
+		if (r->gpu[gi].nlanes && run_step(r) < 0)
 			return true;
-	}
 	return false;
 }
 
-/* "2gpu\nGPU 1", with ", step 5" where the run's GPUs show different steps. */
+/* "2gpu GPU 1: compute" on one line, with ", step 5" where the run's GPUs show different steps. */
 static const char *lane_label(const struct analysis *a, size_t run, size_t gi, struct chart_layout *c)
 {
 	const struct run_result *r = &a->runs[run];
-	size_t p = lanes_step(&r->gpu[gi]);
+	const char *gpu = chart_strf(c, "%s GPU %d", chart_run_name(r, c), gpu_number(&r->gpu[gi], gi));
 
-	if (!steps_differ(r) || p == SIZE_MAX)
-		return gpu_cat_label(a, run, gi, c);
-	return chart_strf(c, "%s, step %lld", gpu_cat_label(a, run, gi, c), (long long)r->gpu[gi].steps[p].number);
+	if (!steps_differ(r) || r->gpu[gi].lanes_step < 0)
+		return chart_strf(c, "%s: compute", gpu);
+	return chart_strf(c, "%s, step %lld: compute", gpu, (long long)r->gpu[gi].lanes_step);
+}
+
+/* The subtitle's "step 5 on every GPU", or each run's step where runs differ. */
+static const char *steps_shown(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
+{
+	const char *out = "";
+	int64_t one = -2;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		int64_t s = a->runs[order[k]].ngpu ? run_step(&a->runs[order[k]]) : -1;
+
+		if (s < 0 && steps_differ(&a->runs[order[k]]))
+			return "each GPU's median steady step (no step number is steady on all of a run's GPUs)";
+		if (s >= 0)
+			one = one == -2 || one == s ? s : -1;
+	}
+	if (one >= 0)
+		return chart_strf(c, "step %lld on every GPU", (long long)one);
+	for (k = 0; k < n; k++) {
+		int64_t s = run_step(&a->runs[order[k]]);
+
+		if (s >= 0)
+			out = chart_strf(c, "%s%sstep %lld of %s", out, *out ? ", " : "", (long long)s,
+					 a->runs[order[k]].name);
+	}
+	return chart_strf(c, "%s (the same step on each GPU of a run)", out);
 }
 
 struct span {
@@ -603,8 +637,8 @@ static bool timeline_row(const struct run_clock *k, size_t gi, double y, struct 
 	free(busy);
 	if (isfinite(g->lanes_window_s)) {
 		panel_line(p, CAT_INK, MS_DASHED, "window end");
-		panel_point(p, MS(w.shift + g->lanes_window_s), y - 0.42);
-		panel_point(p, MS(w.shift + g->lanes_window_s), y + 0.42);
+		panel_point(p, MS(w.shift + g->lanes_window_s), y - 1.45);
+		panel_point(p, MS(w.shift + g->lanes_window_s), y + 1.45);
 	}
 	return w.waited;
 }
@@ -621,9 +655,16 @@ static bool timeline_run(const struct analysis *a, size_t run, struct chart_layo
 	run_clock_init(&k, r);
 	for (gi = 0; gi < r->ngpu; gi++)
 		common &= isfinite(k.shift[gi]) || !r->gpu[gi].nlanes;
-	for (gi = r->ngpu; gi-- > 0;)
-		if (r->gpu[gi].nlanes)
-			*waited |= timeline_row(&k, gi, (double)axis_add_cat(&p->y, lane_label(a, run, gi, c)), p);
+	for (gi = r->ngpu; gi-- > 0;) {
+		double y;
+
+		if (!r->gpu[gi].nlanes)
+			continue;
+		axis_add_cat(&p->y, lanes[EVC_MEMORY].name);
+		y = (double)axis_add_cat(&p->y, lanes[EVC_COMM].name);
+		axis_add_cat(&p->y, lane_label(a, run, gi, c));
+		*waited |= timeline_row(&k, gi, y, p);
+	}
 	run_clock_release(&k);
 	return common;
 }
@@ -645,11 +686,11 @@ int chart_timeline(const struct analysis *a, struct chart_layout *c, const char 
 		*why = "no timeline: no GPU has a steady step's kernels";
 		return 1;
 	}
-	c->subtitle = common ? "each GPU's median steady step on its run's common clock (traces aligned), from the first GPU "
-			       "to start that step; "
-			       "lanes per GPU: compute (top), comm (middle), memory (bottom)"
-		: "each GPU's median steady step, each on its own clock (no clock offset to align them); "
-		  "lanes per GPU: compute (top), comm (middle), memory (bottom)";
+	c->subtitle = chart_strf(c, common ? "%s, on its run's common clock (traces aligned), from the first GPU to "
+						"start that step; three lanes per GPU: compute, comm, memory"
+					   : "%s, each GPU on its own clock (no clock offset to align them); three lanes "
+					     "per GPU: compute, comm, memory",
+				 steps_shown(a, order, n, c));
 	chart_add_legend(c, CAT_COMPUTE, 0, false, "compute");
 	chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, waited ? "exposed comm: transfer" : "exposed comm");
 	if (waited)

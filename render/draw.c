@@ -166,7 +166,7 @@ static struct colour text_colour(const struct mark *m)
 {
 	if (m->kind == MARK_VSPAN || (m->kind == MARK_HLINE && m->cat == CAT_REFERENCE))
 		return ink();
-	return category_style(m->cat)->c;
+	return category_style(m->cat)->text;
 }
 
 /* The texts of p's marks where the placer put them, a leader to a moved one's mark. */
@@ -319,7 +319,7 @@ static void draw_banner(cairo_t *cr, const struct chart_layout *c)
 	cairo_set_line_width(cr, 1);
 	cairo_stroke(cr);
 	text_draw(cr, FONT_SUBTITLE, c->banner, b->x + BANNER_PAD, b->y + BANNER_PAD, 0, 0, 0,
-		  b->w - 2 * BANNER_PAD, category_style(CAT_WARNING)->c);
+		  b->w - 2 * BANNER_PAD, category_style(CAT_WARNING)->text);
 }
 
 void chart_draw(cairo_t *cr, const struct chart_layout *c)
@@ -339,7 +339,7 @@ void chart_draw(cairo_t *cr, const struct chart_layout *c)
 			  c->width - 28, category_style(CAT_REFERENCE)->c);
 	if (c->note)
 		text_draw(cr, FONT_NOTE, c->note, c->note_at.x, c->note_at.y, 0, 0, 0, c->width - 28,
-			  category_style(CAT_EXPOSED_COMM)->c);
+			  category_style(CAT_EXPOSED_COMM)->text);
 	draw_legend(cr, c);
 	for (i = 0; i < c->npanels; i++)
 		draw_panel(cr, &c->panel[i], c->panel[i].area.x);

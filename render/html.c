@@ -113,8 +113,8 @@ void html_escape(struct buf *out, const char *text)
 
 static void head(struct buf *h, const char *title, enum verdict v)
 {
-	struct colour c = category_style(summary_verdict_category(v))->c;
-	struct colour w = category_style(summary_verdict_category(VERDICT_INCONCLUSIVE))->c;	/* as page 1 */
+	struct colour c = category_style(summary_verdict_category(v))->text;
+	struct colour w = category_style(summary_verdict_category(VERDICT_INCONCLUSIVE))->text;	/* as page 1 */
 
 	buf_addstr(h, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		   "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");

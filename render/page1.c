@@ -179,8 +179,8 @@ static void text_at(cairo_t *cr, const struct pstyle *st, const char *text, doub
 static struct colour line_colour(const struct summary *s, const struct sline *l)
 {
 	if (l->kind == SL_WEAK)	/* in the colour of an inconclusive verdict: it qualifies this one */
-		return category_style(summary_verdict_category(VERDICT_INCONCLUSIVE))->c;
-	return l->kind == SL_VERDICT ? category_style(summary_verdict_category(s->verdict))->c : category_style(CAT_INK)->c;
+		return category_style(summary_verdict_category(VERDICT_INCONCLUSIVE))->text;
+	return l->kind == SL_VERDICT ? category_style(summary_verdict_category(s->verdict))->text : category_style(CAT_INK)->text;
 }
 
 /* A line's height with the space above it, at width. */

@@ -35,7 +35,8 @@ struct colour {
 struct category_style {
 	const char *name;	/* for layout dumps: "compute" */
 	const char *label;	/* for legends: "exposed comm" */
-	struct colour c;
+	struct colour c;	/* fills and lines */
+	struct colour text;	/* text and headings in the category's colour: 4.5:1 or more on white */
 };
 
 const struct category_style *category_style(enum category c);

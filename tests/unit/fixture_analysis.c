@@ -77,6 +77,11 @@ static void set_lanes(struct analysis *a, struct gpu_result *g, const struct lan
 	g->lanes = alloc(a, n, sizeof(*l));
 	memcpy(g->lanes, l, n * sizeof(*l));
 	g->lanes_window_s = window;
+	g->lanes_step = -1;	/* the steady step whose window is nearest `window` */
+	for (size_t k = 0; k < g->nsteps; k++)
+		if (!g->steps[k].warmup && (g->lanes_step < 0 ||
+		    fabs(g->steps[k].window_s - window) < fabs(g->steps[g->lanes_step].window_s - window)))
+			g->lanes_step = g->steps[k].number;
 }
 
 static void gpu_common(struct gpu_result *g, int32_t rank, int64_t peak)

@@ -275,32 +275,40 @@ static void breakdown_wait_and_transfer(void **state)
 
 /*
  * clock-offset: GPU 1's trace clock runs 37 ms ahead (clock_offset_s
- * -0.037). It shows step 24, which it started 1764451841548452091 ns on its
- * clock, GPU 0 at 1764451841511462137: on the common clock GPU 1 started
- * 10 us first, so its lanes start at 0, not 36.99 ms on.
+ * -0.037). Both GPUs show step 28 (steady on both; its slower window,
+ * 86.523 ms, is the median of the steps' slower windows), which GPU 0
+ * started at 1764451841856931646 ns on its clock and GPU 1 at
+ * 1764451841894200810 on its own: on the common clock GPU 1 started
+ * 0.269164 ms after GPU 0, so its first memcpy (12.485 us) starts there.
+ * Before, each GPU showed its own median step (24 and 26) on one clock.
  */
 static void timeline_on_common_clock(void **state)
 {
 	struct analysis *a = analyse_dir("samples/trials/clock-offset");
-	char *d = chart_dump(a, "07-timeline");
-	double x0 = NAN, shift = (double)(1764451841548452091LL - 1764451841511462137LL) / 1e9 - 0.037;
+	char *d = chart_dump(a, "07-timeline"), *v;
+	double shift = (double)(1764451841894200810LL - 1764451841856931646LL) / 1e9 - 0.037;
 
 	(void)state;
 	assert_non_null(d);
-	value_is(d, "panel.0.y.cats", "2gpu\\nGPU 1, step 24 | 2gpu\\nGPU 0, step 26 | 1gpu\\nGPU 0");
-	near(shift, -10.046e-6, 1e-9);
-	rects_at(d, "memory", false, 0.005, &x0);	/* the first memcpy of each row, 0 to 12.485 us */
-	near(x0, 0, 0);
-	assert_non_null(strstr(d, "rect memory x=0..0.012485 y=-0.35..-0.15"));	/* GPU 1's row */
-	assert_non_null(strstr(d, "legend.2 = overlapped_comm \"overlapped comm (under compute)\""));
+	value_is(d, "panel.0.y.cats", "memory | comm | 2gpu GPU 1: compute | memory | comm | 2gpu GPU 0: compute | "
+		 "memory | comm | 1gpu GPU 0: compute");
+	v = value_of(d, "subtitle");
+	assert_non_null(strstr(v, "step 22 of 1gpu, step 28 of 2gpu (the same step on each GPU of a run), on its "
+				"run's common clock"));
+	free(v);
+	near(shift, 0.269164e-3, 1e-12);
+	assert_non_null(strstr(d, "rect memory x=0.269164..0.281649 y=-0.38..0.38"));	/* GPU 1's memory lane */
+	assert_non_null(strstr(d, "rect memory x=0..0.012485 y=2.62..3.38"));		/* GPU 0's */
+	assert_non_null(strstr(d, " = overlapped_comm \"overlapped comm (under compute)\""));
 	free(d);
 	analysis_free(a);
 }
 
 /*
- * ddp-scales-well: both GPUs show step 8, whose partition in analysis.json
- * gives GPU 0 1.665 ms of exposed comm, 0.145 ms of it waiting, and GPU 1
- * 1.215 ms, none waiting. The timeline's comm lane colours the same time:
+ * ddp-scales-well: both GPUs show step 7 (its slower window, 42.652 ms, is
+ * the median of the steady steps' slower windows), whose partition in
+ * analysis.json gives GPU 0 1.644 ms of exposed comm, 0.140 ms of it
+ * waiting, and GPU 1 1.202 ms, none waiting. The timeline's comm lane colours the same time:
  * exposed where no compute kernel runs, hatched while GPU 1 had not started.
  */
 static void timeline_agrees_with_the_partition(void **state)
@@ -310,12 +318,41 @@ static void timeline_agrees_with_the_partition(void **state)
 
 	(void)state;
 	assert_non_null(d);
-	value_is(d, "panel.0.y.cats", "2gpu\\nGPU 1 | 2gpu\\nGPU 0 | 1gpu\\nGPU 0");
-	near(widths_at(d, "exposed_comm", true, 1), 0.145, 2e-3);
-	near(widths_at(d, "exposed_comm", false, 1) + widths_at(d, "exposed_comm", true, 1), 1.665, 2e-3);
-	near(widths_at(d, "exposed_comm", true, 0), 0, 0);
-	near(widths_at(d, "exposed_comm", false, 0), 1.215, 2e-3);
-	assert_true(widths_at(d, "overlapped_comm", false, 0) > 5);	/* most of the AllReduce hides under backward */
+	value_is(d, "panel.0.y.cats", "memory | comm | 2gpu GPU 1: compute | memory | comm | 2gpu GPU 0: compute | "
+		 "memory | comm | 1gpu GPU 0: compute");
+	near(widths_at(d, "exposed_comm", true, 4), 0.140292, 2e-3);	/* GPU 0's comm lane */
+	near(widths_at(d, "exposed_comm", false, 4) + widths_at(d, "exposed_comm", true, 4), 1.644199, 2e-3);
+	near(widths_at(d, "exposed_comm", true, 1), 0, 0);		/* GPU 1's */
+	near(widths_at(d, "exposed_comm", false, 1), 1.201522, 2e-3);
+	assert_true(widths_at(d, "overlapped_comm", false, 1) > 5);	/* most of the AllReduce hides under backward */
+	free(d);
+	analysis_free(a);
+}
+
+/*
+ * pipeline-bubble: both GPUs of the 2-GPU run show step 5 (before, GPU 0
+ * showed step 4 and GPU 1 step 5 on one clock, and nothing was hatched).
+ * analysis.json's step 5: GPU 0 exposes 41.901 ms of communication, 40.981
+ * ms of it waiting for GPU 1; GPU 1 38.595 ms, 37.676 ms waiting. The comm
+ * lanes hatch the same waiting.
+ */
+static void timeline_hatches_the_bubble(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/pipeline-bubble");
+	char *d = chart_dump(a, "07-timeline"), *v;
+
+	(void)state;
+	assert_non_null(d);
+	value_is(d, "panel.0.y.cats", "memory | comm | 2gpu GPU 1: compute | memory | comm | 2gpu GPU 0: compute | "
+		 "memory | comm | 1gpu GPU 0: compute");
+	v = value_of(d, "subtitle");
+	assert_non_null(strstr(v, "step 5 of 2gpu (the same step on each GPU of a run)"));
+	free(v);
+	near(widths_at(d, "exposed_comm", true, 4), 40.98081, 2e-3);	/* GPU 0's comm lane */
+	near(widths_at(d, "exposed_comm", false, 4) + widths_at(d, "exposed_comm", true, 4), 41.900507, 2e-3);
+	near(widths_at(d, "exposed_comm", true, 1), 37.675735, 2e-3);	/* GPU 1's */
+	near(widths_at(d, "exposed_comm", false, 1) + widths_at(d, "exposed_comm", true, 1), 38.595432, 2e-3);
+	assert_non_null(strstr(d, " = exposed_comm hatched \"exposed comm: waiting for a peer\""));
 	free(d);
 	analysis_free(a);
 }
@@ -338,14 +375,14 @@ static void timeline_applies_clock_offsets(void **state)
 	r->gpu[1].clock_offset_s = -0.037;
 	d = chart_dump(&a, "07-timeline");
 	assert_non_null(d);
-	/* GPU 1 (row 0): its memcpy from 0 to 3 ms of its step, 0.1 ms after GPU 0's start */
-	assert_non_null(strstr(d, "panel.0.mark.0 = rect memory x=0.1..3.1 y=-0.35..-0.15\n"));
-	assert_non_null(strstr(d, "rect memory x=0..3 y=0.65..0.85\n"));	/* GPU 0 (row 1) */
+	/* GPU 1 (memory lane 0): its memcpy from 0 to 3 ms of its step, 0.1 ms after GPU 0's start */
+	assert_non_null(strstr(d, "panel.0.mark.0 = rect memory x=0.1..3.1 y=-0.38..0.38\n"));
+	assert_non_null(strstr(d, "rect memory x=0..3 y=2.62..3.38\n"));	/* GPU 0 (memory lane 3) */
 	r->gpu[1].clock_offset_s = NAN;	/* unknown: each GPU on its own clock, and said */
 	free(d);
 	d = chart_dump(&a, "07-timeline");
-	assert_non_null(strstr(d, "panel.0.mark.0 = rect memory x=0..3 y=-0.35..-0.15\n"));
-	assert_non_null(strstr(d, "each on its own clock (no clock offset to align them)"));
+	assert_non_null(strstr(d, "panel.0.mark.0 = rect memory x=0..3 y=-0.38..0.38\n"));
+	assert_non_null(strstr(d, "each GPU on its own clock (no clock offset to align them)"));
 	free(d);
 	fixture_analysis_release(&a);
 }
@@ -361,6 +398,7 @@ int main(void)
 		cmocka_unit_test(timeline_on_common_clock),
 		cmocka_unit_test(timeline_applies_clock_offsets),
 		cmocka_unit_test(timeline_agrees_with_the_partition),
+		cmocka_unit_test(timeline_hatches_the_bubble),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -278,14 +278,20 @@ static void timeline_layout(void **state)
 	char *d = dump_chart(*state, "07-timeline", &why);
 
 	assert_non_null(d);
-	has_line(d, "panel.0.y.cats = b200-2gpu-ddp\\nGPU 1 | b200-2gpu-ddp\\nGPU 0 | b200-1gpu\\nGPU 0");
+	/* one category per lane, the GPU's name on its compute lane */
+	has_line(d, "panel.0.y.cats = memory | comm | b200-2gpu-ddp GPU 1: compute | memory | comm | "
+		 "b200-2gpu-ddp GPU 0: compute | memory | comm | b200-1gpu GPU 0: compute");
+	/* one step number on both GPUs of the candidate (5), said in the subtitle */
+	has_line(d, "subtitle = step 3 of b200-1gpu, step 5 of b200-2gpu-ddp (the same step on each GPU of a run), "
+		 "on its run's common clock (traces aligned), from the first GPU to start that step; three lanes "
+		 "per GPU: compute, comm, memory");
 	has_line(d, "panel.0.x.ticks = 0 100 200 300 400");
 	/* comm under compute is overlapped; GPU 0 waits for GPU 1 to start the second AllReduce */
-	has_line(d, "panel.0.mark.3 = rect overlapped_comm x=101..152 y=-0.1..0.1");
-	has_line(d, "panel.0.mark.4 = rect exposed_comm x=152..186 y=-0.1..0.1");
-	has_line(d, "panel.0.mark.13 = rect exposed_comm hatched x=150..152 y=0.9..1.1");
-	has_line(d, "panel.0.mark.14 = rect exposed_comm x=152..183 y=0.9..1.1");
-	has_line(d, "panel.0.mark.24 = line ink dashed n=2 412,1.58 412,2.42 \"window end\"");
+	has_line(d, "panel.0.mark.3 = rect overlapped_comm x=101..152 y=0.62..1.38");
+	has_line(d, "panel.0.mark.4 = rect exposed_comm x=152..186 y=0.62..1.38");
+	has_line(d, "panel.0.mark.13 = rect exposed_comm hatched x=150..152 y=3.62..4.38");
+	has_line(d, "panel.0.mark.14 = rect exposed_comm x=152..183 y=3.62..4.38");
+	has_line(d, "panel.0.mark.24 = line ink dashed n=2 412,5.55 412,8.45 \"window end\"");
 	free(d);
 }
 
