@@ -266,7 +266,8 @@ static int read_num(struct jread *r, const struct jfield *f, const struct jnode 
 		return 0;
 	if (n->type != J_NUM)
 		return jread_wrong_type(r, n, "a number");
-	if (!isfinite(n->d))
+	/* no quantity of a trial comes near 1e18 (an exabyte, 30 billion years): such a value is damage */
+	if (!isfinite(n->d) || fabs(n->d) > 1e18)
 		return jread_fail(r, n, "'%s' is out of range", r->path);
 	*p = n->d;
 	return 0;

@@ -63,31 +63,31 @@ static const struct manifest_key keys[] = {
 	  "tokens the whole training must process (with seq_len); sets the rental window", WHOLE,
 	  "none" },
 	{ "trial", "gpu_hour_price", MKEY_NUM, T(gpu_hour_price),
-	  "the price of one GPU for one hour, for the cost of each option", "a number", "none: no cost" },
+	  "the price of one GPU for one hour, for the cost of each option", "a number from 0 to 1,000,000,000", "none: no cost" },
 	{ "trial", "currency", MKEY_CURRENCY, T(currency),
 	  "what gpu_hour_price is in, shown with every cost", "a code or a symbol of 1 to 8 characters "
 	  "without spaces (USD, EUR, $)", "none: costs in gpu_hour_price's units, unnamed" },
 	{ "trial", "memory_reserve_gb", MKEY_NUM, T(memory_reserve_gb),
 	  "memory per GPU kept free for the CUDA context, NCCL buffers and fragmentation, in GB "
-	  "(1e9 bytes), added to the need before a fit is decided", "a number", "0" },
+	  "(1e9 bytes), added to the need before a fit is decided", "a number from 0 to 1,000,000", "0" },
 	{ "trial", "expected_speedup", MKEY_RATIO, T(expected_speedup),
 	  "the speedup (or throughput ratio) that confirms the hypothesis, written before the rental",
-	  "a number above 0", "1.1" },
+	  "a number above 0, at most 1,000,000", "1.1" },
 	{ "trial", "lot_gpus", MKEY_INT, T(lot_gpus),
 	  "GPUs in one rented lot (a machine or a reservation as the provider sells it); the decision "
 	  "rents whole lots", "a whole number from 1", "2" },
 	{ "trial", "margin", MKEY_NUM, T(margin),
 	  "room a rental window keeps over the days needed, as a share (0.15: 15% more days than the "
-	  "measured throughput needs)", "a number", "0.15" },
+	  "measured throughput needs)", "a number from 0 to 100", "0.15" },
 	{ "trial", "variants", MKEY_INT, T(variants),
 	  "independent runs the rental must hold (a sweep's configurations), each to the target; "
 	  "the decision places them on the lots' GPUs", "a whole number from 1", "1" },
 	{ "trial", "mtbf_hours", MKEY_RATIO, T(mtbf_hours),
 	  "mean time between failures of the rented machine in hours, interruptions included; sets "
-	  "the checkpoint interval of a 30-day window", "a number above 0", "24" },
+	  "the checkpoint interval of a 30-day window", "a number above 0, at most 1,000,000,000", "24" },
 	{ "trial", "checkpoint_write_s", MKEY_RATIO, T(checkpoint_write_s),
 	  "seconds one checkpoint takes to write, as planned (plan -o writes its estimate); a write "
-	  "time the logs show is used instead", "a number above 0", "what the logs show, else none" },
+	  "time the logs show is used instead", "a number above 0, at most 1,000,000,000", "what the logs show, else none" },
 	{ "run", "name", MKEY_NAME, 0,
 	  "the run's name in the report", "any text", "the run's directory name" },
 	{ "run", "gpus", MKEY_INT, R(gpus),
@@ -121,10 +121,10 @@ static const struct manifest_key keys[] = {
 	  "the random seed, held the same in every run", WHOLE, "none" },
 	{ "run", "predicted_peak_gb", MKEY_NUM, R(predicted_peak_gb),
 	  "the peak memory per GPU the plan predicted, in GB (1e9 bytes); compared with the measured "
-	  "peak", "a number", "none: no comparison" },
+	  "peak", "a number from 0 to 1,000,000", "none: no comparison" },
 	{ "run", "predicted_step_s", MKEY_NUM, R(predicted_step_s),
 	  "the step time the plan predicted, in seconds; compared with the measured median",
-	  "a number", "none: no comparison" },
+	  "a number from 0 to 1,000,000,000", "none: no comparison" },
 };
 
 const struct manifest_key *manifest_keys(size_t *n)

@@ -11,6 +11,7 @@
 #include "core/count.h"
 #include "core/ini_lines.h"
 #include "core/manifest_keys.h"
+#include "core/money.h"
 #include "core/xalloc.h"
 
 struct manifest {
@@ -91,16 +92,45 @@ static int set_int(struct manifest *m, const struct manifest_key *k, const char 
 	return 0;
 }
 
+/*
+ * The numbers' ranges: wide enough for any real trial in any currency, small
+ * enough that costs, reserves and times stay finite when multiplied out (a
+ * price of 1e308 printed "cost inf"). The same bounds as plan's options.
+ */
+static const struct {
+	const char *name;
+	double max;
+} num_range[] = {
+	{ "gpu_hour_price", 1e9 },
+	{ "memory_reserve_gb", 1e6 },
+	{ "expected_speedup", 1e6 },
+	{ "margin", 100 },
+	{ "mtbf_hours", 1e9 },
+	{ "checkpoint_write_s", 1e9 },
+	{ "predicted_peak_gb", 1e6 },
+	{ "predicted_step_s", 1e9 },
+};
+
+static double num_limit(const char *name)
+{
+	for (size_t i = 0; i < sizeof(num_range) / sizeof(*num_range); i++)
+		if (!strcmp(num_range[i].name, name))
+			return num_range[i].max;
+	return 1e15;
+}
+
 static int set_num(struct manifest *m, const struct manifest_key *k, const char *value,
 		   struct srcpos *pos)
 {
 	char *end;
-	double v = strtod(value, &end);
+	double v = strtod(value, &end), max = num_limit(k->name);
+	char want[96], most[MONEY_LEN];
 
-	if (end == value || *end || !isfinite(v) || v < 0)
-		return bad(m, k->section, k->name, value, "a number");
-	if (v == 0 && k->kind == MKEY_RATIO)	/* a ratio: 0 confirms anything */
-		return bad(m, k->section, k->name, value, "a number above 0");
+	count_text(most, max);
+	snprintf(want, sizeof(want), k->kind == MKEY_RATIO ? "a number above 0, at most %s" :
+			 "a number from 0 to %s", most);
+	if (end == value || *end || !isfinite(v) || v < 0 || v > max || (v == 0 && k->kind == MKEY_RATIO))
+		return bad(m, k->section, k->name, value, want);	/* a ratio of 0 confirms anything */
 	pos->file = intern_str(&m->ctx->trial->strings, pos->file);
 	fact_set_f64(target(m, k), v, pos);
 	return 0;

@@ -480,7 +480,8 @@ static bool monitor_window(const struct run_result *r, struct mon_window *w)
 		for (k = 0; k < r->gpu[gi].nsteps; k++) {
 			const struct step_point *s = &r->gpu[gi].steps[k];
 
-			if (s->start_ns < 0 || !isfinite(s->window_s))
+			if (s->start_ns < 0 || s->start_ns > INT64_MAX / 2 || !isfinite(s->window_s) || s->window_s < 0 ||
+			    s->window_s > 1e6)	/* damaged: a step of 11 days is no step */
 				continue;
 			span_add(&first, &last, s->start_ns);
 			span_add(&first, &last, s->start_ns + (int64_t)(s->window_s * 1e9));
