@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/outfile.h"
 #include "ingest/discover.h"
 
 struct batch_trial {
@@ -67,7 +68,7 @@ int batch_remove_tree(const char *path);
  * replaces only what it wrote: never a folder of the user's whose name
  * happens to look like one of its own.
  */
-#define BATCH_MARK ".scaleaudit-batch"
+#define BATCH_MARK OUTPUT_MARK_BATCH
 
 /* True when path is a folder (not a link) that batch wrote: it holds BATCH_MARK. */
 bool batch_owned(const char *path);

@@ -1,7 +1,9 @@
 #include "core/outfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -181,6 +183,74 @@ int write_atomic_as(const char *code, const char *path, write_fn fn, void *ctx, 
 out:
 	free(tmp);
 	return rc;
+}
+
+int output_mark(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644), rc = 0;
+
+	if (fd >= 0)
+		rc = close(fd);
+	else if (errno != EEXIST)
+		rc = -1;
+	free(path);
+	return rc;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st, (void)flag, (void)ftw;
+	remove(path);
+	return 0;
+}
+
+int outfile_remove_tree(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+void outfile_remove_temp_dirs(const char *dir, const char *prefix)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+	size_t len = strlen(prefix);
+
+	while (dp && (de = readdir(dp))) {
+		char *path;
+		struct stat st;
+
+		if (strncmp(de->d_name, prefix, len) || strlen(de->d_name) != len + 6)
+			continue;
+		path = xasprintf("%s/%s", dir, de->d_name);
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode))
+			outfile_remove_tree(path);
+		free(path);
+	}
+	if (dp)
+		closedir(dp);
+}
+
+/* Whether dir/name exists as a regular file (a link does not count). */
+static bool has_file(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	struct stat st;
+	bool yes = !lstat(path, &st) && S_ISREG(st.st_mode);
+
+	free(path);
+	return yes;
+}
+
+bool output_dir_is_ours(const char *dir)
+{
+	/* a report written before the marks: its three files, which no run holds together */
+	return has_file(dir, OUTPUT_MARK_REPORT) || has_file(dir, OUTPUT_MARK_BATCH) ||
+	       (has_file(dir, "analysis.json") && has_file(dir, "summary.md") && has_file(dir, "report.html"));
 }
 
 int fd_write_all(int fd, const void *p, size_t len)

@@ -9,10 +9,38 @@
 #define CORE_OUTFILE_H
 
 #include <signal.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "core/diag.h"
+
+/*
+ * The marks of scaleaudit's own output directories, hidden files that say
+ * "written by scaleaudit": what report and batch may replace or remove, and
+ * what the trial loader never reads as a run when it lies inside a trial.
+ */
+#define OUTPUT_MARK_REPORT ".scaleaudit-report"
+#define OUTPUT_MARK_BATCH ".scaleaudit-batch"
+
+/*
+ * Creates the mark name in dir (a new empty file, never through a link) unless
+ * it is there: 0, or -1 with errno.
+ */
+int output_mark(const char *dir, const char *name);
+
+/* Removes path and everything below it, never following a link: 0, or -1 with errno. */
+int outfile_remove_tree(const char *path);
+
+/*
+ * Removes every directory (not a link) of dir named prefix plus mkdtemp's six
+ * characters, with what it holds: the staging a process killed by SIGKILL
+ * left. Call it only while holding dir's lock.
+ */
+void outfile_remove_temp_dirs(const char *dir, const char *prefix);
+
+/* Whether dir is an output directory of scaleaudit's: it holds either mark, or a report's files. */
+bool output_dir_is_ours(const char *dir);
 
 /* Writes len bytes of p to fd, past short writes and EINTR: 0, or -1 with errno. */
 int fd_write_all(int fd, const void *p, size_t len);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "core/outfile.h"
 #include "core/xalloc.h"
 
 #define WALK_PATH_MAX_DEPTH 32	/* directory levels a trial may nest */
@@ -214,6 +215,18 @@ static void add_unlisted(struct walk *w, const char *dir)
 	w->unlisted[w->nunlisted++] = xstrdup(dir);
 }
 
+/* A report or batch folder written inside the trial: said, and never read as a run. */
+static bool own_output(struct lister *l, const struct walk_entry *e)
+{
+	struct srcpos pos = SRCPOS_FILE(e->path);
+
+	if (!output_dir_is_ours(e->path))
+		return false;
+	diag_add(l->d, DIAG_INFO, "own-output", &pos, "scaleaudit's own output (a report or a batch "
+		 "folder): not read as a run");
+	return true;
+}
+
 /* What the list says: an error that fails the path, else whether a directory is entered. */
 static bool list_visit(void *user, const struct walk_entry *e)
 {
@@ -222,10 +235,10 @@ static bool list_visit(void *user, const struct walk_entry *e)
 
 	switch (e->type) {
 	case WALK_DIR:
-		return true;
+		return !own_output(l, e);
 	case WALK_LINK:
 		if (!e->err && S_ISDIR(e->target))
-			return true;	/* walked as if it were there; a loop is refused */
+			return !own_output(l, e);	/* walked as if it were there; a loop is refused */
 		walk_add(l->w, e->path);	/* the reader names a dangling link */
 		return false;
 	case WALK_LOOP:

@@ -3,7 +3,6 @@
 #include <cairo-pdf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -284,19 +283,24 @@ static int publish(const char *stage, const char *dir, struct diags *d)
 	return rc;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st, (void)flag, (void)ftw;
-	remove(path);
-	return 0;
-}
-
 /* Removes the staging directory with what is left in it (the old report), and forgets it. */
 static void remove_stage(char *stage)
 {
-	nftw(stage, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	outfile_remove_tree(stage);
 	outfile_release_all();
 	free(stage);
+}
+
+/*
+ * Under the lock: removes the staging directories a report killed past its
+ * signal handlers (SIGKILL) left, and marks dir as a report's, so that a
+ * report written inside a trial is never read as one of its runs.
+ */
+static void mark_dir(const char *dir)
+{
+	outfile_remove_temp_dirs(dir, ".report.tmp");
+	/* where it cannot be written, neither can the report, which says why; its three files still tell */
+	(void)output_mark(dir, OUTPUT_MARK_REPORT);
 }
 
 /* Creates the staging directory dir/.report.tmpXXXXXX and its charts/; returns it, or NULL. */
@@ -340,6 +344,8 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 	r->a = a;
 	r->d = d;
 	lock = lock_dir(dir, d);
+	if (lock >= 0)
+		mark_dir(dir);
 	if (lock >= 0 && (stage = make_stage(dir, d))) {
 		pdf = xasprintf("%s/report.pdf", stage);
 		md = xasprintf("%s/summary.md", stage);
