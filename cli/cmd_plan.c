@@ -6,12 +6,15 @@
  * -o DIR or --init DIR writes the trial plan (render/plan_files).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <ini.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "analysis/analysis.h"
 #include "analysis/plan.h"
@@ -182,6 +185,27 @@ struct ini_read {
 	int bad;		/* lines with a bad key or value */
 };
 
+/* The bad lines said one by one up to here; the rest are counted (a binary file would flood). */
+#define PLAN_INI_SAID 20
+/* A PLAN.ini is a few dozen lines: anything this large is not one. */
+#define PLAN_INI_MAX (1024 * 1024)
+
+/* A bad line's message, unless PLAN_INI_SAID were said already. */
+static void __attribute__((format(printf, 2, 3))) say_bad(struct ini_read *r, const char *fmt, ...)
+{
+	va_list ap;
+	struct buf b = BUF_INIT;
+
+	if (r->bad++ >= PLAN_INI_SAID)
+		return;
+	buf_init(&b, 0);
+	va_start(ap, fmt);
+	buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	utf8_line(stderr, "%s", b.data);
+	buf_release(&b);
+}
+
 /* One key: set, or its message printed as file:line: and the reading goes on. */
 static int plan_ini_line(void *user, const char *section, const char *name, const char *value)
 {
@@ -202,8 +226,7 @@ static int plan_ini_line(void *user, const char *section, const char *name, cons
 				  (long long)first, (long long)r->src.line);
 		return 1;
 	}
-	utf8_line(stderr, "%s:%lld: %s", r->path, (long long)r->src.line, err);
-	r->bad++;
+	say_bad(r, "%s:%lld: %s", r->path, (long long)r->src.line, err);
 	return 1;
 }
 
@@ -212,32 +235,55 @@ static void plan_ini_control(struct ini_lines *src, int64_t col, unsigned byte)
 {
 	struct ini_read *r = src->user;
 
-	utf8_line(stderr, "%s:%lld:%lld: control byte 0x%02x in the line: not read", r->path,
-		  (long long)src->line, (long long)col, byte);
-	r->bad++;
+	say_bad(r, "%s:%lld:%lld: control byte 0x%02x in the line: not read", r->path,
+		(long long)src->line, (long long)col, byte);
 }
 
 /* PLAN.ini into in; prints "file:line: message" for each bad line and returns EXIT_NO_INPUT then. */
+/*
+ * PLAN.ini opened for reading: a regular file of at most PLAN_INI_MAX bytes
+ * (opened without blocking, so that a FIFO is refused, not waited on); NULL
+ * after a message.
+ */
+static FILE *open_ini(const char *path)
+{
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f;
+
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		error("%s: %s", path, strerror(errno));
+	} else if (S_ISDIR(st.st_mode)) {
+		error("%s: a directory, not a PLAN.ini", path);
+	} else if (!S_ISREG(st.st_mode)) {
+		error("%s: not a regular file (%s), not a PLAN.ini", path,
+		      S_ISFIFO(st.st_mode) ? "a FIFO" : S_ISSOCK(st.st_mode) ? "a socket" : "a device");
+	} else if (st.st_size > PLAN_INI_MAX) {
+		error("%s: %lld bytes, larger than a PLAN.ini can be (1 MiB)", path, (long long)st.st_size);
+	} else if (fcntl(fd, F_SETFL, 0) < 0 || !(f = fdopen(fd, "r"))) {
+		error("%s: %s", path, strerror(errno));
+	} else {
+		return f;
+	}
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
 static int read_ini(const char *path, struct plan_inputs *in)
 {
 	struct ini_read r = { .in = in, .path = path,
-			      .src = { .f = fopen(path, "r"), .control = plan_ini_control } };
-	struct stat st;
+			      .src = { .f = open_ini(path), .control = plan_ini_control } };
 	int line;
 
-	if (!r.src.f) {
-		error("%s: %s", path, strerror(errno));
+	if (!r.src.f)
 		return EXIT_NO_INPUT;
-	}
-	if (fstat(fileno(r.src.f), &st) == 0 && S_ISDIR(st.st_mode)) {
-		fclose(r.src.f);
-		error("%s: a directory, not a PLAN.ini", path);
-		return EXIT_NO_INPUT;
-	}
 	r.src.user = &r;
 	line = ini_parse_stream(ini_lines_next, &r.src, plan_ini_line, &r);
 	fclose(r.src.f);
 	ini_lines_release(&r.src);
+	if (r.bad > PLAN_INI_SAID)
+		fprintf(stderr, "%s: %d more bad lines not shown\n", path, r.bad - PLAN_INI_SAID);
 	if (line > 0)
 		fprintf(stderr, "%s:%d: not an INI line (expected [section] or key = value)\n", path, line);
 	return line || r.bad ? EXIT_NO_INPUT : EXIT_DONE;
