@@ -61,13 +61,31 @@ static void add(struct smoke_ctx *sc, const char *what, enum smoke_status st, do
 		sc->rep->exit_status = 1;
 }
 
+/*
+ * A rate (per second) is a measurement only when finite and above 0: a timer
+ * that reads 0 ms (a broken driver or event) gives "inf GB/s", which must
+ * not pass for a working link.
+ */
+static bool bad_rate(double value, const char *unit)
+{
+	return unit && strstr(unit, "/s") && !(isfinite(value) && value > 0);
+}
+
 void smoke_pass(struct smoke_ctx *sc, const char *what, double value, const char *unit, const char *fmt, ...)
 {
 	va_list ap;
+	char detail[sizeof(((struct smoke_result *)0)->detail)];
 
 	va_start(ap, fmt);
-	add(sc, what, SMOKE_PASS, value, unit, fmt, ap);
+	if (!bad_rate(value, unit)) {
+		add(sc, what, SMOKE_PASS, value, unit, fmt, ap);
+		va_end(ap);
+		return;
+	}
+	vsnprintf(detail, sizeof detail, fmt, ap);
 	va_end(ap);
+	smoke_fail(sc, what, "no valid measurement: the timing gave %g %s (a run timed at 0 ms?); %s", value,
+		   unit, detail);
 }
 
 void smoke_fail(struct smoke_ctx *sc, const char *what, const char *fmt, ...)

@@ -624,6 +624,25 @@ static void fake_blackwell_no_peer(void **state)
 	smoke_report_release(&rep);
 }
 
+/* Events that time every run at 0 ms: the rates are no measurement, and the check fails. */
+static void fake_zero_time_fails(void **state)
+{
+	struct smoke_report rep;
+	const struct smoke_result *r;
+	size_t i;
+
+	assert_int_equal(fake_smoke(*state, "FAKE_CUDA_ZERO_TIME=1", &rep), 1);
+	for (i = 0; i < rep.n && strcmp(rep.results[i].item, "h2d gpu0"); i++)
+		;
+	assert_true(i < rep.n);
+	r = &rep.results[i];
+	assert_int_equal(r->status, SMOKE_FAIL);
+	assert_true(isnan(r->value));
+	assert_matches(r->detail, "^no valid measurement: the timing gave inf GB/s \\(a run timed at 0 ms\\?\\); "
+		       "pinned host to device, cuMemcpyHtoDAsync, 1 MiB per run; median of 200 runs 0\\.000 ms");
+	smoke_report_release(&rep);
+}
+
 static void fake_jit_fails(void **state)
 {
 	static const char skipped[] = "^the project's kernels did not load \\(see jit\\)$";
@@ -711,6 +730,7 @@ int main(void)
 		cmocka_unit_test(fake_one_gpu),
 		cmocka_unit_test(fake_two_gpus),
 		cmocka_unit_test(fake_blackwell_no_peer),
+		cmocka_unit_test(fake_zero_time_fails),
 		cmocka_unit_test(fake_jit_fails),
 		cmocka_unit_test(fake_out_of_memory),
 		cmocka_unit_test(fake_extra_items),
