@@ -33,6 +33,35 @@ static const char *fmt_signed_ms(struct chart_layout *c, double ms)
 
 /* 1. Step time over steps. */
 
+static bool has_steps(const struct run_result *r)
+{
+	return r->ngpu > 0 && r->slowest < r->ngpu && r->gpu[r->slowest].nsteps > 0;
+}
+
+/* How a failed run's legend entry ends, by enum run_status: what stopped it. */
+static const char *const failed_phrases[] = {
+	[RUN_FAILED_OOM] = "out of memory", [RUN_FAILED] = "on an error",
+};
+
+/*
+ * "baseline: 1gpu (1 GPU): failed, out of memory after 3 steps": a run that
+ * failed is named as failed, with or without a line; the plain label else.
+ */
+static const char *step_label(const struct analysis *a, size_t i, struct chart_layout *c)
+{
+	const struct run_result *r = &a->runs[i];
+	const char *what = (size_t)r->status < sizeof(failed_phrases) / sizeof(failed_phrases[0])
+		? failed_phrases[r->status] : NULL;
+	char b[NUMFMT_LEN];
+
+	if (!run_failed(r) || !what)
+		return run_label(a, i, c);
+	if (r->steps_total <= 0)
+		return chart_strf(c, "%s: failed, %s before its first step", run_label(a, i, c), what);
+	return chart_strf(c, "%s: failed, %s after %s step%s", run_label(a, i, c), what,
+			  numfmt_count(b, r->steps_total), r->steps_total == 1 ? "" : "s");
+}
+
 static void step_line(const struct analysis *a, size_t i, struct chart_layout *c, struct panel *p)
 {
 	const struct run_result *r = &a->runs[i];
@@ -40,11 +69,31 @@ static void step_line(const struct analysis *a, size_t i, struct chart_layout *c
 	enum category cat = run_cat(a, i);
 	size_t k;
 
-	panel_line(p, cat, g->nsteps <= MARKERS_MAX ? MS_MARKERS : 0, run_label(a, i, c));
+	panel_line(p, cat, g->nsteps <= MARKERS_MAX ? MS_MARKERS : 0, step_label(a, i, c));
 	for (k = 0; k < g->nsteps; k++)
 		if (isfinite(g->steps[k].window_s) && !g->steps[k].trailing)
 			panel_point(p, (double)k, MS(g->steps[k].window_s));
-	chart_add_legend(c, cat, 0, true, run_label(a, i, c));
+	chart_add_legend(c, cat, 0, true, step_label(a, i, c));
+}
+
+/*
+ * A failed run without steps has no line: a legend entry in its colour, a
+ * hollow square, says it failed and on what, so that it is never absent.
+ * Returns whether there was one.
+ */
+static bool failed_entries(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
+{
+	bool any = false;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (has_steps(&a->runs[order[k]]) || !run_failed(&a->runs[order[k]]))
+			continue;
+		chart_add_legend(c, run_cat(a, order[k]), MS_SQUARES | MS_NOLINE | MS_HOLLOW, true,
+				 step_label(a, order[k], c));
+		any = true;
+	}
+	return any;
 }
 
 /* The trailing step of one run, apart: a hollow marker, not joined; false when none. */
@@ -84,11 +133,6 @@ static bool warmup_span(const struct gpu_result *g, double *lo, double *hi)
 		*hi = fmax(*hi, (double)k + 0.5);
 	}
 	return *lo <= *hi;
-}
-
-static bool has_steps(const struct run_result *r)
-{
-	return r->ngpu > 0 && r->slowest < r->ngpu && r->gpu[r->slowest].nsteps > 0;
 }
 
 /*
@@ -160,7 +204,7 @@ int chart_step_time(const struct analysis *a, struct chart_layout *c, const char
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
 	struct panel *p;
-	bool any = false, trailing = false, warmup, band = false;
+	bool any = false, trailing = false, warmup, band = false, failed;
 
 	for (k = 0; k < n; k++)
 		any |= has_steps(&a->runs[order[k]]);
@@ -181,6 +225,7 @@ int chart_step_time(const struct analysis *a, struct chart_layout *c, const char
 	for (k = 0; k < n; k++)
 		if (has_steps(&a->runs[order[k]]))
 			step_line(a, order[k], c, p);
+	failed = failed_entries(a, order, n, c);
 	for (k = 0; k < n; k++)
 		if (has_steps(&a->runs[order[k]]))
 			trailing |= trailing_point(a, order[k], p);
@@ -199,10 +244,11 @@ int chart_step_time(const struct analysis *a, struct chart_layout *c, const char
 	if (trailing)
 		chart_add_legend(c, CAT_INK, MS_MARKERS | MS_NOLINE | MS_HOLLOW, true,
 				 "trailing (not measured)");
-	c->subtitle = chart_strf(c, "slowest GPU of each run; %s%s%sdashed: steady median",
+	c->subtitle = chart_strf(c, "slowest GPU of each run; %s%s%sdashed: steady median%s",
 				 band ? "band: p10-p90 of its steady steps; " : "",
 				 warmup ? "shaded: warm-up steps; " : "",
-				 trailing ? "hollow: the trailing step, not measured; " : "");
+				 trailing ? "hollow: the trailing step, not measured; " : "",
+				 failed ? "; a failed run without profiled steps has no line: the legend says so" : "");
 	return 0;
 }
 

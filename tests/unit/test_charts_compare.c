@@ -253,6 +253,32 @@ static void waterfall_splits_waiting(void **state)
  * per step, of it 41.08269775 ms waiting for GPU 1 (analysis.json); the
  * breakdown draws the two boxes, which add up to the exposed part.
  */
+/*
+ * pipeline-oom-feasibility: the 1-GPU baseline ran out of memory before its
+ * first step ("0/500" then the CUDA OOM in its train.log): it has no line,
+ * and the legend says it failed rather than leaving it out.
+ */
+static void step_time_names_a_failed_run(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/pipeline-oom-feasibility");
+	char *d = chart_dump(a, "01-step-time");
+
+	(void)state;
+	assert_non_null(d);
+	assert_non_null(strstr(d, "legend.1 = baseline \"baseline: 1gpu (1 GPU): failed, out of memory "
+			       "before its first step\""));
+	assert_non_null(strstr(d, "a failed run without profiled steps has no line: the legend says so"));
+	free(d);
+	analysis_free(a);
+	/* a run that completed keeps its plain label */
+	a = analyse_dir("samples/trials/ddp-scales-well");
+	d = chart_dump(a, "01-step-time");
+	assert_non_null(d);
+	assert_null(strstr(d, "failed"));
+	free(d);
+	analysis_free(a);
+}
+
 static void breakdown_wait_and_transfer(void **state)
 {
 	struct analysis *a = analyse_dir("samples/trials/pipeline-bubble");
@@ -395,6 +421,7 @@ int main(void)
 		cmocka_unit_test(waterfall_per_sample),
 		cmocka_unit_test(waterfall_splits_waiting),
 		cmocka_unit_test(breakdown_wait_and_transfer),
+		cmocka_unit_test(step_time_names_a_failed_run),
 		cmocka_unit_test(timeline_on_common_clock),
 		cmocka_unit_test(timeline_applies_clock_offsets),
 		cmocka_unit_test(timeline_agrees_with_the_partition),
