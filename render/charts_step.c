@@ -200,6 +200,28 @@ static bool spread_band(const struct analysis *a, size_t i, struct panel *p)
 	return true;
 }
 
+/*
+ * The caption from what is drawn: the speedup sentence only where a
+ * baseline and a candidate both have a median, a sentence for a failed run
+ * that has no line.
+ */
+static void step_caption(const struct analysis *a, const size_t *order, size_t n, bool failed,
+			 struct chart_layout *c)
+{
+	size_t k, medians = 0;
+
+	for (k = 0; k < n; k++)
+		medians += has_steps(&a->runs[order[k]]) && isfinite(a->runs[order[k]].step_median_s);
+	c->caption = chart_strf(c, "Each run's step time (slowest GPU) over the profiled steps.%s Steps in the "
+				"shaded warm-up are left out of every number; a line that keeps moving after it "
+				"means the run never settled.%s",
+				compared(a) && medians >= 2 ? " Look at the gap between the dashed medians: that is "
+				"the speedup." : medians >= 2 ? " The dashed lines are each run's steady median." :
+				" The dashed line is the run's steady median; no other run has one to compare with.",
+				failed ? " A run that failed before a profiled step has no line: the legend names it "
+				"and what stopped it." : "");
+}
+
 int chart_step_time(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
@@ -244,6 +266,7 @@ int chart_step_time(const struct analysis *a, struct chart_layout *c, const char
 	if (trailing)
 		chart_add_legend(c, CAT_INK, MS_MARKERS | MS_NOLINE | MS_HOLLOW, true,
 				 "trailing (not measured)");
+	step_caption(a, order, n, failed, c);
 	c->subtitle = chart_strf(c, "slowest GPU of each run; %s%s%sdashed: steady median%s",
 				 band ? "band: p10-p90 of its steady steps; " : "",
 				 warmup ? "shaded: warm-up steps; " : "",
@@ -331,14 +354,46 @@ static void legend_parts_split(struct chart_layout *c, bool split)
 	}
 }
 
-/* Beyond one GPU against two, what grows is what the extra GPUs cost, not the second GPU. */
+/* Whether run i drew a bar: a GPU with a known partition. */
+static bool run_has_bar(const struct run_result *r)
+{
+	size_t gi;
+
+	for (gi = 0; gi < r->ngpu; gi++)
+		if (parts_known(&r->gpu[gi].step_s))
+			return true;
+	return false;
+}
+
+/*
+ * The caption from the bars drawn: "what grows from the baseline to the
+ * candidate" only where both have bars (beyond one GPU against two, what
+ * grows is what the extra GPUs cost, not the second GPU); else which run
+ * has none.
+ */
 static void breakdown_caption(const struct analysis *a, struct chart_layout *c)
 {
-	if (!compared(a) || (a->runs[a->cmp.baseline].gpus == 1 && a->runs[a->cmp.candidate].gpus == 2))
+	const char *head = "Each GPU's mean steady step split into compute, exposed communication, memory "
+			   "copies and idle.";
+	const struct run_result *b, *n;
+
+	if (!compared(a)) {
+		c->caption = chart_strf(c, "%s Bars of very different heights within a run mean its GPUs do "
+					"unequal work.", head);
 		return;
-	c->caption = "Each GPU's mean steady step split into compute, exposed communication, memory copies "
-		     "and idle. Look at what grows from the baseline to the candidate: that is what the "
-		     "extra GPUs cost.";
+	}
+	b = &a->runs[a->cmp.baseline];
+	n = &a->runs[a->cmp.candidate];
+	if (!run_has_bar(b) || !run_has_bar(n)) {
+		c->caption = chart_strf(c, "%s The %s (%s) has no bar: it has no steady step with a known "
+					"split, so there is nothing to compare the %s's bars with.", head,
+					run_has_bar(b) ? "candidate" : "baseline",
+					chart_run_name(run_has_bar(b) ? n : b, c),
+					run_has_bar(b) ? "baseline" : "candidate");
+		return;
+	}
+	c->caption = chart_strf(c, "%s Look at what grows from the baseline to the candidate: that is what "
+				"the %s.", head, b->gpus == 1 && n->gpus == 2 ? "second GPU costs" : "extra GPUs cost");
 }
 
 int chart_breakdown(const struct analysis *a, struct chart_layout *c, const char **why)
