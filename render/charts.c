@@ -107,6 +107,26 @@ static const char *const confound_phrases[CF_COUNT] = {
 };
 
 /*
+ * A confound's value as the banner shows it: a readiness verdict, an id
+ * ("not-ready"), in words; the runs' own values (a dataset, a model) as
+ * written; "?" for none.
+ */
+static const char *value_words(const struct confound *f, const char *v, struct chart_layout *c)
+{
+	char w[64];
+	size_t i;
+
+	if (!v)
+		return "?";
+	if (f->what != CF_GPU_ARCH || strlen(v) >= sizeof(w))
+		return v;
+	for (i = 0; v[i]; i++)
+		w[i] = v[i] == '-' ? ' ' : v[i];
+	w[i] = '\0';
+	return chart_strf(c, "%s", w);
+}
+
+/*
  * "Not comparable: precision differs (1gpu bf16, 2gpu tf32); numbers shown
  * for reference", one clause per blocking confound but those in the mask
  * (1u << what: a chart that corrects for one); NULL when none stands.
@@ -126,8 +146,8 @@ const char *banner_text(const struct analysis *a, struct chart_layout *c, unsign
 		if (f->severity != CFS_BLOCKING || (unsigned)f->what >= CF_COUNT || (skip & 1u << f->what))
 			continue;
 		text = chart_strf(c, "%s%s%s (%s %s, %s %s)", text ? text : "Not comparable: ", text ? "; " : "",
-				  confound_phrases[f->what], base, f->baseline ? f->baseline : "?", cand,
-				  f->candidate ? f->candidate : "?");
+				  confound_phrases[f->what], base, value_words(f, f->baseline, c), cand,
+				  value_words(f, f->candidate, c));
 	}
 	return text ? chart_strf(c, "%s; numbers shown for reference", text) : NULL;
 }

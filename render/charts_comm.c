@@ -303,10 +303,34 @@ static const char *comm_subtitle(const struct analysis *a, const size_t *order, 
 	return s;
 }
 
+/* A multi-GPU run whose traces hold collectives: what the chart lacks then is sizes or steps, not collectives. */
+static bool run_has_colls(const struct run_result *r)
+{
+	return (r->gpus > 1 || r->ngpu > 1) && r->ncoll > 0;
+}
+
+/*
+ * Why the chart is left out, from what the runs have: with collectives but
+ * neither a bandwidth point nor a step breakdown, the message sizes and the
+ * profiler steps are what is missing, and the capture options that give them.
+ */
+static const char *comm_why(bool colls)
+{
+	if (!colls)
+		return "no communication: no collectives in the multi-GPU runs' traces and no nccl-tests output";
+	return "no communication chart: the multi-GPU runs' traces hold collectives but no message sizes "
+	       "(profile with record_shapes=True, or add nccl-tests output) and no steady profiler step to "
+	       "split exposed from overlapped time (call prof.step() every step)";
+}
+
+/* Said under the chart when the bandwidth panel is missing though the runs have collectives. */
+#define NO_SIZES_NOTE " No bandwidth panel: the multi-GPU runs' traces hold collectives but no message " \
+	"sizes (profile with record_shapes=True, or add nccl-tests output)."
+
 int chart_comm(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
-	bool multi = false, bw = false, comm = false, ceiling = false;
+	bool multi = false, bw = false, comm = false, ceiling = false, colls = false;
 	const char *label;
 
 	for (k = 0; k < n; k++) {
@@ -315,13 +339,14 @@ int chart_comm(const struct analysis *a, struct chart_layout *c, const char **wh
 		multi |= r->gpus > 1 || r->ngpu > 1;
 		bw |= r->nbw > 0;
 		comm |= r->ngpu > 1 && run_has_comm(r);
+		colls |= run_has_colls(r);
 	}
 	if (!multi) {
 		*why = "no communication: single-GPU runs only";
 		return 1;
 	}
 	if (!bw && !comm) {
-		*why = "no communication: no collectives in the multi-GPU runs' traces and no nccl-tests output";
+		*why = comm_why(colls);
 		return 1;
 	}
 	chart_init(c, "05-communication", "Communication");
@@ -333,14 +358,14 @@ int chart_comm(const struct analysis *a, struct chart_layout *c, const char **wh
 		bw_panel(a, order, n, c);
 	if (comm)
 		overlap_panel(a, order, n, c);
-	c->caption = chart_strf(c, "%s%s%s",
+	c->caption = chart_strf(c, "%s%s%s%s",
 				!bw ? "" : ceiling ? "Left: bus bandwidth reached per message size and operation "
 				"against the link's nominal ceiling (dashed); small messages never reach it. "
 				: "Left: bus bandwidth reached per message size and operation; the link's nominal "
 				"bandwidth is unknown, so no ceiling is drawn. ",
 				!comm ? "" : bw ? "Right: how much" : "How much",
 				comm ? " of each GPU's communication runs with nothing else on the GPU "
-				"(exposed) rather than hidden under compute." : "");
+				"(exposed) rather than hidden under compute." : "", !bw && colls ? NO_SIZES_NOTE : "");
 	return 0;
 }
 

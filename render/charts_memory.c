@@ -140,6 +140,16 @@ static double memory_parts(const struct gpu_result *g, double x, struct panel *p
 	return y;
 }
 
+/* "\n87.7 GB needed, over its 85.0 GB": the peak and the request against the GPU's total; "" without a total. */
+static const char *failed_over(const struct gpu_result *g, const struct run_result *r, struct chart_layout *c)
+{
+	double need = bar_gb(g) + GB(r->failed_allocation);
+
+	if (g->memory_total <= 0)
+		return "";
+	return chart_strf(c, "\n%s needed, over its %s", fmt_gb(c, need), fmt_gb(c, GB(g->memory_total)));
+}
+
 /*
  * One GPU's bar: its peak, its value under the bar with the category's name
  * (where no line can cross it); with a memory timeline, its categories at
@@ -164,12 +174,28 @@ static size_t memory_bar(const struct analysis *a, size_t run, size_t gi, struct
 		panel_rect(p, run_cat(a, run), x - 0.3, base, x + 0.3, peak);
 	if (!failed_oom(r) || gi != r->slowest)
 		return (size_t)-1;
-	/* a little wider than the bar: a few GB next to a 192 GB scale is a thin cap, and must show */
-	panel_rect(p, run_cat(a, run), x - 0.36, peak, x + 0.36, peak + GB(r->failed_allocation))->style = MS_HATCHED;
 	/* two lines: the capacity labels' gutter leaves the bars too narrow for one */
 	panel_label(p, CAT_INK, MS_ABOVE, x, peak + GB(r->failed_allocation),
-		    chart_strf(c, "failed: out of memory\n(+%s requested)", numfmt_gib(b, (double)r->failed_allocation)));
+		    chart_strf(c, "failed: out of memory, +%s requested%s", numfmt_gb(b, (double)r->failed_allocation),
+			       failed_over(g, r, c)));
 	return p->nmarks - 1;
+}
+
+/*
+ * The failed run's request, drawn after the capacity lines so that no line
+ * crosses it: hatched, a little wider than the bar (a few GB next to a
+ * 192 GB scale is a thin cap, and must show), with an ink rule at its top,
+ * wider still, where the job's need ends above the capacity line.
+ */
+static void failed_request(const struct analysis *a, size_t run, double x, struct panel *p)
+{
+	const struct run_result *r = &a->runs[run];
+	double peak = bar_gb(&r->gpu[r->slowest]), top = peak + GB(r->failed_allocation);
+
+	panel_rect(p, run_cat(a, run), x - 0.36, peak, x + 0.36, top)->style = MS_HATCHED;
+	panel_line(p, CAT_INK, 0, "needed");
+	panel_point(p, x - 0.42, top);
+	panel_point(p, x + 0.42, top);
 }
 
 /* Legend entries for the timeline's parts, when a bar shows them. */
@@ -360,7 +386,7 @@ static void caps_draw(struct panel *p, struct capline *caps, size_t n, size_t nb
 
 int chart_memory(const struct analysis *a, struct chart_layout *c, const char **why)
 {
-	size_t order[MAX_ORDER], n = run_order(a, order), k, gi, ncaps = 0, failed = (size_t)-1, f;
+	size_t order[MAX_ORDER], n = run_order(a, order), k, gi, ncaps = 0, failed = (size_t)-1, f, frun = 0;
 	bool seen[CAT_COUNT] = { false }, own = false;
 	enum category fcat = CAT_INK;
 	struct capline caps[CAPS_MAX];
@@ -381,6 +407,7 @@ int chart_memory(const struct analysis *a, struct chart_layout *c, const char **
 			f = memory_bar(a, order[k], gi, c, p);
 			if (f != (size_t)-1) {
 				failed = f;
+				frun = order[k];
 				fcat = run_cat(a, order[k]);
 			}
 			if (r->gpu[gi].memory_total >= 0)	/* a nominal figure from the table: dashed */
@@ -405,6 +432,8 @@ int chart_memory(const struct analysis *a, struct chart_layout *c, const char **
 		chart_add_legend(c, CAT_INK, 0, true, "reported total");
 	chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true, "GPU table");
 	caps_draw(p, caps, ncaps, p->x.ncats);
+	if (failed != (size_t)-1)
+		failed_request(a, frun, p->marks[failed].x0, p);
 	c->note = imbalance_note(a, c);
 	memory_place(c, p, caps, ncaps, p->x.ncats, failed);
 	c->caption = chart_strf(c, "Peak memory of each GPU, in GB of 1e9 bytes, against the total its "
@@ -413,7 +442,8 @@ int chart_memory(const struct analysis *a, struct chart_layout *c, const char **
 				"line means the job fits that GPU; bars of very different heights within a run "
 				"mean the split is unbalanced.%s",
 				failed != (size_t)-1 ? " The hatched block is the allocation the out-of-memory "
-				"run asked for and did not get." : "");
+				"run asked for and did not get, on top of its peak; the rule at its top is what the job "
+				"needed." : "");
 	return 0;
 }
 

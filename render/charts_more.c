@@ -207,6 +207,18 @@ static const struct rental_option *option_of_run(const struct analysis *a, bool 
 	return NULL;
 }
 
+/* A run's status in words, by enum run_status: chart text never shows the analysis.json id. */
+static const char *status_words(enum run_status st)
+{
+	static const char *const words[] = {
+		[RUN_UNKNOWN] = "status unknown", [RUN_COMPLETED] = "completed",
+		[RUN_FAILED_OOM] = "it ran out of memory", [RUN_FAILED] = "it failed",
+		[RUN_INCOMPLETE] = "it did not complete",
+	};
+
+	return (size_t)st < sizeof(words) / sizeof(words[0]) && words[st] ? words[st] : "status unknown";
+}
+
 /* "2 GPUs: 1.72x the samples/s of 1 GPU, at 1.16x the GPU-hours per million samples" */
 static const char *options_subtitle(const struct analysis *a, struct chart_layout *c)
 {
@@ -217,7 +229,7 @@ static const char *options_subtitle(const struct analysis *a, struct chart_layou
 		const struct run_result *r = &a->runs[one ? a->cmp.candidate : a->cmp.baseline];
 
 		return chart_strf(c, "%s (%s) has no throughput (%s): only the %d-GPU option is shown",
-				  chart_run_name(r, c), numfmt_gpus(r1, r->gpus), run_status_name(r->status),
+				  chart_run_name(r, c), numfmt_gpus(r1, r->gpus), status_words(r->status),
 				  one ? one->gpus : many ? many->gpus : 0);
 	}
 	return chart_strf(c, "%s: %s the samples/s of %s, at %s the GPU-hours per million samples",
@@ -324,6 +336,20 @@ static void sweep_caption(const struct analysis *a, struct chart_layout *c)
 					"one distributed run. The taller bar finishes more configurations per day.", nb);
 }
 
+/*
+ * The sweep's answer in words, not its analysis.json id: "2 independent
+ * 1-GPU runs", "one 2-GPU run", "unknown". n: how many independent runs the
+ * distributed run's GPUs make.
+ */
+static const char *answer_words(enum answer v, double n, int one_gpus, int many_gpus, struct chart_layout *c)
+{
+	if (v == ANSWER_INDEPENDENT)
+		return chart_strf(c, "%g independent %d-GPU runs", n, one_gpus);
+	if (v == ANSWER_DISTRIBUTED)
+		return chart_strf(c, "one %d-GPU run", many_gpus);
+	return "unknown";
+}
+
 int chart_sweep(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	const struct rental_option *one, *many;
@@ -354,7 +380,8 @@ int chart_sweep(const struct analysis *a, struct chart_layout *c, const char **w
 				 numfmt_num(s2, many->samples_per_s),
 				 target ? "the trial's target" : "1 M samples (the trial sets no target)");
 	if (a->cmp.answer != ANSWER_NONE && a->cmp.answer_reason)
-		c->note = chart_strf(c, "Answer: %s: %s", answer_name(a->cmp.answer), a->cmp.answer_reason);
+		c->note = chart_strf(c, "Answer: %s: %s", answer_words(a->cmp.answer, n, one->gpus, many->gpus, c),
+				     a->cmp.answer_reason);
 	p = chart_add_panel(c, "how the GPUs are used", "configurations per day");
 	p->y.zero = true;
 	x = (double)axis_add_cat(&p->x, chart_strf(c, "%g independent\n%d-GPU runs", n, one->gpus));

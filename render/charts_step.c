@@ -33,6 +33,35 @@ static const char *fmt_signed_ms(struct chart_layout *c, double ms)
 
 /* 1. Step time over steps. */
 
+static bool has_steps(const struct run_result *r)
+{
+	return r->ngpu > 0 && r->slowest < r->ngpu && r->gpu[r->slowest].nsteps > 0;
+}
+
+/* How a failed run's legend entry ends, by enum run_status: what stopped it. */
+static const char *const failed_phrases[] = {
+	[RUN_FAILED_OOM] = "out of memory", [RUN_FAILED] = "on an error",
+};
+
+/*
+ * "baseline: 1gpu (1 GPU): failed, out of memory after 3 steps": a run that
+ * failed is named as failed, with or without a line; the plain label else.
+ */
+static const char *step_label(const struct analysis *a, size_t i, struct chart_layout *c)
+{
+	const struct run_result *r = &a->runs[i];
+	const char *what = (size_t)r->status < sizeof(failed_phrases) / sizeof(failed_phrases[0])
+		? failed_phrases[r->status] : NULL;
+	char b[NUMFMT_LEN];
+
+	if (!run_failed(r) || !what)
+		return run_label(a, i, c);
+	if (r->steps_total <= 0)
+		return chart_strf(c, "%s: failed, %s before its first step", run_label(a, i, c), what);
+	return chart_strf(c, "%s: failed, %s after %s step%s", run_label(a, i, c), what,
+			  numfmt_count(b, r->steps_total), r->steps_total == 1 ? "" : "s");
+}
+
 static void step_line(const struct analysis *a, size_t i, struct chart_layout *c, struct panel *p)
 {
 	const struct run_result *r = &a->runs[i];
@@ -40,11 +69,31 @@ static void step_line(const struct analysis *a, size_t i, struct chart_layout *c
 	enum category cat = run_cat(a, i);
 	size_t k;
 
-	panel_line(p, cat, g->nsteps <= MARKERS_MAX ? MS_MARKERS : 0, run_label(a, i, c));
+	panel_line(p, cat, g->nsteps <= MARKERS_MAX ? MS_MARKERS : 0, step_label(a, i, c));
 	for (k = 0; k < g->nsteps; k++)
 		if (isfinite(g->steps[k].window_s) && !g->steps[k].trailing)
 			panel_point(p, (double)k, MS(g->steps[k].window_s));
-	chart_add_legend(c, cat, 0, true, run_label(a, i, c));
+	chart_add_legend(c, cat, 0, true, step_label(a, i, c));
+}
+
+/*
+ * A failed run without steps has no line: a legend entry in its colour, a
+ * hollow square, says it failed and on what, so that it is never absent.
+ * Returns whether there was one.
+ */
+static bool failed_entries(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
+{
+	bool any = false;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (has_steps(&a->runs[order[k]]) || !run_failed(&a->runs[order[k]]))
+			continue;
+		chart_add_legend(c, run_cat(a, order[k]), MS_SQUARES | MS_NOLINE | MS_HOLLOW, true,
+				 step_label(a, order[k], c));
+		any = true;
+	}
+	return any;
 }
 
 /* The trailing step of one run, apart: a hollow marker, not joined; false when none. */
@@ -84,11 +133,6 @@ static bool warmup_span(const struct gpu_result *g, double *lo, double *hi)
 		*hi = fmax(*hi, (double)k + 0.5);
 	}
 	return *lo <= *hi;
-}
-
-static bool has_steps(const struct run_result *r)
-{
-	return r->ngpu > 0 && r->slowest < r->ngpu && r->gpu[r->slowest].nsteps > 0;
 }
 
 /*
@@ -156,11 +200,33 @@ static bool spread_band(const struct analysis *a, size_t i, struct panel *p)
 	return true;
 }
 
+/*
+ * The caption from what is drawn: the speedup sentence only where a
+ * baseline and a candidate both have a median, a sentence for a failed run
+ * that has no line.
+ */
+static void step_caption(const struct analysis *a, const size_t *order, size_t n, bool failed,
+			 struct chart_layout *c)
+{
+	size_t k, medians = 0;
+
+	for (k = 0; k < n; k++)
+		medians += has_steps(&a->runs[order[k]]) && isfinite(a->runs[order[k]].step_median_s);
+	c->caption = chart_strf(c, "Each run's step time (slowest GPU) over the profiled steps.%s Steps in the "
+				"shaded warm-up are left out of every number; a line that keeps moving after it "
+				"means the run never settled.%s",
+				compared(a) && medians >= 2 ? " Look at the gap between the dashed medians: that is "
+				"the speedup." : medians >= 2 ? " The dashed lines are each run's steady median." :
+				" The dashed line is the run's steady median; no other run has one to compare with.",
+				failed ? " A run that failed before a profiled step has no line: the legend names it "
+				"and what stopped it." : "");
+}
+
 int chart_step_time(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
 	struct panel *p;
-	bool any = false, trailing = false, warmup, band = false;
+	bool any = false, trailing = false, warmup, band = false, failed;
 
 	for (k = 0; k < n; k++)
 		any |= has_steps(&a->runs[order[k]]);
@@ -181,6 +247,7 @@ int chart_step_time(const struct analysis *a, struct chart_layout *c, const char
 	for (k = 0; k < n; k++)
 		if (has_steps(&a->runs[order[k]]))
 			step_line(a, order[k], c, p);
+	failed = failed_entries(a, order, n, c);
 	for (k = 0; k < n; k++)
 		if (has_steps(&a->runs[order[k]]))
 			trailing |= trailing_point(a, order[k], p);
@@ -199,10 +266,12 @@ int chart_step_time(const struct analysis *a, struct chart_layout *c, const char
 	if (trailing)
 		chart_add_legend(c, CAT_INK, MS_MARKERS | MS_NOLINE | MS_HOLLOW, true,
 				 "trailing (not measured)");
-	c->subtitle = chart_strf(c, "slowest GPU of each run; %s%s%sdashed: steady median",
+	step_caption(a, order, n, failed, c);
+	c->subtitle = chart_strf(c, "slowest GPU of each run; %s%s%sdashed: steady median%s",
 				 band ? "band: p10-p90 of its steady steps; " : "",
 				 warmup ? "shaded: warm-up steps; " : "",
-				 trailing ? "hollow: the trailing step, not measured; " : "");
+				 trailing ? "hollow: the trailing step, not measured; " : "",
+				 failed ? "; a failed run without profiled steps has no line: the legend says so" : "");
 	return 0;
 }
 
@@ -285,14 +354,46 @@ static void legend_parts_split(struct chart_layout *c, bool split)
 	}
 }
 
-/* Beyond one GPU against two, what grows is what the extra GPUs cost, not the second GPU. */
+/* Whether run i drew a bar: a GPU with a known partition. */
+static bool run_has_bar(const struct run_result *r)
+{
+	size_t gi;
+
+	for (gi = 0; gi < r->ngpu; gi++)
+		if (parts_known(&r->gpu[gi].step_s))
+			return true;
+	return false;
+}
+
+/*
+ * The caption from the bars drawn: "what grows from the baseline to the
+ * candidate" only where both have bars (beyond one GPU against two, what
+ * grows is what the extra GPUs cost, not the second GPU); else which run
+ * has none.
+ */
 static void breakdown_caption(const struct analysis *a, struct chart_layout *c)
 {
-	if (!compared(a) || (a->runs[a->cmp.baseline].gpus == 1 && a->runs[a->cmp.candidate].gpus == 2))
+	const char *head = "Each GPU's mean steady step split into compute, exposed communication, memory "
+			   "copies and idle.";
+	const struct run_result *b, *n;
+
+	if (!compared(a)) {
+		c->caption = chart_strf(c, "%s Bars of very different heights within a run mean its GPUs do "
+					"unequal work.", head);
 		return;
-	c->caption = "Each GPU's mean steady step split into compute, exposed communication, memory copies "
-		     "and idle. Look at what grows from the baseline to the candidate: that is what the "
-		     "extra GPUs cost.";
+	}
+	b = &a->runs[a->cmp.baseline];
+	n = &a->runs[a->cmp.candidate];
+	if (!run_has_bar(b) || !run_has_bar(n)) {
+		c->caption = chart_strf(c, "%s The %s (%s) has no bar: it has no steady step with a known "
+					"split, so there is nothing to compare the %s's bars with.", head,
+					run_has_bar(b) ? "candidate" : "baseline",
+					chart_run_name(run_has_bar(b) ? n : b, c),
+					run_has_bar(b) ? "baseline" : "candidate");
+		return;
+	}
+	c->caption = chart_strf(c, "%s Look at what grows from the baseline to the candidate: that is what "
+				"the %s.", head, b->gpus == 1 && n->gpus == 2 ? "second GPU costs" : "extra GPUs cost");
 }
 
 int chart_breakdown(const struct analysis *a, struct chart_layout *c, const char **why)

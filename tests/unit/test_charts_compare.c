@@ -253,6 +253,72 @@ static void waterfall_splits_waiting(void **state)
  * per step, of it 41.08269775 ms waiting for GPU 1 (analysis.json); the
  * breakdown draws the two boxes, which add up to the exposed part.
  */
+/*
+ * pipeline-oom-feasibility: the 1-GPU baseline ran out of memory before its
+ * first step ("0/500" then the CUDA OOM in its train.log): it has no line,
+ * and the legend says it failed rather than leaving it out.
+ */
+static void step_time_names_a_failed_run(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/pipeline-oom-feasibility");
+	char *d = chart_dump(a, "01-step-time");
+
+	(void)state;
+	assert_non_null(d);
+	assert_non_null(strstr(d, "legend.1 = baseline \"baseline: 1gpu (1 GPU): failed, out of memory "
+			       "before its first step\""));
+	assert_non_null(strstr(d, "a failed run without profiled steps has no line: the legend says so"));
+	free(d);
+	analysis_free(a);
+	/* a run that completed keeps its plain label */
+	a = analyse_dir("samples/trials/ddp-scales-well");
+	d = chart_dump(a, "01-step-time");
+	assert_non_null(d);
+	assert_null(strstr(d, "failed"));
+	free(d);
+	analysis_free(a);
+}
+
+/* Chart id's caption on a as the report prints it, compared with want. */
+static void caption_is(const struct analysis *a, const char *id, const char *want)
+{
+	struct chart_layout c;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < chart_ndefs && strcmp(chart_defs[i].id, id); i++)
+		;
+	assert_true(i < chart_ndefs);
+	assert_int_equal(chart_build(i, a, &c, &why), 0);
+	if (!c.caption || strcmp(c.caption, want))
+		fail_msg("%s: caption \"%s\", want \"%s\"", id, c.caption ? c.caption : "(none)", want);
+	chart_layout_release(&c);
+}
+
+/* Captions of 01 and 02 say what is drawn: no speedup gap or baseline bar where the baseline has none. */
+static void captions_follow_the_content(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/pipeline-oom-feasibility");
+
+	(void)state;
+	caption_is(a, "01-step-time", "Each run's step time (slowest GPU) over the profiled steps. The dashed line "
+		   "is the run's steady median; no other run has one to compare with. Steps in the shaded warm-up "
+		   "are left out of every number; a line that keeps moving after it means the run never settled. A "
+		   "run that failed before a profiled step has no line: the legend names it and what stopped it.");
+	caption_is(a, "02-breakdown", "Each GPU's mean steady step split into compute, exposed communication, "
+		   "memory copies and idle. The baseline (1gpu) has no bar: it has no steady step with a known "
+		   "split, so there is nothing to compare the candidate's bars with.");
+	analysis_free(a);
+	a = analyse_dir("samples/trials/ddp-scales-well");
+	caption_is(a, "02-breakdown", "Each GPU's mean steady step split into compute, exposed communication, "
+		   "memory copies and idle. Look at what grows from the baseline to the candidate: that is what "
+		   "the second GPU costs.");
+	caption_is(a, "01-step-time", "Each run's step time (slowest GPU) over the profiled steps. Look at the gap "
+		   "between the dashed medians: that is the speedup. Steps in the shaded warm-up are left out of "
+		   "every number; a line that keeps moving after it means the run never settled.");
+	analysis_free(a);
+}
+
 static void breakdown_wait_and_transfer(void **state)
 {
 	struct analysis *a = analyse_dir("samples/trials/pipeline-bubble");
@@ -395,6 +461,8 @@ int main(void)
 		cmocka_unit_test(waterfall_per_sample),
 		cmocka_unit_test(waterfall_splits_waiting),
 		cmocka_unit_test(breakdown_wait_and_transfer),
+		cmocka_unit_test(step_time_names_a_failed_run),
+		cmocka_unit_test(captions_follow_the_content),
 		cmocka_unit_test(timeline_on_common_clock),
 		cmocka_unit_test(timeline_applies_clock_offsets),
 		cmocka_unit_test(timeline_agrees_with_the_partition),

@@ -94,16 +94,21 @@ static void oom_run_is_drawn_failed(void **state)
 	assert_int_equal(r->gpu[0].peak_memory, 83932217344);
 	snprintf(want, sizeof(want), "panel.0.mark.0 = rect baseline x=-0.3..0.3 y=0..%g", peak);
 	assert_int_equal(count_lines(d, want, ""), 1);
-	snprintf(want, sizeof(want), "panel.0.mark.1 = rect baseline hatched x=-0.36..0.36 y=%g..%g", peak, peak + asked);
+	/* the request after every capacity line (none crosses it), an ink rule at its top: 87.7 GB over 85.0 */
+	snprintf(want, sizeof(want), "panel.0.mark.19 = rect baseline hatched x=-0.36..0.36 y=%g..%g", peak, peak + asked);
 	assert_int_equal(count_lines(d, want, ""), 1);
-	assert_int_equal(count_lines(d, " label ink ", "\"failed: out of memory\\n(+3.5 GiB requested)\""), 1);
+	snprintf(want, sizeof(want), "panel.0.mark.20 = line ink n=2 -0.42,%g 0.42,%g \"needed\"", peak + asked, peak + asked);
+	assert_int_equal(count_lines(d, want, ""), 1);
+	assert_true(peak + asked > 85.029);
+	assert_int_equal(count_lines(d, " label ink ", "\"failed: out of memory, +3.8 GB requested\\n"
+				     "87.7 GB needed, over its 85.0 GB\""), 1);
 	assert_int_equal(count_lines(d, " rect ", " hatched "), 1);	/* the completed runs' bars are plain */
 	assert_int_equal(count_lines(d, "panel.0.x.cats = 1gpu\\nGPU 0\\n83.9 GB | 2gpu\\nGPU 0\\n74.9 GB | 2gpu\\nGPU 1\\n8.7 GB |  | ", ""), 1);
 	/*
 	 * every capacity in GB by the one rule: the H100's reported 85029027840 bytes, and the GPU
 	 * table's reported figures: H200 143771 MiB, B200 191503138816 and MI300X 205822885888 bytes
 	 */
-	assert_int_equal(count_lines(d, "panel.0.mark.5 = line ink n=2 -0.5,85.029 2.5,85.029 \"capacity\"", ""), 1);
+	assert_int_equal(count_lines(d, "panel.0.mark.4 = line ink n=2 -0.5,85.029 2.5,85.029 \"capacity\"", ""), 1);
 	assert_int_equal(count_lines(d, " label ink ", "\"H100 SXM 85.0 GB / 79.2 GiB (80 GB nominal)\""), 1);
 	assert_int_equal(count_lines(d, "line reference dashed n=2 -0.5,150.755 2.5,150.755 ", ""), 1);
 	assert_int_equal(count_lines(d, "\"H200 150.8 GB / 140.4 GiB (141 GB nominal)\"", ""), 1);
