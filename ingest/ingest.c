@@ -777,6 +777,9 @@ static const char *why_unread(const struct ingest_stream *s)
 {
 	if (s->copy && !s->spill_path[0])
 		return "cannot be copied to a temporary file to read";
+	/* no signature in the head, yet every line reader read every line: the whole file was looked at */
+	if (s->out.sniff.format == FMT_UNKNOWN && s->out.sniff.text && s->out.bytes > SNIFF_HEAD)
+		return "text of no known format, though read to its end";
 	if (s->out.sniff.format == FMT_UNKNOWN)
 		return s->out.sniff.why;
 	return "nothing in it that scaleaudit reads";
