@@ -50,15 +50,37 @@ struct batch_opts {
 	void *ctx;
 };
 
+/* The ranges of -j, --timeout and --memory-limit (docs/batch.md). */
+#define BATCH_JOBS_MAX 256
+#define BATCH_TIMEOUT_MAX (7 * 86400)
+#define BATCH_MEMORY_MAX (16 << 20)	/* MiB: 16 TiB */
+
+/* What batch_run() did. */
+struct batch_result {
+	size_t done;	/* trials that ended, failed or not */
+	size_t failed;
+	int signo;	/* the SIGTERM or SIGINT that stopped it; 0: none */
+};
+
 /*
  * Analyses and reports each of the n trials as `report` does, each in its
- * own process (at most o->jobs at once) under the limits of o, into
+ * own process group (at most o->jobs at once) under the limits of o, into
  * DIR/<id>.tmp-<pid>/, then renames it to DIR/<id>/ with batch.json, the
  * result record (render/results_db.h), and batch.log, what the trial's
  * process printed. A trial that fails, crashes or passes a limit keeps only
- * those two, its status error with the reason. Returns how many failed.
+ * those two, its status error with the reason and the kind of failure.
+ * On SIGTERM or SIGINT it starts no more trials, sends the signal to the
+ * workers' process groups, waits for them and removes their staging.
  */
-size_t batch_run(const struct batch_opts *o, struct batch_trial *const *todo, size_t n);
+struct batch_result batch_run(const struct batch_opts *o, struct batch_trial *const *todo, size_t n);
+
+/*
+ * True when a record's failure kind (batch_record.failure) is the trial's
+ * own: its inputs, which fail the same way until they change. A limit, a
+ * signal, an I/O error, a worker that could not start, or a kind not
+ * recorded (an earlier version) is the run's circumstance: worth a retry.
+ */
+bool batch_failure_own(const char *failure);
 
 /* Removes path and everything below it; 0, or -1 with errno set. */
 int batch_remove_tree(const char *path);

@@ -24,6 +24,8 @@
 #include "render/results_db.h"
 
 #define POLL_NS 50000000L	/* how often the parent looks at its workers */
+#define STOP_POLLS 100		/* of POLL_NS: how long stopped workers get before SIGKILL */
+#define EXIT_NO_START 125	/* a worker that could not set itself up (its log) */
 #define REASON_MAX 400		/* characters of a reason kept from a trial's log */
 
 struct worker {
@@ -132,6 +134,39 @@ static int make_staging(const char *dir)
 	return rc;
 }
 
+/* ---------------------------------------------------------------- signals */
+
+/* The signals that stop a batch: set by the handler, read by the pool's loop. */
+static const int stop_signals[] = { SIGTERM, SIGINT };
+#define NSTOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
+static volatile sig_atomic_t stop_signo;
+
+static void on_stop(int signo)
+{
+	stop_signo = signo;
+}
+
+/* Installs on_stop (saving the old actions in old), or puts old back. */
+static void catch_stops(bool on, struct sigaction *old)
+{
+	struct sigaction sa = { .sa_handler = on_stop };	/* no SA_RESTART: a nap ends early */
+
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaction(stop_signals[i], on ? &sa : &old[i], on ? &old[i] : NULL);
+}
+
+/* Blocks (or unblocks) the stop signals: a worker is forked with them held. */
+static void hold_stops(bool hold)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaddset(&set, stop_signals[i]);
+	sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
 /* ---------------------------------------------------------------- the child */
 
 static void set_limit(int resource, rlim_t v)
@@ -148,8 +183,13 @@ static void child(const struct batch_opts *o, const struct batch_trial *t, const
 	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0666);
 	int null = open("/dev/null", O_WRONLY);
 
+	/* its own group, which the parent stops as one; the signals as they were, then let in */
+	setpgid(0, 0);
+	for (size_t i = 0; i < NSTOP; i++)
+		signal(stop_signals[i], SIG_DFL);
+	hold_stops(false);
 	if (fd < 0 || null < 0 || dup2(fd, 2) < 0 || dup2(null, 1) < 0)
-		_exit(EXIT_NO_INPUT);
+		_exit(EXIT_NO_START);
 	close(fd);
 	close(null);
 #ifndef __SANITIZE_ADDRESS__	/* AddressSanitizer reserves terabytes of address space */
@@ -200,18 +240,118 @@ static char *first_error(const char *tmp, bool only_cause)
 	return why;
 }
 
-/* Why the worker w ended as status says; NULL when the trial succeeded. */
-static char *failure(const struct batch_opts *o, const struct worker *w, int status)
+/*
+ * The kinds of failure (batch_record.failure): the trial's own, "input",
+ * fails the same way until its inputs change; the others are circumstances
+ * of the run, retried by the next batch.
+ */
+static const char *const own_failures[] = { "input" };
+
+bool batch_failure_own(const char *failure)
+{
+	for (size_t i = 0; failure && i < sizeof(own_failures) / sizeof(*own_failures); i++)
+		if (!strcmp(failure, own_failures[i]))
+			return true;
+	return false;
+}
+
+/* Signals that are limits of the run rather than a crash. */
+static const struct {
+	int signo;
+	const char *kind;
+} signal_kinds[] = {
+	{ SIGXCPU, "timeout" },	/* the CPU-time backstop of --timeout */
+	{ SIGXFSZ, "io" },	/* a file-size limit */
+};
+
+/* Errors of the system, as a line of the trial's log ends with them: circumstances. */
+static const struct {
+	int err;
+	const char *kind;
+} errno_kinds[] = {
+	{ ENOSPC, "io" }, { EDQUOT, "io" }, { EIO, "io" }, { EROFS, "io" }, { EACCES, "io" },
+	{ EMFILE, "io" }, { ENFILE, "io" }, { ENOMEM, "memory" },
+};
+
+static const char *signal_kind(int signo)
+{
+	for (size_t i = 0; i < sizeof(signal_kinds) / sizeof(*signal_kinds); i++)
+		if (signal_kinds[i].signo == signo)
+			return signal_kinds[i].kind;
+	return "signal";
+}
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+
+	return n > k + 2 && !strcmp(s + n - k, tail) && !strncmp(s + n - k - 2, ": ", 2);
+}
+
+/* The circumstance one line of a failed trial's log names (tmp: its output); NULL: none. */
+static const char *line_kind(const char *line, const char *tmp)
+{
+	static const char oom[] = "scaleaudit: out of memory";
+	char *unwritten = xasprintf("scaleaudit: %s: no report written", tmp);
+	bool io = !strcmp(line, unwritten);
+
+	free(unwritten);
+	if (io)
+		return "io";	/* the output could not be written */
+	if (!strncmp(line, oom, sizeof(oom) - 1))
+		return "memory";
+	for (size_t i = 0; i < sizeof(errno_kinds) / sizeof(*errno_kinds); i++)
+		if (ends_with(line, strerror(errno_kinds[i].err)))
+			return errno_kinds[i].kind;
+	return NULL;
+}
+
+/*
+ * What kind of failure a worker that exited with an error had, from its
+ * log: a circumstance a line names, else the trial's own; a log with no
+ * line at all could not be written.
+ */
+static const char *log_kind(const char *tmp)
+{
+	char *log = xasprintf("%s/batch.log", tmp);
+	FILE *f = fopen(log, "r");
+	char line[2048];
+	const char *kind = NULL;
+	bool any = false;
+
+	free(log);
+	while (f && !kind && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		any = true;
+		kind = line_kind(line, tmp);
+	}
+	if (f)
+		fclose(f);
+	return kind ? kind : any ? "input" : "io";
+}
+
+/* Why the worker w ended as status says, and its kind; NULL when the trial succeeded. */
+static char *failure(const struct batch_opts *o, const struct worker *w, int status, const char **kind)
 {
 	int code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 	char *why;
 
-	if (w->timed_out)
+	*kind = NULL;
+	if (w->timed_out) {
+		*kind = "timeout";
 		return xasprintf("ran past the %d s limit", o->timeout_s);
-	if (WIFSIGNALED(status))
+	}
+	if (WIFSIGNALED(status)) {
+		*kind = signal_kind(WTERMSIG(status));
 		return xasprintf("killed by signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+	}
 	if (code == EXIT_DONE || code == EXIT_PARTIAL)
 		return NULL;
+	if (code == EXIT_NO_START) {
+		*kind = "start";
+		return xstrdup("the worker could not start (its batch.log could not be made)");
+	}
+	*kind = log_kind(w->tmp);
 	why = first_error(w->tmp, false);
 	if (why && !strncmp(why, "out of memory", 13) && o->memory_mib > 0) {
 		char *t = xasprintf("%s, past the %d MiB limit", why, o->memory_mib);
@@ -247,13 +387,18 @@ static void utc_now(char *buf, size_t size)
 	strftime(buf, size, "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
 }
 
-/* The record of t: ok or not, with why it failed or what of it could not be read (NULL: nothing). */
-static int write_record(const struct batch_trial *t, const char *tmp, bool ok, const char *why)
+/*
+ * The record of t: ok or not, with why it failed or what of it could not be
+ * read (NULL: nothing), the kind of failure and the limits it ran under.
+ */
+static int write_record(const struct batch_opts *o, const struct batch_trial *t, const char *tmp,
+			const char *why, const char *kind)
 {
 	char when[32], *path = xasprintf("%s/batch.json", tmp);
 	struct batch_record r = {
 		.id = t->id, .source = t->source, .trial = t->location, .fingerprint = t->fingerprint,
-		.status = ok ? "ok" : "error", .error = why, .analysed_at = when,
+		.status = kind ? "error" : "ok", .error = why, .analysed_at = when, .failure = kind,
+		.timeout_s = o->timeout_s, .memory_limit_mib = o->memory_mib,
 	};
 	FILE *f = fopen(path, "w");
 	int rc = 0;
@@ -307,13 +452,15 @@ static int publish(const char *out, const struct batch_trial *t, const char *tmp
 /* A worker ended: its record, its output in place, the caller told. False when it failed. */
 static bool finish(const struct batch_opts *o, struct worker *w, int status)
 {
-	char *why = failure(o, w, status), *final = NULL;
+	const char *kind;
+	char *why = failure(o, w, status, &kind), *final = NULL;
 	bool ok = !why;
 	char *note = ok && WIFEXITED(status) && WEXITSTATUS(status) == EXIT_PARTIAL ? first_error(w->tmp, true) : NULL;
 
 	if (why)
 		strip_failed(w->tmp);
-	if (write_record(w->t, w->tmp, ok, why ? why : note) < 0 || publish(o->out, w->t, w->tmp, &final) < 0) {
+	if (write_record(o, w->t, w->tmp, why ? why : note, kind) < 0 ||
+	    publish(o->out, w->t, w->tmp, &final) < 0) {
 		ok = false;
 		if (o->done)
 			o->done(o->ctx, w->t, NULL);
@@ -341,9 +488,13 @@ static int start(const struct batch_opts *o, struct worker *w, const struct batc
 		return -1;
 	}
 	fflush(NULL);
+	hold_stops(true);	/* a stop that comes now reaches the worker once it is in its group */
 	w->pid = fork();
 	if (w->pid == 0)
 		child(o, t, w->tmp);
+	if (w->pid > 0)
+		setpgid(w->pid, w->pid);	/* as the child does: whichever runs first */
+	hold_stops(false);
 	if (w->pid < 0) {
 		error("cannot start a worker: %s", strerror(errno));
 		w->pid = 0;
@@ -376,12 +527,19 @@ static void show(struct progress *p, const struct worker *w, int n)
 	fputs("\033[K", stderr);
 }
 
+/* Sends signo to the worker's process group (to the worker alone if it has none yet). */
+static void kill_group(pid_t pid, int signo)
+{
+	if (kill(-pid, signo) < 0)
+		kill(pid, signo);
+}
+
 /* Kills the workers past the time limit. */
 static void enforce(const struct batch_opts *o, struct worker *w, int n)
 {
 	for (int i = 0; i < n; i++)
 		if (w[i].pid && o->timeout_s > 0 && !w[i].timed_out && since(&w[i].start) > o->timeout_s) {
-			kill(w[i].pid, SIGKILL);
+			kill_group(w[i].pid, SIGKILL);
 			w[i].timed_out = true;
 		}
 }
@@ -414,18 +572,57 @@ static int busy(const struct worker *w, int n)
 	return k;
 }
 
-size_t batch_run(const struct batch_opts *o, struct batch_trial *const *todo, size_t n)
+/*
+ * After a stop signal: the workers' groups get it too, a few seconds to end,
+ * then SIGKILL; their staging (which holds batch's mark) is removed.
+ */
+static void stop_workers(struct worker *w, int n, int signo)
+{
+	struct timespec nap = { 0, POLL_NS };
+	int status;
+
+	for (int i = 0; i < n; i++)
+		if (w[i].pid)
+			kill_group(w[i].pid, signo);
+	for (int k = 0, left = busy(w, n); k < STOP_POLLS && left; k++) {
+		left = 0;
+		for (int i = 0; i < n; i++) {
+			if (w[i].pid > 0 && waitpid(w[i].pid, &status, WNOHANG) == w[i].pid)
+				w[i].pid = -w[i].pid;	/* ended: its group may still hold others */
+			left += w[i].pid > 0;
+		}
+		if (left)
+			nanosleep(&nap, NULL);
+	}
+	for (int i = 0; i < n; i++) {
+		if (!w[i].pid)
+			continue;
+		kill_group(w[i].pid > 0 ? w[i].pid : -w[i].pid, SIGKILL);
+		if (w[i].pid > 0)
+			waitpid(w[i].pid, &status, 0);
+		if (batch_owned(w[i].tmp))
+			batch_remove_tree(w[i].tmp);
+		free(w[i].tmp);
+		w[i].pid = 0;
+	}
+}
+
+struct batch_result batch_run(const struct batch_opts *o, struct batch_trial *const *todo, size_t n)
 {
 	struct worker *w = xcalloc((size_t)o->jobs, sizeof(*w));
 	struct progress p = { .total = n, .shown_done = (size_t)-1 };
 	struct timespec nap = { 0, POLL_NS };
+	struct sigaction old[NSTOP];
+	struct batch_result res;
 	size_t next = 0;
 
 	/* trials read at once each read their files in turn: the cores are taken */
 	trial_set_jobs(o->jobs > 1 ? 1 : 0);
 	clock_gettime(CLOCK_MONOTONIC, &p.start);
-	while (next < n || busy(w, o->jobs)) {
-		for (int i = 0; i < o->jobs && next < n; i++) {
+	stop_signo = 0;
+	catch_stops(true, old);
+	while ((next < n || busy(w, o->jobs)) && !stop_signo) {
+		for (int i = 0; i < o->jobs && next < n && !stop_signo; i++) {
 			if (w[i].pid)
 				continue;
 			if (start(o, &w[i], todo[next++]) < 0) {
@@ -439,11 +636,15 @@ size_t batch_run(const struct batch_opts *o, struct batch_trial *const *todo, si
 		if (!reap(o, w, o->jobs, &p))
 			nanosleep(&nap, NULL);
 	}
+	if (stop_signo)
+		stop_workers(w, o->jobs, stop_signo);
+	catch_stops(false, old);
 	if (o->progress) {
 		p.shown_done = (size_t)-1;
 		show(&p, w, o->jobs);
 		fputc('\n', stderr);
 	}
 	free(w);
-	return p.failed;
+	res = (struct batch_result){ .done = p.done, .failed = p.failed, .signo = stop_signo };
+	return res;
 }

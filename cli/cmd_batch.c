@@ -5,6 +5,7 @@
  * work among the jobs of a scheduler (docs/batch.md).
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,8 +25,9 @@
 #include "render/results_db.h"
 
 static const char *out_dir;	/* -o DIR */
-static int jobs;		/* -j N; 0: one per core */
+static int jobs = INT_MIN;	/* -j N; INT_MIN: one per core */
 static int force;		/* --force */
+static int retry_failed;	/* --retry-failed */
 static int list_only;		/* --list */
 static const char *one_id;	/* --one ID */
 static int merge;		/* --merge */
@@ -35,13 +37,15 @@ static int memory_mib = 16384;	/* --memory-limit MIB */
 const struct option batch_options[] = {
 	OPTION_STRING('o', NULL, &out_dir, "DIR", "where to write: DIR/<id>/ per trial, results.sqlite, "
 		      "summary.csv, summary.json, index.html and index.md"),
-	OPTION_INTEGER('j', "jobs", &jobs, "N", "trials analysed at once (default: one per core)"),
+	OPTION_INTEGER('j', "jobs", &jobs, "N", "trials analysed at once, 1 to 256 (default: one per core)"),
 	OPTION_FLAG(0, "force", &force, 1, "analyse again the trials whose inputs did not change"),
+	OPTION_FLAG(0, "retry-failed", &retry_failed, 1,
+		    "analyse again every failed trial, also one whose inputs are at fault (not the others)"),
 	OPTION_INTEGER(0, "timeout", &timeout_s, "S",
-		       "seconds a trial may take before it is stopped and recorded as failed "
-		       "(default 600; 0: no limit)"),
+		       "seconds a trial may take before it is stopped and recorded as failed, "
+		       "up to 604800 (default 600; 0: no limit)"),
 	OPTION_INTEGER(0, "memory-limit", &memory_mib, "MIB",
-		       "address space a trial may take, in MiB (default 16384; 0: no limit)"),
+		       "address space a trial may take, in MiB, up to 16777216 (default 16384; 0: no limit)"),
 	OPTION_FLAG(0, "list", &list_only, 1, "only print the trials found: id, a tab, the location"),
 	OPTION_STRING(0, "one", &one_id, "ID", "analyse only the trial ID (as --list names it) into DIR/ID/"),
 	OPTION_FLAG(0, "merge", &merge, 1,
@@ -55,6 +59,11 @@ struct merge_ctx {
 	struct results_db *db;
 	size_t errors;
 	size_t unplaced;	/* trials whose output could not be put in DIR/<id> */
+	/* --merge: the trial merged under each id so far, to tell a different one with the same id */
+	struct merged {
+		char *id, *source, *trial, *dir;
+	} *merged;
+	size_t nmerged;
 };
 
 /* ---------------------------------------------------------------- the database */
@@ -152,10 +161,20 @@ static int make_out(const char *out)
 	return 0;
 }
 
+/* The line a batch stopped by a signal ends with; its exit status, 128 + the signal. */
+static int interrupted(int signo, size_t done, size_t total)
+{
+	error("interrupted by signal %d (%s): %zu of %zu trial%s done; the same command finishes the rest",
+	      signo, strsignal(signo), done, total, total == 1 ? "" : "s");
+	return 128 + signo;
+}
+
 static struct batch_opts run_opts(struct merge_ctx *m)
 {
 	long cores = sysconf(_SC_NPROCESSORS_ONLN);
 
+	if (cores > BATCH_JOBS_MAX)
+		cores = BATCH_JOBS_MAX;
 	return (struct batch_opts){
 		.out = out_dir, .jobs = jobs > 0 ? jobs : cores > 0 ? (int)cores : 1,
 		.timeout_s = timeout_s, .memory_mib = memory_mib,
@@ -168,6 +187,7 @@ static int cmd_one(int argc, char **argv)
 	struct batch_trials t = { 0 };
 	struct merge_ctx m = { 0 };
 	struct batch_opts o = run_opts(&m);
+	struct batch_result res;
 	int ret = find(argv, argc, &t);
 	size_t i;
 
@@ -180,13 +200,29 @@ static int cmd_one(int argc, char **argv)
 
 		o.jobs = 1;
 		o.progress = false;
-		ret = make_out(out_dir) < 0 ? EXIT_NO_INPUT : batch_run(&o, &one, 1) ? EXIT_PARTIAL : ret;
+		if (make_out(out_dir) < 0)
+			ret = EXIT_NO_INPUT;
+		else if ((res = batch_run(&o, &one, 1)).signo)
+			ret = interrupted(res.signo, res.done, 1);
+		else if (res.failed)
+			ret = EXIT_PARTIAL;
 	}
 	batch_trials_release(&t);
 	return ret < 0 ? EXIT_NO_INPUT : ret;
 }
 
-/* True when DIR/<id>/batch.json says t was done from these same inputs. */
+/*
+ * A failed trial whose record says it may fail differently now: its failure
+ * was a circumstance of the run (a limit, a signal, an I/O error), or it ran
+ * under other limits than those given now.
+ */
+static bool worth_retrying(const struct batch_record *r)
+{
+	return retry_failed || !batch_failure_own(r->failure) || r->timeout_s != timeout_s ||
+	       r->memory_limit_mib != memory_mib;
+}
+
+/* True when DIR/<id>/batch.json says t was done from these same inputs, and not to retry. */
 static bool up_to_date(const struct batch_trial *t)
 {
 	struct arena ar = { 0 };
@@ -194,7 +230,8 @@ static bool up_to_date(const struct batch_trial *t)
 	struct batch_record r;
 	char *rec = xasprintf("%s/%s/batch.json", out_dir, t->id);
 	bool yes = batch_record_read(rec, &ar, &r, &d) == 0 && r.fingerprint &&
-		   !strcmp(r.fingerprint, t->fingerprint);
+		   !strcmp(r.fingerprint, t->fingerprint) &&
+		   (!strcmp(r.status, "ok") || !worth_retrying(&r));
 
 	diags_release(&d);
 	arena_release(&ar);
@@ -227,11 +264,12 @@ static void remove_stale(const char *out)
 }
 
 /* Runs the trials not up to date; the others are put in the database as they are. */
-static size_t run_all(struct batch_trials *t, struct merge_ctx *m, size_t *skipped)
+static struct batch_result run_all(struct batch_trials *t, struct merge_ctx *m, size_t *skipped)
 {
 	struct batch_trial **todo = xcalloc(t->n, sizeof(*todo));
 	struct batch_opts o = run_opts(m);
-	size_t n = 0, failed;
+	struct batch_result res;
+	size_t n = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
 		char *dir = xasprintf("%s/%s", out_dir, t->v[i].id);
@@ -243,16 +281,18 @@ static size_t run_all(struct batch_trials *t, struct merge_ctx *m, size_t *skipp
 		free(dir);
 	}
 	*skipped = t->n - n;
-	failed = batch_run(&o, todo, n);
+	res = batch_run(&o, todo, n);
 	free(todo);
-	return failed;
+	return res;
 }
+
 
 static int cmd_run(int argc, char **argv)
 {
 	struct batch_trials t = { 0 };
 	struct merge_ctx m = { 0 };
 	struct diags d = DIAGS_INIT;
+	struct batch_result res;
 	size_t skipped = 0, failed = 0;
 	char *dbpath = xasprintf("%s/results.sqlite", out_dir);
 	int ret = find(argv, argc, &t);
@@ -261,9 +301,9 @@ static int cmd_run(int argc, char **argv)
 		ret = EXIT_NO_INPUT;
 	if (ret != EXIT_NO_INPUT && !(m.db = results_db_open(dbpath, &d)))
 		ret = EXIT_NO_INPUT;
-	if (ret != EXIT_NO_INPUT) {
-		remove_stale(out_dir);
-		run_all(&t, &m, &skipped);
+	if (ret != EXIT_NO_INPUT && (res = (remove_stale(out_dir), run_all(&t, &m, &skipped))).signo) {
+		ret = interrupted(res.signo, skipped + res.done, t.n);
+	} else if (ret != EXIT_NO_INPUT) {
 		failed = m.unplaced;
 		if (write_summaries(m.db, out_dir, &failed) < 0 || m.errors)
 			ret = EXIT_NO_INPUT;
@@ -281,6 +321,59 @@ static int cmd_run(int argc, char **argv)
 	return ret;
 }
 
+static bool same(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/*
+ * False, after an error naming both, when the trial in dir has the id of one
+ * merged before from another source or place: it would replace that one's rows.
+ */
+static bool merge_unique(struct merge_ctx *m, const char *dir)
+{
+	struct arena ar = { 0 };
+	struct diags d = DIAGS_INIT;
+	struct batch_record r;
+	char *rec = xasprintf("%s/batch.json", dir);
+	bool ok = true;
+	size_t i;
+
+	if (batch_record_read(rec, &ar, &r, &d) == 0) {	/* else add_dir says why */
+		for (i = 0; i < m->nmerged && strcmp(m->merged[i].id, r.id); i++)
+			;
+		if (i < m->nmerged && (!same(m->merged[i].source, r.source) || !same(m->merged[i].trial, r.trial))) {
+			error("%s: trial %s, found under %s, has the id of %s, trial %s found under %s: not merged "
+			      "(give the paths distinct names, or merge them apart)",
+			      dir, r.trial ? r.trial : "?", r.source ? r.source : "?", m->merged[i].dir,
+			      m->merged[i].trial ? m->merged[i].trial : "?",
+			      m->merged[i].source ? m->merged[i].source : "?");
+			ok = false;
+		} else if (i == m->nmerged) {
+			m->merged = xrealloc(m->merged, (m->nmerged + 1) * sizeof(*m->merged));
+			m->merged[m->nmerged++] = (struct merged){
+				.id = xstrdup(r.id), .source = r.source ? xstrdup(r.source) : NULL,
+				.trial = r.trial ? xstrdup(r.trial) : NULL, .dir = xstrdup(dir),
+			};
+		}
+	}
+	diags_release(&d);
+	arena_release(&ar);
+	free(rec);
+	return ok;
+}
+
+static void merged_release(struct merge_ctx *m)
+{
+	for (size_t i = 0; i < m->nmerged; i++) {
+		free(m->merged[i].id);
+		free(m->merged[i].source);
+		free(m->merged[i].trial);
+		free(m->merged[i].dir);
+	}
+	free(m->merged);
+}
+
 /* Every DIR/<id>/ with a batch.json (not a .tmp- or .old- left by a killed batch) into the database. */
 static int merge_dir(struct merge_ctx *m, const char *dir, size_t *found)
 {
@@ -296,7 +389,7 @@ static int merge_dir(struct merge_ctx *m, const char *dir, size_t *found)
 		if (names[i][0] != '.' && !batch_staging_pid(names[i]) &&
 		    access(rec, F_OK) == 0) {
 			(*found)++;
-			if (add_dir(m->db, sub, &failed) < 0)
+			if (!merge_unique(m, sub) || add_dir(m->db, sub, &failed) < 0)
 				m->errors++;
 		}
 		free(rec);
@@ -329,9 +422,20 @@ static int cmd_merge(int argc, char **argv)
 	print_diags(&d);
 	diags_release(&d);
 	results_db_close(m.db);
+	merged_release(&m);
 	free(dbpath);
 	return ret;
 }
+
+/* What -j, --timeout and --memory-limit accept (docs/batch.md); unset: the default's mark. */
+static const struct {
+	const char *name, *what;
+	int *v, unset, lo, hi;
+} ranges[] = {
+	{ "-j", "trials at once", &jobs, INT_MIN, 1, BATCH_JOBS_MAX },
+	{ "--timeout", "seconds", &timeout_s, 0, 0, BATCH_TIMEOUT_MAX },
+	{ "--memory-limit", "MiB", &memory_mib, 0, 0, BATCH_MEMORY_MAX },
+};
 
 int cmd_batch(int argc, char **argv)
 {
@@ -339,8 +443,11 @@ int cmd_batch(int argc, char **argv)
 		return usage_error("batch", merge ? "no DIR given" : "no PATH given");
 	if (list_only + !!one_id + merge > 1)
 		return usage_error("batch", "--list, --one and --merge go one at a time");
-	if (jobs < 0 || timeout_s < 0 || memory_mib < 0)
-		return usage_error("batch", "-j, --timeout and --memory-limit take a number >= 0");
+	for (size_t i = 0; i < sizeof(ranges) / sizeof(*ranges); i++)
+		if (*ranges[i].v != ranges[i].unset && (*ranges[i].v < ranges[i].lo || *ranges[i].v > ranges[i].hi))
+			return usage_error("batch", "%s %d is out of range: give %d%s to %d %s", ranges[i].name,
+					   *ranges[i].v, ranges[i].lo, ranges[i].lo ? "" : " (no limit)", ranges[i].hi,
+					   ranges[i].what);
 	if (list_only)
 		return cmd_list(argc, argv);
 	if (merge)

@@ -70,6 +70,7 @@ static const struct trial_col trial_cols[] = {
 	COL("days_needed", "REAL", V_REAL, days_needed),
 	COL("window_gpu_hours", "REAL", V_REAL, window_gpu_hours),
 	COL("window_cost", "REAL", V_REAL, window_cost),
+	COL("failure", "TEXT", V_TEXT, failure),
 };
 #undef COL
 #define NTRIAL_COLS (sizeof(trial_cols) / sizeof(trial_cols[0]))
@@ -360,6 +361,7 @@ static void trial_row_of(struct trial_row *t, const struct batch_record *r, cons
 	*t = (struct trial_row){
 		.id = r->id, .source = r->source, .trial = r->trial, .fingerprint = r->fingerprint,
 		.status = r->status, .error = r->error, .analysed_at = r->analysed_at,
+		.failure = r->failure,
 		.title = a ? a->title : NULL, .hypothesis = a ? hypothesis_name(a->hypothesis) : NULL,
 		.verdict = cmp ? verdict_name(c->verdict) : NULL, .reason = cmp ? c->reason : NULL,
 		.speedup = cmp ? c->speedup : NAN, .efficiency = cmp ? c->scaling_efficiency : NAN,
@@ -736,14 +738,25 @@ int results_write_json(const struct trial_row *rows, size_t n, FILE *f)
 /* ---------------------------------------------------------------- batch.json */
 
 static const char *const record_keys[] = {
-	"id", "source", "trial", "fingerprint", "status", "error", "analysed_at",
+	"id", "source", "trial", "fingerprint", "status", "error", "analysed_at", "failure",
 };
+
+/* The integer keys of a record: -1 where absent (a record of an earlier version). */
+static const char *const record_ints[] = { "timeout_s", "memory_limit_mib" };
 
 static const char **record_field(struct batch_record *r, size_t i)
 {
 	const char **f[] = {
 		&r->id, &r->source, &r->trial, &r->fingerprint, &r->status, &r->error, &r->analysed_at,
+		&r->failure,
 	};
+
+	return f[i];
+}
+
+static int64_t *record_int(struct batch_record *r, size_t i)
+{
+	int64_t *f[] = { &r->timeout_s, &r->memory_limit_mib };
 
 	return f[i];
 }
@@ -760,6 +773,15 @@ int batch_record_write(const struct batch_record *r, FILE *f)
 	for (size_t i = 0; i < sizeof(record_keys) / sizeof(record_keys[0]); i++) {
 		json_key(g, record_keys[i]);
 		json_str(g, *record_field(&copy, i));
+	}
+	for (size_t i = 0; i < sizeof(record_ints) / sizeof(record_ints[0]); i++) {
+		int64_t v = *record_int(&copy, i);
+
+		json_key(g, record_ints[i]);
+		if (v >= 0)
+			json_int(g, v);
+		else
+			yajl_gen_null(g);
 	}
 	yajl_gen_map_close(g);
 	rc = json_flush(g, f, true);
@@ -797,6 +819,14 @@ static int record_fields(const struct jnode *root, const char *path, struct batc
 					  "%s: a string expected, not %s", record_keys[i],
 					  jtree_type_name(v->type));
 		*record_field(r, i) = v && v->type == J_STR ? v->s : NULL;
+	}
+	for (size_t i = 0; i < sizeof(record_ints) / sizeof(record_ints[0]); i++) {
+		const struct jnode *v = jtree_member(root, record_ints[i]);
+
+		if (v && v->type != J_NULL && !(v->type == J_NUM && v->is_int && v->i >= 0))
+			return diag_error(d, "report-write", &SRCPOS_BYTE(path, v->at),
+					  "%s: a whole number >= 0 expected", record_ints[i]);
+		*record_int(r, i) = v && v->type == J_NUM ? v->i : -1;
 	}
 	if (!r->id || !r->status || (strcmp(r->status, "ok") && strcmp(r->status, "error")))
 		return diag_error(d, "report-write", &SRCPOS_FILE(path),

@@ -25,6 +25,11 @@ struct batch_record {
 	const char *error;		/* why it failed; when ok, the first problem with a file that
 					   could not be read, or only in part; NULL: none */
 	const char *analysed_at;	/* UTC, "2026-12-01T06:43:13Z" */
+	/* why an error: "input" (the trial's own), or a circumstance of the run: "timeout",
+	   "memory", "signal", "io", "start"; NULL when ok, or in a record of an earlier version */
+	const char *failure;
+	int64_t timeout_s;		/* the limits it ran under (0: none); -1: not recorded */
+	int64_t memory_limit_mib;
 };
 
 /* Writes r as DIR/<id>/batch.json to f; -1 on a write error. */
@@ -49,6 +54,7 @@ struct trial_row {
 	const char *rent_gpu_model;
 	int64_t rent_lots, rent_lot_gpus, rent_window_days, rent_windows;
 	double days_needed, window_gpu_hours, window_cost;
+	const char *failure;	/* batch_record's */
 };
 
 struct results_db;

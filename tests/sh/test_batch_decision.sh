@@ -77,9 +77,9 @@ else:
     names = list(trials[0].keys())
     rows = {t["id"]: t for t in trials}
 bad = 0
-# the columns come last, in this order, after those of the previous version
-if names[-10:] != ["analysed_at"] + cols:
-    print(f"{path}: columns end {names[-10:]}")
+# the columns come in this order after those of the previous version, and before failure
+if names[-11:] != ["analysed_at"] + cols + ["failure"]:
+    print(f"{path}: columns end {names[-11:]}")
     bad = 1
 if sorted(rows) != sorted(want):
     print(f"{path}: trials {sorted(rows)}")

@@ -58,11 +58,11 @@ done
 # report, analyze and inspect are built: report and analyze have 3 spellings of
 # their 2 options (-o or --json, -j --jobs), inspect 1 (--json); stack has 3 (--target, --accept-jit, --json); plan has 40 (32 model
 # inputs, --gpu, --title, --from, --json, --explain, -o, --init, --force); replay has 4
-# (--device, -o, --smoke, --dry-run); batch has 9 spellings of its 8 options (-o -j
-# --jobs --force --timeout --memory-limit --list --one --merge); each has 10
+# (--device, -o, --smoke, --dry-run); batch has 10 spellings of its 9 options (-o -j
+# --jobs --force --retry-failed --timeout --memory-limit --list --one --merge); each has 10
 # spellings of the 7 common options (-q --quiet -v --verbose --color --patterns
 # --max-events --max-memory -h --help)
 [ "$built" -eq 7 ] || { echo "$built commands with options, expected 7"; fail=1; }
-[ "$options" -eq $((2 * (3 + 10) + (1 + 10) + 3 + 10 + 40 + 10 + 4 + 10 + 9 + 10)) ] ||
-	{ echo "$options option names, expected $((2 * 13 + 11 + 13 + 50 + 14 + 19))"; fail=1; }
+[ "$options" -eq $((2 * (3 + 10) + (1 + 10) + 3 + 10 + 40 + 10 + 4 + 10 + 10 + 10)) ] ||
+	{ echo "$options option names, expected $((2 * 13 + 11 + 13 + 50 + 14 + 20))"; fail=1; }
 exit $fail

@@ -191,9 +191,10 @@ static void test_old_table_migrated(void **state)
 	sqlite3_close(db);
 	f->db = results_db_open(f->db_path, &f->d);
 	assert_non_null(f->db);
-	assert_int_equal(count(f, "SELECT count(*) FROM pragma_table_info('trials')"), 29);
+	assert_int_equal(count(f, "SELECT count(*) FROM pragma_table_info('trials')"), 30);
 	assert_int_equal(count(f, "SELECT cid FROM pragma_table_info('trials') WHERE name = 'decision'"), 20);
 	assert_int_equal(count(f, "SELECT cid FROM pragma_table_info('trials') WHERE name = 'window_cost'"), 28);
+	assert_int_equal(count(f, "SELECT cid FROM pragma_table_info('trials') WHERE name = 'failure'"), 29);
 	/* its row is the same trial, fingerprint and time, but lacks the new columns: not current */
 	assert_false(results_db_current(f->db, &ok_record));
 	assert_int_equal(results_db_put(f->db, &ok_record, &f->a, &f->d), 0);
