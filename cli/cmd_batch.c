@@ -154,10 +154,13 @@ static int cmd_list(int argc, char **argv)
 	return ret;
 }
 
+/* DIR, marked as batch's so that a DIR inside the trials is never read as part of one. */
 static int make_out(const char *out)
 {
 	if (mkdir(out, 0777) < 0 && errno != EEXIST)
 		return error("%s: cannot create: %s", out, strerror(errno));
+	if (output_mark(out, BATCH_MARK) < 0)
+		return error("%s: cannot write %s in it: %s", out, BATCH_MARK, strerror(errno));
 	return 0;
 }
 
@@ -437,6 +440,15 @@ static const struct {
 	{ "--memory-limit", "MiB", &memory_mib, 0, 0, BATCH_MEMORY_MAX },
 };
 
+/* Whether a and b name one directory (device and inode: a link or another spelling counts). */
+static bool same_dir(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return !stat(a, &sa) && !stat(b, &sb) && S_ISDIR(sa.st_mode) && sa.st_dev == sb.st_dev &&
+	       sa.st_ino == sb.st_ino;
+}
+
 int cmd_batch(int argc, char **argv)
 {
 	if (argc < 1)
@@ -454,5 +466,10 @@ int cmd_batch(int argc, char **argv)
 		return cmd_merge(argc, argv);
 	if (!out_dir)
 		return usage_error("batch", "no output directory: give -o DIR");
+	for (int i = 0; i < argc; i++)
+		if (same_dir(argv[i], out_dir))
+			return usage_error("batch", "-o %s is also a PATH to analyse: its summaries would change "
+					   "the trial's files on every run; give -o a directory of its own (one inside "
+					   "the PATH is fine)", out_dir);
 	return one_id ? cmd_one(argc, argv) : cmd_run(argc, argv);
 }

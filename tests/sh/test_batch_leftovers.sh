@@ -7,6 +7,7 @@
 # a link to another program's database is refused, that database untouched.
 set -u
 . tests/skip.sh
+need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 check() {	# check WHAT EXPECTED ACTUAL
@@ -56,6 +57,21 @@ check "user's folder: only its file" results.txt "$(ls -A "$out2/$id")"
 check "user's folder: message" "scaleaudit: $out2/$id: exists and was not written by scaleaudit batch; left alone (move it, or choose another -o)" \
 	"$(grep 'left alone' "$tmp/stderr")"
 ls -d "$out2"/*.tmp-* "$out2"/*.old-* 2>/dev/null && { echo "user's folder: staging left"; fail=1; }
+
+# Outputs inside the trial: -o the trial itself is refused; -o a folder inside it is never read
+# as part of the trial, so a second batch finds the trial unchanged.
+in="$tmp/trials/one"
+"$SCALEAUDIT" batch "$in" -o "$in/" > "$tmp/stdout" 2> "$tmp/stderr"
+check "-o the trial: status" 2 $?
+check "-o the trial: message" "scaleaudit batch: -o $in/ is also a PATH to analyse: its summaries would change the trial's files on every run; give -o a directory of its own (one inside the PATH is fine)" \
+	"$(head -1 "$tmp/stderr")"
+"$SCALEAUDIT" batch "$in" -o "$in/results" > /dev/null 2>&1
+check "-o inside the trial: status" 0 $?
+"$SCALEAUDIT" batch "$in" -o "$in/results" > "$tmp/stdout" 2>&1
+check "-o inside the trial: second run" "1 trial: 0 analysed, 1 skipped (unchanged), 0 failed" "$(head -1 "$tmp/stdout")"
+"$SCALEAUDIT" analyze --json "$in" > "$tmp/in.json" 2>/dev/null
+check "-o inside the trial: runs" "1gpu 2gpu" "$(python3 -c 'import json,sys; print(" ".join(r["name"] for r in json.load(open(sys.argv[1]))["runs"]))' "$tmp/in.json")"
+rm -rf "$in/results"
 
 # The database is never opened through a link.
 out3="$tmp/out3"
