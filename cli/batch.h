@@ -82,9 +82,6 @@ struct batch_result batch_run(const struct batch_opts *o, struct batch_trial *co
  */
 bool batch_failure_own(const char *failure);
 
-/* Removes path and everything below it; 0, or -1 with errno set. */
-int batch_remove_tree(const char *path);
-
 /*
  * Every folder batch makes holds this file, so that batch removes or
  * replaces only what it wrote: never a folder of the user's whose name

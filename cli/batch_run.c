@@ -5,7 +5,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,20 +48,6 @@ static double since(const struct timespec *t0)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
-}
-
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
-int batch_remove_tree(const char *path)
-{
-	struct stat st;
-
-	if (lstat(path, &st) < 0)
-		return errno == ENOENT ? 0 : -1;
-	return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 long batch_staging_pid(const char *name)
@@ -372,7 +357,7 @@ static void strip_failed(const char *tmp)
 		char *p = xasprintf("%s/%s", tmp, names[i]);
 
 		if (strcmp(names[i], "batch.log") && strcmp(names[i], BATCH_MARK))
-			batch_remove_tree(p);
+			outfile_remove_tree(p);
 		free(p);
 	}
 	if (names)
@@ -427,7 +412,7 @@ static bool in_the_way(const char *path, bool stale)
 		      "another -o)", path);
 		return true;
 	}
-	return stale && batch_remove_tree(path) < 0;
+	return stale && outfile_remove_tree(path) < 0;
 }
 
 /* Puts tmp in place of DIR/<id>: the old output moves aside first and goes last. */
@@ -444,7 +429,7 @@ static int publish(const char *out, const struct batch_trial *t, const char *tmp
 	else if (rename(tmp, *final) < 0)
 		rc = error("%s: cannot rename into place: %s", *final, strerror(errno));
 	if (rc == 0 && batch_owned(old))
-		batch_remove_tree(old);
+		outfile_remove_tree(old);
 	free(old);
 	return rc;
 }
@@ -467,7 +452,7 @@ static bool finish(const struct batch_opts *o, struct worker *w, int status)
 	} else if (o->done) {
 		o->done(o->ctx, w->t, final);
 	}
-	batch_remove_tree(w->tmp);
+	outfile_remove_tree(w->tmp);
 	free(why);
 	free(note);
 	free(final);
@@ -498,7 +483,7 @@ static int start(const struct batch_opts *o, struct worker *w, const struct batc
 	if (w->pid < 0) {
 		error("cannot start a worker: %s", strerror(errno));
 		w->pid = 0;
-		batch_remove_tree(w->tmp);
+		outfile_remove_tree(w->tmp);
 		free(w->tmp);
 		return -1;
 	}
@@ -601,7 +586,7 @@ static void stop_workers(struct worker *w, int n, int signo)
 		if (w[i].pid > 0)
 			waitpid(w[i].pid, &status, 0);
 		if (batch_owned(w[i].tmp))
-			batch_remove_tree(w[i].tmp);
+			outfile_remove_tree(w[i].tmp);
 		free(w[i].tmp);
 		w[i].pid = 0;
 	}

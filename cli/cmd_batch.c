@@ -259,7 +259,7 @@ static void remove_stale(const char *out)
 			continue;	/* not staging, or its batch still runs */
 		p = xasprintf("%s/%s", out, names[i]);
 		if (batch_owned(p))
-			batch_remove_tree(p);
+			outfile_remove_tree(p);
 		free(p);
 	}
 	if (names)

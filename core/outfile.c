@@ -198,10 +198,14 @@ int output_mark(const char *dir, const char *name)
 	return rc;
 }
 
+static bool remove_failed;	/* outfile_remove_tree(): some entry stayed (nftw takes no user pointer) */
+
+/* Removes one entry and goes on past a failure, so that as much as can go goes. */
 static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	(void)st, (void)flag, (void)ftw;
-	remove(path);
+	if (remove(path) && errno != ENOENT)
+		remove_failed = true;
 	return 0;
 }
 
@@ -211,7 +215,8 @@ int outfile_remove_tree(const char *path)
 
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -1;
-	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+	remove_failed = false;
+	return nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS) || remove_failed ? -1 : 0;
 }
 
 void outfile_remove_temp_dirs(const char *dir, const char *prefix)
