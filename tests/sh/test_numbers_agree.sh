@@ -44,6 +44,23 @@ done
 "$SCALEAUDIT" analyze --json "$tmp/t-usd" | python3 -c 'import json,sys; c=json.load(sys.stdin)["trial"]["currency"]; sys.exit(c != "USD")' ||
 	{ echo "trial.currency is not USD"; fail=1; }
 
+# plan --from takes the trial's currency: in its costs, in --json's inputs, in the trial.ini it writes;
+# --currency names another
+"$SCALEAUDIT" analyze --json "$tmp/t-usd" > "$tmp/usd.json"
+plan=(plan --from "$tmp/usd.json" --model llama-3-8b --gpu H200 --target-tokens 1e10 --price 3)
+"$SCALEAUDIT" "${plan[@]}" -o "$tmp/plan-usd" > "$tmp/plan-usd.txt" 2>&1 || { echo "plan --from failed"; fail=1; }
+has "plan --from" "$tmp/plan-usd.txt" ", cost 432 USD"
+lacks "plan --from" "$tmp/plan-usd.txt" "in the price's units"
+has "plan -o trial.ini" "$tmp/plan-usd/trial.ini" "currency = USD"
+"$SCALEAUDIT" "${plan[@]}" --json | python3 -c 'import json,sys; sys.exit(json.load(sys.stdin)["inputs"]["currency"] != "USD")' ||
+	{ echo "plan --json: inputs.currency is not USD"; fail=1; }
+"$SCALEAUDIT" "${plan[@]}" --currency EUR > "$tmp/plan-eur.txt" 2>&1
+has "plan --currency EUR" "$tmp/plan-eur.txt" ", cost 432 EUR"
+lacks "plan --currency EUR" "$tmp/plan-eur.txt" "USD"
+"$SCALEAUDIT" plan --model llama-3-8b --gpu H200 --json |
+	python3 -c 'import json,sys; i=json.load(sys.stdin)["inputs"]; sys.exit(not ("currency" in i and i["currency"] is None))' ||
+	{ echo "plan --json without a currency: inputs.currency is not null"; fail=1; }
+
 # without currency the costs are said to be in the price's units, once, where they first appear
 texts "$tmp/bare" samples/trials/expected-speedup-missed
 sed -i 's/\\_/_/g' "$tmp/bare/summary.txt"	# markdown's escaped underscores
