@@ -64,8 +64,8 @@ check("unrelated-jobs next-trial", text("unrelated-jobs", "next-trial"), [
 check("unrelated-jobs families", (w["baseline_only"][0]["family"], w["candidate_only"][0]["family"]),
       ("attention", "conv"))
 check("bubble", text("pipeline-bubble", "fix-pipeline-bubble"), [
-    "shrink the pipeline bubble: GPU 0 waits 41.1 ms per step (49% of its 83.4 ms step) for GPU 1; "
-    "GPU 1 waits 39.0 ms per step (46% of its 85.0 ms step) for GPU 0; compute is balanced (busiest "
+    "shrink the pipeline bubble: GPU 0 waits 41.1 ms per step (49% of its 83.4 ms mean step) for GPU 1; "
+    "GPU 1 waits 39.0 ms per step (46% of its 85.0 ms mean step) for GPU 0; compute is balanced (busiest "
     "GPU 1.09x the least busy), so the stages wait for each other at the start and end of each step; "
     "with 2 stages and 1 micro-batch per step the bubble is (p-1)/(m+p-1) = 1/2 = 50% of the step, "
     "with 8 micro-batches (4 per stage) 11%: split the batch into more micro-batches per step "

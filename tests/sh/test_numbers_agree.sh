@@ -3,7 +3,10 @@
 # (1 lot of 2 GPUs for 7 days: 2 x 7 x 24 = 336 GPU-hours at 5.50 = 1,848) with currency = USD in
 # analyze's text, summary.md, report.html and page 1 of report.pdf; its target grouped
 # (90,000,000); pipeline-oom-feasibility's memory ratio (74.9 GB against 8.7 GB, 8.65x from the
-# bytes in analysis.json) the same in the text and in chart 13; the currency key validated.
+# bytes in analysis.json) the same in the text and in chart 13; its failed allocation (3.5 GiB) the
+# same in analyze and the report; ddp-scales-well's step (the verdict's medians, the only step times
+# of the why line and page 1) and throughput (376.9 samples/s) everywhere; plan --from's currency;
+# the currency key validated.
 set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 . "$TOP/tests/skip.sh"
@@ -85,6 +88,13 @@ for f in analyze summary html; do
 	has "$f" "$tmp/oom/$f.txt" "74.9 GB at its peak, $ratio the 8.7 GB of GPU 1"
 	lacks "$f" "$tmp/oom/$f.txt" "8.7x the"
 done
+# the failed allocation in GiB: analyze's cuda-oom note by the same formatter as summary.md's "3.5 GiB
+# more" (the log says 3.50 GiB: 3758096384 bytes)
+has analyze "$tmp/oom/analyze.txt" "it tried to allocate 3.5 GiB of a 79.2 GiB GPU with 77.5 GiB already reserved by PyTorch"
+lacks analyze "$tmp/oom/analyze.txt" "3.50 GiB"
+for f in summary html; do
+	has "$f" "$tmp/oom/$f.txt" "3.5 GiB more"
+done
 pdftotext "$tmp/oom/r/charts/13-waiting.pdf" - | tr '\n' ' ' > "$tmp/oom/c13.txt"
 has "chart 13" "$tmp/oom/c13.txt" "$ratio"
 lacks "chart 13" "$tmp/oom/c13.txt" "8.7x"
@@ -100,6 +110,11 @@ for f in summary html page1; do
 	lacks "$f" "$tmp/ddp/$f.txt" "42.5 ms"
 	lacks "$f" "$tmp/ddp/$f.txt" "mean steps)"
 done
+# the throughput the decision quotes, the same digits in every output and in the run table
+for f in analyze summary html page1; do
+	has "$f" "$tmp/ddp/$f.txt" "at 376.9 samples/s"
+done
+grep -qE "^2gpu .* 376\.9 +7/10" "$tmp/ddp/analyze.txt" || { echo "analyze's run table lacks 376.9 samples/s"; fail=1; }
 has analyze "$tmp/ddp/analyze.txt" "Lost against perfect scaling (n x mean step - 1-GPU mean step, slowest GPU, ms): compute +6.6, exposed comm +3.3, memory +0.0558, idle +1.7 = +11.6"
 grep -qE "^2gpu +0 +42\.5 " "$tmp/ddp/analyze.txt" || { echo "analyze's per-GPU table lacks the mean step 42.5"; fail=1; }
 
