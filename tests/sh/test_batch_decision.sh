@@ -39,7 +39,7 @@ echo hello > "$tmp/in/broken/1gpu/notes.txt"
 rc=$?
 [ $rc -eq 3 ] || { echo "batch exited $rc, want 3 (one trial fails)"; cat "$tmp/stderr"; fail=1; }
 
-A='Rent 1 lot of 2x B200 for 7 days: 3.1 days needed at 376.9 samples/s (margin 128%), 1,512 for the window'
+A='Rent 1 lot of 2x B200 for 7 days: 3.1 days needed at 376.9 samples/s (margin 128%), 1,512 for the window (costs in gpu_hour_price units; set currency = USD in trial.ini to name it)'
 F='Rent 1 lot of 2x B200: lowest cost per sample, 1.47 GPU-hours per million samples at 376.9 samples/s; no target in trial.ini, no window'
 
 # check FILE: the decision's columns of every trial, as results.sqlite, summary.csv or
