@@ -395,7 +395,7 @@ static void checklist_has_the_capture_commands(void **state)
 		"- The rental planned: 1 lot of 2 GPUs of B200 for a 30-day window: 20.4 days needed "
 		"at the planned rate (modelled), with a 15% margin; 1,440 GPU-hours rented, cost 7,920 (in the price's units; currency names them).\n",
 		/* 90% of a planned 10 samples/s; half of 9e7 samples by day 15 (the stop given) */
-		"- Stop and re-plan when the throughput stays under 9 samples/s (90% of the planned 10) "
+		"- Stop and re-plan when the throughput stays under 9.0 samples/s (90% of the planned 10.0 samples/s) "
 		"for 1 day, or when fewer than 45,000,000 samples are processed by day 15 (half the "
 		"target by half the days needed); stop at day 30, the window's end, whatever the loss.\n",
 		/* sqrt(2 x 60 x 86400) - 60 = 3220.0 - 60 = 3160 s: 53 min */
