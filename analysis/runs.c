@@ -1346,6 +1346,7 @@ static void log_consistency(struct analysis *a, struct run_result *rr, const str
 	if (r->nranks || !rr->time_source || rr->global_batch <= 0 || !(rate > 0) ||
 	    !(rr->step_median_s > 0) || !(fabs(off) > LOG_CONSISTENCY_TOLERANCE))
 		return;
+	/* four significant digits, as the trainer printed them, so that the product can be checked */
 	analysis_finding(a, DIAG_WARNING, "log-inconsistent", NULL,
 			 "run '%s': a step time of %.4g s (%s) x %.4g samples/s (%s) is %.4g samples, %+.0f%% "
 			 "off the global batch of %lld (%s): %s", r->name, rr->step_median_s,
@@ -1406,11 +1407,11 @@ static void log_timing_finding(struct analysis *a, const struct run_result *rr, 
 		return;
 	if (!strcmp(rr->time_source, "nsys-nvtx")) {
 		analysis_finding(a, DIAG_INFO, "nsys-timing", NULL,
-				 "run '%s': step time (%.4g s) is the median of the NVTX range '%s' over "
+				 "run '%s': step time (%s) is the median of the NVTX range '%s' over "
 				 "%lld instances in Nsight Systems summary tables, warm-up included (tables "
 				 "hold totals, not a timeline); GPU time over the profile: compute %.3g s, "
 				 "communication %.3g s, memory %.3g s (overlap counted twice); where the time "
-				 "of a step went is unknown", r->name, rr->step_median_s, rr->nsys_step_range,
+				 "of a step went is unknown", r->name, analysis_qty(a, qty_duration, rr->step_median_s), rr->nsys_step_range,
 				 (long long)rr->steps_measured, rr->nsys_compute_s, rr->nsys_comm_s,
 				 rr->nsys_memory_s);
 		return;
@@ -1422,15 +1423,15 @@ static void log_timing_finding(struct analysis *a, const struct run_result *rr, 
 				 "and saving: trust them less than per-iteration times (a speedup from them "
 				 "leans toward 1x; a verdict uses them only over %d or more steps); no trace, "
 				 "so where the time went is unknown%s", r->name,
-				 rr->step_median_s > 0 ? analysis_printf(a, "%.4g s", rr->step_median_s) :
+				 rr->step_median_s > 0 ? analysis_qty(a, qty_duration, rr->step_median_s) :
 				 "not used", (long long)rr->steps_measured, LOG_SUMMARY_MIN_STEPS, mem);
 		return;
 	}
 	analysis_finding(a, DIAG_INFO, "log-timing", NULL,
-			 "run '%s': step time (%.4g s) and throughput come from the training log's "
+			 "run '%s': step time (%s) and throughput come from the training log's "
 			 "per-iteration lines (%lld steady of %lld, %lld warm-up), as good as the "
 			 "job's own timer; no trace, so where the time went is unknown%s", r->name,
-			 rr->step_median_s, (long long)rr->steps_measured,
+			 analysis_qty(a, qty_duration, rr->step_median_s), (long long)rr->steps_measured,
 			 (long long)rr->steps_total, (long long)rr->steps_warmup, mem);
 }
 
