@@ -354,7 +354,7 @@ static const char *scaling_from(const struct analysis *a, char *b, size_t size)
  * medians: the Why line quotes no step time of its own, only the loss, and says
  * once what it is counted on, so a reader never meets a second "step".
  */
-#define LOSS_BASIS "counted on each run's mean step, slowest GPU, so that the parts add up"
+#define LOSS_BASIS "counted on mean steps, so that the parts add up"
 
 /* The same GPU count on both sides (n = 1): no scaling, the step itself changed. */
 static void why_same_count(struct summary *s, const struct analysis *a, size_t which, double total)
@@ -425,8 +425,8 @@ static bool why_attribution(struct summary *s, const struct analysis *a)
 		    "the largest part is %s", c, ms(total), scaling_from(a, from, sizeof(from)), LOSS_BASIS,
 		    largest_text(a, which, largest, sizeof(largest)));
 	else
-		add(s, SL_LEAD, "Why: %d GPUs beat perfect scaling%s by %s of GPU time per step (%s); %s changed "
-		    "most: %s", c, scaling_from(a, from, sizeof(from)), ms(-total), LOSS_BASIS, part_texts[which],
+		add(s, SL_LEAD, "Why: %d GPUs beat perfect scaling%s by %s per step; %s changed most: %s", c,
+		    scaling_from(a, from, sizeof(from)), ms(-total), part_texts[which],
 		    ms(part(&a->cmp.attribution_s, which)));
 	return true;
 }

@@ -105,7 +105,7 @@ def why(s):
 def ms(v):
     return f"{v * 1e3:.1f} ms"
 # the loss is counted on mean steps, and says so once instead of quoting a second step time
-BASIS = "counted on each run's mean step, slowest GPU, so that the parts add up"
+BASIS = "counted on mean steps, so that the parts add up"
 
 b, gb, c, gc, n = truth("pipeline-bubble")
 loss = n * gc["mean_step_s"] - gb["mean_step_s"]

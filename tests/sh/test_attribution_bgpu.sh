@@ -110,7 +110,7 @@ done
 
 # The report's why line and chart 03 say the same; its analysis.json draws the same report.
 "$SCALEAUDIT" report "$tmp/2v4" -o "$tmp/r1" > /dev/null 2> "$tmp/err" || { cat "$tmp/err"; exit 1; }
-want="Why: 4 GPUs lose 11.6 ms of GPU time per step against perfect scaling from 2 GPUs (counted on each run's mean step, slowest GPU, so that the parts add up); the largest part is compute: 6.6 ms"
+want="Why: 4 GPUs lose 11.6 ms of GPU time per step against perfect scaling from 2 GPUs (counted on mean steps, so that the parts add up); the largest part is compute: 6.6 ms"
 grep -qxF "$want" "$tmp/r1/summary.md" || { echo "FAIL: summary.md does not say: $want"; fail=1; }
 want="From the ideal (the 2-GPU baseline's step, spread perfectly over 4 GPUs) to the GPU time actually spent, both counted per 2 GPUs: 2 x the candidate's step."
 grep -qF "$want" "$tmp/r1/summary.md" || { echo "FAIL: chart 03's caption does not say: $want"; fail=1; }

@@ -103,7 +103,7 @@ lacks "chart 13" "$tmp/oom/c13.txt" "8.7x"
 # the loss, counted on means (42.5 ms, analyze's per-GPU table), says so once instead of quoting them
 mkdir "$tmp/ddp"
 texts "$tmp/ddp" samples/trials/ddp-scales-well
-why="Why: 2 GPUs lose 11.6 ms of GPU time per step against perfect scaling (counted on each run's mean step, slowest GPU, so that the parts add up); the largest part is compute: 6.6 ms"
+why="Why: 2 GPUs lose 11.6 ms of GPU time per step against perfect scaling (counted on mean steps, so that the parts add up); the largest part is compute: 6.6 ms"
 for f in summary html page1; do
 	has "$f" "$tmp/ddp/$f.txt" "$why"
 	has "$f" "$tmp/ddp/$f.txt" "a step takes 42.4 ms on 2 GPUs against 73.4 ms on 1 GPU"
