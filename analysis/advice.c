@@ -15,6 +15,7 @@
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
 #include "core/money.h"
+#include "core/qty.h"
 #include "core/xalloc.h"
 
 
@@ -41,11 +42,12 @@ static void independent_runs(struct analysis *a, const struct run_result *b,
 		return;
 	add(a, "two-independent-runs",
 	    analysis_printf(a, "run %g independent %d-GPU jobs instead of one %d-GPU job: together they "
-			    "process %.1f samples/s (%g x %.1f) against %.1f, a scaling efficiency of %.0f%% "
+			    "process %s (%g x %s) against %s, a scaling efficiency of %.0f%% "
 			    "by samples per second, so %g configurations finish in %.0f%% of the time the "
 			    "%d-GPU job needs for them one after another",
-			    n, b->gpus, c->gpus, n * b->samples_per_s, n, b->samples_per_s,
-			    c->samples_per_s, 100 * eff, n, 100 * eff, c->gpus));
+			    n, b->gpus, c->gpus, analysis_rate(a, n * b->samples_per_s, "samples"), n,
+			    analysis_qty(a, qty_num, b->samples_per_s), analysis_qty(a, qty_num, c->samples_per_s),
+			    100 * eff, n, 100 * eff, c->gpus));
 }
 
 /*
@@ -115,12 +117,12 @@ static int64_t failed_model_need(struct analysis *a, const struct run_result *b,
 	if (model < 0)
 		return -1;
 	if (b->failed_allocation < 0) {
-		*why = analysis_printf(a, "the failed %s, %.1f GB (its log names no failed allocation)",
-				       model_words(a, b), model / 1e9);
+		*why = analysis_printf(a, "the failed %s, %s (its log names no failed allocation)",
+				       model_words(a, b), analysis_qty(a, qty_gb, (double)model));
 		return model;
 	}
-	*why = analysis_printf(a, "the failed %s, %.1f GB, plus the %.1f GB it failed to allocate",
-			       model_words(a, b), model / 1e9, b->failed_allocation / 1e9);
+	*why = analysis_printf(a, "the failed %s, %s, plus the %s it failed to allocate",
+			       model_words(a, b), analysis_qty(a, qty_gb, (double)model), analysis_qty(a, qty_gb, (double)b->failed_allocation));
 	return model + b->failed_allocation;
 }
 
@@ -136,12 +138,12 @@ static int64_t failed_need(struct analysis *a, const struct run_result *b, const
 	if (peak < 0)
 		return -1;
 	if (b->failed_allocation < 0) {
-		*why = analysis_printf(a, "the failed %s run's peak of %.1f GB (its log names no "
-				       "failed allocation)", sized(a, b->gpus), peak / 1e9);
+		*why = analysis_printf(a, "the failed %s run's peak of %s (its log names no "
+				       "failed allocation)", sized(a, b->gpus), analysis_qty(a, qty_gb, (double)peak));
 		return peak;
 	}
-	*why = analysis_printf(a, "the failed %s run's peak of %.1f GB plus the %.1f GB it failed "
-			       "to allocate", sized(a, b->gpus), peak / 1e9, b->failed_allocation / 1e9);
+	*why = analysis_printf(a, "the failed %s run's peak of %s plus the %s it failed "
+			       "to allocate", sized(a, b->gpus), analysis_qty(a, qty_gb, (double)peak), analysis_qty(a, qty_gb, (double)b->failed_allocation));
 	return peak + b->failed_allocation;
 }
 
@@ -163,7 +165,7 @@ static int64_t models_need(struct analysis *a, const struct run_result *b, const
 		*from = nb < 0 ? cw : bw;
 		return nb < 0 ? nc : nb;
 	}
-	*from = analysis_printf(a, "the larger of %s, %.1f GB, and %s, %.1f GB", bw, nb / 1e9, cw, nc / 1e9);
+	*from = analysis_printf(a, "the larger of %s, %s, and %s, %s", bw, analysis_qty(a, qty_gb, (double)nb), cw, analysis_qty(a, qty_gb, (double)nc));
 	return nb > nc ? nb : nc;
 }
 
@@ -193,7 +195,7 @@ static int64_t one_gpu_need(struct analysis *a, const char **from)
 		*from = fail < 0 ? mw : fw;
 		return fail < 0 ? model : fail;
 	}
-	*from = analysis_printf(a, "the larger of %s, and %s, %.1f GB", fw, mw, model / 1e9);
+	*from = analysis_printf(a, "the larger of %s, and %s, %s", fw, mw, analysis_qty(a, qty_gb, (double)model));
 	return fail > model ? fail : model;
 }
 
@@ -214,7 +216,7 @@ static void fits(struct analysis *a)
 
 	if (need < 0)
 		return;
-	needs = analysis_printf(a, "it needs %.1f GB, %s%s%s", need / 1e9, from, has_reserve ? "," : "", rsv);
+	needs = analysis_printf(a, "it needs %s, %s%s%s", analysis_qty(a, qty_gb, (double)need), from, has_reserve ? "," : "", rsv);
 	if (need + reserve <= capacity_model_bytes(a, one))
 		add(a, "fits-h200", analysis_printf(a, "the job fits one %s of %s: %s", one->name, cap1, needs));
 	else if (need + reserve <= capacity_model_bytes(a, two))
@@ -258,8 +260,8 @@ static void nccl_transport(struct analysis *a, const struct run_result *c)
 		"NCCL_SHM/NCCL_SOCKET settings";
 	add(a, "fix-nccl-transport",
 	    analysis_printf(a, "NCCL moved the data over %s instead of GPU peer-to-peer: %s; exposed "
-			    "transfer (not waiting for a peer) costs %.1f ms per step", over, check,
-			    c->ngpu ? c->gpu[c->slowest].step_s.exposed_comm_transfer * 1e3 : NAN));
+			    "transfer (not waiting for a peer) costs %s per step", over, check,
+			    analysis_qty(a, qty_duration, c->ngpu ? c->gpu[c->slowest].step_s.exposed_comm_transfer : NAN)));
 }
 
 /*
@@ -289,12 +291,12 @@ static void host_bound(struct analysis *a, const struct run_result *r)
 		return;
 	add(a, "fix-host-bound",
 	    analysis_printf(a, "feed %s of %s: %s idle waiting for the host while the other GPUs wait a "
-			    "median %.1f ms %s (%.0f%%) in collectives for %s; give the data loader more "
+			    "median %s %s (%.0f%%) in collectives for %s; give the data loader more "
 			    "workers and pinned memory, take Python work out of the step (torch.compile, "
 			    "CUDA graphs), and pin each rank's process to the CPU cores and NUMA node of "
 			    "its GPU", stragglers_named(a, im, "host-bound"), r->name,
 			    stragglers_of(im, "host-bound") > 1 ? "they" : "it",
-			    im->straggler_cost_s * 1e3,
+			    analysis_qty(a, qty_duration, im->straggler_cost_s),
 			    !strcmp(im->per, "span") ? "over the profiled span" : "per step",
 			    100 * im->straggler_cost_share,
 			    stragglers_of(im, "host-bound") > 1 ? "them" : "it"));
@@ -342,11 +344,12 @@ static void bubble(struct analysis *a, const struct run_result *r)
 	const struct imbalance *im = &r->imbalance;
 
 	add(a, "fix-pipeline-bubble",
-	    analysis_printf(a, "shrink the pipeline bubble: %s; compute is balanced (busiest GPU %.2fx the "
+	    analysis_printf(a, "shrink the pipeline bubble: %s; compute is balanced (busiest GPU %s the "
 			    "least busy), so the stages wait for each other at the start and end of each "
 			    "step%s: split the batch into more micro-batches per step (grad_accum) or use an "
 			    "interleaved schedule (several model chunks per GPU), rather than moving layers "
-			    "between the GPUs or tuning NCCL", im->reason, im->busy_ratio, bubble_fraction(a, r)));
+			    "between the GPUs or tuning NCCL", im->reason, analysis_qty(a, ratio_text, im->busy_ratio),
+			    bubble_fraction(a, r)));
 }
 
 static void rebalance(struct analysis *a, const struct run_result *c)
@@ -566,16 +569,18 @@ static void another_question(struct analysis *a, const struct confound *cf, cons
 	if (cf->what == CF_GLOBAL_BATCH && a->hypothesis == HYP_STEP_TIME)
 		add(a, "another-question",
 		    analysis_printf(a, "another question, not the one asked: under hypothesis = global-batch "
-				    "(more GPUs carry a larger global batch) the same runs read %.2fx the "
-				    "throughput (%.1f against %.1f samples/s), a scaling efficiency of %.0f%% by "
+				    "(more GPUs carry a larger global batch) the same runs read %s the "
+				    "throughput (%s against %s), a scaling efficiency of %.0f%% by "
 				    "samples per second; set hypothesis = global-batch in trial.ini if that is the "
-				    "question", tr, c->samples_per_s, b->samples_per_s, 100 * tr / n));
+				    "question", analysis_qty(a, ratio_text, tr), analysis_qty(a, qty_num, c->samples_per_s),
+				    analysis_rate(a, b->samples_per_s, "samples"), 100 * tr / n));
 	else if (cf->what == CF_GPU_MODEL && cf->baseline && cf->candidate)
 		add(a, "another-question",
 		    analysis_printf(a, "another question, not the one asked: the same runs compare two "
-				    "rentals, %dx %s against %dx %s: %.2fx the throughput (%.1f against %.1f "
-				    "samples/s), which says nothing about what the extra GPU adds", c->gpus,
-				    cf->candidate, b->gpus, cf->baseline, tr, c->samples_per_s, b->samples_per_s));
+				    "rentals, %dx %s against %dx %s: %s the throughput (%s against %s), "
+				    "which says nothing about what the extra GPU adds", c->gpus,
+				    cf->candidate, b->gpus, cf->baseline, analysis_qty(a, ratio_text, tr),
+				    analysis_qty(a, qty_num, c->samples_per_s), analysis_rate(a, b->samples_per_s, "samples")));
 }
 
 /* Under a blocking confound: repeat the trial, the one run that would answer, what the runs do answer. */

@@ -17,6 +17,7 @@
 #include "analysis/workload.h"
 #include "core/buf.h"
 #include "core/codes.h"
+#include "core/qty.h"
 #include "core/xalloc.h"
 
 const char *mem_source_name(enum mem_source s)
@@ -279,9 +280,25 @@ static void check_gpu_models(struct analysis *a, const struct run *r, const stru
 	}
 }
 
+const char *analysis_qty(struct analysis *a, const char *(*fmt)(char *, double), double v)
+{
+	char b[QTY_LEN];
+
+	return analysis_printf(a, "%s", fmt(b, v));
+}
+
+const char *analysis_rate(struct analysis *a, double per_s, const char *what)
+{
+	char b[QTY_LEN];
+
+	return analysis_printf(a, "%s", qty_rate(b, per_s, what));
+}
+
 /* GPU work launched outside any profiled step, per rank, where the rank has steps at all. */
 static void check_outside_steps(struct analysis *a, const struct run *r, const struct run_result *rr)
 {
+	char t[QTY_LEN];
+
 	for (size_t g = 0; g < r->nranks; g++) {
 		const struct rank *k = &r->ranks[g];
 		size_t in = 0, out = 0;
@@ -297,10 +314,10 @@ static void check_outside_steps(struct analysis *a, const struct run *r, const s
 		}
 		if (in && out)
 			analysis_finding(a, DIAG_INFO, "gpu-work-outside-steps", NULL,
-					 "run '%s', GPU %d: %zu of its %zu GPU activities (%.1f ms of GPU "
+					 "run '%s', GPU %d: %zu of its %zu GPU activities (%s of GPU "
 					 "time) were launched outside any profiled step and enter no step's "
 					 "numbers", rr->name, k->rank >= 0 ? k->rank : (int)g, out, in + out,
-					 ns / 1e6);
+					 qty_duration(t, ns / 1e9));
 	}
 }
 
@@ -323,17 +340,17 @@ static void check_run(struct analysis *a, const struct run *r, const struct run_
 				 "run '%s' says strategy %s, but its collectives look like %s",
 				 rr->name, r->declared.strategy.v, inferred);
 	if (r->oom.src.file) {
-		char tried[32] = "an unknown amount", cap[48] = "";
+		char tried[QTY_LEN] = "an unknown amount", cap[2 * QTY_LEN] = "", q[QTY_LEN];
 
 		if (r->oom.tried_bytes >= 0)
-			snprintf(tried, sizeof(tried), "%.2f GiB", r->oom.tried_bytes / 1073741824.0);
+			qty_gib(tried, (double)r->oom.tried_bytes);
 		if (r->oom.capacity_bytes >= 0)
-			snprintf(cap, sizeof(cap), " of a %.2f GiB GPU", r->oom.capacity_bytes / 1073741824.0);
+			snprintf(cap, sizeof(cap), " of a %s GPU", qty_gib(q, (double)r->oom.capacity_bytes));
 		analysis_finding(a, DIAG_INFO, "cuda-oom", &r->oom.src,
 				 "run '%s' ran out of GPU memory: it tried to allocate %s%s%s", rr->name,
 				 tried, cap, r->oom.reserved_bytes >= 0 ?
-				 analysis_printf(a, " with %.2f GiB already reserved by PyTorch",
-						 r->oom.reserved_bytes / 1073741824.0) : "");
+				 analysis_printf(a, " with %s already reserved by PyTorch",
+						 qty_gib(q, (double)r->oom.reserved_bytes)) : "");
 	}
 	if (rr->global_batch < 0 && rr->steps_measured > 0)
 		analysis_finding(a, DIAG_WARNING, "global-batch-unknown", NULL,

@@ -91,5 +91,12 @@ void analysis_finding(struct analysis *a, enum diag_severity sev, const char *co
 /* A printf into the analysis' arena. */
 const char *analysis_printf(struct analysis *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * One quantity as every output prints it, into the analysis' arena: fmt is a
+ * core/qty.h formatter, analysis_qty(a, qty_gb, bytes) -> "49.7 GB".
+ */
+const char *analysis_qty(struct analysis *a, const char *(*fmt)(char *, double), double v);
+/* A throughput as every output prints it: (a, 376.94, "samples") -> "376.9 samples/s". */
+const char *analysis_rate(struct analysis *a, double per_s, const char *what);
 
 #endif

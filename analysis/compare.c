@@ -13,6 +13,7 @@
 #include "analysis/thresholds.h"
 #include "analysis/workload.h"
 #include "core/gpu.h"
+#include "core/qty.h"
 #include "core/xalloc.h"
 
 /* True when the last component of dir is name. */
@@ -494,8 +495,9 @@ static void verdict_step_time(struct analysis *a, const struct run_result *b,
 			cmp->reason = "the step time of one of the runs is unknown";
 		return;
 	}
-	steps = analysis_printf(a, "a step takes %.1f ms on %s against %.1f ms on %s", c->step_median_s * 1e3,
-				gpus(a, c->gpus), b->step_median_s * 1e3, gpus(a, b->gpus));
+	steps = analysis_printf(a, "a step takes %s on %s against %s on %s",
+				analysis_qty(a, qty_duration, c->step_median_s), gpus(a, c->gpus),
+				analysis_qty(a, qty_duration, b->step_median_s), gpus(a, b->gpus));
 	if (cmp->speedup >= a->expected_speedup) {
 		cmp->verdict = VERDICT_CONFIRMED;
 		cmp->reason = analysis_printf(a, "%s: %s faster, at least the expected %gx; %s", steps,
@@ -718,8 +720,8 @@ static void answer(struct analysis *a, const struct run_result *b, const struct 
 	} else if (b->status == RUN_FAILED_OOM && c->samples_per_s > 0) {
 		cmp->answer = ANSWER_DISTRIBUTED;
 		cmp->answer_reason = analysis_printf(a, "the job ran out of memory on %s: only the %s run, at "
-						     "%.1f samples/s, can train it", gpus(a, b->gpus),
-						     gpus(a, c->gpus), c->samples_per_s);
+						     "%s, can train it", gpus(a, b->gpus),
+						     gpus(a, c->gpus), analysis_rate(a, c->samples_per_s, "samples"));
 	} else if (isnan(n)) {
 		cmp->answer_reason = "how many independent runs match the distributed one is unknown: a GPU "
 				     "count is unknown (set gpus = N in the run's run.ini)";
@@ -727,12 +729,13 @@ static void answer(struct analysis *a, const struct run_result *b, const struct 
 		cmp->answer_reason = "the throughput of one of the runs is unknown";
 	} else {
 		cmp->answer = n * b->samples_per_s > c->samples_per_s ? ANSWER_INDEPENDENT : ANSWER_DISTRIBUTED;
-		cmp->answer_reason = analysis_printf(a, "%g independent %s runs process %.1f samples/s together "
-						     "(%g x %.1f), %s the %.1f samples/s of one %s run", n,
-						     analysis_printf(a, "%d-GPU", b->gpus), n * b->samples_per_s,
-						     n, b->samples_per_s,
+		cmp->answer_reason = analysis_printf(a, "%g independent %s runs process %s together "
+						     "(%g x %s), %s the %s of one %s run", n,
+						     analysis_printf(a, "%d-GPU", b->gpus),
+						     analysis_rate(a, n * b->samples_per_s, "samples"),
+						     n, analysis_qty(a, qty_num, b->samples_per_s),
 						     cmp->answer == ANSWER_INDEPENDENT ? "more than" : "no more than",
-						     c->samples_per_s, analysis_printf(a, "%d-GPU", c->gpus));
+						     analysis_rate(a, c->samples_per_s, "samples"), analysis_printf(a, "%d-GPU", c->gpus));
 	}
 }
 

@@ -249,8 +249,8 @@ static const char *cost_text(struct analysis *a, const struct terms *k, double c
 static const char *rate_text(struct analysis *a, const struct terms *k, const struct run_result *r)
 {
 	if (k->tokens)
-		return analysis_printf(a, "%.1f tokens/s", r->tokens_per_s);
-	return analysis_printf(a, "%.1f samples/s", r->samples_per_s);
+		return analysis_rate(a, r->tokens_per_s, "tokens");
+	return analysis_rate(a, r->samples_per_s, "samples");
 }
 
 /* Why the winner won. */
@@ -339,10 +339,10 @@ static void campaign(struct analysis *a, const struct trial *t, const struct ter
 			     (struct rental_window){ w->rent.window_days, w->rent.windows });
 	d->stop = arena_alloc(&a->arena, 4 * sizeof(*d->stop));
 	d->stop[d->nstop++] = (struct stop_criterion){ "throughput-floor", analysis_printf(a,
-		"%s under %.0f%% of the measured throughput (%.1f %s/s a run): stop and find the cause "
+		"%s under %.0f%% of the measured throughput (%s a run): stop and find the cause "
 		"before the window is spent", RENTAL_STOP_SLOW_DAYS == 1 ? "a whole day" :
 		analysis_printf(a, "%d whole days", RENTAL_STOP_SLOW_DAYS), RENTAL_STOP_RATE_SHARE * 100,
-		st.min_rate, unit) };
+		analysis_rate(a, st.min_rate, unit)) };
 	d->stop[d->nstop++] = (struct stop_criterion){ "halfway", analysis_printf(a,
 		"at day %.0f, fewer than %s %s processed (%.0f%% of %s): the window will not hold the target; "
 		"re-plan", st.half_day, count_text(n1, st.half_target), unit, RENTAL_STOP_HALF * 100,

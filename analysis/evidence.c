@@ -10,6 +10,7 @@
 #include "analysis/analysis.h"
 #include "analysis/capacity.h"
 #include "analysis/thresholds.h"
+#include "core/qty.h"
 
 #define GPU_LIST_MAX 64
 
@@ -192,8 +193,8 @@ const char *evidence_capacity_text(struct analysis *a, const struct run_result *
 {
 	char cap[CAPACITY_TEXT_LEN];
 
-	return analysis_printf(a, "GPU %d of %s reached its memory capacity: a peak of %.1f GB of %s",
-			       gpu_number(r, (size_t)g), r->name, r->gpu[g].peak_memory / 1e9,
+	return analysis_printf(a, "GPU %d of %s reached its memory capacity: a peak of %s of %s",
+			       gpu_number(r, (size_t)g), r->name, analysis_qty(a, qty_gb, (double)r->gpu[g].peak_memory),
 			       capacity_gpu_text(cap, sizeof(cap), &r->gpu[g]));
 }
 
@@ -201,7 +202,7 @@ const char *evidence_failed_text(struct analysis *a, const struct run_result *r)
 {
 	if (r->status == RUN_FAILED_OOM && r->failed_allocation > 0)
 		return analysis_printf(a, "run '%s' did not run its steps: it ran out of GPU memory (it failed "
-				       "to allocate %.1f GB)", r->name, r->failed_allocation / 1e9);
+				       "to allocate %s)", r->name, analysis_qty(a, qty_gb, (double)r->failed_allocation));
 	if (r->status == RUN_FAILED_OOM)
 		return analysis_printf(a, "run '%s' did not run its steps: it ran out of GPU memory", r->name);
 	return analysis_printf(a, "run '%s' did not run its steps: it failed (its log ends on an error)",
@@ -245,8 +246,8 @@ static const char *peaks_text(struct analysis *a, const struct run_result *r)
 
 		s = u->peak_memory < 0 ?
 		    analysis_printf(a, "%s%sGPU %d peak unknown", s, g ? ", " : "", gpu_number(r, g)) :
-		    analysis_printf(a, "%s%sGPU %d %s %.1f GB%s", s, g ? ", " : "", gpu_number(r, g),
-				    g ? "at" : "peaked at", u->peak_memory / 1e9, cap);
+		    analysis_printf(a, "%s%sGPU %d %s %s%s", s, g ? ", " : "", gpu_number(r, g),
+				    g ? "at" : "peaked at", analysis_qty(a, qty_gb, (double)u->peak_memory), cap);
 	}
 	return once ? analysis_printf(a, "%s, each of %s", s, capacity_gpu_text(buf, sizeof(buf), &r->gpu[0])) : s;
 }
@@ -301,9 +302,9 @@ static bool near_capacity(struct analysis *a, const struct run_result *b, const 
 		return false;
 	}
 	share = (double)b->gpu[g].peak_memory / b->gpu[g].memory_total;
-	*numbers = analysis_printf(a, "%s GPU %d peaked at %.1f GB of %s, %.0f%%", b->name,
-				   gpu_number(b, (size_t)g), b->gpu[g].peak_memory / 1e9,
-				   capacity_gpu_text(cap, sizeof(cap), &b->gpu[g]), 100 * share);
+	*numbers = analysis_printf(a, "%s GPU %d peaked at %s of %s, %s", b->name,
+				   gpu_number(b, (size_t)g), analysis_qty(a, qty_gb, (double)b->gpu[g].peak_memory),
+				   capacity_gpu_text(cap, sizeof(cap), &b->gpu[g]), analysis_qty(a, qty_percent, share));
 	return share >= SUPERLINEAR_NEAR_CAPACITY;
 }
 
@@ -331,8 +332,9 @@ static bool host_bound(struct analysis *a, const struct run_result *b, const str
 		*numbers = analysis_printf(a, "the idle time of %s unknown (no trace)", b->name);
 		return false;
 	}
-	*numbers = analysis_printf(a, "%s's slowest GPU idle %.1f ms of its %.1f ms step, %.1f%%", b->name,
-				   g->step_s.idle * 1e3, g->mean_step_s * 1e3, 100 * share);
+	*numbers = analysis_printf(a, "%s's slowest GPU idle %s of its %s mean step, %.1f%%", b->name,
+				   analysis_qty(a, qty_duration, g->step_s.idle), analysis_qty(a, qty_duration, g->mean_step_s),
+				   100 * share);	/* a tenth, beside the 10% threshold */
 	return share >= SUPERLINEAR_HOST_IDLE;
 }
 
@@ -350,8 +352,8 @@ static bool saved_memory(struct analysis *a, const struct run_result *b, const s
 		*numbers = analysis_printf(a, "the peak memory of %s unknown", pb <= 0 ? b->name : c->name);
 		return false;
 	}
-	*numbers = analysis_printf(a, "the %s run %s peaks at %.1f GB per GPU against %.1f GB on %s, %+.0f%%",
-				   c->strategy, c->name, pc / 1e9, pb / 1e9, b->name,
+	*numbers = analysis_printf(a, "the %s run %s peaks at %s per GPU against %s on %s, %+.0f%%",
+				   c->strategy, c->name, analysis_qty(a, qty_gb, (double)pc), analysis_qty(a, qty_gb, (double)pb), b->name,
 				   100 * ((double)pc / (double)pb - 1));
 	return pc > (1 + SUPERLINEAR_MEMORY_EXCESS) * (double)pb;
 }

@@ -21,6 +21,7 @@
 #include "analysis/thresholds.h"
 #include "core/gpu.h"
 #include "core/money.h"
+#include "core/qty.h"
 #include "core/xalloc.h"
 
 /* A rank's GPU step windows: steps[i] spans bounds[i] .. bounds[i + 1]. */
@@ -498,8 +499,8 @@ static const char *monitor_unfit(struct analysis *a, const struct monitor_view *
 		return analysis_printf(a, "it names another GPU (%s) than the trace (%s)", v->name,
 				       k->dev.name);
 	if (reserved >= 0 && v->peak < reserved)
-		return analysis_printf(a, "it reads less than the %.1f GB the profiler reserved",
-				       reserved / 1e9);
+		return analysis_printf(a, "it reads less than the %s the profiler reserved",
+				       analysis_qty(a, qty_gb, (double)reserved));
 	if (!span || (v->first < 0 && v->samples > 1))
 		return NULL;
 	covered = v->gap > 0 ? v->last - v->first + v->gap : 0;
@@ -560,9 +561,8 @@ static void gpu_memory(struct analysis *a, struct gpu_result *g, const struct ru
 	if (v.peak >= 0 && (unfit = monitor_unfit(a, &v, k, g->peak_by_source[MEM_RESERVED])))
 		analysis_finding(a, DIAG_WARNING, "monitor-not-used", NULL,
 				 "run '%s', GPU %d: nvidia-smi's peak of %s is not the headline: %s",
-				 r->name, g->rank, v.peak >= 100000000 ?
-				 analysis_printf(a, "%.1f GB", v.peak / 1e9) :
-				 analysis_printf(a, "%.0f MB", v.peak / 1e6), unfit);
+				 r->name, g->rank, v.peak >= 100000000 ? analysis_qty(a, qty_gb, (double)v.peak) :
+				 analysis_printf(a, "%.0f MB", v.peak / 1e6), unfit);	/* "4 MB", not "0.00400 GB" */
 	if (!g->name && dev >= 0 && (size_t)dev < r->env.ngpus)
 		g->name = r->env.gpus[dev];	/* collect_env before the monitor */
 	if (!k || !gpu_models_differ(k->dev.name, k->dev.memory_total, v.name, v.total)) {
@@ -769,9 +769,10 @@ static void add_wait(struct analysis *a, struct run_result *rr, const struct clo
 		peer = rr->gpu[clk->rank[w].waited_for].rank;
 	whom = peer >= 0 ? analysis_printf(a, "GPU %d", peer) : "a slower peer";
 	add_reason(a, &rr->imbalance,
-		   analysis_printf(a, "GPU %d waits %.1f ms per step (%.0f%% of its %.1f ms step) for %s",
-				   g->rank, g->step_s.exposed_comm_wait * 1e3, 100 * wait_share(g),
-				   g->mean_step_s * 1e3, whom),
+		   analysis_printf(a, "GPU %d waits %s per step (%s of its %s mean step) for %s",
+				   g->rank, analysis_qty(a, qty_duration, g->step_s.exposed_comm_wait),
+				   analysis_qty(a, qty_percent, wait_share(g)),
+				   analysis_qty(a, qty_duration, g->mean_step_s), whom),
 		   peer, g->rank);
 }
 
@@ -840,17 +841,19 @@ static void run_imbalance(struct analysis *a, struct run_result *rr, const struc
 	if (busy)
 		im->busy_ratio = rr->gpu[hi_b].busy_s / rr->gpu[lo_b].busy_s;
 	if (mem && im->memory_ratio > IMBALANCE_MEMORY_RATIO)
-		add_reason(a, im, analysis_printf(a, "GPU %d holds %.1f GB at its peak, %s the %.1f GB of GPU %d",
-						  rr->gpu[hi_m].rank, rr->gpu[hi_m].peak_memory / 1e9,
-						  ratio_text(mr, im->memory_ratio), rr->gpu[lo_m].peak_memory / 1e9,
+		add_reason(a, im, analysis_printf(a, "GPU %d holds %s at its peak, %s the %s of GPU %d",
+						  rr->gpu[hi_m].rank, analysis_qty(a, qty_gb, (double)rr->gpu[hi_m].peak_memory),
+						  ratio_text(mr, im->memory_ratio),
+						  analysis_qty(a, qty_gb, (double)rr->gpu[lo_m].peak_memory),
 						  rr->gpu[lo_m].rank),
 			   rr->gpu[hi_m].rank, rr->gpu[lo_m].rank);
 	else if (mem)
 		memory_saturation(a, rr);
 	if (busy && im->busy_ratio > IMBALANCE_BUSY_RATIO && !computing_straggler(im, rr->gpu[hi_b].rank))
-		add_reason(a, im, analysis_printf(a, "GPU %d computes %.1f ms per step, %.2fx the %.1f ms of GPU %d, which waits",
-						  rr->gpu[hi_b].rank, rr->gpu[hi_b].busy_s * 1e3, im->busy_ratio,
-						  rr->gpu[lo_b].busy_s * 1e3, rr->gpu[lo_b].rank),
+		add_reason(a, im, analysis_printf(a, "GPU %d computes %s per step, %s the %s of GPU %d, which waits",
+						  rr->gpu[hi_b].rank, analysis_qty(a, qty_duration, rr->gpu[hi_b].busy_s),
+						  ratio_text(mr, im->busy_ratio),
+						  analysis_qty(a, qty_duration, rr->gpu[lo_b].busy_s), rr->gpu[lo_b].rank),
 			   rr->gpu[hi_b].rank, rr->gpu[lo_b].rank);
 	peer_wait(a, rr, clk);
 	im->flagged = im->reason != NULL;
@@ -1417,6 +1420,7 @@ static void log_consistency(struct analysis *a, struct run_result *rr, const str
 	if (r->nranks || !rr->time_source || rr->global_batch <= 0 || !(rate > 0) ||
 	    !(rr->step_median_s > 0) || !(fabs(off) > LOG_CONSISTENCY_TOLERANCE))
 		return;
+	/* four significant digits, as the trainer printed them, so that the product can be checked */
 	analysis_finding(a, DIAG_WARNING, "log-inconsistent", NULL,
 			 "run '%s': a step time of %.4g s (%s) x %.4g samples/s (%s) is %.4g samples, %+.0f%% "
 			 "off the global batch of %lld (%s): %s", r->name, rr->step_median_s,
@@ -1469,19 +1473,19 @@ static void log_timing_finding(struct analysis *a, const struct run_result *rr, 
 {
 	const struct gpu_result *g = rr->ngpu ? &rr->gpu[0] : NULL;
 	const char *mem = g && g->peak_source && !strcmp(g->peak_source, "log") ?
-			  analysis_printf(a, "; peak memory is the log's largest %s figure (%.1f GB)",
+			  analysis_printf(a, "; peak memory is the log's largest %s figure (%s)",
 					  r->log_reserved_peak ? "reserved" : "allocated",
-					  g->peak_memory / 1e9) : "";
+					  analysis_qty(a, qty_gb, (double)g->peak_memory)) : "";
 
 	if (!rr->time_source || !strcmp(rr->time_source, "trace"))
 		return;
 	if (!strcmp(rr->time_source, "nsys-nvtx")) {
 		analysis_finding(a, DIAG_INFO, "nsys-timing", NULL,
-				 "run '%s': step time (%.4g s) is the median of the NVTX range '%s' over "
+				 "run '%s': step time (%s) is the median of the NVTX range '%s' over "
 				 "%lld instances in Nsight Systems summary tables, warm-up included (tables "
 				 "hold totals, not a timeline); GPU time over the profile: compute %.3g s, "
 				 "communication %.3g s, memory %.3g s (overlap counted twice); where the time "
-				 "of a step went is unknown", r->name, rr->step_median_s, rr->nsys_step_range,
+				 "of a step went is unknown", r->name, analysis_qty(a, qty_duration, rr->step_median_s), rr->nsys_step_range,
 				 (long long)rr->steps_measured, rr->nsys_compute_s, rr->nsys_comm_s,
 				 rr->nsys_memory_s);
 		return;
@@ -1493,15 +1497,15 @@ static void log_timing_finding(struct analysis *a, const struct run_result *rr, 
 				 "and saving: trust them less than per-iteration times (a speedup from them "
 				 "leans toward 1x; a verdict uses them only over %d or more steps); no trace, "
 				 "so where the time went is unknown%s", r->name,
-				 rr->step_median_s > 0 ? analysis_printf(a, "%.4g s", rr->step_median_s) :
+				 rr->step_median_s > 0 ? analysis_qty(a, qty_duration, rr->step_median_s) :
 				 "not used", (long long)rr->steps_measured, LOG_SUMMARY_MIN_STEPS, mem);
 		return;
 	}
 	analysis_finding(a, DIAG_INFO, "log-timing", NULL,
-			 "run '%s': step time (%.4g s) and throughput come from the training log's "
+			 "run '%s': step time (%s) and throughput come from the training log's "
 			 "per-iteration lines (%lld steady of %lld, %lld warm-up), as good as the "
 			 "job's own timer; no trace, so where the time went is unknown%s", r->name,
-			 rr->step_median_s, (long long)rr->steps_measured,
+			 analysis_qty(a, qty_duration, rr->step_median_s), (long long)rr->steps_measured,
 			 (long long)rr->steps_total, (long long)rr->steps_warmup, mem);
 }
 

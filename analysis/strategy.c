@@ -14,6 +14,7 @@
 #include "analysis/thresholds.h"
 #include "core/buf.h"
 #include "core/launchop.h"
+#include "core/qty.h"
 #include "core/xalloc.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -258,6 +259,7 @@ static const char *times_of(struct analysis *a, const struct imbalance *im, cons
 	struct buf b = BUF_INIT;
 	size_t k = 0, total = 0;
 	const char *s;
+	char q[QTY_LEN];
 
 	for (size_t i = 0; i < im->nstragglers; i++)
 		total += !strcmp(im->stragglers[i].cause, cause);
@@ -266,8 +268,8 @@ static const char *times_of(struct analysis *a, const struct imbalance *im, cons
 
 		if (strcmp(x->cause, cause))
 			continue;
-		buf_addf(&b, "%s%.1f", !k ? "" : k + 1 == total ? " and " : ", ",
-			 (!strcmp(cause, "host-bound") ? x->idle_s : x->busy_s) * 1e3);
+		buf_addf(&b, "%s%s", !k ? "" : k + 1 == total ? " and " : ", ",
+			 qty_num(q, (!strcmp(cause, "host-bound") ? x->idle_s : x->busy_s) * 1e3));
 		k++;
 	}
 	s = analysis_printf(a, "%s ms", b.data);
@@ -288,10 +290,10 @@ static const char *cause_clause(struct analysis *a, const struct imbalance *im, 
 
 	if (!n)
 		return "";
-	return analysis_printf(a, "; %s %s %s (%s %s %s, the others a median %.1f ms)", who,
+	return analysis_printf(a, "; %s %s %s (%s %s %s, the others a median %s)", who,
 			       n > 1 ? "are" : "is", cause, n > 1 ? "their GPUs" : "its GPU",
 			       host ? (n > 1 ? "idle" : "idles") : (n > 1 ? "compute" : "computes"),
-			       times_of(a, im, cause), others * 1e3);
+			       times_of(a, im, cause), analysis_qty(a, qty_duration, others));
 }
 
 static const char *straggler_reason(struct analysis *a, const struct imbalance *im,
@@ -308,14 +310,14 @@ static const char *straggler_reason(struct analysis *a, const struct imbalance *
 			one = rr->gpu[g].rank;
 	over = span ? "over the profiled span" : "per step";
 	if (others == 1)
-		waiting = analysis_printf(a, "GPU %d waits %.1f ms %s (%.0f%% of its %s) in "
-					  "collectives for %s", one, im->straggler_cost_s * 1e3, over,
+		waiting = analysis_printf(a, "GPU %d waits %s %s (%.0f%% of its %s) in "
+					  "collectives for %s", one, analysis_qty(a, qty_duration, im->straggler_cost_s), over,
 					  100 * im->straggler_cost_share, span ? "span" : "step",
 					  n > 1 ? "them" : "it");
 	else
-		waiting = analysis_printf(a, "the other %zu GPUs wait a median %.1f ms %s (%.0f%% of "
+		waiting = analysis_printf(a, "the other %zu GPUs wait a median %s %s (%.0f%% of "
 					  "their %s) in collectives for %s", others,
-					  im->straggler_cost_s * 1e3, over, 100 * im->straggler_cost_share,
+					  analysis_qty(a, qty_duration, im->straggler_cost_s), over, 100 * im->straggler_cost_share,
 					  span ? "span" : "step", n > 1 ? "them" : "it");
 	return analysis_printf(a, "%s %s: %s%s%s", who, n > 1 ? "are stragglers" : "is a straggler",
 			       waiting, cause_clause(a, im, "host-bound", idle),

@@ -327,6 +327,9 @@ static int read_from(struct plan_inputs *in)
 		snprintf(from_source, sizeof(from_source), "%s, runs %s and %s", from,
 			 a->runs[c->baseline].name, a->runs[c->candidate].name);
 		in->measured.source = from_source;
+		/* the trial's currency names the price unless --currency or the PLAN.ini did */
+		if (!in->currency[0] && a->currency && strlen(a->currency) < sizeof(in->currency))
+			memcpy(in->currency, a->currency, strlen(a->currency) + 1);
 	}
 	analysis_free(a);
 	return rc ? EXIT_NO_INPUT : EXIT_DONE;

@@ -195,20 +195,21 @@ static void runs_table(const struct analysis *a, FILE *f)
 }
 
 /*
- * What the loss subtracts: "n x step - 1-GPU step" against one GPU, else
- * with the runs' counts, "2 x 4-GPU step - 2-GPU step" (n = c / b), or with
- * equal counts (n = 1) "candidate step - baseline step, 2 GPUs each".
+ * What the loss subtracts, on each run's slowest GPU's mean step (the verdict's
+ * medians would not add up): "n x mean step - 1-GPU mean step" against one GPU,
+ * else with the runs' counts, "2 x 4-GPU mean step - 2-GPU mean step" (n = c / b),
+ * or with equal counts (n = 1) "candidate mean step - baseline mean step, 2 GPUs each".
  */
 static const char *loss_terms(const struct analysis *a, char *b, size_t size)
 {
 	int32_t nb = a->runs[a->cmp.baseline].gpus, nc = a->runs[a->cmp.candidate].gpus;
 
 	if (nb == 1 || nb <= 0 || nc <= 0)
-		return "n x step - 1-GPU step";
+		return "n x mean step - 1-GPU mean step, slowest GPU";
 	if (nb == nc)
-		snprintf(b, size, "candidate step - baseline step, %d GPUs each", nb);
+		snprintf(b, size, "candidate mean step - baseline mean step, slowest GPU, %d GPUs each", nb);
 	else
-		snprintf(b, size, "%g x %d-GPU step - %d-GPU step", comparison_gpu_ratio(a), nc, nb);
+		snprintf(b, size, "%g x %d-GPU mean step - %d-GPU mean step, slowest GPU", comparison_gpu_ratio(a), nc, nb);
 	return b;
 }
 

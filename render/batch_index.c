@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "core/buf.h"
+#include "core/money.h"
+#include "core/qty.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
 #include "render/batch_charts.h"
@@ -38,16 +40,18 @@ static const char *c_speedup(const struct trial_row *t, char *b, size_t n)
 {
 	if (!isfinite(t->speedup))
 		return NULL;
-	snprintf(b, n, "%.2fx", t->speedup);
-	return b;
+	if (n < MONEY_LEN)
+		return NULL;
+	return ratio_text(b, t->speedup);	/* as analyze and the report print a speedup */
 }
 
 static const char *c_eff(const struct trial_row *t, char *b, size_t n)
 {
 	if (!isfinite(t->efficiency))
 		return NULL;
-	snprintf(b, n, "%.0f%%", t->efficiency * 100);
-	return b;
+	if (n < QTY_LEN)
+		return NULL;
+	return qty_percent(b, t->efficiency);
 }
 
 static const struct column columns[] = {

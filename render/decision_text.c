@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "core/money.h"
+#include "core/qty.h"
 
 static const char *plural(int32_t n)
 {
@@ -35,10 +36,12 @@ static void runs_words(struct buf *out, const struct decision *d)
 
 static void rate_words(struct buf *out, const struct decision *d)
 {
+	char q[QTY_LEN];
+
 	if (d->target_unit && d->target_unit[0] == 't' && d->tokens_per_s > 0)
-		buf_addf(out, "%.1f tokens/s", d->tokens_per_s);
+		buf_addstr(out, qty_rate(q, d->tokens_per_s, "tokens"));
 	else
-		buf_addf(out, "%.1f samples/s", d->samples_per_s);
+		buf_addstr(out, qty_rate(q, d->samples_per_s, "samples"));
 }
 
 /* Said once, where costs first appear, when trial.ini does not name what they are in. */

@@ -16,6 +16,7 @@
 #include "core/model.h"
 #include "core/manifest_keys.h"
 #include "core/money.h"
+#include "core/qty.h"
 #include "core/xalloc.h"
 #include "render/report.h"
 
@@ -523,6 +524,7 @@ static void checklist_rental(struct buf *b, const struct plan_files *pf)
 
 	const struct plan_stop *st = &pf->stop;
 	const char *unit = st->samples ? "samples" : "tokens";
+	char q1[QTY_LEN], q2[QTY_LEN];
 
 	if (pf->window_days <= 0)
 		return;
@@ -542,9 +544,9 @@ static void checklist_rental(struct buf *b, const struct plan_files *pf)
 	buf_addstr(b, ".\n");
 	if (!pf->has_stop)
 		return;
-	buf_addf(b, "- Stop and re-plan when the throughput stays under %.4g %s/s (%g%% of the "
-		 "planned %.4g) for %d day%s, or when fewer than ", st->min_rate, unit,
-		 RENTAL_STOP_RATE_SHARE * 100, st->min_rate / RENTAL_STOP_RATE_SHARE,
+	buf_addf(b, "- Stop and re-plan when the throughput stays under %s (%g%% of the "
+		 "planned %s) for %d day%s, or when fewer than ", qty_rate(q1, st->min_rate, unit),
+		 RENTAL_STOP_RATE_SHARE * 100, qty_rate(q2, st->min_rate / RENTAL_STOP_RATE_SHARE, unit),
 		 RENTAL_STOP_SLOW_DAYS, RENTAL_STOP_SLOW_DAYS == 1 ? "" : "s");
 	add_count(b, st->half_target);
 	buf_addf(b, " %s are processed by day %g (half the target by half the days needed); stop at day "
@@ -616,13 +618,13 @@ static void checklist_gpus(struct buf *b, const struct plan_files *pf)
 		 "where known.\n", pf->gpu->name, gpu_capacity_text(cap, sizeof(cap), pf->gpu, -1));
 	for (size_t i = 0; i < pf->nfallback; i++) {
 		const struct plan_fallback *f = &pf->fallback[i];
-		char strategy[32];
+		char strategy[32], q[QTY_LEN];
 
 		snprintf(strategy, sizeof(strategy), "%s", plan_strategy_name(f->strategy));
 		buf_addf(b, "- **Warning**: the fallback %s cannot hold the planned %s run: it needs "
-			 "%.1f GB per GPU, the %s has %s.\n", f->gpu->name,
+			 "%s per GPU, the %s has %s.\n", f->gpu->name,
 			 manifest_strategy(strategy) ? manifest_strategy(strategy) : strategy,
-			 f->need / 1e9, f->gpu->name, gpu_capacity_text(cap, sizeof(cap), f->gpu, -1));
+			 qty_gb(q, f->need), f->gpu->name, gpu_capacity_text(cap, sizeof(cap), f->gpu, -1));
 	}
 }
 

@@ -88,6 +88,7 @@ static void json_inputs(yajl_gen g, const struct plan_inputs *in)
 	json_count(g, "target_samples", in->target_samples);
 	json_count(g, "target_tokens", in->target_tokens);
 	json_field(g, "price", in->price);
+	json_text(g, "currency", in->currency[0] ? in->currency : NULL);
 	json_field(g, "memory_reserve_bytes", in->reserve_bytes);
 	json_field(g, "context_bytes", in->context_bytes);
 	json_field(g, "nccl_bytes", in->nccl_bytes);

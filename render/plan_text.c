@@ -8,41 +8,43 @@
 #include "core/gpu.h"
 #include "core/model.h"
 #include "core/money.h"
+#include "core/qty.h"
 #include "core/wrap.h"
 
 /* One figure: "WHAT M UNIT measured, P UNIT planned (+D%[, beyond the T% tolerated])". */
-static void figure(struct buf *out, const char *what, const char *unit, double scale,
+static void figure(struct buf *out, const char *what, const char *(*fmt)(char *, double),
 		   double predicted, double measured, double tol)
 {
 	double dev = plan_deviation(predicted, measured);
+	char m[QTY_LEN], p[QTY_LEN];
 
 	if (isnan(dev)) {
-		buf_addf(out, "%s %.3g %s planned, not measured", what, predicted / scale, unit);
+		buf_addf(out, "%s %s planned, not measured", what, fmt(p, predicted));
 		return;
 	}
-	buf_addf(out, "%s %.3g %s measured, %.3g %s planned (%+.0f%%%s)", what, measured / scale,
-		 unit, predicted / scale, unit, dev * 100,
-		 fabs(dev) > tol ? ", beyond the tolerance: the plan was wrong" : ", held");
+	buf_addf(out, "%s %s measured, %s planned (%+.0f%%%s)", what, fmt(m, measured), fmt(p, predicted),
+		 dev * 100, fabs(dev) > tol ? ", beyond the tolerance: the plan was wrong" : ", held");
 }
 
 void plan_line(const struct run_result *rr, const char *indent, struct buf *out)
 {
 	const struct plan_check *p = &rr->plan;
 	bool peak = p->present && p->predicted_peak_bytes >= 0;
+	char q[QTY_LEN];
 
 	if (!p->present)
 		return;
 	buf_addf(out, "%s%s: ", indent, rr->name);
 	if (peak && plan_oom_foreseen(rr))
-		buf_addf(out, "peak memory per GPU %.3g GB planned: ran out of memory, as planned",
-			 (double)p->predicted_peak_bytes / 1e9);
+		buf_addf(out, "peak memory per GPU %s planned: ran out of memory, as planned",
+			 qty_gb(q, (double)p->predicted_peak_bytes));
 	else if (peak)
-		figure(out, "peak memory per GPU", "GB", 1e9, (double)p->predicted_peak_bytes,
+		figure(out, "peak memory per GPU", qty_gb, (double)p->predicted_peak_bytes,
 		       p->measured_peak_bytes >= 0 ? (double)p->measured_peak_bytes : NAN,
 		       PLAN_MEMORY_TOLERANCE);
 	if (isfinite(p->predicted_step_s)) {
 		buf_addstr(out, peak ? "; " : "");
-		figure(out, "step time", "s", 1, p->predicted_step_s, p->measured_step_s,
+		figure(out, "step time", qty_duration, p->predicted_step_s, p->measured_step_s,
 		       PLAN_STEP_TOLERANCE);
 	}
 	buf_addch(out, '\n');
@@ -181,12 +183,12 @@ static void long_window(const struct plan_inputs *in, const struct plan_option *
 
 static void option_line(const struct plan_inputs *in, const struct plan_option *o, struct buf *out)
 {
-	char m[MONEY_LEN];
+	char m[MONEY_LEN], q[QTY_LEN];
 
 	buf_addf(out, "  %s on %d x %s: %.0f tokens/s", plan_strategy_name(o->strategy), o->gpus,
 		 in->gpu[0]->name, o->tokens_per_s);
 	if (!isnan(o->samples_per_s))
-		buf_addf(out, ", %.4g samples/s", o->samples_per_s);
+		buf_addf(out, ", %s", qty_rate(q, o->samples_per_s, "samples"));
 	if (o->scaled)
 		buf_addf(out, " (measured on 1 GPU, x %d x the measured efficiency)", o->gpus);
 	else
@@ -214,12 +216,12 @@ static void fallbacks(const struct plan_inputs *in, const struct plan_result *r,
 {
 	struct plan_fallback fb[PLAN_MAX_GPUS * 2];
 	size_t n = plan_fallbacks(r, in, fb, sizeof(fb) / sizeof(fb[0]));
-	char cap[64];
+	char cap[64], q[QTY_LEN];
 
 	for (size_t i = 0; i < n; i++)
-		buf_addf(out, "warning: the fallback %s cannot hold the planned %s run: it needs %.1f GB "
+		buf_addf(out, "warning: the fallback %s cannot hold the planned %s run: it needs %s "
 			 "per GPU, the %s has %s\n", fb[i].gpu->name, plan_strategy_name(fb[i].strategy),
-			 fb[i].need / 1e9, fb[i].gpu->name, gpu_capacity_text(cap, sizeof(cap), fb[i].gpu, -1));
+			 qty_gb(q, fb[i].need), fb[i].gpu->name, gpu_capacity_text(cap, sizeof(cap), fb[i].gpu, -1));
 }
 
 static void recommendation(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
@@ -264,20 +266,21 @@ static void count(struct buf *out, double n)
 static void measured(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)
 {
 	const struct plan_measured *m = &in->measured;
+	char q1[QTY_LEN], q2[QTY_LEN];
 
 	if (!m->source)
 		return;
 	buf_addf(out, "measured (%s):", m->source);
 	for (int i = 0; i < 2; i++)
-		buf_addf(out, "%s %d GPU%s %.4g samples/s, %.0f tokens/s, peak %.1f GB per GPU", i ? ";" : "",
-			 m->gpus[i], m->gpus[i] == 1 ? "" : "s", m->samples_per_s[i], m->tokens_per_s[i],
-			 m->peak_bytes[i] / 1e9);
+		buf_addf(out, "%s %d GPU%s %s, %.0f tokens/s, peak %s per GPU", i ? ";" : "",
+			 m->gpus[i], m->gpus[i] == 1 ? "" : "s", qty_rate(q1, m->samples_per_s[i], "samples"),
+			 m->tokens_per_s[i], qty_gb(q2, m->peak_bytes[i]));
 	buf_addf(out, "; scaling efficiency %.3g. Every other figure is modelled.\n", m->efficiency);
 	for (int i = 0; i < PLAN_NSTRATEGY; i++)
 		if (r->s[i].mem_measured && plan_shown(in, i))
-			buf_addf(out, "%s's total is the measured peak, %.1f GB (the model's: %.1f GB)\n",
-				 plan_strategy_name(r->s[i].strategy), r->s[i].mem.total / 1e9,
-				 r->s[i].modelled_total / 1e9);
+			buf_addf(out, "%s's total is the measured peak, %s (the model's: %s)\n",
+				 plan_strategy_name(r->s[i].strategy), qty_gb(q1, r->s[i].mem.total),
+				 qty_gb(q2, r->s[i].modelled_total));
 }
 
 static void header(const struct plan_inputs *in, const struct plan_result *r, struct buf *out)

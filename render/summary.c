@@ -349,12 +349,19 @@ static const char *scaling_from(const struct analysis *a, char *b, size_t size)
 	return b;
 }
 
+/*
+ * The loss is counted on mean steps (so that its parts add up), the verdict on
+ * medians: the Why line quotes no step time of its own, only the loss, and says
+ * once what it is counted on, so a reader never meets a second "step".
+ */
+#define LOSS_BASIS "counted on mean steps, so that the parts add up"
+
 /* The same GPU count on both sides (n = 1): no scaling, the step itself changed. */
 static void why_same_count(struct summary *s, const struct analysis *a, size_t which, double total)
 {
-	add(s, SL_LEAD, "Why: on %d GPUs each, the candidate's step is %s %s than the baseline's (%s against %s); "
+	add(s, SL_LEAD, "Why: on %d GPUs each, the candidate's step is %s %s than the baseline's (%s); "
 	    "%s changed most: %s", a->runs[a->cmp.baseline].gpus, ms(fabs(total)), total > 0 ? "longer" : "shorter",
-	    ms(a->cmp.actual_s), ms(a->cmp.ideal_s), part_texts[which], ms(part(&a->cmp.attribution_s, which)));
+	    LOSS_BASIS, part_texts[which], ms(part(&a->cmp.attribution_s, which)));
 }
 
 /*
@@ -414,10 +421,8 @@ static bool why_attribution(struct summary *s, const struct analysis *a)
 	if (n == 1)
 		why_same_count(s, a, which, total);
 	else if (total > 0)
-		add(s, SL_LEAD, "Why: %d GPUs lose %s of GPU time per step against perfect scaling%s (%g x %s against %s, "
-		    "mean steps); "
-		    "the largest part is %s", c, ms(total), scaling_from(a, from, sizeof(from)), n,
-		    ms(a->cmp.actual_s / (n > 0 ? n : 1)), ms(a->cmp.ideal_s),
+		add(s, SL_LEAD, "Why: %d GPUs lose %s of GPU time per step against perfect scaling%s (%s); "
+		    "the largest part is %s", c, ms(total), scaling_from(a, from, sizeof(from)), LOSS_BASIS,
 		    largest_text(a, which, largest, sizeof(largest)));
 	else
 		add(s, SL_LEAD, "Why: %d GPUs beat perfect scaling%s by %s per step; %s changed most: %s", c,

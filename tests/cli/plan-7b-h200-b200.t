@@ -42,6 +42,6 @@ recommended: tensor on 2 x H200: only splitting every layer fits; the GPUs'
 
 rental (estimated throughput: 40% MFU of the bf16 peak, 6Ψ FLOPs per
     token):
-  tensor on 2 x H200: 18848 tokens/s, 4.601 samples/s; no target given
+  tensor on 2 x H200: 18848 tokens/s, 4.6 samples/s; no target given
       (--target-tokens, or --target-samples and --seq-len)
 --- stderr

@@ -25,6 +25,6 @@ hypothesis step-time: one GPU cannot hold the job, so the 1-GPU baseline
 
 rental (estimated throughput: 40% MFU of the bf16 peak, 6Ψ FLOPs per
     token):
-  tensor on 2 x H200: 18848 tokens/s, 4.601 samples/s; no target given
+  tensor on 2 x H200: 18848 tokens/s, 4.6 samples/s; no target given
       (--target-tokens, or --target-samples and --seq-len)
 --- stderr

@@ -24,8 +24,8 @@ chosen: zero1 on 2 x B200: the strategy asked for, and it fits; a run of it
 
 rental (estimated throughput: 40% MFU of the bf16 peak, 6Ψ FLOPs per
     token):
-  single on 1 x B200: 21429 tokens/s, 5.232 samples/s; no target given
+  single on 1 x B200: 21429 tokens/s, 5.2 samples/s; no target given
       (--target-tokens, or --target-samples and --seq-len)
-  zero1 on 2 x B200: 42857 tokens/s, 10.46 samples/s; no target given
+  zero1 on 2 x B200: 42857 tokens/s, 10.5 samples/s; no target given
       (--target-tokens, or --target-samples and --seq-len)
 --- stderr

@@ -64,8 +64,8 @@ check("unrelated-jobs next-trial", text("unrelated-jobs", "next-trial"), [
 check("unrelated-jobs families", (w["baseline_only"][0]["family"], w["candidate_only"][0]["family"]),
       ("attention", "conv"))
 check("bubble", text("pipeline-bubble", "fix-pipeline-bubble"), [
-    "shrink the pipeline bubble: GPU 0 waits 41.1 ms per step (49% of its 83.4 ms step) for GPU 1; "
-    "GPU 1 waits 39.0 ms per step (46% of its 85.0 ms step) for GPU 0; compute is balanced (busiest "
+    "shrink the pipeline bubble: GPU 0 waits 41.1 ms per step (49% of its 83.4 ms mean step) for GPU 1; "
+    "GPU 1 waits 39.0 ms per step (46% of its 85.0 ms mean step) for GPU 0; compute is balanced (busiest "
     "GPU 1.09x the least busy), so the stages wait for each other at the start and end of each step; "
     "with 2 stages and 1 micro-batch per step the bubble is (p-1)/(m+p-1) = 1/2 = 50% of the step, "
     "with 8 micro-batches (4 per stage) 11%: split the batch into more micro-batches per step "
@@ -104,22 +104,23 @@ def why(s):
     return [l for l in open(f"{d}/{s}/summary.md") if l.startswith("Why:")]
 def ms(v):
     return f"{v * 1e3:.1f} ms"
+# the loss is counted on mean steps, and says so once instead of quoting a second step time
+BASIS = "counted on mean steps, so that the parts add up"
 
 b, gb, c, gc, n = truth("pipeline-bubble")
 loss = n * gc["mean_step_s"] - gb["mean_step_s"]
 comm = n * gc["step_s"]["exposed_comm"] - gb["step_s"]["exposed_comm"]
 wait = n * gc["step_s"]["exposed_comm_wait"] - gb["step_s"]["exposed_comm_wait"]
 check("bubble why", why("pipeline-bubble"), [
-    f"Why: 2 GPUs lose {ms(loss)} per step against perfect scaling (2 x {ms(gc['mean_step_s'])} against "
-    f"{ms(gb['mean_step_s'])}); the largest part is waiting for the other stage of the pipeline (a "
+    f"Why: 2 GPUs lose {ms(loss)} of GPU time per step against perfect scaling ({BASIS}); the largest part is waiting for the other stage of the pipeline (a "
     f"bubble): {ms(wait)} of the {ms(comm)} of exposed communication\n"])
 b, gb, c, gc, n = truth("ddp-2-vs-4")
 check("2 vs 4 n", n, 2.0)
 loss = n * gc["mean_step_s"] - gb["mean_step_s"]
 compute = n * gc["step_s"]["compute"] - gb["step_s"]["compute"]
 check("2 vs 4 why", why("ddp-2-vs-4"), [
-    f"Why: 4 GPUs lose {ms(loss)} per step against perfect scaling from 2 GPUs (2 x "
-    f"{ms(gc['mean_step_s'])} against {ms(gb['mean_step_s'])}); the largest part is compute: "
+    f"Why: 4 GPUs lose {ms(loss)} of GPU time per step against perfect scaling from 2 GPUs ({BASIS}); "
+    f"the largest part is compute: "
     f"{ms(compute)}\n"])
 sys.exit(fail)
 PY

@@ -54,7 +54,7 @@ checks += [
     (m2["per_gpu"][0]["peak_memory_bytes"], 9050 * MiB),
     (mc["verdict"], "confirmed"),
     (codes(m, "log-timing")[0],
-     "run '1gpu': step time (0.81 s) and throughput come from the training log's per-iteration "
+     "run '1gpu': step time (810.0 ms) and throughput come from the training log's per-iteration "
      "lines (5 steady of 6, 1 warm-up), as good as the job's own timer; no trace, so where the "
      "time went is unknown; peak memory is the log's largest reserved figure (16.8 GB)"),
 ]

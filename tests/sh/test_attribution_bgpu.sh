@@ -104,13 +104,13 @@ PY
 # The text names both counts, with the truth's numbers (README's 1-vs-2 line, by another name).
 for want in \
 	"Criterion: step-time: confirmed when the speedup (2-GPU step time / 4-GPU step time, medians) is at least 1.6 (expected_speedup) with no blocking confound" \
-	"Lost against perfect scaling (2 x 4-GPU step - 2-GPU step, ms): compute +6.6, exposed comm +3.3, memory +0.0558, idle +1.7 = +11.6"; do
+	"Lost against perfect scaling (2 x 4-GPU mean step - 2-GPU mean step, slowest GPU, ms): compute +6.6, exposed comm +3.3, memory +0.0558, idle +1.7 = +11.6"; do
 	grep -qxF "$want" "$tmp/2v4.txt" || { echo "FAIL: analyze does not print: $want"; fail=1; }
 done
 
 # The report's why line and chart 03 say the same; its analysis.json draws the same report.
 "$SCALEAUDIT" report "$tmp/2v4" -o "$tmp/r1" > /dev/null 2> "$tmp/err" || { cat "$tmp/err"; exit 1; }
-want="Why: 4 GPUs lose 11.6 ms per step against perfect scaling from 2 GPUs (2 x 42.5 ms against 73.4 ms); the largest part is compute: 6.6 ms"
+want="Why: 4 GPUs lose 11.6 ms of GPU time per step against perfect scaling from 2 GPUs (counted on mean steps, so that the parts add up); the largest part is compute: 6.6 ms"
 grep -qxF "$want" "$tmp/r1/summary.md" || { echo "FAIL: summary.md does not say: $want"; fail=1; }
 want="From the ideal (the 2-GPU baseline's step, spread perfectly over 4 GPUs) to the GPU time actually spent, both counted per 2 GPUs: 2 x the candidate's step."
 grep -qF "$want" "$tmp/r1/summary.md" || { echo "FAIL: chart 03's caption does not say: $want"; fail=1; }

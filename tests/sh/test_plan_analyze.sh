@@ -41,7 +41,7 @@ want("plan findings", sorted(found), sorted([
     ("plan-memory-off", f"{top}/2gpu/run.ini:11"),     # 40.1 GB against 30 GB: +34% > 15%
 ]))
 want("manifest findings", [f["code"] for f in a["findings"] if f["code"].startswith("manifest-")], [])
-line = ("  2gpu: peak memory per GPU 40.1 GB measured, 30 GB planned (+34%, beyond the tolerance: "
+line = ("  2gpu: peak memory per GPU 40.1 GB measured, 30.0 GB planned (+34%, beyond the tolerance: "
         "the plan was wrong)\n")
 if "\nPlan against measured (run.ini's predictions):\n" not in text or line not in text:
     bad.append("analyze's text lacks the plan section or its 2gpu line")
@@ -55,13 +55,13 @@ oom() {	# oom PREDICTED_GB: the 1gpu findings of the feasibility sample given th
 	printf 'predicted_peak_gb = %s\n' "$1" >> "$tmp/o/1gpu/run.ini"
 	"$SCALEAUDIT" analyze "$tmp/o" | grep "run '1gpu'.*plan"
 }
-want="  $tmp/o/1gpu/run.ini:11: note: run '1gpu': the plan held: it ran out of GPU memory, as the 300 GB per GPU planned foresaw"
+want="  $tmp/o/1gpu/run.ini:11: note: run '1gpu': the plan held: it ran out of GPU memory, as the 300.0 GB per GPU planned foresaw"
 [ "$(oom 300)" = "$want" ] || fail "an out-of-memory run the plan foresaw: $(oom 300)"
-want="  $tmp/o/1gpu/run.ini:11: warning: run '1gpu': peak memory per GPU 83.9 GB measured, 50 GB planned (+68%, more than the 15% tolerated): the plan under-estimated it"
+want="  $tmp/o/1gpu/run.ini:11: warning: run '1gpu': peak memory per GPU 83.9 GB measured, 50.0 GB planned (+68%, more than the 15% tolerated): the plan under-estimated it"
 [ "$(oom 50)" = "$want" ] || fail "an out-of-memory run above the plan: $(oom 50)"
 rm -rf "$tmp/o" && cp -R samples/trials/pipeline-oom-feasibility "$tmp/o"
 printf 'predicted_peak_gb = 300\n' >> "$tmp/o/1gpu/run.ini"
-"$SCALEAUDIT" analyze "$tmp/o" | grep -qx '  1gpu: peak memory per GPU 300 GB planned: ran out of memory, as planned' ||
+"$SCALEAUDIT" analyze "$tmp/o" | grep -qx '  1gpu: peak memory per GPU 300.0 GB planned: ran out of memory, as planned' ||
 	fail "analyze's text lacks the out-of-memory plan line"
 
 # a trial without predictions: no plan key, no section

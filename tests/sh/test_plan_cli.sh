@@ -13,7 +13,7 @@ fail=0
 # every option of plan's own table appears in docs/plan.md, as --name or as its INI key
 "$SCALEAUDIT" help --options plan | awk -F'\t' '$1 == "plan" { print $2 }' | tr ' ' '\n' |
 	grep -- '^--' > "$tmp/options"
-[ "$(wc -l < "$tmp/options")" -eq 38 ] || { echo "plan has $(wc -l < "$tmp/options") long options, expected 38"; fail=1; }
+[ "$(wc -l < "$tmp/options")" -eq 39 ] || { echo "plan has $(wc -l < "$tmp/options") long options, expected 39"; fail=1; }
 while read -r opt; do
 	key=$(printf '%s' "${opt#--}" | tr '-' '_')
 	grep -qF -- "$opt" docs/plan.md || grep -qF -- "\`$key\`" docs/plan.md ||
@@ -142,7 +142,7 @@ check("keys without --explain", list(zero), ["inputs", "gpu_models", "strategies
 check("inputs keys", list(seven["inputs"]), ["model", "params", "hidden", "layers", "heads", "vocab",
       "micro_batch", "seq_len", "grad_accum", "gpus", "precision", "optimizer", "bucket_view",
       "checkpointing", "attention", "gpu_models", "hypothesis", "expected_speedup", "question",
-      "title", "target_samples", "target_tokens", "price", "memory_reserve_bytes", "context_bytes",
+      "title", "target_samples", "target_tokens", "price", "currency", "memory_reserve_bytes", "context_bytes",
       "nccl_bytes", "fragmentation", "mfu", "ckpt_write_gbps", "mtbf_hours", "margin", "lot_gpus",
       "measured"])
 check("measured", seven["inputs"]["measured"], None)

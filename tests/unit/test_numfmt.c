@@ -12,6 +12,7 @@
 
 #include "core/manifest_keys.h"
 #include "core/money.h"
+#include "core/qty.h"
 #include "render/numfmt.h"
 
 static void one_decimal_from_one_three_digits_below(void **state)
@@ -134,6 +135,33 @@ static void costs_gpu_hours_and_currency(void **state)
 	assert_false(manifest_currency_valid("U\tS"));
 }
 
+/*
+ * The analysis' sentences (core/qty) and the report (numfmt) print each
+ * quantity with one function: the same digits for the same value.
+ */
+static void analysis_and_report_share_each_formatter(void **state)
+{
+	static const double v[] = { 0.0424, 0.0734, 0.000423, 3758096384, 8.66e9, 566.2, 0.5, 376.94, 0.864, -0.0392 };
+	char q[QTY_LEN], n[NUMFMT_LEN];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		assert_string_equal(qty_duration(q, v[i]), numfmt_duration(n, v[i]));
+		assert_string_equal(qty_duration_signed(q, v[i]), numfmt_duration_signed(n, v[i]));
+		assert_string_equal(qty_gb(q, v[i]), numfmt_gb(n, v[i]));
+		assert_string_equal(qty_gib(q, v[i]), numfmt_gib(n, v[i]));
+		assert_string_equal(qty_gbps(q, v[i]), numfmt_gbps(n, v[i]));
+		assert_string_equal(qty_percent(q, v[i]), numfmt_percent(n, v[i]));
+		assert_string_equal(qty_num(q, v[i]), numfmt_num(n, v[i]));
+	}
+	assert_string_equal(qty_gib(q, 3758096384), "3.5 GiB");	/* the log's "3.50 GiB" */
+	assert_string_equal(qty_gib(q, 85018591232), "79.2 GiB");
+	assert_string_equal(qty_rate(q, 376.94, "samples"), "376.9 samples/s");
+	assert_string_equal(qty_rate(q, 0.4234, "tokens"), "0.423 tokens/s");
+	assert_string_equal(qty_rate(q, NAN, "samples"), "n/a");
+	assert_string_equal(qty_duration(q, 0.0424), "42.4 ms");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -144,6 +172,7 @@ int main(void)
 		cmocka_unit_test(percents_ratios_and_rates),
 		cmocka_unit_test(bytes_and_counts),
 		cmocka_unit_test(costs_gpu_hours_and_currency),
+		cmocka_unit_test(analysis_and_report_share_each_formatter),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -58,7 +58,7 @@ static void decision_comes_first(void **state)
 			    "the same global batch of 64, above 1.1, with no blocking confound");
 	/* attribution 2 x (196, 21, 6, 8) ms - (380, 0, 12, 20) ms = 12 + 42 + 0 - 4 = 50 ms */
 	assert_string_equal(s.lines[3].text, "Why: 2 GPUs lose 50.0 ms of GPU time per step against perfect scaling "
-			    "(2 x 231.0 ms against 412.0 ms, mean steps); the largest part is exposed communication: 42.0 ms");
+			    "(counted on mean steps, so that the parts add up); the largest part is exposed communication: 42.0 ms");
 	assert_string_equal(s.lines[7].text, "Confounds and unverified facts");
 	assert_string_equal(s.lines[9].text, "Recommendations");
 	assert_string_equal(s.lines[s.decision_end].text, "Key numbers");

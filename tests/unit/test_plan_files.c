@@ -136,11 +136,11 @@ static const struct finding *finding(const struct analysis *a, const char *code,
 /* analyze's text and summary.md show the plan against the trial, a line per run. */
 static void shown_in_text_and_summary(const struct analysis *a)
 {
-	static const char line1[] = "1gpu: peak memory per GPU 49.7 GB measured, 52 GB planned (-4%, "
-		"held); step time 0.0734 s measured, 0.05 s planned (+47%, beyond the tolerance: the "
+	static const char line1[] = "1gpu: peak memory per GPU 49.7 GB measured, 52.0 GB planned (-4%, "
+		"held); step time 73.4 ms measured, 50.0 ms planned (+47%, beyond the tolerance: the "
 		"plan was wrong)";
-	static const char line2[] = "2gpu: peak memory per GPU 40.1 GB measured, 30 GB planned (+34%, "
-		"beyond the tolerance: the plan was wrong); step time 0.0424 s measured, 0.04 s planned "
+	static const char line2[] = "2gpu: peak memory per GPU 40.1 GB measured, 30.0 GB planned (+34%, "
+		"beyond the tolerance: the plan was wrong); step time 42.4 ms measured, 40.0 ms planned "
 		"(+6%, held)";
 	struct summary s;
 	char *text = NULL, *want;
@@ -197,7 +197,7 @@ static void written_plan_reads_back_and_is_checked(void **state)
 	assert_int_equal(findings_with(a, "strategy-mismatch"), 0);
 	assert_int_equal(findings_with(a, "gpu-count-conflict"), 0);
 	assert_int_equal(a->cmp.verdict, VERDICT_CONFIRMED);
-	/* 1gpu: 49.7 GB measured against 52 GB planned (-4%, held); 73.4 ms against 50 ms (+47%) */
+	/* 1gpu: 49.7 GB measured against 52.0 GB planned (-4%, held); 73.4 ms against 50 ms (+47%) */
 	assert_true(a->runs[0].plan.present);
 	assert_int_equal(a->runs[0].plan.predicted_peak_bytes, 52000000000LL);
 	assert_int_equal(a->runs[0].plan.measured_peak_bytes, a->runs[0].gpu[0].peak_memory);
@@ -213,13 +213,13 @@ static void written_plan_reads_back_and_is_checked(void **state)
 	assert_int_equal(findings_with(a, "plan-step-off"), 1);
 	assert_int_equal(findings_with(a, "plan-within"), 2);
 	assert_string_equal(finding(a, "plan-memory-off", "2gpu")->message,
-			    "run '2gpu': peak memory per GPU 40.1 GB measured, 30 GB planned (+34%, more "
+			    "run '2gpu': peak memory per GPU 40.1 GB measured, 30.0 GB planned (+34%, more "
 			    "than the 15% tolerated): the plan under-estimated it");
 	assert_string_equal(finding(a, "plan-step-off", "1gpu")->message,
-			    "run '1gpu': step time 0.0734 s measured, 0.05 s planned (+47%, more than "
+			    "run '1gpu': step time 73.4 ms measured, 50.0 ms planned (+47%, more than "
 			    "the 25% tolerated): the plan under-estimated it");
 	assert_string_equal(finding(a, "plan-within", "2gpu")->message,
-			    "run '2gpu': the plan held: step time 0.0424 s measured, 0.04 s planned (+6%)");
+			    "run '2gpu': the plan held: step time 42.4 ms measured, 40.0 ms planned (+6%)");
 	assert_non_null(strstr(finding(a, "plan-within", "2gpu")->source, "2gpu/run.ini:"));
 	shown_in_text_and_summary(a);
 	analysis_free(a);
@@ -395,7 +395,7 @@ static void checklist_has_the_capture_commands(void **state)
 		"- The rental planned: 1 lot of 2 GPUs of B200 for a 30-day window: 20.4 days needed "
 		"at the planned rate (modelled), with a 15% margin; 1,440 GPU-hours rented, cost 7,920 (in the price's units; currency names them).\n",
 		/* 90% of a planned 10 samples/s; half of 9e7 samples by day 15 (the stop given) */
-		"- Stop and re-plan when the throughput stays under 9 samples/s (90% of the planned 10) "
+		"- Stop and re-plan when the throughput stays under 9.0 samples/s (90% of the planned 10.0 samples/s) "
 		"for 1 day, or when fewer than 45,000,000 samples are processed by day 15 (half the "
 		"target by half the days needed); stop at day 30, the window's end, whatever the loss.\n",
 		/* sqrt(2 x 60 x 86400) - 60 = 3220.0 - 60 = 3160 s: 53 min */

@@ -378,7 +378,7 @@ static void superlinear_causes(void **state)
 			    "b200-2gpu-ddp); checked, not holding: baseline-near-capacity (b200-1gpu GPU 0 peaked "
 			    "at 151.3 GB of 180 GB nominal (191.5 GB / 178.4 GiB reported), 79%), "
 			    "host-bound-baseline (b200-1gpu's slowest GPU idle 20.0 "
-			    "ms of its 412.0 ms step, 4.9%), baseline-saved-memory (the ddp run b200-2gpu-ddp "
+			    "ms of its 412.0 ms mean step, 4.9%), baseline-saved-memory (the ddp run b200-2gpu-ddp "
 			    "peaks at 96.2 GB per GPU against 151.3 GB on b200-1gpu, -36%)");
 	a.runs[1].micro_batch = 64;		/* none holds: check the measurement */
 	analysis_verdict(&a);
