@@ -28,8 +28,10 @@ static const char *direction(double dev)
 }
 
 /* One quantity: a warning beyond tol, else its part of the note in held. */
+typedef const char *qty_fn(char *, double);
+
 static void compare(struct analysis *a, const struct run_result *rr, const char *code,
-		    const struct srcpos *src, const char *what, const char *(*fmt)(char *, double),
+		    const struct srcpos *src, const char *what, qty_fn *fmt,
 		    double predicted, double measured, double tol, struct buf *held)
 {
 	double dev = plan_deviation(predicted, measured);

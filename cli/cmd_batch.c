@@ -40,7 +40,7 @@ const struct option batch_options[] = {
 	OPTION_INTEGER('j', "jobs", &jobs, "N", "trials analysed at once, 1 to 256 (default: one per core)"),
 	OPTION_FLAG(0, "force", &force, 1, "analyse again the trials whose inputs did not change"),
 	OPTION_FLAG(0, "retry-failed", &retry_failed, 1,
-		    "analyse again every failed trial, also one whose inputs are at fault (not the others)"),
+		    "analyse again every failed trial, also one that failed on its own inputs (not the others)"),
 	OPTION_INTEGER(0, "timeout", &timeout_s, "S",
 		       "seconds a trial may take before it is stopped and recorded as failed, "
 		       "up to 604800 (default 600; 0: no limit)"),
