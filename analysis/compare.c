@@ -114,6 +114,12 @@ static const struct {
 	[CF_GPUS] = { "GPU count", true },
 };
 
+/* "GPU model", "global batch": how sentences name a confound (confound_name() is the JSON id). */
+const char *confound_label(enum confound_what w)
+{
+	return (unsigned)w < CF_COUNT && kinds[w].label ? kinds[w].label : confound_name(w);
+}
+
 /*
  * The confound's whole sentence (analysis.json `message`): the values
  * compared and why it matters; "not verified: ..." for an unknown fact.

@@ -464,7 +464,7 @@ void analysis_decide(struct analysis *a, const struct trial *t)
 	if ((block = comparison_blocked(&a->cmp))) {
 		/* the confound's own sentence stands under Confounds: here only what blocks */
 		none(a, analysis_printf(a, "the runs differ in %s, which makes their throughputs incomparable; "
-					"repeat the trial with one job", confound_name(block->what)));
+					"repeat the trial with one job", confound_label(block->what)));
 		return;
 	}
 	runs[0] = &a->runs[a->cmp.baseline];

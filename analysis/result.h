@@ -379,6 +379,7 @@ enum confound_what {
 	CF_COUNT
 };
 const char *confound_name(enum confound_what w);	/* "precision", "global_batch", ... */
+const char *confound_label(enum confound_what w);	/* "precision", "global batch", ...: in sentences */
 
 /*
  * How much a confound weighs: blocking makes the verdict inconclusive; a

@@ -177,7 +177,8 @@ const struct chart_def chart_defs[] = {
 	{ "06-top-kernels", "The kernels that take the most time per step, per GPU. A kernel that is "
 	  "slower on the candidate than on the baseline, or a communication kernel near the top, "
 	  "points at the cause.", chart_kernels },
-	{ "07-timeline", "The median steady step of each GPU, lane by lane. Gaps in the compute lane "
+	{ "07-timeline", "One steady step of each run, lane by lane: the same step number on every "
+	  "GPU of the run, the one whose slowest GPU is nearest the run's median step. Gaps in the compute lane "
 	  "where the communication lane is busy are exposed communication; gaps in every lane are "
 	  "idle time.", chart_timeline },
 	{ "08-monitor", "nvidia-smi's view of each GPU around the profiled steps: memory used against the "

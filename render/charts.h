@@ -30,7 +30,9 @@ extern const size_t chart_ndefs;
 /*
  * Builds chart i into c (initialised here; release it with
  * chart_layout_release either way) and finishes its layout. Returns 0, or
- * what the build function returns (1: no data, 2: does not apply) with *why set.
+ * what the build function returns (1: no data, 2: does not apply) with *why set;
+ * *why may live in c's arena (it can name the trial's values), so copy it
+ * before releasing c.
  */
 int chart_build(size_t i, const struct analysis *a, struct chart_layout *c, const char **why);
 

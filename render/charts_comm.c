@@ -330,7 +330,7 @@ static const char *comm_why(bool colls)
 int chart_comm(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
-	bool multi = false, bw = false, comm = false, ceiling = false, colls = false;
+	bool multi = false, bw = false, comm = false, ceiling = false, colls = false, unused = false;
 	const char *label;
 
 	for (k = 0; k < n; k++) {
@@ -351,15 +351,24 @@ int chart_comm(const struct analysis *a, struct chart_layout *c, const char **wh
 	}
 	chart_init(c, "05-communication", "Communication");
 	chart_set_banner(a, c);
-	for (k = 0; k < n; k++)	/* after chart_init: the label lives in the chart's arena */
-		ceiling |= a->runs[order[k]].nbw > 0 && isfinite(run_ceiling(&a->runs[order[k]], c, &label));
+	for (k = 0; k < n; k++) {	/* after chart_init: the label lives in the chart's arena */
+		const struct run_result *r = &a->runs[order[k]];
+		bool drawn = r->nbw > 0 && isfinite(run_ceiling(r, c, &label));
+
+		ceiling |= drawn;
+		unused |= drawn && !ceiling_label(r, c);
+	}
 	c->subtitle = comm_subtitle(a, order, n, bw, c);
 	if (bw)
 		bw_panel(a, order, n, c);
 	if (comm)
 		overlap_panel(a, order, n, c);
 	c->caption = chart_strf(c, "%s%s%s%s",
-				!bw ? "" : ceiling ? "Left: bus bandwidth reached per message size and operation "
+				!bw ? "" : unused ? "Left: bus bandwidth reached per message size and operation; "
+				"the dashed line is the nominal bandwidth of the GPUs' own link, which NCCL did not "
+				"use: the distance to it comes from the transport NCCL chose, not from the message "
+				"size. "
+				: ceiling ? "Left: bus bandwidth reached per message size and operation "
 				"against the link's nominal ceiling (dashed); small messages never reach it. "
 				: "Left: bus bandwidth reached per message size and operation; the link's nominal "
 				"bandwidth is unknown, so no ceiling is drawn. ",
@@ -694,6 +703,29 @@ static bool timeline_run(const struct analysis *a, size_t run, struct chart_layo
 	return common;
 }
 
+/*
+ * The caption says which step is drawn, as the subtitle does: one step
+ * number per run, the same on each of its GPUs, where one is steady on all
+ * of them (not each GPU's own median step), and what the hatch means where
+ * a GPU waited.
+ */
+static void timeline_caption(const struct analysis *a, const size_t *order, size_t n, bool waited,
+			     struct chart_layout *c)
+{
+	bool own = false;
+
+	for (size_t k = 0; k < n; k++)
+		own |= a->runs[order[k]].ngpu && run_step(&a->runs[order[k]]) < 0 && steps_differ(&a->runs[order[k]]);
+	c->caption = chart_strf(c, "%s Gaps in the compute lane where the communication lane is busy are exposed "
+				"communication; gaps in every lane are idle time.%s",
+				own ? "Each GPU's median steady step, lane by lane: no step number is steady on all "
+				"of its run's GPUs."
+				: "One steady step of each run, lane by lane: the same step number on every GPU of "
+				"the run, the one whose slowest GPU is nearest the run's median step.",
+				waited ? " Hatched: time a GPU waited inside a collective for a slower peer (a pipeline "
+				"bubble or a straggler), not time spent moving data." : "");
+}
+
 int chart_timeline(const struct analysis *a, struct chart_layout *c, const char **why)
 {
 	size_t order[MAX_ORDER], n = run_order(a, order), k;
@@ -716,6 +748,7 @@ int chart_timeline(const struct analysis *a, struct chart_layout *c, const char 
 					   : "%s, each GPU on its own clock (no clock offset to align them); three lanes "
 					     "per GPU: compute, comm, memory",
 				 steps_shown(a, order, n, c));
+	timeline_caption(a, order, n, waited, c);
 	chart_add_legend(c, CAT_COMPUTE, 0, false, "compute");
 	chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, waited ? "exposed comm: transfer" : "exposed comm");
 	if (waited)

@@ -38,21 +38,42 @@ static bool blocked(const struct analysis *a)
 	return false;
 }
 
+/*
+ * "the runs differ in GPU model (H100 SXM against B200)": the first
+ * blocking confound other than global batch, named with its values.
+ */
+static const char *blocking_words(const struct analysis *a, struct chart_layout *c)
+{
+	for (size_t i = 0; i < a->cmp.nconfounds; i++) {
+		const struct confound *f = &a->cmp.confounds[i];
+
+		if (f->severity != CFS_BLOCKING || f->what == CF_GLOBAL_BATCH)
+			continue;
+		if (f->baseline && f->candidate)
+			return chart_strf(c, "the runs differ in %s (%s against %s)", confound_label(f->what),
+					  f->baseline, f->candidate);
+		return chart_strf(c, "%s stands", confound_label(f->what));
+	}
+	return "a confound stands";
+}
+
 /* Why a trial has no rental options, for the options chart (sweep false) or the sweep chart. */
-static const char *no_options_why(const struct analysis *a, bool sweep)
+static const char *no_options_why(const struct analysis *a, bool sweep, struct chart_layout *c)
 {
 	static const char *const why[][2] = {
 		{ "no options chart: needs a baseline and a candidate",
 		  "no sweep chart: needs a baseline and a candidate" },
-		{ "no options chart: a blocking confound makes the runs' throughputs incomparable",
-		  "no sweep chart: a blocking confound makes the runs' throughputs incomparable" },
 		{ "no options chart: no run has a throughput",
 		  "no sweep chart: needs the throughput of a 1-GPU and an n-GPU run" },
 		{ "no options chart: no run has a throughput",
 		  "no sweep chart: needs the throughput of the baseline and of the candidate" },
 	};
 
-	return why[!compared(a) ? 0 : blocked(a) ? 1 : a->runs[a->cmp.baseline].gpus == 1 ? 2 : 3][sweep];
+	if (compared(a) && blocked(a))
+		return chart_strf(c, "no %s chart: %s, a blocking confound that makes the runs' throughputs "
+				  "incomparable; a trial without that difference supplies them",
+				  sweep ? "sweep" : "options", blocking_words(a, c));
+	return why[!compared(a) ? 0 : a->runs[a->cmp.baseline].gpus == 1 ? 1 : 2][sweep];
 }
 
 /* Both runs have the same GPU count (2 against 2): their options differ by run, not by count. */
@@ -252,8 +273,27 @@ static const char *options_title(const struct analysis *a, struct chart_layout *
 	return chart_strf(c, "The options: %d GPUs or %d", nb, nc);
 }
 
+/*
+ * The option whose GPUs leave some of a lot idle (1 GPU on a lot of 2), of a
+ * trial that rents for one run: the chart's GPU-hours are those the run used,
+ * the note's those rented, so the two differ and the subtitle says why. NULL
+ * when every option fills its lots.
+ */
+static const struct rental_option *idle_option(const struct analysis *a)
+{
+	const struct decision *d = &a->cmp.decision;
+
+	if (!d->present || !d->rent.present || d->rent.gpus <= 0 || d->variants > 1)
+		return NULL;
+	for (size_t k = 0; k < a->cmp.noptions; k++)
+		if (option_known(&a->cmp.options[k]) && a->cmp.options[k].gpus % d->rent.gpus)
+			return &a->cmp.options[k];
+	return NULL;
+}
+
 int chart_options(const struct analysis *a, struct chart_layout *c, const char **why)
 {
+	const struct rental_option *idle;
 	bool days = false, cost = false, seen[CAT_COUNT] = { false };
 	struct panel *p;
 	size_t k, n = 0;
@@ -264,7 +304,7 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 		cost |= isfinite(a->cmp.options[k].cost_per_million_samples);
 	}
 	if (!n) {
-		*why = no_options_why(a, false);
+		*why = no_options_why(a, false, c);
 		return 1;
 	}
 	chart_init(c, "10-options", "");
@@ -272,6 +312,11 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 	chart_set_banner(a, c);
 	c->subtitle = days ? options_subtitle(a, c)
 		: chart_strf(c, "%s; no target set, so no days to it", options_subtitle(a, c));
+	if ((idle = idle_option(a)))
+		c->subtitle = chart_strf(c, "%s; GPU-hours used by the runs, while the note counts GPU-hours rented, "
+					 "in lots of %d GPUs: the %d-GPU option leaves %d of a lot idle", c->subtitle,
+					 a->cmp.decision.rent.gpus, idle->gpus,
+					 a->cmp.decision.rent.gpus - idle->gpus % a->cmp.decision.rent.gpus);
 	for (k = 0; k < a->nruns; k++)
 		if (a->runs[k].time_source && !strcmp(a->runs[k].time_source, "log-summary")) {
 			c->subtitle = chart_strf(c, "%s; throughput from a whole-job log summary, start-up included",
@@ -283,7 +328,7 @@ int chart_options(const struct analysis *a, struct chart_layout *c, const char *
 	p->y.zero = true;
 	option_bars(a, c, p, offsetof(struct rental_option, samples_per_s), cat_gpus, label_num);
 	p = chart_add_panel(c, cost ? "option, cost per M samples" : "option", "GPU-hours per M samples");
-	p->title = "GPU-hours per M samples";
+	p->title = idle ? "GPU-hours used per M samples" : "GPU-hours per M samples";
 	p->y.zero = true;
 	option_bars(a, c, p, offsetof(struct rental_option, gpu_hours_per_million_samples), cat_hours, label_gpu_hours);
 	if (days) {
@@ -365,7 +410,7 @@ int chart_sweep(const struct analysis *a, struct chart_layout *c, const char **w
 	one = compared(a) ? option_of_run(a, true) : NULL;
 	many = compared(a) ? option_of_run(a, false) : NULL;
 	if (!one || !many) {
-		*why = no_options_why(a, true);
+		*why = no_options_why(a, true, c);
 		return 1;
 	}
 	n = (double)many->gpus / one->gpus;
@@ -706,7 +751,8 @@ int chart_replay(const struct analysis *a, struct chart_layout *c, const char **
 	chart_init(c, "09-replay", "Critical kernels: logged against replayed");
 	if (!v->present || !n) {
 		*why = v->present ? "no replay chart: replay.json holds no kernel that was re-run"
-				  : "no replay: the trial has no replay.json of its kernels re-run on a GPU";
+				  : "no replay: the trial has no replay.json of its kernels re-run on a GPU (write one "
+				    "with scaleaudit replay TRIAL -o TRIAL/replay.json on a machine with the GPU)";
 		return 1;
 	}
 	c->subtitle = replay_subtitle(v, c);

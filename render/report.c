@@ -38,6 +38,7 @@ struct report {
 	const char *captions[CHARTS_MAX];
 	size_t ncharts;
 	struct left_out out[CHARTS_MAX];	/* the charts left out */
+	char *out_why[CHARTS_MAX];	/* their reasons, copied out of the released layouts */
 	size_t nout;
 	struct summary sum;
 	struct chart_layout headline;	/* page 1's chart */
@@ -103,8 +104,11 @@ static int build_charts(struct report *r, const char *dir)
 		int rc = chart_build(i, r->a, c, &why);
 
 		if (rc) {
-			if (rc == 1)	/* 2: the chart does not apply to this trial's question */
-				r->out[r->nout++] = (struct left_out){ chart_defs[i].id, why };
+			if (rc == 1) {	/* 2: the chart does not apply to this trial's question */
+				r->out_why[r->nout] = xstrdup(why);
+				r->out[r->nout] = (struct left_out){ chart_defs[i].id, r->out_why[r->nout] };
+				r->nout++;
+			}
 			chart_layout_release(c);
 			continue;
 		}
@@ -376,6 +380,8 @@ int report_write(const struct analysis *a, const char *dir, struct diags *d)
 		chart_layout_release(&r->headline);
 	for (i = 0; i < r->ncharts; i++)
 		chart_layout_release(&r->charts[i]);
+	for (i = 0; i < r->nout; i++)
+		free(r->out_why[i]);
 	free(pdf);
 	free(md);
 	free(html);

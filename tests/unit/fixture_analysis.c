@@ -7,6 +7,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "analysis/analysis.h"
@@ -388,6 +389,12 @@ char *dump_chart(const struct analysis *a, const char *id, const char **why)
 	assert_true(i < chart_ndefs);
 	buf_init(&b, 0);
 	if (chart_build(i, a, &c, why)) {
+		static char kept[1024];	/* *why may live in c's arena: kept past its release */
+
+		if (*why) {
+			snprintf(kept, sizeof(kept), "%s", *why);
+			*why = kept;
+		}
 		chart_layout_release(&c);
 		buf_release(&b);
 		return NULL;

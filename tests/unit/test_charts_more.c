@@ -225,7 +225,8 @@ static void options_left_out(void **state)
 	fixture_analysis_release(&a);
 	b = analyse_dir("samples/trials/ddp-precision-changed");	/* options: [] */
 	assert_null(dump_chart(b, "10-options", &why));
-	assert_string_equal(why, "no options chart: a blocking confound makes the runs' throughputs incomparable");
+	assert_string_equal(why, "no options chart: the runs differ in precision (bf16 against tf32), a blocking confound that makes "
+			    "the runs' throughputs incomparable; a trial without that difference supplies them");
 	analysis_free(b);
 }
 

@@ -549,7 +549,8 @@ static void chart_09(void **state)
 
 	(void)state;
 	assert_null(dump_chart(a, "09-replay", &why));
-	assert_string_equal(why, "no replay: the trial has no replay.json of its kernels re-run on a GPU");
+	assert_string_equal(why, "no replay: the trial has no replay.json of its kernels re-run on a GPU (write one with "
+			    "scaleaudit replay TRIAL -o TRIAL/replay.json on a machine with the GPU)");
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(replay_attach(a, dir, err, sizeof(err)), 0);	/* none there */
 	snprintf(cmd, sizeof(cmd), "cp tests/data/replay/ddp-scales-well-h200.json %s/replay.json", dir);
