@@ -15,11 +15,13 @@ analysed). The paths in the rows (source, trial, messages) are compared: both
 batches are given the same PATH.
 """
 import csv
+import os
 import sqlite3
 import sys
 
 IGNORED = {"trials": {"analysed_at"}}
 CSV_IGNORED = {"analysed_at"}
+MAX_SHOWN = 5
 
 
 def recipe(path, name):
@@ -60,14 +62,12 @@ def same_db(ref, got):
             print("results.sqlite: %s: columns %s, expected %s" % (t, cb, ca))
             bad += 1
             continue
-        for row in ra:
-            if row not in rb:
-                print("results.sqlite: %s: missing row %s" % (t, dict(zip(ca, row))))
-                bad += 1
-        for row in rb:
-            if row not in ra:
-                print("results.sqlite: %s: unexpected row %s" % (t, dict(zip(cb, row))))
-                bad += 1
+        diffs = [("missing", r) for r in ra if r not in rb] + [("unexpected", r) for r in rb if r not in ra]
+        for what, row in diffs[:MAX_SHOWN]:
+            print("results.sqlite: %s: %s row %s" % (t, what, dict(zip(ca, row))))
+        if len(diffs) > MAX_SHOWN:
+            print("results.sqlite: %s: %d more rows differ" % (t, len(diffs) - MAX_SHOWN))
+        bad += len(diffs)
         if len(ra) != len(rb):
             print("results.sqlite: %s: %d rows, expected %d" % (t, len(rb), len(ra)))
             bad += 1
@@ -94,8 +94,14 @@ def same_csv(ref, got):
 
 
 def same(ref, got):
-    bad = same_db(ref + "/results.sqlite", got + "/results.sqlite")
-    bad += same_csv(ref + "/summary.csv", got + "/summary.csv")
+    bad = 0
+    for name, compare in (("results.sqlite", same_db), ("summary.csv", same_csv)):
+        missing = [d for d in (ref, got) if not os.path.isfile(os.path.join(d, name))]
+        if missing:
+            print("%s: not written" % ", ".join(os.path.join(d, name) for d in missing))
+            bad += 1
+            continue
+        bad += compare(os.path.join(ref, name), os.path.join(got, name))
     return 1 if bad else 0
 
 

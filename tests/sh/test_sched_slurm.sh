@@ -116,6 +116,9 @@ SlurmdParameters=config_overrides
 NodeName=localhost NodeAddr=127.0.0.1 CPUs=2 RealMemory=32768 State=UNKNOWN
 PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
+# a cluster's settings in the caller's environment (make check run inside a
+# Slurm job) must not reach this one
+unset $(compgen -e | grep -E '^(SLURM|SBATCH|SALLOC|SRUN|SQUEUE|SINFO)_')
 export SLURM_CONF=$tmp/slurm.conf
 slurmctld -D -i > "$tmp/slurmctld.out" 2>&1 &
 pids+=($!)
