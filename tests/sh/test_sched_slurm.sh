@@ -23,6 +23,7 @@ pids=()
 teardown() {
 	local p i
 	if [ ${#pids[@]} -gt 0 ] && [ -e "$tmp/slurm.conf" ]; then
+		# shellcheck disable=SC2046 # one job id a word
 		SLURM_CONF=$tmp/slurm.conf timeout 10 scancel --full --quiet $(SLURM_CONF=$tmp/slurm.conf timeout 10 squeue -h -o %A 2> /dev/null) > /dev/null 2>&1
 	fi
 	# the daemons in the reverse order of their start: slurmd, slurmctld, munged
@@ -118,6 +119,7 @@ PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE State=UP
 EOF
 # a cluster's settings in the caller's environment (make check run inside a
 # Slurm job) must not reach this one
+# shellcheck disable=SC2046 # one name a word
 unset $(compgen -e | grep -E '^(SLURM|SBATCH|SALLOC|SRUN|SQUEUE|SINFO)_')
 export SLURM_CONF=$tmp/slurm.conf
 slurmctld -D -i > "$tmp/slurmctld.out" 2>&1 &
