@@ -7,8 +7,13 @@
 # A package marked "optional" is wanted by tests only (chromium, for the
 # browser test of report.html; dpkg-dev and debhelper, to build the .deb;
 # zsh, for its completion; libisal-dev, ISA-L's inflate, three times zlib's
-# speed on gzipped traces): when it cannot be installed, deps.sh says so and
-# succeeds; the tests that need it skip, and gzip is inflated by zlib.
+# speed on gzipped traces; GNU parallel, munge, slurmctld, slurmd and
+# slurm-client, to run docs/batch.md's scheduler recipes on a Slurm cluster
+# the test starts and stops itself): when it cannot be installed, deps.sh
+# says so and succeeds; the tests that need it skip, and gzip is inflated by
+# zlib. Installing munge starts its system service (with a key of its own);
+# Slurm's system services do not start without an /etc/slurm/slurm.conf, and
+# the tests never use them.
 set -eu
 
 # pkg-config name (or "header:PATH" / "file:PATH" / "cmd:NAME"), the Debian package that provides it,
@@ -37,6 +42,11 @@ cmd:chromium                       chromium optional
 cmd:dpkg-buildpackage              dpkg-dev optional
 cmd:dh                             debhelper optional
 cmd:zsh                            zsh optional
+cmd:parcat                         parallel optional
+cmd:munged                         munge optional
+cmd:slurmctld                      slurmctld optional
+cmd:slurmd                         slurmd optional
+cmd:sbatch                         slurm-client optional
 '
 
 have() {
@@ -68,14 +78,25 @@ if [ -z "$missing$optional" ]; then
 fi
 
 # Optional packages are tried once; their failure is a line, never an error.
+# All at once first; when that fails, one by one, so that one package this
+# system lacks does not keep the others out.
 try_optional() {
+	got='' failed=''
 	[ -n "$optional" ] || return 0
 	# shellcheck disable=SC2086
 	if $sudo apt-get install -y -q --no-install-recommends $optional >/dev/null 2>&1; then
 		echo "deps: installed $optional"
-	else
-		echo "deps: could not install $optional; the tests that need it will skip (without libisal-dev, gzip is inflated by zlib)"
+		return 0
 	fi
+	for p in $optional; do
+		if $sudo apt-get install -y -q --no-install-recommends "$p" >/dev/null 2>&1; then
+			got="$got $p"
+		else
+			failed="$failed $p"
+		fi
+	done
+	[ -z "$got" ] || echo "deps: installed${got}"
+	echo "deps: could not install${failed}; the tests that need it will skip (without libisal-dev, gzip is inflated by zlib)"
 }
 
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -1,15 +1,20 @@
 # Sourced by tests/run.sh, tests/cli/case.sh and test scripts: when a test may
-# skip, and how it says why. A test may skip for two reasons only:
+# skip, and how it says why. A test may skip for three reasons only:
 #   ../shared is absent       the folder of real logs beside the clone is not
 #                             there (SHARED is empty), as in a user's clone;
 #   TOOL is not installed     an external program it runs is missing, TOOL
-#                             being one of SKIP_TOOLS below.
+#                             being one of SKIP_TOOLS below;
+#   a Slurm daemon cannot start here   munged, slurmctld or slurmd of the
+#                             scheduler test would not start on this machine
+#                             (no root, a locked-down container): the test
+#                             prints the daemon's log before its reason.
 # The reason is one line, "skip: REASON": a script or CLI case prints it last
 # and exits 77; a unit test prints "# skip: REASON" (tests/unit/skip.h).
 # run.sh fails any skip whose reason is not one of these or does not hold
-# here (a tool that is installed, ../shared that is present).
+# here (a tool that is installed, ../shared that is present); that a daemon
+# could not start is taken on the test's word.
 
-SKIP_TOOLS="python3 pdfinfo pdftotext groff script chromium cuobjdump ptxas nvcc setpriv zsh dpkg-buildpackage dh"
+SKIP_TOOLS="python3 pdfinfo pdftotext groff script chromium cuobjdump ptxas nvcc setpriv zsh dpkg-buildpackage dh parallel munged slurmctld slurmd sbatch sinfo squeue scancel"
 
 # need_shared: in a script, skips (exit 77) unless ../shared is present.
 need_shared() {
@@ -52,6 +57,7 @@ skip_allowed() {
 			       "$tool" --help 2>&1 | grep -q -e "${1#* does not know }"; } ;;
 		*) false ;;
 		esac ;;
+	"a Slurm daemon cannot start here: "*) true ;;
 	*) false ;;
 	esac
 }
