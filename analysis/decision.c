@@ -464,7 +464,7 @@ void analysis_decide(struct analysis *a, const struct trial *t)
 	if ((block = comparison_blocked(&a->cmp))) {
 		/* the confound's own sentence stands under Confounds: here only what blocks */
 		none(a, analysis_printf(a, "the runs differ in %s, which makes their throughputs incomparable; "
-					"repeat the trial with one job", confound_label(block->what)));
+					"repeat the trial without that difference", confound_label(block->what)));
 		return;
 	}
 	runs[0] = &a->runs[a->cmp.baseline];
@@ -488,4 +488,33 @@ void analysis_decide(struct analysis *a, const struct trial *t)
 	else
 		decide(a, t, &k, all, n, win);
 	free(all);
+}
+
+/*
+ * Under a blocking confound the decision names the smallest trial to rent
+ * next: the one run the advice's next-trial names (as far as what it runs),
+ * not a whole repeat of the trial.
+ */
+void analysis_decide_next(struct analysis *a)
+{
+	static const char *const heads[] = { "one run answers the question: ", "one trial answers the question: " };
+	struct decision *d = &a->cmp.decision;
+	const struct confound *block = a->cmp.valid ? comparison_blocked(&a->cmp) : NULL;
+
+	if (!d->present || d->rent.present || !block)
+		return;
+	for (size_t i = 0; i < a->nrecs; i++) {
+		const char *t = a->recs[i].text, *hold;
+
+		if (strcmp(a->recs[i].id, "next-trial"))
+			continue;
+		for (size_t h = 0; h < sizeof(heads) / sizeof(*heads); h++)
+			if (!strncmp(t, heads[h], strlen(heads[h])))
+				t += strlen(heads[h]);
+		hold = strstr(t, ", holding ");
+		d->why = analysis_printf(a, "the runs differ in %s, which makes their throughputs incomparable; "
+					 "rent next for the one trial that answers: %.*s", confound_label(block->what),
+					 (int)(hold ? (size_t)(hold - t) : strlen(t)), t);
+		return;
+	}
 }

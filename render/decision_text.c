@@ -25,9 +25,15 @@ static void rent_words(struct buf *out, const struct rent *r)
 		buf_addf(out, " for %d days", r->window_days);
 }
 
-/* ", 4 runs of 1 GPU, 2 at a time": a sweep's runs on the lots; nothing for one run */
+/* ", 4 runs of 1 GPU, 2 at a time": a sweep's runs on the lots; for one run, the GPUs it leaves idle */
 static void runs_words(struct buf *out, const struct decision *d)
 {
+	int32_t rented = d->rent.lots * d->rent.gpus;
+
+	/* one run that leaves GPUs of its lots idle: said, since they are paid for */
+	if (d->variants <= 1 && d->run && d->rent.run_gpus > 0 && d->rent.run_gpus < rented)
+		buf_addf(out, ", running '%s' with %d of the %d GPUs idle", d->run, rented - d->rent.run_gpus,
+			 rented);
 	if (d->variants <= 1)
 		return;
 	buf_addf(out, ", %d runs of %d GPU%s, %d at a time", d->variants, d->rent.run_gpus,

@@ -124,9 +124,19 @@ decision f "{'days_needed': None, 'window_cost': None, 'rent.window_days': None,
 
 # Unrelated jobs: nothing is rented, and why.
 trial g unrelated-jobs "target_samples = 100000000" "gpu_hour_price = 4.50"
-grep -q '^Decision: Rent nothing yet: the runs differ in workload, which makes their throughputs incomparable; repeat the trial with one job$' "$tmp/g.txt" ||
+grep -qxF "Decision: Rent nothing yet: the runs differ in workload, which makes their throughputs incomparable; rent next for the one trial that answers: run the same job on both GPU counts (only '1gpu' ran attention (17% of its kernel time), only '2gpu' ran conv (79%)): run '1gpu' again with the job '2gpu' ran (or '2gpu' with the job of '1gpu')" "$tmp/g.txt" ||
 	{ echo "g: an unrelated pair decides a rental"; grep '^Decision' "$tmp/g.txt"; fail=1; }
 decision g "{'rent': None, 'alternatives': []}"
+
+# Another GPU model: the decision names the one run to rent next, not a whole new trial.
+trial m gpu-model-mismatch
+grep -qxF "Decision: Rent nothing yet: the runs differ in GPU model, which makes their throughputs incomparable; rent next for the one trial that answers: a 1x B200 baseline, run '1gpu' again on B200 (as '2gpu' ran)" "$tmp/m.txt" ||
+	{ echo "m: the blocked decision names no next trial"; grep '^Decision' "$tmp/m.txt"; fail=1; }
+
+# The cheapest option runs one 1-GPU job on a lot of 2: the idle GPU is said.
+trial s nccl-over-sockets
+grep -qF ", running '1gpu' with 1 of the 2 GPUs idle; no target in trial.ini, no window" "$tmp/s.txt" ||
+	{ echo "s: the idle GPU of the lot is not said"; grep '^Decision' "$tmp/s.txt"; fail=1; }
 
 # A baseline that ran out of memory is no option, and says so.
 trial h pipeline-oom-feasibility "target_samples = 1000000" "gpu_hour_price = 2"
