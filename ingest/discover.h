@@ -49,6 +49,8 @@ struct found_trial {
 	char fingerprint_hex[17];	/* the same, as 16 lowercase hex digits; "" for an
 					   entry that is only an error */
 	size_t files;		/* files (members) of the trial */
+	char *staged;		/* in an archive: a plain tar of the trial's members alone
+				   (ingest/arcstage.h), read instead of the archive; NULL */
 	char *error;		/* not NULL: the archive is damaged (the message, as also given
 				   in the diags). With prefix set, a trial the damage cut: what
 				   precedes it loads. With prefix NULL, an archive (or a file

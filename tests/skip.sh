@@ -9,7 +9,7 @@
 # run.sh fails any skip whose reason is not one of these or does not hold
 # here (a tool that is installed, ../shared that is present).
 
-SKIP_TOOLS="python3 pdfinfo pdftotext groff script chromium cuobjdump ptxas nvcc setpriv zsh dpkg-buildpackage dh"
+SKIP_TOOLS="python3 strace pdfinfo pdftotext groff script chromium cuobjdump ptxas nvcc setpriv zsh dpkg-buildpackage dh"
 
 # need_shared: in a script, skips (exit 77) unless ../shared is present.
 need_shared() {
