@@ -583,9 +583,25 @@ static void take_listing(struct discovery *dv, const char *root, struct listing 
 
 /* ---- the public part ---- */
 
+/* A whole positive number from the environment into *v; left as it is when unset or not one. */
+static void env_limit(const char *name, int64_t *v)
+{
+	const char *s = getenv(name);
+	char *end;
+	long long n;
+
+	if (!s || !*s)
+		return;
+	n = strtoll(s, &end, 10);
+	if (!*end && n > 0)
+		*v = n;
+}
+
 void discovery_init(struct discovery *dv)
 {
 	*dv = (struct discovery){ .limits = ARCHIVE_LIMITS_DEFAULT };
+	env_limit("SCALEAUDIT_ARCHIVE_SECONDS", &dv->limits.seconds_max);
+	env_limit("SCALEAUDIT_ARCHIVE_BYTES", &dv->limits.archive_max);
 }
 
 static void found_release(struct found_trial *f)
