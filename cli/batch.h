@@ -37,6 +37,9 @@ struct batch_trials {
 int batch_find(char *const *paths, int n, struct batch_trials *out);
 void batch_trials_release(struct batch_trials *t);
 
+/* Makes the staging folder dir with batch's mark in it; -1 after an error message. */
+int batch_make_staging(const char *dir);
+
 /* How batch_run() runs the trials. */
 struct batch_opts {
 	const char *out;	/* DIR: each trial's output goes to DIR/<id>/ */

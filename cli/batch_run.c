@@ -104,8 +104,7 @@ bool batch_owned(const char *path)
 	return yes || has_record(path);
 }
 
-/* Makes the staging folder dir with its mark; -1 after an error message. */
-static int make_staging(const char *dir)
+int batch_make_staging(const char *dir)
 {
 	char *mark = xasprintf("%s/" BATCH_MARK, dir);
 	int fd, rc = 0;
@@ -468,7 +467,7 @@ static int start(const struct batch_opts *o, struct worker *w, const struct batc
 	w->t = t;
 	w->timed_out = false;
 	w->tmp = xasprintf("%s/%s.tmp-%ld", o->out, t->id, (long)getpid());
-	if (in_the_way(w->tmp, true) || make_staging(w->tmp) < 0) {
+	if (in_the_way(w->tmp, true) || batch_make_staging(w->tmp) < 0) {
 		free(w->tmp);
 		return -1;
 	}

@@ -20,6 +20,7 @@
 #include "core/utf8.h"
 #include "core/xalloc.h"
 #include "analysis/analysis.h"
+#include "ingest/arcstage.h"
 #include "render/analysis_json.h"
 #include "render/batch_index.h"
 #include "render/results_db.h"
@@ -266,12 +267,42 @@ static void remove_stale(const char *out)
 		batch_free_list(names, n);
 }
 
+/*
+ * The trials to run that share an archive are copied out of it in one pass
+ * (ingest/arcstage.h) into DIR/.archives.tmp-PID, batch's staging, which the
+ * workers read instead of reading the whole archive each: the folder, or
+ * NULL when none was made.
+ */
+static char *stage_archives(struct batch_trials *t, struct batch_trial *const *todo, size_t n)
+{
+	bool *want = xcalloc(t->dv.n + 1, sizeof(*want));
+	size_t in_archives = 0;
+	char *dir = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		want[todo[i]->found - t->dv.trials] = true;
+		in_archives += todo[i]->found->archive != 0;
+	}
+	if (in_archives >= 2) {
+		dir = xasprintf("%s/.archives.tmp-%ld", out_dir, (long)getpid());
+		if (batch_make_staging(dir) < 0) {
+			free(dir);
+			dir = NULL;	/* each trial is read from its archive */
+		} else {
+			arc_stage(&t->dv, want, dir);
+		}
+	}
+	free(want);
+	return dir;
+}
+
 /* Runs the trials not up to date; the others are put in the database as they are. */
 static struct batch_result run_all(struct batch_trials *t, struct merge_ctx *m, size_t *skipped)
 {
 	struct batch_trial **todo = xcalloc(t->n, sizeof(*todo));
 	struct batch_opts o = run_opts(m);
 	struct batch_result res;
+	char *stage;
 	size_t n = 0;
 
 	for (size_t i = 0; i < t->n; i++) {
@@ -284,7 +315,11 @@ static struct batch_result run_all(struct batch_trials *t, struct merge_ctx *m, 
 		free(dir);
 	}
 	*skipped = t->n - n;
+	stage = stage_archives(t, todo, n);
 	res = batch_run(&o, todo, n);
+	if (stage)
+		outfile_remove_tree(stage);
+	free(stage);
 	free(todo);
 	return res;
 }

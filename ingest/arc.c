@@ -3,9 +3,13 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
 
 #include "core/buf.h"
 #include "core/xalloc.h"
@@ -31,6 +35,9 @@ struct arc {
 	const unsigned char *head;	/* the bytes the caller took already, served first */
 	size_t nhead, head_off;
 	unsigned char *block;	/* what the last read callback handed to libarchive */
+	int fd;			/* the archive file; -1 for a member */
+	int64_t total;		/* bytes of every member read */
+	struct timespec t0;	/* when it was opened */
 };
 
 /* The formats and filters read: no external programs, no guessing formats from text. */
@@ -76,13 +83,77 @@ static void fail(struct arc *a, const char *why, bool fatal)
 	lower_first(a->error + strlen(a->name) + 2);
 }
 
+static bool budget_spent(struct arc *a, char *why, size_t size);
+
+/* libarchive's reason; the budget's when it is spent (libarchive may call that a truncation). */
 static void fail_ar(struct arc *a, const char *what)
 {
 	const char *msg = archive_error_string(a->ar);
-	char *why = xasprintf("%s", msg ? msg : what);
+	char spent[240];
+	char *why = budget_spent(a, spent, sizeof(spent)) ? xstrdup(spent)
+		    : xasprintf("%s", msg ? msg : what);
 
 	fail(a, lower_first(why), true);
 	free(why);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+}
+
+/*
+ * The whole archive's budget: into why (and true) when it is spent. The
+ * bytes decompressed count the members skipped, which libarchive decompresses
+ * to pass them (a tar.zst of 16 GiB members of zeros).
+ */
+static bool budget_spent(struct arc *a, char *why, size_t size)
+{
+	int64_t out = archive_filter_bytes(a->ar, 0), raw = archive_filter_bytes(a->ar, -1);
+
+	out = out > a->total ? out : a->total;
+	if (out > a->lim.archive_max)
+		snprintf(why, size, "decompresses to more than %lld bytes in all, the cap on an archive "
+			 "against archive bombs: read no further, after %zu members and %lld bytes",
+			 (long long)a->lim.archive_max, a->position, (long long)out);
+	else if (out > a->lim.archive_floor && out / (raw > 0 ? raw : 1) > a->lim.ratio_max)
+		snprintf(why, size, "decompresses to more than %lld times its size in all, the cap on an "
+			 "archive against archive bombs: read no further, after %zu members and %lld bytes",
+			 (long long)a->lim.ratio_max, a->position, (long long)out);
+	else if (a->lim.seconds_max > 0 && seconds_since(&a->t0) > (double)a->lim.seconds_max)
+		snprintf(why, size, "took more than %lld seconds to read, the time an archive may take: "
+			 "read no further, after %zu members and %lld bytes",
+			 (long long)a->lim.seconds_max, a->position, (long long)out);
+	else
+		return false;
+	return true;
+}
+
+/* libarchive's read callback for an archive file: its next block, unless the budget is spent. */
+static la_ssize_t file_read(struct archive *ar, void *arg, const void **out)
+{
+	struct arc *a = arg;
+	char why[240];
+	ssize_t got;
+
+	if (budget_spent(a, why, sizeof(why))) {
+		archive_set_error(ar, -1, "%s", why);
+		return -1;
+	}
+	if (!a->block)
+		a->block = xmalloc(BLOCK);
+	do
+		got = read(a->fd, a->block, BLOCK);
+	while (got < 0 && errno == EINTR);
+	if (got < 0) {
+		archive_set_error(ar, errno, "%s", strerror(errno));
+		return -1;
+	}
+	*out = a->block;
+	return got;
 }
 
 static struct arc *arc_new(const char *name, const struct archive_limits *lim)
@@ -92,6 +163,8 @@ static struct arc *arc_new(const char *name, const struct archive_limits *lim)
 	a->ar = reader();
 	a->name = xstrdup(name);
 	a->lim = *lim;
+	a->fd = -1;
+	clock_gettime(CLOCK_MONOTONIC, &a->t0);
 	buf_init(&a->member, 0);
 	buf_addstr(&a->member, "");
 	return a;
@@ -101,8 +174,15 @@ struct arc *arc_open(const char *path, const struct archive_limits *lim)
 {
 	struct arc *a = arc_new(path, lim);
 
-	if (archive_read_open_filename(a->ar, path, BLOCK) != ARCHIVE_OK)
+	a->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (a->fd < 0) {
+		char *why = xasprintf("cannot be opened: %s", strerror(errno));
+
+		fail(a, why, true);
+		free(why);
+	} else if (archive_read_open(a->ar, a, NULL, file_read, NULL) != ARCHIVE_OK) {
 		fail_ar(a, "cannot be opened as an archive");
+	}
 	return a;
 }
 
@@ -110,9 +190,13 @@ struct arc *arc_open(const char *path, const struct archive_limits *lim)
 static la_ssize_t member_read(struct archive *ar, void *arg, const void **out)
 {
 	struct arc *a = arg;
+	char why[240];
 	ssize_t got;
 
-	(void)ar;
+	if (budget_spent(a, why, sizeof(why))) {
+		archive_set_error(ar, -1, "%s", why);
+		return -1;
+	}
 	if (a->head_off < a->nhead) {
 		*out = a->head + a->head_off;
 		got = (ssize_t)(a->nhead - a->head_off);
@@ -311,6 +395,7 @@ ssize_t arc_read(struct arc *a, void *buf, size_t n)
 		return -1;
 	}
 	a->out += got;
+	a->total += got;
 	return within_caps(a) ? got : -1;
 }
 
@@ -357,6 +442,8 @@ void arc_close(struct arc *a)
 	if (!a)
 		return;
 	archive_read_free(a->ar);
+	if (a->fd >= 0)
+		close(a->fd);
 	free(a->name);
 	free(a->error);
 	free(a->why);

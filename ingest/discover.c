@@ -583,9 +583,25 @@ static void take_listing(struct discovery *dv, const char *root, struct listing 
 
 /* ---- the public part ---- */
 
+/* A whole positive number from the environment into *v; left as it is when unset or not one. */
+static void env_limit(const char *name, int64_t *v)
+{
+	const char *s = getenv(name);
+	char *end;
+	long long n;
+
+	if (!s || !*s)
+		return;
+	n = strtoll(s, &end, 10);
+	if (!*end && n > 0)
+		*v = n;
+}
+
 void discovery_init(struct discovery *dv)
 {
 	*dv = (struct discovery){ .limits = ARCHIVE_LIMITS_DEFAULT };
+	env_limit("SCALEAUDIT_ARCHIVE_SECONDS", &dv->limits.seconds_max);
+	env_limit("SCALEAUDIT_ARCHIVE_BYTES", &dv->limits.archive_max);
 }
 
 static void found_release(struct found_trial *f)
@@ -595,6 +611,7 @@ static void found_release(struct found_trial *f)
 	free(f->path);
 	free(f->member);
 	free(f->prefix);
+	free(f->staged);
 	free(f->error);
 }
 
@@ -761,6 +778,18 @@ struct cursor {
 #define SAVE_MEMBER_MAX ((int64_t)16 << 20)
 #define SAVE_TOTAL_MAX ((int64_t)256 << 20)
 
+/* The file a trial's members are read from: its staged copy when it has one, else its archive. */
+static const char *source_path(const struct found_trial *f)
+{
+	return f->staged ? f->staged : f->path;
+}
+
+/* The inner archive's member name in source_path(f); NULL when the members are at its top. */
+static const char *source_member(const struct found_trial *f)
+{
+	return f->staged ? NULL : f->member;
+}
+
 static struct arc *cursor_arc(const struct cursor *c)
 {
 	return c->inner ? c->inner : c->outer;
@@ -789,8 +818,8 @@ static void cursor_open(struct cursor *c)
 	ssize_t n;
 
 	cursor_close(c);
-	c->outer = arc_open(c->f->path, &c->dv->limits);
-	if (!c->f->member)
+	c->outer = arc_open(source_path(c->f), &c->dv->limits);
+	if (!source_member(c->f))
 		return;
 	if (!seek_name(c->outer, c->f->member) ||
 	    (n = arc_read_head(c->outer, c->head, sizeof(c->head))) < 0)
@@ -803,7 +832,7 @@ static bool cursor_dead(const struct cursor *c)
 {
 	bool fatal = false;
 
-	if (!c->outer || (c->f->member && !c->inner))
+	if (!c->outer || (source_member(c->f) && !c->inner))
 		return true;
 	arc_why(cursor_arc(c), &fatal);
 	return arc_error(cursor_arc(c)) && fatal;
@@ -1004,15 +1033,15 @@ static struct listing *load_listing(const struct discovery *dv, const struct fou
 	const char *where_end = f->where + strlen(f->where) - strlen(f->prefix);
 	char *top = xstrndup(f->where, (size_t)(where_end - f->where) - (*f->prefix && where_end > f->where));
 	struct listing *l = listing_new(top, f->path, f->member, f->archive);
-	struct arc *outer = arc_open(f->path, &dv->limits), *inner = NULL;
+	struct arc *outer = arc_open(source_path(f), &dv->limits), *inner = NULL;
 	unsigned char head[HEAD];
 	ssize_t n = 0;
 
 	free(top);
-	if (f->member && seek_name(outer, f->member) &&
+	if (source_member(f) && seek_name(outer, f->member) &&
 	    (n = arc_read_head(outer, head, sizeof(head))) >= 0)
 		inner = arc_open_member(outer, l->where, head, (size_t)n);
-	if (inner || !f->member)
+	if (inner || !source_member(f))
 		list_archive(l, inner ? inner : outer, false, &dv->limits);
 	else
 		l->error = arc_error(outer) ? xstrdup(arc_error(outer))

@@ -22,17 +22,30 @@
 #include "core/diag.h"
 #include "ingest/trial.h"
 
-/* Caps against archive bombs: a member is stopped, with a message, past either. */
+/*
+ * Caps against archive bombs: a member is stopped, with a message, past
+ * member_max or ratio_max; a whole archive (every byte decompressed, the
+ * members skipped included) past archive_max, ratio_max once past
+ * archive_floor, or seconds_max of reading, with a message naming it and
+ * what was read.
+ */
 struct archive_limits {
 	int64_t member_max;	/* bytes one member may decompress to */
 	int64_t ratio_max;	/* decompressed / compressed bytes, checked once past ratio_floor */
 	int64_t ratio_floor;	/* bytes a member may give before the ratio is checked */
+	int64_t archive_max;	/* bytes a whole archive may decompress to */
+	int64_t archive_floor;	/* bytes an archive may give before its ratio is checked */
+	int64_t seconds_max;	/* wall time one reading of an archive may take; 0: none */
 };
 
-/* 64 GiB a member, and 1000x its compressed size once past 64 MiB. */
+/*
+ * 64 GiB a member, and 1000x its compressed size once past 64 MiB; 256 GiB
+ * an archive, 1000x once past 1 GiB, and 30 minutes.
+ */
 #define ARCHIVE_LIMITS_DEFAULT \
 	((struct archive_limits){ .member_max = (int64_t)64 << 30, .ratio_max = 1000, \
-				  .ratio_floor = (int64_t)64 << 20 })
+				  .ratio_floor = (int64_t)64 << 20, .archive_max = (int64_t)256 << 30, \
+				  .archive_floor = (int64_t)1 << 30, .seconds_max = 1800 })
 
 struct found_trial {
 	char *id;		/* stable, filesystem-safe ([A-Za-z0-9_-]), unique in the list */
@@ -49,6 +62,8 @@ struct found_trial {
 	char fingerprint_hex[17];	/* the same, as 16 lowercase hex digits; "" for an
 					   entry that is only an error */
 	size_t files;		/* files (members) of the trial */
+	char *staged;		/* in an archive: a plain tar of the trial's members alone
+				   (ingest/arcstage.h), read instead of the archive; NULL */
 	char *error;		/* not NULL: the archive is damaged (the message, as also given
 				   in the diags). With prefix set, a trial the damage cut: what
 				   precedes it loads. With prefix NULL, an archive (or a file
@@ -63,7 +78,11 @@ struct discovery {
 	struct archive_limits limits;	/* used by discover() and found_trial_load() */
 };
 
-/* Empty, with the default limits. */
+/*
+ * Empty, with the default limits, but for SCALEAUDIT_ARCHIVE_SECONDS (the
+ * time an archive may take) and SCALEAUDIT_ARCHIVE_BYTES (its bytes in all,
+ * for tests) when set to a positive whole number.
+ */
 void discovery_init(struct discovery *dv);
 
 /*

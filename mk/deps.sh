@@ -42,6 +42,7 @@ cmd:chromium                       chromium optional
 cmd:dpkg-buildpackage              dpkg-dev optional
 cmd:dh                             debhelper optional
 cmd:zsh                            zsh optional
+cmd:strace                         strace optional
 cmd:parcat                         parallel optional
 cmd:munged                         munge optional
 cmd:slurmctld                      slurmctld optional

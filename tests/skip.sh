@@ -14,7 +14,7 @@
 # here (a tool that is installed, ../shared that is present); that a daemon
 # could not start is taken on the test's word.
 
-SKIP_TOOLS="python3 pdfinfo pdftotext groff script chromium cuobjdump ptxas nvcc setpriv zsh dpkg-buildpackage dh parallel munged slurmctld slurmd sbatch sinfo squeue scancel"
+SKIP_TOOLS="python3 strace pdfinfo pdftotext groff script chromium cuobjdump ptxas nvcc setpriv zsh dpkg-buildpackage dh parallel munged slurmctld slurmd sbatch sinfo squeue scancel"
 
 # need_shared: in a script, skips (exit 77) unless ../shared is present.
 need_shared() {
