@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/budget.h"
 #include "core/buf.h"
 #include "core/json.h"
 #include "core/xalloc.h"
@@ -333,6 +334,9 @@ static int read_array(struct jread *r, const struct jfield *f, const struct jnod
 
 		if (c->type != J_OBJ)
 			return jread_wrong_type(r, c, "an object");
+		if (budget_over())
+			return jread_fail(r, c, "'%s' needs more memory than --max-memory allows (the budget of "
+					  "data kept): not read", r->path);
 		if (jfields_read(r, c, ar->elem, *elems + i * ar->elem_size) < 0)
 			return -1;
 		jread_pop(r, old);

@@ -5,6 +5,8 @@
 #include <string.h>
 #include <yajl/yajl_parse.h>
 
+#include "core/budget.h"
+
 struct parser {
 	yajl_handle h;
 	struct arena *arena;
@@ -65,6 +67,11 @@ static int open_container(struct parser *p, enum jtype type)
 {
 	struct jnode *n = add_node(p, type);
 
+	if (budget_over()) {	/* the tree is several times the file: stop before the machine does */
+		p->err = "needs more memory than --max-memory allows (the budget of data kept): not read";
+		p->err_at = n->at;
+		return 0;
+	}
 	if (p->depth == JTREE_MAX_DEPTH) {
 		p->err = "nested deeper than 32 levels";
 		p->err_at = n->at;

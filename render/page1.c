@@ -271,17 +271,23 @@ static void rule(cairo_t *cr, double x0, double x1, double y, enum category cat)
 	cairo_stroke(cr);
 }
 
+/* A table's column widths, found once for all its lines (so every page of it has the same). */
+struct table_cols {
+	double w[COLS_MAX];
+	size_t n;
+};
+
 /*
  * Draws the table lines l[0..n) (a head and its rows, or rows that go on)
- * from *y, as many as end above bottom, but at least one row; draw false
- * only measures. Returns how many lines it took.
+ * from *y, as many as end above bottom, but at least one row, in the
+ * columns tc; draw false only measures. Returns how many lines it took.
  */
-static size_t table_draw(cairo_t *cr, const struct sline *l, size_t n, double x, double *y, double width,
-			 double bottom, bool draw)
+static size_t table_draw(cairo_t *cr, const struct sline *l, size_t n, double x, double *y,
+			 const struct table_cols *tc, double width, double bottom, bool draw)
 {
 	size_t at_least = l[0].kind == SL_TABLE_HEAD ? 2 : 1, i;
-	double cw[COLS_MAX];
-	size_t cols = table_widths(l, n, width, cw);
+	const double *cw = tc->w;
+	size_t cols = tc->n;
 
 	*y += style_of(SL_TABLE_HEAD)->before;
 	for (i = 0; i < n; i++) {
@@ -446,8 +452,10 @@ static struct page1_cut page1_rest(struct pager *p, size_t i)
 
 		if (is_table(l)) {
 			size_t k = table_end(s, i);
+			struct table_cols tc;
 
-			i += table_draw(p->cr, l, k - i, m, &p->y, width, room - reserve, true);
+			tc.n = table_widths(l, k - i, width, tc.w);
+			i += table_draw(p->cr, l, k - i, m, &p->y, &tc, width, room - reserve, true);
 			if (i < k)
 				break;
 			i--;
@@ -500,9 +508,13 @@ static size_t table_flow(struct pager *p, size_t i)
 	struct sline *chunk = xmalloc((k - i + 1) * sizeof(*chunk));
 	double y = p->y;
 
+	struct table_cols tc;
+
 	while (head > 0 && lines[head].kind != SL_TABLE_HEAD)
 		head--;
-	table_draw(p->cr, &lines[i], k - i < 2 ? k - i : 2, p->g->margin, &y, width_of(p), INFINITY, false);
+	/* measured once over the head and every row: per page it made the table quadratic in its rows */
+	tc.n = table_widths(&lines[head], k - head, width_of(p), tc.w);
+	table_draw(p->cr, &lines[i], k - i < 2 ? k - i : 2, p->g->margin, &y, &tc, width_of(p), INFINITY, false);
 	if (y > bottom_of(p) && p->y > p->g->margin)	/* not even the head and a row: the next page */
 		new_page(p);
 	while (i < k) {
@@ -511,7 +523,7 @@ static size_t table_flow(struct pager *p, size_t i)
 		if (lines[i].kind != SL_TABLE_HEAD && lines[head].kind == SL_TABLE_HEAD)
 			chunk[n++] = lines[head];
 		memcpy(chunk + n, lines + i, (k - i) * sizeof(*chunk));
-		took = table_draw(p->cr, chunk, n + k - i, p->g->margin, &p->y, width_of(p), bottom_of(p), true);
+		took = table_draw(p->cr, chunk, n + k - i, p->g->margin, &p->y, &tc, width_of(p), bottom_of(p), true);
 		i += took - n;
 		if (i < k)
 			new_page(p);
