@@ -402,7 +402,8 @@ static void attribute(struct analysis *a, const struct run_result *b, const stru
 	const struct step_parts *p1, *pn;
 	double n = comparison_gpu_ratio(a);
 
-	cmp->attribution_s = (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	cmp->attribution_s = (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
+						   NAN, NAN, NAN };
 	cmp->ideal_s = cmp->actual_s = NAN;
 	if (!b->ngpu || !c->ngpu || isnan(n) || isnan(b->gpu[b->slowest].mean_step_s) ||
 	    isnan(c->gpu[c->slowest].mean_step_s))
@@ -794,7 +795,8 @@ void analysis_compare(struct analysis *a, const struct trial *t)
 	const struct run_result *b, *c;
 
 	cmp->speedup = cmp->throughput_ratio = cmp->scaling_efficiency = NAN;
-	cmp->attribution_s = (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	cmp->attribution_s = (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
+						   NAN, NAN, NAN };
 	cmp->ideal_s = cmp->actual_s = NAN;
 	trial_facts(a, t);
 	if (!pick_runs(a, t)) {

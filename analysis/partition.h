@@ -14,6 +14,15 @@
  * communication kernel is transferring then, so exposed_comm_wait <=
  * exposed_comm and comm_wait <= comm_total.
  *
+ * Idle is split by cause (docs/analysis.md): a gap of the GPU (nothing open
+ * on any stream) is closed by the intervals that open at its end. It is
+ * host idle when the earliest known launch among them started after the gap
+ * began (the CPU had not launched the work yet), sync idle when it started
+ * at or before that (launched, but held by a stream, event or peer), other
+ * when none of them has a known launch or nothing closes it (the window's
+ * or the trace's end). A gap cut by a window boundary keeps its cause in
+ * each window. So idle_host + idle_sync <= idle.
+ *
  * One sweep over all interval ends, O(n log n) for n intervals.
  */
 #ifndef ANALYSIS_PARTITION_H
@@ -35,6 +44,8 @@ struct parts_ns {
 	int64_t comm_wait;		/* the same part of comm_total */
 	int64_t memory_total;		/* union of memcpy/memset */
 	int64_t kernel_busy;		/* union of all GPU work */
+	int64_t idle_host;		/* idle whose next work was launched after the gap began */
+	int64_t idle_sync;		/* idle whose next work was launched before it */
 };
 
 /* Interval classes: enum ev_class, and this one for a communication kernel's wait. */
@@ -44,6 +55,7 @@ struct interval {
 	int64_t start;		/* ns */
 	int64_t end;		/* ns; an interval with end <= start covers nothing */
 	uint8_t cls;		/* enum ev_class or IV_COMM_WAIT */
+	int64_t launched;	/* ns its runtime launch started; LAUNCH_UNKNOWN */
 };
 
 /*

@@ -34,6 +34,9 @@ struct step_parts {
 	double exposed_comm_transfer;	/* exposed_comm - exposed_comm_wait */
 	double memory_total;	/* union of memcpy/memset */
 	double kernel_busy;	/* union of all GPU work */
+	double idle_host;	/* idle by cause (docs/analysis.md): the next work launched late; */
+	double idle_sync;	/* launched early, held by a stream, event or peer; */
+	double idle_other;	/* neither known; the three add up to idle */
 };
 
 /* One step of one GPU, for the timeline charts. */

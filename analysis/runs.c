@@ -125,8 +125,8 @@ static struct interval *intervals_of(const struct rank *k, const struct clock_ra
 		int64_t wend = c->wait_end && e->cls == EVC_COMM ? c->wait_end[i] : e->start;
 
 		if (wend > e->start)
-			iv[m++] = (struct interval){ e->start, wend, IV_COMM_WAIT };
-		iv[m++] = (struct interval){ wend, e->end, e->cls };
+			iv[m++] = (struct interval){ e->start, wend, IV_COMM_WAIT, e->launched };
+		iv[m++] = (struct interval){ wend, e->end, e->cls, e->launched };
 	}
 	*n = m;
 	return iv;
@@ -147,13 +147,15 @@ static struct step_parts parts_s(const struct parts_ns *p)
 		.exposed_comm_wait = ns_to_s(p->exposed_comm_wait),
 		.exposed_comm_transfer = ns_to_s(p->exposed_comm - p->exposed_comm_wait),
 		.memory_total = ns_to_s(p->memory_total), .kernel_busy = ns_to_s(p->kernel_busy),
+		.idle_host = ns_to_s(p->idle_host), .idle_sync = ns_to_s(p->idle_sync),
+		.idle_other = ns_to_s(p->idle - p->idle_host - p->idle_sync),
 	};
 }
 
 /* Every part unknown. */
 static struct step_parts parts_unknown(void)
 {
-	return (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	return (struct step_parts){ NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
 }
 
 /*
@@ -354,6 +356,9 @@ static void gpu_means(struct gpu_result *g)
 		s.exposed_comm_transfer += p->exposed_comm_transfer;
 		s.memory_total += p->memory_total;
 		s.kernel_busy += p->kernel_busy;
+		s.idle_host += p->idle_host;
+		s.idle_sync += p->idle_sync;
+		s.idle_other += p->idle_other;
 		win += g->steps[i].window_s;
 		m++;
 	}
@@ -366,7 +371,8 @@ static void gpu_means(struct gpu_result *g)
 	g->step_s = (struct step_parts){ s.compute / m, s.exposed_comm / m, s.memory / m,
 					 s.idle / m, s.comm_total / m, s.overlapped_comm / m,
 					 s.exposed_comm_wait / m, s.exposed_comm_transfer / m,
-					 s.memory_total / m, s.kernel_busy / m };
+					 s.memory_total / m, s.kernel_busy / m, s.idle_host / m,
+					 s.idle_sync / m, s.idle_other / m };
 	g->mean_step_s = win / m;
 	g->busy_s = g->step_s.compute + g->step_s.memory;
 }

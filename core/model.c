@@ -441,7 +441,7 @@ struct gpu_event *rank_add_event(struct rank *k)
 
 	xgrow(&k->ev, &k->cap_ev, k->nev + 1, sizeof(*k->ev));
 	e = &k->ev[k->nev++];
-	*e = (struct gpu_event){ .correlation = -1, .bytes = -1, .stream = -1,
+	*e = (struct gpu_event){ .launched = LAUNCH_UNKNOWN, .bytes = -1, .stream = -1,
 				 .device = -1, .step = -1 };
 	return e;
 }

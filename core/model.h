@@ -105,7 +105,11 @@ struct gpu_event {
 	const char *name;	/* interned kernel name, or "Memcpy HtoD" ... */
 	const struct launch_op *op;	/* the CPU op that launched it, its input types and
 					 * dims (the trial's launch_ops); NULL */
-	int64_t correlation;	/* launch correlation id; -1 none */
+	union {
+		int64_t correlation;	/* while its reader links it: the launch's correlation id; -1 */
+		int64_t launched;	/* once read: ns (the rank's clock) its runtime launch call
+					 * started, which idle by cause needs; LAUNCH_UNKNOWN */
+	};
 	int64_t bytes;		/* memcpy/memset bytes, collective message bytes; -1 unknown */
 	int32_t stream;		/* stream id; -1 unknown */
 	int32_t step;		/* ProfilerStep number its launch fell in; -1 none */
@@ -116,6 +120,9 @@ struct gpu_event {
 	uint8_t dtype;		/* enum dtype of its data; DT_UNKNOWN */
 	uint8_t coll;		/* enum coll_op, for communication kernels */
 };
+
+/* gpu_event.launched of an event whose launch no record gives. */
+#define LAUNCH_UNKNOWN INT64_MIN
 
 /* The name, input types and input dims of the op that launched e; NULL when not known. */
 static inline const char *ev_op_name(const struct gpu_event *e)

@@ -543,7 +543,7 @@ static void comm_op(struct kt *k, struct links *l, struct gpu_event *g, const st
 }
 
 /*
- * Every GPU event gets the step, op and input types of its launch. The ops
+ * Every GPU event gets the time, step, op and input types of its launch. The ops
  * and launches are needed for nothing else: they are freed here, before
  * the events are sorted and handed to the rank.
  */
@@ -560,10 +560,13 @@ void kt_link_events(struct kt *k)
 		const struct launch *la;
 		const struct cpu_op *o;
 		uint32_t li;
+		bool linked = launch_of_corr(k, &l, g->correlation, &li);
 
-		if (!launch_of_corr(k, &l, g->correlation, &li))
+		g->launched = LAUNCH_UNKNOWN;	/* the correlation id is done with */
+		if (!linked)
 			continue;
 		la = &k->launches[li];
+		g->launched = la->ts;
 		if (g->kind != EV_KERNEL && g->bytes < 0)
 			g->bytes = launch_num(k->sizes, k->nsizes, li);	/* ROCm: the hipMemcpy's "size" */
 		g->step = (int32_t)step_at(l.cpu_steps, l.ncpu_steps, la->ts);

@@ -205,7 +205,7 @@ static void trace_row(struct nc *n)
 	*g = (struct gpu_event){
 		.start = start, .end = start + (dur > 0 ? dur : 0),
 		.name = intern_str(&n->ctx->trial->strings, name),
-		.correlation = as_i64(number(n, C_CORR)), .bytes = as_i64(number(n, C_BYTES)),
+		.launched = LAUNCH_UNKNOWN, .bytes = as_i64(number(n, C_BYTES)),
 		.stream = -1, .device = device_of(col(n, C_DEVICE)),
 		.step = -1, .kind = EV_KERNEL, .cls = EVC_COMPUTE,
 	};

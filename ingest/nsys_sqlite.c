@@ -449,6 +449,8 @@ static void shift(struct ns *n)
 	for (size_t i = 0; i < n->nev; i++) {
 		n->ev[i].start += n->epoch;
 		n->ev[i].end += n->epoch;
+		if (n->ev[i].launched != LAUNCH_UNKNOWN)
+			n->ev[i].launched += n->epoch;
 	}
 	for (size_t i = 0; i < n->nsteps; i++) {
 		n->steps[i].start += n->epoch;
@@ -478,9 +480,14 @@ static void commit(struct ns *n)
 
 	if (n->nsteps > 1)
 		qsort(n->steps, n->nsteps, sizeof(*n->steps), cmp_step);
-	for (size_t i = 0; i < n->nev; i++)
-		if (imap_get(&n->by_corr, n->ev[i].correlation, &li))
-			n->ev[i].step = (int32_t)step_at(n, n->launch_ts[li]);
+	for (size_t i = 0; i < n->nev; i++) {
+		struct gpu_event *g = &n->ev[i];
+		bool linked = imap_get(&n->by_corr, g->correlation, &li);
+
+		g->launched = linked ? n->launch_ts[li] : LAUNCH_UNKNOWN;	/* the id is done with */
+		if (linked)
+			g->step = (int32_t)step_at(n, n->launch_ts[li]);
+	}
 	shift(n);
 	gpu_events_sort(n->ev, n->nev);
 	for (size_t i = 0; i < n->nev; i++)

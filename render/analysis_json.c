@@ -80,6 +80,9 @@ static const struct jfield parts6[] = {
 	JF_NUM(struct step_parts, exposed_comm_transfer, "exposed_comm_transfer"),
 	JF_NUM(struct step_parts, memory_total, "memory_total"),
 	JF_NUM(struct step_parts, kernel_busy, "kernel_busy"),
+	JF_NUM(struct step_parts, idle_host, "idle_host"),
+	JF_NUM(struct step_parts, idle_sync, "idle_sync"),
+	JF_NUM(struct step_parts, idle_other, "idle_other"),
 	JF_END
 };
 

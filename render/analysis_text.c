@@ -256,6 +256,34 @@ static double span_len(const struct step_parts *p)
 	return p->compute + p->exposed_comm + p->memory + p->idle;
 }
 
+/*
+ * Idle by cause under a time table: one line per GPU of the table with idle
+ * time (docs/analysis.md, "Idle by cause"); nothing when none has any.
+ */
+static void idle_lines(const struct analysis *a, FILE *f, bool span)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < a->nruns; i++)
+		for (size_t g = 0; g < a->runs[i].ngpu; g++) {
+			const struct gpu_result *x = &a->runs[i].gpu[g];
+			const struct step_parts *p = span ? &x->span_s : &x->step_s;
+			char b[3][NUMFMT_LEN];
+
+			if (isnan(x->mean_step_s) != span || !(p->idle > 0))
+				continue;
+			if (!head)
+				fprintf(f, "Idle by cause (ms; host: the CPU had not launched the next work yet, "
+					"sync: launched but held by a stream, event or peer):\n");
+			head = true;
+			fprintf(f, "  %s GPU %d: host %s, sync %s, other %s\n", a->runs[i].name, x->rank,
+				numfmt_num(b[0], p->idle_host * 1e3), numfmt_num(b[1], p->idle_sync * 1e3),
+				numfmt_num(b[2], p->idle_other * 1e3));
+		}
+	if (head)
+		fputc('\n', f);
+}
+
 static void time_header(FILE *f, const char *title, const char *window)
 {
 	fprintf(f, "%s\n", title);
@@ -290,6 +318,7 @@ static void time_table(const struct analysis *a, FILE *f)
 					time_row(f, a->runs[i].name, x->rank, x->mean_step_s, &x->step_s);
 			}
 		fputc('\n', f);
+		idle_lines(a, f, false);
 	}
 	if (!spans)
 		return;
@@ -302,6 +331,7 @@ static void time_table(const struct analysis *a, FILE *f)
 				time_row(f, a->runs[i].name, x->rank, span_len(&x->span_s), &x->span_s);
 		}
 	fputc('\n', f);
+	idle_lines(a, f, true);
 }
 
 /*

@@ -1,6 +1,7 @@
 # a capture without any ProfilerStep, alone in its trial, is analysed: the partition of its
 # whole profiled span (7.5 ms: 5.4 compute, 1.0 memcpy/memset only, 1.1 idle, as written by
-# tests/data/kineto/make-traces.py), its GPU, and the no-step-windows warning; no step time
+# tests/data/kineto/make-traces.py; the idle is sync: every launch came before its gap), its GPU,
+# and the no-step-windows warning; no step time
 args: analyze tests/data/cli/b200-no-steps
 status: 0
 --- stdout
@@ -15,6 +16,9 @@ b200             1 incomplete  bf16                 -                     -     
 No closed step window: the whole profiled span (ms):
 run           GPU      span   compute  exposed comm   waiting    memory      idle  overlapped
 b200            0       7.5       5.4             0         0       1.0       1.1           0
+
+Idle by cause (ms; host: the CPU had not launched the next work yet, sync: launched but held by a stream, event or peer):
+  b200 GPU 0: host 0, sync 1.1, other 0
 
 Memory per GPU:
 run           GPU device                           peak from         used capacity

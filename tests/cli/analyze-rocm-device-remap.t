@@ -16,6 +16,9 @@ Where the time went, per steady step (ms; waiting = exposed comm spent waiting f
 run           GPU      step   compute  exposed comm   waiting    memory      idle  overlapped
 mi300x-remap    0      10.0       7.5             0         0         0       2.5           0
 
+Idle by cause (ms; host: the CPU had not launched the next work yet, sync: launched but held by a stream, event or peer):
+  mi300x-remap GPU 0: host 2.5, sync 0, other 0
+
 Memory per GPU:
 run           GPU device                           peak from         used capacity
 mi300x-remap    0 AMD Instinct MI300X          152.2 GB reserved      74% 192 GB nominal (205.8 GB / 191.7 GiB reported)

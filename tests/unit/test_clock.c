@@ -76,7 +76,8 @@ static const struct step_parts *step2(const struct gpu_result *g)
 	for (size_t i = 0; i < g->nsteps; i++)
 		if (g->steps[i].number == 2)
 			return &g->steps[i].parts;
-	static const struct step_parts none = { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN };
+	static const struct step_parts none = { NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN,
+						 NAN, NAN, NAN };
 
 	fail_msg("no step 2");
 	return &none;

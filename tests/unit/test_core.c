@@ -410,7 +410,7 @@ static void model_grows_and_keeps_facts(void **state)
 		rank_add_event(&r->ranks[0])->start = i;
 	assert_int_equal(r->ranks[0].nev, 10000);
 	assert_int_equal(r->ranks[0].ev[9999].start, 9999);
-	assert_int_equal(r->ranks[0].ev[5].correlation, -1);
+	assert_true(r->ranks[0].ev[5].launched == LAUNCH_UNKNOWN);
 	assert_true(fact_set_str(t, &r->declared.precision, "bf16", &pos));
 	assert_false(fact_set_str(t, &r->declared.precision, "fp32", &pos));
 	assert_string_equal(r->declared.precision.v, "bf16");

@@ -24,7 +24,7 @@ static void check(const struct parts_ns *p, int64_t compute, int64_t comm, int64
 static void compute_hides_comm(void **state)
 {
 	/* comm 20..80 under compute 0..50: 30 of it is exposed, 30 overlapped */
-	struct interval iv[] = { { 20, 80, N }, { 0, 50, C }, { 90, 95, M } };
+	struct interval iv[] = { { 20, 80, N, 0 }, { 0, 50, C, 0 }, { 90, 95, M, 0 } };
 	int64_t b[] = { 0, 100 };
 	struct parts_ns p;
 
@@ -35,11 +35,11 @@ static void compute_hides_comm(void **state)
 static void nested_identical_zero_length(void **state)
 {
 	struct interval iv[] = {
-		{ 10, 40, C }, { 15, 20, C },	/* nested */
-		{ 10, 40, C },			/* identical */
-		{ 50, 50, C },			/* zero length: nothing */
-		{ 60, 55, N },			/* reversed: nothing */
-		{ 40, 45, M }, { 45, 50, N },	/* touching: no gap, no overlap */
+		{ 10, 40, C, 0 }, { 15, 20, C, 0 },	/* nested */
+		{ 10, 40, C, 0 },			/* identical */
+		{ 50, 50, C, 0 },			/* zero length: nothing */
+		{ 60, 55, N, 0 },			/* reversed: nothing */
+		{ 40, 45, M, 0 }, { 45, 50, N, 0 },	/* touching: no gap, no overlap */
 	};
 	int64_t b[] = { 0, 60 };
 	struct parts_ns p;
@@ -51,7 +51,7 @@ static void nested_identical_zero_length(void **state)
 static void intervals_cross_windows(void **state)
 {
 	/* windows [0,10) [10,30) [30,30) [30,50); a compute kernel 5..35 spans three */
-	struct interval iv[] = { { 5, 35, C }, { 25, 45, N }, { -10, 2, M }, { 48, 70, M } };
+	struct interval iv[] = { { 5, 35, C, 0 }, { 25, 45, N, 0 }, { -10, 2, M, 0 }, { 48, 70, M, 0 } };
 	int64_t b[] = { 0, 10, 30, 30, 50 };
 	struct parts_ns p[4];
 
@@ -95,8 +95,8 @@ static void waiting_and_transfer(void **state)
 	 * transfers 30..50; a copy 55..70. Waiting alone is exposed only 20..30;
 	 * 30..40 transfers, as one kernel does.
 	 */
-	struct interval iv[] = { { 0, 20, C }, { 10, 40, IV_COMM_WAIT }, { 40, 60, N },
-				 { 30, 50, N }, { 55, 70, M } };
+	struct interval iv[] = { { 0, 20, C, 0 }, { 10, 40, IV_COMM_WAIT, 0 }, { 40, 60, N, 0 },
+				 { 30, 50, N, 0 }, { 55, 70, M, 0 } };
 	int64_t b[] = { 0, 100 };
 	struct parts_ns p;
 
@@ -117,6 +117,42 @@ static void no_intervals_is_idle(void **state)
 	check(&p, 0, 0, 0, 150, 0);
 }
 
+static void idle_by_cause(void **state)
+{
+	/*
+	 * Windows [0,50) [50,100). Gaps: 10..20 closed by work launched at 15
+	 * (host), 30..60 by work launched at 5 (sync; cut by the window edge),
+	 * 70..80 by two, launched at 90 and at 65 (the earliest decides: sync),
+	 * 85..90 by work of no known launch (other), 95..100 by nothing (other).
+	 */
+	struct interval iv[] = {
+		{ 0, 10, C, 0 }, { 20, 30, C, 15 }, { 60, 70, N, 5 },
+		{ 80, 85, C, 90 }, { 80, 82, M, 65 }, { 90, 95, C, LAUNCH_UNKNOWN },
+	};
+	int64_t b[] = { 0, 50, 100 };
+	struct parts_ns p[2];
+
+	partition_windows(iv, 6, b, 2, p);
+	assert_int_equal(p[0].idle, 30);
+	assert_int_equal(p[0].idle_host, 10);
+	assert_int_equal(p[0].idle_sync, 20);
+	assert_int_equal(p[1].idle, 30);
+	assert_int_equal(p[1].idle_host, 0);
+	assert_int_equal(p[1].idle_sync, 20);	/* 10 of 30..60, 10 of 70..80 */
+}
+
+static void leading_gap_is_other(void **state)
+{
+	/* nothing ran before 40: the cause of 0..40 is not known */
+	struct interval iv[] = { { 40, 60, C, 50 } };
+	int64_t b[] = { 0, 60 };
+	struct parts_ns p;
+
+	partition_windows(iv, 1, b, 1, &p);
+	assert_int_equal(p.idle, 40);
+	assert_int_equal(p.idle_host + p.idle_sync, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +162,8 @@ int main(void)
 		cmocka_unit_test(every_window_adds_up),
 		cmocka_unit_test(no_intervals_is_idle),
 		cmocka_unit_test(waiting_and_transfer),
+		cmocka_unit_test(idle_by_cause),
+		cmocka_unit_test(leading_gap_is_other),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
