@@ -109,6 +109,7 @@ struct gpu_result {
 	int64_t timeline_peak;			/* tensor bytes at the timeline's peak; -1 no timeline */
 	int64_t timeline_at_peak[MEMCAT_COUNT];	/* each category's bytes at that peak; -1 */
 	int64_t timeline_cat_peak[MEMCAT_COUNT];/* each category's own peak; -1 */
+	double tflops;			/* FLOPs from op shapes / the kernel time of those ops, TFLOP/s; NaN */
 };
 
 struct coll_result {
@@ -286,6 +287,35 @@ struct run_fact {
 	const char *declared_at;	/* "1gpu/run.ini:6"; NULL when run.ini says nothing */
 };
 
+/* One op (name and recorded shapes) of the roofline: its FLOPs and bytes per call from its shapes. */
+struct roof_op {
+	const char *op;		/* "aten::mm" */
+	const char *shape;	/* the recorded Input Dims */
+	enum dtype dtype;	/* of its inputs; DT_UNKNOWN */
+	double time_s;		/* kernel time of its kernels, summed over the run's GPUs and measured steps */
+	double tflops;		/* achieved: its FLOPs / time_s / 1e12 */
+	double flops_per_byte;	/* its FLOPs per byte moved (inputs + outputs) */
+};
+
+/*
+ * Model FLOPs utilisation from op shapes (analysis/flops.c); every number NaN
+ * and why set when the trace cannot give it.
+ */
+struct mfu {
+	double value;		/* achieved TFLOP/s over the step / peak_tflops (0..1); NaN */
+	double tflops;		/* FLOPs / kernel time of the ops with shapes, per GPU; NaN */
+	double step_tflops;	/* FLOPs per step per GPU / the step time; NaN */
+	double flops_per_step;	/* FLOPs of every GPU in one steady step (the span without one); NaN */
+	enum dtype dtype;	/* the dominant matmul dtype the peak is taken for; DT_UNKNOWN */
+	double peak_tflops;	/* the GPU table's dense peak for dtype; NaN */
+	double covered_share;	/* of matmul-class kernel time, in ops whose shapes were recorded; NaN */
+	double memory_gbps;	/* the GPU's memory bandwidth (GPU table), the roofline's slope; NaN */
+	const char *source;	/* "trace-shapes"; NULL when no FLOPs were counted */
+	const char *why;	/* why value is unknown; NULL when known */
+	struct roof_op *ops;	/* the ops with the most kernel time, largest first (arena) */
+	size_t nops;
+};
+
 struct run_result {
 	const char *name;
 	int32_t gpus;			/* GPUs the run used; -1 unknown (no trace, log or run.ini says) */
@@ -368,6 +398,7 @@ struct run_result {
 	double checkpoint_write_s;		/* median write time of those, s; NaN unknown */
 	double checkpoint_write_max_s;		/* the longest of them, s; NaN unknown */
 	const char *checkpoint_write_source;	/* "1gpu/train.log:40": the first measured save; NULL */
+	struct mfu mfu;			/* achieved TFLOP/s and MFU from op shapes */
 };
 
 bool run_failed(const struct run_result *r);		/* its logs say it ran out of memory or ended on an error */

@@ -13,6 +13,7 @@
 #include "analysis/clock.h"
 #include "analysis/critical.h"
 #include "analysis/facts.h"
+#include "analysis/flops.h"
 #include "analysis/kernels.h"
 #include "analysis/nsys_summary.h"
 #include "analysis/partition.h"
@@ -1813,6 +1814,7 @@ static void phase_run_facts(struct run_work *x)
 	nominal_link(rr);
 	run_comm(rr, x->t, r, &x->clk);
 	run_precision(rr, r, x->memo);
+	run_mfu(x->a, rr, r, x->memo);
 	run_checkpoint(x->a, rr, x->t, r);
 	run_imbalance(x->a, rr, &x->clk);
 	strategy_infer(x->a, rr, r);

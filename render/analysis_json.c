@@ -232,6 +232,7 @@ static const struct jfield gpu_fields[] = {
 	JF_COUNT(struct gpu_result, timeline_peak, "timeline_peak_bytes"),
 	JF_OBJ(struct gpu_result, timeline_at_peak, "timeline_at_peak_bytes", category_fields),
 	JF_OBJ(struct gpu_result, timeline_cat_peak, "timeline_category_peak_bytes", category_fields),
+	JF_NUM(struct gpu_result, tflops, "tflops"),
 	JF_END
 };
 
@@ -747,6 +748,34 @@ static const struct jspecial checkpoint = { write_checkpoint, read_checkpoint, c
 static const struct jarray run_critical =
 	JARRAY(struct run_result, critical, ncritical, critical_fields, false);
 
+/* mfu: achieved TFLOP/s and MFU from op shapes, with the roofline's ops. */
+static const struct jfield roof_fields[] = {
+	JF_TEXT(struct roof_op, op, "op"),
+	JF_STR(struct roof_op, shape, "shape"),
+	JF_ENUM(struct roof_op, dtype, "dtype", &dtype_names),
+	JF_NUM(struct roof_op, time_s, "time_s"),
+	JF_NUM(struct roof_op, tflops, "tflops"),
+	JF_NUM(struct roof_op, flops_per_byte, "flops_per_byte"),
+	JF_END
+};
+
+static const struct jarray mfu_ops = JARRAY(struct mfu, ops, nops, roof_fields, false);
+
+static const struct jfield mfu_fields[] = {
+	JF_NUM(struct mfu, value, "value"),
+	JF_NUM(struct mfu, tflops, "tflops"),
+	JF_NUM(struct mfu, step_tflops, "step_tflops"),
+	JF_NUM(struct mfu, flops_per_step, "flops_per_step"),
+	JF_ENUM(struct mfu, dtype, "dtype", &dtype_names),
+	JF_NUM(struct mfu, peak_tflops, "peak_tflops"),
+	JF_NUM(struct mfu, covered_share, "covered_share"),
+	JF_NUM(struct mfu, memory_gbps, "memory_gbps"),
+	JF_STR(struct mfu, source, "source"),
+	JF_STR(struct mfu, why, "reason"),
+	JF_ARR(struct mfu, ops, "ops", &mfu_ops),
+	JF_END
+};
+
 static const struct jfield run_fields[] = {
 	JF_TEXT(struct run_result, name, "name"),
 	JF_COUNT(struct run_result, gpus, "gpus"),
@@ -777,6 +806,7 @@ static const struct jfield run_fields[] = {
 	JF_OPT(struct run_result, readiness, "readiness", readiness_fields),
 	JF_OPT(struct run_result, plan, "plan", plan_fields),
 	JF_ARR(struct run_result, critical, "critical_kernels", &run_critical),
+	JF_OBJ(struct run_result, mfu, "mfu", mfu_fields),
 	JF_END
 };
 

@@ -334,6 +334,41 @@ static void time_table(const struct analysis *a, FILE *f)
 	idle_lines(a, f, true);
 }
 
+/* One run's MFU line: MFU over the step, the peak it is taken against, what the shapes covered. */
+static void mfu_line(FILE *f, const struct run_result *r)
+{
+	const struct mfu *m = &r->mfu;
+	char b1[NUMFMT_LEN], b2[NUMFMT_LEN], b3[NUMFMT_LEN], b4[NUMFMT_LEN];
+
+	fprintf(f, "  %s: ", r->name);
+	if (!isnan(m->value))
+		fprintf(f, "MFU %s (%s TFLOP/s of %s %s dense)", numfmt_percent(b1, m->value),
+			numfmt_num(b2, m->step_tflops), numfmt_num(b3, m->peak_tflops), dtype_name(m->dtype));
+	else
+		fprintf(f, "MFU unknown: %s", m->why ? m->why : "not measured");
+	if (!isnan(m->tflops))
+		fprintf(f, "; %s TFLOP/s over the kernel time of ops with shapes", numfmt_num(b4, m->tflops));
+	if (!isnan(m->covered_share))
+		fprintf(f, ", %s of matmul time covered by shapes", numfmt_percent(b1, m->covered_share));
+	fputc('\n', f);
+}
+
+/* Achieved TFLOP/s and MFU of each run with GPU kernels (docs/analysis.md). */
+static void mfu_lines(const struct analysis *a, FILE *f)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < a->nruns; i++)
+		any |= !isnan(a->runs[i].mfu.covered_share);
+	if (!any)
+		return;
+	fprintf(f, "Compute from op shapes (FLOPs of the matmul-class ops' recorded shapes):\n");
+	for (size_t i = 0; i < a->nruns; i++)
+		if (!isnan(a->runs[i].mfu.covered_share))
+			mfu_line(f, &a->runs[i]);
+	fputc('\n', f);
+}
+
 /*
  * The memory timeline's tensors at their peak, one line per GPU that has
  * one: each category that holds memory then, in GB, and their sum.
@@ -580,6 +615,7 @@ int analysis_write_text(const struct analysis *in, FILE *out, const struct analy
 	runs_table(a, f);
 	scaling(a, f);
 	time_table(a, f);
+	mfu_lines(a, f);
 	memory_table(a, f);
 	comm_lines(a, f);
 	readiness(a, f);

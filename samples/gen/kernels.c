@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "samples/gen/scenario.h"
+
 #define SAME(s) { s, s, s, s }
 #define EW(f) SAME("void at::native::vectorized_elementwise_kernel<4, " f ", std::array<char*, 3ul> >(int, " f ", std::array<char*, 3ul>)")
 
@@ -231,4 +233,31 @@ void kind_name(enum kkind k, int arch, enum dtype prec, char *out, size_t n)
 		out[o++] = *s;
 	}
 	out[o] = '\0';
+}
+
+/* The conv net's one feature map (kineto.c): 256 channels of 128 x 128, a 3 x 3 kernel. */
+static double conv_flops(double B)
+{
+	return 2 * B * 256 * 128 * 128 * 256 * 3 * 3;
+}
+
+double kind_flops(enum kkind k, const struct run_spec *s)
+{
+	double B = s->micro_batch, S = s->seq_len, H = s->params_m <= 1500 ? 2048 : 4096;
+
+	switch (k) {
+	case K_QKV: return 2 * B * S * H * 3 * H;
+	case K_PROJ: return 2 * B * S * H * H;
+	case K_FC1: case K_FC2: return 2 * B * S * H * 4 * H;
+	case K_HEAD: return 2 * B * S * H * 32000;
+	case K_ATTN: return 2 * B * 16 * S * S * (2 * H / 16);
+	case K_ATTN_BWD: return 2 * B * 16 * S * S * (5 * H / 16);
+	case K_LOSS_MM: return 2 * (double)((long long)B * (long long)S / 64) * 256 * 64;
+	case K_HEAD_DG: case K_HEAD_WG: case K_FC2_DG: case K_FC2_WG: case K_FC1_DG: case K_FC1_WG:
+	case K_PROJ_DG: case K_PROJ_WG: case K_QKV_DG: case K_QKV_WG:
+		return 2 * B * S * H * H;	/* recorded as mm [[B*S, H], [H, H]] */
+	case K_CONV_F: case K_CONV_DG: case K_CONV_WG: return conv_flops(B);
+	case K_FC: case K_FC_DG: case K_FC_WG: return 2 * B * 2048 * 1000;
+	default: return 0;
+	}
 }

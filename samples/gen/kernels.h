@@ -61,6 +61,15 @@ int kind_is_triton(enum kkind k, int arch);
 /* The matmul dtype its name (arch as for kind_name) shows; DT_UNKNOWN for
  * no matmul or a name that shows none. */
 enum dtype kind_name_dtype(enum kkind k, int arch, enum dtype prec);
+/*
+ * The FLOPs one kernel of kind k does in a run of spec s, from the shapes
+ * the trace records for its op (kineto.c put_inputs) and the model's sizes:
+ * a GEMM 2mnk, attention 2bh s^2 (2d) forward and 2bh s^2 (5d) backward, a
+ * convolution 2 N Cout HW Cin kh kw (each of its backward kernels the
+ * same); 0 for a kind that is no matmul.
+ */
+struct run_spec;
+double kind_flops(enum kkind k, const struct run_spec *s);
 const char *c10_type(enum dtype t);	/* "c10::BFloat16", "float" */
 const char *c10_scalar(enum dtype t);	/* "BFloat16", "Float": comm args dtype */
 

@@ -149,7 +149,18 @@ static void put_conv_inputs(struct writer *w, int kind)
 		buf_addf(b, "\"Input Dims\": [[%lld, 3, 512, 512], [%lld, 3, 512, 512], []], \"Input type\": [\"%s\", \"%s\", \"Scalar\"]",
 			 B, B, t, t);
 		return;
-	case K_CONV_F: case K_CONV_DG: case K_CONV_WG:
+	case K_CONV_DG: case K_CONV_WG:	/* convolution_backward(grad_output, input, weight, ...) */
+		buf_addf(b, "\"Input Dims\": [[%lld, 256, 128, 128], [%lld, 256, 128, 128], [256, 256, 3, 3], [], [], [], [], [], [], [], []], "
+			 "\"Input type\": [\"%s\", \"%s\", \"%s\", \"\", \"ScalarList\", \"ScalarList\", \"ScalarList\", \"Scalar\", \"ScalarList\", \"Scalar\", \"\"]",
+			 B, B, t, t, t);
+		return;
+	case K_FC_DG:	/* grad_input = grad_output [B, 1000] . W [1000, 2048] */
+		buf_addf(b, "\"Input Dims\": [[%lld, 1000], [1000, 2048]], \"Input type\": [\"%s\", \"%s\"]", B, t, t);
+		return;
+	case K_FC_WG:	/* grad_weight = grad_output^T [1000, B] . x [B, 2048] */
+		buf_addf(b, "\"Input Dims\": [[1000, %lld], [%lld, 2048]], \"Input type\": [\"%s\", \"%s\"]", B, B, t, t);
+		return;
+	case K_CONV_F:
 		buf_addf(b, "\"Input Dims\": [[%lld, 256, 128, 128], [256, 256, 3, 3], [], [], [], [], [], [], []], "
 			 "\"Input type\": [\"%s\", \"%s\", \"\", \"ScalarList\", \"ScalarList\", \"ScalarList\", \"Scalar\", \"Scalar\", \"Scalar\"]",
 			 B, t, t);
@@ -158,7 +169,7 @@ static void put_conv_inputs(struct writer *w, int kind)
 		buf_addf(b, "\"Input Dims\": [[%lld, 256, 128, 128], [256], [256], [256], [256]], "
 			 "\"Input type\": [\"%s\", \"float\", \"float\", \"float\", \"float\"]", B, t);
 		return;
-	case K_FC: case K_FC_DG: case K_FC_WG:
+	case K_FC:
 		buf_addf(b, "\"Input Dims\": [[%lld, 2048], [1000, 2048], [1000]], \"Input type\": [\"%s\", \"%s\", \"%s\"]",
 			 B, t, t, t);
 		return;
@@ -192,7 +203,12 @@ static void put_inputs(struct writer *w, int kind)
 			 B, S, in, out, in, out, t, t, t);
 		return;
 	}
-	case K_ATTN: case K_ATTN_BWD:
+	case K_ATTN_BWD:	/* (grad_out, query, key, value, out, logsumexp, ...) */
+		buf_addf(b, "\"Input Dims\": [[%lld, 16, %lld, %lld], [%lld, 16, %lld, %lld], [%lld, 16, %lld, %lld], [%lld, 16, %lld, %lld], "
+			 "[%lld, 16, %lld, %lld], [%lld, 16, %lld]], \"Input type\": [\"%s\", \"%s\", \"%s\", \"%s\", \"%s\", \"float\"]",
+			 B, S, H / 16, B, S, H / 16, B, S, H / 16, B, S, H / 16, B, S, H / 16, B, S, t, t, t, t, t);
+		return;
+	case K_ATTN:
 		buf_addf(b, "\"Input Dims\": [[%lld, 16, %lld, %lld], [%lld, 16, %lld, %lld], [%lld, 16, %lld, %lld]], "
 			 "\"Input type\": [\"%s\", \"%s\", \"%s\"]", B, S, H / 16, B, S, H / 16, B, S, H / 16, t, t, t);
 		return;

@@ -294,6 +294,8 @@ static void precision_stats(struct run_stats *st)
 				continue;
 			st->share[ev_dtype(st->run, v)] += d;
 			total += d;
+			st->flops[r] += kind_flops((enum kkind)v->kind, st->run->spec);
+			st->mm_ns[r] += v->end - v->start;
 		}
 	}
 	st->observed = DT_UNKNOWN;

@@ -73,6 +73,8 @@ struct run_stats {
 	int nfam;
 	int64_t kernel_ns;	/* their sum */
 	int64_t triton_ns;	/* of it, Inductor's triton_* kernels */
+	double flops[MAX_RANKS];	/* FLOPs of each rank's matmul kernels over the steady steps */
+	int64_t mm_ns[MAX_RANKS];	/* their kernel time */
 };
 
 /* Fills st from the simulated run (a failed run gets peaks only; a run

@@ -302,6 +302,29 @@ static void put_imbalance(struct json *j, const struct run_stats *st)
 	jclose(j, '}');
 }
 
+/* FLOPs from the recorded shapes over the steady steps: per step (every GPU) and per matmul second. */
+static void put_mfu(struct json *j, const struct run_stats *st)
+{
+	double flops = 0, ns = 0;
+
+	jopen(j, "mfu", '{');
+	for (int r = 0; r < st->run->nranks && !st->failed && !st->logs; r++)
+		flops += st->flops[r], ns += (double)st->mm_ns[r];
+	if (flops > 0 && ns > 0 && st->measured > 0) {
+		jnum(j, "flops_per_step", flops / st->measured);
+		jnum(j, "tflops", flops / (ns / 1e9) / 1e12);
+	} else {
+		jnull(j, "flops_per_step");
+		jnull(j, "tflops");
+	}
+	jopen(j, "per_gpu_tflops", '[');
+	for (int r = 0; r < st->run->nranks && !st->failed && !st->logs; r++)
+		if (st->mm_ns[r] > 0)
+			jnum(j, NULL, st->flops[r] / ((double)st->mm_ns[r] / 1e9) / 1e12);
+	jclose(j, ']');
+	jclose(j, '}');
+}
+
 static void put_run(struct json *j, const struct run_stats *st)
 {
 	const struct run_spec *s = st->run->spec;
@@ -320,6 +343,7 @@ static void put_run(struct json *j, const struct run_stats *st)
 		jnull(j, "seq_len");
 	put_precision(j, st);
 	put_steps(j, st);
+	put_mfu(j, st);
 	jopen(j, "per_gpu", '[');
 	for (int r = 0; r < st->run->nranks; r++)
 		put_gpu(j, st, r);
