@@ -27,7 +27,7 @@ static void kernel(struct trial *t, struct rank *k, int64_t step, int64_t start,
 	*e = (struct gpu_event){ .start = start, .end = end, .step = (int32_t)step, .cls = cls,
 				 .kind = cls == EVC_MEMORY ? EV_MEMCPY : EV_KERNEL,
 				 .name = intern_str(&t->strings, name), .coll = coll,
-				 .dtype = DT_BF16, .correlation = -1, .stream = -1, .device = -1,
+				 .dtype = DT_BF16, .launched = LAUNCH_UNKNOWN, .stream = -1, .device = -1,
 				 .bytes = cls == EVC_COMM ? 100 * 1000 * 1000 : -1 };
 	if (cls == EVC_COMM)
 		e->group = trial_group(t, "0", 1);
