@@ -38,9 +38,23 @@ static bool blocked(const struct analysis *a)
 	return false;
 }
 
+/* The first blocking confound other than global batch is no difference between the runs. */
+static bool blocked_whole(const struct analysis *a)
+{
+	for (size_t i = 0; i < a->cmp.nconfounds; i++) {
+		const struct confound *f = &a->cmp.confounds[i];
+
+		if (f->severity == CFS_BLOCKING && f->what != CF_GLOBAL_BATCH)
+			return confound_whole(f->what) && f->message;
+	}
+	return false;
+}
+
 /*
  * "the runs differ in GPU model (H100 SXM against B200)": the first
- * blocking confound other than global batch, named with its values.
+ * blocking confound other than global batch, named with its values; one
+ * that is no difference between the runs (too few steps, an unknown GPU
+ * count) by its own message, which says what to do.
  */
 static const char *blocking_words(const struct analysis *a, struct chart_layout *c)
 {
@@ -49,6 +63,8 @@ static const char *blocking_words(const struct analysis *a, struct chart_layout 
 
 		if (f->severity != CFS_BLOCKING || f->what == CF_GLOBAL_BATCH)
 			continue;
+		if (confound_whole(f->what) && f->message)
+			return f->message;
 		if (f->baseline && f->candidate)
 			return chart_strf(c, "the runs differ in %s (%s against %s)", confound_label(f->what),
 					  f->baseline, f->candidate);
@@ -69,6 +85,9 @@ static const char *no_options_why(const struct analysis *a, bool sweep, struct c
 		  "no sweep chart: needs the throughput of the baseline and of the candidate" },
 	};
 
+	if (compared(a) && blocked_whole(a))
+		return chart_strf(c, "no %s chart: a blocking confound stands: %s", sweep ? "sweep" : "options",
+				  blocking_words(a, c));
 	if (compared(a) && blocked(a))
 		return chart_strf(c, "no %s chart: %s, a blocking confound that makes the runs' throughputs "
 				  "incomparable; a trial without that difference supplies them",

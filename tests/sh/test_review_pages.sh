@@ -5,6 +5,9 @@
 set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 cd "$TOP" || exit 2
+. tests/skip.sh
+need_tool python3
+need_tool pdftotext
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "$*"; exit 1; }
@@ -25,4 +28,38 @@ for f in "$tmp/nccl.txt" "$tmp/nccl-over-sockets/summary.md"; do
 	hasnt "$f" "0.0%"
 done
 has "$tmp/nccl.txt" "note: run '2gpu' on B200 (sm_100): under 0.1% of its GPU kernel time ran in 1 kernel built for another GPU generation"
+
+# A blocking confound that is no difference between the runs (too few steps,
+# an unknown GPU count): the options chart left out gives the confound's own
+# message, and page 1's chart does not say "the runs differ in steady steps".
+# ddp-scales-well's analysis.json with such a confound, drawn again from it.
+report ddp-scales-well
+steps="run '2gpu' has 1 steady step of 3 profiled (1 warm-up, 1 trailing); a step time needs 3 on each side: profile 7 or more active steps (torch.profiler.schedule(wait=1, warmup=1, active=7))"
+gpus="the trial needs two runs with different GPU counts to compare: the GPU count of 2gpu is unknown (no trace or log says it); set gpus = N in 2gpu/run.ini"
+block() {	# block NAME WHAT BASELINE CANDIDATE MESSAGE
+	python3 - "$tmp/ddp-scales-well/analysis.json" "$tmp/$1.json" "$2" "$3" "$4" "$5" <<'PY' || fail "$1: could not edit analysis.json"
+import json, sys
+src, dst, what, b, c, msg = sys.argv[1:]
+a = json.load(open(src))
+cmp = a["comparison"]
+cmp["confounds"] = [{"what": what, "baseline": b or None, "candidate": c or None,
+                     "severity": "blocking", "why": msg, "message": msg}]
+cmp["verdict"] = "inconclusive"
+cmp["options"] = []
+cmp["decision"].update({"rent": None, "run": None, "samples_per_s": None,
+                        "gpu_hours_per_million_samples": None, "alternatives": [], "why": msg})
+json.dump(a, open(dst, "w"))
+PY
+	SOURCE_DATE_EPOCH=0 "$SCALEAUDIT" report -o "$tmp/$1" "$tmp/$1.json" > "$tmp/$1.log" 2>&1 ||
+		fail "$1: report failed: $(tail -3 "$tmp/$1.log")"
+}
+block steps steps 7 1 "$steps"
+has "$tmp/steps/summary.md" "- 10-options: no options chart: a blocking confound stands: $steps"
+hasnt "$tmp/steps/summary.md" "the runs differ in steady steps"
+pdftotext -q "$tmp/steps/charts/00-throughput.pdf" - | tr '\n' ' ' > "$tmp/steps00.txt"
+has "$tmp/steps00.txt" "not comparable: too few steady steps"
+hasnt "$tmp/steps00.txt" "differ"
+block gpus gpus "" "" "$gpus"
+has "$tmp/gpus/summary.md" "- 10-options: no options chart: a blocking confound stands: $gpus"
+hasnt "$tmp/gpus/summary.md" "GPU count stands"
 echo ok
