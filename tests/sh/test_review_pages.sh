@@ -16,7 +16,7 @@ report() { SOURCE_DATE_EPOCH=0 "$SCALEAUDIT" report -o "$tmp/$1" "samples/trials
 has() { grep -qF -- "$2" "$1" || fail "$1: missing: $2"; }
 hasnt() { ! grep -qF -- "$2" "$1" || fail "$1: still says: $2"; }
 
-for t in nccl-over-sockets; do report $t; done
+for t in nccl-over-sockets gpu-model-mismatch; do report $t; done
 "$SCALEAUDIT" analyze samples/trials/nccl-over-sockets > "$tmp/nccl.txt" 2>&1
 
 # A share above zero that rounds to 0.0 (2gpu's foreign_share is 0.000165):
@@ -28,6 +28,17 @@ for f in "$tmp/nccl.txt" "$tmp/nccl-over-sockets/summary.md"; do
 	hasnt "$f" "0.0%"
 done
 has "$tmp/nccl.txt" "note: run '2gpu' on B200 (sm_100): under 0.1% of its GPU kernel time ran in 1 kernel built for another GPU generation"
+
+# 03 on gpu-model-mismatch: the ideal bar is the baseline's mean step (159.5
+# ms, ideal_s) where every other page quotes the median (159.6 ms), and the
+# tallest bar is compute's -78.8 ms, saved by a faster GPU, not a cost to fix.
+g=$tmp/gpu-model-mismatch/summary.md
+has "$g" "Each middle bar is the extra GPU time one category took; a bar that points down is GPU time the candidate saved, not lost; the tallest one that points up is what to fix first."
+has "$tmp/nccl-over-sockets/summary.md" "Each middle bar is the extra GPU time one category took; the tallest one is what to fix first."
+pdftotext -q "$tmp/gpu-model-mismatch/charts/03-waterfall.pdf" - | tr '\n' ' ' > "$tmp/g03.txt"
+has "$tmp/g03.txt" "ideal = the baseline's mean step; actual = 2 GPUs x the candidate's mean step"
+has "$tmp/g03.txt" "159.5 ms"
+has "$tmp/g03.txt" "-78.8 ms"
 
 # A blocking confound that is no difference between the runs (too few steps,
 # an unknown GPU count): the options chart left out gives the confound's own
