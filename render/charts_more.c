@@ -14,6 +14,7 @@
 #include "analysis/strategy.h"
 #include "analysis/thresholds.h"
 #include "core/money.h"
+#include "core/qty.h"
 #include "render/charts.h"
 #include "render/decision_text.h"
 #include "render/numfmt.h"
@@ -580,6 +581,14 @@ static bool multi_known(const struct run_result *r)
 /* Runs of more GPUs label only their stragglers' bars: the labels would not fit. */
 #define WAIT_LABELLED_GPUS 4
 
+/* A GPU's waiting share: a whole percentage, but one above zero never reads "0%" ("0.3%", "under 0.1%"). */
+static const char *wait_share(char out[NUMFMT_LEN], double fraction)
+{
+	if (fraction > 0 && fraction < 0.005)
+		return qty_share(out, fraction);
+	return numfmt_percent(out, fraction);
+}
+
 /*
  * Waiting at the bottom (against the threshold tick), busy, then the rest of
  * the step, or of the profiled span where no step closes. A straggler's bar
@@ -606,7 +615,7 @@ static void wait_bar(const struct analysis *a, size_t run, size_t gi, bool one_r
 	if (st || !many)	/* many GPUs: only the stragglers say so, the bars say the rest */
 		panel_label(p, CAT_INK, MS_ABOVE, x, fmax(step, wait + busy),
 			    st ? (many ? "straggler" : chart_strf(c, "straggler\n(%s)", st->cause)) :
-			    chart_strf(c, "waits %s", numfmt_percent(pc, s->exposed_comm_wait / len)));
+			    chart_strf(c, "waits %s", wait_share(pc, s->exposed_comm_wait / len)));
 	panel_line(p, CAT_INK, MS_DASHED, "rebalance");
 	panel_point(p, x - 0.42, limit);
 	panel_point(p, x + 0.42, limit);
@@ -669,7 +678,7 @@ static const char *most_waiting(const struct analysis *a, const size_t *order, s
 	return chart_strf(c, "%s per GPU; the most waiting: %s GPU %d, %s of its %s "
 			  "(dashed: %.0f%%)%s", span ? "the profiled span (no step closes)" : "mean steady step",
 			  chart_run_name(top_run, c), gpu_number(&top_run->gpu[top_gpu], top_gpu),
-			  numfmt_percent(pc, top), span ? "span" : "step", 100 * ADVICE_PEER_WAIT_SHARE,
+			  wait_share(pc, top), span ? "span" : "step", 100 * ADVICE_PEER_WAIT_SHARE,
 			  ratios ? chart_strf(c, "; ratios against the %.0fx memory and %.2fx busy flags",
 					      IMBALANCE_MEMORY_RATIO, IMBALANCE_BUSY_RATIO) : "");
 }

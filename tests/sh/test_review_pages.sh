@@ -40,6 +40,13 @@ has "$tmp/g03.txt" "ideal = the baseline's mean step; actual = 2 GPUs x the cand
 has "$tmp/g03.txt" "159.5 ms"
 has "$tmp/g03.txt" "-78.8 ms"
 
+# 13 on gpu-model-mismatch: GPU 0 of 2gpu waits 0.118 ms of its 42.3 ms step
+# (peer_wait_share 0.0028): "0.3%", not "0%"; GPU 1 does not wait at all.
+pdftotext -q "$tmp/gpu-model-mismatch/charts/13-waiting.pdf" - | tr '\n' ' ' | tr -s ' ' > "$tmp/g13.txt"
+has "$tmp/g13.txt" "the most waiting: 2gpu GPU 0, 0.3% of its step (dashed: 25%)"
+has "$tmp/g13.txt" "waits 0.3%"
+has "$tmp/g13.txt" "waits 0%"
+
 # A blocking confound that is no difference between the runs (too few steps,
 # an unknown GPU count): the options chart left out gives the confound's own
 # message, and page 1's chart does not say "the runs differ in steady steps".
