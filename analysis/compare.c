@@ -120,6 +120,11 @@ const char *confound_label(enum confound_what w)
 	return (unsigned)w < CF_COUNT && kinds[w].label ? kinds[w].label : confound_name(w);
 }
 
+bool confound_whole(enum confound_what w)
+{
+	return (unsigned)w < CF_COUNT && kinds[w].whole;
+}
+
 /*
  * The confound's whole sentence (analysis.json `message`): the values
  * compared and why it matters; "not verified: ..." for an unknown fact.

@@ -16,6 +16,7 @@
 #include "core/gpu.h"
 #include "core/imap.h"
 #include "core/kname.h"
+#include "core/qty.h"
 #include "core/readiness.h"
 #include "core/xalloc.h"
 
@@ -346,12 +347,13 @@ static void verdict(struct analysis *a, const struct run_result *rr, struct read
 
 static void finding_foreign(struct analysis *a, const struct run_result *rr, const struct readiness *rd)
 {
-	char list[1024] = "";
+	char list[1024] = "", share[QTY_LEN], one[QTY_LEN];
 	size_t len = 0;
 
 	for (size_t i = 0; i < rd->nforeign && i < FINDING_FOREIGN_MAX; i++) {
-		int n = snprintf(list + len, sizeof(list) - len, "%s%s (%s, %.1f%%)", i ? "; " : "",
-				 rd->foreign[i].name, rd->foreign[i].arch, 100 * rd->foreign[i].time_share);
+		int n = snprintf(list + len, sizeof(list) - len, "%s%s (%s, %s)", i ? "; " : "",
+				 rd->foreign[i].name, rd->foreign[i].arch,
+				 qty_share(one, rd->foreign[i].time_share));
 
 		if (n < 0 || (size_t)n >= sizeof(list) - len)
 			break;
@@ -359,9 +361,9 @@ static void finding_foreign(struct analysis *a, const struct run_result *rr, con
 	}
 	analysis_finding(a, rd->foreign_share > FOREIGN_KERNEL_SHARE ? DIAG_WARNING : DIAG_INFO,
 			 "foreign-kernels", NULL,
-			 "run '%s' on %s (%s): %.1f%% of its GPU kernel time ran in %zu kernel%s built for "
+			 "run '%s' on %s (%s): %s of its GPU kernel time ran in %zu kernel%s built for "
 			 "another GPU generation, not tuned for this GPU: %s", rr->name, rd->gpu, rd->isa,
-			 100 * rd->foreign_share, rd->nforeign, rd->nforeign == 1 ? "" : "s", list);
+			 qty_share(share, rd->foreign_share), rd->nforeign, rd->nforeign == 1 ? "" : "s", list);
 }
 
 static void finding_unsupported(struct analysis *a, const struct run *r, const struct run_result *rr,

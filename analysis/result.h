@@ -414,6 +414,8 @@ enum confound_what {
 };
 const char *confound_name(enum confound_what w);	/* "precision", "global_batch", ... */
 const char *confound_label(enum confound_what w);	/* "precision", "global batch", ...: in sentences */
+/* Not a difference between the runs (too few steps, an unknown GPU count): its message is its own sentence. */
+bool confound_whole(enum confound_what w);
 
 /*
  * How much a confound weighs: blocking makes the verdict inconclusive; a

@@ -78,6 +78,21 @@ const char *qty_percent(char out[QTY_LEN], double fraction)
 	return out;
 }
 
+const char *qty_share(char out[QTY_LEN], double fraction)
+{
+	double pct = 100 * fraction;
+
+	if (!isfinite(pct))
+		snprintf(out, QTY_LEN, "n/a");
+	else if (pct == 0)
+		snprintf(out, QTY_LEN, "0%%");
+	else if (pct > 0 && pct < 0.05)
+		snprintf(out, QTY_LEN, "under 0.1%%");	/* not zero, so never "0.0%" */
+	else
+		snprintf(out, QTY_LEN, "%.1f%%", pct);
+	return out;
+}
+
 const char *qty_gbps(char out[QTY_LEN], double gbps)
 {
 	return with(out, gbps, "", " GB/s");

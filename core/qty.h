@@ -33,6 +33,12 @@ const char *qty_duration_signed(char out[QTY_LEN], double seconds);
 /* A fraction as a whole percentage: 0.864 -> "86%", 0.004 -> "0%" (never "-0%"). */
 const char *qty_percent(char out[QTY_LEN], double fraction);
 
+/*
+ * A small share as a percentage with one decimal: 0.0024 -> "0.2%", 0 -> "0%";
+ * a share above zero that would round to 0.0 reads "under 0.1%", never "0.0%".
+ */
+const char *qty_share(char out[QTY_LEN], double fraction);
+
 /* A bandwidth in GB/s (1e9 bytes): 566.2 -> "566.2 GB/s", 0.5 -> "0.500 GB/s". */
 const char *qty_gbps(char out[QTY_LEN], double gbps);
 

@@ -152,6 +152,11 @@ const char *banner_text(const struct analysis *a, struct chart_layout *c, unsign
 	return text ? chart_strf(c, "%s; numbers shown for reference", text) : NULL;
 }
 
+const char *chart_confound_phrase(enum confound_what w)
+{
+	return (unsigned)w < CF_COUNT && confound_phrases[w] ? confound_phrases[w] : "a confound stands";
+}
+
 void chart_set_banner(const struct analysis *a, struct chart_layout *c)
 {
 	c->banner = banner_text(a, c, 0);

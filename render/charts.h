@@ -44,6 +44,9 @@ int chart_build(size_t i, const struct analysis *a, struct chart_layout *c, cons
  */
 void chart_set_banner(const struct analysis *a, struct chart_layout *c);
 
+/* How the banner names a blocking confound: "precision differs", "too few steady steps". */
+const char *chart_confound_phrase(enum confound_what w);
+
 /*
  * Run r's name as a chart or a page shows it, owned by c: "run" when it has none, cut to
  * CHART_NAME_CHARS characters with an ellipsis, on one line, invalid UTF-8 and control

@@ -14,6 +14,7 @@
 #include "analysis/strategy.h"
 #include "analysis/thresholds.h"
 #include "core/money.h"
+#include "core/qty.h"
 #include "render/charts.h"
 #include "render/decision_text.h"
 #include "render/numfmt.h"
@@ -38,9 +39,23 @@ static bool blocked(const struct analysis *a)
 	return false;
 }
 
+/* The first blocking confound other than global batch is no difference between the runs. */
+static bool blocked_whole(const struct analysis *a)
+{
+	for (size_t i = 0; i < a->cmp.nconfounds; i++) {
+		const struct confound *f = &a->cmp.confounds[i];
+
+		if (f->severity == CFS_BLOCKING && f->what != CF_GLOBAL_BATCH)
+			return confound_whole(f->what) && f->message;
+	}
+	return false;
+}
+
 /*
  * "the runs differ in GPU model (H100 SXM against B200)": the first
- * blocking confound other than global batch, named with its values.
+ * blocking confound other than global batch, named with its values; one
+ * that is no difference between the runs (too few steps, an unknown GPU
+ * count) by its own message, which says what to do.
  */
 static const char *blocking_words(const struct analysis *a, struct chart_layout *c)
 {
@@ -49,6 +64,8 @@ static const char *blocking_words(const struct analysis *a, struct chart_layout 
 
 		if (f->severity != CFS_BLOCKING || f->what == CF_GLOBAL_BATCH)
 			continue;
+		if (confound_whole(f->what) && f->message)
+			return f->message;
 		if (f->baseline && f->candidate)
 			return chart_strf(c, "the runs differ in %s (%s against %s)", confound_label(f->what),
 					  f->baseline, f->candidate);
@@ -69,6 +86,9 @@ static const char *no_options_why(const struct analysis *a, bool sweep, struct c
 		  "no sweep chart: needs the throughput of the baseline and of the candidate" },
 	};
 
+	if (compared(a) && blocked_whole(a))
+		return chart_strf(c, "no %s chart: a blocking confound stands: %s", sweep ? "sweep" : "options",
+				  blocking_words(a, c));
 	if (compared(a) && blocked(a))
 		return chart_strf(c, "no %s chart: %s, a blocking confound that makes the runs' throughputs "
 				  "incomparable; a trial without that difference supplies them",
@@ -561,6 +581,14 @@ static bool multi_known(const struct run_result *r)
 /* Runs of more GPUs label only their stragglers' bars: the labels would not fit. */
 #define WAIT_LABELLED_GPUS 4
 
+/* A GPU's waiting share: a whole percentage, but one above zero never reads "0%" ("0.3%", "under 0.1%"). */
+static const char *wait_share(char out[NUMFMT_LEN], double fraction)
+{
+	if (fraction > 0 && fraction < 0.005)
+		return qty_share(out, fraction);
+	return numfmt_percent(out, fraction);
+}
+
 /*
  * Waiting at the bottom (against the threshold tick), busy, then the rest of
  * the step, or of the profiled span where no step closes. A straggler's bar
@@ -587,7 +615,7 @@ static void wait_bar(const struct analysis *a, size_t run, size_t gi, bool one_r
 	if (st || !many)	/* many GPUs: only the stragglers say so, the bars say the rest */
 		panel_label(p, CAT_INK, MS_ABOVE, x, fmax(step, wait + busy),
 			    st ? (many ? "straggler" : chart_strf(c, "straggler\n(%s)", st->cause)) :
-			    chart_strf(c, "waits %s", numfmt_percent(pc, s->exposed_comm_wait / len)));
+			    chart_strf(c, "waits %s", wait_share(pc, s->exposed_comm_wait / len)));
 	panel_line(p, CAT_INK, MS_DASHED, "rebalance");
 	panel_point(p, x - 0.42, limit);
 	panel_point(p, x + 0.42, limit);
@@ -650,7 +678,7 @@ static const char *most_waiting(const struct analysis *a, const size_t *order, s
 	return chart_strf(c, "%s per GPU; the most waiting: %s GPU %d, %s of its %s "
 			  "(dashed: %.0f%%)%s", span ? "the profiled span (no step closes)" : "mean steady step",
 			  chart_run_name(top_run, c), gpu_number(&top_run->gpu[top_gpu], top_gpu),
-			  numfmt_percent(pc, top), span ? "span" : "step", 100 * ADVICE_PEER_WAIT_SHARE,
+			  wait_share(pc, top), span ? "span" : "step", 100 * ADVICE_PEER_WAIT_SHARE,
 			  ratios ? chart_strf(c, "; ratios against the %.0fx memory and %.2fx busy flags",
 					      IMBALANCE_MEMORY_RATIO, IMBALANCE_BUSY_RATIO) : "");
 }

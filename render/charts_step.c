@@ -497,14 +497,14 @@ static void waterfall_titles(const struct analysis *a, struct chart_layout *c, d
 		waterfall_per_baseline(a, c);
 	if (f == 1 && b->gpus > 1) {
 		c->subtitle = chart_strf(c, "GPU time per step over the baseline's %d GPUs: ideal = the baseline's "
-					 "step; actual = %d/%d = %g x the candidate's step", b->gpus, n->gpus,
+					 "mean step; actual = %d/%d = %g x the candidate's mean step", b->gpus, n->gpus,
 					 b->gpus, comparison_gpu_ratio(a));
 		*p = chart_add_panel(c, "from the ideal to the actual, by category", "GPU time per step (ms)");
 		return;
 	}
 	if (f == 1) {
-		c->subtitle = chart_strf(c, "GPU time per step: ideal = the baseline's step; actual = %d GPUs x the "
-					 "candidate's step", n->gpus);
+		c->subtitle = chart_strf(c, "GPU time per step: ideal = the baseline's mean step; actual = %d GPUs x "
+					 "the candidate's mean step", n->gpus);
 		*p = chart_add_panel(c, "from the ideal to the actual, by category", "GPU time per step (ms)");
 		return;
 	}
@@ -572,6 +572,27 @@ static void waterfall_split_text(struct chart_layout *c)
 				"does not.", caption ? caption : "");
 }
 
+/*
+ * Where a category saved GPU time (a faster GPU's compute, less idle), its
+ * bar points down: "the tallest one is what to fix first" must not pick it.
+ */
+static void waterfall_saved_text(struct chart_layout *c, double lowest)
+{
+	static const char tallest[] = "the tallest one is what to fix first.";
+	const char *caption = c->caption, *at;
+
+	if (!(lowest < 0))
+		return;
+	for (size_t i = 0; !caption && i < chart_ndefs; i++)
+		if (!strcmp(chart_defs[i].id, "03-waterfall"))
+			caption = chart_defs[i].caption;
+	if (!caption || !(at = strstr(caption, tallest)))
+		return;
+	c->caption = chart_strf(c, "%.*sa bar that points down is GPU time the candidate saved, not lost; the "
+				"tallest one that points up is what to fix first.%s", (int)(at - caption), caption,
+				at + strlen(tallest));
+}
+
 /* The legend: exposed comm as transfer and waiting when split. */
 static void waterfall_legend(struct chart_layout *c, bool split)
 {
@@ -584,7 +605,7 @@ int chart_waterfall(const struct analysis *a, struct chart_layout *c, const char
 {
 	const struct comparison *m = &a->cmp;
 	struct panel *p;
-	double y, x, f, actual;
+	double y, x, f, actual, lowest = 0;
 	bool split;
 	size_t i;
 
@@ -606,14 +627,17 @@ int chart_waterfall(const struct analysis *a, struct chart_layout *c, const char
 		waterfall_split_text(c);
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
 		if (parts[i].cat == CAT_EXPOSED_COMM && split) {
+			lowest = fmin(lowest, fmin(waterfall_comm_loss(a, f, false), waterfall_comm_loss(a, f, true)));
 			y = waterfall_bar(c, p, "comm\ntransfer", CAT_EXPOSED_COMM, 0, y,
 					  waterfall_comm_loss(a, f, false));
 			y = waterfall_bar(c, p, "comm\nwaiting", CAT_EXPOSED_COMM, MS_HATCHED, y,
 					  waterfall_comm_loss(a, f, true));
 			continue;
 		}
+		lowest = fmin(lowest, waterfall_loss(a, i, f));
 		y = waterfall_bar(c, p, waterfall_labels[i], parts[i].cat, 0, y, waterfall_loss(a, i, f));
 	}
+	waterfall_saved_text(c, lowest);
 	x = (double)axis_add_cat(&p->x, chart_strf(c, "actual\n(%d GPUs)", a->runs[m->candidate].gpus));
 	panel_rect(p, CAT_CANDIDATE, x - 0.34, 0, x + 0.34, actual);
 	panel_label(p, CAT_INK, MS_ABOVE, x, actual, fmt_ms(c, "", actual));

@@ -112,10 +112,13 @@ int page1_chart(const struct analysis *a, struct chart_layout *c)
 			     "jobs together (higher is better); a run that failed is marked failed.";
 	for (i = 0; i < a->cmp.nconfounds && compared(a); i++)
 		if (a->cmp.confounds[i].severity == CFS_BLOCKING) {
-			c->note = a->cmp.confounds[i].what == CF_GPUS ?	/* unknown, not different */
+			enum confound_what w = a->cmp.confounds[i].what;
+
+			c->note = w == CF_GPUS ?	/* unknown, not different */
 				  "not comparable: a GPU count is unknown (set gpus = N in the run's run.ini)" :
-				  chart_strf(c, "not comparable: the runs differ in %s",
-					     summary_confound_text(a->cmp.confounds[i].what));
+				  confound_whole(w) ?	/* too few steps: not a difference either */
+				  chart_strf(c, "not comparable: %s", chart_confound_phrase(w)) :
+				  chart_strf(c, "not comparable: the runs differ in %s", summary_confound_text(w));
 			break;
 		}
 	chart_finish(c);

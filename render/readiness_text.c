@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/qty.h"
+
 /* The foreign kernels a line names; analysis.json lists them all. */
 #define LINE_FOREIGN_MAX 3
 
@@ -45,11 +47,13 @@ static void checks(const struct readiness *rd, struct buf *out)
 
 static void foreign(const struct readiness *rd, struct buf *out)
 {
-	buf_addf(out, "not tuned for this GPU: %.1f%% of GPU kernel time ran in kernels built for "
-		 "another generation", 100 * rd->foreign_share);
+	char share[QTY_LEN];
+
+	buf_addf(out, "not tuned for this GPU: %s of GPU kernel time ran in kernels built for "
+		 "another generation", qty_share(share, rd->foreign_share));
 	for (size_t i = 0; i < rd->nforeign && i < LINE_FOREIGN_MAX; i++)
-		buf_addf(out, "%s%s (%s, %.1f%%)", i ? "; " : ": ", rd->foreign[i].name,
-			 rd->foreign[i].arch, 100 * rd->foreign[i].time_share);
+		buf_addf(out, "%s%s (%s, %s)", i ? "; " : ": ", rd->foreign[i].name,
+			 rd->foreign[i].arch, qty_share(share, rd->foreign[i].time_share));
 	if (rd->nforeign > LINE_FOREIGN_MAX)
 		buf_addf(out, "; and %zu more", rd->nforeign - LINE_FOREIGN_MAX);
 }

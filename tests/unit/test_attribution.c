@@ -231,8 +231,8 @@ static void two_against_four_waterfall(void **state)
 
 	(void)state;
 	assert_non_null(d);
-	value_is(d, "subtitle", "GPU time per step over the baseline's 2 GPUs: ideal = the baseline's step; "
-		 "actual = 4/2 = 2 x the candidate's step");
+	value_is(d, "subtitle", "GPU time per step over the baseline's 2 GPUs: ideal = the baseline's mean step; "
+		 "actual = 4/2 = 2 x the candidate's mean step");
 	value_is(d, "panel.0.x.cats", "ideal | compute | exposed\\ncomm | memory | idle | actual\\n(4 GPUs)");
 	assert_non_null(strstr(d, "\"100.0 ms\""));	/* the ideal: the 2-GPU step */
 	assert_non_null(strstr(d, "\"110.0 ms\""));	/* the actual: 2 x 55 ms */

@@ -162,6 +162,21 @@ static void analysis_and_report_share_each_formatter(void **state)
 	assert_string_equal(qty_duration(q, 0.0424), "42.4 ms");
 }
 
+/* A small share that is not zero never reads "0.0%": the reader would take it for none. */
+static void small_shares_are_not_zero(void **state)
+{
+	char q[QTY_LEN];
+
+	(void)state;
+	assert_string_equal(qty_share(q, 0.0023928), "0.2%");
+	assert_string_equal(qty_share(q, 0.00016519), "under 0.1%");
+	assert_string_equal(qty_share(q, 0.0005), "0.1%");
+	assert_string_equal(qty_share(q, 1e-12), "under 0.1%");
+	assert_string_equal(qty_share(q, 0), "0%");
+	assert_string_equal(qty_share(q, 0.5), "50.0%");
+	assert_string_equal(qty_share(q, NAN), "n/a");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -173,6 +188,7 @@ int main(void)
 		cmocka_unit_test(bytes_and_counts),
 		cmocka_unit_test(costs_gpu_hours_and_currency),
 		cmocka_unit_test(analysis_and_report_share_each_formatter),
+		cmocka_unit_test(small_shares_are_not_zero),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
