@@ -392,7 +392,7 @@ static const char *option_text(struct analysis *a, const struct rental_option *o
 	const char *win;
 
 	if (isnan(o->days_to_target))
-		return analysis_printf(a, "on %d GPU%s %s GPU-hours per million samples%s", o->gpus,
+		return analysis_printf(a, "on %d GPU%s %s GPU-hours used per million samples%s", o->gpus,
 				       o->gpus == 1 ? "" : "s", gpu_hours_text(h, o->gpu_hours_per_million_samples),
 				       isnan(o->cost_per_million_samples) ? "" :
 				       analysis_printf(a, " (cost %s)",
@@ -588,8 +588,8 @@ static void blocked(struct analysis *a, const struct confound *cf, const struct 
 		    const struct run_result *c)
 {
 	if (cf->what != CF_GLOBAL_BATCH && cf->what != CF_GPUS)	/* run.ini, not a new trial, gives a GPU count */
-		add(a, "repeat-trial", analysis_printf(a, "no advice is drawn from this comparison until "
-						       "the trial is repeated: %s", confound_sentence(a, cf)));
+		add(a, "repeat-trial", analysis_printf(a, "no advice is drawn from this comparison while "
+						       "this stands: %s", confound_sentence(a, cf)));
 	next_trial(a, cf, b, c);
 	next_trial_whole(a, cf, b, c);
 	another_question(a, cf, b, c);

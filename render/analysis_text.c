@@ -458,7 +458,7 @@ static void comm_lines(const struct analysis *a, FILE *f)
 
 			calls_cell(calls, x->calls_per_step);
 			/* unknown message bytes are "-", never 0; transfer: the time no rank waited */
-			fprintf(f, "  %-13s %-8s %6s call%s %9s MB/%s %8s ms/%s (%s waiting)  busbw %s GB/s "
+			fprintf(f, "  %-13s %-8s %6s call%s %9s MB/%s %8s ms/%s (%s ms waiting)  busbw %s GB/s "
 				"(%s over transfer time)%s\n", coll_name(x->op), x->dtype ? dtype_name(x->dtype) : "-",
 				calls, strcmp(calls, "1") ? "s" : " ",
 				cell(numfmt_num(mb, x->bytes_per_step > 0 ? x->bytes_per_step / 1e6 : NAN)), per,

@@ -407,7 +407,7 @@ static void options_of_two_against_two(void **state)
 	close_to(a->cmp.options[0].gpu_hours_per_million_samples, 2 * 1e6 / (64 / 0.100) / 3600);
 	close_to(a->cmp.options[1].gpu_hours_per_million_samples, 2 * 1e6 / (64 / 0.090) / 3600);
 	assert_string_equal(rec_text(a, "rental-window"), "without a target: 2gpu: on 2 GPUs 0.87 GPU-hours "
-			    "per million samples; 2gpu-b: on 2 GPUs 0.78 GPU-hours per million samples (set "
+			    "used per million samples; 2gpu-b: on 2 GPUs 0.78 GPU-hours used per million samples (set "
 			    "target_samples or target_tokens in trial.ini for the days and the rental window)");
 	d = dump_chart(a, "10-options", &why);
 	assert_non_null(d);

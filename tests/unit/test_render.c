@@ -554,7 +554,8 @@ static void summary_markdown_has_the_numbers(void **state)
 	 * apply to a single-config question, so it is not listed
 	 */
 	assert_non_null(strstr(md, "## Charts left out\n\n- 09-replay: no replay: the trial has no "
-				   "replay.json of its kernels re-run on a GPU\n\n"));
+				   "replay.json of its kernels re-run on a GPU (write one with scaleaudit replay "
+				   "TRIAL -o TRIAL/replay.json on a machine with the GPU)\n\n"));
 	assert_null(strstr(md, "11-sweep"));
 	free(md);
 }

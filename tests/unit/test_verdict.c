@@ -704,8 +704,8 @@ static void blocked_comparison_gives_no_advice(void **state)
 	fresh(&a);
 	confound(&a, CF_PRECISION, "bf16", "tf32", CFS_BLOCKING, "the matmuls ran in another format");
 	advise(&a, t);
-	assert_string_equal(a.recs[0].text, "no advice is drawn from this comparison until the trial is "
-			    "repeated: the runs differ in precision (bf16 against tf32): the matmuls ran in "
+	assert_string_equal(a.recs[0].text, "no advice is drawn from this comparison while this "
+			    "stands: the runs differ in precision (bf16 against tf32): the matmuls ran in "
 			    "another format");
 	assert_string_equal(rec_text(&a, "next-trial"), "one run answers the question: run 'b200-1gpu' again "
 			    "with the precision tf32 (as 'b200-2gpu-ddp' ran), holding the model, the "
@@ -898,8 +898,8 @@ static void rental_options(void **state)
 	assert_true(isnan(o->days_to_target) && isnan(o->cost) && isnan(o->cost_per_million_samples));
 	assert_int_equal(o->window_days, -1);
 	close_to(a.cmp.options[1].gpu_hours_per_million_samples, 2 * 1e6 / thr2 / 3600);
-	assert_string_equal(rec_text(&a, "rental-window"), "without a target: on 1 GPU 1.79 GPU-hours per "
-			    "million samples; on 2 GPUs 2.01 GPU-hours per million samples (set target_samples "
+	assert_string_equal(rec_text(&a, "rental-window"), "without a target: on 1 GPU 1.79 GPU-hours used per "
+			    "million samples; on 2 GPUs 2.01 GPU-hours used per million samples (set target_samples "
 			    "or target_tokens in trial.ini for the days and the rental window)");
 	fact_set_f64(&t->gpu_hour_price, 2.5, &pos);
 	advise(&a, t);
