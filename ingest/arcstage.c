@@ -184,7 +184,7 @@ static void stage_group(struct group *g, const struct discovery *dv)
 }
 
 /* True when the archive of dv->trials[i] told of damage at discovery (an entry with an error). */
-static bool damaged(const struct discovery *dv, size_t i)
+static bool found_damaged(const struct discovery *dv, size_t i)
 {
 	for (size_t j = 0; j < dv->n; j++)
 		if (dv->trials[j].error && same_archive(&dv->trials[j], &dv->trials[i]))
@@ -210,7 +210,7 @@ size_t arc_stage(struct discovery *dv, const bool *want, const char *dir)
 				g.v[g.n++] = (struct staged){ .f = &dv->trials[j], .state = ST_NEW,
 					.file = xasprintf("%s/%s.tar", dir, dv->trials[j].id) };
 			}
-		if (g.n >= 2 && !damaged(dv, i)) {
+		if (g.n >= 2 && !found_damaged(dv, i)) {
 			qsort(g.v, g.n, sizeof(*g.v), by_prefix);
 			stage_group(&g, dv);
 		}

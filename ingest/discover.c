@@ -26,6 +26,7 @@ struct lentry {
 	const char *refused;	/* static: why it must not be read; NULL */
 	bool archive;		/* it may be an archive (its head says so) */
 	size_t seq;		/* in an archive: arc_position() at its header */
+	size_t copies;		/* members of this name in the archive (the last one is kept) */
 	struct listing *inner;	/* an archive member listed as an archive; NULL */
 };
 
@@ -217,7 +218,7 @@ static struct lentry *listing_add(struct listing *l, const char *name)
 
 	xgrow(&l->e, &l->cap, l->n + 1, sizeof(*l->e));
 	e = &l->e[l->n++];
-	*e = (struct lentry){ .name = xstrdup(name), .size = -1 };
+	*e = (struct lentry){ .name = xstrdup(name), .size = -1, .copies = 1 };
 	return e;
 }
 
@@ -229,7 +230,10 @@ static int by_name(const void *a, const void *b)
 	return c ? c : (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* Sorted as walk sorts; of a name given twice (a tar appended to), the last one stays. */
+/*
+ * Sorted as walk sorts; of a name given twice (a tar appended to), the last
+ * one stays, as tar extracts it, and counts the copies for the warning.
+ */
 static void listing_sort(struct listing *l)
 {
 	size_t out = 0;
@@ -238,6 +242,7 @@ static void listing_sort(struct listing *l)
 		qsort(l->e, l->n, sizeof(*l->e), by_name);
 	for (size_t i = 0; i < l->n; i++) {
 		if (i + 1 < l->n && !strcmp(l->e[i].name, l->e[i + 1].name)) {
+			l->e[i + 1].copies += l->e[i].copies;
 			free(l->e[i].name);
 			listing_free(l->e[i].inner);
 			continue;
@@ -1106,6 +1111,22 @@ static bool told(const struct trial *t, const struct cursor *c, const char *name
 	return false;
 }
 
+/* The trial's members that the archive holds more than once: which copy was read. */
+static void warn_copies(struct trial *t, const struct cursor *c)
+{
+	struct srcpos pos = SRCPOS_FILE(c->l->where);
+
+	for (size_t i = 0; i < c->n; i++) {
+		const struct lentry *e = &c->l->e[c->index[i]];
+
+		if (e->copies < 2)
+			continue;
+		diag_warn(&t->diags, "archive-duplicate", &pos,
+			  "member %s is in the archive %zu times: its last copy was read, as tar "
+			  "extracts it, and the earlier ones were left out", e->name, e->copies);
+	}
+}
+
 struct trial *found_trial_load(const struct discovery *dv, const struct found_trial *f,
 			       struct diags *d, struct trial_stats *stats)
 {
@@ -1131,6 +1152,8 @@ struct trial *found_trial_load(const struct discovery *dv, const struct found_tr
 				.files = (const char *const *)c.files, .refused = c.refused,
 				.n = c.n, .head = head_member, .ingest = ingest_member, .arg = &c },
 			      d, stats);
+	if (t)
+		warn_copies(t, &c);
 	if (t && l->error && !told(t, &c, l->error_in ? l->error_in : l->error_after)) {
 		pos = (struct srcpos)SRCPOS_FILE(l->where);
 		diag_error(d, "archive", &pos, "%s", error_text(l));

@@ -18,7 +18,8 @@
 # times as ratios to the floor of one rank of that trial. Then report minus
 # analyze, the peak RSS per event, and the analysis time after reading
 # (SCALEAUDIT_TIMING=1) per event at 100 MB and 1000 MB per rank.
-# Then tests/bench/stack.sh, tests/bench/batch.sh and tests/bench/report_runs.sh.
+# Then tests/bench/stack.sh, tests/bench/batch.sh, tests/bench/archive.sh and
+# tests/bench/report_runs.sh.
 #
 # Knobs (environment):
 #   BENCH_SCALE=1     multiplies every size (0.1 for a quick run: 2x10, 2x100, 8x25 MB)
@@ -26,7 +27,8 @@
 #   BENCH_SIZES="2x100 2x1000 8x250"   which trials (RANKSxMB, before scaling)
 #   BENCH_FORMS="plain gz"              which forms
 #   BENCH_QUIET=1.0   wait (up to BENCH_WAIT=120 s) for the 1-minute load average to fall under this
-#   BENCH_STACK=1, BENCH_BATCH=1, BENCH_REPORT=1   0 skips the stack / batch / report benchmarks
+#   BENCH_STACK=1, BENCH_BATCH=1, BENCH_ARCHIVE=1, BENCH_REPORT=1   0 skips that benchmark
+#   BENCH_ARCHIVE_TRIALS=10000, BENCH_DIR_TRIALS=1000   trials of the archive benchmark
 #   BENCH_REPORT_RUNS=1000               runs in the smallest analysis.json of report_runs.sh
 #   BENCH_GENERATE_ONLY=1                only writes the trials
 set -eu
@@ -169,4 +171,5 @@ echo "(events: objects in traceEvents of every file; analysis after reading: SCA
 
 [ "${BENCH_STACK:-1}" = 0 ] || tests/bench/stack.sh "$bin"
 [ "${BENCH_BATCH:-1}" = 0 ] || tests/bench/batch.sh "$bin" "$(dirname "$bin")/scaleaudit-gen"
+[ "${BENCH_ARCHIVE:-1}" = 0 ] || tests/bench/archive.sh "$bin" "$(dirname "$bin")/scaleaudit-gen"
 [ "${BENCH_REPORT:-1}" = 0 ] || tests/bench/report_runs.sh "$bin"
