@@ -228,18 +228,33 @@ static double capped(const double *cw, size_t cols, double cap)
  * bisection, so that narrow columns stay whole and only the longest cells
  * wrap; when they fit, the room left is shared out evenly.
  */
-static size_t table_widths(const struct sline *l, size_t n, double width, double *cw)
+/* Each cell's width unwrapped, nat[i * COLS_MAX + c] for line i: text is laid out once per cell. */
+static double *natural_widths(const struct sline *l, size_t n)
+{
+	double *nat = xcalloc(n ? n * COLS_MAX : 1, sizeof(*nat));
+
+	for (size_t i = 0; i < n; i++)
+		for (size_t c = 0; c < l[i].ncells && c < COLS_MAX; c++)
+			nat[i * COLS_MAX + c] = text_w(style_of(l[i].kind), l[i].cells[c]) + 2 * CELL_PAD + 2;
+	return nat;
+}
+
+/* nat: the lines' natural_widths(), or NULL to measure them here. */
+static size_t table_widths(const struct sline *l, size_t n, double width, double *cw, const double *nat)
 {
 	size_t cols = l[0].ncells < COLS_MAX ? l[0].ncells : COLS_MAX, i, c;
 	double total = 0, lo = 0, hi = width;
+	double *own = nat ? NULL : natural_widths(l, n);
 
+	nat = nat ? nat : own;
 	for (c = 0; c < cols; c++) {
 		cw[c] = 0;
 		for (i = 0; i < n; i++)
 			if (c < l[i].ncells)
-				cw[c] = fmax(cw[c], text_w(style_of(l[i].kind), l[i].cells[c]) + 2 * CELL_PAD + 2);
+				cw[c] = fmax(cw[c], nat[i * COLS_MAX + c]);
 		total += cw[c];
 	}
+	free(own);
 	for (c = 0; c < cols && total <= width; c++)
 		cw[c] += (width - total) / cols;
 	if (total <= width)
@@ -274,7 +289,7 @@ static void rule(cairo_t *cr, double x0, double x1, double y, enum category cat)
 	cairo_stroke(cr);
 }
 
-/* A table's column widths, found once for all its lines (so every page of it has the same). */
+/* A table's column widths. */
 struct table_cols {
 	double w[COLS_MAX];
 	size_t n;
@@ -457,7 +472,7 @@ static struct page1_cut page1_rest(struct pager *p, size_t i)
 			size_t k = table_end(s, i);
 			struct table_cols tc;
 
-			tc.n = table_widths(l, k - i, width, tc.w);
+			tc.n = table_widths(l, k - i, width, tc.w, NULL);
 			i += table_draw(p->cr, l, k - i, m, &p->y, &tc, width, room - reserve, true);
 			if (i < k)
 				break;
@@ -509,29 +524,36 @@ static size_t table_flow(struct pager *p, size_t i)
 	const struct sline *lines = p->s->lines;
 	size_t k = table_end(p->s, i), head = i;
 	struct sline *chunk = xmalloc((k - i + 1) * sizeof(*chunk));
-	double y = p->y;
-
+	double y = p->y, *nat, *chunk_nat = xmalloc((k - i + 1) * COLS_MAX * sizeof(*chunk_nat));
 	struct table_cols tc;
 
 	while (head > 0 && lines[head].kind != SL_TABLE_HEAD)
 		head--;
-	/* measured once over the head and every row: per page it made the table quadratic in its rows */
-	tc.n = table_widths(&lines[head], k - head, width_of(p), tc.w);
+	/* each cell laid out once: laid out again on every page, the table was quadratic in its rows */
+	nat = natural_widths(&lines[head], k - head);
+	tc.n = table_widths(&lines[i], k - i < 2 ? k - i : 2, width_of(p), tc.w, nat + (i - head) * COLS_MAX);
 	table_draw(p->cr, &lines[i], k - i < 2 ? k - i : 2, p->g->margin, &y, &tc, width_of(p), INFINITY, false);
 	if (y > bottom_of(p) && p->y > p->g->margin)	/* not even the head and a row: the next page */
 		new_page(p);
 	while (i < k) {
 		size_t n = 0, took;
 
-		if (lines[i].kind != SL_TABLE_HEAD && lines[head].kind == SL_TABLE_HEAD)
+		if (lines[i].kind != SL_TABLE_HEAD && lines[head].kind == SL_TABLE_HEAD) {
+			memcpy(chunk_nat, nat, COLS_MAX * sizeof(*nat));
 			chunk[n++] = lines[head];
+		}
 		memcpy(chunk + n, lines + i, (k - i) * sizeof(*chunk));
+		memcpy(chunk_nat + n * COLS_MAX, nat + (i - head) * COLS_MAX, (k - i) * COLS_MAX * sizeof(*nat));
+		/* the columns of what is left to draw, as wide as its widest cells */
+		tc.n = table_widths(chunk, n + k - i, width_of(p), tc.w, chunk_nat);
 		took = table_draw(p->cr, chunk, n + k - i, p->g->margin, &p->y, &tc, width_of(p), bottom_of(p), true);
 		i += took - n;
 		if (i < k)
 			new_page(p);
 	}
 	free(chunk);
+	free(chunk_nat);
+	free(nat);
 	return k;
 }
 
