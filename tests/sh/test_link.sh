@@ -34,7 +34,7 @@ check nccl-over-sockets 2gpu network nccl-log null
 	{ echo "analyze does not say the link was inferred"; fail=1; }
 # bus bandwidth over all kernel time, and over transfer time only (no rank waiting)
 "$SCALEAUDIT" analyze samples/trials/ddp-scales-well 2> /dev/null | grep -qxF \
-	"  AllReduce     fp32          7 calls    4800.0 MB/step      8.5 ms/step (0.972 waiting)  busbw 566.2 GB/s (639.6 over transfer time), 63% of the link" ||
+	"  AllReduce     fp32          7 calls    4800.0 MB/step      8.5 ms/step (0.972 ms waiting)  busbw 566.2 GB/s (639.6 over transfer time), 63% of the link" ||
 	{ echo "analyze's collective line lacks the transfer bandwidth or the link share"; fail=1; }
 # NCCL's GRAPH lines decide the link over the GPU model: a real topology excerpt
 # (two GPUs through the CPUs, "type SYS/PIX") added to the B200 sample's 2gpu run

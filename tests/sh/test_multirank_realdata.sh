@@ -208,7 +208,7 @@ line=$(grep -n '^Stragglers in megatron: GPUs 0 and 6 are stragglers: ' "$tmp/m.
 [ -n "$line" ] && [ "$line" -le 8 ] || { echo "no straggler line on the first screen:"; head -12 "$tmp/m.txt"; exit 1; }
 grep -qF "  - feed GPUs 0 and 6 of megatron: they idle waiting for the host while the other GPUs wait a median 431.7 ms over the profiled span (69%) in collectives for them; give the data loader more workers" "$tmp/m.txt" ||
 	{ echo "no host-bound advice:"; grep -A3 '^Recommendations' "$tmp/m.txt"; exit 1; }
-grep -qF "  AllReduce     fp16         81 calls         - MB/span    399.6 ms/span (349.8 waiting)" "$tmp/m.txt" ||
+grep -qF "  AllReduce     fp16         81 calls         - MB/span    399.6 ms/span (349.8 ms waiting)" "$tmp/m.txt" ||
 	{ echo "no collective over the span:"; grep -A5 '^Communication' "$tmp/m.txt"; exit 1; }
 # ... and at the head of summary.md, by the verdict, with chart 13 drawn over the span
 "$SCALEAUDIT" report -o "$tmp/rep" "$tmp/m" > /dev/null 2> "$tmp/rep.err" || { echo "report exited $?"; cat "$tmp/rep.err"; exit 1; }

@@ -362,7 +362,7 @@ static void test_key_order(void **state)
 	assert_int_equal(e->end, 108251);
 	assert_int_equal(e->stream, 7);
 	assert_int_equal(e->device, 0);
-	assert_int_equal(e->correlation, 42);
+	assert_int_equal(e->launched, 102000);	/* its launch, correlation 42, at 102 us */
 	assert_string_equal(ev_op_name(e), "aten::mm");
 	assert_string_equal(ev_input_types(e), "c10::Half, Scalar");
 	assert_string_equal(ev_input_dims(e), "[[4096,1024],[]]");
@@ -390,12 +390,12 @@ static void test_key_order(void **state)
  */
 static void test_big_correlation(void **state)
 {
-	static const struct { const char *kernel, *op; int64_t corr; } want[] = {
-		{ "k_big", "aten::mm", 5000000000LL },
-		{ "k_low", "aten::add", 705032704LL },	/* 5000000000 mod 2^32 */
-		{ "k_max", "aten::relu", 4294967295LL },
-		{ "k_under", "aten::sub", 4294967294LL },
-		{ "k_none", NULL, 9000000000LL },
+	static const struct { const char *kernel, *op; int64_t launched; } want[] = {
+		{ "k_big", "aten::mm", 110000 },	/* correlation 5000000000 */
+		{ "k_low", "aten::add", 210000 },	/* 5000000000 mod 2^32 */
+		{ "k_max", "aten::relu", 310000 },	/* 4294967295 */
+		{ "k_under", "aten::sub", 410000 },	/* 4294967294 */
+		{ "k_none", NULL, LAUNCH_UNKNOWN },	/* 9000000000: no launch has it */
 	};
 	char path[4096];
 	struct trace_loaded *l;
@@ -409,7 +409,7 @@ static void test_big_correlation(void **state)
 		const struct gpu_event *e = find_event(&l->r->ranks[0], want[i].kernel);
 
 		assert_non_null(e);
-		assert_int_equal(e->correlation, want[i].corr);
+		assert_int_equal(e->launched, want[i].launched);
 		if (want[i].op)
 			assert_string_equal(ev_op_name(e), want[i].op);
 		else
@@ -560,7 +560,7 @@ static void test_era_frac(void **state)
 	assert_int_equal(l->t->ngroups, 1);
 	assert_string_equal(l->t->groups[0].name, "0");
 	e = find_event(k, "triton_poi_fused_1");	/* one of two kernels of a graph launch */
-	assert_int_equal(e->correlation, 22);
+	assert_int_equal(e->launched, 1712195495505800000LL);	/* the graph launch, correlation 22 */
 	assert_int_equal(e->step, 3);
 	assert_null(ev_op_name(e));
 	e = find_event(k, "Memset (Device)");
@@ -789,14 +789,14 @@ static void test_deep_and_bad_events(void **state)
 	l = trace_load(path);
 	assert_int_equal(l->r->ranks[0].nev, 3);
 	e = find_event(&l->r->ranks[0], "k_deep");
-	assert_int_equal(e->correlation, 5);	/* read after 100 levels of arrays */
+	assert_int_equal(e->launched, 25000);	/* correlation 5, read after 100 levels of arrays, linked */
 	assert_null(ev_input_types(e));
 	e = find_event(&l->r->ranks[0], "k_after");
 	assert_int_equal(e->start, 50000);
-	snprintf(want, sizeof(want), "%s: byte 609: warning: event \"no_ts\" has no usable "
+	snprintf(want, sizeof(want), "%s: byte 741: warning: event \"no_ts\" has no usable "
 		 "\"ts\": skipped", path);
 	assert_int_equal(count_diag(&l->t->diags, want), 1);
-	snprintf(want, sizeof(want), "%s: byte 686: warning: event \"huge_ts\" has no usable "
+	snprintf(want, sizeof(want), "%s: byte 818: warning: event \"huge_ts\" has no usable "
 		 "\"ts\": skipped", path);
 	assert_int_equal(count_diag(&l->t->diags, want), 1);
 	assert_int_equal(l->r->sources[0].errors, 2);
