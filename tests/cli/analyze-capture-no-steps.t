@@ -20,6 +20,9 @@ b200            0       7.5       5.4             0         0       1.0       1.
 Idle by cause (ms; host: the CPU had not launched the next work yet, sync: launched but held by a stream, event or peer):
   b200 GPU 0: host 0, sync 1.1, other 0
 
+Compute from op shapes (FLOPs of the matmul-class ops' recorded shapes):
+  b200: MFU unknown: op shapes not recorded (profile with record_shapes=True), 0% of matmul time covered by shapes
+
 Memory per GPU:
 run           GPU device                           peak from         used capacity
 b200            0 NVIDIA B200                         - -               - 180 GB nominal (191.5 GB / 178.4 GiB reported)

@@ -19,6 +19,9 @@ mi300x-remap    0      10.0       7.5             0         0         0       2.
 Idle by cause (ms; host: the CPU had not launched the next work yet, sync: launched but held by a stream, event or peer):
   mi300x-remap GPU 0: host 2.5, sync 0, other 0
 
+Compute from op shapes (FLOPs of the matmul-class ops' recorded shapes):
+  mi300x-remap: MFU unknown: op shapes not recorded (profile with record_shapes=True), 0% of matmul time covered by shapes
+
 Memory per GPU:
 run           GPU device                           peak from         used capacity
 mi300x-remap    0 AMD Instinct MI300X          152.2 GB reserved      74% 192 GB nominal (205.8 GB / 191.7 GiB reported)
