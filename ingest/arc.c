@@ -132,17 +132,25 @@ static bool budget_spent(struct arc *a, char *why, size_t size)
 	return true;
 }
 
+/* True, with libarchive told why, once the archive's budget is spent: its reader then stops. */
+static bool stop_when_spent(struct archive *ar, struct arc *a)
+{
+	char why[240];
+
+	if (!budget_spent(a, why, sizeof(why)))
+		return false;
+	archive_set_error(ar, -1, "%s", why);
+	return true;
+}
+
 /* libarchive's read callback for an archive file: its next block, unless the budget is spent. */
 static la_ssize_t file_read(struct archive *ar, void *arg, const void **out)
 {
 	struct arc *a = arg;
-	char why[240];
 	ssize_t got;
 
-	if (budget_spent(a, why, sizeof(why))) {
-		archive_set_error(ar, -1, "%s", why);
+	if (stop_when_spent(ar, a))
 		return -1;
-	}
 	if (!a->block)
 		a->block = xmalloc(BLOCK);
 	do
@@ -190,13 +198,10 @@ struct arc *arc_open(const char *path, const struct archive_limits *lim)
 static la_ssize_t member_read(struct archive *ar, void *arg, const void **out)
 {
 	struct arc *a = arg;
-	char why[240];
 	ssize_t got;
 
-	if (budget_spent(a, why, sizeof(why))) {
-		archive_set_error(ar, -1, "%s", why);
+	if (stop_when_spent(ar, a))
 		return -1;
-	}
 	if (a->head_off < a->nhead) {
 		*out = a->head + a->head_off;
 		got = (ssize_t)(a->nhead - a->head_off);

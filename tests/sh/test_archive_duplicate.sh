@@ -11,9 +11,7 @@ set -u
 need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
-check() {	# check WHAT EXPECTED ACTUAL
-	[ "$2" = "$3" ] || { echo "$1: expected '$2', got '$3'"; fail=1; }
-}
+. tests/check.sh
 mkdir "$tmp/in"
 python3 - "$TOP/samples/trials/logs-only" "$tmp" <<'EOF2' || { echo "could not make the archives"; exit 1; }
 import io, sys, tarfile

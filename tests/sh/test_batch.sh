@@ -24,9 +24,7 @@ echo 'hello' > "$tmp/broken/empty-run/2gpu/notes.txt"
 printf '[trial]\ntitle = cut gzip\n' > "$tmp/broken/cut-gzip/trial.ini"
 head -c 3000 samples/trials/ddp-scales-well/1gpu/rank0.pt.trace.json.gz > "$tmp/broken/cut-gzip/1gpu/rank0.pt.trace.json.gz"
 
-check() {	# check WHAT EXPECTED ACTUAL
-	[ "$2" = "$3" ] || { echo "$1: expected '$2', got '$3'"; fail=1; }
-}
+. tests/check.sh
 
 # Every table's rows, sorted, analysed_at left out (it is when the trial ran).
 rows() {

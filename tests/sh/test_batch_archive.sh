@@ -14,9 +14,7 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 mkdir "$tmp/in" "$tmp/cwd"
 
-check() {	# check WHAT EXPECTED ACTUAL
-	[ "$2" = "$3" ] || { echo "$1: expected '$2', got '$3'"; fail=1; }
-}
+. tests/check.sh
 
 python3 - "$TOP/samples/trials" "$tmp/in" <<'EOF' || { echo "could not make the archives"; exit 1; }
 import io, os, sys, tarfile, zipfile

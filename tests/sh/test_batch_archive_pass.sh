@@ -13,9 +13,7 @@ need_tool strace
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 mkdir "$tmp/in"
-check() {	# check WHAT EXPECTED ACTUAL
-	[ "$2" = "$3" ] || { echo "$1: expected '$2', got '$3'"; fail=1; }
-}
+. tests/check.sh
 python3 - "$TOP/samples/trials" "$tmp/in" <<'EOF2' || { echo "could not make the archives"; exit 1; }
 import io, os, sys, tarfile, zipfile
 S, out = sys.argv[1], sys.argv[2]

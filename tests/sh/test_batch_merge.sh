@@ -8,9 +8,7 @@ set -u
 need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
-check() {	# check WHAT EXPECTED ACTUAL
-	[ "$2" = "$3" ] || { echo "$1: expected '$2', got '$3'"; fail=1; }
-}
+. tests/check.sh
 mkdir -p "$tmp/p/trials" "$tmp/q/trials"
 cp -r samples/trials/ddp-scales-well "$tmp/p/trials/x"
 cp -r samples/trials/clock-offset "$tmp/q/trials/x"

@@ -12,9 +12,7 @@ need_tool python3
 need_tool pgrep
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
-check() {	# check WHAT EXPECTED ACTUAL
-	[ "$2" = "$3" ] || { echo "$1: expected '$2', got '$3'"; fail=1; }
-}
+. tests/check.sh
 rows() {	# every table's rows, sorted, analysed_at left out
 	python3 - "$1" <<'EOF'
 import sqlite3, sys

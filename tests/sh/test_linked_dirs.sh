@@ -7,9 +7,7 @@ set -u
 . tests/skip.sh
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
-check() {	# check WHAT EXPECTED ACTUAL
-	[ "$2" = "$3" ] || { echo "$1: expected '$2', got '$3'"; fail=1; }
-}
+. tests/check.sh
 src=samples/trials/ddp-scales-well
 
 mkdir -p "$tmp/store" "$tmp/trial"

@@ -9,9 +9,7 @@ set -u
 need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
-check() {	# check WHAT EXPECTED ACTUAL
-	[ "$2" = "$3" ] || { echo "$1: expected '$2', got '$3'"; fail=1; }
-}
+. tests/check.sh
 src=samples/trials/pipeline-oom-feasibility
 
 "$SCALEAUDIT" analyze "$src" > "$tmp/ref.txt" 2>&1
