@@ -323,6 +323,21 @@ static const char *comm_why(bool colls)
 	       "split exposed from overlapped time (call prof.step() every step)";
 }
 
+/* Below this a message is latency-bound: nccl-tests' curves reach the link from tens of MiB. */
+#define SMALL_MESSAGE (16LL << 20)
+
+/* The smallest message with a bandwidth point in the runs drawn; INT64_MAX when none. */
+static int64_t smallest_message(const struct analysis *a, const size_t *order, size_t n)
+{
+	int64_t least = INT64_MAX;
+
+	for (size_t k = 0; k < n; k++)
+		for (size_t i = 0; i < a->runs[order[k]].nbw; i++)
+			if (a->runs[order[k]].bw[i].bytes > 0 && a->runs[order[k]].bw[i].bytes < least)
+				least = a->runs[order[k]].bw[i].bytes;
+	return least;
+}
+
 /* Said under the chart when the bandwidth panel is missing though the runs have collectives. */
 #define NO_SIZES_NOTE " No bandwidth panel: the multi-GPU runs' traces hold collectives but no message " \
 	"sizes (profile with record_shapes=True, or add nccl-tests output)."
@@ -368,8 +383,12 @@ int chart_comm(const struct analysis *a, struct chart_layout *c, const char **wh
 				"the dashed line is the nominal bandwidth of the GPUs' own link, which NCCL did not "
 				"use: the distance to it comes from the transport NCCL chose, not from the message "
 				"size. "
-				: ceiling ? "Left: bus bandwidth reached per message size and operation "
+				: ceiling && smallest_message(a, order, n) < SMALL_MESSAGE ?
+				"Left: bus bandwidth reached per message size and operation "
 				"against the link's nominal ceiling (dashed); small messages never reach it. "
+				: ceiling ? "Left: bus bandwidth reached per message size and operation "
+				"against the link's nominal ceiling (dashed); the messages are large, so the "
+				"distance to it does not come from their size. "
 				: "Left: bus bandwidth reached per message size and operation; the link's nominal "
 				"bandwidth is unknown, so no ceiling is drawn. ",
 				!comm ? "" : bw ? "Right: how much" : "How much",

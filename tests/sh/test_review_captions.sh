@@ -34,7 +34,7 @@ for t in pipeline-bubble nccl-over-sockets ddp-2-vs-4; do hasnt "$tmp/$t/summary
 unused="the dashed line is the nominal bandwidth of the GPUs' own link, which NCCL did not use: the distance to it comes from the transport NCCL chose, not from the message size."
 has "$tmp/nccl-over-sockets/summary.md" "$unused"
 hasnt "$tmp/nccl-over-sockets/summary.md" "small messages never reach it"
-has "$tmp/pipeline-bubble/summary.md" "against the link's nominal ceiling (dashed); small messages never reach it."
+has "$tmp/pipeline-bubble/summary.md" "against the link's nominal ceiling (dashed); the messages are large, so the distance to it does not come from their size."
 
 # 10: 1.27 GPU-hours used per M samples beside a note of 2.55 rented
 pdftotext -q "$tmp/nccl-over-sockets/charts/10-options.pdf" - | tr '\n' ' ' | tr -s ' ' > "$tmp/10.txt"
