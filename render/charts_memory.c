@@ -663,8 +663,9 @@ int chart_monitor(const struct analysis *a, struct chart_layout *c, const char *
 	monitor_capacity(a, order, n, c, mem);
 	if (spans)
 		chart_add_legend(c, CAT_WARMUP, 0, false, "profiled steps");
-	c->subtitle = cropped ? "nvidia-smi samples around each run's profiled steps (shaded); "
-				"solid line: each GPU's reported total"
+	c->subtitle = cropped ? "nvidia-smi samples, each run's timed from its first profiled step (0 s); "
+				"shaded: the runs' profiled steps, overlaid from 0 s (the longest shows); solid line: "
+				"each GPU's reported total"
 		: "nvidia-smi samples; 0 s: a run's first profiled step (shaded: its profiled steps), or its "
 		  "job's start without steps; solid line: each GPU's reported total";
 	if (!cropped)

@@ -49,4 +49,8 @@ hasnt "$tmp/10b.txt" "GPU-hours used"
 has "$tmp/g.txt" "Decision: Rent nothing yet: the runs differ in GPU model, which makes their throughputs incomparable"
 has "$tmp/gpu-model-mismatch/summary.md" "- 10-options: no options chart: the runs differ in GPU model (H100 SXM against B200), a blocking confound that makes the runs' throughputs incomparable; a trial without that difference supplies them"
 has "$tmp/gpu-model-mismatch/summary.md" "- 09-replay: no replay: the trial has no replay.json of its kernels re-run on a GPU (write one with scaleaudit replay TRIAL -o TRIAL/replay.json on a machine with the GPU)"
+
+# 08: the runs' profiled steps are overlaid from 0 s, and the subtitle says so
+pdftotext -q "$tmp/gpu-model-mismatch/charts/08-monitor.pdf" - | tr '\n' ' ' | tr -s ' ' > "$tmp/08.txt"
+has "$tmp/08.txt" "shaded: the runs' profiled steps, overlaid from 0 s (the longest shows)"
 echo ok
