@@ -9,6 +9,7 @@
 #include "core/utf8.h"
 #include "core/xalloc.h"
 
+#include "render/compute_text.h"
 #include "render/decision_text.h"
 #include "render/numfmt.h"
 #include "render/plan_text.h"
@@ -268,7 +269,7 @@ static void idle_lines(const struct analysis *a, FILE *f, bool span)
 		for (size_t g = 0; g < a->runs[i].ngpu; g++) {
 			const struct gpu_result *x = &a->runs[i].gpu[g];
 			const struct step_parts *p = span ? &x->span_s : &x->step_s;
-			char b[3][NUMFMT_LEN];
+			struct buf b = BUF_INIT;
 
 			if (isnan(x->mean_step_s) != span || !(p->idle > 0))
 				continue;
@@ -276,9 +277,10 @@ static void idle_lines(const struct analysis *a, FILE *f, bool span)
 				fprintf(f, "Idle by cause (ms; host: the CPU had not launched the next work yet, "
 					"sync: launched but held by a stream, event or peer):\n");
 			head = true;
-			fprintf(f, "  %s GPU %d: host %s, sync %s, other %s\n", a->runs[i].name, x->rank,
-				numfmt_num(b[0], p->idle_host * 1e3), numfmt_num(b[1], p->idle_sync * 1e3),
-				numfmt_num(b[2], p->idle_other * 1e3));
+			buf_init(&b, 0);
+			idle_words(&b, p);
+			fprintf(f, "  %s GPU %d: %s\n", a->runs[i].name, x->rank, b.data);
+			buf_release(&b);
 		}
 	if (head)
 		fputc('\n', f);
@@ -337,20 +339,12 @@ static void time_table(const struct analysis *a, FILE *f)
 /* One run's MFU line: MFU over the step, the peak it is taken against, what the shapes covered. */
 static void mfu_line(FILE *f, const struct run_result *r)
 {
-	const struct mfu *m = &r->mfu;
-	char b1[NUMFMT_LEN], b2[NUMFMT_LEN], b3[NUMFMT_LEN], b4[NUMFMT_LEN];
+	struct buf b = BUF_INIT;
 
-	fprintf(f, "  %s: ", r->name);
-	if (!isnan(m->value))
-		fprintf(f, "MFU %s (%s TFLOP/s of %s %s dense)", numfmt_percent(b1, m->value),
-			numfmt_num(b2, m->step_tflops), numfmt_num(b3, m->peak_tflops), dtype_name(m->dtype));
-	else
-		fprintf(f, "MFU unknown: %s", m->why ? m->why : "not measured");
-	if (!isnan(m->tflops))
-		fprintf(f, "; %s TFLOP/s over the kernel time of ops with shapes", numfmt_num(b4, m->tflops));
-	if (!isnan(m->covered_share))
-		fprintf(f, ", %s of matmul time covered by shapes", numfmt_percent(b1, m->covered_share));
-	fputc('\n', f);
+	buf_init(&b, 0);
+	mfu_words(&b, &r->mfu);
+	fprintf(f, "  %s: %s\n", r->name, b.data);
+	buf_release(&b);
 }
 
 /* Achieved TFLOP/s and MFU of each run with GPU kernels (docs/analysis.md). */

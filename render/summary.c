@@ -10,6 +10,7 @@
 #include "analysis/strategy.h"
 #include "core/utf8.h"
 #include "core/xalloc.h"
+#include "render/compute_text.h"
 #include "render/decision_text.h"
 #include "render/numfmt.h"
 #include "render/plan_text.h"
@@ -145,6 +146,34 @@ static void timeline_item(struct summary *s, const struct run_result *r, size_t 
 	    x->rank >= 0 ? x->rank : (int)g, numfmt_gb(ring(), (double)x->timeline_peak), cats);
 }
 
+/* A GPU's idle time per steady step by cause, where it idled at all. */
+static void idle_item(struct summary *s, const struct run_result *r, size_t g)
+{
+	const struct gpu_result *x = &r->gpu[g];
+	struct buf b = BUF_INIT;
+
+	if (isnan(x->mean_step_s) || !(x->step_s.idle > 0))
+		return;
+	buf_init(&b, 0);
+	idle_words(&b, &x->step_s);
+	add(s, SL_ITEM, "%s GPU %d: idle %s per step, by cause (ms): %s", run_name(r),
+	    x->rank >= 0 ? x->rank : (int)g, ms(x->step_s.idle), b.data);
+	buf_release(&b);
+}
+
+/* A run's MFU, or why it is unknown, where it ran GPU kernels to judge. */
+static void mfu_item(struct summary *s, const struct run_result *r)
+{
+	struct buf b = BUF_INIT;
+
+	if (isnan(r->mfu.covered_share))
+		return;
+	buf_init(&b, 0);
+	mfu_words(&b, &r->mfu);
+	add(s, SL_ITEM, "%s: %s", run_name(r), b.data);
+	buf_release(&b);
+}
+
 static void key_numbers(struct summary *s, const struct analysis *a)
 {
 	const struct comparison *m = &a->cmp;
@@ -175,7 +204,9 @@ static void key_numbers(struct summary *s, const struct analysis *a)
 			    r->gpu[g].peak_source ? r->gpu[g].peak_source : "no source",
 			    r->gpu[g].memory_total > 0 ? capacity_gpu_text(cap, sizeof(cap), &r->gpu[g]) : "n/a");
 			timeline_item(s, r, g);
+			idle_item(s, r, g);
 		}
+		mfu_item(s, r);
 		if (r->imbalance.flagged)
 			add(s, SL_ITEM, "Imbalance in %s: %s", run_name(r),
 			    r->imbalance.reason ? r->imbalance.reason : "flagged");

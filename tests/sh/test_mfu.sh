@@ -64,4 +64,13 @@ import json,sys
 r=json.load(open('$tmp/logs-only.json'))['runs'][0]['mfu']
 sys.exit(0 if r['value'] is None and r['reason']=='no trace with GPU kernels' else 1)" || bad "logs-only: mfu not unknown with a reason"
 grep -q 'MFU' "$tmp/logs-only.txt" && bad "logs-only: the text speaks of MFU without traces"
+# summary.md's key numbers carry each run's MFU line and each GPU's idle by cause as analyze words them
+"$SA" report "$tmp/ddp-scales-well" -o "$tmp/rep" >/dev/null 2>&1 || bad "report failed"
+for run in 1gpu 2gpu; do
+	line=$(grep "^  $run: MFU" "$tmp/ddp-scales-well.txt" | sed 's/^  //')
+	[ -n "$line" ] && grep -qxF -- "- $line" "$tmp/rep/summary.md" || bad "summary.md lacks '- $line'"
+	idle=$(grep "^  $run GPU 0: host" "$tmp/ddp-scales-well.txt" | sed "s/^  $run GPU 0: //")
+	[ -n "$idle" ] && grep -qE -- "^- $run GPU 0: idle [0-9.]+ ms per step, by cause \(ms\): $idle\$" "$tmp/rep/summary.md" ||
+		bad "summary.md lacks $run GPU 0's idle by cause ($idle)"
+done
 exit $fail
