@@ -414,7 +414,9 @@ static const char *waited_for(const struct run_result *c, char *b, size_t size)
 /*
  * "the largest part is compute: 7.1 ms"; exposed communication that is
  * mostly waiting for a peer (n Wc - Wb, the slowest GPUs' waiting, over half
- * the term) is named as the waiting, so that nobody tunes the link for it.
+ * the term) is named as the waiting, so that nobody tunes the link for it;
+ * idle that is mostly host wait (the CPU launched the next work late) is
+ * named as host-bound, so that nobody looks at the GPUs for it.
  */
 static const char *largest_text(const struct analysis *a, size_t which, char *b, size_t size)
 {
@@ -425,7 +427,13 @@ static const char *largest_text(const struct analysis *a, size_t which, char *b,
 	if (which == 1 && rb->ngpu && rc->ngpu)
 		wait = comparison_gpu_ratio(a) * rc->gpu[rc->slowest].step_s.exposed_comm_wait -
 		       rb->gpu[rb->slowest].step_s.exposed_comm_wait;
-	if (!(wait > term / 2) || !(term > 0))
+	if (which == 3 && rb->ngpu && rc->ngpu)	/* idle that is mostly the CPU launching late */
+		wait = comparison_gpu_ratio(a) * rc->gpu[rc->slowest].step_s.idle_host -
+		       rb->gpu[rb->slowest].step_s.idle_host;
+	if (which == 3 && wait > term / 2 && term > 0)
+		snprintf(b, size, "idle waiting for the CPU to launch work (host-bound): %s of the %s of idle",
+			 ms(wait), ms(term));
+	else if (!(wait > term / 2) || !(term > 0) || which != 1)
 		snprintf(b, size, "%s: %s", part_texts[which], ms(term));
 	else
 		snprintf(b, size, "%s: %s of the %s of exposed communication", waited_for(rc, who, sizeof(who)),

@@ -164,6 +164,37 @@ static void why_rules_in_order(void **state)
 	fixture_analysis_release(&a);
 }
 
+/* Idle that is mostly the CPU launching late is named host-bound, with its share of the idle term. */
+static void why_names_host_bound_idle(void **state)
+{
+	struct analysis a;
+	struct summary s;
+	struct run_result *b, *c;
+
+	(void)state;
+	fixture_analysis_ddp(&a);
+	b = &a.runs[a.cmp.baseline];
+	c = &a.runs[a.cmp.candidate];
+	a.cmp.attribution_s.compute = 0.002;
+	a.cmp.attribution_s.exposed_comm = 0.003;
+	a.cmp.attribution_s.memory = 0.001;
+	a.cmp.attribution_s.idle = 0.020;
+	b->gpu[b->slowest].step_s.idle_host = 0.001;
+	c->gpu[c->slowest].step_s.idle_host = 0.009;	/* 2 x 9 - 1 = 17 ms of the 20 */
+	summary_build(&s, &a, NULL, 0);
+	assert_string_equal(line_of(&s, SL_LEAD)->text, "Why: 2 GPUs lose 26.0 ms of GPU time per step against "
+			    "perfect scaling (counted on mean steps, so that the parts add up); the largest part is "
+			    "idle waiting for the CPU to launch work (host-bound): 17.0 ms of the 20.0 ms of idle");
+	summary_release(&s);
+	c->gpu[c->slowest].step_s.idle_host = 0.004;	/* 7 ms of 20: idle, not host-bound */
+	summary_build(&s, &a, NULL, 0);
+	assert_string_equal(line_of(&s, SL_LEAD)->text, "Why: 2 GPUs lose 26.0 ms of GPU time per step against "
+			    "perfect scaling (counted on mean steps, so that the parts add up); the largest part is "
+			    "idle time: 20.0 ms");
+	summary_release(&s);
+	fixture_analysis_release(&a);
+}
+
 static void markdown_has_the_table(void **state)
 {
 	struct analysis a;
@@ -340,6 +371,7 @@ int main(void)
 		cmocka_unit_test(run_table_cells),
 		cmocka_unit_test(failed_run_reads_its_cause),
 		cmocka_unit_test(why_rules_in_order),
+		cmocka_unit_test(why_names_host_bound_idle),
 		cmocka_unit_test(markdown_has_the_table),
 		cmocka_unit_test(commands_wrap_whole),
 		cmocka_unit_test(long_advice_is_cut_not_spilled),
