@@ -17,6 +17,7 @@ const char *const part_keys[NPART] = {
 	[P_XFER] = "exposed_comm_transfer", [P_MEMORY] = "memory", [P_IDLE] = "idle",
 	[P_COMM_TOTAL] = "comm_total", [P_OVERLAPPED] = "overlapped_comm",
 	[P_MEM_TOTAL] = "memory_total", [P_BUSY] = "kernel_busy",
+	[P_IDLE_HOST] = "idle_host", [P_IDLE_SYNC] = "idle_sync", [P_IDLE_OTHER] = "idle_other",
 };
 
 /* What runs at an instant: a compute kernel, a collective waiting for its
@@ -72,6 +73,31 @@ static void credit(int64_t part[NPART], const int cnt[E_COUNT], int64_t len)
 		part[P_BUSY] += len;
 }
 
+/*
+ * Why the rank's GPU is idle at t (nothing runs then), from the simulation's
+ * own launch times: the gap runs from the last end of any activity before t
+ * to the first start after; the activities starting then were launched after
+ * the gap began (the CPU was late: host) or before it (held: sync). A gap with
+ * no activity before or none after it is other.
+ */
+static int gap_cause(const struct sim_rank *k, int64_t t)
+{
+	int64_t from = INT64_MIN, to = INT64_MAX, launch = INT64_MAX;
+
+	for (size_t i = 0; i < k->nev; i++) {
+		if (k->ev[i].end <= t && k->ev[i].end > from)
+			from = k->ev[i].end;
+		if (k->ev[i].start > t && k->ev[i].start < to)
+			to = k->ev[i].start;
+	}
+	if (from == INT64_MIN || to == INT64_MAX)
+		return P_IDLE_OTHER;
+	for (size_t i = 0; i < k->nev; i++)
+		if (k->ev[i].start == to && k->ev[i].launch < launch)
+			launch = k->ev[i].launch;
+	return launch > from ? P_IDLE_HOST : P_IDLE_SYNC;
+}
+
 /* Partitions [a, b) by every GPU activity of the rank that overlaps it. */
 static void partition(const struct sim_rank *k, int64_t a, int64_t b, int64_t part[NPART])
 {
@@ -99,6 +125,8 @@ static void partition(const struct sim_rank *k, int64_t a, int64_t b, int64_t pa
 	for (size_t i = 0; i < n; i++) {
 		if (ed[i].t > t) {
 			credit(part, cnt, ed[i].t - t);
+			if (!cnt[E_COMPUTE] && !cnt[E_WAIT] && !cnt[E_XFER] && !cnt[E_MEMORY])
+				part[gap_cause(k, t)] += ed[i].t - t;
 			t = ed[i].t;
 		}
 		cnt[ed[i].cls] += ed[i].d;

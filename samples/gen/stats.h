@@ -19,7 +19,9 @@
  * instant takes it; the last four are unions reported beside the partition. */
 enum part {
 	P_COMPUTE, P_EXPOSED, P_WAIT, P_XFER, P_MEMORY, P_IDLE,
-	P_COMM_TOTAL, P_OVERLAPPED, P_MEM_TOTAL, P_BUSY, NPART
+	P_COMM_TOTAL, P_OVERLAPPED, P_MEM_TOTAL, P_BUSY,
+	P_IDLE_HOST, P_IDLE_SYNC, P_IDLE_OTHER,	/* idle by the cause of its gap */
+	NPART
 };
 
 extern const char *const part_keys[NPART];	/* "compute", "exposed_comm", ... */
