@@ -2,7 +2,7 @@
  * The chart table (chart_defs, in report order) and what the chart families
  * share: run order, colours and labels, and the not-comparable banner. The
  * charts themselves are in render/charts_step.c, charts_memory.c,
- * charts_comm.c and charts_more.c.
+ * charts_comm.c, charts_more.c and charts_roof.c.
  */
 #include "render/charts.h"
 
@@ -207,6 +207,10 @@ const struct chart_def chart_defs[] = {
 	  "work, the rest. Waiting above the dashed tick is imbalance, not a slow link. Right: the largest "
 	  "over the smallest GPU's peak memory and busy time, against the ratios that flag imbalance.",
 	  chart_waiting },
+	{ "14-roofline", "Each run's top ops by kernel time: achieved TFLOP/s against FLOPs per byte, both "
+	  "from the ops' recorded shapes, under the GPU's compute ceiling (flat) and memory ceiling "
+	  "(slope). An op far under the ceiling above it leaves that much of the GPU unused; one under "
+	  "the slope is held by memory bandwidth, not arithmetic.", chart_roofline },
 };
 
 const size_t chart_ndefs = sizeof(chart_defs) / sizeof(chart_defs[0]);

@@ -2,7 +2,7 @@
  * charts_internal: what the chart modules of render/ share and nothing else
  * sees: the run order, run colours, labels and banner of render/charts.c,
  * and the build functions of the chart families (charts_step.c,
- * charts_memory.c, charts_comm.c, charts_more.c) that chart_defs lists.
+ * charts_memory.c, charts_comm.c, charts_more.c, charts_roof.c) that chart_defs lists.
  */
 #ifndef RENDER_CHARTS_INTERNAL_H
 #define RENDER_CHARTS_INTERNAL_H
@@ -57,5 +57,8 @@ int chart_sweep(const struct analysis *a, struct chart_layout *c, const char **w
 int chart_precision(const struct analysis *a, struct chart_layout *c, const char **why);
 int chart_waiting(const struct analysis *a, struct chart_layout *c, const char **why);
 int chart_replay(const struct analysis *a, struct chart_layout *c, const char **why);
+
+/* render/charts_roof.c */
+int chart_roofline(const struct analysis *a, struct chart_layout *c, const char **why);
 
 #endif

@@ -22,7 +22,7 @@ done
 ls "$tmp/r1" "$tmp/r1/charts" | grep -q '\.tmp$' && { echo "a temporary file was left"; fail=1; }
 diff -r "$tmp/r1" "$tmp/r2" > /dev/null || { echo "two runs wrote different bytes"; fail=1; }
 charts=$(ls "$tmp/r1/charts" | grep -v '^00-' | grep -c '\.png$')
-[ "$charts" -eq 11 ] || { echo "$charts charts drawn, expected 11 (all but replay and sweep)"; fail=1; }
+[ "$charts" -eq 12 ] || { echo "$charts charts drawn, expected 12 (all but replay and sweep)"; fail=1; }
 # page 1's chart, written like the others, and linked from summary.md
 for f in charts/00-throughput.png charts/00-throughput.svg charts/00-throughput.pdf; do
 	[ -s "$tmp/r1/$f" ] || { echo "missing: $f (page 1's chart)"; fail=1; }

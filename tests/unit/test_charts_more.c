@@ -1,6 +1,6 @@
 /*
- * Unit tests of render/charts_more.c: the options, sweep, precision and
- * waiting charts, laid out from the hand-built fixtures and from sample
+ * Unit tests of render/charts_more.c and charts_roof.c: the options, sweep,
+ * precision, waiting and roofline charts, laid out from the hand-built fixtures and from sample
  * trials, their bars read back from chart_layout_dump() and compared with
  * the numbers the analysis gives (worked out by hand from the fixture, or
  * copied from the sample's analysis.json), and each chart left out with its
@@ -455,6 +455,124 @@ static void waiting_fixture_and_left_out(void **state)
 	fixture_analysis_release(&a);
 }
 
+/* --- 14-roofline --- */
+
+/* The points of panel 0's line mark k of a dump (log10 x, log10 y); returns how many. */
+static size_t points_of(const char *dump, int k, double *x, double *y, size_t max)
+{
+	char key[48];
+	const char *line, *s;
+	size_t n = 0;
+	int used;
+
+	snprintf(key, sizeof(key), "panel.0.mark.%d = line ", k);
+	line = strstr(dump, key);
+	assert_non_null(line);
+	s = strstr(line, " n=");
+	assert_non_null(s);
+	s = strchr(s + 1, ' ');
+	while (s && n < max && sscanf(s, " %lf,%lf%n", &x[n], &y[n], &used) == 2) {
+		n++;
+		s += used;
+	}
+	return n;
+}
+
+static int count_of(const char *s, const char *what)
+{
+	int n = 0;
+
+	for (s = strstr(s, what); s; s = strstr(s + 1, what))
+		n++;
+	return n;
+}
+
+/*
+ * ddp-scales-well: 1gpu's first op is aten::mm [[32768,2048],[2048,2048]] at
+ * 992.969696969697 FLOPs/byte and 207.61705408827441 TFLOP/s; both runs' GPU
+ * has a bf16 dense peak of 2250 TFLOP/s and 8000 GB/s (their analysis.json).
+ */
+static void roofline_points_and_ceilings(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/ddp-scales-well");
+	const char *why;
+	char *d = dump_chart(a, "14-roofline", &why);
+	double x[16], y[16];
+
+	(void)state;
+	assert_non_null(d);
+	has_line(d, "panel.0.x.scale = log10");
+	has_line(d, "panel.0.y.scale = log10");
+	assert_int_equal(points_of(d, 0, x, y, 16), 9);
+	near(x[0], log10(992.969696969697));
+	near(y[0], log10(207.61705408827441));
+	assert_int_equal(points_of(d, 1, x, y, 16), 9);
+	assert_non_null(strstr(d, "panel.0.mark.0 = line baseline "));
+	assert_non_null(strstr(d, "panel.0.mark.1 = line candidate "));
+	/* one pair of ceilings: the runs share the GPU and dtype */
+	has_line(d, "panel.0.mark.2 = hline reference dashed y=3.35218 \"compute ceiling: bf16 dense peak 2250.0 TFLOP/s\"");
+	near(log10(2250), 3.35218);
+	/* the memory slope: 8 TB/s, from the axis's lowest decade (10) to the ridge (2250 / 8 = 281.25) */
+	assert_int_equal(points_of(d, 3, x, y, 16), 2);
+	near(x[0], 1);
+	near(y[0], log10(8 * 10.0));
+	near(x[1], log10(281.25));
+	near(y[1], log10(2250));
+	has_line(d, "panel.0.mark.4 = label ink at=1,1.90309 \"memory ceiling: 8000.0 GB/s\"");
+	/* the three ops of most kernel time, named once each */
+	has_line(d, "panel.0.mark.5 = label ink at=2.98397,2.2927 \"mm\"");
+	has_line(d, "panel.0.mark.7 = label ink at=3.17302,2.78369 \"linear\"");
+	assert_null(strstr(d, "panel.0.mark.8 ="));
+	assert_null(strstr(d, "banner ="));
+	free(d);
+	analysis_free(a);
+}
+
+/* Runs in different dtypes: a compute ceiling each, one memory label, and the banner. */
+static void roofline_precision_changed(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/ddp-precision-changed");
+	const char *why;
+	char *d = dump_chart(a, "14-roofline", &why);
+
+	(void)state;
+	assert_non_null(d);
+	assert_non_null(strstr(d, "banner = Not comparable: precision differs (1gpu bf16, 2gpu tf32)"));
+	assert_non_null(strstr(d, "= hline reference dashed y=3.35218 \"compute ceiling: bf16 dense peak 2250.0 TFLOP/s\""));
+	assert_non_null(strstr(d, "= hline reference dashed y=3.05115 \"compute ceiling: tf32 dense peak 1125.0 TFLOP/s\""));
+	near(log10(1125), 3.05115);
+	assert_int_equal(count_of(d, "dashed n=2 1,1.90309 "), 2);	/* one slope each, ... */
+	assert_int_equal(count_of(d, "= label ink at=1,1.90309 \"memory ceiling: 8000.0 GB/s\""), 1);	/* named once */
+	free(d);
+	analysis_free(a);
+}
+
+static void roofline_left_out(void **state)
+{
+	struct analysis *a = analyse_dir("tests/data/trials/log-only"), f;
+	const char *why;
+	char *d;
+
+	(void)state;
+	assert_null(dump_chart(a, "14-roofline", &why));
+	assert_string_equal(why, "no roofline chart: no trace with GPU kernels");
+	analysis_free(a);
+	/* the fixture's runs carry no op shapes and no reason of their own */
+	fixture_analysis_ddp(&f);
+	assert_null(dump_chart(&f, "14-roofline", &why));
+	assert_string_equal(why, "no roofline chart: op shapes not recorded (profile with record_shapes=True)");
+	fixture_analysis_release(&f);
+	/* one run with shapes, one without: drawn, and the subtitle names the one left out */
+	a = analyse_dir("samples/trials/unknown-precision");
+	d = dump_chart(a, "14-roofline", &why);
+	assert_non_null(d);
+	has_line(d, "subtitle = each op's FLOPs (from its recorded shapes) over its kernel time, against its "
+		    "FLOPs per byte; 2gpu: op shapes not recorded (profile with record_shapes=True)");
+	assert_null(strstr(d, "line candidate"));
+	free(d);
+	analysis_free(a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -471,6 +589,9 @@ int main(void)
 		cmocka_unit_test(precision_left_out),
 		cmocka_unit_test(waiting_pipeline),
 		cmocka_unit_test(waiting_fixture_and_left_out),
+		cmocka_unit_test(roofline_points_and_ceilings),
+		cmocka_unit_test(roofline_precision_changed),
+		cmocka_unit_test(roofline_left_out),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
