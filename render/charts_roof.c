@@ -82,6 +82,33 @@ static void roof_points(const struct analysis *a, size_t run, struct chart_layou
 }
 
 /* Each distinct pair of ceilings once: the flat compute line and the memory slope up to the ridge. */
+/*
+ * No op can run above its GPU's compute ceiling: a point there means its
+ * kernel time is shorter than its FLOPs allow (a timing or shape error), and
+ * the subtitle says so instead of letting the chart show the impossible.
+ */
+static void above_ceiling(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c)
+{
+	const char *first = NULL;
+	size_t above = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		const struct mfu *m = &a->runs[order[k]].mfu;
+
+		for (size_t i = 0; i < m->nops && isfinite(m->peak_tflops); i++)
+			if (roof_point(&m->ops[i]) && m->ops[i].tflops > m->peak_tflops) {
+				first = first ? first : m->ops[i].op;
+				above++;
+			}
+	}
+	if (above)
+		c->subtitle = chart_strf(c, "%s; %zu point%s above the compute ceiling (%s%s): faster than the "
+					 "GPU can compute, so %s", c->subtitle, above, above == 1 ? "" : "s", first,
+					 above == 1 ? "" : " and others", above == 1 ?
+					 "its kernel time or its recorded shapes are wrong" :
+					 "their kernel times or their recorded shapes are wrong");
+}
+
 static void roof_ceilings(const struct analysis *a, const size_t *order, size_t n, struct chart_layout *c,
 			  struct panel *p)
 {
@@ -175,6 +202,7 @@ int chart_roofline(const struct analysis *a, struct chart_layout *c, const char 
 			c->subtitle = chart_strf(c, "%s; %s: %s", c->subtitle, chart_run_name(&a->runs[order[k]], c),
 						 a->runs[order[k]].mfu.why ? a->runs[order[k]].mfu.why : ROOF_DEFAULT_WHY);
 	}
+	above_ceiling(a, order, n, c);
 	roof_ceilings(a, order, n, c, p);
 	roof_labels(a, order, n, c, p);
 	chart_add_legend(c, CAT_REFERENCE, MS_DASHED, true, "ceilings: compute (flat), memory (slope)");
