@@ -28,6 +28,7 @@ struct page {
 	const char *captions[16];
 	size_t ncharts;
 	struct left_out out[16];
+	char why[16][512];	/* each reason copied: it lives in its chart, released once left out */
 	size_t nout;
 	struct buf html;
 	struct chart_layout headline;	/* page 1's */
@@ -43,8 +44,10 @@ static void page_write(struct page *p, const struct analysis *a)
 		const char *why;
 
 		if (chart_build(i, a, &p->charts[p->ncharts], &why)) {
+			snprintf(p->why[p->nout], sizeof(p->why[p->nout]), "%s", why ? why : "");
 			chart_layout_release(&p->charts[p->ncharts]);
-			p->out[p->nout++] = (struct left_out){ chart_defs[i].id, why };
+			p->out[p->nout] = (struct left_out){ chart_defs[i].id, p->why[p->nout] };
+			p->nout++;
 			continue;
 		}
 		p->captions[p->ncharts++] = chart_defs[i].caption;
