@@ -472,6 +472,16 @@ static const struct {
 	[CF_MODEL] = { "model", "the batch, the precision, the sequence length and the GPU model" },
 };
 
+/*
+ * The next-trial advice, "HEAD answers the question: RUN, REST"; the decision
+ * names RUN as what to rent next.
+ */
+static void next_trial_add(struct analysis *a, const char *head, const char *run, const char *rest)
+{
+	add(a, "next-trial", analysis_printf(a, "%s answers the question: %s, %s", head, run, rest));
+	analysis_decide_next(a, run);
+}
+
 /* "one run answers the question: a 1x B200 baseline, run '1gpu' again on B200 (as '2gpu' ran), holding ..." */
 static void next_trial(struct analysis *a, const struct confound *cf, const struct run_result *b,
 		       const struct run_result *c)
@@ -486,9 +496,9 @@ static void next_trial(struct analysis *a, const struct confound *cf, const stru
 			      cf->candidate) :
 	      analysis_printf(a, "run '%s' again with the %s %s", b->name, next_trials[cf->what].setting,
 			      cf->candidate);
-	add(a, "next-trial",
-	    analysis_printf(a, "one run answers the question: %s (as '%s' ran), holding %s constant, and "
-			    "compare '%s' with it", run, c->name, next_trials[cf->what].hold, c->name));
+	next_trial_add(a, "one run", analysis_printf(a, "%s (as '%s' ran)", run, c->name),
+		       analysis_printf(a, "holding %s constant, and compare '%s' with it",
+				       next_trials[cf->what].hold, c->name));
 }
 
 /* "'2gpu'", "'1gpu' and '2gpu'": the runs with too few steady steps for a step time. */
@@ -535,23 +545,22 @@ static void next_trial_whole(struct analysis *a, const struct confound *cf, cons
 			     const struct run_result *c)
 {
 	if (cf->what == CF_STEPS)
-		add(a, "next-trial",
-		    analysis_printf(a, "one trial answers the question: profile %s again with %d or more "
-				    "active steps (torch.profiler.schedule(wait=1, warmup=1, active=%d)), so "
-				    "that each run has %d or more steady steps, holding the model, the batch, "
-				    "the precision and the GPU model constant", short_runs(a, b, c),
-				    PROFILE_ACTIVE_STEPS, PROFILE_ACTIVE_STEPS, MIN_STEADY_STEPS));
+		next_trial_add(a, "one trial",
+			       analysis_printf(a, "profile %s again with %d or more active steps "
+					       "(torch.profiler.schedule(wait=1, warmup=1, active=%d)), so that each "
+					       "run has %d or more steady steps", short_runs(a, b, c),
+					       PROFILE_ACTIVE_STEPS, PROFILE_ACTIVE_STEPS, MIN_STEADY_STEPS),
+			       "holding the model, the batch, the precision and the GPU model constant");
 	else if (cf->what == CF_GPU_ARCH)
-		add(a, "next-trial",
-		    analysis_printf(a, "one run answers the question: %s, holding the model, the batch, "
-				    "the precision and the GPU model constant, and compare it with the other run",
-				    arch_run(a, b, c)));
+		next_trial_add(a, "one run", arch_run(a, b, c),
+			       "holding the model, the batch, the precision and the GPU model constant, and "
+			       "compare it with the other run");
 	else if (cf->what == CF_WORKLOAD)
-		add(a, "next-trial",
-		    analysis_printf(a, "one run answers the question: run the same job on both GPU counts "
-				    "(%s): run '%s' again with the job '%s' ran (or '%s' with the job of '%s'), "
-				    "holding the batch, the precision and the GPU model constant", workload_diff(a, cf, b, c),
-				    b->name, c->name, c->name, b->name));
+		next_trial_add(a, "one run",
+			       analysis_printf(a, "run the same job on both GPU counts (%s): run '%s' again with "
+					       "the job '%s' ran (or '%s' with the job of '%s')",
+					       workload_diff(a, cf, b, c), b->name, c->name, c->name, b->name),
+			       "holding the batch, the precision and the GPU model constant");
 }
 
 /*

@@ -474,7 +474,6 @@ struct analysis *analysis_run(const struct trial *t)
 	analysis_compare(a, t);
 	analysis_decide(a, t);
 	analysis_advise(a, t);
-	analysis_decide_next(a);
 	for (size_t i = 0; i < t->nruns; i++)
 		detach_run(a, &t->runs[i], &a->runs[i]);
 	detach(a);

@@ -81,8 +81,8 @@ const char *confound_sentence(struct analysis *a, const struct confound *cf);
  * (analysis/decision.c); before analysis_advise, which words the options.
  */
 void analysis_decide(struct analysis *a, const struct trial *t);
-/* After the advice: a decision blocked by a confound names the next trial the advice gives. */
-void analysis_decide_next(struct analysis *a);
+/* From the advice: a decision blocked by a confound names run, the next trial the advice gives. */
+void analysis_decide_next(struct analysis *a, const char *run);
 /* Recommendations (analysis/advice.c). */
 void analysis_advise(struct analysis *a, const struct trial *t);
 

@@ -492,29 +492,15 @@ void analysis_decide(struct analysis *a, const struct trial *t)
 
 /*
  * Under a blocking confound the decision names the smallest trial to rent
- * next: the one run the advice's next-trial names (as far as what it runs),
- * not a whole repeat of the trial.
+ * next: the run the advice's next-trial names, not a whole repeat of the
+ * trial. The advice calls this, since it comes after the decision.
  */
-void analysis_decide_next(struct analysis *a)
+void analysis_decide_next(struct analysis *a, const char *run)
 {
-	static const char *const heads[] = { "one run answers the question: ", "one trial answers the question: " };
 	struct decision *d = &a->cmp.decision;
 	const struct confound *block = a->cmp.valid ? comparison_blocked(&a->cmp) : NULL;
 
-	if (!d->present || d->rent.present || !block)
-		return;
-	for (size_t i = 0; i < a->nrecs; i++) {
-		const char *t = a->recs[i].text, *hold;
-
-		if (strcmp(a->recs[i].id, "next-trial"))
-			continue;
-		for (size_t h = 0; h < sizeof(heads) / sizeof(*heads); h++)
-			if (!strncmp(t, heads[h], strlen(heads[h])))
-				t += strlen(heads[h]);
-		hold = strstr(t, ", holding ");
+	if (d->present && !d->rent.present && block)
 		d->why = analysis_printf(a, "the runs differ in %s, which makes their throughputs incomparable; "
-					 "rent next for the one trial that answers: %.*s", confound_label(block->what),
-					 (int)(hold ? (size_t)(hold - t) : strlen(t)), t);
-		return;
-	}
+					 "rent next for the one trial that answers: %s", confound_label(block->what), run);
 }
