@@ -8,21 +8,11 @@
 # The log is written with python3.
 set -u
 . tests/skip.sh
+. tests/trials.sh
 need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
-mkdir -p "$tmp/in/slow/1gpu" "$tmp/in/slow/2gpu"
-printf '[trial]\ntitle = slow\n' > "$tmp/in/slow/trial.ini"
-cp samples/trials/ddp-scales-well/2gpu/train.log "$tmp/in/slow/2gpu/"
-python3 - samples/trials/ddp-scales-well/1gpu/train.log "$tmp/in/slow/1gpu/train.log.gz" <<'EOF2'
-import gzip, sys
-lines = open(sys.argv[1], "rb").read()
-size = 64 << 20
-member = gzip.compress((lines * (size // len(lines) + 1))[:size], compresslevel=1)
-with open(sys.argv[2], "wb") as f:
-    for _ in range(40):
-        f.write(member)
-EOF2
+slow_trial "$tmp/in/slow"
 start=$(date +%s)
 "$SCALEAUDIT" batch "$tmp/in" -o "$tmp/out" --timeout 1 > "$tmp/stdout" 2> "$tmp/stderr"
 rc=$? took=$(( $(date +%s) - start ))

@@ -13,6 +13,7 @@
 # The counts of the last line stay true each time. The log is written with python3.
 set -u
 . tests/skip.sh
+. tests/trials.sh
 need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -63,18 +64,7 @@ run_b "--retry-failed" "2 trials: 1 analysed, 1 skipped (unchanged), 1 failed" -
 check "--retry-failed: still input" input "$(field "$tmp/out-b/b--empty-run/batch.json" failure)"
 
 # 3. A limit: retried by the same command.
-mkdir -p "$tmp/c/slow/1gpu" "$tmp/c/slow/2gpu"
-printf '[trial]\ntitle = slow\n' > "$tmp/c/slow/trial.ini"
-cp samples/trials/ddp-scales-well/2gpu/train.log "$tmp/c/slow/2gpu/"
-python3 - samples/trials/ddp-scales-well/1gpu/train.log "$tmp/c/slow/1gpu/train.log.gz" <<'EOF2'
-import gzip, sys
-lines = open(sys.argv[1], "rb").read()
-size = 64 << 20
-member = gzip.compress((lines * (size // len(lines) + 1))[:size], compresslevel=1)
-with open(sys.argv[2], "wb") as f:
-    for _ in range(40):
-        f.write(member)
-EOF2
+slow_trial "$tmp/c/slow"
 for what in timeout "timeout, again"; do
 	"$SCALEAUDIT" batch "$tmp/c" -o "$tmp/out-c" --timeout 1 > "$tmp/stdout" 2> "$tmp/stderr"
 	check "$what: status" 3 $?

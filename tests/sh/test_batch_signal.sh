@@ -8,6 +8,7 @@
 # The log is written with python3; the database is read with its sqlite3.
 set -u
 . tests/skip.sh
+. tests/trials.sh
 need_tool python3
 need_tool pgrep
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -23,18 +24,7 @@ for t in ("trials", "runs", "gpus", "confounds", "findings"):
         print(t, repr(r))
 EOF
 }
-mkdir -p "$tmp/in/a-slow/1gpu" "$tmp/in/a-slow/2gpu"
-printf '[trial]\ntitle = slow\n' > "$tmp/in/a-slow/trial.ini"
-cp samples/trials/ddp-scales-well/2gpu/train.log "$tmp/in/a-slow/2gpu/"
-python3 - samples/trials/ddp-scales-well/1gpu/train.log "$tmp/in/a-slow/1gpu/train.log.gz" <<'EOF2'
-import gzip, sys
-lines = open(sys.argv[1], "rb").read()
-size = 64 << 20
-member = gzip.compress((lines * (size // len(lines) + 1))[:size], compresslevel=1)
-with open(sys.argv[2], "wb") as f:
-    for _ in range(40):
-        f.write(member)
-EOF2
+slow_trial "$tmp/in/a-slow"
 cp -a "$tmp/in/a-slow" "$tmp/in/b-slow"
 cp -a "$tmp/in/a-slow" "$tmp/in/c-slow"
 # a trial that fails at once, whatever the machine's speed (a sample trial may

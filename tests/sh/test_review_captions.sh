@@ -10,12 +10,15 @@ set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 cd "$TOP" || exit 2
 . tests/skip.sh
+. tests/report_cache.sh
 need_tool pdftotext
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "$*"; exit 1; }
-report() { SOURCE_DATE_EPOCH=0 "$SCALEAUDIT" report -o "$tmp/$1" "samples/trials/$1" > "$tmp/$1.log" 2>&1 ||
-	fail "$1: report failed: $(tail -3 "$tmp/$1.log")"; }
+# the shared report of a sample (tests/report_cache.sh), read through $tmp/NAME
+report() { local d; d=$(report_of "samples/trials/$1")
+	[ "$(cat "$d.rc")" = 0 ] || fail "$1: report failed: $(tail -3 "$d.err")"
+	ln -s "$d" "$tmp/$1"; }
 has() { grep -qF -- "$2" "$1" || fail "$1: missing: $2"; }
 hasnt() { ! grep -qF -- "$2" "$1" || fail "$1: still says: $2"; }
 

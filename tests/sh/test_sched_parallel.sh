@@ -10,6 +10,7 @@ set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 cd "$TOP" || exit 1
 . tests/skip.sh
+. tests/trials.sh
 need_tool python3
 # moreutils has a program of the same name that knows no {}
 need_option parallel --pipe
@@ -17,15 +18,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 fail=0
 
 # a few sample trials of different kinds, and one whose inputs fail it
-mkdir -p "$tmp/data/trials" "$tmp/bin" "$tmp/home" "$tmp/work"
-for t in ddp-scales-well ddp-2-vs-4 logs-only pipeline-oom-feasibility hparam-sweep-independent; do
-	cp -r "samples/trials/$t" "$tmp/data/trials/"
-done
-mkdir -p "$tmp/data/trials/broken/1gpu" "$tmp/data/trials/broken/2gpu"
-printf '[run]\ngpus = 1\n' > "$tmp/data/trials/broken/1gpu/run.ini"
-printf '[run]\ngpus = 2\n' > "$tmp/data/trials/broken/2gpu/run.ini"
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$SCALEAUDIT" > "$tmp/bin/scaleaudit"
-chmod +x "$tmp/bin/scaleaudit"
+mkdir -p "$tmp/home" "$tmp/work"
+sched_trials "$tmp"
 
 python3 tests/sh/sched_check.py recipe docs/batch.md parallel > "$tmp/recipe.sh" || exit 1
 for word in /data/trials '-j 16'; do

@@ -16,6 +16,7 @@ set -u
 : "${SCALEAUDIT:?}" "${TOP:?}"
 cd "$TOP" || exit 1
 . tests/skip.sh
+. tests/trials.sh
 need_tool python3
 for tool in munged slurmctld slurmd sbatch sinfo squeue scancel; do need_tool "$tool"; done
 tmp=$(mktemp -d)
@@ -133,15 +134,8 @@ wait_for 90 "${pids[2]}" node_idle ||
 	skip_daemon "slurmd did not start, or its node is not idle ($(sinfo -h -n localhost -o %T 2>&1))" "$tmp/slurmd.out" "$tmp/slurmd.log"
 
 # the trials: a few samples of different kinds, and one whose inputs fail it
-mkdir -p "$tmp/data/trials" "$tmp/bin" "$tmp/work"
-for t in ddp-scales-well ddp-2-vs-4 logs-only pipeline-oom-feasibility hparam-sweep-independent; do
-	cp -r "samples/trials/$t" "$tmp/data/trials/"
-done
-mkdir -p "$tmp/data/trials/broken/1gpu" "$tmp/data/trials/broken/2gpu"
-printf '[run]\ngpus = 1\n' > "$tmp/data/trials/broken/1gpu/run.ini"
-printf '[run]\ngpus = 2\n' > "$tmp/data/trials/broken/2gpu/run.ini"
-printf '#!/bin/sh\nexec "%s" "$@"\n' "$SCALEAUDIT" > "$tmp/bin/scaleaudit"
-chmod +x "$tmp/bin/scaleaudit"
+mkdir -p "$tmp/work"
+sched_trials "$tmp"
 
 python3 tests/sh/sched_check.py recipe docs/batch.md slurm > "$tmp/recipe.sh" || exit 1
 for word in /data/trials /shared/results; do
