@@ -1,6 +1,6 @@
 /*
  * qty: one formatter per quantity, for the analysis' sentences and the
- * report alike (render/numfmt.c calls these), so that a memory peak, a step
+ * report alike (the charts and texts call these), so that a memory peak, a step
  * time, a bandwidth or a throughput reads the same digits in analyze's text,
  * summary.md, report.html, page 1 and the charts.
  *

@@ -164,20 +164,20 @@ static void runs_table(const struct analysis *a, FILE *f)
 		const struct run_result *r = &a->runs[i];
 		char range[128], m[NUMFMT_LEN], lo[NUMFMT_LEN], hi[NUMFMT_LEN], g[NUMFMT_LEN];
 
-		numfmt_num(m, r->step_median_s * 1e3);
+		qty_num(m, r->step_median_s * 1e3);
 		if (isnan(r->step_median_s))
 			snprintf(range, sizeof(range), "-");
 		else if (isnan(r->step_p10_s))	/* a whole-job summary: one figure */
 			snprintf(range, sizeof(range), "%s -", m);
 		else
-			snprintf(range, sizeof(range), "%s %s-%s", m, numfmt_num(lo, r->step_p10_s * 1e3),
-				 numfmt_num(hi, r->step_p90_s * 1e3));
+			snprintf(range, sizeof(range), "%s %s-%s", m, qty_num(lo, r->step_p10_s * 1e3),
+				 qty_num(hi, r->step_p90_s * 1e3));
 		fprintf(f, "%-12s %5s %-11s %-9s %12s %21s %14s ", r->name, numfmt_int(g, r->gpus),
 			run_status_name(r->status),
 			r->precision_observed != DT_UNKNOWN ? dtype_name(r->precision_observed) :
 			r->precision_declared ? r->precision_declared : "-",
 			batch_cell(gb, sizeof(gb), r), range,
-			cell(numfmt_num(b2, r->samples_per_s)));
+			cell(qty_num(b2, r->samples_per_s)));
 		marked |= contradicted(r, FACT_GLOBAL_BATCH);
 		if (r->steps_total >= 0)
 			snprintf(b3, sizeof(b3), "%lld/%lld", (long long)r->steps_measured,
@@ -223,19 +223,19 @@ static void scaling(const struct analysis *a, FILE *f)
 		return;
 	fprintf(f, "%s against %s: speedup %s, scaling efficiency %s, throughput ratio %s\n",
 		a->runs[c->candidate].name, a->runs[c->baseline].name,
-		known(numfmt_ratio(b1, c->speedup)), known(numfmt_percent(b2, c->scaling_efficiency)),
-		known(numfmt_ratio(b3, c->throughput_ratio)));
+		known(ratio_text(b1, c->speedup)), known(qty_percent(b2, c->scaling_efficiency)),
+		known(ratio_text(b3, c->throughput_ratio)));
 	if (!isnan(c->ideal_s) && !isnan(c->attribution_s.compute))
 		fprintf(f, "Lost against perfect scaling (%s, ms): compute %s, "
 			"exposed comm %s, memory %s, idle %s = %s\n", loss_terms(a, terms, sizeof(terms)),
-			numfmt_signed(b1, c->attribution_s.compute * 1e3),
-			numfmt_signed(b2, c->attribution_s.exposed_comm * 1e3),
-			numfmt_signed(b3, c->attribution_s.memory * 1e3),
-			numfmt_signed(b4, c->attribution_s.idle * 1e3),
-			numfmt_signed(b5, (c->actual_s - c->ideal_s) * 1e3));
+			qty_signed(b1, c->attribution_s.compute * 1e3),
+			qty_signed(b2, c->attribution_s.exposed_comm * 1e3),
+			qty_signed(b3, c->attribution_s.memory * 1e3),
+			qty_signed(b4, c->attribution_s.idle * 1e3),
+			qty_signed(b5, (c->actual_s - c->ideal_s) * 1e3));
 	else if (!isnan(c->ideal_s))
 		fprintf(f, "Lost against perfect scaling: %s per step (no trace says where)\n",
-			numfmt_duration_signed(b1, c->actual_s - c->ideal_s));
+			qty_duration_signed(b1, c->actual_s - c->ideal_s));
 	fputc('\n', f);
 }
 
@@ -245,10 +245,10 @@ static void time_row(FILE *f, const char *run, int rank, double window, const st
 	char b[7][NUMFMT_LEN];
 
 	fprintf(f, "%-12s %4d %9s %9s %13s %9s %9s %9s %11s\n", run, rank,
-		cell(numfmt_num(b[0], window * 1e3)), cell(numfmt_num(b[1], p->compute * 1e3)),
-		cell(numfmt_num(b[2], p->exposed_comm * 1e3)),
-		cell(numfmt_num(b[3], p->exposed_comm_wait * 1e3)), cell(numfmt_num(b[4], p->memory * 1e3)),
-		cell(numfmt_num(b[5], p->idle * 1e3)), cell(numfmt_num(b[6], p->overlapped_comm * 1e3)));
+		cell(qty_num(b[0], window * 1e3)), cell(qty_num(b[1], p->compute * 1e3)),
+		cell(qty_num(b[2], p->exposed_comm * 1e3)),
+		cell(qty_num(b[3], p->exposed_comm_wait * 1e3)), cell(qty_num(b[4], p->memory * 1e3)),
+		cell(qty_num(b[5], p->idle * 1e3)), cell(qty_num(b[6], p->overlapped_comm * 1e3)));
 }
 
 /* The span's length: its four parts add up to it. */
@@ -377,8 +377,8 @@ static void timeline_line(FILE *f, const struct gpu_result *x)
 	for (int c = 0; c < MEMCAT_COUNT; c++)
 		if (x->timeline_at_peak[c] > 0)
 			fprintf(f, " %s %s,", mem_category_name((enum mem_category)c),
-				numfmt_num(b, x->timeline_at_peak[c] / 1e9));
-	fprintf(f, " in all %s\n", numfmt_num(b, x->timeline_peak / 1e9));
+				qty_num(b, x->timeline_at_peak[c] / 1e9));
+	fprintf(f, " in all %s\n", qty_num(b, x->timeline_peak / 1e9));
 }
 
 static void memory_table(const struct analysis *a, FILE *f)
@@ -396,9 +396,9 @@ static void memory_table(const struct analysis *a, FILE *f)
 			char pct[NUMFMT_LEN] = "-";
 
 			if (x->peak_memory >= 0 && x->memory_total > 0)
-				numfmt_percent(pct, (double)x->peak_memory / (double)x->memory_total);
+				qty_percent(pct, (double)x->peak_memory / (double)x->memory_total);
 			fprintf(f, "%-12s %4d %-26.26s %10s %-11s %5s %s\n", r->name, x->rank,
-				x->name ? x->name : "-", cell(numfmt_gb(b1, (double)x->peak_memory)),
+				x->name ? x->name : "-", cell(qty_gb(b1, (double)x->peak_memory)),
 				x->peak_source ? x->peak_source : "-", pct,
 				x->memory_total > 0 ? capacity_gpu_text(cap, sizeof(cap), x) : "-");
 			timeline_line(f, x);
@@ -433,10 +433,10 @@ static void comm_lines(const struct analysis *a, FILE *f)
 			r->transport ? r->transport : "unknown", r->link ? r->link : "unknown",
 			r->link_source && !strcmp(r->link_source, "gpu-model") ? " (inferred from the GPU model)" : "");
 		if (!isnan(r->link_gbps))
-			fprintf(f, ", %s nominal per GPU and direction", numfmt_gbps(b1, r->link_gbps));
+			fprintf(f, ", %s nominal per GPU and direction", qty_gbps(b1, r->link_gbps));
 		fputc('\n', f);
 		if (!isnan(r->link_busbw_gbps))
-			fprintf(f, "  link ceiling %s (%s)\n", numfmt_gbps(b1, r->link_busbw_gbps),
+			fprintf(f, "  link ceiling %s (%s)\n", qty_gbps(b1, r->link_busbw_gbps),
 				r->link_busbw_source);
 		if (r->ncoll && r->coll_per && !strcmp(r->coll_per, "span"))
 			fprintf(f, "  no step closes: each collective over the whole profiled span, per GPU\n");
@@ -445,7 +445,7 @@ static void comm_lines(const struct analysis *a, FILE *f)
 
 			if (!isnan(r->coll[c].link_fraction))
 				snprintf(frac, sizeof(frac), ", %s of the link",
-					 numfmt_percent(pc, r->coll[c].link_fraction));
+					 qty_percent(pc, r->coll[c].link_fraction));
 			const struct coll_result *x = &r->coll[c];
 			char mb[NUMFMT_LEN], ms[NUMFMT_LEN], tb[NUMFMT_LEN], calls[NUMFMT_LEN], wt[NUMFMT_LEN];
 			const char *per = r->coll_per && !strcmp(r->coll_per, "span") ? "span" : "step";
@@ -455,10 +455,10 @@ static void comm_lines(const struct analysis *a, FILE *f)
 			fprintf(f, "  %-13s %-8s %6s call%s %9s MB/%s %8s ms/%s (%s ms waiting)  busbw %s GB/s "
 				"(%s over transfer time)%s\n", coll_name(x->op), x->dtype ? dtype_name(x->dtype) : "-",
 				calls, strcmp(calls, "1") ? "s" : " ",
-				cell(numfmt_num(mb, x->bytes_per_step > 0 ? x->bytes_per_step / 1e6 : NAN)), per,
-				cell(numfmt_num(ms, x->time_per_step_s * 1e3)), per,
-				cell(numfmt_num(wt, x->wait_time_per_step_s * 1e3)),
-				cell(numfmt_num(b1, x->busbw_gbps)), cell(numfmt_num(tb, x->transfer_busbw_gbps)),
+				cell(qty_num(mb, x->bytes_per_step > 0 ? x->bytes_per_step / 1e6 : NAN)), per,
+				cell(qty_num(ms, x->time_per_step_s * 1e3)), per,
+				cell(qty_num(wt, x->wait_time_per_step_s * 1e3)),
+				cell(qty_num(b1, x->busbw_gbps)), cell(qty_num(tb, x->transfer_busbw_gbps)),
 				frac);
 		}
 	}

@@ -119,7 +119,7 @@ static const char *ceiling_label(const struct run_result *r, struct chart_layout
 	if (!link_text(r->link) || !isfinite(r->link_gbps))
 		return NULL;
 	return chart_strf(c, "%s%s%s nominal %s", m ? m->name : "", m ? " " : "", link_text(r->link),
-			  numfmt_gbps(b, r->link_gbps));
+			  qty_gbps(b, r->link_gbps));
 }
 
 /*
@@ -141,7 +141,7 @@ static double run_ceiling(const struct run_result *r, struct chart_layout *c, co
 	    !isfinite(gbps = gpu_link_gbps_for(m, r->gpus)))
 		return NAN;
 	*label = chart_strf(c, "%s %s nominal %s, not used (NCCL: %s)", m->name, gpu_link_name(m->link),
-			    numfmt_gbps(b, gbps), transport_text(r->transport));
+			    qty_gbps(b, gbps), transport_text(r->transport));
 	return gbps;
 }
 
@@ -165,7 +165,7 @@ static void transfer_points(const struct analysis *a, size_t run, struct chart_l
 		    o->wait_time_per_step_s > o->time_per_step_s)	/* a share, or not drawn */
 			continue;
 		name = chart_strf(c, "%s %s, during transfer (%s of its time waiting)", chart_run_name(r, c),
-				  coll_name(o->op), numfmt_percent(b, o->wait_time_per_step_s / o->time_per_step_s));
+				  coll_name(o->op), qty_percent(b, o->wait_time_per_step_s / o->time_per_step_s));
 		panel_line(p, run_cat(a, run), MS_MARKERS | MS_NOLINE | MS_HOLLOW, name);
 		panel_point(p, log2(o->bytes_per_step / o->calls_per_step), o->transfer_busbw_gbps);
 		chart_add_legend(c, run_cat(a, run), MS_MARKERS | MS_NOLINE | MS_HOLLOW, true, name);
@@ -224,7 +224,7 @@ static const char *comm_facts(const struct run_result *r, struct chart_layout *c
 	if (link_text(r->link) && isfinite(r->link_gbps))
 		return chart_strf(c, "%s: NCCL transport: %s; link: %s%s, %s each way", name,
 				  transport_text(r->transport), link_text(r->link),
-				  inferred ? " (inferred from the GPU)" : "", numfmt_gbps(b, r->link_gbps));
+				  inferred ? " (inferred from the GPU)" : "", qty_gbps(b, r->link_gbps));
 	return chart_strf(c, "%s: NCCL transport: %s; link: %s, no nominal ceiling of its own", name,
 			  transport_text(r->transport), r->link ? r->link : "unknown");
 }
@@ -282,7 +282,7 @@ static void overlap_panel(const struct analysis *a, const size_t *order, size_t 
 			panel_rect(p, CAT_EXPOSED_COMM, x - 0.3, 0, x + 0.3, e);
 			panel_rect(p, CAT_OVERLAPPED_COMM, x - 0.3, e, x + 0.3, e + o);
 			panel_label(p, CAT_INK, MS_ABOVE, x, e + o, chart_strf(c, "%s exposed",
-						numfmt_percent(b, e + o > 0 ? e / (e + o) : 0)));
+						qty_percent(b, e + o > 0 ? e / (e + o) : 0)));
 		}
 	}
 	chart_add_legend(c, CAT_EXPOSED_COMM, 0, false, "exposed comm");

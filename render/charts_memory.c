@@ -42,7 +42,7 @@ static const char *fmt_gb(struct chart_layout *c, double gb)
 {
 	char b[NUMFMT_LEN];
 
-	return chart_strf(c, "%s", numfmt_gb(b, gb * 1e9));
+	return chart_strf(c, "%s", qty_gb(b, gb * 1e9));
 }
 
 /* 4. Peak memory per GPU against capacity. */
@@ -176,7 +176,7 @@ static size_t memory_bar(const struct analysis *a, size_t run, size_t gi, struct
 		return (size_t)-1;
 	/* two lines: the capacity labels' gutter leaves the bars too narrow for one */
 	panel_label(p, CAT_INK, MS_ABOVE, x, peak + GB(r->failed_allocation),
-		    chart_strf(c, "failed: out of memory, +%s requested%s", numfmt_gb(b, (double)r->failed_allocation),
+		    chart_strf(c, "failed: out of memory, +%s requested%s", qty_gb(b, (double)r->failed_allocation),
 			       failed_over(g, r, c)));
 	return p->nmarks - 1;
 }

@@ -152,7 +152,7 @@ static const char *label_num(double v, struct chart_layout *c)
 {
 	char n[NUMFMT_LEN];
 
-	return chart_strf(c, "%s", numfmt_num(n, v));
+	return chart_strf(c, "%s", qty_num(n, v));
 }
 
 /* GPU-hours as the text says them: 1.27, not 1.3 */
@@ -227,7 +227,7 @@ static void days_bars(const struct analysis *a, struct chart_layout *c, struct p
 		if (!isfinite(o->days_to_target))
 			continue;
 		panel_rect(p, option_cat(a, o), x - 0.3, 0, x + 0.3, o->days_to_target);
-		panel_label(p, CAT_INK, MS_ABOVE, x, o->days_to_target, chart_strf(c, "%s", numfmt_num(n, o->days_to_target)));
+		panel_label(p, CAT_INK, MS_ABOVE, x, o->days_to_target, chart_strf(c, "%s", qty_num(n, o->days_to_target)));
 	}
 }
 
@@ -274,9 +274,9 @@ static const char *options_subtitle(const struct analysis *a, struct chart_layou
 				  one ? one->gpus : many ? many->gpus : 0);
 	}
 	return chart_strf(c, "%s: %s the samples/s of %s, at %s the GPU-hours per million samples",
-			  option_words(a, many, c), numfmt_ratio(r1, many->samples_per_s / one->samples_per_s),
+			  option_words(a, many, c), ratio_text(r1, many->samples_per_s / one->samples_per_s),
 			  option_words(a, one, c),
-			  numfmt_ratio(r2, many->gpu_hours_per_million_samples / one->gpu_hours_per_million_samples));
+			  ratio_text(r2, many->gpu_hours_per_million_samples / one->gpu_hours_per_million_samples));
 }
 
 /* "The options: 1 GPU or more"; against b > 1 GPUs the counts, "The options: 2 GPUs or 4" */
@@ -441,8 +441,8 @@ int chart_sweep(const struct analysis *a, struct chart_layout *c, const char **w
 	chart_set_banner(a, c);
 	sweep_caption(a, c);
 	c->subtitle = chart_strf(c, "%d GPUs either way: %g x %s samples/s independently, %s samples/s together; "
-				 "a configuration trains on %s", many->gpus, n, numfmt_num(s1, one->samples_per_s),
-				 numfmt_num(s2, many->samples_per_s),
+				 "a configuration trains on %s", many->gpus, n, qty_num(s1, one->samples_per_s),
+				 qty_num(s2, many->samples_per_s),
 				 target ? "the trial's target" : "1 M samples (the trial sets no target)");
 	if (a->cmp.answer != ANSWER_NONE && a->cmp.answer_reason)
 		c->note = chart_strf(c, "Answer: %s: %s", answer_words(a->cmp.answer, n, one->gpus, many->gpus, c),
@@ -451,10 +451,10 @@ int chart_sweep(const struct analysis *a, struct chart_layout *c, const char **w
 	p->y.zero = true;
 	x = (double)axis_add_cat(&p->x, chart_strf(c, "%g independent\n%d-GPU runs", n, one->gpus));
 	panel_rect(p, option_cat(a, one), x - 0.3, 0, x + 0.3, v[0]);
-	panel_label(p, CAT_INK, MS_ABOVE, x, v[0], chart_strf(c, "%s per day", numfmt_num(s1, v[0])));
+	panel_label(p, CAT_INK, MS_ABOVE, x, v[0], chart_strf(c, "%s per day", qty_num(s1, v[0])));
 	x = (double)axis_add_cat(&p->x, chart_strf(c, "one %d-GPU run", many->gpus));
 	panel_rect(p, option_cat(a, many), x - 0.3, 0, x + 0.3, v[1]);
-	panel_label(p, CAT_INK, MS_ABOVE, x, v[1], chart_strf(c, "%s per day", numfmt_num(s2, v[1])));
+	panel_label(p, CAT_INK, MS_ABOVE, x, v[1], chart_strf(c, "%s per day", qty_num(s2, v[1])));
 	chart_add_legend(c, option_cat(a, one), 0, false, run_label(a, option_run(a, one), c));
 	chart_add_legend(c, option_cat(a, many), 0, false, run_label(a, option_run(a, many), c));
 	return 0;
@@ -586,7 +586,7 @@ static const char *wait_share(char out[NUMFMT_LEN], double fraction)
 {
 	if (fraction > 0 && fraction < 0.005)
 		return qty_share(out, fraction);
-	return numfmt_percent(out, fraction);
+	return qty_percent(out, fraction);
 }
 
 /*
@@ -641,7 +641,7 @@ static void ratio_bars(const struct analysis *a, size_t run, struct chart_layout
 		if (!isfinite(ratios[k].v))
 			continue;
 		x = (double)axis_add_cat(&p->x, chart_strf(c, "%s\n%s %s", chart_run_name(r, c),
-							    ratios[k].what, numfmt_ratio(rt, ratios[k].v)));
+							    ratios[k].what, ratio_text(rt, ratios[k].v)));
 		panel_rect(p, run_cat(a, run), x - 0.3, 0, x + 0.3, ratios[k].v);
 		panel_line(p, CAT_INK, MS_DASHED, "flag");
 		panel_point(p, x - 0.42, ratios[k].limit);
@@ -764,8 +764,8 @@ static const char *replay_subtitle(const struct replay_view *v, struct chart_lay
 
 	if (!isfinite(v->projected_step_s) || !isfinite(v->logged_step_s))
 		return s;
-	return chart_strf(c, "%s; projected step %s -> %s", s, numfmt_duration(a, v->logged_step_s),
-			  numfmt_duration(b, v->projected_step_s));
+	return chart_strf(c, "%s; projected step %s -> %s", s, qty_duration(a, v->logged_step_s),
+			  qty_duration(b, v->projected_step_s));
 }
 
 int chart_replay(const struct analysis *a, struct chart_layout *c, const char **why)
@@ -798,7 +798,7 @@ int chart_replay(const struct analysis *a, struct chart_layout *c, const char **
 		panel_rect(p, CAT_CANDIDATE, 0, y - 0.38, MS(b->replayed_s), y - 0.02)->style =
 			proj ? MS_HATCHED : 0;
 		panel_label(p, CAT_INK, MS_RIGHT, MS(hi), y,
-			    chart_strf(c, "%s %s", numfmt_ratio(r, b->replayed_s / b->logged_s), b->verdict));
+			    chart_strf(c, "%s %s", ratio_text(r, b->replayed_s / b->logged_s), b->verdict));
 		p->x.min_hi = fmax(isnan(p->x.min_hi) ? 0 : p->x.min_hi, MS(hi) * 1.45);
 	}
 	dev = v->device ? v->device : "?";

@@ -132,13 +132,13 @@ static void roof_ceilings(const struct analysis *a, const size_t *order, size_t 
 		drawn[nd++] = m;
 		panel_hline(p, CAT_REFERENCE, MS_DASHED, log10(m->peak_tflops),
 			    chart_strf(c, "compute ceiling: %s dense peak %s TFLOP/s", dtype_name(m->dtype),
-				       numfmt_num(b, m->peak_tflops)));
+				       qty_num(b, m->peak_tflops)));
 		panel_line(p, CAT_REFERENCE, MS_DASHED, "memory ceiling");
 		panel_point(p, x0, log10(m->memory_gbps / 1000) + x0);
 		panel_point(p, log10(ridge(m)), log10(m->peak_tflops));
 		if (j == nd - 1)	/* one label per bandwidth: the slopes coincide */
 			panel_label(p, CAT_INK, MS_RIGHT, x0, log10(m->memory_gbps / 1000) + x0,
-				    chart_strf(c, "memory ceiling: %s", numfmt_gbps(g, m->memory_gbps)));
+				    chart_strf(c, "memory ceiling: %s", qty_gbps(g, m->memory_gbps)));
 	}
 }
 

@@ -21,14 +21,14 @@ static const char *fmt_ms(struct chart_layout *c, const char *prefix, double ms)
 {
 	char b[NUMFMT_LEN];
 
-	return chart_strf(c, "%s%s", prefix, numfmt_duration(b, ms / 1e3));
+	return chart_strf(c, "%s%s", prefix, qty_duration(b, ms / 1e3));
 }
 
 static const char *fmt_signed_ms(struct chart_layout *c, double ms)
 {
 	char b[NUMFMT_LEN];
 
-	return chart_strf(c, "%s", numfmt_duration_signed(b, ms / 1e3));
+	return chart_strf(c, "%s", qty_duration_signed(b, ms / 1e3));
 }
 
 /* 1. Step time over steps. */
@@ -740,7 +740,7 @@ static const char *kernel_values(const struct kseries *s, size_t ns, const char 
 		double v = kernel_ms(s[k].g, row);
 
 		len += (size_t)snprintf(text + len, sizeof(text) - len, "%s%s", k ? " / " : "",
-					isfinite(v) ? numfmt_num(b, v) : "-");
+					isfinite(v) ? qty_num(b, v) : "-");
 	}
 	return chart_strf(c, "%s ms", text);
 }

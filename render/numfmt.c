@@ -10,51 +10,6 @@
 /* Each quantity is formatted in core/qty.c, where the analysis' sentences format it too. */
 _Static_assert(NUMFMT_LEN >= QTY_LEN, "a numfmt buffer holds a qty text");
 
-const char *numfmt_num(char out[NUMFMT_LEN], double v)
-{
-	return qty_num(out, v);
-}
-
-const char *numfmt_signed(char out[NUMFMT_LEN], double v)
-{
-	return qty_signed(out, v);
-}
-
-const char *numfmt_duration(char out[NUMFMT_LEN], double seconds)
-{
-	return qty_duration(out, seconds);
-}
-
-const char *numfmt_duration_signed(char out[NUMFMT_LEN], double seconds)
-{
-	return qty_duration_signed(out, seconds);
-}
-
-const char *numfmt_percent(char out[NUMFMT_LEN], double fraction)
-{
-	return qty_percent(out, fraction);
-}
-
-const char *numfmt_ratio(char out[NUMFMT_LEN], double ratio)
-{
-	return ratio_text(out, ratio);	/* the analysis' sentences print ratios with the same function */
-}
-
-const char *numfmt_gbps(char out[NUMFMT_LEN], double gbps)
-{
-	return qty_gbps(out, gbps);
-}
-
-const char *numfmt_gb(char out[NUMFMT_LEN], double bytes)
-{
-	return qty_gb(out, bytes);
-}
-
-const char *numfmt_gib(char out[NUMFMT_LEN], double bytes)
-{
-	return qty_gib(out, bytes);
-}
-
 const char *numfmt_count(char out[NUMFMT_LEN], int64_t n)
 {
 	if (n < 0)

@@ -33,7 +33,7 @@ static const char *fmt_rate(struct chart_layout *c, double v)
 {
 	char b[NUMFMT_LEN];
 
-	return chart_strf(c, "%s", numfmt_num(b, v));
+	return chart_strf(c, "%s", qty_num(b, v));
 }
 
 static enum category bar_cat(const struct analysis *a, size_t i)

@@ -100,7 +100,7 @@ static char *ring(void)
 
 static const char *num(double v)
 {
-	return numfmt_num(ring(), v);
+	return qty_num(ring(), v);
 }
 
 static const char *count(int64_t n)
@@ -110,17 +110,17 @@ static const char *count(int64_t n)
 
 static const char *ratio(double v)
 {
-	return numfmt_ratio(ring(), v);
+	return ratio_text(ring(), v);
 }
 
 static const char *ms(double s)
 {
-	return numfmt_duration(ring(), s);
+	return qty_duration(ring(), s);
 }
 
 static const char *gb(int64_t bytes)
 {
-	return numfmt_gb(ring(), (double)bytes);
+	return qty_gb(ring(), (double)bytes);
 }
 
 static const char *run_name(const struct run_result *r)
@@ -141,9 +141,9 @@ static void timeline_item(struct summary *s, const struct run_result *r, size_t 
 		if (x->timeline_at_peak[c] > 0)
 			len += (size_t)snprintf(cats + len, sizeof(cats) - len, "%s%s %s",
 						len ? ", " : "", mem_category_name((enum mem_category)c),
-						numfmt_gb(ring(), (double)x->timeline_at_peak[c]));
+						qty_gb(ring(), (double)x->timeline_at_peak[c]));
 	add(s, SL_ITEM, "%s GPU %d: tensors at the memory timeline's peak %s (%s)", run_name(r),
-	    x->rank >= 0 ? x->rank : (int)g, numfmt_gb(ring(), (double)x->timeline_peak), cats);
+	    x->rank >= 0 ? x->rank : (int)g, qty_gb(ring(), (double)x->timeline_peak), cats);
 }
 
 /* A GPU's idle time per steady step by cause, where it idled at all. */
@@ -186,7 +186,7 @@ static void key_numbers(struct summary *s, const struct analysis *a)
 		    ratio(m->speedup), ms(a->runs[m->baseline].step_median_s),
 		    ms(a->runs[m->candidate].step_median_s));
 		add(s, SL_ITEM, "Scaling efficiency %s; throughput ratio %s",
-		    numfmt_percent(ring(), m->scaling_efficiency), ratio(m->throughput_ratio));
+		    qty_percent(ring(), m->scaling_efficiency), ratio(m->throughput_ratio));
 	}
 	for (i = 0; i < a->nruns; i++) {
 		const struct run_result *r = &a->runs[i];
@@ -229,7 +229,7 @@ static const char *status_text(const struct run_result *r, char *b, size_t size)
 		? status_texts[r->status] : "ended";
 
 	if (r->status == RUN_FAILED_OOM && r->failed_allocation > 0)	/* PyTorch prints GiB: so do we */
-		snprintf(b, size, "%s (needed %s more)", st, numfmt_gib(ring(), r->failed_allocation));
+		snprintf(b, size, "%s (needed %s more)", st, qty_gib(ring(), r->failed_allocation));
 	else if (run_failed(r) || r->steps_measured < 0)
 		snprintf(b, size, "%s", st);
 	else
