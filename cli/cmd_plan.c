@@ -194,16 +194,12 @@ struct ini_read {
 static void __attribute__((format(printf, 2, 3))) say_bad(struct ini_read *r, const char *fmt, ...)
 {
 	va_list ap;
-	struct buf b = BUF_INIT;
 
 	if (r->bad++ >= PLAN_INI_SAID)
 		return;
-	buf_init(&b, 0);
 	va_start(ap, fmt);
-	buf_vaddf(&b, fmt, ap);
+	utf8_vline(stderr, fmt, ap);
 	va_end(ap);
-	utf8_line(stderr, "%s", b.data);
-	buf_release(&b);
 }
 
 /* One key: set, or its message printed as file:line: and the reading goes on. */

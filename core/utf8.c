@@ -258,17 +258,25 @@ int utf8_write(FILE *f, const char *s, size_t n, unsigned flags)
 	return rc;
 }
 
-int utf8_line(FILE *f, const char *fmt, ...)
+int utf8_vline(FILE *f, const char *fmt, va_list ap)
 {
 	struct buf b;
-	va_list ap;
 	int rc;
 
 	buf_init(&b, 0);
-	va_start(ap, fmt);
 	buf_vaddf(&b, fmt, ap);
-	va_end(ap);
 	rc = utf8_write(f, b.data, b.len, UTF8_CONTROLS | UTF8_ONE_LINE);
 	buf_release(&b);
 	return putc('\n', f) == EOF ? -1 : rc;
+}
+
+int utf8_line(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	rc = utf8_vline(f, fmt, ap);
+	va_end(ap);
+	return rc;
 }

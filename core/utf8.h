@@ -8,6 +8,7 @@
 #ifndef CORE_UTF8_H
 #define CORE_UTF8_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -85,6 +86,8 @@ int utf8_write(FILE *f, const char *s, size_t n, unsigned flags);
  * shows as \x0a, \x1b), then a newline. -1 when f failed, else 0.
  */
 int utf8_line(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* utf8_line with its arguments as a va_list. */
+int utf8_vline(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 
 /*
  * The string s as utf8_escape() writes it, NUL-terminated, in memory the caller frees;
