@@ -311,6 +311,72 @@ static bool comm_split(const struct step_parts *s)
 	return isfinite(s->exposed_comm_wait) && isfinite(s->exposed_comm_transfer);
 }
 
+/* Idle by cause, bottom up: the host launched late (solid), held by a stream or event (hatched), unknown (light). */
+static const struct {
+	unsigned style;
+	size_t offset;
+	const char *legend;
+} idle_causes[] = {
+	{ 0, offsetof(struct step_parts, idle_host), "idle: the CPU launched the next work late" },
+	{ MS_HATCHED, offsetof(struct step_parts, idle_sync), "idle: work launched, held by a stream, event or peer" },
+	{ MS_LIGHT, offsetof(struct step_parts, idle_other), "idle: cause unknown" },
+};
+
+static double idle_cause(const struct step_parts *s, size_t i)
+{
+	double v;
+
+	memcpy(&v, (const char *)s + idle_causes[i].offset, sizeof(v));
+	return v;
+}
+
+/*
+ * Idle split by cause; false where the analysis has no split, or one that
+ * does not add up to idle (an analysis.json written without it): the bar
+ * then shows idle whole rather than a split it cannot stand behind.
+ */
+static bool idle_split(const struct step_parts *s)
+{
+	double sum = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(idle_causes) / sizeof(idle_causes[0]); i++) {
+		if (!isfinite(idle_cause(s, i)) || idle_cause(s, i) < 0)
+			return false;
+		sum += idle_cause(s, i);
+	}
+	return fabs(sum - s->idle) <= 1e-9 + 1e-6 * s->idle;
+}
+
+/* A bit per idle cause of idle_causes[] that reaches least (s) on this GPU. */
+static unsigned idle_causes_shown(const struct step_parts *s, double least)
+{
+	unsigned bits = 0;
+	size_t i;
+
+	if (!idle_split(s))
+		return 0;
+	for (i = 0; i < sizeof(idle_causes) / sizeof(idle_causes[0]); i++)
+		if (idle_cause(s, i) > 0 && idle_cause(s, i) >= least)
+			bits |= 1u << i;
+	return bits;
+}
+
+/* The idle part as one box per cause, from y up; returns the top. */
+static double idle_boxes(struct panel *p, double x, double y, const struct step_parts *s)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(idle_causes) / sizeof(idle_causes[0]); i++) {
+		double v = MS(idle_cause(s, i));
+
+		if (v > 0)
+			panel_rect(p, CAT_IDLE, x - 0.32, y, x + 0.32, y + v)->style = idle_causes[i].style;
+		y += v;
+	}
+	return y;
+}
+
 /*
  * One GPU's stacked bar. Exposed communication is drawn as two boxes where
  * the analysis splits it: transfer (solid), then waiting for a peer
@@ -333,18 +399,31 @@ static void breakdown_bar(struct chart_layout *c, struct panel *p, const char *l
 			y += t + w;
 			continue;
 		}
+		if (parts[i].cat == CAT_IDLE && idle_split(s)) {
+			y = idle_boxes(p, x, y, s);
+			continue;
+		}
 		panel_rect(p, parts[i].cat, x - 0.32, y, x + 0.32, y + v);
 		y += v;
 	}
 	panel_label(p, CAT_INK, MS_ABOVE, x, y, fmt_ms(c, "", y));
 }
 
-/* The parts' legend; split: exposed comm as transfer and waiting for a peer. */
-static void legend_parts_split(struct chart_layout *c, bool split)
+/*
+ * The parts' legend; split: exposed comm as transfer and waiting for a peer;
+ * causes: a bit per idle cause drawn (idle_causes[]), 0 for plain idle.
+ */
+static void legend_parts_split(struct chart_layout *c, bool split, unsigned causes)
 {
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (parts[i].cat == CAT_IDLE && causes) {
+			for (k = 0; k < sizeof(idle_causes) / sizeof(idle_causes[0]); k++)
+				if (causes & 1u << k)
+					chart_add_legend(c, CAT_IDLE, idle_causes[k].style, false, idle_causes[k].legend);
+			continue;
+		}
 		if (parts[i].cat != CAT_EXPOSED_COMM || !split) {
 			chart_add_legend(c, parts[i].cat, 0, false, category_style(parts[i].cat)->label);
 			continue;
@@ -401,6 +480,7 @@ int chart_breakdown(const struct analysis *a, struct chart_layout *c, const char
 	size_t order[MAX_ORDER], n = run_order(a, order), k, gi;
 	struct panel *p;
 	bool split = false;
+	unsigned causes = 0;
 
 	chart_init(c, "02-breakdown", "Where each GPU's step goes");
 	chart_set_banner(a, c);
@@ -417,8 +497,9 @@ int chart_breakdown(const struct analysis *a, struct chart_layout *c, const char
 			if (!parts_known(s))
 				continue;
 			breakdown_bar(c, p, gpu_cat_label(a, order[k], gi, c), s);
-			/* the legend names the hatched box where one shows: 0.2% of the step or more */
+			/* the legend names a box where one shows: 0.2% of the step or more */
 			split |= comm_split(s) && s->exposed_comm_wait >= r->gpu[gi].mean_step_s / 500;
+			causes |= idle_causes_shown(s, r->gpu[gi].mean_step_s / 500);
 		}
 	}
 	if (p->x.ncats == 0) {
@@ -428,7 +509,9 @@ int chart_breakdown(const struct analysis *a, struct chart_layout *c, const char
 	if (split)
 		c->subtitle = "mean over steady steps; the four parts add up to the step window; exposed comm "
 			      "split into transfer and waiting for a slower peer (hatched)";
-	legend_parts_split(c, split);
+	legend_parts_split(c, split, causes);
+	if (causes)
+		c->subtitle = chart_strf(c, "%s; idle split by cause", c->subtitle);
 	return 0;
 }
 
@@ -597,7 +680,7 @@ static void waterfall_saved_text(struct chart_layout *c, double lowest)
 static void waterfall_legend(struct chart_layout *c, bool split)
 {
 	chart_add_legend(c, CAT_BASELINE, 0, false, "ideal (baseline)");
-	legend_parts_split(c, split);
+	legend_parts_split(c, split, 0);
 	chart_add_legend(c, CAT_CANDIDATE, 0, false, "actual (candidate)");
 }
 

@@ -340,6 +340,32 @@ static void breakdown_wait_and_transfer(void **state)
 }
 
 /*
+ * ddp-scales-well: idle is split by cause in the breakdown. The 1-GPU run's
+ * GPU idles 1.546521142857 ms per step because the CPU launched late and
+ * 0.000034 ms held by a stream (analysis.json step_s.idle_host, idle_sync):
+ * a solid box and a hatched one; the sliver is under 0.2% of the step, so
+ * the legend names only the host's cause.
+ */
+static void breakdown_idle_by_cause(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/ddp-scales-well");
+	char *d = chart_dump(a, "02-breakdown");
+
+	(void)state;
+	assert_non_null(d);
+	near(rects_at(d, "idle", false, 0, NULL), 1.546521142857, 1e-4);
+	assert_non_null(strstr(d, "= rect idle hatched x=-0.32..0.32 y="));	/* 0.000034 ms: too thin for the dump's digits */
+	near(rects_at(d, "idle", false, 1, NULL), 1.6397405714285716, 1e-4);
+	near(rects_at(d, "idle", true, 1, NULL), 0, 0);
+	assert_non_null(strstr(d, "legend.4 = idle \"idle: the CPU launched the next work late\""));
+	assert_null(strstr(d, "cause unknown"));
+	assert_null(strstr(d, "idle: work launched"));
+	assert_non_null(strstr(d, "; idle split by cause"));
+	free(d);
+	analysis_free(a);
+}
+
+/*
  * clock-offset: GPU 1's trace clock runs 37 ms ahead (clock_offset_s
  * -0.037). Both GPUs show step 28 (steady on both; its slower window,
  * 86.523 ms, is the median of the steps' slower windows), which GPU 0
@@ -461,6 +487,7 @@ int main(void)
 		cmocka_unit_test(waterfall_per_sample),
 		cmocka_unit_test(waterfall_splits_waiting),
 		cmocka_unit_test(breakdown_wait_and_transfer),
+		cmocka_unit_test(breakdown_idle_by_cause),
 		cmocka_unit_test(step_time_names_a_failed_run),
 		cmocka_unit_test(captions_follow_the_content),
 		cmocka_unit_test(timeline_on_common_clock),
