@@ -55,8 +55,8 @@ struct batch_opts {
 
 /* The ranges of -j, --timeout and --memory-limit (docs/batch.md). */
 #define BATCH_JOBS_MAX 256
-#define BATCH_TIMEOUT_MAX (7 * 86400)
-#define BATCH_MEMORY_MAX (16 << 20)	/* MiB: 16 TiB */
+#define BATCH_TIMEOUT_MAX 604800	/* s: 7 days; a literal, so that help can quote it */
+#define BATCH_MEMORY_MAX 16777216	/* MiB: 16 TiB */
 
 /* What batch_run() did. */
 struct batch_result {

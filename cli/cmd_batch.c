@@ -38,15 +38,19 @@ static int memory_mib = 16384;	/* --memory-limit MIB */
 const struct option batch_options[] = {
 	OPTION_STRING('o', NULL, &out_dir, "DIR", "where to write: DIR/<id>/ per trial, results.sqlite, "
 		      "summary.csv, summary.json, index.html and index.md"),
-	OPTION_INTEGER('j', "jobs", &jobs, "N", "trials analysed at once, 1 to 256 (default: one per core)"),
+	OPTION_INTEGER_RANGE('j', "jobs", &jobs, "N", "trials analysed at once, 1 to " OPTION_STR(BATCH_JOBS_MAX)
+			     " (default: one per core)", 1, BATCH_JOBS_MAX, "1 to " OPTION_STR(BATCH_JOBS_MAX) " trials at once"),
 	OPTION_FLAG(0, "force", &force, 1, "analyse again the trials whose inputs did not change"),
 	OPTION_FLAG(0, "retry-failed", &retry_failed, 1,
 		    "analyse again every failed trial, also one that failed on its own inputs (not the others)"),
-	OPTION_INTEGER(0, "timeout", &timeout_s, "S",
-		       "seconds a trial may take before it is stopped and recorded as failed, "
-		       "up to 604800 (default 600; 0: no limit)"),
-	OPTION_INTEGER(0, "memory-limit", &memory_mib, "MIB",
-		       "address space a trial may take, in MiB, up to 16777216 (default 16384; 0: no limit)"),
+	OPTION_INTEGER_RANGE(0, "timeout", &timeout_s, "S",
+			     "seconds a trial may take before it is stopped and recorded as failed, "
+			     "up to " OPTION_STR(BATCH_TIMEOUT_MAX) " (default 600; 0: no limit)", 0, BATCH_TIMEOUT_MAX,
+			     "0 (no limit) to " OPTION_STR(BATCH_TIMEOUT_MAX) " seconds"),
+	OPTION_INTEGER_RANGE(0, "memory-limit", &memory_mib, "MIB",
+			     "address space a trial may take, in MiB, up to " OPTION_STR(BATCH_MEMORY_MAX)
+			     " (default 16384; 0: no limit)", 0, BATCH_MEMORY_MAX,
+			     "0 (no limit) to " OPTION_STR(BATCH_MEMORY_MAX) " MiB"),
 	OPTION_FLAG(0, "list", &list_only, 1, "only print the trials found: id, a tab, the location"),
 	OPTION_STRING(0, "one", &one_id, "ID", "analyse only the trial ID (as --list names it) into DIR/ID/"),
 	OPTION_FLAG(0, "merge", &merge, 1,
@@ -465,16 +469,6 @@ static int cmd_merge(int argc, char **argv)
 	return ret;
 }
 
-/* What -j, --timeout and --memory-limit accept (docs/batch.md); unset: the default's mark. */
-static const struct {
-	const char *name, *what;
-	int *v, unset, lo, hi;
-} ranges[] = {
-	{ "-j", "trials at once", &jobs, INT_MIN, 1, BATCH_JOBS_MAX },
-	{ "--timeout", "seconds", &timeout_s, 0, 0, BATCH_TIMEOUT_MAX },
-	{ "--memory-limit", "MiB", &memory_mib, 0, 0, BATCH_MEMORY_MAX },
-};
-
 /* Whether a and b name one directory (device and inode: a link or another spelling counts). */
 static bool same_dir(const char *a, const char *b)
 {
@@ -490,11 +484,6 @@ int cmd_batch(int argc, char **argv)
 		return usage_error("batch", merge ? "no DIR given" : "no PATH given");
 	if (list_only + !!one_id + merge > 1)
 		return usage_error("batch", "--list, --one and --merge go one at a time");
-	for (size_t i = 0; i < sizeof(ranges) / sizeof(*ranges); i++)
-		if (*ranges[i].v != ranges[i].unset && (*ranges[i].v < ranges[i].lo || *ranges[i].v > ranges[i].hi))
-			return usage_error("batch", "%s %d is out of range: give %d%s to %d %s", ranges[i].name,
-					   *ranges[i].v, ranges[i].lo, ranges[i].lo ? "" : " (no limit)", ranges[i].hi,
-					   ranges[i].what);
 	if (list_only)
 		return cmd_list(argc, argv);
 	if (merge)

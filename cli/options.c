@@ -64,6 +64,8 @@ static int store_integer(struct parse *p, const struct option *o, const char *sp
 	n = strtol(v, &end, 10);
 	if (end == v || *end)
 		return reject(p, "%s: '%s' is not an integer", spelled, v);
+	if (o->range && (errno == ERANGE || n < o->lo || n > o->hi))
+		return reject(p, "%s %s is out of range: give %s", spelled, v, o->range);
 	if (errno == ERANGE || n < INT_MIN || n > INT_MAX)
 		return reject(p, "%s: '%s' is out of range", spelled, v);
 	*(int *)o->value = (int)n;

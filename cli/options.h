@@ -45,6 +45,9 @@ struct option {
 	const char *deflt;		/* OPT_OPTIONAL_VALUE: the value of the bare option */
 	unsigned flags;			/* enum option_flags */
 	const struct option *include;	/* OPT_INCLUDE: the table */
+	long lo, hi;			/* OPT_INTEGER with .range: the values taken */
+	const char *range;		/* "1 to 256 trials at once": named when a value is outside
+					   lo..hi or too large to read; NULL: any int */
 };
 
 #define OPTION_FLAG(s, l, v, n, h) \
@@ -55,6 +58,14 @@ struct option {
 #define OPTION_INTEGER(s, l, v, name, h) \
 	{ .kind = OPT_INTEGER, .short_name = (s), .long_name = (l), .value = (v), \
 	  .value_name = (name), .help = (h) }
+/* A number's digits as a string literal, for help and range texts: OPTION_STR(256) is "256". */
+#define OPTION_STR_(x) #x
+#define OPTION_STR(x) OPTION_STR_(x)
+
+/* An integer option that takes lo..hi only; range says so in words ("0 (no limit) to 600 seconds"). */
+#define OPTION_INTEGER_RANGE(s, l, v, name, h, low, high, words) \
+	{ .kind = OPT_INTEGER, .short_name = (s), .long_name = (l), .value = (v), \
+	  .value_name = (name), .help = (h), .lo = (low), .hi = (high), .range = (words) }
 #define OPTION_INCLUDE(table, name, heading) \
 	{ .kind = OPT_INCLUDE, .include = (table), .long_name = (name), .help = (heading) }
 #define OPTION_END { .kind = OPT_END }
