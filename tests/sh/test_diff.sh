@@ -57,6 +57,15 @@ for b in bad:
 sys.exit(1 if bad else 0)
 PY
 
+# --diff from the analysis.json it wrote: the same tables, read back.
+"$SCALEAUDIT" analyze --diff $s/ddp-2-vs-4 | sed -n '/^Per-op diff/,$p' > "$tmp/trial.txt"
+"$SCALEAUDIT" analyze --diff "$tmp/ddp-2-vs-4.json" | sed -n '/^Per-op diff/,$p' > "$tmp/json.txt"
+if [ "$(wc -l < "$tmp/trial.txt")" -lt 20 ] || ! cmp -s "$tmp/trial.txt" "$tmp/json.txt"; then
+	echo "FAIL: analyze --diff of ddp-2-vs-4 and of its analysis.json differ:"
+	diff "$tmp/trial.txt" "$tmp/json.txt" | head -10
+	fail=1
+fi
+
 # No trace on either side: no diff, and why.
 "$SCALEAUDIT" analyze --json $s/logs-only > "$tmp/logs.json" 2>/dev/null
 python3 - "$tmp/logs.json" <<'PY' || fail=1
