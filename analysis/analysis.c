@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/diff.h"
 #include "analysis/facts.h"
 #include "analysis/plancheck.h"
 #include "analysis/readiness.h"
@@ -472,6 +473,7 @@ struct analysis *analysis_run(const struct trial *t)
 		analysis_readiness(a, &t->runs[i], &a->runs[i]);
 	}
 	analysis_compare(a, t);
+	analysis_diff(a, t);
 	analysis_decide(a, t);
 	analysis_advise(a, t);
 	for (size_t i = 0; i < t->nruns; i++)

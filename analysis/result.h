@@ -584,6 +584,53 @@ struct superlinear {
 					   order checked; "" when none holds */
 };
 
+/*
+ * The per-op and per-kernel diff of baseline against candidate
+ * (docs/analysis.md, "Per-op diff"). Every time is GPU time per steady step
+ * (per profiled span where `span`), counted per b GPUs as attribution_s is:
+ * the run's mean over its traced GPUs times its GPUs / b (the baseline's
+ * b GPUs: its mean; the candidate's c: n times its mean). So a row's
+ * added_s = candidate.time_s - baseline.time_s, and the rows' added_s
+ * (those left out included) add up to total_s.candidate - total_s.baseline.
+ * A chart draws rows[] as they stand: both sides' time_s per row.
+ */
+enum diff_kind { DIFF_OP, DIFF_KERNEL, DIFF_KIND_COUNT };
+
+struct diff_side {
+	double calls;			/* calls per step; 0: the row never ran on this side */
+	double time_s;			/* GPU time per step of the row's kernels */
+	double mean_s;			/* time_s / calls; NaN without calls */
+	double share;			/* of the side's total_s */
+};
+
+struct diff_row {
+	enum diff_kind kind;
+	const char *name;		/* op: the launching CPU op ("aten::mm"), NULL not recorded;
+					   kernel: the family ("gemm"), else the kernel's name
+					   (communication, memcpy, memset) */
+	struct diff_side baseline, candidate;
+	double added_s;			/* candidate.time_s - baseline.time_s */
+};
+
+struct diff_sides {
+	double baseline, candidate;
+};
+
+struct diff_left {
+	int64_t op, kernel;		/* rows of each kind left out (beyond DIFF_TOP_ROWS) */
+};
+
+/* present false: no comparison; else per NULL and why set when no diff could be made. */
+struct diff {
+	bool present;
+	const char *per;		/* "step" or "span"; NULL: no diff */
+	struct diff_row *rows;		/* the ops ranked by added_s (largest first), then the kernels */
+	size_t nrows;
+	struct diff_left left_out;
+	struct diff_sides total_s;	/* all GPU work per step, counted like the rows; NaN: no diff */
+	const char *why;		/* why there is no diff; NULL when there is one */
+};
+
 struct comparison {
 	bool valid;			/* a baseline and a candidate were found */
 	size_t baseline;		/* indexes into analysis.runs */
@@ -608,6 +655,7 @@ struct comparison {
 	struct superlinear superlinear;	/* an efficiency above SUPERLINEAR_EFFICIENCY and its causes */
 	struct weak_evidence *weak;	/* what weakens a confirmed or refuted verdict (arena); */
 	size_t nweak;			/* none for another verdict */
+	struct diff diff;		/* per op and per kernel family, baseline against candidate */
 };
 
 struct recommendation {

@@ -163,4 +163,7 @@
  */
 #define SUPERLINEAR_MEMORY_EXCESS 0.05
 
+/* The per-op diff keeps this many rows of each kind (ops, kernels), largest added time first. */
+#define DIFF_TOP_ROWS 10
+
 #endif

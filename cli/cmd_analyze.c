@@ -11,9 +11,12 @@
 #include "render/analysis_text.h"
 
 static int json;	/* --json */
+static int diff;	/* --diff */
 
 const struct option analyze_options[] = {
 	OPTION_FLAG(0, "json", &json, 1, "print analysis.json instead of text"),
+	OPTION_FLAG(0, "diff", &diff, 1, "add the per-op and per-kernel diff of the two runs to the "
+		    "text (analysis.json always has it)"),
 	OPTION_LOAD_JOBS,
 	OPTION_INCLUDE(common_options, "common", "options every command takes"),
 	OPTION_END,
@@ -30,6 +33,7 @@ int cmd_analyze(int argc, char **argv)
 		return usage_error("analyze", "no TRIAL given");
 	if (argc > 1)
 		return usage_error("analyze", "one TRIAL at a time (use 'scaleaudit batch' for more)");
+	text.diff = diff;
 	if (load_jobs_set("analyze") != EXIT_DONE)
 		return EXIT_USAGE;
 	ret = load_and_analyze(dir, &a);

@@ -60,6 +60,13 @@ static const struct jnames answer_names = { answer_at, ANSWER_UNKNOWN + 1, true 
 static const struct jnames crit_names = { crit_at, CRIT_COUNT, false };
 static const struct jnames coll_or_null = { coll_at, COLL_COUNT, true };
 static const struct jnames basis_names = { basis_at, WL_DECLARED + 1, false };
+static const char *diff_kind_at(int v)
+{
+	static const char *const names[] = { [DIFF_OP] = "op", [DIFF_KERNEL] = "kernel" };
+
+	return (unsigned)v < DIFF_KIND_COUNT ? names[v] : NULL;
+}
+static const struct jnames diff_kind_names = { diff_kind_at, DIFF_KIND_COUNT, false };
 static const struct jnames fact_from_names = { fact_from_at, FACT_FROM_DERIVED + 1, true };
 
 /* --- the layout of analysis.json --- */
@@ -990,6 +997,47 @@ static int read_workload(struct jread *r, const struct jnode *n, void *base)
 static const struct jfield *const workload_tables[] = { workload_fields, NULL };
 static const struct jspecial cmp_workload = { write_workload, read_workload, workload_tables };
 
+static const struct jfield diff_side_fields[] = {
+	JF_NUM(struct diff_side, calls, "calls"),
+	JF_NUM(struct diff_side, time_s, "time_s"),
+	JF_NUM(struct diff_side, mean_s, "mean_s"),
+	JF_NUM(struct diff_side, share, "share"),
+	JF_END
+};
+
+static const struct jfield diff_row_fields[] = {
+	JF_ENUM(struct diff_row, kind, "kind", &diff_kind_names),
+	JF_STR(struct diff_row, name, "name"),
+	JF_OBJ(struct diff_row, baseline, "baseline", diff_side_fields),
+	JF_OBJ(struct diff_row, candidate, "candidate", diff_side_fields),
+	JF_NUM(struct diff_row, added_s, "added_s"),
+	JF_END
+};
+
+static const struct jarray diff_rows = JARRAY(struct diff, rows, nrows, diff_row_fields, false);
+
+static const struct jfield diff_left_fields[] = {
+	JF_INT(struct diff_left, op, "op"),
+	JF_INT(struct diff_left, kernel, "kernel"),
+	JF_END
+};
+
+static const struct jfield diff_sides_fields[] = {
+	JF_NUM(struct diff_sides, baseline, "baseline"),
+	JF_NUM(struct diff_sides, candidate, "candidate"),
+	JF_END
+};
+
+/* comparison.diff: null where no comparison was made; per null and why set where no diff. */
+static const struct jfield diff_fields[] = {
+	JF_STR(struct diff, per, "per"),
+	JF_ARR(struct diff, rows, "rows", &diff_rows),
+	JF_OBJ(struct diff, left_out, "left_out", diff_left_fields),
+	JF_OBJ(struct diff, total_s, "total_s", diff_sides_fields),
+	JF_STR(struct diff, why, "why"),
+	JF_END
+};
+
 static const struct jfield option_fields[] = {
 	JF_COUNT(struct rental_option, gpus, "gpus"),
 	JF_NUM(struct rental_option, samples_per_s, "samples_per_s"),
@@ -1128,6 +1176,7 @@ static const struct jfield comparison_fields[] = {
 	JF_OPT_NULL(struct comparison, decision, "decision", decision_fields),
 	JF_OPT_NULL(struct comparison, superlinear, "superlinear", superlinear_fields),
 	JF_SPECIAL("weak_evidence", &cmp_weak_evidence),
+	JF_OPT_NULL(struct comparison, diff, "diff", diff_fields),
 	JF_END
 };
 

@@ -11,6 +11,7 @@
 
 #include "render/compute_text.h"
 #include "render/decision_text.h"
+#include "render/diff_text.h"
 #include "render/numfmt.h"
 #include "render/plan_text.h"
 #include "render/readiness_text.h"
@@ -615,6 +616,8 @@ int analysis_write_text(const struct analysis *in, FILE *out, const struct analy
 	readiness(a, f);
 	plan(a, f);
 	lists(a, f, opt && opt->color ? &k : NULL);
+	if (opt && opt->diff)
+		diff_text(a, f);
 	rc = fclose(f) ? -1 : send(text, n, &k, out);
 	free(text);
 	free(k.v);

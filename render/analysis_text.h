@@ -13,6 +13,7 @@
 
 struct analysis_text_options {
 	bool color;	/* ANSI colours on the verdict and severity words; the caller decides */
+	bool diff;	/* the per-op and per-kernel diff after the rest (analyze --diff) */
 };
 
 /*

@@ -10,6 +10,8 @@ also be an analysis.json that report or analyze --json wrote.
 
 options:
   --json             print analysis.json instead of text
+  --diff             add the per-op and per-kernel diff of the two runs to the
+                     text (analysis.json always has it)
   -j, --jobs N       trace files read at once, by threads (default: one per
                      CPU; 1: one after the other); the output is the same for
                      any N
