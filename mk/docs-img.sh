@@ -27,6 +27,7 @@ done <<LIST
 12-precision ddp-precision-changed
 13-waiting pipeline-bubble
 14-roofline ddp-scales-well
+15-diff nccl-over-sockets
 LIST
 # chart 09 needs a replay.json: the made-up one of tests/data/replay beside a copy of the trial
 cp -r samples/trials/ddp-scales-well "$tmp/replayed"

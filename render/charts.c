@@ -211,6 +211,10 @@ const struct chart_def chart_defs[] = {
 	  "from the ops' recorded shapes, under the GPU's compute ceiling (flat) and memory ceiling "
 	  "(slope). An op far under the ceiling above it leaves that much of the GPU unused; one under "
 	  "the slope is held by memory bandwidth, not arithmetic.", chart_roofline },
+	{ "15-diff", "The ops that add the most GPU time from the baseline to the candidate, largest first: "
+	  "the baseline's bar above the candidate's, the time added beside them. An op that grows is work "
+	  "the extra GPUs repeat, wait in or add (communication); one that shrinks split well. The report's "
+	  "'Op by op' tables give calls and time per call, and the kernels by family.", chart_diff },
 };
 
 const size_t chart_ndefs = sizeof(chart_defs) / sizeof(chart_defs[0]);

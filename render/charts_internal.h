@@ -2,7 +2,8 @@
  * charts_internal: what the chart modules of render/ share and nothing else
  * sees: the run order, run colours, labels and banner of render/charts.c,
  * and the build functions of the chart families (charts_step.c,
- * charts_memory.c, charts_comm.c, charts_more.c, charts_roof.c) that chart_defs lists.
+ * charts_memory.c, charts_comm.c, charts_more.c, charts_roof.c,
+ * charts_diff.c) that chart_defs lists.
  */
 #ifndef RENDER_CHARTS_INTERNAL_H
 #define RENDER_CHARTS_INTERNAL_H
@@ -38,6 +39,11 @@ const char *gpu_cat_label(const struct analysis *a, size_t run, size_t gi, struc
  */
 const char *banner_text(const struct analysis *a, struct chart_layout *c, unsigned skip);
 
+/* Horizontal bars with a name per row (charts 06, 15): the widest name, in the tick font. */
+double row_names_width(const char *const *rows, size_t n);
+/* text right of a bar ending at v on row y, the x axis widened for it to fit beside names that wide. */
+void bar_label(struct chart_layout *c, struct panel *p, double names, double v, double y, const char *text);
+
 /* Each lays the chart out in c and returns 0, or returns 1 with *why (chart_defs' build). */
 /* render/charts_step.c */
 int chart_step_time(const struct analysis *a, struct chart_layout *c, const char **why);
@@ -60,5 +66,7 @@ int chart_replay(const struct analysis *a, struct chart_layout *c, const char **
 
 /* render/charts_roof.c */
 int chart_roofline(const struct analysis *a, struct chart_layout *c, const char **why);
+/* render/charts_diff.c */
+int chart_diff(const struct analysis *a, struct chart_layout *c, const char **why);
 
 #endif

@@ -828,33 +828,46 @@ static const char *kernel_values(const struct kseries *s, size_t ns, const char 
 	return chart_strf(c, "%s ms", text);
 }
 
-/*
- * Each row's values right of its longest bar. The axis reaches far enough
- * for every label to fit, the plot taken as the canvas less its margins,
- * the kernel names (at most 45% of it, as chart_finish caps them) and 20.
- */
+/* Each row's values right of its longest bar (bar_label). */
 static void kernel_labels(const struct kseries *s, size_t ns, const char **rows, size_t n,
 			  struct chart_layout *c, struct panel *p)
 {
-	double area_w = c->width - 28, names = 0, plot_w, w, h;
+	double names = row_names_width(rows, n);
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		text_size(FONT_TICK, rows[i], 0, &w, &h);
-		names = fmax(names, w);
-	}
-	plot_w = area_w - fmin(names, 0.45 * area_w) - 20;
 	for (i = 0; i < n; i++) {
 		const char *text = kernel_values(s, ns, rows[i], c);
 		double v = row_max(s, ns, rows[i]);
 
-		if (!isfinite(v))
-			continue;
-		text_size(FONT_NOTE, text, 0, &w, &h);
-		if (w + 6 < plot_w)
-			p->x.min_hi = fmax(isnan(p->x.min_hi) ? 0 : p->x.min_hi, v / (1 - (w + 6) / plot_w));
-		panel_label(p, CAT_INK, MS_RIGHT, v, (double)(n - 1 - i), text);
+		if (isfinite(v))
+			bar_label(c, p, names, v, (double)(n - 1 - i), text);
 	}
+}
+
+double row_names_width(const char *const *rows, size_t n)
+{
+	double names = 0, w, h;
+
+	for (size_t i = 0; i < n; i++) {
+		text_size(FONT_TICK, rows[i], 0, &w, &h);
+		names = fmax(names, w);
+	}
+	return names;
+}
+
+/*
+ * The axis reaches far enough for every label to fit, the plot taken as the
+ * canvas less its margins, the row names (at most 45% of it, as
+ * chart_finish caps them) and 20.
+ */
+void bar_label(struct chart_layout *c, struct panel *p, double names, double v, double y, const char *text)
+{
+	double area_w = c->width - 28, plot_w = area_w - fmin(names, 0.45 * area_w) - 20, w, h;
+
+	text_size(FONT_NOTE, text, 0, &w, &h);
+	if (v > 0 && w + 6 < plot_w)
+		p->x.min_hi = fmax(isnan(p->x.min_hi) ? 0 : p->x.min_hi, v / (1 - (w + 6) / plot_w));
+	panel_label(p, CAT_INK, MS_RIGHT, v, y, text);
 }
 
 int chart_kernels(const struct analysis *a, struct chart_layout *c, const char **why)

@@ -26,22 +26,22 @@ static size_t char_start(const char *s, size_t at)
 	return at;
 }
 
-/*
- * The name in NAME_W columns: a kernel's parameter list dropped, then the
- * middle cut out ("aten::_scaled_dot_pr...attention_backward"), so that two
- * names alike at the start stay apart.
- */
-static const char *name_cell(char *buf, size_t size, const char *name)
+const char *diff_name(char *buf, size_t size, const char *name, size_t width)
 {
-	size_t n = strcspn(name, "("), head, tail;
+	size_t n, head, tail;
 
+	if (!name)
+		name = "(op not recorded)";
+	n = strcspn(name, "(");
 	n = n ? n : strlen(name);
-	if (n <= NAME_W) {
+	while (n > 1 && name[n - 1] == ' ')	/* "Memset (Device)": the space before the list too */
+		n--;
+	if (n <= width) {
 		snprintf(buf, size, "%.*s", (int)n, name);
 		return buf;
 	}
-	head = char_start(name, (NAME_W - 3) / 2);
-	tail = char_start(name, n - (NAME_W - 3 - (NAME_W - 3) / 2));
+	head = char_start(name, (width - 3) / 2);
+	tail = char_start(name, n - (width - 3 - (width - 3) / 2));
 	snprintf(buf, size, "%.*s...%.*s", (int)head, name, (int)(n - tail), name + tail);
 	return buf;
 }
@@ -73,7 +73,7 @@ static void row_line(FILE *f, const struct diff_row *r)
 {
 	char nb[NAME_W * 4 + 8], b[QTY_LEN];
 
-	fprintf(f, "  %-*s", NAME_W, r->name ? name_cell(nb, sizeof(nb), r->name) : "(op not recorded)");
+	fprintf(f, "  %-*s", NAME_W, diff_name(nb, sizeof(nb), r->name, NAME_W));
 	side_cells(f, &r->baseline);
 	fputs(" ", f);
 	side_cells(f, &r->candidate);

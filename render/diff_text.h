@@ -5,9 +5,18 @@
 #ifndef RENDER_DIFF_TEXT_H
 #define RENDER_DIFF_TEXT_H
 
+#include <stddef.h>
 #include <stdio.h>
 
 #include "analysis/result.h"
+
+/*
+ * A row's name in at most width characters (width >= 8; buf of 4 x width
+ * + 8 bytes): a kernel's parameter list dropped, then the middle cut out
+ * ("aten::_scaled_dot_pr...attention_backward"), so that two names alike
+ * at the start stay apart; an op not recorded is named so.
+ */
+const char *diff_name(char *buf, size_t size, const char *name, size_t width);
 
 /* The ops' table, then the kernels', each ranked as the analysis kept them; or why there is none. */
 void diff_text(const struct analysis *a, FILE *f);

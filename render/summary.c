@@ -12,6 +12,7 @@
 #include "core/xalloc.h"
 #include "render/compute_text.h"
 #include "render/decision_text.h"
+#include "render/diff_text.h"
 #include "render/numfmt.h"
 #include "render/plan_text.h"
 #include "render/readiness_text.h"
@@ -498,19 +499,19 @@ static void cut_name(const char *name, const char *suffix, char *out, size_t siz
 	buf_release(&b);
 }
 
-static void add_cells(struct summary *s, enum sline_kind kind, const char *const *cells)
+static void add_cells(struct summary *s, enum sline_kind kind, const char *const *cells, size_t n)
 {
-	const char **copy = arena_alloc(&s->arena, TABLE_COLS * sizeof(*copy));
+	const char **copy = arena_alloc(&s->arena, n * sizeof(*copy));
 	struct buf joined;
 
 	buf_init(&joined, 0);
-	for (size_t i = 0; i < TABLE_COLS; i++) {
+	for (size_t i = 0; i < n; i++) {
 		copy[i] = arena_strdup(&s->arena, cells[i]);
 		buf_addf(&joined, "%s%s", i ? "; " : "", cells[i]);
 	}
 	add(s, kind, "%s", joined.data);
 	s->lines[s->n - 1].cells = copy;
-	s->lines[s->n - 1].ncells = TABLE_COLS;
+	s->lines[s->n - 1].ncells = n;
 	buf_release(&joined);
 }
 
@@ -548,7 +549,7 @@ static void run_table(struct summary *s, const struct analysis *a)
 		"Peak / capacity", "Transport / link",
 	};
 
-	add_cells(s, SL_TABLE_HEAD, head);
+	add_cells(s, SL_TABLE_HEAD, head, TABLE_COLS);
 	for (size_t i = 0; i < a->nruns; i++) {
 		const struct run_result *r = &a->runs[i];
 		const char *role = !compared(a) ? "" : i == a->cmp.baseline ? " (baseline)"
@@ -570,8 +571,103 @@ static void run_table(struct summary *s, const struct analysis *a)
 		cells[6] = num(r->samples_per_s);
 		cells[7] = peak_text(r, peak, sizeof(peak));
 		cells[8] = transport_text(r, tr, sizeof(tr));
-		add_cells(s, SL_TABLE_ROW, cells);
+		add_cells(s, SL_TABLE_ROW, cells, TABLE_COLS);
 	}
+}
+
+/* --- op by op: the per-op and per-kernel diff --- */
+
+#define DIFF_COLS 7
+#define DIFF_SUMMARY_ROWS 6	/* rows of each table; analyze --diff and analysis.json have more */
+#define DIFF_NAME_CHARS 40
+
+static const char *const diff_heads[DIFF_KIND_COUNT] = { [DIFF_OP] = "Op", [DIFF_KERNEL] = "Kernel family" };
+static const char *const diff_words[DIFF_KIND_COUNT] = { [DIFF_OP] = "op", [DIFF_KERNEL] = "kernel famil" };
+
+/* Calls per step: whole as "14", else as qty_num writes it ("22.5"). */
+static const char *diff_calls(const struct diff_side *d)
+{
+	if (!(d->calls > 0))
+		return "-";
+	return d->calls == floor(d->calls) && d->calls < 1e15 ? count((int64_t)d->calls) : num(d->calls);
+}
+
+static const char *diff_time(const struct diff_side *d, double v)
+{
+	return d->calls > 0 ? ms(v) : "-";
+}
+
+static void diff_row(struct summary *s, const struct diff_row *r)
+{
+	char name[4 * DIFF_NAME_CHARS + 8], calls[2 * NUMFMT_LEN + 8];
+	const char *cells[DIFF_COLS];
+
+	snprintf(calls, sizeof(calls), "%s \xe2\x86\x92 %s", diff_calls(&r->baseline), diff_calls(&r->candidate));
+	cells[0] = diff_name(name, sizeof(name), r->name, DIFF_NAME_CHARS);
+	cells[1] = calls;
+	cells[2] = diff_time(&r->baseline, r->baseline.time_s);
+	cells[3] = diff_time(&r->candidate, r->candidate.time_s);
+	cells[4] = diff_time(&r->baseline, r->baseline.mean_s);
+	cells[5] = diff_time(&r->candidate, r->candidate.mean_s);
+	cells[6] = qty_duration_signed(ring(), r->added_s);
+	add_cells(s, SL_TABLE_ROW, cells, DIFF_COLS);
+}
+
+/* One kind's table: its first rows as the analysis ranked them, and how many more there are. */
+static void diff_table(struct summary *s, const struct analysis *a, enum diff_kind k)
+{
+	const struct diff *d = &a->cmp.diff;
+	char b[CELL_NAME_CHARS * 4 + 16], c[CELL_NAME_CHARS * 4 + 16], h[4][CELL_NAME_CHARS * 4 + 32];
+	const char *head[DIFF_COLS] = { diff_heads[k], "Calls per step", h[0], h[1], h[2], h[3], "Added" };
+	int64_t more = k == DIFF_OP ? d->left_out.op : d->left_out.kernel;
+	size_t shown = 0;
+
+	cut_name(run_name(&a->runs[a->cmp.baseline]), "", b, sizeof(b), CELL_NAME_CHARS);
+	cut_name(run_name(&a->runs[a->cmp.candidate]), "", c, sizeof(c), CELL_NAME_CHARS);
+	snprintf(h[0], sizeof(h[0]), "Time, %s", b);
+	snprintf(h[1], sizeof(h[1]), "Time, %s", c);
+	snprintf(h[2], sizeof(h[2]), "Per call, %s", b);
+	snprintf(h[3], sizeof(h[3]), "Per call, %s", c);
+	add_cells(s, SL_TABLE_HEAD, head, DIFF_COLS);
+	for (size_t i = 0; i < d->nrows; i++) {
+		if (d->rows[i].kind != k)
+			continue;
+		if (shown++ < DIFF_SUMMARY_ROWS)
+			diff_row(s, &d->rows[i]);
+		else
+			more++;
+	}
+	if (more > 0)
+		add(s, SL_TEXT, "%s more %s%s, each adding less (scaleaudit analyze --diff lists them).",
+		    count(more), diff_words[k], k == DIFF_OP ? more == 1 ? "" : "s" : more == 1 ? "y" : "ies");
+}
+
+/*
+ * Which ops and kernels the candidate spends more GPU time in than the
+ * baseline, counted as the loss is, and how the rows' sum relates to it.
+ */
+static void op_diff(struct summary *s, const struct analysis *a)
+{
+	const struct diff *d = &a->cmp.diff;
+	const struct run_result *b, *c;
+
+	if (!compared(a) || !d->present)
+		return;
+	add(s, SL_HEADING, "Op by op");
+	if (!d->per) {
+		add(s, SL_TEXT, "No per-op diff: %s.", d->why ? d->why : "no GPU work to compare");
+		return;
+	}
+	b = &a->runs[a->cmp.baseline];
+	c = &a->runs[a->cmp.candidate];
+	add(s, SL_TEXT, "GPU time of each op's kernels %s, counted per %d GPU%s of %s as the loss is (%s: %g x "
+	    "its mean GPU), largest addition first. All GPU work: %s against %s (%s); it is summed per kernel, "
+	    "so overlapped communication counts in full and idle time is in no row.",
+	    strcmp(d->per, "span") ? "per steady step" : "over the profiled span (no steady steps)", b->gpus,
+	    b->gpus == 1 ? "" : "s", run_name(b), run_name(c), comparison_gpu_ratio(a), ms(d->total_s.baseline),
+	    ms(d->total_s.candidate), qty_duration_signed(ring(), d->total_s.candidate - d->total_s.baseline));
+	diff_table(s, a, DIFF_OP);
+	diff_table(s, a, DIFF_KERNEL);
 }
 
 static void confounds(struct summary *s, const struct analysis *a)
@@ -748,6 +844,7 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 		add(s, SL_ITEM, "%s", a->recs[i].text ? a->recs[i].text : a->recs[i].id);
 	s->decision_end = s->n;
 	key_numbers(s, a);
+	op_diff(s, a);
 	alternatives(s, a);
 	readiness(s, a);
 	plan(s, a);
@@ -833,7 +930,7 @@ void summary_markdown(const struct summary *s, const char *const *ids, const cha
 		buf_addch(out, '\n');
 		if (l->kind == SL_TITLE || l->kind == SL_HEADING || l->kind == SL_VERDICT || l->kind == SL_REASON
 		    || l->kind == SL_ANSWER || l->kind == SL_LEAD || l->kind == SL_WEAK || l->kind == SL_DECISION
-		    || (l->kind == SL_META && next != SL_META))
+		    || l->kind == SL_TEXT || (l->kind == SL_META && next != SL_META))
 			buf_addch(out, '\n');
 	}
 	if (ncharts)

@@ -22,7 +22,7 @@ done
 ls "$tmp/r1" "$tmp/r1/charts" | grep -q '\.tmp$' && { echo "a temporary file was left"; fail=1; }
 diff -r "$tmp/r1" "$tmp/r2" > /dev/null || { echo "two runs wrote different bytes"; fail=1; }
 charts=$(ls "$tmp/r1/charts" | grep -v '^00-' | grep -c '\.png$')
-[ "$charts" -eq 12 ] || { echo "$charts charts drawn, expected 12 (all but replay and sweep)"; fail=1; }
+[ "$charts" -eq 13 ] || { echo "$charts charts drawn, expected 13 (all but replay and sweep)"; fail=1; }
 # page 1's chart, written like the others, and linked from summary.md
 for f in charts/00-throughput.png charts/00-throughput.svg charts/00-throughput.pdf; do
 	[ -s "$tmp/r1/$f" ] || { echo "missing: $f (page 1's chart)"; fail=1; }
@@ -31,7 +31,8 @@ grep -qxF '![Samples per second](charts/00-throughput.png)' "$tmp/r1/summary.md"
 	{ echo "summary.md does not link page 1's chart"; fail=1; }
 if command -v pdfinfo > /dev/null; then
 	pages=$(pdfinfo "$tmp/r1/report.pdf" | awk '/^Pages:/ {print $2}')
-	[ "$pages" -eq $((charts + 2)) ] || { echo "$pages PDF pages, expected $((charts + 2))"; fail=1; }
+	# the summary takes three pages: page 1, the runs and key numbers, the ops side by side
+	[ "$pages" -eq $((charts + 3)) ] || { echo "$pages PDF pages, expected $((charts + 3))"; fail=1; }
 	pdftotext "$tmp/r1/report.pdf" - | grep -q CONFIRMED || { echo "no verdict in the PDF text"; fail=1; }
 fi
 grep -q '^\*\*Verdict: CONFIRMED — a step takes' "$tmp/r1/summary.md" || { echo "no verdict in summary.md"; fail=1; }

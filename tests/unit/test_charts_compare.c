@@ -128,7 +128,7 @@ static void banner_on_precision_changed(void **state)
 {
 	static const char *const ids[] = { "01-step-time", "02-breakdown", "03-waterfall", "04-memory",
 					   "05-communication", "06-top-kernels", "07-timeline", "08-monitor",
-					   "12-precision", "13-waiting", "14-roofline" };
+					   "12-precision", "13-waiting", "14-roofline", "15-diff" };
 	struct analysis *a = analyse_dir("samples/trials/ddp-precision-changed");
 	size_t drawn = 0;
 
@@ -167,7 +167,7 @@ static void no_banner_on_scales_well(void **state)
 		assert_null(value_of(d, "banner"));
 		free(d);
 	}
-	assert_int_equal(drawn, 12);	/* all but the replay and the sweep (single-config) */
+	assert_int_equal(drawn, 13);	/* all but the replay and the sweep (single-config) */
 	analysis_free(a);
 }
 
