@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/thresholds.h"
 #include "core/arena.h"
 #include "core/gpu.h"
 #include "core/kname.h"
@@ -642,6 +643,78 @@ static void roof_ops(struct analysis *a, struct mfu *m, const struct op_table *t
 	free(v);
 }
 
+/* The GPU model of the run's slowest GPU; NULL when not in the GPU table. */
+static const struct gpu_model *run_gpu(const struct run_result *rr)
+{
+	const struct gpu_result *g = rr->ngpu ? &rr->gpu[rr->slowest] : NULL;
+
+	return g && g->name ? gpu_lookup(g->name, g->memory_total) : NULL;
+}
+
+/*
+ * The fastest dense peak an op of input dtype t can run at: float inputs
+ * may run as TF32 (allow_tf32), which the recorded type does not say.
+ */
+static double op_peak(const struct gpu_model *row, enum dtype t, enum dtype *as)
+{
+	double p = t != DT_UNKNOWN ? gpu_peak_tflops(row, t) : NAN, tf = NAN;
+
+	*as = t;
+	if (t == DT_FP32 && (tf = gpu_peak_tflops(row, DT_TF32)) > p)
+		*as = DT_TF32, p = tf;
+	return p;
+}
+
+/* An op's achieved TFLOP/s over its GPU's peak for its dtype (as: the peak's); NaN when either is unknown. */
+static double peak_ratio(const struct op_acc *o, const struct gpu_model *row, double *tflops, double *peak,
+			 enum dtype *as)
+{
+	*tflops = (double)o->carriers * o->cost.flops / o->cost.carriers / o->time_s / 1e12;
+	*peak = op_peak(row, o->cost.dtype, as);
+	return *peak > 0 ? *tflops / *peak : NAN;
+}
+
+/*
+ * op-above-peak: the counted op whose shapes say it ran fastest against its
+ * GPU's dense peak, when above it. No kernel computes faster than the
+ * peak, so its kernel time or its recorded shapes are wrong, and an MFU
+ * built on them is not evidence: the run's MFU is left unknown.
+ */
+static void check_peak(struct analysis *a, struct mfu *m, const struct run_result *rr, const struct op_table *t)
+{
+	const struct gpu_model *row = run_gpu(rr);
+	const struct op_acc *worst = NULL;
+	double best = OP_ABOVE_PEAK_FACTOR, tflops, peak;
+	enum dtype as;
+	size_t above = 0;
+
+	for (size_t i = 0; row && i < t->cap; i++) {
+		const struct op_acc *o = &t->slot[i];
+		double r;
+
+		if (!o->op || !o->known || !o->carriers || o->time_s <= 0)
+			continue;
+		r = peak_ratio(o, row, &tflops, &peak, &as);
+		if (!(r > OP_ABOVE_PEAK_FACTOR))
+			continue;
+		above++;
+		if (r > best)
+			best = r, worst = o;
+	}
+	if (!worst)
+		return;
+	peak_ratio(worst, row, &tflops, &peak, &as);
+	analysis_finding(a, DIAG_WARNING, "op-above-peak", NULL,
+			 "run '%s': %s %s (%s) computed %.0f TFLOP/s by its recorded shapes over its kernel "
+			 "time, above the %s's dense %s peak of %.0f TFLOP/s%s: its kernel time or its shapes "
+			 "are wrong, so the run's MFU is not evidence and is left unknown", rr->name,
+			 worst->op->name, worst->op->input_dims ? worst->op->input_dims : "(no shapes)",
+			 dtype_name(worst->cost.dtype), tflops, row->name, dtype_name(as), peak,
+			 above > 1 ? analysis_printf(a, " (%zu ops above their peak)", above) : "");
+	m->value = NAN;
+	m->why = "an op computed faster than the GPU's peak (op-above-peak): kernel times or shapes are wrong";
+}
+
 /* The peak and bandwidth of the run's GPU model for the dominant dtype. */
 static void mfu_peak(struct mfu *m, const struct run_result *rr)
 {
@@ -713,6 +786,7 @@ void run_mfu(struct analysis *a, struct run_result *rr, const struct run *r, str
 	mfu_peak(m, rr);
 	mfu_totals(m, rr, acc, n);
 	roof_ops(a, m, &t);
+	check_peak(a, m, rr, &t);
 done:
 	free(acc);
 	free(t.slot);
