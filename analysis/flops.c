@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "analysis/analysis.h"
+#include "analysis/thresholds.h"
 #include "core/arena.h"
 #include "core/gpu.h"
 #include "core/kname.h"
@@ -120,43 +121,64 @@ static double input_bytes(const struct dims *d, const char *types)
 
 enum flop_rule { FR_MM, FR_BMM, FR_LINEAR, FR_MATMUL, FR_CONV, FR_CONV_BWD, FR_ATTN, FR_ATTN_BWD };
 
+/*
+ * Where an op's arguments stand in its Concrete Inputs (the same index as
+ * in Input Dims), from its ATen signature; -1: not an argument of the op.
+ * A convolution: stride, padding, dilation, transposed, output_padding,
+ * groups. Attention: is_causal (a bool), or custom_mask_type (an int,
+ * causal unless 0) for the memory-efficient kernels.
+ */
+struct conv_args {
+	int8_t stride, pad, dil, transposed, outpad, groups;
+};
+
+struct attn_args {
+	int8_t causal, mask_type;
+};
+
 struct flop_op {
 	const char *op;
 	uint8_t rule;		/* enum flop_rule */
 	int8_t a, b;		/* operand indexes in Input Dims: A and B; input and weight; q and k (v is b + 1) */
 	bool bshd;		/* attention tensors laid out [batch, seq, heads, dim], not [batch, heads, seq, dim] */
+	struct conv_args conv;
+	struct attn_args attn;
 };
 
+#define CONV(s, p, d, t, o, g) .conv = { s, p, d, t, o, g }, .attn = { -1, -1 }
+#define ATTN(c, m) .conv = { -1, -1, -1, -1, -1, -1 }, .attn = { c, m }
+#define NONE .conv = { -1, -1, -1, -1, -1, -1 }, .attn = { -1, -1 }
+
 static const struct flop_op flop_ops[] = {
-	{ "aten::mm", FR_MM, 0, 1, false },
-	{ "aten::addmm", FR_MM, 1, 2, false },
-	{ "aten::addmm_", FR_MM, 1, 2, false },
-	{ "aten::_addmm_activation", FR_MM, 1, 2, false },
-	{ "aten::_scaled_mm", FR_MM, 0, 1, false },
-	{ "aten::bmm", FR_BMM, 0, 1, false },
-	{ "aten::baddbmm", FR_BMM, 1, 2, false },
-	{ "aten::baddbmm_", FR_BMM, 1, 2, false },
-	{ "aten::matmul", FR_MATMUL, 0, 1, false },
-	{ "aten::linear", FR_LINEAR, 0, 1, false },
-	{ "aten::convolution", FR_CONV, 0, 1, false },
-	{ "aten::_convolution", FR_CONV, 0, 1, false },
-	{ "aten::conv1d", FR_CONV, 0, 1, false },
-	{ "aten::conv2d", FR_CONV, 0, 1, false },
-	{ "aten::conv3d", FR_CONV, 0, 1, false },
-	{ "aten::cudnn_convolution", FR_CONV, 0, 1, false },
-	{ "aten::miopen_convolution", FR_CONV, 0, 1, false },
-	{ "aten::convolution_backward", FR_CONV_BWD, 0, 2, false },
-	{ "aten::scaled_dot_product_attention", FR_ATTN, 0, 1, false },
-	{ "aten::_scaled_dot_product_flash_attention", FR_ATTN, 0, 1, false },
-	{ "aten::_scaled_dot_product_efficient_attention", FR_ATTN, 0, 1, false },
-	{ "aten::_scaled_dot_product_cudnn_attention", FR_ATTN, 0, 1, false },
-	{ "aten::_flash_attention_forward", FR_ATTN, 0, 1, true },
-	{ "aten::_efficient_attention_forward", FR_ATTN, 0, 1, true },
-	{ "aten::_scaled_dot_product_flash_attention_backward", FR_ATTN_BWD, 1, 2, false },
-	{ "aten::_scaled_dot_product_efficient_attention_backward", FR_ATTN_BWD, 1, 2, false },
-	{ "aten::_scaled_dot_product_cudnn_attention_backward", FR_ATTN_BWD, 1, 2, false },
-	{ "aten::_flash_attention_backward", FR_ATTN_BWD, 1, 2, true },
-	{ "aten::_efficient_attention_backward", FR_ATTN_BWD, 1, 2, true },
+	{ "aten::mm", FR_MM, 0, 1, false, NONE },
+	{ "aten::addmm", FR_MM, 1, 2, false, NONE },
+	{ "aten::addmm_", FR_MM, 1, 2, false, NONE },
+	{ "aten::_addmm_activation", FR_MM, 1, 2, false, NONE },
+	{ "aten::_scaled_mm", FR_MM, 0, 1, false, NONE },
+	{ "aten::bmm", FR_BMM, 0, 1, false, NONE },
+	{ "aten::baddbmm", FR_BMM, 1, 2, false, NONE },
+	{ "aten::baddbmm_", FR_BMM, 1, 2, false, NONE },
+	{ "aten::matmul", FR_MATMUL, 0, 1, false, NONE },
+	{ "aten::linear", FR_LINEAR, 0, 1, false, NONE },
+	{ "aten::convolution", FR_CONV, 0, 1, false, CONV(3, 4, 5, 6, 7, 8) },
+	{ "aten::_convolution", FR_CONV, 0, 1, false, CONV(3, 4, 5, 6, 7, 8) },
+	{ "aten::conv1d", FR_CONV, 0, 1, false, CONV(3, 4, 5, -1, -1, 6) },
+	{ "aten::conv2d", FR_CONV, 0, 1, false, CONV(3, 4, 5, -1, -1, 6) },
+	{ "aten::conv3d", FR_CONV, 0, 1, false, CONV(3, 4, 5, -1, -1, 6) },
+	{ "aten::cudnn_convolution", FR_CONV, 0, 1, false, CONV(3, 2, 4, -1, -1, 5) },
+	{ "aten::miopen_convolution", FR_CONV, 0, 1, false, CONV(4, 3, 5, -1, -1, 6) },
+	{ "aten::convolution_backward", FR_CONV_BWD, 0, 2, false, CONV(4, 5, 6, 7, 8, 9) },
+	{ "aten::scaled_dot_product_attention", FR_ATTN, 0, 1, false, ATTN(5, -1) },
+	{ "aten::_scaled_dot_product_flash_attention", FR_ATTN, 0, 1, false, ATTN(4, -1) },
+	{ "aten::_scaled_dot_product_efficient_attention", FR_ATTN, 0, 1, false, ATTN(6, -1) },
+	{ "aten::_scaled_dot_product_cudnn_attention", FR_ATTN, 0, 1, false, ATTN(6, -1) },
+	{ "aten::_flash_attention_forward", FR_ATTN, 0, 1, true, ATTN(8, -1) },
+	{ "aten::_efficient_attention_forward", FR_ATTN, 0, 1, true, ATTN(-1, 9) },
+	{ "aten::_scaled_dot_product_flash_attention_backward", FR_ATTN_BWD, 1, 2, false, ATTN(11, -1) },
+	{ "aten::_scaled_dot_product_efficient_attention_backward", FR_ATTN_BWD, 1, 2, false, ATTN(11, -1) },
+	{ "aten::_scaled_dot_product_cudnn_attention_backward", FR_ATTN_BWD, 1, 2, false, ATTN(14, -1) },
+	{ "aten::_flash_attention_backward", FR_ATTN_BWD, 1, 2, true, ATTN(11, -1) },
+	{ "aten::_efficient_attention_backward", FR_ATTN_BWD, 1, 2, true, ATTN(-1, 14) },
 };
 
 static const struct flop_op *rule_of(const char *op)
@@ -207,39 +229,169 @@ static bool cost_gemm(const struct flop_op *r, const struct dims *d, int out_siz
 	return true;
 }
 
+/* --- Concrete Inputs: ";;[2, 2];[1, 1];False;1", each value after a ';' --- */
+
+/* The i-th value of concrete and its length; NULL when absent or empty (a tensor's). */
+static const char *concrete_at(const char *concrete, int i, size_t *len)
+{
+	const char *p = concrete, *end;
+
+	if (!p || i < 0)
+		return NULL;
+	for (int j = 0; j <= i; j++)
+		if (!(p = strchr(p, ';')) || !*++p)
+			return NULL;
+	end = strchr(p, ';');
+	*len = end ? (size_t)(end - p) : strlen(p);
+	return *len ? p : NULL;
+}
+
+/* Value i as n integers: "[2, 2]", or one "[2]" or "2" for every one; false when it is not. */
+static bool concrete_ints(const char *concrete, int i, int n, int64_t *v)
+{
+	size_t len;
+	const char *p = concrete_at(concrete, i, &len), *end = p + len;
+	int k = 0;
+
+	if (!p)
+		return false;
+	p += *p == '[';
+	while (p < end && *p != ']' && k < n) {
+		char *e;
+		long long x = strtoll(p, &e, 10);
+
+		if (e == p || x < 0 || x > MAX_DIM)
+			return false;
+		v[k++] = x;
+		for (p = e; p < end && (*p == ',' || *p == ' '); p++)
+			;
+	}
+	if (p < end && *p != ']')
+		return false;
+	for (int j = k; k == 1 && j < n; j++)
+		v[j] = v[0];
+	return k == 1 || k == n;
+}
+
+/* Value i as a flag: "True", "False", or an integer (not 0: set); -1 when absent or neither. */
+static int concrete_flag(const char *concrete, int i)
+{
+	size_t len;
+	const char *p = concrete_at(concrete, i, &len);
+	int64_t v;
+
+	if (!p)
+		return -1;
+	if (len == 4 && !memcmp(p, "True", 4))
+		return 1;
+	if (len == 5 && !memcmp(p, "False", 5))
+		return 0;
+	return concrete_ints(concrete, i, 1, &v) ? v != 0 : -1;
+}
+
+/* A convolution's geometry from its Concrete Inputs; known false when they do not give it. */
+struct conv_geom {
+	int64_t stride[MAX_DIMS], pad[MAX_DIMS], dil[MAX_DIMS], outpad[MAX_DIMS], groups;
+	bool known, transposed;
+};
+
+static void conv_geom(const struct conv_args *a, const char *concrete, int ns, struct conv_geom *g)
+{
+	int t = concrete_flag(concrete, a->transposed);
+
+	*g = (struct conv_geom){ .groups = -1 };
+	for (int i = 0; i < ns; i++)
+		g->outpad[i] = 0;
+	g->known = concrete_ints(concrete, a->stride, ns, g->stride) &&
+		   concrete_ints(concrete, a->pad, ns, g->pad) &&
+		   concrete_ints(concrete, a->dil, ns, g->dil) && (a->transposed < 0 || t >= 0) &&
+		   (a->outpad < 0 || concrete_ints(concrete, a->outpad, ns, g->outpad)) &&
+		   concrete_ints(concrete, a->groups, 1, &g->groups) && g->groups > 0;
+	g->transposed = g->known && t == 1;
+}
+
+/* The output's spatial size in out[ns] from the input's in[ns] and the kernel's k[ns]; false when empty. */
+static bool conv_out(const struct conv_geom *g, const int64_t *in, const int64_t *k, int ns, double *out)
+{
+	*out = 1;
+	for (int i = 0; i < ns; i++) {
+		double span = (double)g->dil[i] * (double)(k[i] - 1);
+		double o = g->transposed ?
+			(double)(in[i] - 1) * (double)g->stride[i] - 2.0 * (double)g->pad[i] + span +
+				(double)g->outpad[i] + 1 :
+			g->stride[i] ? floor(((double)in[i] + 2.0 * (double)g->pad[i] - span - 1) /
+					     (double)g->stride[i]) + 1 : 0;
+
+		if (o < 1)
+			return false;
+		*out *= o;
+	}
+	return true;
+}
+
 /*
- * A convolution: x [N, C, spatial...], w [Cout, C/groups, kernel...]. The
- * output's spatial size is not among the inputs: stride 1 with "same"
- * padding is assumed (an upper bound where a layer strides).
+ * A convolution: x [N, C, spatial...], w [Cout, C/groups, kernel...] (a
+ * transposed one: w [C, Cout/groups, kernel...]). Each output element
+ * costs one multiply-add per weight of its group, 2 C/groups prod(kernel)
+ * FLOPs. With Concrete Inputs the output's size comes from stride,
+ * padding and dilation, and groups must divide C as the weight says;
+ * without them stride 1 and "same" padding are assumed (an upper bound
+ * where a layer strides) and the groups are what the weight implies.
  */
-static bool cost_conv(const struct flop_op *r, const struct dims *d, int out_size, struct op_cost *c)
+static bool cost_conv(const struct flop_op *r, const struct dims *d, const char *concrete, int out_size,
+		      struct op_cost *c)
 {
 	const int64_t *x = d->d[r->a], *w = d->d[r->b];
-	int nx = d->nd[r->a], nw = d->nd[r->b];
-	double out;
+	int nx = d->nd[r->a], nw = d->nd[r->b], ns = nx - 2;
+	struct conv_geom g;
+	double out, cout;
 
 	if (nx < 3 || nx != nw)
 		return false;
-	out = (double)x[0] * (double)w[0] * elems(x + 2, nx - 2);
-	c->flops = 2 * out * (double)w[1] * elems(w + 2, nw - 2);
-	c->bytes += out * out_size;
+	conv_geom(&r->conv, concrete, ns, &g);
+	if (!g.known) {
+		out = elems(x + 2, ns), cout = (double)w[0];
+		c->flops = 2 * (double)x[0] * cout * out * (double)w[1] * elems(w + 2, ns);
+	} else if (!g.transposed) {
+		if (x[1] != w[1] * g.groups || !conv_out(&g, x + 2, w + 2, ns, &out))
+			return false;
+		cout = (double)w[0];
+		c->flops = 2 * (double)x[0] * cout * out * (double)w[1] * elems(w + 2, ns);
+	} else {	/* each input element spreads over Cout/groups prod(kernel) outputs */
+		if (x[1] != w[0] || w[0] % g.groups || !conv_out(&g, x + 2, w + 2, ns, &out))
+			return false;
+		cout = (double)w[1] * (double)g.groups;
+		c->flops = 2 * (double)x[0] * (double)x[1] * elems(x + 2, ns) * (double)w[1] * elems(w + 2, ns);
+	}
+	c->bytes += (double)x[0] * cout * out * out_size;
 	return true;
 }
 
 /*
  * A convolution's backward: grad_output [N, Cout, out spatial...], input,
- * weight [Cout, C/groups, kernel...]; the data and the weight gradient each
- * cost the forward's FLOPs, and each is its own kernel.
+ * weight [Cout, C/groups, kernel...] (transposed: [C, Cout/groups, ...]);
+ * the data and the weight gradient each cost the forward's FLOPs, and each
+ * is its own kernel. The output's size is grad_output's: only whether it
+ * is transposed is read from Concrete Inputs.
  */
-static bool cost_conv_bwd(const struct flop_op *r, const struct dims *d, int out_size, struct op_cost *c)
+static bool cost_conv_bwd(const struct flop_op *r, const struct dims *d, const char *concrete, int out_size,
+			  struct op_cost *c)
 {
-	const int64_t *go = d->d[0], *w = d->d[r->b];
+	const int64_t *go = d->d[0], *in = d->d[1], *w = d->d[r->b];
 	int ngo = d->nd[0], nw = d->nd[r->b];
+	bool transposed = concrete_flag(concrete, r->conv.transposed) == 1;
+	double fwd;
 
-	if (ngo < 3 || ngo != nw || d->nd[1] != ngo || go[1] != w[0])
+	if (ngo < 3 || ngo != nw || d->nd[1] != ngo)
 		return false;
-	c->flops = 2 * 2 * (double)go[0] * (double)go[1] * elems(go + 2, ngo - 2) * (double)w[1] * elems(w + 2, nw - 2);
-	c->bytes += (elems(d->d[1], d->nd[1]) + elems(w, nw)) * out_size;
+	if (!transposed && go[1] == w[0])
+		fwd = 2 * (double)go[0] * (double)go[1] * elems(go + 2, ngo - 2) * (double)w[1] * elems(w + 2, nw - 2);
+	else if (transposed && in[1] == w[0])
+		fwd = 2 * (double)in[0] * (double)in[1] * elems(in + 2, ngo - 2) * (double)w[1] * elems(w + 2, nw - 2);
+	else
+		return false;
+	c->flops = 2 * fwd;
+	c->bytes += (elems(in, ngo) + elems(w, nw)) * out_size;
 	c->carriers = 2;
 	return true;
 }
@@ -248,9 +400,12 @@ static bool cost_conv_bwd(const struct flop_op *r, const struct dims *d, int out
  * Attention: q [b, h, s_q, d], k [b, h, s_k, d], v [b, h, s_k, d_v] (or
  * [b, s, h, d]). Forward: Q K^T and P V, 2 b h s_q s_k (d + d_v). Backward:
  * Q K^T again, dV, dP, dQ and dK, 2 b h s_q s_k (3 d + 2 d_v). A causal
- * mask is not among the recorded shapes: every score is counted.
+ * mask (is_causal, or the memory-efficient kernels' custom_mask_type, in
+ * Concrete Inputs) computes half the scores, so half the FLOPs count;
+ * without Concrete Inputs every score is counted (an upper bound).
  */
-static bool cost_attn(const struct flop_op *r, const struct dims *d, int out_size, struct op_cost *c)
+static bool cost_attn(const struct flop_op *r, const struct dims *d, const char *concrete, int out_size,
+		      struct op_cost *c)
 {
 	const int64_t *q = d->d[r->a], *k = d->d[r->b], *v = d->d[r->b + 1];
 	int hi = r->bshd ? 2 : 1, si = r->bshd ? 1 : 2;
@@ -268,10 +423,18 @@ static bool cost_attn(const struct flop_op *r, const struct dims *d, int out_siz
 		c->flops = 2 * scores * (3 * dd + 2 * dv);
 		c->bytes += (elems(q, 4) + elems(k, 4) + elems(v, 4)) * out_size;
 	}
+	if (concrete_flag(concrete, r->attn.causal) == 1 || concrete_flag(concrete, r->attn.mask_type) == 1)
+		c->flops /= 2;
 	return true;
 }
 
 bool op_cost_of(const char *op, const char *dims, const char *types, struct op_cost *c)
+{
+	return op_cost_args(op, dims, types, NULL, c);
+}
+
+bool op_cost_args(const char *op, const char *dims, const char *types, const char *concrete,
+		  struct op_cost *c)
 {
 	const struct flop_op *r = rule_of(op);
 	struct dims *d;
@@ -288,9 +451,9 @@ bool op_cost_of(const char *op, const char *dims, const char *types, struct op_c
 	out_size = dtype_size(c->dtype);
 	c->bytes = input_bytes(d, types);
 	switch (r->rule) {
-	case FR_CONV: ok = cost_conv(r, d, out_size, c); break;
-	case FR_CONV_BWD: ok = cost_conv_bwd(r, d, out_size, c); break;
-	case FR_ATTN: case FR_ATTN_BWD: ok = cost_attn(r, d, out_size, c); break;
+	case FR_CONV: ok = cost_conv(r, d, concrete, out_size, c); break;
+	case FR_CONV_BWD: ok = cost_conv_bwd(r, d, concrete, out_size, c); break;
+	case FR_ATTN: case FR_ATTN_BWD: ok = cost_attn(r, d, concrete, out_size, c); break;
 	default: ok = cost_gemm(r, d, out_size, c);
 	}
 	ok = ok && c->flops > 0 && isfinite(c->flops);
@@ -361,7 +524,8 @@ static struct op_acc *op_find(struct op_table *t, const struct launch_op *op)
 		return op_find(t, op);
 	}
 	t->slot[i].op = op;
-	t->slot[i].known = op_cost_of(op->name, op->input_dims, op->input_types, &t->slot[i].cost);
+	t->slot[i].known = op_cost_args(op->name, op->input_dims, op->input_types, op->concrete,
+					&t->slot[i].cost);
 	t->n++;
 	return &t->slot[i];
 }
@@ -479,6 +643,78 @@ static void roof_ops(struct analysis *a, struct mfu *m, const struct op_table *t
 	free(v);
 }
 
+/* The GPU model of the run's slowest GPU; NULL when not in the GPU table. */
+static const struct gpu_model *run_gpu(const struct run_result *rr)
+{
+	const struct gpu_result *g = rr->ngpu ? &rr->gpu[rr->slowest] : NULL;
+
+	return g && g->name ? gpu_lookup(g->name, g->memory_total) : NULL;
+}
+
+/*
+ * The fastest dense peak an op of input dtype t can run at: float inputs
+ * may run as TF32 (allow_tf32), which the recorded type does not say.
+ */
+static double op_peak(const struct gpu_model *row, enum dtype t, enum dtype *as)
+{
+	double p = t != DT_UNKNOWN ? gpu_peak_tflops(row, t) : NAN, tf = NAN;
+
+	*as = t;
+	if (t == DT_FP32 && (tf = gpu_peak_tflops(row, DT_TF32)) > p)
+		*as = DT_TF32, p = tf;
+	return p;
+}
+
+/* An op's achieved TFLOP/s over its GPU's peak for its dtype (as: the peak's); NaN when either is unknown. */
+static double peak_ratio(const struct op_acc *o, const struct gpu_model *row, double *tflops, double *peak,
+			 enum dtype *as)
+{
+	*tflops = (double)o->carriers * o->cost.flops / o->cost.carriers / o->time_s / 1e12;
+	*peak = op_peak(row, o->cost.dtype, as);
+	return *peak > 0 ? *tflops / *peak : NAN;
+}
+
+/*
+ * op-above-peak: the counted op whose shapes say it ran fastest against its
+ * GPU's dense peak, when above it. No kernel computes faster than the
+ * peak, so its kernel time or its recorded shapes are wrong, and an MFU
+ * built on them is not evidence: the run's MFU is left unknown.
+ */
+static void check_peak(struct analysis *a, struct mfu *m, const struct run_result *rr, const struct op_table *t)
+{
+	const struct gpu_model *row = run_gpu(rr);
+	const struct op_acc *worst = NULL;
+	double best = OP_ABOVE_PEAK_FACTOR, tflops, peak;
+	enum dtype as;
+	size_t above = 0;
+
+	for (size_t i = 0; row && i < t->cap; i++) {
+		const struct op_acc *o = &t->slot[i];
+		double r;
+
+		if (!o->op || !o->known || !o->carriers || o->time_s <= 0)
+			continue;
+		r = peak_ratio(o, row, &tflops, &peak, &as);
+		if (!(r > OP_ABOVE_PEAK_FACTOR))
+			continue;
+		above++;
+		if (r > best)
+			best = r, worst = o;
+	}
+	if (!worst)
+		return;
+	peak_ratio(worst, row, &tflops, &peak, &as);
+	analysis_finding(a, DIAG_WARNING, "op-above-peak", NULL,
+			 "run '%s': %s %s (%s) computed %.0f TFLOP/s by its recorded shapes over its kernel "
+			 "time, above the %s's dense %s peak of %.0f TFLOP/s%s: its kernel time or its shapes "
+			 "are wrong, so the run's MFU is not evidence and is left unknown", rr->name,
+			 worst->op->name, worst->op->input_dims ? worst->op->input_dims : "(no shapes)",
+			 dtype_name(worst->cost.dtype), tflops, row->name, dtype_name(as), peak,
+			 above > 1 ? analysis_printf(a, " (%zu ops above their peak)", above) : "");
+	m->value = NAN;
+	m->why = "an op computed faster than the GPU's peak (op-above-peak): kernel times or shapes are wrong";
+}
+
 /* The peak and bandwidth of the run's GPU model for the dominant dtype. */
 static void mfu_peak(struct mfu *m, const struct run_result *rr)
 {
@@ -550,6 +786,7 @@ void run_mfu(struct analysis *a, struct run_result *rr, const struct run *r, str
 	mfu_peak(m, rr);
 	mfu_totals(m, rr, acc, n);
 	roof_ops(a, m, &t);
+	check_peak(a, m, rr, &t);
 done:
 	free(acc);
 	free(t.slot);

@@ -30,6 +30,13 @@ struct op_cost {
  * when no rule knows the op, or the dims are not recorded or do not fit it.
  */
 bool op_cost_of(const char *op, const char *dims, const char *types, struct op_cost *c);
+/*
+ * The same with the op's Concrete Inputs (launch_op.concrete: each value
+ * after a ';'; NULL: not recorded): a convolution's stride, padding,
+ * dilation, transposed and groups, attention's causal mask.
+ */
+bool op_cost_args(const char *op, const char *dims, const char *types, const char *concrete,
+		  struct op_cost *c);
 
 /*
  * Whether kernel name, launched by an op with a FLOPs rule, is one that does

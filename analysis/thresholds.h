@@ -166,4 +166,12 @@
 /* The per-op diff keeps this many rows of each kind (ops, kernels), largest added time first. */
 #define DIFF_TOP_ROWS 10
 
+/*
+ * op-above-peak: an op whose FLOPs (from its shapes) over its kernel time
+ * exceed its GPU's dense peak for its dtype by more than this factor. The
+ * peak is the boost clock's: no kernel beats it, so 1 leaves no margin
+ * beyond it (sparsity is not read from shapes).
+ */
+#define OP_ABOVE_PEAK_FACTOR 1.0
+
 #endif

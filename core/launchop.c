@@ -24,13 +24,14 @@ static uint64_t hash(const struct launch_op *o)
 	h = (h ^ (h >> 29) ^ (uint64_t)(uintptr_t)o->input_types) * 0xbf58476d1ce4e5b9ULL;
 	h = (h ^ (h >> 31) ^ (uint64_t)(uintptr_t)o->input_dims) * 0x94d049bb133111ebULL;
 	h = (h ^ (h >> 29) ^ o->where) * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ (h >> 31) ^ (uint64_t)(uintptr_t)o->concrete) * 0x94d049bb133111ebULL;
 	return h ^ (h >> 32);
 }
 
 static bool same(const struct launch_op *a, const struct launch_op *b)
 {
 	return a->name == b->name && a->input_types == b->input_types &&
-	       a->input_dims == b->input_dims && a->where == b->where;
+	       a->input_dims == b->input_dims && a->where == b->where && a->concrete == b->concrete;
 }
 
 /*
@@ -70,6 +71,11 @@ const struct launch_op *launch_op_get_at(struct launch_ops *t, const char *name,
 	return &find_or_add(t, &o, NULL)->op;
 }
 
+const struct launch_op *launch_op_get_op(struct launch_ops *t, const struct launch_op *o)
+{
+	return &find_or_add(t, o, NULL)->op;
+}
+
 const struct launch_op *launch_op_get(struct launch_ops *t, const char *name, const char *types,
 				      const char *dims)
 {
@@ -91,6 +97,7 @@ void launch_ops_merge(struct launch_ops *dst, struct launch_ops *src)
 		struct launch_op o = {
 			.name = intern_canon(n->op.name), .input_types = intern_canon(n->op.input_types),
 			.input_dims = intern_canon(n->op.input_dims), .where = n->op.where,
+			.concrete = intern_canon(n->op.concrete),
 		};
 
 		d = find_or_add(dst, &o, n);

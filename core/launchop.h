@@ -36,6 +36,8 @@ struct launch_op {
 	const char *input_types;/* interned "c10::BFloat16, float" of that op; NULL */
 	const char *input_dims;	/* interned "[[4096,1024],[1024]]" of that op; NULL */
 	unsigned where;		/* enum launch_where bits of the op and the ops around it; 0 */
+	const char *concrete;	/* interned "Concrete Inputs" of a convolution or attention op,
+				   each value after a ';' (";;[2, 2];[1, 1];..."); NULL */
 };
 
 struct launch_op_node;
@@ -55,6 +57,8 @@ const struct launch_op *launch_op_get(struct launch_ops *t, const char *name, co
 /* The same with where bits: an op that ran in two places is two entries. */
 const struct launch_op *launch_op_get_at(struct launch_ops *t, const char *name, const char *types,
 					 const char *dims, unsigned where);
+/* The one copy of o (its strings interned in the table's trial): every field counts. */
+const struct launch_op *launch_op_get_op(struct launch_ops *t, const struct launch_op *o);
 void launch_ops_release(struct launch_ops *t);
 /*
  * Moves every triple of src into dst and leaves src empty, once src's

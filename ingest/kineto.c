@@ -218,7 +218,7 @@ static const struct keydef arg_keys[] = {
 	NUM("External id", K_EXTID, ext, 0), NUM("correlation", K_CORR, corr, 0),
 	NUM("device", K_DEVICE, device, 0), NUM("stream", K_STREAM, stream, 0),
 	NUM("bytes", K_BYTES, bytes, 0), NUM("size", K_SIZE, size, 0),
-	KEY("Input type", K_INTYPE), KEY("Input Dims", K_INDIMS),
+	KEY("Input type", K_INTYPE), KEY("Input Dims", K_INDIMS), KEY("Concrete Inputs", K_CONCRETE),
 	KEY("Collective name", K_COLLNAME), KEY("dtype", K_DTYPE),
 	NUM("In msg nelems", K_INNELEMS, in_nelems, 0),
 	NUM("Out msg nelems", K_OUTNELEMS, out_nelems, 0),
@@ -274,6 +274,7 @@ static const struct {
 	{ CT_ARGS, K_INTYPE, false, CT_INTYPES },
 	{ CT_ARGS, K_INDIMS, false, CT_INDIMS },
 	{ CT_INDIMS, K_NONE, false, CT_INDIMS },	/* one shape per input */
+	{ CT_ARGS, K_CONCRETE, false, CT_CONCRETE },
 	{ CT_DEVICES, K_NONE, true, CT_DEVICE },
 	{ CT_DIST, K_PGCONFIG, false, CT_PGCONFIG },
 	{ CT_PGCONFIG, K_NONE, true, CT_PG },
@@ -459,6 +460,7 @@ static void pev_reset(struct pev *e, int64_t byte)
 	ev_reset(&e->coll);
 	ev_reset(&e->dtype);
 	ev_reset(&e->pg);
+	ev_reset(&e->concrete);
 }
 
 static const char *intern_buf(struct kt *k, const struct buf *b)
@@ -638,6 +640,7 @@ static uint64_t site_hash(const struct op_site *s)
 
 	h = (h ^ (h >> 29) ^ (uint64_t)(uintptr_t)s->input_types) * 0xbf58476d1ce4e5b9ULL;
 	h = (h ^ (h >> 31) ^ (uint64_t)(uintptr_t)s->input_dims) * 0x94d049bb133111ebULL;
+	h = (h ^ (h >> 29) ^ (uint64_t)(uintptr_t)s->concrete) * 0xbf58476d1ce4e5b9ULL;
 	return h ^ (h >> 32);
 }
 
@@ -661,7 +664,7 @@ static uint32_t site_of(struct kt *k, const struct op_site *s)
 		}
 		o = &k->sites[i];
 		if (o->name == s->name && o->input_types == s->input_types &&
-		    o->input_dims == s->input_dims)
+		    o->input_dims == s->input_dims && o->concrete == s->concrete)
 			return i;
 	}
 }
@@ -673,6 +676,7 @@ static int64_t site_text_key(const struct pev *e)
 
 	h = h * 0x9e3779b97f4a7c15ULL ^ intern_hash(e->intype.data, e->intype.len);
 	h = h * 0x9e3779b97f4a7c15ULL ^ intern_hash(e->indims.data, e->indims.len);
+	h = h * 0x9e3779b97f4a7c15ULL ^ intern_hash(e->concrete.data, e->concrete.len);
 	return (int64_t)((h ^ (h >> 31)) >> 1);
 }
 
@@ -685,16 +689,16 @@ static bool same_text(const char *interned, uint32_t len, const struct buf *b)
 /* Records the lengths of site i's text as read, where its strings are that text. */
 static void note_site_text(struct kt *k, uint32_t i, const struct pev *e)
 {
-	const struct buf *b[] = { &e->name, &e->intype, &e->indims };
+	const struct buf *b[] = { &e->name, &e->intype, &e->indims, &e->concrete };
 
 	xgrow(&k->site_text, &k->cap_site_text, k->nsites, sizeof(*k->site_text));
 	for (; k->nsite_text < k->nsites; k->nsite_text++)
-		k->site_text[k->nsite_text] = (struct site_text){ NO_TEXT, NO_TEXT, NO_TEXT };
+		k->site_text[k->nsite_text] = (struct site_text){ NO_TEXT, NO_TEXT, NO_TEXT, NO_TEXT };
 	for (size_t j = 0; j < ARRAY_SIZE(b); j++)
 		if (b[j]->len >= NO_TEXT || memchr(b[j]->data, '\0', b[j]->len))
 			return;	/* interned cut at the NUL: not the text */
 	k->site_text[i] = (struct site_text){ (uint32_t)e->name.len, (uint32_t)e->intype.len,
-					      (uint32_t)e->indims.len };
+					      (uint32_t)e->indims.len, (uint32_t)e->concrete.len };
 }
 
 /*
@@ -715,12 +719,14 @@ static uint32_t site_of_op(struct kt *k, const struct pev *e)
 		t = &k->site_text[i];
 		if (same_text(k->sites[i].name, t->name, &e->name) &&
 		    same_text(k->sites[i].input_types, t->types, &e->intype) &&
-		    same_text(k->sites[i].input_dims, t->dims, &e->indims))
+		    same_text(k->sites[i].input_dims, t->dims, &e->indims) &&
+		    same_text(k->sites[i].concrete, t->concrete, &e->concrete))
 			return i;
 	}
 	site = (struct op_site){
 		.name = intern_buf(k, &e->name), .input_types = intern_buf(k, &e->intype),
 		.input_dims = e->indims.overflow ? NULL : intern_buf(k, &e->indims),
+		.concrete = intern_buf(k, &e->concrete),
 	};
 	i = site_of(k, &site);
 	if (e->indims.overflow)
@@ -1067,6 +1073,24 @@ static void add_input_type(struct kt *k, const char *s, size_t n)
 	ev_add(b, s, n);
 }
 
+/*
+ * Appends one value of "Concrete Inputs" after a ';'. Kept for the ops
+ * whose FLOPs depend on them (a convolution's stride, padding, dilation and
+ * groups; attention's is_causal): any other op keeps one site per shape.
+ */
+static void add_concrete(struct kt *k, const char *s, size_t n)
+{
+	struct buf *b = &k->ev.concrete;
+	const struct buf *name = &k->ev.name;
+
+	if (!memmem(name->data, name->len, "conv", 4) && !memmem(name->data, name->len, "attention", 9))
+		return;
+	if (b->len + n + 1 > MAX_NAME || memchr(s, ';', n))
+		return;
+	ev_add(b, ";", 1);
+	ev_add(b, s, n);
+}
+
 static void args_string(struct kt *k, const char *s, size_t n)
 {
 	int64_t v;
@@ -1108,6 +1132,9 @@ static int cb_string(void *ctx, const unsigned char *us, size_t n)
 		break;
 	case CT_INTYPES:
 		add_input_type(k, s, n);
+		break;
+	case CT_CONCRETE:
+		add_concrete(k, s, n);
 		break;
 	case CT_DEVICE:
 		if (k->key == K_DNAME)
@@ -1317,6 +1344,7 @@ static void *kt_open(struct ingest_ctx *ctx)
 	buf_init(&k->ev.name, MAX_NAME);
 	buf_init(&k->ev.intype, MAX_NAME);
 	buf_init(&k->ev.indims, MAX_NAME);
+	buf_init(&k->ev.concrete, MAX_NAME);
 	buf_init(&k->ev.coll, MAX_NAME);
 	buf_init(&k->ev.pg, MAX_NAME);
 	buf_init(&k->ev.dtype, MAX_NAME);
@@ -1811,6 +1839,7 @@ static void kt_free(void *st)
 	buf_release(&k->ev.name);
 	buf_release(&k->ev.intype);
 	buf_release(&k->ev.indims);
+	buf_release(&k->ev.concrete);
 	buf_release(&k->ev.coll);
 	buf_release(&k->ev.pg);
 	buf_release(&k->ev.dtype);

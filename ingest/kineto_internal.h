@@ -37,6 +37,7 @@ enum ctn {
 	CT_ARGS,	/* the event's "args" */
 	CT_INTYPES,	/* args "Input type": [ "float", ... ] */
 	CT_INDIMS,	/* args "Input Dims": [[4096, 1024], [], ...], kept as compact text */
+	CT_CONCRETE,	/* args "Concrete Inputs": [ "", "[2, 2]", "False", ... ] */
 	CT_DEVICES,	/* "deviceProperties": [ device, ... ] */
 	CT_DEVICE,
 	CT_DIST,	/* "distributedInfo" */
@@ -54,7 +55,7 @@ enum key {
 	K_INNELEMS, K_OUTNELEMS, K_DTYPE, K_GROUP, K_PGNAME, K_PGID, K_ALLOC, K_RESERVED, K_DEVID, K_DEVTYPE,
 	K_ID, K_DNAME, K_MEM, K_CCMAJ, K_CCMIN, K_SMS,
 	K_RANK, K_WORLD, K_NCCLVER, K_BACKEND, K_PGCOUNT, K_PGCONFIG,
-	K_PGNAME_CFG, K_PGDESC, K_PGSIZE, K_PGRANKS, K_SIZE,
+	K_PGNAME_CFG, K_PGDESC, K_PGSIZE, K_PGRANKS, K_SIZE, K_CONCRETE,
 	K_COUNT
 };
 
@@ -79,6 +80,7 @@ struct pev {
 	int64_t byte;		/* offset of the event in the file */
 	struct buf name, intype, indims, coll, dtype;
 	struct buf pg;		/* "Process Group Name" */
+	struct buf concrete;	/* "Concrete Inputs", each value after a ';': ";;[2, 2];False" */
 };
 
 struct pdev {
@@ -95,6 +97,7 @@ struct op_site {
 	const char *name;	/* interned */
 	const char *input_types;/* interned; NULL */
 	const char *input_dims;	/* interned "[[4096,1024],[1024]]"; NULL */
+	const char *concrete;	/* interned ";;[2, 2];..." of a convolution or attention op; NULL */
 };
 
 /*
@@ -103,7 +106,7 @@ struct op_site {
  * not known, the site is not found by its text.
  */
 struct site_text {
-	uint32_t name, types, dims;
+	uint32_t name, types, dims, concrete;
 };
 
 #define NO_TEXT UINT32_MAX

@@ -466,8 +466,9 @@ static const struct launch_op *site_op(struct kt *k, struct links *l, uint32_t i
 	const struct op_site *s = &k->sites[i];
 
 	if (!l->site_op[i])
-		l->site_op[i] = launch_op_get(&k->ctx->trial->launch_ops, s->name, s->input_types,
-					      s->input_dims);
+		l->site_op[i] = launch_op_get_op(&k->ctx->trial->launch_ops, &(struct launch_op){
+			.name = s->name, .input_types = s->input_types, .input_dims = s->input_dims,
+			.concrete = s->concrete });
 	return l->site_op[i];
 }
 
@@ -530,8 +531,9 @@ static void comm_op(struct kt *k, struct links *l, struct gpu_event *g, const st
 	unsigned where = where_of(k, l, o);
 	enum coll_op asked;
 
-	g->op = where ? launch_op_get_at(&k->ctx->trial->launch_ops, s->name, s->input_types,
-					 s->input_dims, where) : site_op(k, l, o->site);
+	g->op = where ? launch_op_get_op(&k->ctx->trial->launch_ops, &(struct launch_op){
+				.name = s->name, .input_types = s->input_types, .input_dims = s->input_dims,
+				.where = where, .concrete = s->concrete }) : site_op(k, l, o->site);
 	comm_from_op(g, k, l, o);
 	if (!p2p_or_none(g->coll))
 		return;

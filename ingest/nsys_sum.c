@@ -41,6 +41,8 @@ static const struct {
 	{ "Instances", NSYS_COUNT }, { "Count", NSYS_COUNT }, { "Num Calls", NSYS_COUNT },
 	{ "Calls", NSYS_COUNT }, { "Operations", NSYS_COUNT },
 	{ "Avg", NSYS_AVG }, { "Average", NSYS_AVG }, { "Med", NSYS_MED }, { "Median", NSYS_MED },
+	{ "Min", NSYS_MIN }, { "Minimum", NSYS_MIN }, { "Max", NSYS_MAX }, { "Maximum", NSYS_MAX },
+	{ "StdDev", NSYS_STDDEV }, { "Std Dev", NSYS_STDDEV },
 	{ "Name", NSYS_NAME }, { "Operation", NSYS_NAME }, { "Range", NSYS_NAME },
 	{ "Style", NSYS_STYLE },
 };
@@ -205,6 +207,50 @@ static struct nsys_row *entry(struct nsys_sum *s, enum list l, const char *name)
 	return r;
 }
 
+/* The keys a listed row's columns go under, by table kind: times in ns, sizes in bytes. */
+static const struct {
+	enum nsys_col col;
+	const char *key[3];	/* kernel, memory time, memory size table */
+} row_keys[] = {
+	{ NSYS_PCT, { "time_pct", "time_pct", "time_pct" } },
+	{ NSYS_TOTAL, { "total_ns", "total_ns", NULL } },
+	{ NSYS_BYTES, { NULL, NULL, "total_bytes" } },
+	{ NSYS_COUNT, { "instances", "count", "count" } },
+	{ NSYS_AVG, { "avg_ns", "avg_ns", "avg_bytes" } },
+	{ NSYS_MED, { "med_ns", "med_ns", "med_bytes" } },
+	{ NSYS_MIN, { "min_ns", "min_ns", "min_bytes" } },
+	{ NSYS_MAX, { "max_ns", "max_ns", "max_bytes" } },
+	{ NSYS_STDDEV, { "stddev_ns", "stddev_ns", "stddev_bytes" } },
+};
+
+/* One row of a kernel or memory table, as the table gives it, appended to its ctx->info list. */
+static void list_row(struct nsys_sum *s, struct ingest_ctx *c, enum nsys_kind k, const char *name,
+		     const double v[NSYS_NCOLS])
+{
+	int t = k == NSYS_KERN ? 0 : k == NSYS_MEMTIME ? 1 : k == NSYS_MEMSIZE ? 2 : -1;
+	int l = t ? 1 : 0;
+	struct info *o;
+
+	if (t < 0)
+		return;
+	if (!s->listed[l])
+		s->listed[l] = info_arr(c->arena, c->info, l ? "memory_rows" : "kernel_rows");
+	o = info_obj(c->arena, s->listed[l], NULL);
+	if (l)
+		info_str(c->arena, o, "report", nsys_kind_report(k));
+	info_str(c->arena, o, "name", name);
+	for (size_t i = 0; i < sizeof(row_keys) / sizeof(row_keys[0]); i++) {
+		double x = v[row_keys[i].col];
+
+		if (!row_keys[i].key[t])
+			continue;
+		if (row_keys[i].col == NSYS_COUNT && !isnan(x))	/* a count is whole: no 1e+03 */
+			info_int(c->arena, o, row_keys[i].key[t], llround(x));
+		else
+			info_num(c->arena, o, row_keys[i].key[t], x);
+	}
+}
+
 void nsys_sum_add(struct nsys_sum *s, struct ingest_ctx *ctx, enum nsys_kind k, const char *name,
 		  size_t len, const double v[NSYS_NCOLS])
 {
@@ -216,6 +262,7 @@ void nsys_sum_add(struct nsys_sum *s, struct ingest_ctx *ctx, enum nsys_kind k, 
 	if (l < 0)
 		return;
 	r = entry(s, (enum list)l, intern(&ctx->trial->strings, name, len));
+	list_row(s, ctx, k, r->name, v);
 	fresh = r->instances < 0 && isnan(r->total_ns);
 	if (k == NSYS_MEMSIZE) {
 		r->bytes = nan_add(r->bytes, v[NSYS_BYTES]);

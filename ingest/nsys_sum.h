@@ -24,8 +24,8 @@ enum nsys_kind {
 
 /* Columns read, whatever their header's wording; NSYS_SKIP: a column not read. */
 enum nsys_col {
-	NSYS_PCT, NSYS_TOTAL, NSYS_COUNT, NSYS_AVG, NSYS_MED, NSYS_BYTES, NSYS_NAME, NSYS_STYLE,
-	NSYS_NCOLS, NSYS_SKIP
+	NSYS_PCT, NSYS_TOTAL, NSYS_COUNT, NSYS_AVG, NSYS_MED, NSYS_BYTES, NSYS_MIN, NSYS_MAX,
+	NSYS_STDDEV, NSYS_NAME, NSYS_STYLE, NSYS_NCOLS, NSYS_SKIP
 };
 
 /* The kind of a report name of either era ("cuda_gpu_kern_sum", "gpukernsum"); NSYS_OTHER if unknown. */
@@ -65,11 +65,15 @@ struct nsys_sum {
 	struct imap index[3];	/* interned name (its address) -> row, so a row is found in O(1) */
 	int64_t tables;		/* tables of every kind seen */
 	int64_t cut_names;	/* names the report cut (ending in U+2026) */
+	struct info *listed[2];	/* ctx->info `kernel_rows`, `memory_rows`; NULL until a row */
 };
 
 /*
  * Adds one row of a table of kind k: its name [name, name + len), and its values v[] by column
- * (NaN where absent), already in ns and bytes. Tables of kinds not kept
+ * (NaN where absent), already in ns and bytes. Rows are summed by name for
+ * the run; kernel and memory rows are also listed as the table gives them
+ * in ctx->info (`kernel_rows`, `memory_rows`, file order, null where the
+ * table has no such column). Tables of kinds not kept
  * (API, OS runtime, other) add nothing; their tables count in s->tables,
  * which the reader increments.
  */
