@@ -163,4 +163,14 @@
  */
 #define SUPERLINEAR_MEMORY_EXCESS 0.05
 
+/* Per-kernel statistics: the kernel names kept per run, by total time. */
+#define KSTATS_TOP 20
+
+/*
+ * Launch statistics: a run is host-bound when its top-level CPU ops that
+ * launched kernels take more CPU time than this times their kernels' GPU
+ * time (the CPU cannot keep the GPU fed), else GPU-bound.
+ */
+#define LAUNCH_HOST_BOUND_RATIO 1.0
+
 #endif
