@@ -1020,6 +1020,8 @@ static void run_kstats(struct analysis *a, struct run_result *rr, const struct r
 		nsteady += steady(&g->steps[i]);
 	kernel_stats(a, &rr->kernel_stats, k, steps.after, steps.before, span, nsteady);
 	launch_stats(&rr->launch, k, steps.after, steps.before, span, nsteady);
+	rr->kernel_stats.rank = g->rank;	/* as per_gpu names it: a lone trace's rank is 0 */
+	rr->launch.rank = g->rank;
 }
 
 #define MAX_LANES 4000

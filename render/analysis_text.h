@@ -13,6 +13,7 @@
 
 struct analysis_text_options {
 	bool color;	/* ANSI colours on the verdict and severity words; the caller decides */
+	bool kernels;	/* instead of the summary: each run's top kernels and launch statistics */
 };
 
 /*

@@ -14,6 +14,7 @@ analysis.json uses.
 Definitions, restated here on purpose:
 - the rank: the one with the largest mean steady window; without a
   steady step (a span-only capture), the lowest rank, over all its events;
+  a trace that names no rank (distributedInfo) is rank 0;
 - a GPU event (kernel, gpu_memcpy, gpu_memset) is in the window when the
   ProfilerStep (CPU user_annotation) holding the start of its launch (the
   first cuda_runtime/cuda_driver event of its correlation id, in file
@@ -53,7 +54,6 @@ def read(path):
     d = rs.load(path)
     base = int(d.get("baseTimeNanoseconds") or 0)
     rank = (d.get("distributedInfo") or {}).get("rank", 0)
-    named = (d.get("distributedInfo") or {}).get("rank")
     steps, launch, gpu, ops = [], {}, [], []
     for e in d["traceEvents"]:
         cat, name, args = e.get("cat"), e.get("name", ""), e.get("args") or {}
@@ -71,7 +71,7 @@ def read(path):
         elif (cat or "").lower() in ("cpu_op", "operator"):
             ops.append((start, end, e.get("tid"), args.get("External id")))
     steps.sort()
-    return rank, steps, launch, gpu, ops, named
+    return rank, steps, launch, gpu, ops
 
 
 def step_of(steps, ts):
@@ -188,7 +188,7 @@ def run(paths, top):
         slow = max((g for g in want["per_gpu"] if "mean_step_s" in g),
                    key=lambda g: g["mean_step_s"])
         path = next(p for p in paths if reads[p][0] == slow["rank"])
-    rank, steps, launch, gpu, ops, named = reads[path]
+    rank, steps, launch, gpu, ops = reads[path]
     nsteady = 0
     if span:
         def inside(step):
@@ -210,10 +210,10 @@ def run(paths, top):
         if span or (la is not None and inside(step_of(steps, la[0]))):
             events.append((s, e, name))
     per = 1 if span else nsteady
-    return {"kernel_stats": {"per": "span" if span else "step", "rank": named,
+    return {"kernel_stats": {"per": "span" if span else "step", "rank": rank,
                              "steps": None if span else nsteady,
                              "kernels": kernel_stats(events, top)},
-            "launch": dict(launch_stats(named, steps, launch, gpu, ops, inside, per),
+            "launch": dict(launch_stats(rank, steps, launch, gpu, ops, inside, per),
                            per="span" if span else "step")}
 
 
