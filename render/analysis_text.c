@@ -399,7 +399,7 @@ static void kernel_table(FILE *f, const struct run_result *r)
 	char c[6][NUMFMT_LEN];
 
 	if (!k->present) {
-		fprintf(f, "%s: no GPU kernels in its traces\n\n", r->name);
+		fprintf(f, "%s: no trace with GPU kernels\n\n", r->name);
 		return;
 	}
 	if (!strcmp(k->per, "span"))
