@@ -316,6 +316,51 @@ struct mfu {
 	size_t nops;
 };
 
+/* One kernel name's calls and per-call durations (docs/analysis.md "Per-kernel statistics"). */
+struct kernel_stat {
+	const char *name;	/* the full kernel name, or "Memcpy HtoD" ... */
+	const char *label;	/* kernel_label() of its first call: "GEMM bf16 (cuBLAS)" */
+	int64_t calls;		/* over the window */
+	double total_s;		/* over the window */
+	double mean_s;		/* per call */
+	double min_s;
+	double max_s;
+	double p50_s;		/* stats_percentile() of the calls' durations */
+	double p90_s;
+};
+
+/* The top kernel names of a run by total time; present false: the run has no trace kernels. */
+struct kernel_stats {
+	bool present;
+	const char *per;	/* "step": the slowest rank's steady steps; "span": its whole profiled span */
+	int32_t rank;		/* the rank they are taken on; -1 unknown */
+	int64_t steps;		/* steady steps of the window; -1 for a span */
+	struct kernel_stat *kernels;	/* by total, largest first; at most KSTATS_TOP (arena) */
+	size_t nkernels;
+};
+
+/*
+ * What launching kernels costs the CPU (docs/analysis.md "Launch
+ * statistics"), on the slowest rank's steady steps (or its span); the
+ * numbers are NaN and -1 with why set when the trace cannot give them.
+ */
+struct launch_stats {
+	bool present;		/* false: the run has no trace kernels */
+	const char *per;	/* "step" or "span": what the times are summed over */
+	int32_t rank;		/* -1 unknown */
+	int64_t kernels;	/* kernels linked to their runtime launch call; -1 */
+	double delay_p50_s;	/* kernel start - its launch call's end */
+	double delay_p90_s;
+	double delay_max_s;
+	double launch_cpu_s;	/* the launch calls' CPU time, per step (or over the span) */
+	double op_cpu_s;	/* top-level CPU ops that launched kernels: their CPU time, likewise */
+	double op_kernel_s;	/* the GPU time of those ops' kernels, likewise */
+	int64_t short_kernels;	/* kernels that ran shorter than their launch call; -1 */
+	double short_share;	/* short_kernels / kernels; NaN */
+	const char *bound;	/* "host-bound" | "gpu-bound" from op_cpu_s against op_kernel_s; NULL */
+	const char *why;	/* why the numbers are unknown; NULL when known */
+};
+
 struct run_result {
 	const char *name;
 	int32_t gpus;			/* GPUs the run used; -1 unknown (no trace, log or run.ini says) */
@@ -399,6 +444,8 @@ struct run_result {
 	double checkpoint_write_max_s;		/* the longest of them, s; NaN unknown */
 	const char *checkpoint_write_source;	/* "1gpu/train.log:40": the first measured save; NULL */
 	struct mfu mfu;			/* achieved TFLOP/s and MFU from op shapes */
+	struct kernel_stats kernel_stats;	/* the top kernel names' per-call statistics */
+	struct launch_stats launch;	/* what launching kernels costs the CPU */
 };
 
 bool run_failed(const struct run_result *r);		/* its logs say it ran out of memory or ended on an error */

@@ -12,6 +12,7 @@
 #include "analysis/analysis.h"
 #include "analysis/clock.h"
 #include "analysis/critical.h"
+#include "analysis/kstats.h"
 #include "analysis/facts.h"
 #include "analysis/flops.h"
 #include "analysis/kernels.h"
@@ -1003,6 +1004,26 @@ static void run_critical(struct analysis *a, struct run_result *rr, const struct
 	critical_kernels(a, rr, k, steps.after, steps.before, nsteady);
 }
 
+/*
+ * The slowest GPU's per-kernel and launch statistics (analysis/kstats.h):
+ * over its steady steps, or over its whole profiled span when the run has
+ * no steady step, as the span's other numbers are.
+ */
+static void run_kstats(struct analysis *a, struct run_result *rr, const struct rank *k)
+{
+	const struct gpu_result *g = &rr->gpu[rr->slowest];
+	struct steady_range steps = gpu_steady_range(g);
+	bool span = run_measures_span(rr);
+	int64_t nsteady = 0;
+
+	for (size_t i = 0; i < g->nsteps; i++)
+		nsteady += steady(&g->steps[i]);
+	kernel_stats(a, &rr->kernel_stats, k, steps.after, steps.before, span, nsteady);
+	launch_stats(&rr->launch, k, steps.after, steps.before, span, nsteady);
+	rr->kernel_stats.rank = g->rank;	/* as per_gpu names it: a lone trace's rank is 0 */
+	rr->launch.rank = g->rank;
+}
+
 #define MAX_LANES 4000
 
 /* The index of GPU g's steady step numbered `number`; SIZE_MAX none. */
@@ -1806,6 +1827,8 @@ static void phase_run_facts(struct run_work *x)
 	step_stats(rr);
 	if (r->nranks)
 		run_critical(x->a, rr, &r->ranks[rr->slowest]);
+	if (r->nranks)
+		run_kstats(x->a, rr, &r->ranks[rr->slowest]);
 	rr->time_source = !isnan(rr->step_median_s) ? (r->nranks ? "trace" : "log-iterations") : NULL;
 	run_facts(rr, r);
 	run_link(rr, r);

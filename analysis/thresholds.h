@@ -174,4 +174,14 @@
  */
 #define OP_ABOVE_PEAK_FACTOR 1.0
 
+/* Per-kernel statistics: the kernel names kept per run, by total time. */
+#define KSTATS_TOP 20
+
+/*
+ * Launch statistics: a run is host-bound when its top-level CPU ops that
+ * launched kernels take more CPU time than this times their kernels' GPU
+ * time (the CPU cannot keep the GPU fed), else GPU-bound.
+ */
+#define LAUNCH_HOST_BOUND_RATIO 1.0
+
 #endif

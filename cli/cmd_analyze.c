@@ -12,11 +12,15 @@
 
 static int json;	/* --json */
 static int diff;	/* --diff */
+static int kernels;	/* --kernels */
 
 const struct option analyze_options[] = {
 	OPTION_FLAG(0, "json", &json, 1, "print analysis.json instead of text"),
 	OPTION_FLAG(0, "diff", &diff, 1, "add the per-op and per-kernel diff of the two runs to the "
 		    "text (analysis.json always has it)"),
+	OPTION_FLAG(0, "kernels", &kernels, 1,
+		    "print each run's top kernels (calls, total, per-call mean, min, p50, p90, max) "
+		    "and launch statistics instead of the summary"),
 	OPTION_LOAD_JOBS,
 	OPTION_INCLUDE(common_options, "common", "options every command takes"),
 	OPTION_END,
@@ -25,7 +29,7 @@ const struct option analyze_options[] = {
 int cmd_analyze(int argc, char **argv)
 {
 	const char *dir = argv[0];
-	struct analysis_text_options text = { .color = color_on(1) };
+	struct analysis_text_options text = { .color = color_on(1), .kernels = kernels };
 	struct analysis *a;
 	int ret;
 

@@ -256,6 +256,8 @@ void run_release(struct run *r)
 		xgrow_free(&k->ev, &k->cap_ev, sizeof(*k->ev));
 		xgrow_free(&k->steps, &k->cap_steps, sizeof(*k->steps));
 		xgrow_free(&k->mem, &k->cap_mem, sizeof(*k->mem));
+		xgrow_free(&k->lsteps, &k->cap_lsteps, sizeof(*k->lsteps));
+		xgrow_free(&k->delays, &k->cap_delays, sizeof(*k->delays));
 	}
 	xgrow_free(&r->ranks, &r->cap_ranks, sizeof(*r->ranks));
 	xgrow_free(&r->gpu, &r->cap_gpu, sizeof(*r->gpu));

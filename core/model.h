@@ -225,6 +225,27 @@ struct run_facts {
 enum run_status { RUN_UNKNOWN, RUN_COMPLETED, RUN_FAILED_OOM, RUN_FAILED, RUN_INCOMPLETE };
 const char *run_status_name(enum run_status s);	/* "completed", "failed-oom", ... */
 
+/*
+ * What launching kernels cost the CPU in one ProfilerStep of a rank, from
+ * its trace's runtime launch calls and CPU ops (ingest/kineto_link.c); step
+ * -1 holds what fell in no step. A rank read from two traces may hold one
+ * step twice: the numbers add up.
+ */
+struct launch_step {
+	int64_t kernels;	/* kernels linked to their runtime launch call */
+	int64_t short_kernels;	/* of those, the ones that ran shorter than that call */
+	int64_t launch_ns;	/* CPU time of those launch calls, each call once */
+	int64_t op_cpu_ns;	/* CPU time of the top-level ops those kernels were launched within */
+	int64_t op_kernel_ns;	/* GPU time of the kernels launched within those ops */
+	int32_t step;		/* the launch's ProfilerStep (the top-level op's start for op_*) */
+};
+
+/* One kernel's launch delay: its start less the end of its runtime launch call. */
+struct launch_delay {
+	int64_t ns;		/* negative when the kernel started before the call returned */
+	int32_t step;		/* the launch's ProfilerStep; -1 none */
+};
+
 /* One rank of a run: its device and what its trace recorded. */
 struct rank {
 	int32_t rank;		/* global rank; -1 unknown */
@@ -237,6 +258,10 @@ struct rank {
 	size_t nsteps, cap_steps;
 	struct mem_sample *mem;
 	size_t nmem, cap_mem;
+	struct launch_step *lsteps;	/* by step as linked; none without launch records */
+	size_t nlsteps, cap_lsteps;
+	struct launch_delay *delays;	/* one per kernel linked to its launch call */
+	size_t ndelays, cap_delays;
 };
 
 /* One log line's step record (training stdout). */

@@ -797,7 +797,7 @@ static void on_launch(struct kt *k, struct pev *e)
 		k->big_corr[k->nbig++] = (struct launch_num){ .launch = k->nlaunch, .v = e->corr };
 	}
 	k->launches[k->nlaunch++] = (struct launch){
-		.ts = e->ts, .tid = tid_of(k, e->tid), .ext = e->ext,
+		.ts = e->ts, .tid = tid_of(k, e->tid), .ext = e->ext, .dur = e->dur > 0 ? e->dur : 0,
 		.corr = e->corr >= BIG_CORR ? BIG_CORR : (uint32_t)e->corr,
 	};
 }
@@ -1661,6 +1661,10 @@ static struct rank *commit(struct kt *k, size_t *steps_from)
 		   &k->cap_steps, sizeof(*k->steps));
 	move_array(&rk->mem, &rk->nmem, &rk->cap_mem, &k->mem, &k->nmem, &k->cap_mem,
 		   sizeof(*k->mem));
+	move_array(&rk->lsteps, &rk->nlsteps, &rk->cap_lsteps, &k->lsteps, &k->nlsteps,
+		   &k->cap_lsteps, sizeof(*k->lsteps));
+	move_array(&rk->delays, &rk->ndelays, &rk->cap_delays, &k->delays, &k->ndelays,
+		   &k->cap_delays, sizeof(*k->delays));
 	if (k->nccl_version)
 		fact_set_str(k->ctx->trial, &k->ctx->run->nccl_version, k->nccl_version, &pos);
 	return rk;
@@ -1853,6 +1857,8 @@ static void kt_free(void *st)
 	imap_release(&k->site_memo);
 	xgrow_free(&k->steps, &k->cap_steps, sizeof(*k->steps));
 	xgrow_free(&k->mem, &k->cap_mem, sizeof(*k->mem));
+	xgrow_free(&k->lsteps, &k->cap_lsteps, sizeof(*k->lsteps));
+	xgrow_free(&k->delays, &k->cap_delays, sizeof(*k->delays));
 	xgrow_free(&k->devs, &k->cap_devs, sizeof(*k->devs));
 	for (size_t i = 0; i < k->npgs; i++)
 		xgrow_free(&k->pgs[i].ranks, &k->pgs[i].cap_ranks, sizeof(*k->pgs[i].ranks));

@@ -134,6 +134,7 @@ struct op_comm {
 /* A runtime or driver call: where a correlation id was launched from (24 bytes). */
 struct launch {
 	int64_t ts, ext;
+	int64_t dur;		/* ns the call took; 0 unknown */
 	uint32_t corr;		/* its correlation id; BIG_CORR: past 32 bits, in kt.big_corr */
 	uint32_t tid;		/* as cpu_op's */
 };
@@ -211,6 +212,10 @@ struct kt {
 	size_t nsteps, cap_steps;
 	struct mem_sample *mem;
 	size_t nmem, cap_mem;
+	struct launch_step *lsteps;	/* rank.lsteps, made by kt_link_events() */
+	size_t nlsteps, cap_lsteps;
+	struct launch_delay *delays;	/* rank.delays, likewise */
+	size_t ndelays, cap_delays;
 	struct device_info *devs;
 	size_t ndevs, cap_devs;
 	bool has_devs;		/* the trace lists its devices (perhaps none) */

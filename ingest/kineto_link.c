@@ -545,6 +545,81 @@ static void comm_op(struct kt *k, struct links *l, struct gpu_event *g, const st
 }
 
 /*
+ * What the launches of kernels cost the CPU, gathered while linking
+ * (struct launch_step, struct launch_delay): each launch call counted once
+ * (a graph launch starts many kernels), each top-level op once.
+ */
+struct launch_acc {
+	uint64_t *launch_seen;	/* bit per launch index */
+	uint64_t *root_seen;	/* bit per op index (sorted) */
+	size_t last;		/* the lsteps entry last used */
+};
+
+/* The entry of step in k->lsteps, added when new. */
+static struct launch_step *lstep_of(struct kt *k, struct launch_acc *a, int32_t step)
+{
+	if (a->last < k->nlsteps && k->lsteps[a->last].step == step)
+		return &k->lsteps[a->last];
+	for (size_t i = 0; i < k->nlsteps; i++)
+		if (k->lsteps[i].step == step)
+			return &k->lsteps[a->last = i];
+	xgrow(&k->lsteps, &k->cap_lsteps, k->nlsteps + 1, sizeof(*k->lsteps));
+	k->lsteps[k->nlsteps] = (struct launch_step){ .step = step };
+	return &k->lsteps[a->last = k->nlsteps++];
+}
+
+static bool test_and_set(uint64_t *bits, size_t i)
+{
+	bool was = bits[i / 64] >> (i % 64) & 1;
+
+	bits[i / 64] |= 1ULL << (i % 64);
+	return was;
+}
+
+/* The outermost op of o's thread that encloses it (o itself when none does). */
+static size_t root_op(const struct links *l, size_t i)
+{
+	while (l->parent[i] >= 0)
+		i = (size_t)l->parent[i];
+	return i;
+}
+
+/* A kernel of kdur ns launched within op i: its top-level op's CPU time once, the kernel's GPU time. */
+static void op_account(struct kt *k, const struct links *l, struct launch_acc *a, size_t i,
+		       int64_t kdur)
+{
+	size_t r = root_op(l, i);
+	const struct cpu_op *root = &k->ops[r];
+	struct launch_step *s = lstep_of(k, a, (int32_t)step_at(l->cpu_steps, l->ncpu_steps,
+								root->start));
+
+	s->op_kernel_ns += kdur;
+	if (!test_and_set(a->root_seen, r))
+		s->op_cpu_ns += root->end - root->start;
+}
+
+/* Kernel g, launched by launch li from within op o (NULL), in the launch statistics. */
+static void launch_account(struct kt *k, const struct links *l, struct launch_acc *a,
+			   const struct gpu_event *g, uint32_t li, const struct cpu_op *o)
+{
+	const struct launch *la = &k->launches[li];
+	int64_t kdur = g->end - g->start;
+	struct launch_step *s;
+
+	if (g->kind != EV_KERNEL)
+		return;
+	xgrow(&k->delays, &k->cap_delays, k->ndelays + 1, sizeof(*k->delays));
+	k->delays[k->ndelays++] = (struct launch_delay){ g->start - (la->ts + la->dur), g->step };
+	s = lstep_of(k, a, g->step);
+	s->kernels++;
+	s->short_kernels += kdur < la->dur;
+	if (!test_and_set(a->launch_seen, li))
+		s->launch_ns += la->dur;
+	if (o)
+		op_account(k, l, a, (size_t)(o - k->ops), kdur);
+}
+
+/*
  * Every GPU event gets the time, step, op and input types of its launch. The ops
  * and launches are needed for nothing else: they are freed here, before
  * the events are sorted and handed to the rank.
@@ -552,6 +627,8 @@ static void comm_op(struct kt *k, struct links *l, struct gpu_event *g, const st
 void kt_link_events(struct kt *k)
 {
 	struct links l;
+	struct launch_acc acc = { .launch_seen = xcalloc(k->nlaunch / 64 + 1, sizeof(uint64_t)),
+				  .root_seen = xcalloc(k->nops / 64 + 1, sizeof(uint64_t)) };
 
 	fit(&k->ops, &k->cap_ops, k->nops, sizeof(*k->ops));	/* before the maps are made */
 	fit(&k->launches, &k->cap_launch, k->nlaunch, sizeof(*k->launches));
@@ -573,6 +650,7 @@ void kt_link_events(struct kt *k)
 			g->bytes = launch_num(k->sizes, k->nsizes, li);	/* ROCm: the hipMemcpy's "size" */
 		g->step = (int32_t)step_at(l.cpu_steps, l.ncpu_steps, la->ts);
 		o = op_of_launch(k, &l, la);
+		launch_account(k, &l, &acc, g, li, o);
 		if (!o)
 			continue;
 		if (g->cls == EVC_COMM)
@@ -580,6 +658,8 @@ void kt_link_events(struct kt *k)
 		else
 			g->op = site_op(k, &l, o->site);
 	}
+	free(acc.launch_seen);
+	free(acc.root_seen);
 	links_release(&l);
 	kt_release_link_arrays(k);
 }

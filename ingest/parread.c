@@ -251,7 +251,9 @@ static void move_rank(struct trial *t, const uint16_t *gid, size_t ngroups, stru
 	k->ev = NULL;
 	k->steps = NULL;
 	k->mem = NULL;
-	k->nev = k->nsteps = k->nmem = 0;
+	k->lsteps = NULL;
+	k->delays = NULL;
+	k->nev = k->nsteps = k->nmem = k->nlsteps = k->ndelays = 0;
 }
 
 /* True when rank number n (>= 0) is in r already: the reader would warn and keep it apart. */

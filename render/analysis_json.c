@@ -783,6 +783,49 @@ static const struct jfield mfu_fields[] = {
 	JF_END
 };
 
+/* kernel_stats: the top kernel names' per-call statistics on the slowest rank. */
+static const struct jfield kstat_fields[] = {
+	JF_TEXT(struct kernel_stat, name, "name"),
+	JF_STR(struct kernel_stat, label, "label"),
+	JF_COUNT(struct kernel_stat, calls, "calls"),
+	JF_NUM(struct kernel_stat, total_s, "total_s"),
+	JF_NUM(struct kernel_stat, mean_s, "mean_s"),
+	JF_NUM(struct kernel_stat, min_s, "min_s"),
+	JF_NUM(struct kernel_stat, max_s, "max_s"),
+	JF_NUM(struct kernel_stat, p50_s, "p50_s"),
+	JF_NUM(struct kernel_stat, p90_s, "p90_s"),
+	JF_END
+};
+
+static const struct jarray kstats_kernels =
+	JARRAY(struct kernel_stats, kernels, nkernels, kstat_fields, false);
+
+static const struct jfield kstats_fields[] = {
+	JF_STR(struct kernel_stats, per, "per"),
+	JF_COUNT(struct kernel_stats, rank, "rank"),
+	JF_COUNT(struct kernel_stats, steps, "steps"),
+	JF_ARR(struct kernel_stats, kernels, "kernels", &kstats_kernels),
+	JF_END
+};
+
+/* launch: what launching kernels costs the CPU on the slowest rank. */
+static const struct jfield launch_fields[] = {
+	JF_STR(struct launch_stats, per, "per"),
+	JF_COUNT(struct launch_stats, rank, "rank"),
+	JF_COUNT(struct launch_stats, kernels, "kernels"),
+	JF_NUM(struct launch_stats, delay_p50_s, "delay_p50_s"),
+	JF_NUM(struct launch_stats, delay_p90_s, "delay_p90_s"),
+	JF_NUM(struct launch_stats, delay_max_s, "delay_max_s"),
+	JF_NUM(struct launch_stats, launch_cpu_s, "launch_cpu_s"),
+	JF_NUM(struct launch_stats, op_cpu_s, "op_cpu_s"),
+	JF_NUM(struct launch_stats, op_kernel_s, "op_kernel_s"),
+	JF_COUNT(struct launch_stats, short_kernels, "short_kernels"),
+	JF_NUM(struct launch_stats, short_share, "short_share"),
+	JF_STR(struct launch_stats, bound, "bound"),
+	JF_STR(struct launch_stats, why, "reason"),
+	JF_END
+};
+
 static const struct jfield run_fields[] = {
 	JF_TEXT(struct run_result, name, "name"),
 	JF_COUNT(struct run_result, gpus, "gpus"),
@@ -814,6 +857,8 @@ static const struct jfield run_fields[] = {
 	JF_OPT(struct run_result, plan, "plan", plan_fields),
 	JF_ARR(struct run_result, critical, "critical_kernels", &run_critical),
 	JF_OBJ(struct run_result, mfu, "mfu", mfu_fields),
+	JF_OPT_NULL(struct run_result, kernel_stats, "kernel_stats", kstats_fields),
+	JF_OPT_NULL(struct run_result, launch, "launch", launch_fields),
 	JF_END
 };
 

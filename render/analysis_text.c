@@ -364,6 +364,73 @@ static void mfu_lines(const struct analysis *a, FILE *f)
 	fputc('\n', f);
 }
 
+/* One line per run with trace kernels: what launching them costs the CPU (docs/analysis.md). */
+static void launch_lines(const struct analysis *a, FILE *f)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < a->nruns; i++)
+		any |= a->runs[i].launch.present;
+	if (!any)
+		return;
+	fprintf(f, "Kernel launches, slowest GPU (delay: kernel start less the end of its launch call):\n");
+	for (size_t i = 0; i < a->nruns; i++) {
+		struct buf b = BUF_INIT;
+
+		if (!a->runs[i].launch.present)
+			continue;
+		buf_init(&b, 0);
+		launch_words(&b, &a->runs[i].launch);
+		fprintf(f, "  %s: %s\n", a->runs[i].name, b.data);
+		buf_release(&b);
+	}
+	fputc('\n', f);
+}
+
+/* Microseconds in a table cell: three significant digits below 10 (numfmt's rule). */
+static const char *us_cell(char out[NUMFMT_LEN], double seconds)
+{
+	return qty_num(out, seconds * 1e6);
+}
+
+/* One run's top kernels by total time, each with its per-call statistics (--kernels). */
+static void kernel_table(FILE *f, const struct run_result *r)
+{
+	const struct kernel_stats *k = &r->kernel_stats;
+	char c[6][NUMFMT_LEN];
+
+	if (!k->present) {
+		fprintf(f, "%s: no trace with GPU kernels\n\n", r->name);
+		return;
+	}
+	if (!strcmp(k->per, "span"))
+		fprintf(f, "%s, GPU %d, whole profiled span (no steady step):\n", r->name, k->rank);
+	else
+		fprintf(f, "%s, GPU %d, %lld steady step%s:\n", r->name, k->rank, (long long)k->steps,
+			k->steps == 1 ? "" : "s");
+	fprintf(f, "%7s %9s %9s %9s %9s %9s %9s  %s\n", "calls", "total ms", "mean us", "min us",
+		"p50 us", "p90 us", "max us", "kernel");
+	for (size_t i = 0; i < k->nkernels; i++) {
+		const struct kernel_stat *s = &k->kernels[i];
+
+		bool same = !s->label || !strcmp(s->label, s->name);
+
+		fprintf(f, "%7lld %9s %9s %9s %9s %9s %9s  %s%s%s\n", (long long)s->calls,
+			qty_num(c[0], s->total_s * 1e3), us_cell(c[1], s->mean_s), us_cell(c[2], s->min_s),
+			us_cell(c[3], s->p50_s), us_cell(c[4], s->p90_s), us_cell(c[5], s->max_s),
+			same ? "" : s->label, same ? "" : ": ", s->name);
+	}
+	fputc('\n', f);
+}
+
+/* --kernels: per run, its launch line and its top kernels' table. */
+static void kernels_view(const struct analysis *a, FILE *f)
+{
+	for (size_t i = 0; i < a->nruns; i++)
+		kernel_table(f, &a->runs[i]);
+	launch_lines(a, f);
+}
+
 /*
  * The memory timeline's tensors at their peak, one line per GPU that has
  * one: each category that holds memory then, in GB, and their sum.
@@ -606,16 +673,22 @@ int analysis_write_text(const struct analysis *in, FILE *out, const struct analy
 	if (!f)
 		return -1;
 	one_line_view(in, &view, &ar);
+	if (opt && opt->kernels) {
+		kernels_view(a, f);
+		goto done;
+	}
 	header(a, f, opt && opt->color ? &k : NULL);
 	runs_table(a, f);
 	scaling(a, f);
 	time_table(a, f);
 	mfu_lines(a, f);
+	launch_lines(a, f);
 	memory_table(a, f);
 	comm_lines(a, f);
 	readiness(a, f);
 	plan(a, f);
 	lists(a, f, opt && opt->color ? &k : NULL);
+done:
 	if (opt && opt->diff)
 		diff_text(a, f);
 	rc = fclose(f) ? -1 : send(text, n, &k, out);

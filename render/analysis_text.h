@@ -14,6 +14,7 @@
 struct analysis_text_options {
 	bool color;	/* ANSI colours on the verdict and severity words; the caller decides */
 	bool diff;	/* the per-op and per-kernel diff after the rest (analyze --diff) */
+	bool kernels;	/* instead of the summary: each run's top kernels and launch statistics */
 };
 
 /*

@@ -1,6 +1,8 @@
 #include "render/compute_text.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "render/numfmt.h"
 
@@ -25,4 +27,34 @@ void idle_words(struct buf *out, const struct step_parts *p)
 
 	buf_addf(out, "host %s, sync %s, other %s", qty_num(b[0], p->idle_host * 1e3),
 		 qty_num(b[1], p->idle_sync * 1e3), qty_num(b[2], p->idle_other * 1e3));
+}
+
+/* A launch delay: in microseconds below a millisecond ("12.3 us"), else as qty_duration(). */
+static const char *us(char out[NUMFMT_LEN], double seconds)
+{
+	char b[NUMFMT_LEN];
+
+	if (fabs(seconds) >= 1e-3)
+		return qty_duration(out, seconds);
+	snprintf(out, NUMFMT_LEN, "%s us", qty_num(b, seconds * 1e6));
+	return out;
+}
+
+void launch_words(struct buf *out, const struct launch_stats *l)
+{
+	char b[4][NUMFMT_LEN];
+	const char *per = l->per && !strcmp(l->per, "span") ? "over the span" : "per step";
+
+	if (l->why) {
+		buf_addf(out, "launch statistics unknown: %s", l->why);
+		return;
+	}
+	buf_addf(out, "launch delay p50 %s, p90 %s, max %s", us(b[0], l->delay_p50_s),
+		 us(b[1], l->delay_p90_s), us(b[2], l->delay_max_s));
+	if (l->bound)
+		buf_addf(out, "; CPU ops %s against their kernels' %s %s: %s",
+			 qty_duration(b[0], l->op_cpu_s), qty_duration(b[1], l->op_kernel_s), per, l->bound);
+	buf_addf(out, "; launch calls %s %s; %s of %lld kernels shorter than their launch call",
+		 qty_duration(b[2], l->launch_cpu_s), per, qty_percent(b[3], l->short_share),
+		 (long long)l->kernels);
 }

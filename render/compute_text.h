@@ -19,4 +19,12 @@ void mfu_words(struct buf *out, const struct mfu *m);
 /* "host 1.5, sync 0.000034, other 0" (ms) of one GPU's idle parts. */
 void idle_words(struct buf *out, const struct step_parts *p);
 
+/*
+ * "launch delay p50 12 us, p90 40 us, max 90 us; CPU ops 5.1 ms against their
+ * kernels' 3.2 ms per step: host-bound; launch calls 0.54 ms per step; 38% of
+ * 1800 kernels shorter than their launch call", or "launch statistics
+ * unknown: WHY" (docs/analysis.md "Launch statistics").
+ */
+void launch_words(struct buf *out, const struct launch_stats *l);
+
 #endif

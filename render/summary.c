@@ -175,6 +175,19 @@ static void mfu_item(struct summary *s, const struct run_result *r)
 	buf_release(&b);
 }
 
+/* A run's launch statistics, where its traces ran kernels: the host-bound or GPU-bound line. */
+static void launch_item(struct summary *s, const struct run_result *r)
+{
+	struct buf b = BUF_INIT;
+
+	if (!r->launch.present)
+		return;
+	buf_init(&b, 0);
+	launch_words(&b, &r->launch);
+	add(s, SL_ITEM, "%s: %s", run_name(r), b.data);
+	buf_release(&b);
+}
+
 static void key_numbers(struct summary *s, const struct analysis *a)
 {
 	const struct comparison *m = &a->cmp;
@@ -208,6 +221,7 @@ static void key_numbers(struct summary *s, const struct analysis *a)
 			idle_item(s, r, g);
 		}
 		mfu_item(s, r);
+		launch_item(s, r);
 		if (r->imbalance.flagged)
 			add(s, SL_ITEM, "Imbalance in %s: %s", run_name(r),
 			    r->imbalance.reason ? r->imbalance.reason : "flagged");

@@ -56,13 +56,13 @@ for cmd in $commands; do
 done
 
 # report, analyze and inspect are built: report has 3 spellings of its 2 options
-# (-o, -j --jobs), analyze 4 of its 3 (--json, --diff, -j --jobs), inspect 1 (--json); stack has 3 (--target, --accept-jit, --json); plan has 40 (32 model
+# (-o, -j --jobs), analyze 5 of its 4 (--json, --diff, --kernels, -j --jobs), inspect 1 (--json); stack has 3 (--target, --accept-jit, --json); plan has 40 (32 model
 # inputs, --gpu, --title, --from, --json, --explain, -o, --init, --force); replay has 4
 # (--device, -o, --smoke, --dry-run); batch has 10 spellings of its 9 options (-o -j
 # --jobs --force --retry-failed --timeout --memory-limit --list --one --merge); each has 10
 # spellings of the 7 common options (-q --quiet -v --verbose --color --patterns
 # --max-events --max-memory -h --help)
 [ "$built" -eq 7 ] || { echo "$built commands with options, expected 7"; fail=1; }
-[ "$options" -eq $((3 + 10 + 4 + 10 + (1 + 10) + 3 + 10 + 40 + 10 + 4 + 10 + 10 + 10)) ] ||
-	{ echo "$options option names, expected $((13 + 14 + 11 + 13 + 50 + 14 + 20))"; fail=1; }
+[ "$options" -eq $(((3 + 10) + (5 + 10) + (1 + 10) + 3 + 10 + 40 + 10 + 4 + 10 + 10 + 10)) ] ||
+	{ echo "$options option names, expected $((13 + 15 + 11 + 13 + 50 + 14 + 20))"; fail=1; }
 exit $fail
