@@ -34,9 +34,10 @@ def load_rank(path):
         if cat not in ("kernel", "gpu_memcpy", "gpu_memset"):
             continue
         cls = "memory" if cat != "kernel" else "comm" if e["name"].startswith("nccl") else "compute"
-        l = launch[e["args"]["correlation"]]
-        idx = [i for i, (n, a, b) in enumerate(steps) if a <= l <= b]
-        assert len(idx) == 1, f"{path}: launch of correlation {e['args']['correlation']} in {len(idx)} steps"
+        l = launch.get(e["args"]["correlation"])
+        idx = [i for i, (n, a, b) in enumerate(steps) if l is not None and a <= l <= b]
+        assert l is None or len(idx) == 1, f"{path}: launch of correlation {e['args']['correlation']} in {len(idx)} steps"
+        idx = idx or [-1]   # no launch record (host-bound-input's loader thread copies): no step
         # absolute ns on the rank's own clock; [start, end, class, step index, event, transfer start]
         gpu.append([base + ns(e["ts"]), base + ns(e["ts"]) + ns(e["dur"]), cls, idx[0], e, None])
     return t, steps, gpu
