@@ -333,7 +333,7 @@ static void host_bound_loss(struct analysis *a, const struct run_result *b, cons
 	    analysis_printf(a, "feed the GPUs of %s: idle is the largest part of the loss against perfect "
 			    "scaling, %s per step, and %s of it is waiting for the CPU to launch work; its "
 			    "slowest GPU idles %s per step (host %s, sync %s, other %s); give each rank's "
-			    "data loader more workers (the ranks share the host's cores), pinned memory and "
+			    "data loader more workers (within its share of the host's cores), pinned memory and "
 			    "prefetching, move CPU preprocessing out of the step (pre-tokenize or decode on "
 			    "the GPU), take Python work out of the step (torch.compile, CUDA graphs), and pin "
 			    "each rank's process to the CPU cores and NUMA node of its GPU", c->name,

@@ -144,7 +144,7 @@ check("host-bound advice", text("host-bound-input", "fix-host-bound"), [
     f"feed the GPUs of 2gpu: idle is the largest part of the loss against perfect scaling, {ms(idle)} per step, "
     f"and {ms(host)} of it is waiting for the CPU to launch work; its slowest GPU idles {ms(g['idle'])} per step "
     f"(host {ms(g['idle_host'])}, sync {ms(g['idle_sync'])}, other {ms(g['idle_other'])}); give each rank's data "
-    "loader more workers (the ranks share the host's cores), pinned memory and prefetching, move CPU "
+    "loader more workers (within its share of the host's cores), pinned memory and prefetching, move CPU "
     "preprocessing out of the step (pre-tokenize or decode on the GPU), take Python work out of the step "
     "(torch.compile, CUDA graphs), and pin each rank's process to the CPU cores and NUMA node of its GPU"])
 sys.exit(fail)
