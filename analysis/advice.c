@@ -302,6 +302,46 @@ static void host_bound(struct analysis *a, const struct run_result *r)
 			    stragglers_of(im, "host-bound") > 1 ? "them" : "it"));
 }
 
+static bool advised(const struct analysis *a, const char *id)
+{
+	for (size_t i = 0; i < a->nrecs; i++)
+		if (!strcmp(a->recs[i].id, id))
+			return true;
+	return false;
+}
+
+/*
+ * Every GPU of the candidate waits for its host, not one straggler: idle is
+ * the largest term of the loss against perfect scaling and host wait (n Hc -
+ * Hb, the slowest GPUs') is over ADVICE_HOST_IDLE_SHARE of it. The fix is on
+ * the host's side of every rank's step; a second GPU bought little because
+ * the CPUs could not feed it.
+ */
+static void host_bound_loss(struct analysis *a, const struct run_result *b, const struct run_result *c)
+{
+	const struct step_parts *l = &a->cmp.attribution_s, *s;
+	double n = comparison_gpu_ratio(a), host;
+
+	if (!b->ngpu || !c->ngpu || advised(a, "fix-host-bound") || !(l->idle > 0) ||
+	    !(l->idle >= fabs(l->compute) && l->idle >= fabs(l->exposed_comm) && l->idle >= fabs(l->memory)))
+		return;
+	s = &c->gpu[c->slowest].step_s;
+	host = n * s->idle_host - b->gpu[b->slowest].step_s.idle_host;
+	if (!(host > ADVICE_HOST_IDLE_SHARE * l->idle))
+		return;
+	add(a, "fix-host-bound",
+	    analysis_printf(a, "feed the GPUs of %s: idle is the largest part of the loss against perfect "
+			    "scaling, %s per step, and %s of it is waiting for the CPU to launch work; its "
+			    "slowest GPU idles %s per step (host %s, sync %s, other %s); give each rank's "
+			    "data loader more workers (within its share of the host's cores), pinned memory and "
+			    "prefetching, move CPU preprocessing out of the step (pre-tokenize or decode on "
+			    "the GPU), take Python work out of the step (torch.compile, CUDA graphs), and pin "
+			    "each rank's process to the CPU cores and NUMA node of its GPU", c->name,
+			    analysis_qty(a, qty_duration, l->idle), analysis_qty(a, qty_duration, host),
+			    analysis_qty(a, qty_duration, s->idle), analysis_qty(a, qty_duration, s->idle_host),
+			    analysis_qty(a, qty_duration, s->idle_sync), analysis_qty(a, qty_duration, s->idle_other)));
+}
+
 /*
  * A pipeline bubble: a pipeline run whose GPUs wait for each other above
  * ADVICE_PEER_WAIT_SHARE of a step while their compute and memory are
@@ -633,6 +673,7 @@ void analysis_advise(struct analysis *a, const struct trial *t)
 		independent_runs(a, b, c);
 	nccl_transport(a, c);
 	rebalance(a, c);
+	host_bound_loss(a, b, c);
 	if (!sweep)
 		independent_runs(a, b, c);
 	fits(a);

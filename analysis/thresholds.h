@@ -61,6 +61,13 @@
 #define ADVICE_PEER_WAIT_SHARE 0.25
 
 /*
+ * Host-bound advice for a whole run: idle is the largest term of the loss
+ * against perfect scaling and host wait (n Hc - Hb, the slowest GPUs') is
+ * above this share of it, as page 1's Why line names it.
+ */
+#define ADVICE_HOST_IDLE_SHARE 0.5
+
+/*
  * Pipeline-bubble advice: the micro-batches per stage it names as the next
  * step, and the bubble fraction (p-1)/(m+p-1) they would leave.
  */

@@ -135,6 +135,8 @@ static void put_metas(struct writer *w)
 	put_meta(w, w->dev, STREAM_COMPUTE, "thread_name", "name", "\"stream 7 \"");
 	if (w->run->spec->comm != COMM_NONE)
 		put_meta(w, w->dev, STREAM_NCCL, "thread_name", "name", "\"stream 28 \"");
+	if (w->run->spec->side_copy_us)
+		put_meta(w, w->dev, STREAM_SIDE, "thread_name", "name", "\"stream 13 \"");
 }
 
 /* The conv net's ops: a 256-channel 128 x 128 feature map stands for every stage's. */
@@ -339,6 +341,14 @@ static void put_launch(struct writer *w, const struct sim_ev *e)
 	put_runtime(w, e);
 }
 
+static void put_flow_end(struct writer *w, const struct sim_ev *e)
+{
+	open_ev(w);
+	buf_addf(w->b, "    \"ph\": \"f\", \"id\": %lld, \"pid\": %d, \"tid\": %d, ", (long long)e->corr, w->dev, e->stream);
+	put_time(w, "ts", e->start);
+	buf_addstr(w->b, ",\n    \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"\n  }");
+}
+
 static void put_gpu(struct writer *w, const struct sim_ev *e)
 {
 	const struct kdef *d = &kdefs[e->kind];
@@ -350,10 +360,8 @@ static void put_gpu(struct writer *w, const struct sim_ev *e)
 		snprintf(name, sizeof(name), "%s", coll_kernel(e));
 	else
 		kind_name((enum kkind)e->kind, w->run->spec->opaque ? 0 : w->run->gpu->arch, w->run->spec->prec, name, sizeof(name));
-	open_ev(w);
-	buf_addf(w->b, "    \"ph\": \"f\", \"id\": %lld, \"pid\": %d, \"tid\": %d, ", (long long)e->corr, w->dev, e->stream);
-	put_time(w, "ts", e->start);
-	buf_addstr(w->b, ",\n    \"cat\": \"ac2g\", \"name\": \"ac2g\", \"bp\": \"e\"\n  }");
+	if (!e->unlinked)
+		put_flow_end(w, e);
 	open_ev(w);
 	buf_addf(w->b, "    \"ph\": \"X\", \"cat\": \"%s\", \"name\": ", cat);
 	json_str(w->b, name);
@@ -445,7 +453,9 @@ static void put_cpu_side(struct writer *w)
 	for (size_t i = 0; i < k->nspan; i++)
 		rec[j++] = (struct rec){ k->span[i].start, k->span[i].end, REC_SPAN, i };
 	for (size_t i = 0; i < k->nev; i++)
-		rec[j++] = (struct rec){ k->ev[i].cpu_start, k->ev[i].cpu_end, REC_LAUNCH, i };
+		if (!k->ev[i].unlinked)
+			rec[j++] = (struct rec){ k->ev[i].cpu_start, k->ev[i].cpu_end, REC_LAUNCH, i };
+	n = j + k->nmem;
 	for (size_t i = 0; i < k->nmem; i++)
 		rec[j++] = (struct rec){ k->mem[i].ts, k->mem[i].ts, REC_MEM, i };
 	qsort(rec, n, sizeof(*rec), rec_cmp);

@@ -403,6 +403,28 @@ const struct scenario scenarios[] = {
 			  .static_mib = { 62500, 62500 }, .act_mib = { 3600, 3600 } },
 		},
 	},
+	{
+		.name = "host-bound-input",
+		.desc = "B200 DDP, global batch kept: two ranks' data loaders share the host's cores; idle, mostly host wait, is the loss: refuted",
+		.title = "Llama-1B fine-tune: does a second B200 cut the step time at least 1.6x?",
+		.hypothesis = "step-time", .question = "single-config", .expected_centi = 160,
+		.seed = 0x5ca1ea0d15, .epoch_s = 1764496800,
+		.runs = {
+			{ .dir = "1gpu", .gpus = 1, .strategy = "single", .prec = DT_BF16,
+			  .global_batch = 16, .micro_batch = 16, .grad_accum = 1, .seq_len = 2048,
+			  .gpu = GPU_B200, .comm = COMM_NONE, .tr = TR_NONE,
+			  .params_m = 1200, .layers = 3, .steps = 7, .warm_steps = 1,
+			  .stall_us = 8000, .slow_permille = { 1000 },
+			  .static_mib = { 18400 }, .act_mib = { 9000 } },
+			{ .dir = "2gpu", .gpus = 2, .strategy = "ddp", .prec = DT_BF16,
+			  .global_batch = 16, .micro_batch = 8, .grad_accum = 1, .seq_len = 2048,
+			  .gpu = GPU_B200, .comm = COMM_DDP, .tr = TR_P2P, .link_gbps = 650,
+			  .params_m = 1200, .layers = 3, .steps = 7, .warm_steps = 1,
+			  .stall_us = 16000, .side_copy_us = 2500, .hold_us = 2500,
+			  .slow_permille = { 1000, 1006 },
+			  .static_mib = { 23000, 23000 }, .act_mib = { 4500, 4500 } },
+		},
+	},
 };
 
 const int nscenarios = (int)(sizeof(scenarios) / sizeof(scenarios[0]));

@@ -59,6 +59,8 @@ struct run_spec {
 	int first_step;		/* N of the first ProfilerStep#N */
 	int warm_steps;		/* slow leading steps the model makes (1 or 2) */
 	int64_t stall_us;	/* data-loader stall at each step start, µs */
+	int64_t side_copy_us;	/* a copy the loader's thread issues this far into the stall, with no launch record; 0 none */
+	int64_t hold_us;	/* the loss kernel, queued early, waits this long after its stream is free; 0 none */
 	int sync_lag;		/* the CPU waits for the loss of step N - sync_lag */
 	int slow_permille[MAX_RANKS];	/* per-rank kernel time factor */
 	int64_t clock_offset_us[MAX_RANKS];	/* added to each rank's trace clock */

@@ -76,9 +76,10 @@ static void credit(int64_t part[NPART], const int cnt[E_COUNT], int64_t len)
 /*
  * Why the rank's GPU is idle at t (nothing runs then), from the simulation's
  * own launch times: the gap runs from the last end of any activity before t
- * to the first start after; the activities starting then were launched after
- * the gap began (the CPU was late: host) or before it (held: sync). A gap with
- * no activity before or none after it is other.
+ * to the first start after; the earliest launch among the activities starting
+ * then that the trace records came after the gap began (the CPU was late:
+ * host) or not (held: sync). A gap with no activity before or none after it,
+ * or closed only by activities the trace holds no launch for, is other.
  */
 static int gap_cause(const struct sim_rank *k, int64_t t)
 {
@@ -93,8 +94,10 @@ static int gap_cause(const struct sim_rank *k, int64_t t)
 	if (from == INT64_MIN || to == INT64_MAX)
 		return P_IDLE_OTHER;
 	for (size_t i = 0; i < k->nev; i++)
-		if (k->ev[i].start == to && k->ev[i].launch < launch)
+		if (k->ev[i].start == to && !k->ev[i].unlinked && k->ev[i].launch < launch)
 			launch = k->ev[i].launch;
+	if (launch == INT64_MAX)
+		return P_IDLE_OTHER;
 	return launch > from ? P_IDLE_HOST : P_IDLE_SYNC;
 }
 
@@ -150,9 +153,9 @@ static void windows(const struct sim_rank *k, int nsteps, struct rank_stats *s)
 	for (size_t i = 0; i < k->nev; i++) {
 		const struct sim_ev *v = &k->ev[i];
 
-		if (v->start < s->start[v->step])
+		if (v->step >= 0 && v->start < s->start[v->step])
 			s->start[v->step] = v->start;
-		if (v->end > last[v->step])
+		if (v->step >= 0 && v->end > last[v->step])
 			last[v->step] = v->end;
 		if (v->start < s->span_start)
 			s->span_start = v->start;

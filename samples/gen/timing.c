@@ -47,6 +47,7 @@ struct rstate {
 	int64_t opt_cpu;	/* optimizer range start */
 	int64_t d2h_end[MAX_STEPS];
 	int64_t ext, corr;
+	int64_t side_corr;	/* correlation ids of the copies without a launch record */
 	int64_t act;		/* bytes of activations per block */
 	int64_t static_bytes;
 	int64_t params_m;	/* parameters this rank updates, millions */
@@ -415,6 +416,19 @@ static void cpu_launch(struct sim *m, int r, struct sim_ev *e, int comm)
 	e->step = m->step;
 }
 
+/*
+ * The loss kernel of a host-bound run waits, queued, for a flag the host sets
+ * once the CPU has built the loss mask: it starts hold_us after its stream is
+ * free, though it was launched long before.
+ */
+static int64_t held(struct sim *m, int r, int64_t start)
+{
+	struct rstate *st = &m->rs[r];
+	int64_t h = st->cfree + rng_jitter(&st->rng, m->s->hold_us * US, 150);
+
+	return h > start ? h : start;
+}
+
 static void run_kernel(struct sim *m, int r, struct item *it, const struct prog *p)
 {
 	struct rstate *st = &m->rs[r];
@@ -434,6 +448,8 @@ static void run_kernel(struct sim *m, int r, struct item *it, const struct prog 
 		start = p->it[it->wait].end[r];
 	if (it->wait == WAIT_ALL && st->comm_all > start)
 		start = st->comm_all;
+	if (it->kind == K_XENT && m->s->hold_us)
+		start = held(m, r, start);
 	e->start = start;
 	e->end = start + kernel_ns(m, r, it);
 	st->cfree = st->ready = e->end;
@@ -500,6 +516,28 @@ static void run_comm(struct sim *m, struct item *it)
 	}
 }
 
+/*
+ * The data loader's pin-memory thread copies the batch's attention mask to
+ * the GPU at t on its own stream; the trace holds no runtime call for it, so
+ * the copy has a correlation id but no launch and no step.
+ */
+static void side_copy(struct sim *m, int r, int64_t t)
+{
+	struct rstate *st = &m->rs[r];
+	struct sim_ev *e = new_ev(&m->run->rank[r]);
+
+	e->kind = K_H2D;
+	e->unlinked = 1;
+	e->step = -1;
+	e->dt = m->s->prec;
+	e->bytes = (int64_t)m->s->micro_batch * m->s->seq_len * 64;
+	e->stream = STREAM_SIDE;
+	e->corr = 600000 + st->side_corr++;
+	e->launch = e->launch_end = e->cpu_start = e->cpu_end = t;
+	e->start = t + rng_jitter(&st->rng, m->s->side_copy_us * US, 150);
+	e->end = e->start + 2000 + e->bytes / 25;
+}
+
 static void run_cpu_item(struct sim *m, int r, const struct item *it)
 {
 	struct rstate *st = &m->rs[r];
@@ -512,6 +550,8 @@ static void run_cpu_item(struct sim *m, int r, const struct item *it)
 		st->cpu += rng_jitter(&st->rng, m->s->stall_us * US, 150) + 40 * US;
 		new_span(k, "enumerate(DataLoader)#_MultiProcessingDataLoaderIter.__next__",
 			 "user_annotation", m->step, t0, st->cpu);
+		if (m->s->side_copy_us)
+			side_copy(m, r, t0);
 		break;
 	case IT_OPT_BEGIN:
 		st->opt_cpu = st->cpu;

@@ -22,6 +22,7 @@
 
 #define STREAM_COMPUTE 7
 #define STREAM_NCCL 28
+#define STREAM_SIDE 13	/* the data loader's pin-memory thread */
 
 /* One GPU activity and the CPU op that launched it. */
 struct sim_ev {
@@ -39,6 +40,7 @@ struct sim_ev {
 	int coll;			/* enum coll_op for K_COMM */
 	int send;			/* SendRecv: 1 send, 0 recv */
 	int stream;
+	int unlinked;			/* issued where the trace records no launch: no cpu_op, runtime call or flow */
 };
 
 /* A CPU range: ProfilerStep#N, the data loader, the optimizer, a sync. */

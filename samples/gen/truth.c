@@ -623,6 +623,16 @@ static int manifest_contradicted(const struct run_spec *s)
 	       (s->ini_micro_batch && s->ini_micro_batch != s->micro_batch);
 }
 
+/* Whether some GPU of the run did work the trace holds no launch for (so no step). */
+static int has_unlinked(const struct sim_run *run)
+{
+	for (int r = 0; r < run->nranks; r++)
+		for (size_t i = 0; i < run->rank[r].nev; i++)
+			if (run->rank[r].ev[i].unlinked)
+				return 1;
+	return 0;
+}
+
 /* Findings that must be present, and codes that must not appear. */
 static void put_findings(struct json *j, const struct gen_comparison *c)
 {
@@ -642,6 +652,8 @@ static void put_findings(struct json *j, const struct gen_comparison *c)
 			put_finding(j, "log-timing", "info", s->dir);
 			want[4] = 1;
 		}
+		if (has_unlinked(c->st[i].run))	/* launched outside any profiled step, by the trace */
+			put_finding(j, "gpu-work-outside-steps", "info", s->dir);
 	}
 	if (c->superlinear) {
 		put_finding(j, "superlinear", "warning", NULL);

@@ -16,17 +16,21 @@
 # - page 1's "Why" (summary.md), its numbers from the generator's truth.json
 #   (slowest GPU of each run, n = c / b): pipeline-bubble's exposed comm
 #   named as a bubble, n x its waiting - the baseline's; ddp-2-vs-4 with
-#   n = 4 / 2 = 2, never 4 as if the baseline had one GPU.
+#   n = 4 / 2 = 2, never 4 as if the baseline had one GPU; host-bound-input's
+#   idle named as host-bound, n x its host wait - the baseline's.
+# - host-bound-input: both GPUs of the 2-GPU run wait for their data loaders
+#   (no straggler), idle is the largest part of the loss and host wait over
+#   half of it: fix-host-bound first, with the slowest GPU's idle by cause.
 set -u
 . tests/skip.sh
 . tests/report_cache.sh
 need_tool python3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for s in pipeline-bubble nccl-over-sockets gpu-model-mismatch ddp-global-batch-changed ddp-2-vs-4 \
-	 hparam-sweep-independent unrelated-jobs; do
+	 hparam-sweep-independent unrelated-jobs host-bound-input; do
 	"$SCALEAUDIT" analyze --json "samples/trials/$s" > "$tmp/$s.json" || { echo "FAIL: analyze $s"; exit 1; }
 done
-for s in pipeline-bubble ddp-2-vs-4; do
+for s in pipeline-bubble ddp-2-vs-4 host-bound-input; do
 	r=$(report_of "samples/trials/$s")	# the report the other scripts share, read as $tmp/$s
 	[ "$(cat "$r.rc")" = 0 ] || { echo "FAIL: report $s"; exit 1; }
 	ln -s "$r" "$tmp/$s"
@@ -124,5 +128,24 @@ check("2 vs 4 why", why("ddp-2-vs-4"), [
     f"Why: 4 GPUs lose {ms(loss)} of GPU time per step against perfect scaling from 2 GPUs ({BASIS}); "
     f"the largest part is compute: "
     f"{ms(compute)}\n"])
+
+b, gb, c, gc, n = truth("host-bound-input")
+loss = n * gc["mean_step_s"] - gb["mean_step_s"]
+idle = n * gc["step_s"]["idle"] - gb["step_s"]["idle"]
+host = n * gc["step_s"]["idle_host"] - gb["step_s"]["idle_host"]
+check("host-bound premise", (idle > max(n * gc["step_s"][k] - gb["step_s"][k] for k in ("compute", "exposed_comm", "memory")),
+                             host > idle / 2), (True, True))
+check("host-bound why", why("host-bound-input"), [
+    f"Why: 2 GPUs lose {ms(loss)} of GPU time per step against perfect scaling ({BASIS}); the largest part is "
+    f"idle waiting for the CPU to launch work (host-bound): {ms(host)} of the {ms(idle)} of idle\n"])
+check("host-bound order", ids("host-bound-input"), ["fix-host-bound", "two-independent-runs", "fits-h200", "rental-window"])
+g = gc["step_s"]
+check("host-bound advice", text("host-bound-input", "fix-host-bound"), [
+    f"feed the GPUs of 2gpu: idle is the largest part of the loss against perfect scaling, {ms(idle)} per step, "
+    f"and {ms(host)} of it is waiting for the CPU to launch work; its slowest GPU idles {ms(g['idle'])} per step "
+    f"(host {ms(g['idle_host'])}, sync {ms(g['idle_sync'])}, other {ms(g['idle_other'])}); give each rank's data "
+    "loader more workers (within its share of the host's cores), pinned memory and prefetching, move CPU "
+    "preprocessing out of the step (pre-tokenize or decode on the GPU), take Python work out of the step "
+    "(torch.compile, CUDA graphs), and pin each rank's process to the CPU cores and NUMA node of its GPU"])
 sys.exit(fail)
 PY

@@ -2,7 +2,7 @@
 # The files say what truth.json says: an independent reading of each sample's
 # Kineto traces, training logs and nvidia-smi CSV (python3, standard library)
 # must give the same step windows (trailing step apart), warm-up, partition
-# (waiting and transfer apart, after aligning the ranks' clocks on matched
+# and idle by cause (waiting and transfer apart, after aligning the ranks' clocks on matched
 # collectives), step statistics, collectives, peaks and workload overlaps (kernel
 # families by the written rule, not the generator's hand labels) as the truth
 # the generator computed from its model. Guards the writers, not the analysis:
@@ -34,9 +34,11 @@ def load_rank(path):
         if cat not in ("kernel", "gpu_memcpy", "gpu_memset"):
             continue
         cls = "memory" if cat != "kernel" else "comm" if e["name"].startswith("nccl") else "compute"
-        l = launch[e["args"]["correlation"]]
-        idx = [i for i, (n, a, b) in enumerate(steps) if a <= l <= b]
-        assert len(idx) == 1, f"{path}: launch of correlation {e['args']['correlation']} in {len(idx)} steps"
+        l = launch.get(e["args"]["correlation"])
+        idx = [i for i, (n, a, b) in enumerate(steps) if l is not None and a <= l <= b]
+        assert l is None or len(idx) == 1, f"{path}: launch of correlation {e['args']['correlation']} in {len(idx)} steps"
+        idx = idx or [-1]   # no launch record (host-bound-input's loader thread copies): no step
+        e["_launch"] = None if l is None else base + l     # on the same clock as the GPU times
         # absolute ns on the rank's own clock; [start, end, class, step index, event, transfer start]
         gpu.append([base + ns(e["ts"]), base + ns(e["ts"]) + ns(e["dur"]), cls, idx[0], e, None])
     return t, steps, gpu
@@ -105,6 +107,31 @@ def partition(gpu, a, b):
         cnt[cls] += d
     part["overlapped_comm"] = part["comm_total"] - part["exposed_comm"]
     return part
+
+CAUSES = ("idle_host", "idle_sync", "idle_other")
+
+def idle_causes(gpu, a, b):
+    """Idle of [a, b) by the cause of its gap (nothing runs on the GPU from the last
+    end before to the first start after): host when the earliest launch recorded
+    among the activities that start then came after the gap began, sync when not,
+    other when none is recorded, nothing ran before or nothing closes the gap."""
+    out = dict.fromkeys(CAUSES, 0)
+    busy = sorted((s, e) for s, e, *_ in gpu)
+    gaps, end = [], None
+    for s, e in busy:
+        if end is not None and s > end:
+            gaps.append((end, s))
+        end = e if end is None else max(end, e)
+    gaps = [(None, busy[0][0])] + gaps + [(end, None)]
+    for g0, g1 in gaps:
+        lo, hi = max(a, g0 if g0 is not None else a), min(b, g1 if g1 is not None else b)
+        if hi <= lo:
+            continue
+        la = [g[4]["_launch"] for g in gpu if g[0] == g1 and g[4]["_launch"] is not None]
+        cause = "idle_other" if g0 is None or g1 is None or not la else \
+                "idle_host" if min(la) > g0 else "idle_sync"
+        out[cause] += hi - lo
+    return out
 
 def quantile(v, q):
     v = sorted(v); pos = q * (len(v) - 1); lo = int(pos); hi = min(lo + 1, len(v) - 1)
@@ -289,6 +316,9 @@ for trial in sorted(glob.glob(os.path.join(sys.argv[1], "*", ""))):
             close(g["clock_offset_s"], offs[r] / 1e9, f"{where} gpu{r} clock_offset_s")
             for k in KEYS:
                 close(g["step_s"][k], mean[k], f"{where} gpu{r} {k}")
+            causes = [idle_causes(gpu, a, b) for a, b in wins[r][warm:m]]
+            for k in CAUSES:
+                close(g["step_s"][k], sum(c[k] for c in causes) / len(causes) / 1e9, f"{where} gpu{r} {k}")
             a, b = min(x[0] for x in gpu), max(x[1] for x in gpu)
             span = partition(gpu, a, b)
             for k in KEYS:

@@ -73,6 +73,6 @@ if command -v pdfinfo > /dev/null && command -v pdftotext > /dev/null && [ -s "$
 	done < <(sed -n 's/^### //p' "$r/summary.md" | grep -vxF 'Samples per second')
 	[ $page -eq $((${pages:-0} + 1)) ] || { echo "summary.md lists a chart count other than the $charts files"; fail=1; }
 fi
-[ $n -eq 28 ] || { echo "$n sample trials, expected 28"; fail=1; }
-[ $views -eq 34 ] || { echo "$views pages loaded, expected 34 (28 desktop, 5 phone, 1 hostile title)"; fail=1; }
+[ $n -eq 29 ] || { echo "$n sample trials, expected 29"; fail=1; }
+[ $views -eq 35 ] || { echo "$views pages loaded, expected 35 (29 desktop, 5 phone, 1 hostile title)"; fail=1; }
 exit $fail

@@ -243,7 +243,7 @@ static void every_sample_trial(void **state)
 		analysis_free(a);
 	}
 	globfree(&g);
-	assert_int_equal(trials, 20);
+	assert_int_equal(trials, 21);
 	assert_int_equal(traceless, 1);
 	/* unknown-precision is the one trial recorded without shapes: its 9 GEMM groups say so */
 	assert_int_equal(unrecorded, 9);
