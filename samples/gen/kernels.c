@@ -249,7 +249,7 @@ double kind_flops(enum kkind k, const struct run_spec *s)
 	case K_QKV: return 2 * B * S * H * 3 * H;
 	case K_PROJ: return 2 * B * S * H * H;
 	case K_FC1: case K_FC2: return 2 * B * S * H * 4 * H;
-	case K_HEAD: return 2 * B * S * H * 32000;
+	case K_HEAD: return 2 * B * S * H * GEN_VOCAB;
 	case K_ATTN: return 2 * B * 16 * S * S * (2 * H / 16);
 	case K_ATTN_BWD: return 2 * B * 16 * S * S * (5 * H / 16);
 	case K_LOSS_MM: return 2 * (double)((long long)B * (long long)S / 64) * 256 * 64;

@@ -198,7 +198,7 @@ static void put_inputs(struct writer *w, int kind)
 	}
 	switch (kind) {
 	case K_QKV: case K_PROJ: case K_FC1: case K_FC2: case K_HEAD: {
-		long long out = kind == K_QKV ? 3 * H : kind == K_FC1 ? 4 * H : kind == K_HEAD ? 32000 : H;
+		long long out = kind == K_QKV ? 3 * H : kind == K_FC1 ? 4 * H : kind == K_HEAD ? GEN_VOCAB : H;
 		long long in = kind == K_FC2 ? 4 * H : H;
 
 		buf_addf(b, "\"Input Dims\": [[%lld, %lld, %lld], [%lld, %lld], [%lld]], \"Input type\": [\"%s\", \"%s\", \"%s\"]",
@@ -218,7 +218,8 @@ static void put_inputs(struct writer *w, int kind)
 		buf_addf(b, "\"Input Dims\": [[%lld, 256], [256, 64]], \"Input type\": [\"float\", \"float\"]", B * S / 64);
 		return;
 	case K_XENT: case K_XENT_BWD:
-		buf_addf(b, "\"Input Dims\": [[%lld, 32000], [], []], \"Input type\": [\"float\", \"Scalar\", \"Scalar\"]", B * S);
+		buf_addf(b, "\"Input Dims\": [[%lld, %d], [], []], \"Input type\": [\"float\", \"Scalar\", \"Scalar\"]", B * S,
+			 GEN_VOCAB);
 		return;
 	case K_H2D:
 		buf_addf(b, "\"Input Dims\": [[%lld, %lld], [%lld, %lld], []], \"Input type\": [\"long int\", \"long int\", \"Scalar\"]", B, S, B, S);
