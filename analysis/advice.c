@@ -311,24 +311,20 @@ static bool advised(const struct analysis *a, const char *id)
 }
 
 /*
- * Every GPU of the candidate waits for its host, not one straggler: idle is
- * the largest term of the loss against perfect scaling and host wait (n Hc -
- * Hb, the slowest GPUs') is over ADVICE_HOST_IDLE_SHARE of it. The fix is on
+ * Every GPU of the candidate waits for its host, not one straggler: the loss
+ * is host-bound (comparison_host_bound: idle its largest term, host wait over
+ * ADVICE_HOST_IDLE_SHARE of that idle). The fix is on
  * the host's side of every rank's step; a second GPU bought little because
  * the CPUs could not feed it.
  */
-static void host_bound_loss(struct analysis *a, const struct run_result *b, const struct run_result *c)
+static void host_bound_loss(struct analysis *a, const struct run_result *c)
 {
 	const struct step_parts *l = &a->cmp.attribution_s, *s;
-	double n = comparison_gpu_ratio(a), host;
+	double host = comparison_host_wait(a);
 
-	if (!b->ngpu || !c->ngpu || advised(a, "fix-host-bound") || !(l->idle > 0) ||
-	    !(l->idle >= fabs(l->compute) && l->idle >= fabs(l->exposed_comm) && l->idle >= fabs(l->memory)))
+	if (advised(a, "fix-host-bound") || !comparison_host_bound(a))
 		return;
 	s = &c->gpu[c->slowest].step_s;
-	host = n * s->idle_host - b->gpu[b->slowest].step_s.idle_host;
-	if (!(host > ADVICE_HOST_IDLE_SHARE * l->idle))
-		return;
 	add(a, "fix-host-bound",
 	    analysis_printf(a, "feed the GPUs of %s: idle is the largest part of the loss against perfect "
 			    "scaling, %s per step, and %s of it is waiting for the CPU to launch work; its "
@@ -673,7 +669,7 @@ void analysis_advise(struct analysis *a, const struct trial *t)
 		independent_runs(a, b, c);
 	nccl_transport(a, c);
 	rebalance(a, c);
-	host_bound_loss(a, b, c);
+	host_bound_loss(a, c);
 	if (!sweep)
 		independent_runs(a, b, c);
 	fits(a);

@@ -396,6 +396,28 @@ double comparison_gpu_ratio(const struct analysis *a)
 	return b > 0 && c > 0 ? (double)c / b : NAN;
 }
 
+double comparison_host_wait(const struct analysis *a)
+{
+	const struct run_result *b, *c;
+	double n = comparison_gpu_ratio(a);
+
+	if (!isfinite(n))
+		return NAN;
+	b = &a->runs[a->cmp.baseline];
+	c = &a->runs[a->cmp.candidate];
+	if (!b->ngpu || !c->ngpu || b->slowest >= b->ngpu || c->slowest >= c->ngpu)
+		return NAN;
+	return n * c->gpu[c->slowest].step_s.idle_host - b->gpu[b->slowest].step_s.idle_host;
+}
+
+bool comparison_host_bound(const struct analysis *a)
+{
+	const struct step_parts *l = &a->cmp.attribution_s;
+
+	return l->idle > 0 && l->idle >= fabs(l->compute) && l->idle >= fabs(l->exposed_comm) &&
+	       l->idle >= fabs(l->memory) && comparison_host_wait(a) > ADVICE_HOST_IDLE_SHARE * l->idle;
+}
+
 /*
  * n Cc - Cb ... with the slowest rank of each run, n = c / b GPUs: adds up to
  * n mean_c - mean_b, so a 4-GPU run whose GPUs each compute half of what a

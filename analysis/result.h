@@ -766,6 +766,19 @@ struct analysis {
 double comparison_gpu_ratio(const struct analysis *a);
 
 /*
+ * The loss's host wait: n x the candidate's slowest GPU's idle_host less the
+ * baseline's (as attribution_s counts idle), s per step; NaN without a
+ * comparison or a split.
+ */
+double comparison_host_wait(const struct analysis *a);
+/*
+ * Whether the loss against perfect scaling is host-bound: idle is its
+ * largest term and host wait over ADVICE_HOST_IDLE_SHARE of that idle. The
+ * advice (fix-host-bound) and the Why line of the report use this one rule.
+ */
+bool comparison_host_bound(const struct analysis *a);
+
+/*
  * Whether weak evidence i still needs its own words under the verdict: false
  * when the verdict's sentence already says it (an unverified fact is in its
  * "(not verified: ...)"), so that page 1 and the text say each thing once.

@@ -442,12 +442,9 @@ static const char *largest_text(const struct analysis *a, size_t which, char *b,
 	if (which == 1 && rb->ngpu && rc->ngpu)
 		wait = comparison_gpu_ratio(a) * rc->gpu[rc->slowest].step_s.exposed_comm_wait -
 		       rb->gpu[rb->slowest].step_s.exposed_comm_wait;
-	if (which == 3 && rb->ngpu && rc->ngpu)	/* idle that is mostly the CPU launching late */
-		wait = comparison_gpu_ratio(a) * rc->gpu[rc->slowest].step_s.idle_host -
-		       rb->gpu[rb->slowest].step_s.idle_host;
-	if (which == 3 && wait > term / 2 && term > 0)
+	if (which == 3 && comparison_host_bound(a))	/* the advice's rule: mostly the CPU launching late */
 		snprintf(b, size, "idle waiting for the CPU to launch work (host-bound): %s of the %s of idle",
-			 ms(wait), ms(term));
+			 ms(comparison_host_wait(a)), ms(term));
 	else if (!(wait > term / 2) || !(term > 0) || which != 1)
 		snprintf(b, size, "%s: %s", part_texts[which], ms(term));
 	else
