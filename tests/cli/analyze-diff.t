@@ -30,8 +30,12 @@ Idle by cause (ms; host: the CPU had not launched the next work yet, sync: launc
   2gpu GPU 1: host 1.6, sync 0, other 0
 
 Compute from op shapes (FLOPs of the matmul-class ops' recorded shapes):
-  1gpu: MFU 16% (369.5 TFLOP/s of 2250.0 bf16 dense); 425.9 TFLOP/s over the kernel time of ops with shapes, 100% of matmul time covered by shapes
-  2gpu: MFU 1% (24.4 TFLOP/s of 2250.0 bf16 dense); 403.3 TFLOP/s over the kernel time of ops with shapes, 100% of matmul time covered by shapes
+  1gpu: MFU 14% (326.0 TFLOP/s of 2250.0 bf16 dense); 375.7 TFLOP/s over the kernel time of ops with shapes, 100% of matmul time covered by shapes
+  2gpu: MFU 1% (21.5 TFLOP/s of 2250.0 bf16 dense); 355.8 TFLOP/s over the kernel time of ops with shapes, 100% of matmul time covered by shapes
+
+Kernel launches, slowest GPU (delay: kernel start less the end of its launch call):
+  1gpu: launch delay p50 27.5 ms, p90 61.0 ms, max 69.3 ms; CPU ops 1.3 ms against their kernels' 71.7 ms per step: gpu-bound; launch calls 0.537 ms per step; 0% of 539 kernels shorter than their launch call
+  2gpu: launch delay p50 16.4 ms, p90 122.1 ms, max 555.3 ms; CPU ops 1.5 ms against their kernels' 572.3 ms per step: gpu-bound; launch calls 0.587 ms per step; 0% of 672 kernels shorter than their launch call
 
 Memory per GPU:
 run           GPU device                           peak from         used capacity

@@ -12,6 +12,9 @@ options:
   --json             print analysis.json instead of text
   --diff             add the per-op and per-kernel diff of the two runs to the
                      text (analysis.json always has it)
+  --kernels          print each run's top kernels (calls, total, per-call mean,
+                     min, p50, p90, max) and launch statistics instead of the
+                     summary
   -j, --jobs N       trace files read at once, by threads (default: one per
                      CPU; 1: one after the other); the output is the same for
                      any N
