@@ -36,7 +36,7 @@ check() {
 check 'compadd report|analyze|inspect|stack|replay|batch|plan|help|--version|--help' ''
 check 'compadd report|analyze|inspect|stack|replay|batch|plan|trial|formats' help ''
 check '' help plan ''
-check 'compadd --json|-j|--jobs|-q|--quiet|-v|--verbose|--color|--patterns|--max-events|--max-memory|-h|--help' analyze -
+check 'compadd --json|--diff|--kernels|-j|--jobs|-q|--quiet|-v|--verbose|--color|--patterns|--max-events|--max-memory|-h|--help' analyze -
 check 'compset -P *,;compadd single|ddp|zero1|zero2|zero3|fsdp|pipeline|tensor' plan --strategy z
 check 'compset -P *=;compset -P *,;compadd eager|flash' plan --attention=
 check 'compset -P *=;compset -P *,;compadd auto|always|never' analyze --color=a

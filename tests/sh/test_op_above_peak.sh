@@ -5,8 +5,8 @@
 # TFLOP/s) raises it, naming the op, shapes, TFLOP/s and peak, and its MFU is
 # unknown for that reason; the same in 4 ms (274.9) does not; a float mm at
 # 100 TFLOP/s is under the TF32 peak it may have run at, so does not. The
-# committed ddp-scales-well sample raises it on both runs for its head
-# aten::linear, at the TFLOP/s its roofline gives.
+# committed ddp-scales-well sample does not raise it: every op of its
+# roofline is under the B200's 2250 TFLOP/s, and its MFU is known.
 set -u
 . tests/skip.sh
 need_tool python3
@@ -58,12 +58,12 @@ for name in ("below", "float"):
     if f or "op-above-peak" in (a["runs"][0]["mfu"]["reason"] or ""):
         bad.append(f"{name}: {f}, reason {a['runs'][0]['mfu']['reason']}")
 a, f = found("sample")
+if f:
+    bad.append(f"sample: {f}")
 for r in a["runs"]:
-    op = [o for o in r["mfu"]["ops"] if o["op"] == "aten::linear" and o["shape"].endswith("[32000,2048],[32000]]")]
-    msg = [x["message"] for x in f if x["message"].startswith(f"run '{r['name']}': aten::linear ")]
-    if len(op) != 1 or len(msg) != 1 or f" computed {op[0]['tflops']:.0f} TFLOP/s " not in msg[0] or \
-            "above the B200's dense bf16 peak of 2250 TFLOP/s" not in msg[0] or r["mfu"]["value"] is not None:
-        bad.append(f"sample {r['name']}: ops {op}, messages {msg}, mfu {r['mfu']['value']}")
+    top = max(o["tflops"] for o in r["mfu"]["ops"])
+    if not 0 < top < 2250 or r["mfu"]["value"] is None or r["mfu"]["reason"] is not None:
+        bad.append(f"sample {r['name']}: fastest op {top} TFLOP/s, mfu {r['mfu']['value']}, {r['mfu']['reason']}")
 for b in bad:
     print(b)
 sys.exit(1 if bad else 0)
