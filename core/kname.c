@@ -723,6 +723,34 @@ static size_t strip_build_words(const char *w, size_t n, char *buf, size_t size)
 	return len ? len : put(buf, size, 0, w, n);
 }
 
+size_t kname_short(const char *name, char *buf, size_t size)
+{
+	const char *w, *rest, *op;
+	size_t n, opn, len;
+
+	if (!size)
+		return 0;
+	buf[0] = '\0';
+	if (!name)
+		return 0;
+	w = head_of(name, &n, &rest);
+	if (!n || (*rest != '<' && *rest != '(' && *rest))
+		return put(buf, size, 0, name, strlen(name));
+	len = put(buf, size, 0, w, n);
+	if (*rest != '<' || !(op = launcher_op(rest, &opn)))
+		return len;
+	for (size_t i = 0; i < ARRAY_SIZE(launchers); i++)
+		if (word_is(w, n, launchers[i].name)) {
+			len = put(buf, size, len, " ", 1);
+			return put(buf, size, len, op, opn);
+		}
+	if (n >= 8)
+		return len;
+	len = put(buf, size, len, "<", 1);
+	len = put(buf, size, len, op, opn);
+	return put(buf, size, len, ">", 1);
+}
+
 size_t kname_family(const char *name, char *buf, size_t size)
 {
 	enum kname_class cls;

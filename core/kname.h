@@ -148,4 +148,16 @@ int kname_sm_of(const char *name);
  */
 size_t kname_family(const char *name, char *buf, size_t size);
 
+/*
+ * A kernel's name as a table shows it: its own identifier, without "void ",
+ * namespaces, template arguments and parameters
+ * ("flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel"); a launcher's with the
+ * operation it runs ("multi_tensor_apply_kernel FusedAdamMathFunctor"); an
+ * identifier too short to say anything (under 8 characters, "Kernel2") with
+ * its template's first word ("Kernel2<cutlass_80_simt_sgemm_128x32_8x5_nn_align1>");
+ * a memory operation or any name without an identifier as it is. Writes it
+ * into buf as kname_family() does and returns its length.
+ */
+size_t kname_short(const char *name, char *buf, size_t size);
+
 #endif

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/kname.h"
 #include "core/qty.h"
 
 /* Columns of a name; a longer name is cut and ends in "...". */
@@ -46,6 +47,21 @@ const char *diff_name(char *buf, size_t size, const char *name, size_t width)
 	return buf;
 }
 
+const char *kernel_cell(char *buf, size_t size, const char *name, size_t width)
+{
+	char s[512];
+
+	if (!name)
+		return diff_name(buf, size, name, width);
+	kname_short(name, s, sizeof(s));
+	return diff_name(buf, size, s, width);
+}
+
+const char *diff_row_name(char *buf, size_t size, const struct diff_row *r, size_t width)
+{
+	return r->kind == DIFF_KERNEL ? kernel_cell(buf, size, r->name, width) : diff_name(buf, size, r->name, width);
+}
+
 /* Calls per step: whole as "14", else as qty_num writes it ("22.5"). */
 static const char *calls_cell(char out[QTY_LEN], double v)
 {
@@ -73,7 +89,7 @@ static void row_line(FILE *f, const struct diff_row *r)
 {
 	char nb[NAME_W * 4 + 8], b[QTY_LEN];
 
-	fprintf(f, "  %-*s", NAME_W, diff_name(nb, sizeof(nb), r->name, NAME_W));
+	fprintf(f, "  %-*s", NAME_W, diff_row_name(nb, sizeof(nb), r, NAME_W));
 	side_cells(f, &r->baseline);
 	fputs(" ", f);
 	side_cells(f, &r->candidate);

@@ -18,6 +18,12 @@
  */
 const char *diff_name(char *buf, size_t size, const char *name, size_t width);
 
+/* A kernel's name in at most width characters: kname_short(), then cut as diff_name() cuts. */
+const char *kernel_cell(char *buf, size_t size, const char *name, size_t width);
+
+/* A diff row's name: an op's as diff_name(), a kernel's as kernel_cell(). */
+const char *diff_row_name(char *buf, size_t size, const struct diff_row *r, size_t width);
+
 /* The ops' table, then the kernels', each ranked as the analysis kept them; or why there is none. */
 void diff_text(const struct analysis *a, FILE *f);
 

@@ -614,7 +614,7 @@ static void diff_row(struct summary *s, const struct diff_row *r)
 	const char *cells[DIFF_COLS];
 
 	snprintf(calls, sizeof(calls), "%s \xe2\x86\x92 %s", diff_calls(&r->baseline), diff_calls(&r->candidate));
-	cells[0] = diff_name(name, sizeof(name), r->name, DIFF_NAME_CHARS);
+	cells[0] = diff_row_name(name, sizeof(name), r, DIFF_NAME_CHARS);
 	cells[1] = calls;
 	cells[2] = diff_time(&r->baseline, r->baseline.time_s);
 	cells[3] = diff_time(&r->candidate, r->candidate.time_s);
@@ -679,6 +679,66 @@ static void op_diff(struct summary *s, const struct analysis *a)
 	    ms(d->total_s.candidate), qty_duration_signed(ring(), d->total_s.candidate - d->total_s.baseline));
 	diff_table(s, a, DIFF_OP);
 	diff_table(s, a, DIFF_KERNEL);
+}
+
+/* --- each run's top kernels, per call --- */
+
+#define KSTATS_COLS 7
+#define KSTATS_SUMMARY_ROWS 6	/* kernels per run; analyze --kernels and analysis.json have more */
+
+static void kernel_table(struct summary *s, const struct run_result *r)
+{
+	const struct kernel_stats *k = &r->kernel_stats;
+	char head0[CELL_NAME_CHARS * 4 + 64], run[CELL_NAME_CHARS * 4 + 16];
+	const char *head[KSTATS_COLS] = { head0, "Calls", "Total", "Mean", "p50", "p90", "Max" };
+	size_t i;
+
+	cut_name(run_name(r), "", run, sizeof(run), CELL_NAME_CHARS);
+	if (k->rank >= 0)
+		snprintf(head0, sizeof(head0), "Kernel, %s GPU %d", run, (int)k->rank);
+	else
+		snprintf(head0, sizeof(head0), "Kernel, %s", run);
+	add_cells(s, SL_TABLE_HEAD, head, KSTATS_COLS);
+	for (i = 0; i < k->nkernels && i < KSTATS_SUMMARY_ROWS; i++) {
+		const struct kernel_stat *e = &k->kernels[i];
+		char name[4 * DIFF_NAME_CHARS + 8];
+		const char *cells[KSTATS_COLS] = {
+			kernel_cell(name, sizeof(name), e->name, DIFF_NAME_CHARS), count(e->calls), ms(e->total_s),
+			ms(e->mean_s), ms(e->p50_s), ms(e->p90_s), ms(e->max_s),
+		};
+
+		add_cells(s, SL_TABLE_ROW, cells, KSTATS_COLS);
+	}
+	if (k->nkernels > KSTATS_SUMMARY_ROWS)
+		add(s, SL_TEXT, "%s more kernels in analysis.json (scaleaudit analyze --kernels lists them).",
+		    count((int64_t)(k->nkernels - KSTATS_SUMMARY_ROWS)));
+}
+
+/*
+ * Each run's kernels with the most time, per call, on its slowest GPU: a
+ * kernel whose p90 or max is far above its p50 is stalled now and then,
+ * one whose mean grew from the baseline is slower per call.
+ */
+static bool has_kernel_stats(const struct run_result *r)
+{
+	return r->kernel_stats.present && r->kernel_stats.nkernels;
+}
+
+static void kernel_tables(struct summary *s, const struct analysis *a)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < a->nruns; i++)
+		n += has_kernel_stats(&a->runs[i]);
+	if (!n)
+		return;
+	add(s, SL_HEADING, "Top kernels");
+	add(s, SL_TEXT, "Each run's kernels with the most time on its slowest GPU, over its steady steps (its "
+	    "whole profiled span without one), with the time of one call: mean, median (p50), p90 and the "
+	    "longest. A p90 or a longest call far above the median is a kernel held up now and then.");
+	for (i = 0; i < a->nruns; i++)
+		if (has_kernel_stats(&a->runs[i]))
+			kernel_table(s, &a->runs[i]);
 }
 
 static void confounds(struct summary *s, const struct analysis *a)
@@ -856,6 +916,7 @@ void summary_build(struct summary *s, const struct analysis *a, const struct lef
 	s->decision_end = s->n;
 	key_numbers(s, a);
 	op_diff(s, a);
+	kernel_tables(s, a);
 	alternatives(s, a);
 	readiness(s, a);
 	plan(s, a);

@@ -30,8 +30,8 @@ Idle by cause (ms; host: the CPU had not launched the next work yet, sync: launc
   2gpu GPU 1: host 1.6, sync 0, other 0
 
 Compute from op shapes (FLOPs of the matmul-class ops' recorded shapes):
-  1gpu: MFU 14% (326.0 TFLOP/s of 2250.0 bf16 dense); 375.7 TFLOP/s over the kernel time of ops with shapes, 100% of matmul time covered by shapes
-  2gpu: MFU 1% (21.5 TFLOP/s of 2250.0 bf16 dense); 355.8 TFLOP/s over the kernel time of ops with shapes, 100% of matmul time covered by shapes
+  1gpu: MFU 15% (329.3 TFLOP/s of 2250.0 bf16 dense); 379.6 TFLOP/s over the kernel time of ops with shapes, 100% of matmul time covered by shapes
+  2gpu: MFU 1% (21.7 TFLOP/s of 2250.0 bf16 dense); 359.4 TFLOP/s over the kernel time of ops with shapes, 100% of matmul time covered by shapes
 
 Kernel launches, slowest GPU (delay: kernel start less the end of its launch call):
   1gpu: launch delay p50 27.5 ms, p90 61.0 ms, max 69.3 ms; CPU ops 1.3 ms against their kernels' 71.7 ms per step: gpu-bound; launch calls 0.537 ms per step; 0% of 539 kernels shorter than their launch call

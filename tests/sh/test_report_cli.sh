@@ -31,8 +31,15 @@ grep -qxF '![Samples per second](charts/00-throughput.png)' "$tmp/r1/summary.md"
 	{ echo "summary.md does not link page 1's chart"; fail=1; }
 if command -v pdfinfo > /dev/null; then
 	pages=$(pdfinfo "$tmp/r1/report.pdf" | awk '/^Pages:/ {print $2}')
-	# the summary takes three pages: page 1, the runs and key numbers, the ops side by side
-	[ "$pages" -eq $((charts + 3)) ] || { echo "$pages PDF pages, expected $((charts + 3))"; fail=1; }
+	# the summary's pages (page 1, the runs, key numbers, op by op, top kernels), then one per chart,
+	# the last being chart 15's
+	[ "$pages" -ge $((charts + 2)) ] || { echo "$pages PDF pages, expected at least $((charts + 2))"; fail=1; }
+	pdftotext -f "$pages" -l "$pages" "$tmp/r1/report.pdf" - | grep -q "What the candidate added, op by op" ||
+		{ echo "the last page is not chart 15"; fail=1; }
+	for h in "Op by op" "Top kernels"; do
+		pdftotext -l $((pages - charts)) "$tmp/r1/report.pdf" - | grep -qx "$h" ||
+			{ echo "the summary's pages lack the section '$h'"; fail=1; }
+	done
 	pdftotext "$tmp/r1/report.pdf" - | grep -q CONFIRMED || { echo "no verdict in the PDF text"; fail=1; }
 fi
 grep -q '^\*\*Verdict: CONFIRMED — a step takes' "$tmp/r1/summary.md" || { echo "no verdict in summary.md"; fail=1; }

@@ -494,6 +494,44 @@ static void family_fits_the_buffer(void **state)
 }
 
 /* Where a launching op ran, by the real names of Megatron's, DLRM's and TorchRec's traces. */
+/* Kernel names as a table shows them: names of the samples' and real traces' kernels. */
+static void short_names(void **state)
+{
+	static const struct {
+		const char *name, *want;
+	} cases[] = {
+		{ "void pytorch_flash::flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel<pytorch_flash::Flash_bwd_kernel_"
+		  "traits<128, 64, 128, 8, 2, 4, 2, false, false, cutlass::bfloat16_t, pytorch_flash::Flash_kernel_"
+		  "traits<128, 64, 128, 8, cutlass::bfloat16_t> >, true, false, false, false, false, false>(pytorch_"
+		  "flash::Flash_bwd_params)", "flash_bwd_dq_dk_dv_loop_seqk_parallel_kernel" },
+		{ "void at::native::(anonymous namespace)::multi_tensor_apply_kernel<at::native::(anonymous namespace)"
+		  "::TensorListMetadata<4>, at::native::(anonymous namespace)::FusedAdamMathFunctor<float, 4, "
+		  "(at::native::ADAM_MODE)1, false>, float*, double>(at::native::(anonymous namespace)::"
+		  "TensorListMetadata<4>)", "multi_tensor_apply_kernel FusedAdamMathFunctor" },
+		{ "void cutlass::Kernel2<cutlass_80_simt_sgemm_128x32_8x5_nn_align1>(cutlass_80_simt_sgemm_128x32_8x5_"
+		  "nn_align1::Params)", "Kernel2<cutlass_80_simt_sgemm_128x32_8x5_nn_align1>" },
+		{ "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevKernelArgsStorage<4096ul>)",
+		  "ncclDevKernel_AllReduce_Sum_f32_RING_LL" },
+		{ "nvjet_tst_128x256_64x4_1x2_2cta_h_bz_NNT", "nvjet_tst_128x256_64x4_1x2_2cta_h_bz_NNT" },
+		{ "Memcpy HtoD (Pinned -> Device)", "Memcpy HtoD (Pinned -> Device)" },
+		{ "multi_tensor_apply FusedAdamMathFunctor", "multi_tensor_apply FusedAdamMathFunctor" },
+		{ "<unnamed>", "<unnamed>" },
+	};
+	char buf[128];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t n = kname_short(cases[i].name, buf, sizeof(buf));
+
+		if (strcmp(buf, cases[i].want) || n != strlen(cases[i].want))
+			fail_msg("%s: \"%s\" (%zu), want \"%s\"", cases[i].name, buf, n, cases[i].want);
+	}
+	assert_int_equal(kname_short(NULL, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "");
+	assert_int_equal(kname_short("ncclDevKernel_AllReduce_Sum_f32_RING_LL(x)", buf, 5), 4);
+	assert_string_equal(buf, "nccl");
+}
+
 static void op_where(void **state)
 {
 	(void)state;
@@ -527,6 +565,7 @@ int main(void)
 		cmocka_unit_test(kernel_families),
 		cmocka_unit_test(kernels_without_family),
 		cmocka_unit_test(family_fits_the_buffer),
+		cmocka_unit_test(short_names),
 		cmocka_unit_test(op_where),
 	};
 
