@@ -7,11 +7,12 @@
 #include "analysis/kernels.h"
 #include "analysis/stats.h"
 #include "analysis/thresholds.h"
+#include "core/imap.h"
 #include "core/xalloc.h"
 
 /* One kernel name: the key is its interned pointer. */
 struct kname_acc {
-	const struct gpu_event *first;	/* NULL: empty slot */
+	const struct gpu_event *first;
 	int64_t ns;			/* summed duration */
 	int64_t calls;
 	int64_t min_ns, max_ns;
@@ -19,53 +20,30 @@ struct kname_acc {
 	size_t ndur;
 };
 
+/* The names seen: the interned pointer -> its index in acc. */
 struct kname_map {
-	struct kname_acc *slot;
-	size_t cap;			/* power of two */
-	size_t n;
+	struct imap index;
+	struct kname_acc *acc;
+	size_t n, cap;
 };
 
-static size_t name_hash(const char *name)
+static struct kname_acc *map_find(const struct kname_map *m, const char *name)
 {
-	uintptr_t h = (uintptr_t)name;
+	uint32_t i;
 
-	return (size_t)(h ^ (h >> 17) ^ (h >> 31));
-}
-
-static struct kname_acc *name_slot(struct kname_acc *slot, size_t cap, const char *name)
-{
-	size_t i = name_hash(name) & (cap - 1);
-
-	while (slot[i].first && slot[i].first->name != name)
-		i = (i + 1) & (cap - 1);
-	return &slot[i];
-}
-
-static void map_grow(struct kname_map *m)
-{
-	size_t cap = m->cap ? m->cap * 2 : 256;
-	struct kname_acc *slot = xcalloc(cap, sizeof(*slot));
-
-	for (size_t i = 0; i < m->cap; i++)
-		if (m->slot[i].first)
-			*name_slot(slot, cap, m->slot[i].first->name) = m->slot[i];
-	free(m->slot);
-	m->slot = slot;
-	m->cap = cap;
+	return imap_get(&m->index, (int64_t)(intptr_t)name, &i) ? &m->acc[i] : NULL;
 }
 
 static struct kname_acc *map_get(struct kname_map *m, const struct gpu_event *e)
 {
-	struct kname_acc *x;
+	struct kname_acc *x = map_find(m, e->name);
 
-	if ((m->n + 1) * 4 > m->cap * 3)
-		map_grow(m);
-	x = name_slot(m->slot, m->cap, e->name);
-	if (!x->first) {
-		*x = (struct kname_acc){ .first = e, .min_ns = INT64_MAX, .max_ns = INT64_MIN };
-		m->n++;
-	}
-	return x;
+	if (x)
+		return x;
+	xgrow(&m->acc, &m->cap, m->n + 1, sizeof(*m->acc));
+	imap_put(&m->index, (int64_t)(intptr_t)e->name, (uint32_t)m->n);
+	m->acc[m->n] = (struct kname_acc){ .first = e, .min_ns = INT64_MAX, .max_ns = INT64_MIN };
+	return &m->acc[m->n++];
 }
 
 static bool in_window(int32_t step, int64_t after, int64_t before, bool span)
@@ -99,8 +77,8 @@ static void collect(struct kname_map *m, const struct rank *k, int64_t after, in
 
 		if (!counted(e, after, before, span))
 			continue;
-		x = name_slot(m->slot, m->cap, e->name);
-		if (x->dur)
+		x = map_find(m, e->name);
+		if (x && x->dur)
 			x->dur[x->ndur++] = (double)(e->end - e->start) / 1e9;
 	}
 }
@@ -123,7 +101,7 @@ static void fill(struct analysis *a, struct kernel_stat *s, const struct kname_a
 void kernel_stats(struct analysis *a, struct kernel_stats *out, const struct rank *k,
 		  int64_t after, int64_t before, bool span, int64_t nsteady)
 {
-	struct kname_map m = { 0 };
+	struct kname_map m = { .index = IMAP_INIT };
 	struct kname_acc **by;
 	size_t n = 0;
 
@@ -145,9 +123,8 @@ void kernel_stats(struct analysis *a, struct kernel_stats *out, const struct ran
 	out->present = true;
 	out->per = span ? "span" : "step";
 	by = xmalloc(m.n * sizeof(*by));
-	for (size_t i = 0; i < m.cap; i++)
-		if (m.slot[i].first)
-			by[n++] = &m.slot[i];
+	for (size_t i = 0; i < m.n; i++)
+		by[n++] = &m.acc[i];
 	qsort(by, n, sizeof(*by), by_total_desc);
 	out->nkernels = n < KSTATS_TOP ? n : KSTATS_TOP;
 	for (size_t i = 0; i < out->nkernels; i++)
@@ -159,7 +136,8 @@ void kernel_stats(struct analysis *a, struct kernel_stats *out, const struct ran
 	for (size_t i = 0; i < out->nkernels; i++)
 		free(by[i]->dur);
 	free(by);
-	free(m.slot);
+	xgrow_free(&m.acc, &m.cap, sizeof(*m.acc));
+	imap_release(&m.index);
 }
 
 /* The delays of the window, in seconds; *n their count. */
