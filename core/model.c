@@ -248,17 +248,19 @@ struct trial *trial_new(void)
 	return xcalloc(1, sizeof(struct trial));
 }
 
+void rank_free_arrays(struct rank *k)
+{
+	xgrow_free(&k->ev, &k->cap_ev, sizeof(*k->ev));
+	xgrow_free(&k->steps, &k->cap_steps, sizeof(*k->steps));
+	xgrow_free(&k->mem, &k->cap_mem, sizeof(*k->mem));
+	xgrow_free(&k->lsteps, &k->cap_lsteps, sizeof(*k->lsteps));
+	xgrow_free(&k->delays, &k->cap_delays, sizeof(*k->delays));
+}
+
 void run_release(struct run *r)
 {
-	for (size_t i = 0; i < r->nranks; i++) {
-		struct rank *k = &r->ranks[i];
-
-		xgrow_free(&k->ev, &k->cap_ev, sizeof(*k->ev));
-		xgrow_free(&k->steps, &k->cap_steps, sizeof(*k->steps));
-		xgrow_free(&k->mem, &k->cap_mem, sizeof(*k->mem));
-		xgrow_free(&k->lsteps, &k->cap_lsteps, sizeof(*k->lsteps));
-		xgrow_free(&k->delays, &k->cap_delays, sizeof(*k->delays));
-	}
+	for (size_t i = 0; i < r->nranks; i++)
+		rank_free_arrays(&r->ranks[i]);
 	xgrow_free(&r->ranks, &r->cap_ranks, sizeof(*r->ranks));
 	xgrow_free(&r->gpu, &r->cap_gpu, sizeof(*r->gpu));
 	xgrow_free(&r->log, &r->cap_log, sizeof(*r->log));

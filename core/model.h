@@ -554,6 +554,8 @@ struct source *run_add_source(struct run *r, const char *path, const char *forma
  */
 struct rank *run_trace_rank(struct run *r, const char *trace, int32_t dev, bool *created);
 /* Frees what a run owns (its arrays), not the run itself: for runs outside a trial. */
+/* Frees a rank's arrays (its events, steps, memory and launch records), giving their bytes back. */
+void rank_free_arrays(struct rank *k);
 void run_release(struct run *r);
 
 /* Sorts events by start, then end: the order every reader hands them over in. */

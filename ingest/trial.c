@@ -263,9 +263,7 @@ static void drop_duplicate_traces(struct trial *t, struct run *r)
 			diag_warn(&t->diags, "duplicate-trace", &pos,
 				  "holds the same GPU work as %s (%zu events): one trace given as two "
 				  "ranks; this one is left out", r->ranks[i].trace, y->nev);
-			free(y->ev);
-			free(y->steps);
-			free(y->mem);
+			rank_free_arrays(y);
 			memmove(y, y + 1, (r->nranks - j - 1) * sizeof(*y));
 			r->nranks--;
 		}
