@@ -366,6 +366,29 @@ static void breakdown_idle_by_cause(void **state)
 }
 
 /*
+ * host-bound-input: 2gpu's GPU 0 idles 18.979 ms per step, 13.8755378 ms of
+ * it host, 2.5465 sync and 2.556533 other (analysis.json step_s): a solid,
+ * a hatched and a light box, and the legend names all three causes.
+ */
+static void breakdown_three_idle_causes(void **state)
+{
+	struct analysis *a = analyse_dir("samples/trials/host-bound-input");
+	char *d = chart_dump(a, "02-breakdown");
+
+	(void)state;
+	assert_non_null(d);
+	near(rects_at(d, "idle", true, 1, NULL), 2.5465, 1e-3);
+	near(rects_at(d, "idle", false, 1, NULL), 13.8755378 + 2.556533, 1e-3);	/* solid and light */
+	assert_non_null(strstr(d, "= rect idle light x=0.68..1.32 y="));
+	near(rects_at(d, "idle", false, 0, NULL), 7.8849806, 1e-3);	/* 1gpu: all host */
+	assert_non_null(strstr(d, "\"idle: the CPU launched the next work late\""));
+	assert_non_null(strstr(d, "= idle hatched \"idle: work launched, held by a stream, event or peer\""));
+	assert_non_null(strstr(d, "= idle light \"idle: cause unknown\""));
+	free(d);
+	analysis_free(a);
+}
+
+/*
  * clock-offset: GPU 1's trace clock runs 37 ms ahead (clock_offset_s
  * -0.037). Both GPUs show step 28 (steady on both; its slower window,
  * 86.523 ms, is the median of the steps' slower windows), which GPU 0
@@ -488,6 +511,7 @@ int main(void)
 		cmocka_unit_test(waterfall_splits_waiting),
 		cmocka_unit_test(breakdown_wait_and_transfer),
 		cmocka_unit_test(breakdown_idle_by_cause),
+		cmocka_unit_test(breakdown_three_idle_causes),
 		cmocka_unit_test(step_time_names_a_failed_run),
 		cmocka_unit_test(captions_follow_the_content),
 		cmocka_unit_test(timeline_on_common_clock),
