@@ -34,6 +34,10 @@ struct steady_range {
 };
 struct steady_range gpu_steady_range(const struct gpu_result *g);
 bool steady_range_has(const struct steady_range *r, int64_t step);
+/* How many of a GPU's steps are steady: neither warm-up nor trailing. */
+size_t gpu_steady_steps(const struct gpu_result *g);
+/* What a GPU's sums are divided by to be per step: its steady steps, or 1 over the whole span. */
+double gpu_per_steps(const struct gpu_result *g, bool span);
 /*
  * What a run's numbers are taken over: its steady steps, or, with none, the
  * whole profiled span (docs/analysis.md "No steps at all"); whether GPU

@@ -96,18 +96,6 @@ static void end_gpu(struct acc *x, int side, double steps)
 	x->gpus[side]++;
 }
 
-/* A GPU's steady steps; 1 over the whole span; 0 when it has none. */
-static double gpu_steps(const struct gpu_result *g, bool span)
-{
-	double n = 0;
-
-	if (span)
-		return 1;
-	for (size_t i = 0; i < g->nsteps; i++)
-		n += !g->steps[i].warmup && !g->steps[i].trailing;
-	return n;
-}
-
 /* Every GPU event of r launched in a steady step of its GPU (span: every one), per step. */
 static void add_run(struct acc *x, int side, const struct run *r, const struct run_result *rr,
 		    bool span)
@@ -115,7 +103,7 @@ static void add_run(struct acc *x, int side, const struct run *r, const struct r
 	for (size_t g = 0; g < r->nranks && g < rr->ngpu; g++) {
 		const struct rank *k = &r->ranks[g];
 		struct steady_range st = gpu_steady_range(&rr->gpu[g]);
-		double steps = gpu_steps(&rr->gpu[g], span);
+		double steps = gpu_per_steps(&rr->gpu[g], span);
 
 		if (steps <= 0 || !k->nev)	/* a GPU without steady steps or without GPU work */
 			continue;

@@ -573,23 +573,12 @@ static const struct op_acc *counted(struct op_table *t, const struct gpu_event *
 	return o && o->known && o->carriers > 0 ? o : NULL;
 }
 
-static double steady_steps(const struct gpu_result *g, bool span)
-{
-	double n = 0;
-
-	if (span)
-		return 1;
-	for (size_t i = 0; i < g->nsteps; i++)
-		n += !g->steps[i].warmup && !g->steps[i].trailing;
-	return n;
-}
-
 static void gpu_flops(struct gpu_acc *acc, struct op_table *t, const struct run_result *rr,
 		      const struct rank *k, const struct gpu_result *g, struct kernel_memo *memo)
 {
 	struct steady_range st = gpu_steady_range(g);
 
-	*acc = (struct gpu_acc){ .steps = steady_steps(g, run_measures_span(rr)) };
+	*acc = (struct gpu_acc){ .steps = gpu_per_steps(g, run_measures_span(rr)) };
 	for (size_t i = 0; i < k->nev; i++) {
 		const struct gpu_event *e = &k->ev[i];
 		const struct op_acc *o;

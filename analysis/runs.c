@@ -205,6 +205,20 @@ struct steady_range gpu_steady_range(const struct gpu_result *g)
 	return r;
 }
 
+size_t gpu_steady_steps(const struct gpu_result *g)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nsteps; i++)
+		n += steady(&g->steps[i]);
+	return n;
+}
+
+double gpu_per_steps(const struct gpu_result *g, bool span)
+{
+	return span ? 1 : (double)gpu_steady_steps(g);
+}
+
 bool steady_range_has(const struct steady_range *r, int64_t step)
 {
 	return step > r->after && step < r->before;
@@ -953,10 +967,8 @@ static void gpu_top(struct analysis *a, struct gpu_result *g, const struct rank 
 	size_t *caps = NULL;	/* each label's members' capacity, by label index */
 	size_t n = 0, cap = 0, cap_caps = 0;
 	struct steady_range steps = gpu_steady_range(g);
-	double nsteady = 0;
+	double nsteady = (double)gpu_steady_steps(g);
 
-	for (size_t i = 0; i < g->nsteps; i++)
-		nsteady += steady(&g->steps[i]);
 	for (size_t i = 0; nsteady > 0 && i < k->nev; i++) {
 		const struct gpu_event *e = &k->ev[i];
 		const struct kernel_facts *f;
@@ -997,10 +1009,8 @@ static void run_critical(struct analysis *a, struct run_result *rr, const struct
 {
 	const struct gpu_result *g = &rr->gpu[rr->slowest];
 	struct steady_range steps = gpu_steady_range(g);
-	double nsteady = 0;
+	double nsteady = (double)gpu_steady_steps(g);
 
-	for (size_t i = 0; i < g->nsteps; i++)
-		nsteady += steady(&g->steps[i]);
 	critical_kernels(a, rr, k, steps.after, steps.before, nsteady);
 }
 
@@ -1014,10 +1024,8 @@ static void run_kstats(struct analysis *a, struct run_result *rr, const struct r
 	const struct gpu_result *g = &rr->gpu[rr->slowest];
 	struct steady_range steps = gpu_steady_range(g);
 	bool span = run_measures_span(rr);
-	int64_t nsteady = 0;
+	int64_t nsteady = (int64_t)gpu_steady_steps(g);
 
-	for (size_t i = 0; i < g->nsteps; i++)
-		nsteady += steady(&g->steps[i]);
 	kernel_stats(a, &rr->kernel_stats, k, steps.after, steps.before, span, nsteady);
 	launch_stats(&rr->launch, k, steps.after, steps.before, span, nsteady);
 	rr->kernel_stats.rank = g->rank;	/* as per_gpu names it: a lone trace's rank is 0 */
