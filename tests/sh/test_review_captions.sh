@@ -14,13 +14,7 @@ cd "$TOP" || exit 2
 need_tool pdftotext
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-fail() { echo "$*"; exit 1; }
-# the shared report of a sample (tests/report_cache.sh), read through $tmp/NAME
-report() { local d; d=$(report_of "samples/trials/$1")
-	[ "$(cat "$d.rc")" = 0 ] || fail "$1: report failed: $(tail -3 "$d.err")"
-	ln -s "$d" "$tmp/$1"; }
-has() { grep -qF -- "$2" "$1" || fail "$1: missing: $2"; }
-hasnt() { ! grep -qF -- "$2" "$1" || fail "$1: still says: $2"; }
+. tests/review.sh
 
 for t in pipeline-bubble nccl-over-sockets gpu-model-mismatch ddp-2-vs-4; do report $t; done
 
