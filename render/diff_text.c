@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/kname.h"
+#include "core/money.h"
 #include "core/qty.h"
 
 /* Columns of a name; a longer name is cut and ends in "...". */
@@ -62,14 +63,11 @@ const char *diff_row_name(char *buf, size_t size, const struct diff_row *r, size
 	return r->kind == DIFF_KERNEL ? kernel_cell(buf, size, r->name, width) : diff_name(buf, size, r->name, width);
 }
 
-/* Calls per step: whole as "14", else as qty_num writes it ("22.5"). */
-static const char *calls_cell(char out[QTY_LEN], double v)
+const char *diff_calls(char out[QTY_LEN], double v)
 {
-	if (v == floor(v) && v < 1e9) {
-		snprintf(out, QTY_LEN, "%.0f", v);
-		return out;
-	}
-	return qty_num(out, v);
+	if (!(v > 0))
+		return strcpy(out, "-");
+	return v == floor(v) ? count_text(out, v) : qty_num(out, v);
 }
 
 /* calls, time, mean and share of one side; dashes where the row never ran there. */
@@ -81,7 +79,7 @@ static void side_cells(FILE *f, const struct diff_side *s)
 		fprintf(f, " %7s %10s %10s %6s", "-", "-", "-", "-");
 		return;
 	}
-	fprintf(f, " %7s %10s %10s %6s", calls_cell(b[0], s->calls), qty_duration(b[1], s->time_s),
+	fprintf(f, " %7s %10s %10s %6s", diff_calls(b[0], s->calls), qty_duration(b[1], s->time_s),
 		qty_duration(b[2], s->mean_s), qty_share(b[3], s->share));
 }
 

@@ -595,14 +595,6 @@ static void run_table(struct summary *s, const struct analysis *a)
 static const char *const diff_heads[DIFF_KIND_COUNT] = { [DIFF_OP] = "Op", [DIFF_KERNEL] = "Kernel family" };
 static const char *const diff_words[DIFF_KIND_COUNT] = { [DIFF_OP] = "op", [DIFF_KERNEL] = "kernel famil" };
 
-/* Calls per step: whole as "14", else as qty_num writes it ("22.5"). */
-static const char *diff_calls(const struct diff_side *d)
-{
-	if (!(d->calls > 0))
-		return "-";
-	return d->calls == floor(d->calls) && d->calls < 1e15 ? count((int64_t)d->calls) : num(d->calls);
-}
-
 static const char *diff_time(const struct diff_side *d, double v)
 {
 	return d->calls > 0 ? ms(v) : "-";
@@ -613,7 +605,8 @@ static void diff_row(struct summary *s, const struct diff_row *r)
 	char name[4 * DIFF_NAME_CHARS + 8], calls[2 * NUMFMT_LEN + 8];
 	const char *cells[DIFF_COLS];
 
-	snprintf(calls, sizeof(calls), "%s \xe2\x86\x92 %s", diff_calls(&r->baseline), diff_calls(&r->candidate));
+	snprintf(calls, sizeof(calls), "%s \xe2\x86\x92 %s", diff_calls(ring(), r->baseline.calls),
+		 diff_calls(ring(), r->candidate.calls));
 	cells[0] = diff_row_name(name, sizeof(name), r, DIFF_NAME_CHARS);
 	cells[1] = calls;
 	cells[2] = diff_time(&r->baseline, r->baseline.time_s);
