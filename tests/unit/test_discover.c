@@ -706,12 +706,16 @@ static void unsafe_members_are_refused(void **state)
 /*
  * Where the inner trace's content stops when libarchive fails in its bytes:
  * ISA-L (HAVE_ISAL) decodes a cut deflate stream up to one byte less far than
- * zlib does, keeping back a last symbol whose bits it cannot look past.
+ * zlib does, keeping back a last symbol whose bits it cannot look past. Here
+ * zlib's extra byte is the '.' of a number, so the JSON reader's complaint
+ * differs too (both measured, with and without ISAL=0).
  */
 #ifdef HAVE_ISAL
 #define CUT_BYTE "926513"
+#define CUT_ERROR "parse error: premature EOF"
 #else
 #define CUT_BYTE "926514"
+#define CUT_ERROR "lexical error: malformed number, a digit is required after the decimal point"
 #endif
 
 static void damaged_archives_keep_what_precedes(void **state)
@@ -732,7 +736,7 @@ static void damaged_archives_keep_what_precedes(void **state)
 	assert_untmp(l.lines, "T/in/broken.tar.gz/clock-offset/2gpu/rank1.pt.trace.json.gz: "
 		     "byte " CUT_BYTE ": gzip decompression failed\n"
 		     "T/in/broken.tar.gz/clock-offset/2gpu/rank1.pt.trace.json.gz: byte " CUT_BYTE ": "
-		     "the trace ends inside its JSON (parse error: premature EOF): the 3640 events "
+		     "the trace ends inside its JSON (" CUT_ERROR "): the 3640 events "
 		     "before are kept\n");
 	loaded_release(&l);
 	/* the cut trace: one message with the archive, the member and the byte */
