@@ -46,14 +46,14 @@ static struct kname_acc *map_get(struct kname_map *m, const struct gpu_event *e)
 	return &m->acc[m->n++];
 }
 
-static bool in_window(int32_t step, int64_t after, int64_t before, bool span)
+static bool in_window(int32_t step, const struct steady_range *steps, bool span)
 {
-	return span || (step >= 0 && step > after && step < before);
+	return span || (step >= 0 && steady_range_has(steps, step));
 }
 
-static bool counted(const struct gpu_event *e, int64_t after, int64_t before, bool span)
+static bool counted(const struct gpu_event *e, const struct steady_range *steps, bool span)
 {
-	return e->name && e->end >= e->start && in_window(e->step, after, before, span);
+	return e->name && e->end >= e->start && in_window(e->step, steps, span);
 }
 
 /* Largest total first; a tie by name, so that the order does not depend on the hash. */
@@ -68,14 +68,14 @@ static int by_total_desc(const void *a, const void *b)
 }
 
 /* Second pass: the durations of the kept names' calls (dur set for those only). */
-static void collect(struct kname_map *m, const struct rank *k, int64_t after, int64_t before,
+static void collect(struct kname_map *m, const struct rank *k, const struct steady_range *steps,
 		    bool span)
 {
 	for (size_t i = 0; i < k->nev; i++) {
 		const struct gpu_event *e = &k->ev[i];
 		struct kname_acc *x;
 
-		if (!counted(e, after, before, span))
+		if (!counted(e, steps, span))
 			continue;
 		x = map_find(m, e->name);
 		if (x && x->dur)
@@ -99,7 +99,7 @@ static void fill(struct analysis *a, struct kernel_stat *s, const struct kname_a
 }
 
 void kernel_stats(struct analysis *a, struct kernel_stats *out, const struct rank *k,
-		  int64_t after, int64_t before, bool span, int64_t nsteady)
+		  const struct steady_range *steps, bool span, int64_t nsteady)
 {
 	struct kname_map m = { .index = IMAP_INIT };
 	struct kname_acc **by;
@@ -110,7 +110,7 @@ void kernel_stats(struct analysis *a, struct kernel_stats *out, const struct ran
 		const struct gpu_event *e = &k->ev[i];
 		struct kname_acc *x;
 
-		if (!counted(e, after, before, span))
+		if (!counted(e, steps, span))
 			continue;
 		x = map_get(&m, e);
 		x->ns += e->end - e->start;
@@ -129,7 +129,7 @@ void kernel_stats(struct analysis *a, struct kernel_stats *out, const struct ran
 	out->nkernels = n < KSTATS_TOP ? n : KSTATS_TOP;
 	for (size_t i = 0; i < out->nkernels; i++)
 		by[i]->dur = xmalloc((size_t)by[i]->calls * sizeof(double));
-	collect(&m, k, after, before, span);
+	collect(&m, k, steps, span);
 	out->kernels = arena_alloc(&a->arena, out->nkernels * sizeof(*out->kernels));
 	for (size_t i = 0; i < out->nkernels; i++)
 		fill(a, &out->kernels[i], by[i]);
@@ -141,27 +141,27 @@ void kernel_stats(struct analysis *a, struct kernel_stats *out, const struct ran
 }
 
 /* The delays of the window, in seconds; *n their count. */
-static double *window_delays(const struct rank *k, int64_t after, int64_t before, bool span,
+static double *window_delays(const struct rank *k, const struct steady_range *steps, bool span,
 			     size_t *n)
 {
 	double *v = xmalloc((k->ndelays ? k->ndelays : 1) * sizeof(*v));
 
 	*n = 0;
 	for (size_t i = 0; i < k->ndelays; i++)
-		if (in_window(k->delays[i].step, after, before, span))
+		if (in_window(k->delays[i].step, steps, span))
 			v[(*n)++] = (double)k->delays[i].ns / 1e9;
 	return v;
 }
 
-static void launch_sums(struct launch_stats *out, const struct rank *k, int64_t after,
-			int64_t before, bool span, double per)
+static void launch_sums(struct launch_stats *out, const struct rank *k, const struct steady_range *steps,
+			bool span, double per)
 {
 	int64_t launch = 0, cpu = 0, gpu = 0, kernels = 0, shorts = 0;
 
 	for (size_t i = 0; i < k->nlsteps; i++) {
 		const struct launch_step *s = &k->lsteps[i];
 
-		if (!in_window(s->step, after, before, span))
+		if (!in_window(s->step, steps, span))
 			continue;
 		kernels += s->kernels;
 		shorts += s->short_kernels;
@@ -179,7 +179,7 @@ static void launch_sums(struct launch_stats *out, const struct rank *k, int64_t 
 		     (double)cpu > LAUNCH_HOST_BOUND_RATIO * (double)gpu ? "host-bound" : "gpu-bound";
 }
 
-void launch_stats(struct launch_stats *out, const struct rank *k, int64_t after, int64_t before,
+void launch_stats(struct launch_stats *out, const struct rank *k, const struct steady_range *steps,
 		  bool span, int64_t nsteady)
 {
 	double *d;
@@ -202,12 +202,12 @@ void launch_stats(struct launch_stats *out, const struct rank *k, int64_t after,
 		out->why = "the rank has no steady step";
 		return;
 	}
-	d = window_delays(k, after, before, span, &n);
+	d = window_delays(k, steps, span, &n);
 	if (n) {
 		out->delay_p50_s = stats_percentile(d, n, 50);
 		out->delay_p90_s = stats_percentile(d, n, 90);
 		out->delay_max_s = stats_percentile(d, n, 100);
-		launch_sums(out, k, after, before, span, span ? 1.0 : (double)nsteady);
+		launch_sums(out, k, steps, span, span ? 1.0 : (double)nsteady);
 	} else {
 		out->why = "no kernel of the steady steps is linked to a runtime launch call";
 	}

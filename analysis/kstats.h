@@ -1,7 +1,7 @@
 /*
  * kstats: per-kernel statistics and launch statistics of a run
  * (docs/analysis.md "Per-kernel statistics", "Launch statistics"), on one
- * rank: over its steady steps (after < step < before), or over its whole
+ * rank: over its steady steps (steady_range_has), or over its whole
  * profiled span when span is true (the run has no steady step).
  *
  * Per-kernel statistics group the rank's GPU events by full name, keep the
@@ -16,12 +16,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/analysis.h"
 #include "analysis/result.h"
 #include "core/model.h"
 
 void kernel_stats(struct analysis *a, struct kernel_stats *out, const struct rank *k,
-		  int64_t after, int64_t before, bool span, int64_t nsteady);
-void launch_stats(struct launch_stats *out, const struct rank *k, int64_t after, int64_t before,
+		  const struct steady_range *steps, bool span, int64_t nsteady);
+void launch_stats(struct launch_stats *out, const struct rank *k, const struct steady_range *steps,
 		  bool span, int64_t nsteady);
 
 #endif

@@ -1026,8 +1026,8 @@ static void run_kstats(struct analysis *a, struct run_result *rr, const struct r
 	bool span = run_measures_span(rr);
 	int64_t nsteady = (int64_t)gpu_steady_steps(g);
 
-	kernel_stats(a, &rr->kernel_stats, k, steps.after, steps.before, span, nsteady);
-	launch_stats(&rr->launch, k, steps.after, steps.before, span, nsteady);
+	kernel_stats(a, &rr->kernel_stats, k, &steps, span, nsteady);
+	launch_stats(&rr->launch, k, &steps, span, nsteady);
 	rr->kernel_stats.rank = g->rank;	/* as per_gpu names it: a lone trace's rank is 0 */
 	rr->launch.rank = g->rank;
 }

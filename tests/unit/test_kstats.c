@@ -35,7 +35,7 @@ static void one_call(void **state)
 	struct kernel_stats s;
 
 	(void)state;
-	kernel_stats(&a, &s, &k, 1, 3, false, 1);	/* steady: step 2 only */
+	kernel_stats(&a, &s, &k, &(struct steady_range){ 1, 3 }, false, 1);	/* steady: step 2 only */
 	assert_true(s.present);
 	assert_string_equal(s.per, "step");
 	assert_int_equal(s.rank, 3);
@@ -48,7 +48,7 @@ static void one_call(void **state)
 	close_to(s.kernels[0].max_s, 700e-9);
 	close_to(s.kernels[0].p50_s, 700e-9);
 	close_to(s.kernels[0].p90_s, 700e-9);
-	kernel_stats(&a, &s, &k, 1, 3, true, 1);	/* the span: all four, step -1 too */
+	kernel_stats(&a, &s, &k, &(struct steady_range){ 1, 3 }, true, 1);	/* the span: all four, step -1 too */
 	assert_string_equal(s.per, "span");
 	assert_int_equal(s.steps, -1);
 	assert_int_equal(s.kernels[0].calls, 4);
@@ -73,7 +73,7 @@ static void ties_and_top(void **state)
 		e[k.nev++] = ev(names[i], 100 * i, 100, 0);
 	}
 	e[k.nev++] = ev(names[0], 5000, 100, 0);	/* n21: 200 ns, the largest */
-	kernel_stats(&a, &s, &k, -1, 1, false, 1);
+	kernel_stats(&a, &s, &k, &(struct steady_range){ -1, 1 }, false, 1);
 	assert_int_equal(s.nkernels, KSTATS_TOP);
 	assert_string_equal(s.kernels[0].name, "n21");
 	assert_int_equal(s.kernels[0].calls, 2);
@@ -92,10 +92,10 @@ static void no_kernels(void **state)
 	struct launch_stats l;
 
 	(void)state;
-	kernel_stats(&a, &s, &k, -1, 9, false, 3);
+	kernel_stats(&a, &s, &k, &(struct steady_range){ -1, 9 }, false, 3);
 	assert_false(s.present);
 	assert_int_equal(s.nkernels, 0);
-	launch_stats(&l, &k, -1, 9, false, 3);
+	launch_stats(&l, &k, &(struct steady_range){ -1, 9 }, false, 3);
 	assert_false(l.present);
 	arena_release(&a.arena);
 }
@@ -118,7 +118,7 @@ static void launch_numbers(void **state)
 	struct launch_stats l;
 
 	(void)state;
-	launch_stats(&l, &k, 0, 3, false, 2);
+	launch_stats(&l, &k, &(struct steady_range){ 0, 3 }, false, 2);
 	assert_true(l.present);
 	assert_null(l.why);
 	assert_int_equal(l.kernels, 5);
@@ -132,10 +132,10 @@ static void launch_numbers(void **state)
 	close_to(l.op_kernel_s, 2000e-9);
 	assert_string_equal(l.bound, "host-bound");
 	ls[0].op_cpu_ns = 3000;	/* 4000 against 4000: not more than the kernels */
-	launch_stats(&l, &k, 0, 3, false, 2);
+	launch_stats(&l, &k, &(struct steady_range){ 0, 3 }, false, 2);
 	assert_string_equal(l.bound, "gpu-bound");
 	k.ndelays = 0;	/* no kernel linked to a launch call */
-	launch_stats(&l, &k, 0, 3, false, 2);
+	launch_stats(&l, &k, &(struct steady_range){ 0, 3 }, false, 2);
 	assert_true(l.present);
 	assert_non_null(l.why);
 	assert_int_equal(l.kernels, -1);
