@@ -161,13 +161,14 @@ static void keep_rows(struct analysis *a, const struct acc *x, const double scal
 	struct diff *d = &a->cmp.diff;
 	struct diff_row *all = xcalloc(x->n + 1, sizeof(*all));
 	size_t n[DIFF_KIND_COUNT] = { 0 }, kept[DIFF_KIND_COUNT], at = 0;
+	double *total[2] = { &d->total_s.baseline, &d->total_s.candidate };
 
 	for (int s = 0; s < 2; s++) {
 		double ns = 0;
 
 		for (size_t i = 0; i < x->n; i++)
 			ns += x->row[i].kind == DIFF_KERNEL ? x->row[i].ns[s] : 0;
-		(&d->total_s.baseline)[s] = ns / 1e9 * scale[s];
+		*total[s] = ns / 1e9 * scale[s];
 	}
 	d->rows = arena_alloc(&a->arena, (x->n + 1) * sizeof(*d->rows));
 	for (int k = 0; k < DIFF_KIND_COUNT; k++) {
